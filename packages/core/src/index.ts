@@ -1,0 +1,63 @@
+/**
+ * `@skein/core`: the authoring API workflow packages peer-depend on (Node entry).
+ * In a workflow bundle the `skein-workflow-bundle` condition selects `./workflow/index.js` instead.
+ * Never imports `@temporalio/worker`.
+ */
+import {
+  SKEIN,
+  normalizeActivityConfig,
+  normalizeWorkflowConfig,
+  type ActivityConfig,
+  type EvaluationResult,
+  type WorkflowConfig,
+} from './shared/definition.js';
+import { checkSchema } from './shared/validate.js';
+import { runActivity } from './activity/run.js';
+import type { SkeinActivity, SkeinWorkflow } from './shared/callables.js';
+
+export { z } from 'zod';
+export * from './shared/names.js';
+export * from './shared/definition.js';
+export * from './shared/options.js';
+export * from './shared/callables.js';
+export { deepMerge, isPlainObject } from './shared/merge.js';
+export { checkSchema, SCHEMA_ERROR_TYPE } from './shared/validate.js';
+export { runActivity } from './activity/run.js';
+
+/**
+ * Defines a workflow. The worker runs `fn` in Temporal's deterministic sandbox; there, calling a step or
+ * evaluator schedules an activity and calling another workflow starts a child workflow.
+ * In plain Node (unit tests) calling the returned function runs `fn` directly with schema checks.
+ * @throws DefinitionError on a malformed config (bad name, non-function `fn`, unknown option keys).
+ */
+export function workflow<I = unknown, O = unknown>(config: WorkflowConfig<I, O>): SkeinWorkflow<I, O> {
+  const def = normalizeWorkflowConfig(config);
+  const call = async (input: I): Promise<O> => {
+    const i = checkSchema(def.inputSchema, input, `input of workflow "${def.name}"`);
+    if (!i.ok) throw new TypeError(i.message);
+    const out = await def.fn(i.value as I);
+    const o = checkSchema(def.outputSchema, out, `output of workflow "${def.name}"`);
+    if (!o.ok) throw new TypeError(o.message);
+    return o.value as O;
+  };
+  return Object.assign(call, { [SKEIN]: def }) as SkeinWorkflow<I, O>;
+}
+
+/**
+ * Defines a step: an activity that may do I/O. Registered as `<workflowName>#<name>` (SPEC rule 10).
+ * Calling the returned function in Node runs it with schema checks (useful in unit tests).
+ * @throws DefinitionError on a malformed config.
+ */
+export function step<I = unknown, O = unknown>(config: ActivityConfig<I, O>): SkeinActivity<I, O> {
+  const def = normalizeActivityConfig('step', config);
+  return Object.assign((input: I) => runActivity(def as never, input) as Promise<O>, { [SKEIN]: def }) as SkeinActivity<I, O>;
+}
+
+/**
+ * Defines an evaluator: an activity whose `fn` returns `{ value, confidence?, reasoning? }`.
+ * @throws DefinitionError on a malformed config.
+ */
+export function evaluator<I = unknown, V = unknown>(config: ActivityConfig<I, EvaluationResult<V>>): SkeinActivity<I, EvaluationResult<V>> {
+  const def = normalizeActivityConfig('evaluator', config);
+  return Object.assign((input: I) => runActivity(def as never, input) as Promise<EvaluationResult<V>>, { [SKEIN]: def }) as SkeinActivity<I, EvaluationResult<V>>;
+}

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { NAME_PATTERN } from './names.js';
+import { activityDefinitionOptionsSchema, workflowOptionsSchema, type ActivityOptions } from './options.js';
+
+/** Marks a value returned by `workflow()`, `step()` or `evaluator()`; the key is a registered symbol so copies of core agree. */
+export const SKEIN = Symbol.for('skein.definition');
+
+/** What kind of definition a `SKEIN`-marked value carries. `internal_step` is reserved for framework activities. */
+export type ActivityKind = 'step' | 'evaluator';
+
+/** A zod schema, or anything with zod's `safeParse`. */
+export type Schema<T = unknown> = z.ZodType<T>;
+
+/** What `evaluator` functions return: a value with an optional confidence in [0, 1] and reasoning. */
+export interface EvaluationResult<V = unknown> {
+  value: V;
+  confidence?: number;
+  reasoning?: string;
+}
+
+/** Options of a workflow definition. */
+export interface WorkflowDefinitionOptions {
+  /** Activity options for every step and evaluator this workflow calls (SPEC rule 11, definition level). */
+  activityOptions?: ActivityOptions;
+}
+
+/** The object passed to `workflow()`. */
+export interface WorkflowConfig<I, O> {
+  /** The workflow type, unique in the catalog (SPEC rule 7); matches `NAME_PATTERN`. */
+  name: string;
+  description?: string;
+  /** Other names `POST /workflow/run` accepts for this workflow. */
+  aliases?: string[];
+  inputSchema?: Schema<I>;
+  outputSchema?: Schema<O>;
+  /** The workflow body; runs in Temporal's deterministic sandbox. */
+  fn: (input: I) => Promise<O> | O;
+  options?: WorkflowDefinitionOptions;
+}
+
+/** The object passed to `step()` or `evaluator()`. */
+export interface ActivityConfig<I, O> {
+  /** The activity name; the registered activity type is `<workflowName>#<name>` (SPEC rule 10). */
+  name: string;
+  description?: string;
+  inputSchema?: Schema<I>;
+  outputSchema?: Schema<O>;
+  /** The activity body; runs in Node.js on the worker, may do I/O. */
+  fn: (input: I) => Promise<O> | O;
+  options?: { activityOptions?: ActivityOptions };
+}
+
+/** The normalized definition stored under `SKEIN` on what `workflow()` returns. */
+export interface WorkflowDefinition<I = unknown, O = unknown> extends Omit<WorkflowConfig<I, O>, 'aliases'> {
+  kind: 'workflow';
+  aliases: string[];
+}
+
+/** The normalized definition stored under `SKEIN` on what `step()` / `evaluator()` return. */
+export interface ActivityDefinition<I = unknown, O = unknown> extends ActivityConfig<I, O> {
+  kind: ActivityKind;
+}
+
+/** Thrown by `workflow()`, `step()` and `evaluator()` when a definition is malformed. */
+export class DefinitionError extends Error {
+  override name = 'DefinitionError';
+}
+
+const nameSchema = z.string().regex(NAME_PATTERN, 'must match ^[A-Za-z_][A-Za-z0-9_]*$');
+const schemaLike = z.custom<Schema>((v) => v == null || (typeof v === 'object' && typeof (v as { safeParse?: unknown }).safeParse === 'function'), {
+  message: 'must be a zod schema',
+});
+
+const workflowConfigSchema = z.object({
+  name: nameSchema,
+  description: z.string().optional(),
+  aliases: z.array(nameSchema).optional(),
+  inputSchema: schemaLike.optional(),
+  outputSchema: schemaLike.optional(),
+  fn: z.custom<(...a: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'must be a function' }),
+  options: workflowOptionsSchema.optional(),
+});
+
+const activityConfigSchema = z.object({
+  name: nameSchema,
+  description: z.string().optional(),
+  inputSchema: schemaLike.optional(),
+  outputSchema: schemaLike.optional(),
+  fn: z.custom<(...a: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'must be a function' }),
+  options: activityDefinitionOptionsSchema.optional(),
+});
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`).join('; ');
+}
+
+/**
+ * Validates and normalizes a workflow config.
+ * @throws DefinitionError naming the workflow and each invalid field.
+ */
+export function normalizeWorkflowConfig<I, O>(config: WorkflowConfig<I, O>): WorkflowDefinition<I, O> {
+  const parsed = workflowConfigSchema.safeParse(config);
+  if (!parsed.success) {
+    const label = typeof config?.name === 'string' ? `workflow "${config.name}"` : 'workflow()';
+    throw new DefinitionError(`Invalid ${label}: ${describeIssues(parsed.error)}`);
+  }
+  return { ...config, kind: 'workflow', aliases: config.aliases ?? [] };
+}
+
+/**
+ * Validates and normalizes a step or evaluator config.
+ * @throws DefinitionError naming the activity and each invalid field.
+ */
+export function normalizeActivityConfig<I, O>(kind: ActivityKind, config: ActivityConfig<I, O>): ActivityDefinition<I, O> {
+  const parsed = activityConfigSchema.safeParse(config);
+  if (!parsed.success) {
+    const label = typeof config?.name === 'string' ? `${kind} "${config.name}"` : `${kind}()`;
+    throw new DefinitionError(`Invalid ${label}: ${describeIssues(parsed.error)}`);
+  }
+  return { ...config, kind };
+}
+
+/** Reads the definition carried by a value returned from `workflow()`, `step()` or `evaluator()`, if any. */
+export function definitionOf(value: unknown): WorkflowDefinition | ActivityDefinition | undefined {
+  if ((typeof value === 'function' || (typeof value === 'object' && value !== null)) && SKEIN in (value as object)) {
+    return (value as Record<symbol, WorkflowDefinition | ActivityDefinition>)[SKEIN];
+  }
+  return undefined;
+}

@@ -1,0 +1,166 @@
+/**
+ * Workflow-safe entry of `@skein/core`, selected in the workflow bundle by the `skein-workflow-bundle`
+ * export condition (SPEC rule 12). Imports nothing Node-only: only `@temporalio/workflow` and zod.
+ */
+import {
+  ApplicationFailure,
+  ParentClosePolicy,
+  TemporalFailure,
+  condition,
+  defineQuery,
+  executeChild,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import {
+  SKEIN,
+  normalizeActivityConfig,
+  normalizeWorkflowConfig,
+  type ActivityConfig,
+  type ActivityKind,
+  type EvaluationResult,
+  type WorkflowConfig,
+  type WorkflowDefinition,
+} from '../shared/definition.js';
+import { deepMerge } from '../shared/merge.js';
+import { activityType } from '../shared/names.js';
+import { DEFAULT_ACTIVITY_OPTIONS, type ActivityOptions } from '../shared/options.js';
+import { SCHEMA_ERROR_TYPE, checkSchema } from '../shared/validate.js';
+import { runContext, setRunContext, type SkeinRunArgs } from './context.js';
+import type { ChildWorkflowCallOptions, SkeinActivity, SkeinWorkflow } from '../shared/callables.js';
+
+export { z } from 'zod';
+export * from '../shared/names.js';
+export type * from '../shared/definition.js';
+export type * from '../shared/callables.js';
+export type { ActivityOptions } from '../shared/options.js';
+
+/** Canonical definitions by name and alias, filled as workflow modules load (same for every execution). */
+const registry = new Map<string, WorkflowDefinition>();
+
+function canonical(workflowType: string): WorkflowDefinition {
+  const def = registry.get(workflowType);
+  if (!def) throw ApplicationFailure.nonRetryable(`Workflow "${workflowType}" is not a Skein workflow`, 'SkeinInternalError');
+  return def;
+}
+
+function effectiveWorkflowOptions(): ActivityOptions {
+  const ctx = runContext();
+  return deepMerge<ActivityOptions>(ctx.inheritedActivityOptions, ctx.definitionActivityOptions, ctx.invocationActivityOptions);
+}
+
+/**
+ * Runs a workflow definition as the body of a Temporal workflow execution: validates input, runs `fn`,
+ * validates output. Schema failures and plain errors become `ApplicationFailure`s (schema: non-retryable).
+ */
+async function runDefinition(def: WorkflowDefinition, input: unknown, args: SkeinRunArgs | undefined): Promise<unknown> {
+  setRunContext({
+    workflowName: def.name,
+    definitionActivityOptions: def.options?.activityOptions,
+    inheritedActivityOptions: args?.inheritedActivityOptions,
+    invocationActivityOptions: args?.invocationActivityOptions,
+    childSeq: 0,
+  });
+  const checkedInput = checkSchema(def.inputSchema, input ?? undefined, `input of workflow "${def.name}"`);
+  if (!checkedInput.ok) throw ApplicationFailure.nonRetryable(checkedInput.message, SCHEMA_ERROR_TYPE);
+  let output: unknown;
+  try {
+    output = await def.fn(checkedInput.value);
+  } catch (err) {
+    if (err instanceof TemporalFailure) throw err;
+    const e = err instanceof Error ? err : new Error(String(err));
+    throw ApplicationFailure.create({ message: e.message, type: e.name, cause: e });
+  }
+  const checkedOutput = checkSchema(def.outputSchema, output, `output of workflow "${def.name}"`);
+  if (!checkedOutput.ok) throw ApplicationFailure.nonRetryable(checkedOutput.message, SCHEMA_ERROR_TYPE);
+  return checkedOutput.value ?? null;
+}
+
+/**
+ * Defines a workflow. Calling the returned function from another workflow's `fn` runs it as a Temporal child
+ * workflow on the same catalog; the worker registers `workflowFunction(defined)` as the workflow type.
+ * @throws DefinitionError on a malformed config.
+ */
+export function workflow<I = unknown, O = unknown>(config: WorkflowConfig<I, O>): SkeinWorkflow<I, O> {
+  const def = normalizeWorkflowConfig(config) as WorkflowDefinition;
+  for (const name of [def.name, ...def.aliases]) registry.set(name, def);
+  const call = async (input: I, options?: ChildWorkflowCallOptions): Promise<O> => {
+    const info = workflowInfo();
+    const ctx = runContext();
+    ctx.childSeq += 1;
+    const childArgs: SkeinRunArgs = {
+      inheritedActivityOptions: effectiveWorkflowOptions(),
+      invocationActivityOptions: options?.activityOptions,
+    };
+    return (await executeChild(def.name, {
+      args: [input ?? null, childArgs],
+      taskQueue: info.taskQueue,
+      workflowId: options?.workflowId ?? `${info.workflowId}/${def.name}-${ctx.childSeq}`,
+      parentClosePolicy: options?.detached ? ParentClosePolicy.ABANDON : ParentClosePolicy.TERMINATE,
+    })) as O;
+  };
+  return Object.assign(call, { [SKEIN]: def }) as SkeinWorkflow<I, O>;
+}
+
+/** The Temporal workflow function of a defined workflow, as the worker's generated entry exports it. */
+export function workflowFunction(defined: SkeinWorkflow<unknown, unknown>): (input: unknown, args?: SkeinRunArgs) => Promise<unknown> {
+  const def = (defined as unknown as Record<symbol, WorkflowDefinition>)[SKEIN];
+  if (!def || def.kind !== 'workflow') throw new Error('workflowFunction() takes the value returned by workflow()');
+  return (input, args) => runDefinition(def, input, args);
+}
+
+/** Static facts about an activity, compiled into the workflow bundle by the worker's loader. */
+export interface ActivityStubMeta {
+  name: string;
+  kind: ActivityKind;
+  /** The step's or evaluator's own `options.activityOptions` (most specific layer of SPEC rule 11). */
+  activityOptions?: ActivityOptions;
+}
+
+/**
+ * Replaces a step or evaluator inside the workflow bundle: calling it schedules the activity
+ * `<workflowName>#<name>` (SPEC rule 10) with options layered per SPEC rule 11.
+ * Used by generated code only.
+ */
+export function activityStub(meta: ActivityStubMeta): SkeinActivity<unknown, unknown> {
+  const call = (input: unknown): Promise<unknown> => {
+    const ctx = runContext();
+    const wf = canonical(ctx.workflowName);
+    const options = deepMerge<ActivityOptions>(DEFAULT_ACTIVITY_OPTIONS, effectiveWorkflowOptions(), meta.activityOptions);
+    const acts = proxyActivities<Record<string, (i: unknown) => Promise<unknown>>>(options as never);
+    return acts[activityType(wf.name, meta.name)]!(input ?? null);
+  };
+  return Object.assign(call, { [SKEIN]: { kind: meta.kind, name: meta.name, options: { activityOptions: meta.activityOptions } } }) as never;
+}
+
+function notInBundle(kind: ActivityKind) {
+  return <I, O>(config: ActivityConfig<I, O>): SkeinActivity<I, O> => {
+    const def = normalizeActivityConfig(kind, config);
+    const call = () => {
+      throw ApplicationFailure.nonRetryable(
+        `${kind} "${def.name}" is defined outside a steps or evaluators file and cannot run in workflow code`,
+        'SkeinDefinitionError',
+      );
+    };
+    return Object.assign(call, { [SKEIN]: def }) as never;
+  };
+}
+
+/** Defines a step. In workflow code, steps come from steps files, which the worker replaces with activity stubs. */
+export const step = notInBundle('step');
+
+/** Defines an evaluator. In workflow code, evaluators come from evaluators files, replaced with activity stubs. */
+export const evaluator: <I, V>(config: ActivityConfig<I, EvaluationResult<V>>) => SkeinActivity<I, EvaluationResult<V>> = notInBundle('evaluator');
+
+/** Query answered by the `$catalog` registry workflow. */
+export const catalogQuery = defineQuery<unknown>('catalog');
+
+/**
+ * The `$catalog` registry workflow (CONTRACT "Names"): holds the catalog the worker published, answers
+ * `catalogQuery`, and runs until the next worker start replaces it.
+ */
+export async function catalogWorkflow(catalog: unknown): Promise<void> {
+  setHandler(catalogQuery, () => catalog);
+  await condition(() => false);
+}
