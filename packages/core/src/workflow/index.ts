@@ -4,6 +4,7 @@
  */
 import {
   ApplicationFailure,
+  ContinueAsNew,
   ParentClosePolicy,
   TemporalFailure,
   condition,
@@ -36,15 +37,6 @@ export type * from '../shared/definition.js';
 export type * from '../shared/callables.js';
 export type { ActivityOptions } from '../shared/options.js';
 
-/** Canonical definitions by name and alias, filled as workflow modules load (same for every execution). */
-const registry = new Map<string, WorkflowDefinition>();
-
-function canonical(workflowType: string): WorkflowDefinition {
-  const def = registry.get(workflowType);
-  if (!def) throw ApplicationFailure.nonRetryable(`Workflow "${workflowType}" is not a Skein workflow`, 'SkeinInternalError');
-  return def;
-}
-
 function effectiveWorkflowOptions(): ActivityOptions {
   const ctx = runContext();
   return deepMerge<ActivityOptions>(ctx.inheritedActivityOptions, ctx.definitionActivityOptions, ctx.invocationActivityOptions);
@@ -68,7 +60,8 @@ async function runDefinition(def: WorkflowDefinition, input: unknown, args: Skei
   try {
     output = await def.fn(checkedInput.value);
   } catch (err) {
-    if (err instanceof TemporalFailure) throw err;
+    // Temporal's own control flow (failures, cancellation, continue-as-new) passes through untouched.
+    if (err instanceof TemporalFailure || err instanceof ContinueAsNew) throw err;
     const e = err instanceof Error ? err : new Error(String(err));
     throw ApplicationFailure.create({ message: e.message, type: e.name, cause: e });
   }
@@ -84,7 +77,6 @@ async function runDefinition(def: WorkflowDefinition, input: unknown, args: Skei
  */
 export function workflow<I = unknown, O = unknown>(config: WorkflowConfig<I, O>): SkeinWorkflow<I, O> {
   const def = normalizeWorkflowConfig(config) as WorkflowDefinition;
-  for (const name of [def.name, ...def.aliases]) registry.set(name, def);
   const call = async (input: I, options?: ChildWorkflowCallOptions): Promise<O> => {
     const info = workflowInfo();
     const ctx = runContext();
@@ -126,10 +118,9 @@ export interface ActivityStubMeta {
 export function activityStub(meta: ActivityStubMeta): SkeinActivity<unknown, unknown> {
   const call = (input: unknown): Promise<unknown> => {
     const ctx = runContext();
-    const wf = canonical(ctx.workflowName);
     const options = deepMerge<ActivityOptions>(DEFAULT_ACTIVITY_OPTIONS, effectiveWorkflowOptions(), meta.activityOptions);
     const acts = proxyActivities<Record<string, (i: unknown) => Promise<unknown>>>(options as never);
-    return acts[activityType(wf.name, meta.name)]!(input ?? null);
+    return acts[activityType(ctx.workflowName, meta.name)]!(input ?? null);
   };
   return Object.assign(call, { [SKEIN]: { kind: meta.kind, name: meta.name, options: { activityOptions: meta.activityOptions } } }) as never;
 }

@@ -1,0 +1,21 @@
+/**
+ * Runs `stop` once on the first SIGINT or SIGTERM, then exits with its code (0 on success). A second signal
+ * while stopping exits at once with code 130.
+ */
+export function onShutdownSignal(stop: () => Promise<void>): void {
+  let stopping = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    process.stderr.write(`\nskein: ${signal} received, shutting down...\n`);
+    stop().then(
+      () => process.exit(0),
+      (err: Error) => {
+        process.stderr.write(`skein: shutdown failed: ${err.message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+}

@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+
+/** Options of `startDevServer()`. */
+export interface DevServerOptions {
+  /** Path of the `temporal` binary (see `locateTemporal()`). */
+  binary: string;
+  /** SQLite file that keeps executions across restarts; omitted = in-memory. */
+  dbFile?: string;
+  /** gRPC port on 127.0.0.1; 0 or omitted picks a free port. */
+  port?: number;
+  /** Serve the Web UI on this port; omitted = `--headless`. */
+  uiPort?: number;
+  namespace?: string;
+  /** Receives the server's own output, line by line. */
+  onOutput?: (line: string) => void;
+  /** How long to wait for the server to answer health checks, ms. Default 60 000. */
+  startTimeoutMs?: number;
+}
+
+/** A running dev server. */
+export interface DevServer {
+  /** `127.0.0.1:<port>` */
+  address: string;
+  namespace: string;
+  process: ChildProcess;
+  /** Stops the server (SIGTERM, then SIGKILL after 5 s); resolves when it exited. */
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `temporal server start-dev` on loopback and resolves once its gRPC health check answers.
+ * @throws Error when the process exits early or is not healthy within `startTimeoutMs` (the process is killed).
+ */
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  const port = options.port || (await freePort());
+  const namespace = options.namespace ?? 'default';
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--namespace', namespace, '--log-level', 'warn'];
+  if (options.dbFile) {
+    await mkdir(path.dirname(options.dbFile), { recursive: true });
+    args.push('--db-filename', options.dbFile);
+  }
+  if (options.uiPort) args.push('--ui-port', String(options.uiPort));
+  else args.push('--headless');
+  const child = spawn(options.binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const forward = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) if (line.trim()) options.onOutput?.(line);
+  };
+  child.stdout?.on('data', forward);
+  child.stderr?.on('data', forward);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const address = `127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`temporal server start-dev exited with code ${child.exitCode}`);
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        await connection.workflowService.getSystemInfo({});
+        return { address, namespace, process: child, stop };
+      } finally {
+        await connection.close();
+      }
+    } catch (err) {
+      lastError = err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  await stop();
+  throw new Error(`temporal dev server not healthy after ${options.startTimeoutMs ?? 60_000} ms: ${(lastError as Error)?.message}`);
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { ApplicationFailure } from '@temporalio/common';
+import { DefinitionError, SKEIN, definitionOf, evaluator, step, workflow, z } from '../src/index.js';
+
+describe('workflow()', () => {
+  it('normalizes the definition and exposes it under SKEIN', () => {
+    const wf = workflow({ name: 'greet', fn: async (i: { n: string }) => `hi ${i.n}` });
+    expect(definitionOf(wf)).toMatchObject({ kind: 'workflow', name: 'greet', aliases: [] });
+    expect(wf[SKEIN].name).toBe('greet');
+  });
+
+  it.each([
+    [{ name: 'bad-name', fn: async () => 1 }, /name: must match/],
+    [{ name: 'ok', fn: 'nope' }, /fn: must be a function/],
+    [{ name: 'ok', aliases: ['fine', '9bad'], fn: async () => 1 }, /aliases\.1: must match/],
+    [{ name: 'ok', fn: async () => 1, options: { activityOptions: { startToCloseTimout: '1s' } } }, /Unrecognized key/],
+  ])('rejects a malformed config %#', (config, message) => {
+    expect(() => workflow(config as never)).toThrow(DefinitionError);
+    expect(() => workflow(config as never)).toThrow(message);
+  });
+
+  it('runs locally in Node with schema checks', async () => {
+    const wf = workflow({ name: 'double', inputSchema: z.number(), outputSchema: z.number(), fn: async (n: number) => n * 2 });
+    await expect(wf(21)).resolves.toBe(42);
+    await expect(wf('x' as never)).rejects.toThrow('Invalid input of workflow "double"');
+  });
+});
+
+describe('step() and evaluator() in Node', () => {
+  const add = step({
+    name: 'add',
+    inputSchema: z.object({ a: z.number(), b: z.number() }),
+    outputSchema: z.number(),
+    fn: async ({ a, b }) => a + b,
+  });
+
+  it('runs fn with validated input', async () => {
+    await expect(add({ a: 1, b: 2 })).resolves.toBe(3);
+  });
+
+  it('fails non-retryably with a message naming the step and the field on bad input', async () => {
+    const err = await add({ a: 1, b: 'x' } as never).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApplicationFailure);
+    expect((err as ApplicationFailure).nonRetryable).toBe(true);
+    expect((err as ApplicationFailure).type).toBe('SkeinValidationError');
+    expect((err as Error).message).toContain('Invalid input of step "add": b:');
+  });
+
+  it('checks the output schema', async () => {
+    const lying = step({ name: 'lying', outputSchema: z.string(), fn: async () => 42 as never });
+    await expect(lying(undefined)).rejects.toThrow('Invalid output of step "lying"');
+  });
+
+  it('requires evaluators to return { value, confidence?, reasoning? }', async () => {
+    const good = evaluator({ name: 'good', fn: async () => ({ value: 'yes', confidence: 0.5 }) });
+    const bad = evaluator({ name: 'bad', fn: async () => ({ confidence: 2 }) as never });
+    await expect(good(null)).resolves.toEqual({ value: 'yes', confidence: 0.5 });
+    await expect(bad(null)).rejects.toThrow('expected { value, confidence?, reasoning? }');
+  });
+});

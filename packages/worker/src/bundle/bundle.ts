@@ -1,0 +1,75 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { WORKFLOW_BUNDLE_CONDITIONS } from '@skein/core';
+import { WorkerStartupError } from '../errors.js';
+import type { LoadedProject } from '../load.js';
+import { workflowEntrySource } from './entry.js';
+import type { StubLoaderOptions } from './stub-loader.cjs';
+
+const require = createRequire(import.meta.url);
+
+/** Absolute path of `@skein/core`'s workflow-safe entry (the `skein-workflow-bundle` condition's target). */
+export function coreWorkflowEntry(): string {
+  return fileURLToPath(import.meta.resolve('@skein/core/workflow'));
+}
+
+/**
+ * Bundles every workflow of the project once, with Temporal's bundler (webpack):
+ * - bare imports resolve through the `skein-workflow-bundle` / `output-workflow-bundle` export conditions
+ *   first (SPEC rule 12), so `@skein/core` and packages offering a workflow-safe entry use it;
+ * - steps, evaluators and shared-activity files are replaced by activity stubs (`stub-loader.cts`).
+ * @throws WorkerStartupError carrying webpack's own error text when bundling fails.
+ */
+export async function bundleWorkflows(project: LoadedProject): Promise<WorkflowBundleWithSourceMap> {
+  const core = coreWorkflowEntry();
+  const dir = await mkdtemp(path.join(tmpdir(), 'skein-bundle-'));
+  const entryFile = path.join(dir, 'workflows.js');
+  await writeFile(entryFile, workflowEntrySource(project.workflows, core));
+  const stubs: StubLoaderOptions['stubs'] = new Map(
+    [...project.activityFiles].map(([file, acts]) => [
+      file,
+      acts.map((a) => ({
+        exportName: a.entry.exportName,
+        name: a.def.name,
+        kind: a.def.kind,
+        activityOptions: a.def.options?.activityOptions,
+      })),
+    ]),
+  );
+  const loaderOptions: StubLoaderOptions = { stubs, coreWorkflowEntry: core };
+  const errors: string[] = [];
+  try {
+    return await bundleWorkflowCode({
+      workflowsPath: entryFile,
+      logger: {
+        log: () => {},
+        trace: () => {},
+        debug: () => {},
+        info: () => {},
+        warn: () => {},
+        error: (message: string) => errors.push(message),
+      },
+      webpackConfigHook: (config) => {
+        config.resolve = {
+          ...config.resolve,
+          conditionNames: [...WORKFLOW_BUNDLE_CONDITIONS, 'webpack', 'import', 'module', 'browser', 'default'],
+        };
+        config.module?.rules?.push({
+          test: (resource: string) => stubs.has(resource),
+          enforce: 'pre',
+          use: [{ loader: require.resolve('./stub-loader.cjs'), options: loaderOptions as never }],
+        });
+        return config;
+      },
+    });
+  } catch (err) {
+    const detail = errors.join('\n') || (err as Error).message;
+    throw new WorkerStartupError(`Bundling workflow code failed:\n${detail}`, (err as Error).stack);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

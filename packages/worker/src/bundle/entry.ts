@@ -1,0 +1,26 @@
+import type { LoadedWorkflow } from '../load.js';
+
+/**
+ * Source of the generated module the workflow bundle is built from: one export per workflow name and alias
+ * (the Temporal workflow types), plus `$catalog`. Every import is an absolute path.
+ */
+export function workflowEntrySource(workflows: LoadedWorkflow[], coreWorkflowEntry: string): string {
+  const lines = [`import { workflowFunction, catalogWorkflow } from ${JSON.stringify(coreWorkflowEntry)};`];
+  const exported = new Set<string>();
+  workflows.forEach((wf, i) => {
+    const local = `wf${i}`;
+    const binding = wf.binding === 'default' ? local : `{ ${wf.binding} as ${local} }`;
+    lines.push(`import ${binding} from ${JSON.stringify(wf.entry.file)};`);
+    lines.push(`export const ${wf.def.name} = workflowFunction(${local});`);
+    exported.add(wf.def.name);
+  });
+  for (const wf of workflows) {
+    for (const alias of wf.def.aliases) {
+      if (exported.has(alias)) continue;
+      lines.push(`export const ${alias} = ${wf.def.name};`);
+      exported.add(alias);
+    }
+  }
+  lines.push('export { catalogWorkflow as $catalog };');
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,37 @@
+import { loadClientConnectConfig } from '@temporalio/envconfig';
+import { DEFAULT_CATALOG } from '@skein/core';
+
+/** How to reach the engine: Temporal's environment configuration (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TLS, TOML profiles). */
+export interface EngineConnectionConfig {
+  /** `host:port`; default `localhost:7233` (CONTRACT). */
+  address: string;
+  namespace: string;
+  /** Extra native connection options from envconfig (TLS, API key, gRPC metadata). */
+  connectionOptions: Record<string, unknown>;
+}
+
+/** Worker configuration resolved from the environment (CONTRACT "Process and configuration"). */
+export interface WorkerConfig {
+  /** The catalog (task queue) to serve: `SKEIN_CATALOG`, default `main`. */
+  catalog: string;
+  engine: EngineConnectionConfig;
+}
+
+/**
+ * Reads the engine connection per Temporal's env-config conventions; `TEMPORAL_ADDRESS` defaults to `localhost:7233`.
+ * @throws Error when a configured TOML profile is malformed.
+ */
+export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineConnectionConfig {
+  const cfg = loadClientConnectConfig({ overrideEnvVars: env as Record<string, string> });
+  const { address, ...rest } = cfg.connectionOptions as { address?: string } & Record<string, unknown>;
+  return {
+    address: address ?? env.TEMPORAL_ADDRESS ?? 'localhost:7233',
+    namespace: cfg.namespace ?? env.TEMPORAL_NAMESPACE ?? 'default',
+    connectionOptions: rest,
+  };
+}
+
+/** Reads the worker configuration from `env`. */
+export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  return { catalog: env.SKEIN_CATALOG || DEFAULT_CATALOG, engine: loadEngineConfig(env) };
+}

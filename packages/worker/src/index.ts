@@ -1,0 +1,9 @@
+/**
+ * `@skein/worker`: discovers a project's workflow packages, validates them, and serves their workflows and
+ * activities on a Temporal task queue (the catalog).
+ */
+export { startWorker, type StartWorkerOptions, type SkeinWorker } from './worker.js';
+export { WorkerStartupError } from './errors.js';
+export { loadWorkerConfig, loadEngineConfig, type WorkerConfig, type EngineConnectionConfig } from './config.js';
+export { buildCatalogDocument, type CatalogDocument } from './catalog.js';
+export { createLogger } from './logger.js';

