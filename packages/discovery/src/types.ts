@@ -3,6 +3,7 @@
  * serves, from which files, and every finding along the way. Plain data (JSON-serializable).
  * All paths are absolute; lines and columns are 1-based.
  */
+import type { FileSystem } from './fs.js';
 
 /** Severity of a finding. Errors make the validator and the worker refuse the project. */
 export type Severity = 'error' | 'warning';
@@ -71,8 +72,14 @@ export interface WorkflowEntry {
   column: number;
   /** The exposing package, or null for the project's own workflows. */
   package: PackageRef | null;
-  /** The export name it was reached through from the package entry (`default` for local workflows). */
+  /**
+   * The export name it was reached through from the package entry (`default` for local workflows). `*` when the
+   * package reaches its `workflow.js` only through `export * from` and the workflow is that file's default export
+   * (registered by file; importers cannot import it by name).
+   */
   exportName: string;
+  /** The export of `file` that holds the definition (`default`, or the name of `export const x = workflow(...)`). */
+  localExport: string;
   /** Workflow-scoped activities (its `steps.js`, `steps/*.js`, `evaluators.js`, `evaluators/*.js`). */
   activities: ActivityEntry[];
   /**
@@ -106,6 +113,13 @@ export interface DiscoverOptions {
   maxFileBytes?: number;
   /** Skip `node_modules` packages (only the project's own workflows). Default false. */
   localOnly?: boolean;
+  /**
+   * The highest directory whose `node_modules` is searched (hoisted installs, SPEC rule 4). Default: the file-system
+   * root. Tests set it to keep an enclosing repository's `node_modules` out.
+   */
+  ceiling?: string;
+  /** The file system to read through. Default: `nodeFileSystem`. */
+  fs?: FileSystem;
 }
 
 /** The role a file plays by convention (SPEC rule 1), or null for any other file. Decided only by discovery. */

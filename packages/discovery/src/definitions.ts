@@ -1,0 +1,62 @@
+/**
+ * Turning statically read `workflow()` / `step()` / `evaluator()` calls into checked names
+ * (SPEC rules 2 and 10; CONTRACT "Names": `^[A-Za-z_][A-Za-z0-9_]*$`, `$catalog` reserved).
+ */
+import { CATALOG_WORKFLOW_TYPE, NAME_PATTERN } from '@skein/core';
+import type { Diagnostics } from './diagnostics.js';
+import type { Definition, ModuleInfo, StaticString } from './module-info.js';
+
+/** A workflow definition exported by a module, under `exportName` of that module. */
+export interface ExportedDefinition {
+  exportName: string;
+  definition: Definition;
+}
+
+/** The definitions a module exports under its own names (not through re-exports), in source order. */
+export function exportedDefinitions(info: ModuleInfo, callees: ReadonlySet<Definition['callee']>): ExportedDefinition[] {
+  const out: ExportedDefinition[] = [];
+  for (const [exportName, binding] of info.exports) {
+    if (binding.kind === 'definition' && callees.has(binding.definition.callee)) out.push({ exportName, definition: binding.definition });
+  }
+  return out;
+}
+
+/** Checks one static name; returns it when usable, else reports and returns undefined. */
+function checkName(
+  value: StaticString,
+  file: string,
+  what: string,
+  diagnostics: Diagnostics,
+  rules: { nonStatic: 'workflow/non-static-name' | 'activity/non-static-name'; invalid: 'workflow/invalid-name' | 'activity/invalid-name' },
+): string | undefined {
+  if (!value.ok) {
+    diagnostics.report(rules.nonStatic, file, value.position, `The ${what} is not a string literal or a top-level const string, so discovery cannot read it.`, `Write it literally: { name: 'summarize' }, or const NAME = 'summarize' at the top level and { name: NAME }.`);
+    return undefined;
+  }
+  if (!NAME_PATTERN.test(value.value)) {
+    diagnostics.report(rules.invalid, file, value.position, `The ${what} '${value.value}' does not match ^[A-Za-z_][A-Za-z0-9_]*$.`, 'Use letters, digits and underscores, not starting with a digit, e.g. summarize_text.');
+    return undefined;
+  }
+  if (rules.invalid === 'workflow/invalid-name' && value.value === CATALOG_WORKFLOW_TYPE) {
+    diagnostics.report(rules.invalid, file, value.position, `The ${what} '${value.value}' is reserved.`, 'Choose another name.');
+    return undefined;
+  }
+  return value.value;
+}
+
+/** A workflow's checked name and aliases, or undefined when its name is unusable (already reported). */
+export function checkWorkflowNames(def: Definition, file: string, diagnostics: Diagnostics): { name: string; aliases: string[] } | undefined {
+  const rules = { nonStatic: 'workflow/non-static-name', invalid: 'workflow/invalid-name' } as const;
+  const name = checkName(def.name, file, 'workflow name', diagnostics, rules);
+  const aliases: string[] = [];
+  for (const alias of def.aliases) {
+    const a = checkName(alias, file, 'workflow alias', diagnostics, rules);
+    if (a !== undefined && a !== name && !aliases.includes(a)) aliases.push(a);
+  }
+  return name === undefined ? undefined : { name, aliases };
+}
+
+/** An activity's checked name, or undefined when unusable (already reported). */
+export function checkActivityName(def: Definition, file: string, diagnostics: Diagnostics): string | undefined {
+  return checkName(def.name, file, `${def.callee} name`, diagnostics, { nonStatic: 'activity/non-static-name', invalid: 'activity/invalid-name' });
+}

@@ -1,0 +1,112 @@
+/**
+ * Checks on how workflow code imports workflows (SPEC rules 3 and 4): no namespace imports of a workflow
+ * package or workflow file, and no named import of a workflow from a package that is not exposed (which would
+ * fail at runtime with "workflow does not exist").
+ */
+import { classifyFile } from './conventions.js';
+import type { Diagnostics } from './diagnostics.js';
+import { resolveEntry } from './entry.js';
+import type { FileSystem } from './fs.js';
+import { isRelative, resolveRelative, type ExportGraph } from './graph.js';
+import type { ModuleInfo } from './module-info.js';
+import type { InstalledPackage } from './packages.js';
+import { PACKAGE_JSON_KEY } from '@skein/core';
+
+/** `name` and `./subpath` of a bare specifier (`@scope/pkg/x` → `@scope/pkg`, `./x`), or undefined. */
+export function splitBareSpecifier(specifier: string): { name: string; subpath: string } | undefined {
+  if (isRelative(specifier) || specifier.startsWith('/') || specifier.includes(':')) return undefined;
+  const parts = specifier.split('/');
+  const count = specifier.startsWith('@') ? 2 : 1;
+  if (parts.length < count || parts.slice(0, count).some((p) => p === '')) return undefined;
+  const rest = parts.slice(count).join('/');
+  return { name: parts.slice(0, count).join('/'), subpath: rest ? `./${rest}` : '.' };
+}
+
+/** Answers "does this import reach a workflow" for installed packages, without reporting their problems. */
+export class PackageProbe {
+  readonly #entries = new Map<string, Promise<string | undefined>>();
+  readonly #names = new Map<string, Promise<boolean>>();
+
+  constructor(
+    readonly fs: FileSystem,
+    readonly packages: ReadonlyMap<string, InstalledPackage>,
+    /** A graph whose diagnostics are discarded: another package's problems are not the project's findings. */
+    readonly graph: ExportGraph,
+  ) {}
+
+  /** The installed package a bare specifier names, with its subpath. */
+  packageOf(specifier: string): { pkg: InstalledPackage; subpath: string } | undefined {
+    const split = splitBareSpecifier(specifier);
+    const pkg = split && this.packages.get(split.name);
+    return split && pkg ? { pkg, subpath: split.subpath } : undefined;
+  }
+
+  /** The entry file of `pkg` for `subpath`, if it resolves. */
+  entry(pkg: InstalledPackage, subpath: string): Promise<string | undefined> {
+    const key = `${pkg.root}\0${subpath}`;
+    let found = this.#entries.get(key);
+    if (!found) {
+      found = resolveEntry(this.fs, pkg.root, pkg.json, subpath).then((r) => (r.ok ? r.file : undefined));
+      this.#entries.set(key, found);
+    }
+    return found;
+  }
+
+  /** True when export `name` of the package's `subpath` entry resolves to a `workflow()` definition. */
+  exportIsWorkflow(pkg: InstalledPackage, subpath: string, name: string): Promise<boolean> {
+    const key = `${pkg.root}\0${subpath}\0${name}`;
+    let found = this.#names.get(key);
+    if (!found) {
+      found = (async () => {
+        const entry = await this.entry(pkg, subpath);
+        if (!entry) return false;
+        const r = await this.graph.resolveExport(entry, name);
+        return r.kind === 'definition' && r.definition.callee === 'workflow';
+      })();
+      this.#names.set(key, found);
+    }
+    return found;
+  }
+
+  /** True when the package is exposed, or any export of its `subpath` entry is a workflow. */
+  async isWorkflowPackage(pkg: InstalledPackage, subpath: string): Promise<boolean> {
+    if (pkg.expose === 'exposed') return true;
+    const entry = await this.entry(pkg, subpath);
+    if (!entry) return false;
+    for (const name of await this.graph.exportNames(entry)) {
+      if (await this.exportIsWorkflow(pkg, subpath, name)) return true;
+    }
+    return false;
+  }
+}
+
+/**
+ * Reports, for one workflow file: `imports/namespace` for `import * as x` of a workflow package or workflow
+ * file, and `package/no-expose-flag` for each workflow imported by name from a package that is not exposed.
+ */
+export async function checkWorkflowImports(info: ModuleInfo, probe: PackageProbe, diagnostics: Diagnostics): Promise<void> {
+  for (const decl of info.imports) {
+    const namespace = decl.specifiers.find((s) => s.imported === '*');
+    if (isRelative(decl.source)) {
+      if (namespace && classifyFile(resolveRelative(info.file, decl.source)) === 'workflow') {
+        diagnostics.report('imports/namespace', info.file, namespace.position, `import * as ${namespace.local} from '${decl.source}' imports a workflow file as a namespace.`, `Import the workflow by name: import ${namespace.local} from '${decl.source}'.`);
+      }
+      continue;
+    }
+    const found = probe.packageOf(decl.source);
+    if (!found) continue;
+    const { pkg, subpath } = found;
+    if (namespace) {
+      if (await probe.isWorkflowPackage(pkg, subpath)) {
+        diagnostics.report('imports/namespace', info.file, namespace.position, `import * as ${namespace.local} from '${decl.source}' imports the workflow package ${pkg.name} as a namespace; discovery and the worker cannot tell which workflows it calls.`, `Import each workflow by name: import { greet } from '${decl.source}'.`);
+      }
+      continue;
+    }
+    if (pkg.expose === 'exposed') continue;
+    for (const s of decl.specifiers) {
+      if (!(await probe.exportIsWorkflow(pkg, subpath, s.imported))) continue;
+      const state = pkg.expose === 'invalid' ? `sets "${PACKAGE_JSON_KEY}.workflows.expose" to something other than the boolean true` : `does not set "${PACKAGE_JSON_KEY}": { "workflows": { "expose": true } }`;
+      diagnostics.report('package/no-expose-flag', info.file, s.position, `'${s.imported}' imported from ${pkg.name} is a workflow, but ${pkg.name} ${state}, so it is not registered and calling it fails at runtime with "workflow does not exist".`, `Add "${PACKAGE_JSON_KEY}": { "workflows": { "expose": true } } to ${pkg.manifest}.`);
+    }
+  }
+}

@@ -1,0 +1,334 @@
+/**
+ * One pass over one parsed module, turning its AST into the static facts discovery needs: imports, exports,
+ * re-exports, `workflow()` / `step()` / `evaluator()` definitions with their static names, and the unsupported
+ * forms of SPEC rule 3 (CommonJS, dynamic `import()`, computed paths, `export * as ns`). Rules read this data;
+ * they never parse or traverse again (STYLE "one rule, one file, one traversal").
+ */
+import type * as t from '@babel/types';
+import { positionOf, type Position } from './diagnostics.js';
+
+/** Module specifiers whose `workflow`, `step` and `evaluator` exports are the authoring API. */
+export const AUTHORING_MODULES = ['@skein/core'];
+
+/** A statically read string, or where reading it failed. */
+export type StaticString = { ok: true; value: string; position: Position } | { ok: false; position: Position };
+
+/** A `workflow({...})`, `step({...})` or `evaluator({...})` call. */
+export interface Definition {
+  callee: 'workflow' | 'step' | 'evaluator';
+  position: Position;
+  /** The `name` property, read statically. */
+  name: StaticString;
+  /** The `aliases` elements (workflows only); an empty list when absent. */
+  aliases: StaticString[];
+}
+
+/** One specifier of an `import` declaration. `imported` is `default`, an export name, or `*` for a namespace. */
+export interface ImportSpecifierInfo {
+  local: string;
+  imported: string;
+  position: Position;
+}
+
+/** One `import … from 'source'` declaration. */
+export interface ImportInfo {
+  source: string;
+  position: Position;
+  specifiers: ImportSpecifierInfo[];
+}
+
+/** What one export name of the module is bound to. */
+export type ExportBinding =
+  | { kind: 'reexport'; source: string; imported: string; position: Position; sourcePosition: Position }
+  | { kind: 'local'; local: string; position: Position }
+  | { kind: 'definition'; definition: Definition; position: Position }
+  | { kind: 'value'; references: Reference[]; position: Position };
+
+/** An identifier read inside an exported value (for runtime export assembly). */
+export interface Reference {
+  name: string;
+  position: Position;
+}
+
+/** A top-level binding of the module. */
+export type LocalBinding =
+  | { kind: 'import'; source: string; imported: string; position: Position }
+  | { kind: 'definition'; definition: Definition; position: Position }
+  | { kind: 'value'; references: Reference[]; position: Position };
+
+/** A construct SPEC rule 3 does not support in an entry or barrel. */
+export type UnsupportedForm =
+  | { kind: 'commonjs'; what: string; position: Position }
+  | { kind: 'dynamic-import'; source: string; position: Position }
+  | { kind: 'computed-path'; what: string; position: Position }
+  | { kind: 'namespace-reexport'; source: string; exported: string; position: Position };
+
+/** Static facts about one module. */
+export interface ModuleInfo {
+  file: string;
+  imports: ImportInfo[];
+  /** Export name → binding, in source order. */
+  exports: Map<string, ExportBinding>;
+  /** `export * from 'source'` declarations, in source order. */
+  stars: { source: string; position: Position; sourcePosition: Position }[];
+  locals: Map<string, LocalBinding>;
+  unsupported: UnsupportedForm[];
+}
+
+type AuthoringName = Definition['callee'];
+const AUTHORING_NAMES = new Set<string>(['workflow', 'step', 'evaluator']);
+
+function isAuthoringSource(source: string): boolean {
+  return AUTHORING_MODULES.some((m) => source === m || source.startsWith(`${m}/`));
+}
+
+function staticStringOf(node: t.Node | null | undefined): string | undefined {
+  if (!node) return undefined;
+  if (node.type === 'StringLiteral') return node.value;
+  if (node.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? undefined;
+  return undefined;
+}
+
+function keyName(key: t.Node, computed: boolean): string | undefined {
+  if (!computed && key.type === 'Identifier') return key.name;
+  return staticStringOf(key);
+}
+
+function exportedName(node: t.Identifier | t.StringLiteral): string {
+  return node.type === 'Identifier' ? node.name : node.value;
+}
+
+const SKIPPED_KEYS = new Set(['loc', 'start', 'end', 'range', 'extra', 'leadingComments', 'trailingComments', 'innerComments', 'errors', 'tokens', 'comments']);
+
+/** Visits every node under `node` depth-first (parents before children). */
+function walk(node: t.Node, visit: (n: t.Node) => void): void {
+  visit(node);
+  for (const key in node) {
+    if (SKIPPED_KEYS.has(key)) continue;
+    const value = (node as unknown as Record<string, unknown>)[key];
+    if (Array.isArray(value)) {
+      for (const item of value) if (item && typeof (item as t.Node).type === 'string') walk(item as t.Node, visit);
+    } else if (value && typeof (value as t.Node).type === 'string') {
+      walk(value as t.Node, visit);
+    }
+  }
+}
+
+/** Identifiers an expression reads (object keys and non-computed member properties excluded). */
+function referencesOf(expr: t.Node): Reference[] {
+  const refs: Reference[] = [];
+  const excluded = new Set<t.Node>();
+  walk(expr, (n) => {
+    if ((n.type === 'ObjectProperty' || n.type === 'ObjectMethod') && !n.computed) excluded.add(n.key);
+    if ((n.type === 'MemberExpression' || n.type === 'OptionalMemberExpression') && !n.computed) excluded.add(n.property);
+    if (n.type === 'Identifier' && !excluded.has(n)) refs.push({ name: n.name, position: positionOf(n) });
+  });
+  return refs;
+}
+
+function isModuleExports(node: t.Node): boolean {
+  return (
+    node.type === 'MemberExpression' &&
+    node.object.type === 'Identifier' &&
+    node.object.name === 'module' &&
+    keyName(node.property, node.computed) === 'exports'
+  );
+}
+
+function isExportsObject(node: t.Node): boolean {
+  return (node.type === 'Identifier' && node.name === 'exports') || isModuleExports(node);
+}
+
+/**
+ * Reads one parsed module. `program` is the Babel `Program`; the result is plain data.
+ * Definitions are recognised only when `workflow`/`step`/`evaluator` is imported from `@skein/core`
+ * (or a subpath), directly or as a namespace member (`core.workflow(...)`).
+ */
+export function analyzeModule(file: string, program: t.Program): ModuleInfo {
+  const imports: ImportInfo[] = [];
+  const exports = new Map<string, ExportBinding>();
+  const stars: ModuleInfo['stars'] = [];
+  const locals = new Map<string, LocalBinding>();
+  const unsupported: UnsupportedForm[] = [];
+  const constStrings = new Map<string, string>();
+  const authoring = new Map<string, AuthoringName>();
+  const authoringNamespaces = new Set<string>();
+
+  // Imports and const strings first: definitions anywhere in the module may use them.
+  for (const stmt of program.body) {
+    if (stmt.type === 'ImportDeclaration') {
+      const source = stmt.source.value;
+      const info: ImportInfo = { source, position: positionOf(stmt), specifiers: [] };
+      for (const s of stmt.specifiers) {
+        const imported =
+          s.type === 'ImportDefaultSpecifier' ? 'default' : s.type === 'ImportNamespaceSpecifier' ? '*' : exportedName(s.imported);
+        info.specifiers.push({ local: s.local.name, imported, position: positionOf(s) });
+        locals.set(s.local.name, { kind: 'import', source, imported, position: positionOf(s) });
+        if (isAuthoringSource(source)) {
+          if (imported === '*') authoringNamespaces.add(s.local.name);
+          else if (AUTHORING_NAMES.has(imported)) authoring.set(s.local.name, imported as AuthoringName);
+        }
+      }
+      imports.push(info);
+    }
+    const decl = stmt.type === 'ExportNamedDeclaration' ? stmt.declaration : stmt;
+    if (decl?.type === 'VariableDeclaration' && decl.kind === 'const') {
+      for (const d of decl.declarations) {
+        const value = staticStringOf(d.init);
+        if (d.id.type === 'Identifier' && value !== undefined) constStrings.set(d.id.name, value);
+      }
+    }
+  }
+
+  const readString = (node: t.Node | null | undefined, fallback: Position): StaticString => {
+    if (!node) return { ok: false, position: fallback };
+    const direct = staticStringOf(node);
+    if (direct !== undefined) return { ok: true, value: direct, position: positionOf(node) };
+    if (node.type === 'Identifier' && constStrings.has(node.name)) {
+      return { ok: true, value: constStrings.get(node.name) as string, position: positionOf(node) };
+    }
+    return { ok: false, position: positionOf(node) };
+  };
+
+  const definitionOf = (node: t.Node | null | undefined): Definition | undefined => {
+    if (!node || node.type !== 'CallExpression') return undefined;
+    const callee = node.callee;
+    let kind: AuthoringName | undefined;
+    if (callee.type === 'Identifier') kind = authoring.get(callee.name);
+    else if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier' && authoringNamespaces.has(callee.object.name)) {
+      const prop = keyName(callee.property, callee.computed);
+      if (prop && AUTHORING_NAMES.has(prop)) kind = prop as AuthoringName;
+    }
+    if (!kind) return undefined;
+    const position = positionOf(node);
+    const config = node.arguments[0];
+    if (!config || config.type !== 'ObjectExpression') {
+      return { callee: kind, position, name: { ok: false, position: config ? positionOf(config) : position }, aliases: [] };
+    }
+    let name: StaticString = { ok: false, position: positionOf(config) };
+    let aliases: StaticString[] = [];
+    for (const p of config.properties) {
+      if (p.type !== 'ObjectProperty') continue;
+      const key = keyName(p.key, p.computed);
+      if (key === 'name') name = readString(p.value, positionOf(p));
+      if (key === 'aliases' && kind === 'workflow') {
+        aliases =
+          p.value.type === 'ArrayExpression'
+            ? p.value.elements.map((e) => (e && e.type !== 'SpreadElement' ? readString(e, positionOf(e)) : { ok: false, position: e ? positionOf(e) : positionOf(p.value) }))
+            : [{ ok: false, position: positionOf(p.value) }];
+      }
+    }
+    return { callee: kind, position, name, aliases };
+  };
+
+  const bindingOfExpression = (expr: t.Node, position: Position): LocalBinding => {
+    const def = definitionOf(expr);
+    return def ? { kind: 'definition', definition: def, position } : { kind: 'value', references: referencesOf(expr), position };
+  };
+
+  for (const stmt of program.body) {
+    if (stmt.type === 'VariableDeclaration' || stmt.type === 'FunctionDeclaration' || stmt.type === 'ClassDeclaration') {
+      declareLocals(stmt);
+    } else if (stmt.type === 'ExportNamedDeclaration') {
+      if (stmt.declaration) {
+        for (const name of declareLocals(stmt.declaration)) {
+          const local = locals.get(name);
+          const position = positionOf(stmt);
+          exports.set(
+            name,
+            local?.kind === 'definition' ? { kind: 'definition', definition: local.definition, position } : { kind: 'local', local: name, position },
+          );
+        }
+      }
+      for (const s of stmt.specifiers) {
+        const position = positionOf(s);
+        if (s.type === 'ExportNamespaceSpecifier') {
+          const exported = exportedName(s.exported);
+          unsupported.push({ kind: 'namespace-reexport', source: stmt.source?.value ?? '', exported, position: positionOf(stmt) });
+          continue;
+        }
+        const exported = exportedName(s.exported);
+        if (stmt.source) {
+          const imported = s.type === 'ExportDefaultSpecifier' ? 'default' : exportedName(s.local);
+          exports.set(exported, { kind: 'reexport', source: stmt.source.value, imported, position, sourcePosition: positionOf(stmt.source) });
+        } else if (s.type === 'ExportSpecifier') {
+          exports.set(exported, { kind: 'local', local: exportedName(s.local), position });
+        }
+      }
+    } else if (stmt.type === 'ExportAllDeclaration') {
+      stars.push({ source: stmt.source.value, position: positionOf(stmt), sourcePosition: positionOf(stmt.source) });
+    } else if (stmt.type === 'ExportDefaultDeclaration') {
+      const d = stmt.declaration;
+      const position = positionOf(stmt);
+      if (d.type === 'Identifier') exports.set('default', { kind: 'local', local: d.name, position });
+      else if (d.type === 'FunctionDeclaration' || d.type === 'ClassDeclaration') exports.set('default', { kind: 'value', references: [], position });
+      else {
+        const binding = bindingOfExpression(d, position);
+        exports.set('default', binding.kind === 'definition' ? { kind: 'definition', definition: binding.definition, position } : { kind: 'value', references: binding.kind === 'value' ? binding.references : [], position });
+      }
+    }
+  }
+
+  // Exported locals resolve through `locals`; turn plain values into `value` bindings now that all are known.
+  for (const [name, binding] of exports) {
+    if (binding.kind !== 'local') continue;
+    const local = locals.get(binding.local);
+    if (local?.kind === 'definition') exports.set(name, { kind: 'definition', definition: local.definition, position: binding.position });
+    else if (local?.kind === 'value') exports.set(name, { kind: 'value', references: local.references, position: binding.position });
+  }
+
+  collectUnsupported(program, unsupported);
+  return { file, imports, exports, stars, locals, unsupported };
+
+  function declareLocals(decl: t.Node): string[] {
+    const names: string[] = [];
+    if (decl.type === 'VariableDeclaration') {
+      for (const d of decl.declarations) {
+        if (d.id.type === 'Identifier') {
+          names.push(d.id.name);
+          locals.set(d.id.name, d.init ? bindingOfExpression(d.init, positionOf(d)) : { kind: 'value', references: [], position: positionOf(d) });
+        }
+      }
+    } else if ((decl.type === 'FunctionDeclaration' || decl.type === 'ClassDeclaration') && decl.id) {
+      names.push(decl.id.name);
+      locals.set(decl.id.name, { kind: 'value', references: [], position: positionOf(decl) });
+    }
+    return names;
+  }
+}
+
+/** CommonJS exports and requires, dynamic imports and computed paths anywhere in the module. */
+function collectUnsupported(program: t.Program, out: UnsupportedForm[]): void {
+  const cjsRanges: [number, number][] = [];
+  const requires: { node: t.CallExpression; start: number }[] = [];
+  walk(program, (n) => {
+    if (n.type === 'AssignmentExpression' && n.left.type === 'MemberExpression') {
+      const left = n.left;
+      if (isModuleExports(left) || isExportsObject(left.object)) {
+        const what = isModuleExports(left) ? 'module.exports =' : `${isModuleExports(left.object) ? 'module.exports' : 'exports'}.${keyName(left.property, left.computed) ?? '[…]'} =`;
+        out.push({ kind: 'commonjs', what, position: positionOf(n) });
+        cjsRanges.push([n.start ?? 0, n.end ?? 0]);
+      }
+    } else if (n.type === 'CallExpression') {
+      const callee = n.callee;
+      if (callee.type === 'Identifier' && callee.name === 'require') requires.push({ node: n, start: n.start ?? 0 });
+      else if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier' && callee.object.name === 'Object') {
+        const first = n.arguments[0];
+        const method = keyName(callee.property, callee.computed);
+        if (first && isExportsObject(first) && (method === 'defineProperty' || method === 'assign' || method === 'defineProperties')) {
+          out.push({ kind: 'commonjs', what: `Object.${method}(exports, …)`, position: positionOf(n) });
+          cjsRanges.push([n.start ?? 0, n.end ?? 0]);
+        }
+      }
+    } else if (n.type === 'ImportExpression') {
+      const source = staticStringOf(n.source);
+      out.push(source === undefined ? { kind: 'computed-path', what: 'import()', position: positionOf(n) } : { kind: 'dynamic-import', source, position: positionOf(n) });
+    }
+  });
+  for (const { node, start } of requires) {
+    if (cjsRanges.some(([s, e]) => start >= s && start < e)) continue;
+    const source = staticStringOf(node.arguments[0]);
+    out.push(source === undefined ? { kind: 'computed-path', what: 'require()', position: positionOf(node) } : { kind: 'commonjs', what: `require('${source}')`, position: positionOf(node) });
+  }
+  out.sort((a, b) => a.position.line - b.position.line || a.position.column - b.position.column);
+}

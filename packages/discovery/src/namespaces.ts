@@ -1,0 +1,109 @@
+/**
+ * The catalog namespaces (SPEC rules 7, 8 and 10).
+ *
+ * Registration order, which decides every "which one wins": the project's own registrations first, then each
+ * exposed package in package-name order; within one source, files in path order. The FIRST registration of a
+ * shared activity name wins (so the project's own shared activities always win); later ones are reported as
+ * `names/shared-activity-overridden` and left out of `Manifest.sharedActivities`.
+ */
+import { activityType } from '@skein/core';
+import type { Diagnostics } from './diagnostics.js';
+import type { ActivityEntry, PackageRef, SharedActivityEntry, WorkflowEntry } from './types.js';
+
+/** The shared activities one source (the project, or one package) provides. */
+export interface SharedSource {
+  package: PackageRef | null;
+  activities: ActivityEntry[];
+}
+
+function owner(pkg: PackageRef | null): string {
+  return pkg ? `package ${pkg.name}` : 'the project';
+}
+
+function describe(a: { kind: string; name: string; file: string; line: number }): string {
+  return `${a.kind} '${a.name}' (${a.file}:${a.line})`;
+}
+
+/** Reports equal names within one scope (`names/duplicate-activity`); returns the first of each name. */
+function uniqueInScope(activities: ActivityEntry[], scope: string, diagnostics: Diagnostics): ActivityEntry[] {
+  const byName = new Map<string, ActivityEntry>();
+  for (const a of activities) {
+    const first = byName.get(a.name);
+    if (!first) {
+      byName.set(a.name, a);
+      continue;
+    }
+    diagnostics.report('names/duplicate-activity', a.file, { line: a.line, column: a.column }, `${describe(a)} has the same name as ${describe(first)} in ${scope}; activity names are unique per scope.`, 'Rename one of them.');
+  }
+  return [...byName.values()];
+}
+
+/**
+ * Reports workflow name and alias collisions (`names/duplicate-workflow`, on the later registration, naming both
+ * files). `workflows` must be in registration order.
+ */
+export function checkWorkflowNames(workflows: WorkflowEntry[], diagnostics: Diagnostics): void {
+  const taken = new Map<string, WorkflowEntry>();
+  for (const w of workflows) {
+    for (const key of [w.name, ...w.aliases]) {
+      const first = taken.get(key);
+      if (!first) {
+        taken.set(key, w);
+        continue;
+      }
+      if (first === w) continue;
+      const what = (e: WorkflowEntry) => (key === e.name ? 'workflow' : 'an alias of workflow');
+      diagnostics.report(
+        'names/duplicate-workflow',
+        w.file,
+        { line: w.line, column: w.column },
+        `'${key}' is ${what(w)} '${w.name}' of ${owner(w.package)} (${w.file}) and also ${what(first)} '${first.name}' of ${owner(first.package)} (${first.file}); workflow names and aliases share one catalog namespace.`,
+        'Rename one of the workflows or drop the alias.',
+      );
+    }
+  }
+}
+
+/**
+ * Resolves shared activities across sources (first registration wins), checks workflow-scoped activities
+ * against them (`names/scoped-shadows-shared`), and fills each workflow's `activityTypes` (SPEC rule 10).
+ * @returns the winning shared activities, in registration order.
+ */
+export function resolveActivities(workflows: WorkflowEntry[], sources: SharedSource[], diagnostics: Diagnostics): SharedActivityEntry[] {
+  const winners = new Map<string, SharedActivityEntry>();
+  for (const source of sources) {
+    for (const a of uniqueInScope(source.activities, `the shared activities of ${owner(source.package)}`, diagnostics)) {
+      const first = winners.get(a.name);
+      if (!first) {
+        winners.set(a.name, { ...a, shared: true, package: source.package });
+        continue;
+      }
+      diagnostics.report(
+        'names/shared-activity-overridden',
+        a.file,
+        { line: a.line, column: a.column },
+        `Shared ${describe(a)} of ${owner(source.package)} has the same name as shared ${describe(first)} of ${owner(first.package)}; the first registration (${first.file}) wins and this one is not registered.`,
+        'Rename one of them if both are needed; registration order is the project first, then packages by name.',
+      );
+    }
+  }
+  for (const w of workflows) {
+    w.activities = uniqueInScope(w.activities, `workflow '${w.name}'`, diagnostics);
+    for (const a of w.activities) {
+      const shared = winners.get(a.name);
+      if (!shared) continue;
+      diagnostics.report(
+        'names/scoped-shadows-shared',
+        a.file,
+        { line: a.line, column: a.column },
+        `${describe(a)} of workflow '${w.name}' has the same name as shared ${describe(shared)} of ${owner(shared.package)}; both would register as '${activityType(w.name, a.name)}'.`,
+        'Rename the workflow-scoped activity, or delete it and use the shared one.',
+      );
+    }
+    const types = new Set<string>();
+    for (const a of w.activities) types.add(activityType(w.name, a.name));
+    for (const name of winners.keys()) types.add(activityType(w.name, name));
+    w.activityTypes = [...types].sort();
+  }
+  return [...winners.values()];
+}

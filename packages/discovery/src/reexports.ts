@@ -1,0 +1,150 @@
+/**
+ * Following a package entry's re-exports to its workflows (SPEC rules 2 and 3): `export { default as X } from
+ * './p/workflow.js'`, `export * from './p/workflow.js'`, import-then-export, through any chain of barrels with
+ * relative paths. Every unsupported form met on the way (CommonJS, dynamic `import()`, computed paths,
+ * non-relative paths to workflow code, `export * as ns`, runtime export assembly) is reported, never skipped.
+ */
+import { classifyFile } from './conventions.js';
+import type { Diagnostics, Position } from './diagnostics.js';
+import { isAbsoluteSpecifier, isRelative, resolveRelative, type ExportGraph } from './graph.js';
+import type { Definition, ModuleInfo } from './module-info.js';
+
+/** A workflow definition reached from an entry. */
+export interface ReachedWorkflow {
+  /** The `workflow.js` file. */
+  file: string;
+  /** The export of `file` holding the definition (`default` or a name). */
+  localExport: string;
+  /** The entry export name it is reached through, or `*` when only `export * from` reaches the file. */
+  exportName: string;
+  definition: Definition;
+}
+
+/** What an entry reaches. */
+export interface EntryReach {
+  workflows: ReachedWorkflow[];
+  /** Every `workflow.js` file reached by a re-export edge (whether or not it defines a workflow). */
+  workflowFiles: Set<string>;
+}
+
+/** Decides whether a non-relative specifier points at workflow code (a workflow file or a workflow package). */
+export type WorkflowSpecifierTest = (specifier: string) => boolean;
+
+const FIX_FORMS = "export { default as greet } from './greet/workflow.js' or export * from './greet/workflow.js'";
+
+/**
+ * Walks the re-export graph from `entry`, reporting unsupported forms to `diagnostics`, and returns the workflow
+ * definitions reached (in entry export order; a definition reached twice keeps its first export name).
+ */
+export async function followEntry(graph: ExportGraph, entry: string, isWorkflowSpecifier: WorkflowSpecifierTest): Promise<EntryReach> {
+  const diagnostics = graph.diagnostics;
+  const workflowFiles = new Set<string>();
+  const starWorkflowFiles = new Set<string>();
+  const visited = new Set<string>();
+
+  const visit = async (file: string): Promise<void> => {
+    if (visited.has(file)) return;
+    visited.add(file);
+    const info = await graph.module(file);
+    if (!info) return;
+    reportUnsupported(info, diagnostics);
+    const edges: { source: string; position: Position; star: boolean }[] = [];
+    for (const binding of info.exports.values()) {
+      if (binding.kind === 'reexport') edges.push({ source: binding.source, position: binding.sourcePosition, star: false });
+      if (binding.kind === 'local') {
+        const local = info.locals.get(binding.local);
+        if (local?.kind === 'import') edges.push({ source: local.source, position: local.position, star: false });
+      }
+    }
+    for (const star of info.stars) edges.push({ source: star.source, position: star.sourcePosition, star: true });
+    for (const form of info.unsupported) {
+      if (form.kind === 'namespace-reexport' && form.source) edges.push({ source: form.source, position: form.position, star: false });
+    }
+    await reportRuntimeAssembly(graph, info);
+    const next: string[] = [];
+    for (const edge of edges) {
+      if (!isRelative(edge.source)) {
+        if (isAbsoluteSpecifier(edge.source) || isWorkflowSpecifier(edge.source)) {
+          diagnostics.report('reexport/non-relative', file, edge.position, `'${edge.source}' is not a relative path; discovery does not follow it, so workflows behind it are not registered from this package.`, `Re-export workflows of this package with relative paths: ${FIX_FORMS}. Another package's workflows are discovered from that package when it sets "skein": { "workflows": { "expose": true } }.`);
+        }
+        continue;
+      }
+      const target = resolveRelative(file, edge.source);
+      if (classifyFile(target) === 'workflow') {
+        if (await graph.target(file, edge.source, edge.position)) {
+          workflowFiles.add(target);
+          if (edge.star) starWorkflowFiles.add(target);
+        }
+        continue;
+      }
+      next.push(target);
+    }
+    await Promise.all(
+      next.map(async (target) => {
+        if ((await graph.store.load(target)).missing) return; // reported by graph.target during resolution
+        await visit(target);
+      }),
+    );
+  };
+
+  await visit(entry);
+
+  const workflows: ReachedWorkflow[] = [];
+  const seen = new Set<string>();
+  const add = (w: ReachedWorkflow): void => {
+    const key = `${w.file}\0${w.localExport}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    workflows.push(w);
+  };
+  for (const name of await graph.exportNames(entry)) {
+    const r = await graph.resolveExport(entry, name);
+    if (r.kind !== 'definition' || r.definition.callee !== 'workflow') continue;
+    if (classifyFile(r.file) !== 'workflow') {
+      diagnostics.report('conventions/misplaced-workflow', r.file, r.definition.position, `workflow() exported as '${name}' is defined in ${r.file}, not in a workflow.js file; it is not registered.`, 'Move it to <folder>/workflow.js as its default export and re-export it: ' + FIX_FORMS + '.');
+      continue;
+    }
+    add({ file: r.file, localExport: r.exportName, exportName: name, definition: r.definition });
+  }
+  for (const file of [...starWorkflowFiles].sort()) {
+    const info = await graph.module(file);
+    const binding = info?.exports.get('default');
+    if (binding?.kind === 'definition' && binding.definition.callee === 'workflow') {
+      add({ file, localExport: 'default', exportName: '*', definition: binding.definition });
+    }
+  }
+  return { workflows, workflowFiles };
+}
+
+function reportUnsupported(info: ModuleInfo, diagnostics: Diagnostics): void {
+  for (const form of info.unsupported) {
+    switch (form.kind) {
+      case 'commonjs':
+        diagnostics.report('reexport/commonjs', info.file, form.position, `${form.what} is CommonJS; discovery reads only static ESM re-exports, so nothing exported this way is registered.`, `Use ESM re-exports: ${FIX_FORMS}.`);
+        break;
+      case 'dynamic-import':
+        diagnostics.report('reexport/dynamic', info.file, form.position, `import('${form.source}') is dynamic; discovery does not follow it, so workflows loaded this way are not registered.`, `Re-export statically: ${FIX_FORMS}.`);
+        break;
+      case 'computed-path':
+        diagnostics.report('reexport/computed-path', info.file, form.position, `${form.what} with a path computed at runtime cannot be followed statically.`, `Name each workflow file literally: ${FIX_FORMS}.`);
+        break;
+      case 'namespace-reexport':
+        diagnostics.report('reexport/namespace', info.file, form.position, `export * as ${form.exported} from '${form.source}' exports a namespace object; its workflows are not registered.`, `Re-export each workflow by name: ${FIX_FORMS}.`);
+        break;
+    }
+  }
+}
+
+/** Reports workflows exported inside values assembled at runtime (`export default { greet }`, arrays, calls). */
+async function reportRuntimeAssembly(graph: ExportGraph, info: ModuleInfo): Promise<void> {
+  for (const [exportName, binding] of info.exports) {
+    if (binding.kind !== 'value') continue;
+    for (const ref of binding.references) {
+      if (!info.locals.has(ref.name)) continue;
+      const r = await graph.resolveLocal(info, ref.name);
+      if (r.kind === 'definition' && r.definition.callee === 'workflow') {
+        graph.diagnostics.report('reexport/runtime-assembly', info.file, ref.position, `Workflow '${ref.name}' is exported inside the value of export '${exportName}', assembled at runtime; discovery cannot see it there.`, `Export each workflow directly: ${FIX_FORMS}.`);
+      }
+    }
+  }
+}
