@@ -1,5 +1,4 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,13 +7,20 @@ import { WORKFLOW_BUNDLE_CONDITIONS } from '@skein/core';
 import { WorkerStartupError } from '../errors.js';
 import type { LoadedProject } from '../load.js';
 import { workflowEntrySource } from './entry.js';
-import type { StubLoaderOptions } from './stub-loader.cjs';
+import type { StubLoaderOptions } from './stub-spec.js';
 
-const require = createRequire(import.meta.url);
+/** The loader module next to this one: `.cjs` when compiled, the `.cts` source under a TypeScript runner. */
+const stubLoaderPath = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './stub-loader.cts' : './stub-loader.cjs', import.meta.url));
 
 /** Absolute path of `@skein/core`'s workflow-safe entry (the `skein-workflow-bundle` condition's target). */
 export function coreWorkflowEntry(): string {
   return fileURLToPath(import.meta.resolve('@skein/core/workflow'));
+}
+
+/** The `node_modules` folder holding the worker's own `@temporalio/workflow`, for modules the bundler injects. */
+function temporalModulesDir(): string {
+  const workflowEntry = fileURLToPath(import.meta.resolve('@temporalio/workflow'));
+  return workflowEntry.slice(0, workflowEntry.lastIndexOf(`${path.sep}@temporalio${path.sep}`));
 }
 
 /**
@@ -56,12 +62,13 @@ export async function bundleWorkflows(project: LoadedProject): Promise<WorkflowB
       webpackConfigHook: (config) => {
         config.resolve = {
           ...config.resolve,
+          modules: [...(config.resolve?.modules ?? ['node_modules']), temporalModulesDir()],
           conditionNames: [...WORKFLOW_BUNDLE_CONDITIONS, 'webpack', 'import', 'module', 'browser', 'default'],
         };
         config.module?.rules?.push({
           test: (resource: string) => stubs.has(resource),
           enforce: 'pre',
-          use: [{ loader: require.resolve('./stub-loader.cjs'), options: loaderOptions as never }],
+          use: [{ loader: stubLoaderPath, options: loaderOptions as never }],
         });
         return config;
       },

@@ -1,27 +1,12 @@
 /**
  * Webpack loader used only inside the workflow bundle: replaces a steps, evaluators or shared-activity module
  * with activity stubs (one named export per step or evaluator), so the real implementation and its Node-only
- * imports never enter Temporal's deterministic sandbox. Options: `StubLoaderOptions`.
+ * imports never enter Temporal's deterministic sandbox. Options: `StubLoaderOptions` (./stub-spec.ts).
+ * Written with erasable TypeScript only, so Node can load the source file as well as the compiled one.
  */
-interface StubSpec {
-  exportName: string;
-  name: string;
-  kind: 'step' | 'evaluator';
-  activityOptions?: unknown;
-}
+import type { StubLoaderOptions } from './stub-spec.js';
 
-/** Options passed by the worker: real path → stubs, and the absolute path of `@skein/core`'s workflow entry. */
-export interface StubLoaderOptions {
-  stubs: Map<string, StubSpec[]>;
-  coreWorkflowEntry: string;
-}
-
-interface LoaderContext {
-  resourcePath: string;
-  getOptions(): StubLoaderOptions;
-}
-
-function stubLoader(this: LoaderContext): string {
+function stubLoader(this: { resourcePath: string; getOptions(): StubLoaderOptions }): string {
   const { stubs, coreWorkflowEntry } = this.getOptions();
   const specs = stubs.get(this.resourcePath) ?? [];
   const lines = [`import { activityStub } from ${JSON.stringify(coreWorkflowEntry)};`];
@@ -32,4 +17,4 @@ function stubLoader(this: LoaderContext): string {
   return lines.join('\n') + '\n';
 }
 
-export = stubLoader;
+module.exports = stubLoader;

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { buildActivities } from '../src/activities.js';
+import { buildCatalogDocument } from '../src/catalog.js';
+import { workflowEntrySource } from '../src/bundle/entry.js';
+import { WorkerStartupError } from '../src/errors.js';
+import { loadProject } from '../src/load.js';
+import { examplesManifest } from './manifest-helpers.js';
+
+describe('loadProject', () => {
+  it('pairs every discovered workflow and activity with its runtime definition', async () => {
+    const project = await loadProject(examplesManifest());
+    expect(project.workflows.map((w) => [w.def.name, w.binding])).toEqual([
+      ['onboard', 'default'],
+      ['summarize', 'default'],
+      ['welcome', 'default'],
+    ]);
+    expect(project.scoped.get('summarize')?.map((a) => a.def.name)).toEqual(['countWords', 'extractKeywords', 'judgeReadability']);
+    expect(project.shared.map((a) => a.def.name)).toEqual(['slugify', 'titleCase']);
+    expect([...project.activityFiles.values()].flat()).toHaveLength(8);
+  });
+
+  it('refuses a definition whose name disagrees with what discovery read', async () => {
+    const manifest = examplesManifest();
+    manifest.workflows[1]!.activities[0]!.name = 'wordCount';
+    await expect(loadProject(manifest)).rejects.toThrow(WorkerStartupError);
+    await expect(loadProject(manifest)).rejects.toThrow(/export "countWords" should be step "wordCount"/);
+  });
+});
+
+describe('buildActivities (SPEC rules 6 and 10)', () => {
+  it('registers each workflow-scoped and shared activity as <workflow>#<activity>', async () => {
+    const acts = buildActivities(await loadProject(examplesManifest()));
+    expect(Object.keys(acts).sort()).toEqual([
+      'onboard#normalizeEmail', 'onboard#scoreLead', 'onboard#slugify', 'onboard#titleCase',
+      'summarize#countWords', 'summarize#extractKeywords', 'summarize#judgeReadability', 'summarize#slugify', 'summarize#titleCase',
+      'welcome#composeWelcome', 'welcome#slugify', 'welcome#titleCase',
+    ]);
+    await expect(acts['summarize#countWords']!({ text: 'One two. Three!' })).resolves.toEqual({ words: 3, sentences: 2 });
+  });
+});
+
+describe('workflow bundle entry', () => {
+  it('exports one Temporal workflow type per name and alias, plus $catalog', async () => {
+    const project = await loadProject(examplesManifest());
+    const src = workflowEntrySource(project.workflows, '/core/workflow/index.js');
+    expect(src).toContain('export const onboard = workflowFunction(wf0);');
+    expect(src).toContain('export const onboard_customer = onboard;');
+    expect(src).toContain('export const greet_customer = welcome;');
+    expect(src).toContain('export { catalogWorkflow as $catalog };');
+  });
+});
+
+describe('catalog document', () => {
+  it('lists workflows with aliases, JSON Schemas and activity types', async () => {
+    const doc = buildCatalogDocument(await loadProject(examplesManifest()), 'main', 1000);
+    const welcome = doc.workflows.find((w) => w.name === 'welcome')!;
+    expect(welcome.aliases).toEqual(['greet_customer']);
+    expect(welcome.inputSchema).toMatchObject({ type: 'object', properties: { name: { type: 'string' } } });
+    expect(welcome.activities).toContainEqual({ name: 'composeWelcome', kind: 'step', shared: false, type: 'welcome#composeWelcome' });
+    expect(welcome.activities).toContainEqual({ name: 'titleCase', kind: 'step', shared: true, type: 'welcome#titleCase' });
+    expect(doc).toMatchObject({ catalog: 'main', publishedAt: 1000 });
+  });
+});
