@@ -1,0 +1,47 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import { ApiError } from './errors.js';
+import { abortSignal } from './middleware/abort.js';
+import { errorRenderer } from './middleware/errors.js';
+import { requestLogger } from './middleware/logging.js';
+import { requestId } from './middleware/request-id.js';
+import { deprecationHeaders, parseOr400, routerPath, type ApiState, type Deps, type RouteDef } from './route.js';
+
+/** Request bodies are capped at 1 MiB (CONTRACT "HTTP conventions"). */
+export const BODY_LIMIT = '1mb';
+
+/**
+ * Composes the Koa application: request id → request log → error rendering → abort signal → JSON body (1 MiB)
+ * → routes. Each route validates its params, query and body with its zod schemas before the handler runs.
+ */
+export function createApp(deps: Deps, routes: RouteDef[]): Koa<ApiState> {
+  const app = new Koa<ApiState>();
+  app.proxy = false;
+  app.silent = true;
+  const router = new Router<ApiState>();
+
+  for (const route of routes) {
+    router[route.method](routerPath(route.path), async (ctx) => {
+      ctx.state.route = `${route.method.toUpperCase()} ${route.path}`;
+      if (route.deprecated) ctx.set(deprecationHeaders(route.deprecated.successor));
+      const params = parseOr400(route.params, ctx.params, 'params');
+      if (params && typeof params === 'object' && 'id' in params && typeof params.id === 'string') ctx.state.workflowId = params.id;
+      const query = parseOr400(route.query, { ...ctx.query }, 'query');
+      const body = route.body ? parseOr400(route.body, (ctx.request as { body?: unknown }).body ?? undefined, 'body') : undefined;
+      await route.handler({ ctx, deps, params, query, body });
+    });
+  }
+
+  app.use(requestId());
+  app.use(requestLogger(deps.logger));
+  app.use(errorRenderer());
+  app.use(abortSignal(deps.shutdown));
+  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8', extendTypes: { json: ['application/json', 'application/*+json'] } }));
+  app.use(router.routes());
+  app.use(async (ctx) => {
+    if (ctx.status === 404 && ctx.body === undefined) throw new ApiError('NotFoundError', { message: `No route for ${ctx.method} ${ctx.path}` });
+  });
+  app.on('error', (err) => deps.logger.error({ err }, 'unhandled koa error'));
+  return app;
+}

@@ -1,0 +1,72 @@
+/**
+ * The error model of CONTRACT "HTTP conventions": every error type the API answers, its HTTP status and a
+ * default message, kept as data in this one table. Route handlers `throw new ApiError(type, ...)`; the error
+ * middleware (`middleware/errors.ts`) is the only place that renders them.
+ */
+
+/** CONTRACT's error table: type → HTTP status and the default (sanitized) message. */
+export const ERROR_TABLE = {
+  ValidationError: { status: 400, message: 'The request is invalid' },
+  WorkflowNotFoundError: { status: 404, message: 'Workflow execution not found' },
+  UnsupportedWorkflowError: { status: 404, message: 'Workflow is not registered in the catalog' },
+  CatalogNotAvailableError: { status: 404, message: 'No worker serves the requested catalog' },
+  StepNotFoundError: { status: 404, message: 'No step of that name was scheduled in the run' },
+  NotFoundError: { status: 404, message: 'Not found' },
+  WorkflowExecutionTimedOutError: { status: 408, message: 'The workflow did not complete within the timeout; it keeps running' },
+  WorkflowExecutionAlreadyStartedError: { status: 409, message: 'A workflow execution with this id is already running' },
+  WorkflowExecutionAlreadyCompletedError: { status: 409, message: 'The workflow run is already closed' },
+  WorkflowNotCompletedError: { status: 409, message: 'The workflow run has not completed yet' },
+  StepNotCompletedError: { status: 409, message: 'The step has not completed in this run' },
+  PayloadTooLargeError: { status: 413, message: 'Request body exceeds 1 MiB' },
+  InternalError: { status: 500, message: 'Internal server error' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+/** One of the error type names of {@link ERROR_TABLE}. */
+export type ErrorType = keyof typeof ERROR_TABLE;
+
+/** Every error type name, in table order (used by the OpenAPI document). */
+export const ERROR_TYPES = Object.keys(ERROR_TABLE) as ErrorType[];
+
+/** One schema validation issue as rendered in `ValidationErrorResponse.issues` (a zod issue, sanitized). */
+export interface ValidationIssue {
+  code: string;
+  path: (string | number)[];
+  message: string;
+  [key: string]: unknown;
+}
+
+/**
+ * A client-facing error. `message` is shown to the client, so it must never carry engine internals; put those
+ * in `cause` (logged server-side with the request id, never rendered).
+ */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly type: ErrorType;
+  readonly status: number;
+  readonly workflowId: string | null;
+  readonly issues: ValidationIssue[] | undefined;
+
+  constructor(type: ErrorType, options: { message?: string; workflowId?: string | null; issues?: ValidationIssue[]; cause?: unknown } = {}) {
+    super(options.message ?? ERROR_TABLE[type].message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.type = type;
+    this.status = ERROR_TABLE[type].status;
+    this.workflowId = options.workflowId ?? null;
+    this.issues = options.issues;
+  }
+}
+
+/** Builds a 400 `ValidationError` carrying the given issues. */
+export function validationError(message: string, issues: ValidationIssue[]): ApiError {
+  return new ApiError('ValidationError', { message, issues });
+}
+
+/** The JSON body of an error response (SPEC "Error bodies"). */
+export type ErrorBody =
+  | { error: ErrorType; message: string; workflowId: string | null }
+  | { error: 'ValidationError'; message: string; issues: ValidationIssue[] };
+
+/** Renders an {@link ApiError} as its response body. */
+export function errorBody(err: ApiError): ErrorBody {
+  if (err.type === 'ValidationError') return { error: 'ValidationError', message: err.message, issues: err.issues ?? [] };
+  return { error: err.type, message: err.message, workflowId: err.workflowId };
+}

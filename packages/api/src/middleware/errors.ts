@@ -1,0 +1,60 @@
+import type Koa from 'koa';
+import { ApiError, errorBody } from '../errors.js';
+import type { ApiState } from '../route.js';
+
+function fromFrameworkError(err: unknown): ApiError | undefined {
+  const e = err as { status?: number; type?: string; name?: string; expose?: boolean } | null;
+  if (!e || typeof e !== 'object') return undefined;
+  if (e.status === 413 || e.type === 'entity.too.large') return new ApiError('PayloadTooLargeError', { cause: err });
+  if (e.name === 'SyntaxError' || e.type === 'entity.parse.failed' || (e.status === 400 && e.expose)) {
+    return new ApiError('ValidationError', {
+      message: 'Malformed JSON body',
+      issues: [{ code: 'invalid_json', path: ['body'], message: 'Request body is not valid JSON' }],
+      cause: err,
+    });
+  }
+  if (e.status === 415 || e.status === 411 || e.type === 'charset.unsupported' || e.type === 'encoding.unsupported') {
+    return new ApiError('ValidationError', {
+      message: 'Unsupported request body encoding',
+      issues: [{ code: 'invalid_body', path: ['body'], message: 'Request body must be UTF-8 JSON' }],
+      cause: err,
+    });
+  }
+  return undefined;
+}
+
+/**
+ * The one place errors become responses (STYLE "Koa"): renders {@link ApiError}s from CONTRACT's table, maps
+ * body-parser failures (malformed JSON → 400, too large → 413), and turns anything else into a 500
+ * `InternalError` with a generic message. The original error goes to the log with the request id, never to the
+ * client.
+ */
+export function errorRenderer(): Koa.Middleware<ApiState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      const apiError = err instanceof ApiError ? err : (fromFrameworkError(err) ?? new ApiError('InternalError', { cause: err }));
+      const engineCause = apiError.cause ?? (apiError === err ? undefined : err);
+      const log = ctx.state.log;
+      if (log) {
+        const fields = {
+          errorType: apiError.type,
+          workflowId: apiError.workflowId ?? ctx.state.workflowId ?? null,
+          route: ctx.state.route ?? null,
+          err: engineCause instanceof Error ? engineCause : engineCause === undefined ? undefined : new Error(String(engineCause)),
+        };
+        if (apiError.status >= 500) log.error(fields, 'request error');
+        else log.debug(fields, 'client error');
+      }
+      if (ctx.res.headersSent || !ctx.writable) {
+        // A stream already started: nothing can be rendered; end it.
+        ctx.res.destroy();
+        return;
+      }
+      ctx.status = apiError.status;
+      ctx.type = 'application/json';
+      ctx.body = errorBody(apiError);
+    }
+  };
+}

@@ -1,0 +1,34 @@
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import type { ApiState } from '../route.js';
+
+/**
+ * Logs one line per request when its response finishes: request id, method, route, workflow id, run id,
+ * `http.status_code` (SPEC v0.11.0) and duration. `ctx.state.log` is a child logger bound to the request id.
+ */
+export function requestLogger(logger: Logger): Koa.Middleware<ApiState> {
+  return async (ctx, next) => {
+    const started = performance.now();
+    ctx.state.log = logger.child({ reqId: ctx.state.requestId });
+    const done = () => {
+      ctx.res.off('finish', done);
+      ctx.res.off('close', done);
+      const status = ctx.res.headersSent ? ctx.res.statusCode : ctx.status;
+      const line = {
+        'http.method': ctx.method,
+        'http.route': ctx.state.route ?? null,
+        'url.path': ctx.path,
+        'http.status_code': status,
+        workflowId: ctx.state.workflowId ?? null,
+        runId: ctx.state.runId ?? null,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+        aborted: !ctx.res.writableFinished,
+      };
+      if (status >= 500) ctx.state.log.error(line, 'request failed');
+      else ctx.state.log.info(line, 'request');
+    };
+    ctx.res.once('finish', done);
+    ctx.res.once('close', done);
+    await next();
+  };
+}

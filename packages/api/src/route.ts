@@ -1,0 +1,116 @@
+import type Koa from 'koa';
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { ApiConfig } from './config.js';
+import { ApiError, validationError, type ErrorType, type ValidationIssue } from './errors.js';
+import type { CatalogCache } from './temporal/catalog.js';
+
+/** Shared services handed to every route handler. */
+export interface Deps {
+  client: Client;
+  config: ApiConfig;
+  catalogs: CatalogCache;
+  /** Engine health as last seen by the readiness monitor. */
+  health: { healthy: boolean };
+  /** Aborted when the drain period of a shutdown ends: every engine call still running is released. */
+  shutdown: AbortSignal;
+  /** Aborted as soon as a shutdown begins: history streams end at once. */
+  closing: AbortSignal;
+  logger: Logger;
+}
+
+/** Koa state the API sets per request (read by the logger). */
+export interface ApiState {
+  requestId: string;
+  route?: string;
+  workflowId?: string;
+  runId?: string;
+  /** Aborted when the client disconnects or the server shuts down. */
+  signal: AbortSignal;
+  log: Logger;
+}
+
+/** One documented response of a route. */
+export interface ResponseDef {
+  description: string;
+  /** JSON body schema; omit for no body. */
+  schema?: z.ZodType;
+  /** Content type when not JSON (e.g. `text/event-stream`, `text/html`). */
+  contentType?: string;
+}
+
+/** Declarative route: the same zod schemas validate the request and generate the OpenAPI document. */
+export interface RouteDef<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+  method: 'get' | 'post' | 'patch';
+  /** OpenAPI-style path, e.g. `/workflow/{id}/runs/{rid}/result`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** Deprecated shortcut: the pinned operation that replaces it (`stop`, `terminate`, `reset`). */
+  deprecated?: { successor: string };
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Success responses by status code. */
+  responses: Record<number, ResponseDef>;
+  /** Error types this route can answer besides `ValidationError` and `InternalError` (documented per status). */
+  errors?: ErrorType[];
+  /** Extra response headers documented on every response. */
+  handler: (input: HandlerInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<void>;
+}
+
+/** What a handler receives: validated params, query and body, the Koa context and the shared deps. */
+export interface HandlerInput<P, Q, B> {
+  ctx: Koa.ParameterizedContext<ApiState>;
+  deps: Deps;
+  params: P;
+  query: Q;
+  body: B;
+}
+
+/** Identity helper that keeps the generic types of a route definition. */
+export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(def: RouteDef<P, Q, B>): RouteDef {
+  return def as unknown as RouteDef;
+}
+
+/** Converts zod issues to `ValidationErrorResponse.issues`, prefixing each path with where the value came from. */
+export function toIssues(error: z.ZodError, where: 'params' | 'query' | 'body'): ValidationIssue[] {
+  return error.issues.map((i) => ({
+    code: String(i.code),
+    path: [where, ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
+    message: i.message,
+  }));
+}
+
+/**
+ * Validates `value` against `schema`.
+ * @throws ApiError `ValidationError` (400) with the zod issues.
+ */
+export function parseOr400<S extends z.ZodType>(schema: S | undefined, value: unknown, where: 'params' | 'query' | 'body'): z.output<S> {
+  if (!schema) return undefined as z.output<S>;
+  const r = schema.safeParse(value);
+  if (!r.success) throw validationError(`Invalid request ${where === 'params' ? 'path parameters' : where}`, toIssues(r.error, where));
+  return r.data;
+}
+
+/** The deprecation headers of CONTRACT "Endpoint details" for a deprecated route. */
+export function deprecationHeaders(successor: string): Record<string, string> {
+  return {
+    Deprecation: 'true',
+    Sunset: 'Thu, 16 Jul 2026 00:00:00 GMT',
+    Link: `</workflow/{id}/runs/{rid}/${successor}>; rel="successor-version"`,
+  };
+}
+
+/** Koa-router path (`:id`) of an OpenAPI path (`{id}`). */
+export function routerPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** Throws `WorkflowExecutionAlreadyCompletedError` (409) when a run is closed. */
+export function assertRunning(status: string, workflowId: string): void {
+  if (status !== 'running') throw new ApiError('WorkflowExecutionAlreadyCompletedError', { workflowId });
+}

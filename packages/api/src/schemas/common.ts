@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import 'zod-openapi';
+import { ERROR_TYPES } from '../errors.js';
+import { RUN_STATUSES } from '../temporal/status.js';
+
+/** `{id}`: a workflow execution id. */
+export const workflowIdSchema = z.string().min(1).max(1000).meta({ description: 'Workflow execution id', example: 'order-42' });
+
+/** `{rid}`: a Temporal run id (a UUID, CONTRACT "HTTP conventions"). */
+export const runIdSchema = z.guid().meta({ description: 'Run id (UUID)', example: '0199a6b2-6d4c-7c3e-9f5a-1b2c3d4e5f60' });
+
+/** Any JSON value. */
+export const jsonValue = z.unknown().meta({ description: 'Any JSON value' });
+
+/** Lower-case run statuses (CONTRACT "Statuses"). */
+export const runStatusSchema = z.enum(RUN_STATUSES).meta({ id: 'RunStatus', description: 'Run status' });
+
+/** Epoch milliseconds. */
+export const epochMs = z.number().int().meta({ description: 'Epoch milliseconds' });
+
+/** `trace`: available trace destinations; unavailable ones are omitted (SPEC v0.10.0). */
+export const traceSchema = z
+  .object({
+    destinations: z
+      .object({ local: z.string().optional(), remote: z.string().optional() })
+      .meta({ description: 'Available trace destinations; unavailable ones are omitted' }),
+  })
+  .meta({ id: 'Trace' });
+
+/** SPEC "Error bodies": `ErrorResponse`. */
+export const errorResponseSchema = z
+  .object({
+    error: z.enum(ERROR_TYPES).meta({ description: 'Error type name' }),
+    message: z.string(),
+    workflowId: z.string().nullable().meta({ description: 'The execution the error is tied to, if any' }),
+  })
+  .meta({ id: 'ErrorResponse' });
+
+/** SPEC "Error bodies": `ValidationErrorResponse`. */
+export const validationErrorResponseSchema = z
+  .object({
+    error: z.literal('ValidationError'),
+    message: z.string(),
+    issues: z
+      .array(z.object({ code: z.string(), path: z.array(z.union([z.string(), z.number()])), message: z.string() }).loose())
+      .meta({ description: 'Schema validation issues (zod issues)' }),
+  })
+  .meta({ id: 'ValidationErrorResponse' });
+
+/** `{ workflowId, runId }`, the answer of start, signal, stop, terminate and reset. */
+export const executionRefSchema = z.object({ workflowId: z.string(), runId: z.string() }).meta({ id: 'ExecutionRef' });
+
+/** Path parameters `{id}`. */
+export const idParams = z.object({ id: workflowIdSchema });
+/** Path parameters `{id}`, `{rid}`. */
+export const runParams = z.object({ id: workflowIdSchema, rid: runIdSchema });

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import 'zod-openapi';
+import { epochMs, jsonValue, runStatusSchema, traceSchema, workflowIdSchema } from './common.js';
+import { RUN_STATUSES } from '../temporal/status.js';
+
+const catalogName = z.string().min(1).max(200).meta({ description: 'Catalog (task queue) to route to; falls back to the default catalog' });
+
+/** `POST /workflow/start` body (SPEC "Run request" without `timeout`). */
+export const startRequestSchema = z
+  .object({
+    workflowName: z.string().min(1).max(200).meta({ description: "A workflow's name or one of its aliases" }),
+    input: jsonValue.optional().meta({ description: 'Payload passed to the workflow; absent = null' }),
+    workflowId: workflowIdSchema.optional().meta({ description: 'Optional; must not be in use by a running execution' }),
+    catalog: catalogName.optional(),
+    taskQueue: catalogName.optional().meta({ deprecated: true, description: 'Deprecated alias of `catalog`; `catalog` wins' }),
+  })
+  .meta({ id: 'StartRequest' });
+
+/** `POST /workflow/run` body (SPEC "Run request"; CONTRACT: `timeout` in ms, 250–3 600 000). */
+export const runRequestSchema = startRequestSchema
+  .extend({
+    timeout: z.number().int().min(250).max(3_600_000).optional().meta({ description: 'Maximum wait in milliseconds (default SKEIN_RUN_TIMEOUT_MS, 30 000)' }),
+  })
+  .meta({ id: 'RunRequest' });
+
+/** A sanitized failure chain node (`failure` of the run response). */
+export interface FailureShape {
+  message: string;
+  type: string;
+  retryable: boolean;
+  cause: FailureShape | null;
+}
+export const failureSchema: z.ZodType<FailureShape> = z
+  .object({
+    message: z.string(),
+    type: z.string(),
+    retryable: z.boolean(),
+    get cause() {
+      return failureSchema.nullable();
+    },
+  })
+  .meta({ id: 'Failure', description: 'Sanitized failure: message, type, retryable and its cause chain (at most 10 levels)' });
+
+/** `errorDetails` of the run response. */
+export const errorDetailsSchema = z
+  .object({
+    message: z.string(),
+    name: z.string(),
+    retryable: z.boolean(),
+    activityId: z.string().optional(),
+    cause: failureSchema.nullable(),
+  })
+  .meta({ id: 'ErrorDetails' });
+
+const terminalStatuses = RUN_STATUSES.filter((s) => s !== 'running') as [string, ...string[]];
+
+/** SPEC "Run response". */
+export const runResponseSchema = z
+  .object({
+    workflowId: z.string(),
+    runId: z.string(),
+    input: jsonValue,
+    output: jsonValue,
+    trace: traceSchema,
+    status: z.enum(terminalStatuses as ['completed']).meta({ description: 'completed, failed, canceled, terminated, timed_out or continued_as_new' }),
+    error: z.string().nullable(),
+    errorDetails: errorDetailsSchema.nullable(),
+    failure: failureSchema.nullable(),
+  })
+  .meta({ id: 'RunResponse' });
+
+/** `error` of the result response. */
+export const resultErrorSchema = z
+  .object({ activityType: z.string().optional(), name: z.string(), message: z.string() })
+  .meta({ id: 'ResultError' });
+
+/** SPEC "Result response" (v2). */
+export const resultResponseSchema = z
+  .object({
+    v: z.literal('2'),
+    workflowId: z.string(),
+    runId: z.string(),
+    status: z.enum(['completed', 'failed', 'cancelled', 'terminated', 'timed_out', 'continued_as_new']),
+    input: jsonValue,
+    output: jsonValue,
+    trace: traceSchema,
+    error: resultErrorSchema.nullable(),
+  })
+  .meta({ id: 'ResultResponse' });
+
+/** SPEC "Input response". */
+export const inputResponseSchema = z.object({ workflowId: z.string(), runId: z.string(), input: jsonValue }).meta({ id: 'InputResponse' });
+
+/** CONTRACT: status of a run. */
+export const statusResponseSchema = z
+  .object({
+    workflowId: z.string(),
+    runId: z.string(),
+    status: runStatusSchema,
+    startedAt: epochMs,
+    completedAt: epochMs.nullable(),
+  })
+  .meta({ id: 'StatusResponse' });
+
+/** `GET /workflow/runs` query. */
+export const runsQuerySchema = z.object({
+  workflowType: z.string().min(1).max(200).optional().meta({ description: 'Only runs of this workflow type' }),
+  catalog: z.string().min(1).max(200).optional().meta({ description: 'Only runs on this catalog (task queue)' }),
+  limit: z.coerce.number().int().min(1).max(1000).default(100).meta({ description: '1–1000, default 100' }),
+});
+
+/** `GET /workflow/runs` response. */
+export const runsResponseSchema = z
+  .object({
+    runs: z.array(
+      z.object({
+        workflowId: z.string(),
+        runId: z.string(),
+        workflowType: z.string(),
+        status: runStatusSchema,
+        startedAt: epochMs,
+        completedAt: epochMs.nullable(),
+      }),
+    ),
+    count: z.number().int(),
+  })
+  .meta({ id: 'RunsResponse' });
+
+/** Signal, query and update bodies: `{ payload }`. */
+export const payloadRequestSchema = z
+  .object({ payload: z.record(z.string(), z.unknown()).optional().meta({ description: 'Argument passed to the handler (an object)' }) })
+  .meta({ id: 'PayloadRequest' });
+
+/** Query and update bodies: `{ payload }` with any JSON payload. */
+export const handlerRequestSchema = z
+  .object({ payload: jsonValue.optional().meta({ description: 'Argument passed to the handler' }) })
+  .meta({ id: 'HandlerRequest' });
+
+/** Query and update answer `{ result }`. */
+export const handlerResponseSchema = z.object({ result: jsonValue }).meta({ id: 'HandlerResponse' });
+
+/** `{signal}`, `{query}`, `{update}` handler names. */
+export const handlerName = z.string().min(1).max(200);
+
+/** Terminate body. */
+export const terminateRequestSchema = z.object({ reason: z.string().max(1000).optional() }).meta({ id: 'TerminateRequest' });
+
+/** SPEC "Reset request". */
+export const resetRequestSchema = z
+  .object({ stepName: z.string().min(1).max(200), reason: z.string().max(1000).optional() })
+  .meta({ id: 'ResetRequest' });
+
+/** CONTRACT trace-log response. */
+export const traceLogResponseSchema = z
+  .object({
+    workflowId: z.string(),
+    runId: z.string(),
+    source: z.enum(['local', 'remote']),
+    location: z.string(),
+    data: jsonValue.meta({ description: "The run's trace tree" }),
+  })
+  .meta({ id: 'TraceLogResponse' });

@@ -1,0 +1,179 @@
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type Koa from 'koa';
+import { Client, Connection } from '@temporalio/client';
+import { pino, type Logger } from 'pino';
+import { createApp } from './app.js';
+import type { ApiConfig } from './config.js';
+import { allRoutes } from './routes/index.js';
+import type { ApiState, Deps } from './route.js';
+import { CatalogCache } from './temporal/catalog.js';
+
+/** A running (or ready to run) API server; see {@link createApiServer}. */
+export interface ApiServer {
+  /** Starts listening on `config.host:config.port` (port 0 = any free port). */
+  listen(): Promise<{ url: string; port: number }>;
+  /**
+   * Graceful stop: stop accepting connections, close history streams, let in-flight requests finish for up to
+   * 10 s (then abort them), close the Temporal connection if this server opened it. Idempotent.
+   */
+  close(): Promise<void>;
+  /** Registers a callback fired once when the engine health check failed `SKEIN_READY_FAILURES` times in a row. */
+  onFatal(cb: (reason: string) => void): void;
+  app: Koa<ApiState>;
+}
+
+/** Options of {@link createApiServer}. */
+export interface ApiServerOptions {
+  /** Logger (default: pino JSON at `info`, `LOG_LEVEL` honoured). */
+  logger?: Logger;
+  /** A connected Temporal client to use instead of opening one from `config.temporal` (not closed by `close()`). */
+  client?: Client;
+}
+
+/** Raised by {@link createApiServer} when the engine cannot be reached; its message is one line. */
+export class EngineUnavailableError extends Error {
+  override name = 'EngineUnavailableError';
+}
+
+function oneLine(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return msg.split('\n')[0]!.trim();
+}
+
+/** One engine health check: `GetSystemInfo` with a deadline. Resolves when the engine answered. */
+async function ping(client: Client, timeoutMs: number): Promise<void> {
+  await client.withDeadline(Date.now() + timeoutMs, () => client.workflowService.getSystemInfo({}));
+}
+
+/**
+ * Creates the API server: connects to Temporal (unless `options.client` is given), checks the engine answers,
+ * and composes the Koa app with every route. Call `listen()` to serve.
+ * @throws EngineUnavailableError (one-line message) when the engine is unreachable at startup.
+ */
+export async function createApiServer(config: ApiConfig, options: ApiServerOptions = {}): Promise<ApiServer> {
+  const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'skein-api' } });
+  let connection: Connection | undefined;
+  let client = options.client;
+  const address = config.temporal.connection.address ?? 'localhost:7233';
+  if (!client) {
+    try {
+      connection = await Connection.connect({ ...config.temporal.connection, connectTimeout: '5s' });
+    } catch (err) {
+      throw new EngineUnavailableError(`Cannot reach the Temporal server at ${address}: ${oneLine(err)}`);
+    }
+    client = new Client({ connection, namespace: config.temporal.namespace });
+  }
+  try {
+    await ping(client, 5_000);
+  } catch (err) {
+    await connection?.close().catch(() => {});
+    throw new EngineUnavailableError(`Temporal server at ${address} does not answer: ${oneLine(err)}`);
+  }
+
+  const hardStop = new AbortController();
+  const closing = new AbortController();
+  const deps: Deps = {
+    client,
+    config,
+    catalogs: new CatalogCache(client),
+    health: { healthy: true },
+    shutdown: hardStop.signal,
+    closing: closing.signal,
+    logger,
+  };
+  const app = createApp(deps, allRoutes);
+
+  // Readiness monitor (SPEC "/ready", CONTRACT SKEIN_READY_INTERVAL_MS / SKEIN_READY_FAILURES).
+  const fatalCallbacks: Array<(reason: string) => void> = [];
+  let failures = 0;
+  let fatal = false;
+  let checking = false;
+  const monitor = setInterval(async () => {
+    if (checking || fatal) return;
+    checking = true;
+    try {
+      await ping(client, Math.max(100, Math.min(config.readyIntervalMs, 5_000)));
+      if (!deps.health.healthy) logger.info('engine health check recovered');
+      failures = 0;
+      deps.health.healthy = true;
+    } catch (err) {
+      failures += 1;
+      deps.health.healthy = false;
+      logger.warn({ err, failures, threshold: config.readyFailures }, 'engine health check failed');
+      if (failures >= config.readyFailures) {
+        fatal = true;
+        const reason = `Temporal server at ${address} failed ${failures} consecutive health checks: ${oneLine(err)}`;
+        logger.error({ failures }, reason);
+        for (const cb of fatalCallbacks) cb(reason);
+      }
+    } finally {
+      checking = false;
+    }
+  }, config.readyIntervalMs);
+  monitor.unref();
+
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 5_000;
+  const sockets = new Set<Socket>();
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.once('close', () => sockets.delete(s));
+  });
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  server.on('request', (_req, res) => {
+    inFlight += 1;
+    res.once('close', () => {
+      inFlight -= 1;
+      if (inFlight === 0) drained?.();
+    });
+  });
+
+  let closePromise: Promise<void> | undefined;
+  async function doClose(): Promise<void> {
+    clearInterval(monitor);
+    const stopped = new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
+    closing.abort(new Error('server closing'));
+    server.closeIdleConnections();
+    if (inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, config.shutdownGraceMs);
+        drained = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    hardStop.abort(new Error('server stopped'));
+    server.closeAllConnections();
+    for (const s of sockets) s.destroy();
+    await stopped;
+    if (connection) await connection.close().catch(() => {});
+    logger.info('API server closed');
+  }
+
+  return {
+    app,
+    listen() {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.port, config.host, () => {
+          server.off('error', reject);
+          const { port } = server.address() as AddressInfo;
+          const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+          const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
+          logger.info({ url }, 'API listening');
+          resolve({ url, port });
+        });
+      });
+    },
+    close() {
+      closePromise ??= doClose();
+      return closePromise;
+    },
+    onFatal(cb) {
+      fatalCallbacks.push(cb);
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  isGrpcServiceError,
+} from '@temporalio/client';
+import { ApiError } from '../errors.js';
+
+/** gRPC status codes the API distinguishes. */
+export const GRPC = { INVALID_ARGUMENT: 3, DEADLINE_EXCEEDED: 4, NOT_FOUND: 5, ALREADY_EXISTS: 6, FAILED_PRECONDITION: 9, CANCELLED: 1 } as const;
+
+/** The gRPC status code of an engine error, if it is one (directly or as its cause). */
+export function grpcCode(err: unknown): number | undefined {
+  if (isGrpcServiceError(err)) return err.code;
+  const cause = (err as { cause?: unknown } | null)?.cause;
+  if (cause && isGrpcServiceError(cause)) return cause.code;
+  return undefined;
+}
+
+/**
+ * Translates an error thrown by `@temporalio/client` into a client-facing {@link ApiError} (the engine error is kept
+ * as `cause` for the server log only): unknown execution → 404 `WorkflowNotFoundError`, id in use → 409
+ * `WorkflowExecutionAlreadyStartedError`, anything else → 500 `InternalError`. ApiErrors pass through.
+ */
+export function engineError(err: unknown, workflowId: string | null = null): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof WorkflowNotFoundError || grpcCode(err) === GRPC.NOT_FOUND) {
+    return new ApiError('WorkflowNotFoundError', { workflowId, cause: err });
+  }
+  if (err instanceof WorkflowExecutionAlreadyStartedError || grpcCode(err) === GRPC.ALREADY_EXISTS) {
+    return new ApiError('WorkflowExecutionAlreadyStartedError', { workflowId, cause: err });
+  }
+  return new ApiError('InternalError', { workflowId, cause: err });
+}
+
+/** Runs an engine call, translating its errors with {@link engineError}. */
+export async function engine<T>(workflowId: string | null, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw engineError(err, workflowId);
+  }
+}

@@ -1,0 +1,173 @@
+import type { Client } from '@temporalio/client';
+import { temporal } from './proto.js';
+import type { temporal as T } from '@temporalio/proto';
+import { ApiError } from '../errors.js';
+import { engine, engineError, GRPC, grpcCode } from './engine.js';
+import { decodeFirst } from './payloads.js';
+import { runStatus, type RunStatus } from './status.js';
+import { failureView, runFailureFields, resultError, type ErrorDetails, type FailureView, type ResultError } from './failure.js';
+
+type IHistoryEvent = T.api.history.v1.IHistoryEvent;
+const EventType = temporal.api.enums.v1.EventType;
+const CLOSE_EVENT = temporal.api.enums.v1.HistoryEventFilterType.HISTORY_EVENT_FILTER_TYPE_CLOSE_EVENT;
+
+/** What the API knows about one run from `DescribeWorkflowExecution`. */
+export interface RunInfo {
+  workflowId: string;
+  runId: string;
+  workflowType: string;
+  taskQueue: string;
+  status: RunStatus;
+  /** Epoch ms. */
+  startedAt: number;
+  /** Epoch ms; null while running. */
+  completedAt: number | null;
+  historyLength: number;
+  /** Decoded memo. */
+  memo: Record<string, unknown>;
+}
+
+/** Trace destinations of a run from its memo `skeinTrace` (only the members present). */
+export interface TraceDestinations {
+  local?: string;
+  remote?: string;
+}
+
+/**
+ * Describes a run: the latest run of `workflowId` when `runId` is omitted, else exactly that run.
+ * @throws ApiError `WorkflowNotFoundError` (404) for an unknown execution or run; `InternalError` otherwise.
+ */
+export async function describeRun(client: Client, workflowId: string, runId?: string): Promise<RunInfo> {
+  const d = await engine(workflowId, () => client.workflow.getHandle(workflowId, runId).describe());
+  return {
+    workflowId: d.workflowId,
+    runId: d.runId,
+    workflowType: d.type,
+    taskQueue: d.taskQueue,
+    status: runStatus(d.status.name),
+    startedAt: d.startTime.getTime(),
+    completedAt: d.closeTime ? d.closeTime.getTime() : null,
+    historyLength: d.historyLength,
+    memo: (d.memo ?? {}) as Record<string, unknown>,
+  };
+}
+
+/** The `trace.destinations` object from a run's memo: only string members `local`/`remote` that are present. */
+export function traceDestinations(memo: Record<string, unknown> | undefined): TraceDestinations {
+  const t = memo?.skeinTrace as { local?: unknown; remote?: unknown } | undefined;
+  const out: TraceDestinations = {};
+  if (t && typeof t.local === 'string' && t.local) out.local = t.local;
+  if (t && typeof t.remote === 'string' && t.remote) out.remote = t.remote;
+  return out;
+}
+
+/**
+ * The first history event (`WorkflowExecutionStarted`) of a run.
+ * @throws ApiError `WorkflowNotFoundError` when the run does not exist.
+ */
+export async function startedEvent(client: Client, workflowId: string, runId: string): Promise<T.api.history.v1.IWorkflowExecutionStartedEventAttributes> {
+  const res = await engine(workflowId, () =>
+    client.workflowService.getWorkflowExecutionHistory({
+      namespace: client.options.namespace,
+      execution: { workflowId, runId },
+      maximumPageSize: 1,
+    }),
+  );
+  const attrs = res.history?.events?.[0]?.workflowExecutionStartedEventAttributes;
+  if (!attrs) throw new ApiError('WorkflowNotFoundError', { workflowId });
+  return attrs;
+}
+
+/** The original input of a run, decoded from its first history event. */
+export async function runInput(client: Client, workflowId: string, runId: string): Promise<unknown> {
+  return decodeFirst((await startedEvent(client, workflowId, runId)).input);
+}
+
+/**
+ * Waits for the close event of a run: long-polls the engine until the run closes, `signal` aborts, or
+ * `deadline` (epoch ms) passes.
+ * @returns the close event, or `undefined` when the deadline passed first.
+ * @throws ApiError `WorkflowNotFoundError`; the abort reason when `signal` aborted.
+ */
+export async function waitCloseEvent(
+  client: Client,
+  workflowId: string,
+  runId: string,
+  options: { deadline: number; signal?: AbortSignal; wait?: boolean },
+): Promise<IHistoryEvent | undefined> {
+  const wait = options.wait ?? true;
+  let token: Uint8Array | undefined;
+  for (;;) {
+    const remaining = options.deadline - Date.now();
+    if (remaining <= 0) return undefined;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error('deadline')), remaining);
+    const onAbort = () => controller.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const res = await client.withAbortSignal(controller.signal, () =>
+        client.workflowService.getWorkflowExecutionHistory({
+          namespace: client.options.namespace,
+          execution: { workflowId, runId },
+          waitNewEvent: wait,
+          historyEventFilterType: CLOSE_EVENT,
+          skipArchival: true,
+          ...(token ? { nextPageToken: token } : {}),
+        }),
+      );
+      const event = res.history?.events?.[0];
+      if (event) return event;
+      if (!wait) return undefined;
+      token = res.nextPageToken?.length ? res.nextPageToken : undefined;
+    } catch (err) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      if (controller.signal.aborted || grpcCode(err) === GRPC.DEADLINE_EXCEEDED) return undefined;
+      throw engineError(err, workflowId);
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+/** The outcome of a closed run, read from its close event. */
+export interface Outcome {
+  status: Exclude<RunStatus, 'running'>;
+  output: unknown;
+  failure: T.api.failure.v1.IFailure | null;
+  /** Run id of the next run (continue-as-new), when any. */
+  newRunId: string | null;
+}
+
+/** Reads status, output and failure from a close event (`WorkflowExecution{Completed,Failed,...}`). */
+export function outcomeOf(event: IHistoryEvent): Outcome {
+  switch (event.eventType) {
+    case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
+      return { status: 'completed', output: decodeFirst(event.workflowExecutionCompletedEventAttributes?.result), failure: null, newRunId: null };
+    case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED:
+      return { status: 'failed', output: null, failure: event.workflowExecutionFailedEventAttributes?.failure ?? { message: 'Workflow failed' }, newRunId: null };
+    case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT:
+      return { status: 'timed_out', output: null, failure: null, newRunId: null };
+    case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED:
+      return { status: 'canceled', output: null, failure: null, newRunId: null };
+    case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
+      return { status: 'terminated', output: null, failure: null, newRunId: null };
+    case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW:
+      return { status: 'continued_as_new', output: null, failure: null, newRunId: event.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? null };
+    default:
+      throw new ApiError('InternalError', { message: 'Unexpected close event' });
+  }
+}
+
+/** Failure fields of the run response: all null unless failed. */
+export function runResponseFailure(outcome: Outcome): { error: string | null; errorDetails: ErrorDetails | null; failure: FailureView | null } {
+  if (outcome.status !== 'failed' || !outcome.failure) return { error: null, errorDetails: null, failure: null };
+  return runFailureFields(outcome.failure);
+}
+
+/** `error` of the result response: null unless failed. */
+export function resultResponseError(outcome: Outcome): ResultError | null {
+  return outcome.status === 'failed' && outcome.failure ? resultError(outcome.failure) : null;
+}
+
+export { failureView };
