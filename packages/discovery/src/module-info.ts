@@ -141,10 +141,11 @@ function isExportsObject(node: t.Node): boolean {
 
 /**
  * Reads one parsed module. `program` is the Babel `Program`; the result is plain data.
+ * `searchUnsupported: false` skips the whole-tree search for CommonJS and `import()` (when the text cannot hold them).
  * Definitions are recognised only when `workflow`/`step`/`evaluator` is imported from `@skein/core`
  * (or a subpath), directly or as a namespace member (`core.workflow(...)`).
  */
-export function analyzeModule(file: string, program: t.Program): ModuleInfo {
+export function analyzeModule(file: string, program: t.Program, searchUnsupported = true): ModuleInfo {
   const imports: ImportInfo[] = [];
   const exports = new Map<string, ExportBinding>();
   const stars: ModuleInfo['stars'] = [];
@@ -277,7 +278,7 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
     else if (local?.kind === 'value') exports.set(name, { kind: 'value', references: local.references, position: binding.position });
   }
 
-  collectUnsupported(program, unsupported);
+  if (searchUnsupported) collectUnsupported(program, unsupported);
   return { file, imports, exports, stars, locals, unsupported };
 
   function declareLocals(decl: t.Node): string[] {

@@ -87,6 +87,7 @@ export function resolveActivities(workflows: WorkflowEntry[], sources: SharedSou
       );
     }
   }
+  const sharedNames = [...winners.keys()].sort();
   for (const w of workflows) {
     w.activities = uniqueInScope(w.activities, `workflow '${w.name}'`, diagnostics);
     for (const a of w.activities) {
@@ -100,10 +101,23 @@ export function resolveActivities(workflows: WorkflowEntry[], sources: SharedSou
         'Rename the workflow-scoped activity, or delete it and use the shared one.',
       );
     }
-    const types = new Set<string>();
-    for (const a of w.activities) types.add(activityType(w.name, a.name));
-    for (const name of winners.keys()) types.add(activityType(w.name, name));
-    w.activityTypes = [...types].sort();
+    w.activityTypes = activityTypesOf(w.name, w.activities, sharedNames);
   }
   return [...winners.values()];
+}
+
+/** `<workflow>#<activity>` for the workflow's own activities and every shared name, sorted (merge of sorted lists). */
+function activityTypesOf(workflow: string, own: ActivityEntry[], sharedNames: readonly string[]): string[] {
+  const mine = [...new Set(own.map((a) => a.name))].sort();
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < mine.length || j < sharedNames.length) {
+    const a = mine[i];
+    const b = sharedNames[j];
+    const next = b === undefined || (a !== undefined && a <= b) ? (i++, a as string) : (j++, b);
+    if (a !== undefined && b !== undefined && a === b) j++;
+    out.push(activityType(workflow, next));
+  }
+  return out;
 }

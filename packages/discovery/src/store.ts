@@ -77,7 +77,7 @@ export class ModuleStore {
     }
     let ast;
     try {
-      ast = parse(text, { sourceType: 'module', errorRecovery: true });
+      ast = parse(text, { sourceType: 'module', errorRecovery: true, attachComment: false });
     } catch (error) {
       const loc = (error as { loc?: { line: number; column: number } }).loc;
       return problem('parse/syntax-error', file, loc ? { line: loc.line, column: loc.column + 1 } : undefined, `Syntax error in ${file}: ${stripLocation((error as Error).message)}.`, 'Fix the syntax; published files must be plain ES modules (SPEC rule 5).');
@@ -89,12 +89,21 @@ export class ModuleStore {
       message: `Syntax error in ${file}: ${stripLocation(e.message)}.`,
       hint: 'Fix the syntax; published files must be plain ES modules (SPEC rule 5).',
     }));
-    return { info: analyzeModule(file, ast.program), problems };
+    return { info: analyzeModule(file, ast.program, mayHaveUnsupportedForms(text)), problems };
   }
 }
 
 function problem(ruleId: RuleId, file: string, position: Position | undefined, message: string, hint: string): Loaded {
   return { info: undefined, problems: [{ ruleId, file, position, message, hint }] };
+}
+
+/**
+ * False only when the text cannot contain CommonJS exports, `require` or `import()`: none of the words
+ * `require`, `exports`, or `import` followed by `(` (comments allowed in between) occurs. Lets the full-AST
+ * search for those forms be skipped for most files.
+ */
+function mayHaveUnsupportedForms(text: string): boolean {
+  return /\brequire\b|\bexports\b|\bimport\s*(?:\/\*[\s\S]*?\*\/\s*|\/\/[^\n]*\n\s*)*\(/.test(text);
 }
 
 function stripLocation(message: string): string {
