@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { freePort } from '@skein/cli';
+import { repoRoot } from '../support/stack.js';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function waitFor(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output:\n${out}`)), timeoutMs);
+    const onData = (d: Buffer) => {
+      out += d;
+      if (pattern.test(out)) {
+        clearTimeout(timer);
+        resolve(out);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`exited with ${code} before ${pattern}; output:\n${out}`)));
+  });
+}
+
+describe('skein dev: dev server + worker + API in one command', () => {
+  it('serves the examples over HTTP and Ctrl-C stops all three, leaving no process behind', async () => {
+    const [apiPort, temporalPort] = [await freePort(), await freePort()];
+    const child = spawn(process.execPath, [path.join(repoRoot, 'packages/cli/dist/bin.js'), 'dev', 'examples', '--temporal-port', String(temporalPort)], {
+      cwd: repoRoot,
+      env: { ...process.env, PORT: String(apiPort), SKEIN_LOG_PRETTY: '0', TEMPORAL_ADDRESS: '' },
+    });
+    try {
+      await waitFor(child, /Skein is up/, 120_000);
+      const res = await fetch(`http://127.0.0.1:${apiPort}/workflow/run`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ workflowName: 'welcome', input: { name: 'ada' } }),
+      });
+      expect(await res.json()).toMatchObject({ status: 'completed', output: { message: 'Welcome, Ada!' } });
+      const temporalPids = await pidsListeningOn(temporalPort);
+      expect(temporalPids.length).toBeGreaterThan(0);
+      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      for (const pid of temporalPids) expect(alive(pid)).toBe(false);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  }, 180_000);
+});
+
+/** Pids of processes listening on a TCP port on loopback (from /proc/net/tcp and /proc/<pid>/fd). */
+async function pidsListeningOn(port: number): Promise<number[]> {
+  const { readFile, readdir, readlink } = await import('node:fs/promises');
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    const text = await readFile(table, 'utf8').catch(() => '');
+    for (const line of text.split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols[1]?.endsWith(`:${hex}`) && cols[3] === '0A') inodes.add(cols[9]!);
+    }
+  }
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fds = await readdir(`/proc/${entry}/fd`).catch(() => [] as string[]);
+    for (const fd of fds) {
+      const link = await readlink(`/proc/${entry}/fd/${fd}`).catch(() => '');
+      const m = /^socket:\[(\d+)\]$/.exec(link);
+      if (m && inodes.has(m[1]!)) {
+        pids.push(Number(entry));
+        break;
+      }
+    }
+  }
+  return pids;
+}

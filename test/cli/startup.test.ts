@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../support/stack.js';
+
+const bin = path.join(repoRoot, 'packages/cli/dist/bin.js');
+
+/** Runs the `skein` CLI to completion and returns its exit code and output. */
+function skein(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, SKEIN_LOG_PRETTY: '0', ...env }, cwd: repoRoot });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('skein worker: bad starts end with one clear line and exit code 1', () => {
+  it('refuses a project with no workflows', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'skein-empty-'));
+    try {
+      await writeFile(path.join(dir, 'package.json'), '{"name":"empty","private":true}');
+      const res = await skein(['worker', dir], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain('No workflows found in');
+      expect(res.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('says the engine is unreachable, without a stack trace', async () => {
+    const res = await skein(['worker', 'examples'], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+    expect(res.stderr).toMatch(/^skein: Cannot reach Temporal at 127\.0\.0\.1:1/);
+  }, 60_000);
+
+  it('skein api says the engine is unreachable, without a stack trace', async () => {
+    const res = await skein(['api'], { TEMPORAL_ADDRESS: '127.0.0.1:1', PORT: '0' });
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+    expect(res.stderr).toMatch(/^skein: .*127\.0\.0\.1:1/);
+  }, 60_000);
+});
