@@ -33,12 +33,12 @@ function checkName(
     diagnostics.report(rules.nonStatic, file, value.position, `The ${what} is not a string literal or a top-level const string, so discovery cannot read it.`, `Write it literally: { name: 'summarize' }, or const NAME = 'summarize' at the top level and { name: NAME }.`);
     return undefined;
   }
-  if (!NAME_PATTERN.test(value.value)) {
-    diagnostics.report(rules.invalid, file, value.position, `The ${what} '${value.value}' does not match ^[A-Za-z_][A-Za-z0-9_]*$.`, 'Use letters, digits and underscores, not starting with a digit, e.g. summarize_text.');
+  if (rules.invalid === 'workflow/invalid-name' && value.value === CATALOG_WORKFLOW_TYPE) {
+    diagnostics.report(rules.invalid, file, value.position, `The ${what} '${value.value}' is reserved for the per-catalog registry workflow.`, 'Choose another name, e.g. catalog_sync.');
     return undefined;
   }
-  if (rules.invalid === 'workflow/invalid-name' && value.value === CATALOG_WORKFLOW_TYPE) {
-    diagnostics.report(rules.invalid, file, value.position, `The ${what} '${value.value}' is reserved.`, 'Choose another name.');
+  if (!NAME_PATTERN.test(value.value)) {
+    diagnostics.report(rules.invalid, file, value.position, `The ${what} '${value.value}' does not match ^[A-Za-z_][A-Za-z0-9_]*$.`, 'Use letters, digits and underscores, not starting with a digit, e.g. summarize_text.');
     return undefined;
   }
   return value.value;

@@ -13,7 +13,7 @@ import { ExportGraph } from './graph.js';
 import { checkWorkflowImports, PackageProbe } from './imports.js';
 import type { Definition } from './module-info.js';
 import { checkWorkflowNames, resolveActivities, type SharedSource } from './namespaces.js';
-import { listInstalledPackages, readManifest, type InstalledPackage } from './packages.js';
+import { keyPosition, listInstalledPackages, readManifest, type InstalledPackage } from './packages.js';
 import { followEntry } from './reexports.js';
 import { ModuleStore } from './store.js';
 import type { DiscoverOptions, Manifest, PackageRef, WorkflowEntry } from './types.js';
@@ -125,7 +125,7 @@ async function discoverPackage(run: Run, pkg: InstalledPackage): Promise<SourceR
   const workflows: WorkflowEntry[] = [];
   const reached = new Set<string>();
   if (!entry.ok) {
-    run.diagnostics.report('entry/not-found', pkg.manifest, undefined, `${pkg.name} exposes workflows but its entry point cannot be resolved: ${entry.reason}.`, 'Point "exports" (or "main") at an ES module that re-exports the workflows, e.g. "exports": { ".": "./index.js" }.');
+    run.diagnostics.report('entry/not-found', pkg.manifest, keyPosition(pkg.text, pkg.json.exports !== undefined ? 'exports' : 'main'), `${pkg.name} exposes workflows but its entry point cannot be resolved: ${entry.reason}.`, 'Point "exports" (or "main") at an ES module that re-exports the workflows, e.g. "exports": { ".": "./index.js" }.');
   } else {
     const isWorkflowSpecifier = (specifier: string): boolean => /(^|\/)workflow(\.js)?$/.test(specifier) || (run.probe.packageOf(specifier)?.pkg.expose ?? 'absent') !== 'absent';
     const reach = await followEntry(run.graph, entry.file, isWorkflowSpecifier);

@@ -8,7 +8,7 @@ import type { Diagnostics } from './diagnostics.js';
 import { resolveEntry } from './entry.js';
 import type { FileSystem } from './fs.js';
 import { isRelative, resolveRelative, type ExportGraph } from './graph.js';
-import type { ModuleInfo } from './module-info.js';
+import { AUTHORING_MODULES, type ModuleInfo } from './module-info.js';
 import type { InstalledPackage } from './packages.js';
 import { PACKAGE_JSON_KEY } from '@skein/core';
 
@@ -93,6 +93,7 @@ export async function checkWorkflowImports(info: ModuleInfo, probe: PackageProbe
       }
       continue;
     }
+    if (AUTHORING_MODULES.some((m) => decl.source === m || decl.source.startsWith(`${m}/`))) continue;
     const found = probe.packageOf(decl.source);
     if (!found) continue;
     const { pkg, subpath } = found;
@@ -105,8 +106,9 @@ export async function checkWorkflowImports(info: ModuleInfo, probe: PackageProbe
     if (pkg.expose === 'exposed') continue;
     for (const s of decl.specifiers) {
       if (!(await probe.exportIsWorkflow(pkg, subpath, s.imported))) continue;
+      const what = s.imported === 'default' ? `'${s.local}' (the default export of '${decl.source}')` : `'${s.imported}' imported from '${decl.source}'`;
       const state = pkg.expose === 'invalid' ? `sets "${PACKAGE_JSON_KEY}.workflows.expose" to something other than the boolean true` : `does not set "${PACKAGE_JSON_KEY}": { "workflows": { "expose": true } }`;
-      diagnostics.report('package/no-expose-flag', info.file, s.position, `'${s.imported}' imported from ${pkg.name} is a workflow, but ${pkg.name} ${state}, so it is not registered and calling it fails at runtime with "workflow does not exist".`, `Add "${PACKAGE_JSON_KEY}": { "workflows": { "expose": true } } to ${pkg.manifest}.`);
+      diagnostics.report('package/no-expose-flag', info.file, s.position, `${what} is a workflow, but ${pkg.name} ${state}, so it is not registered and calling it fails at runtime with "workflow does not exist".`, `Add "${PACKAGE_JSON_KEY}": { "workflows": { "expose": true } } to ${pkg.manifest}.`);
     }
   }
 }

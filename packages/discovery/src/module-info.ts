@@ -58,7 +58,7 @@ export type LocalBinding =
 
 /** A construct SPEC rule 3 does not support in an entry or barrel. */
 export type UnsupportedForm =
-  | { kind: 'commonjs'; what: string; position: Position }
+  | { kind: 'commonjs'; what: string; position: Position; source?: string; binding?: string }
   | { kind: 'dynamic-import'; source: string; position: Position }
   | { kind: 'computed-path'; what: string; position: Position }
   | { kind: 'namespace-reexport'; source: string; exported: string; position: Position };
@@ -306,8 +306,11 @@ function collectUnsupported(program: t.Program, out: UnsupportedForm[]): void {
     if (n.type === 'AssignmentExpression' && n.left.type === 'MemberExpression') {
       const left = n.left;
       if (isModuleExports(left) || isExportsObject(left.object)) {
-        const what = isModuleExports(left) ? 'module.exports =' : `${isModuleExports(left.object) ? 'module.exports' : 'exports'}.${keyName(left.property, left.computed) ?? '[…]'} =`;
-        out.push({ kind: 'commonjs', what, position: positionOf(n) });
+        const binding = isModuleExports(left) ? undefined : keyName(left.property, left.computed);
+        const what = isModuleExports(left) ? 'module.exports = …' : `${isModuleExports(left.object) ? 'module.exports' : 'exports'}.${binding ?? '[…]'} = …`;
+        const right = n.right;
+        const source = right.type === 'CallExpression' && right.callee.type === 'Identifier' && right.callee.name === 'require' ? staticStringOf(right.arguments[0]) : undefined;
+        out.push({ kind: 'commonjs', what, position: positionOf(n), ...(source !== undefined && { source }), ...(binding !== undefined && { binding }) });
         cjsRanges.push([n.start ?? 0, n.end ?? 0]);
       }
     } else if (n.type === 'CallExpression') {
@@ -329,7 +332,7 @@ function collectUnsupported(program: t.Program, out: UnsupportedForm[]): void {
   for (const { node, start } of requires) {
     if (cjsRanges.some(([s, e]) => start >= s && start < e)) continue;
     const source = staticStringOf(node.arguments[0]);
-    out.push(source === undefined ? { kind: 'computed-path', what: 'require()', position: positionOf(node) } : { kind: 'commonjs', what: `require('${source}')`, position: positionOf(node) });
+    out.push(source === undefined ? { kind: 'computed-path', what: 'require()', position: positionOf(node) } : { kind: 'commonjs', what: `require('${source}')`, position: positionOf(node), source });
   }
   out.sort((a, b) => a.position.line - b.position.line || a.position.column - b.position.column);
 }

@@ -17,6 +17,8 @@ export interface InstalledPackage extends PackageRef {
   /** Absolute path of its package.json (under the real root). */
   manifest: string;
   json: Record<string, unknown>;
+  /** The package.json text (for positions). */
+  text: string;
   expose: ExposeState;
 }
 
@@ -75,6 +77,12 @@ export function positionAt(text: string, offset: number): Position {
     }
   }
   return { line, column: offset - lineStart + 1 };
+}
+
+/** 1-based position of the first `"key"` in a package.json text, if present. */
+export function keyPosition(text: string, key: string): Position | undefined {
+  const offset = text.indexOf(`"${key}"`);
+  return offset >= 0 ? positionAt(text, offset) : undefined;
 }
 
 /** The expose state of a package.json (SPEC rule 4; CONTRACT: strictly the boolean `true`). */
@@ -169,14 +177,13 @@ async function readPackage(fs: FileSystem, dir: string, diagnostics: Diagnostics
   const file = join(root, 'package.json');
   if (expose === 'invalid') {
     const ns = json[PACKAGE_JSON_KEY] as { workflows?: { expose?: unknown } } | undefined;
-    const offset = text.indexOf('"expose"');
     diagnostics.report(
       'package/invalid-expose-flag',
       file,
-      offset >= 0 ? positionAt(text, offset) : undefined,
+      keyPosition(text, 'expose'),
       `${name} sets "${PACKAGE_JSON_KEY}.workflows.expose" to ${JSON.stringify(ns?.workflows?.expose) ?? 'a non-boolean value'}, not the boolean true; its workflows are not discovered.`,
       `Set "${PACKAGE_JSON_KEY}": { "workflows": { "expose": true } } (the boolean, not a string).`,
     );
   }
-  return { name, version, root, manifest: file, json, expose };
+  return { name, version, root, manifest: file, json, text, expose };
 }

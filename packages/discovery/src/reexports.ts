@@ -116,14 +116,20 @@ export async function followEntry(graph: ExportGraph, entry: string, isWorkflowS
   return { workflows, workflowFiles };
 }
 
+/** The supported re-export of `source` (bound as `binding`), or the two general forms when the source is unknown. */
+function esmForm(source: string | undefined, binding: string | undefined): string {
+  if (source === undefined) return FIX_FORMS;
+  return binding === undefined ? `export * from '${source}' or export { default as <name> } from '${source}'` : `export { default as ${binding} } from '${source}'`;
+}
+
 function reportUnsupported(info: ModuleInfo, diagnostics: Diagnostics): void {
   for (const form of info.unsupported) {
     switch (form.kind) {
       case 'commonjs':
-        diagnostics.report('reexport/commonjs', info.file, form.position, `${form.what} is CommonJS; discovery reads only static ESM re-exports, so nothing exported this way is registered.`, `Use ESM re-exports: ${FIX_FORMS}.`);
+        diagnostics.report('reexport/commonjs', info.file, form.position, `CommonJS (${form.what}): discovery reads only static ESM re-exports, so nothing exported this way is registered.`, `Use an ESM re-export: ${esmForm(form.source, form.binding)}.`);
         break;
       case 'dynamic-import':
-        diagnostics.report('reexport/dynamic', info.file, form.position, `import('${form.source}') is dynamic; discovery does not follow it, so workflows loaded this way are not registered.`, `Re-export statically: ${FIX_FORMS}.`);
+        diagnostics.report('reexport/dynamic', info.file, form.position, `import('${form.source}') is dynamic; discovery does not follow it, so workflows loaded this way are not registered.`, `Re-export statically: ${esmForm(form.source, undefined)}.`);
         break;
       case 'computed-path':
         diagnostics.report('reexport/computed-path', info.file, form.position, `${form.what} with a path computed at runtime cannot be followed statically.`, `Name each workflow file literally: ${FIX_FORMS}.`);

@@ -22,7 +22,7 @@ export const RULES = {
   'reexport/commonjs': { severity: 'error', specRule: 3, summary: 'A package entry or barrel uses CommonJS (module.exports, exports.x, require()).' },
   'reexport/dynamic': { severity: 'error', specRule: 3, summary: 'A package entry or barrel uses a dynamic import().' },
   'reexport/computed-path': { severity: 'error', specRule: 3, summary: 'An import() or require() path is computed at runtime.' },
-  'reexport/non-relative': { severity: 'error', specRule: 2, summary: 'A package entry or barrel re-exports workflows from a non-relative path.' },
+  'reexport/non-relative': { severity: 'warning', specRule: 2, summary: 'A package entry or barrel re-exports workflows from a non-relative path.' },
   'reexport/namespace': { severity: 'error', specRule: 3, summary: 'A package entry or barrel uses export * as ns from.' },
   'reexport/runtime-assembly': { severity: 'error', specRule: 3, summary: 'Workflows are exported inside a value assembled at runtime (object, array, call).' },
   'reexport/unresolved': { severity: 'error', specRule: 2, summary: 'A relative re-export points at a file that does not exist.' },
