@@ -1,0 +1,163 @@
+/**
+ * The `validate-workflow-package` command, as a testable function: parses arguments with `util.parseArgs`,
+ * validates, prints the chosen format and returns the exit code (0 clean, 1 errors or too many warnings,
+ * 2 usage or internal error). Never prints a stack trace.
+ */
+import { parseArgs } from 'node:util';
+import * as path from 'node:path';
+import { formatGithub } from '../formatters/github.js';
+import { formatJson } from '../formatters/json.js';
+import { formatSarif } from '../formatters/sarif.js';
+import { formatStylish } from '../formatters/stylish.js';
+import type { ValidationReport } from '../types.js';
+import { DEFAULT_MAX_FILE_BYTES, validate, ValidationInputError } from '../validate.js';
+
+/** Where the command writes, and the environment it runs in. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  cwd: string;
+  /** Colour stylish output (default false). */
+  color?: boolean;
+}
+
+export const FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export const EXIT_OK = 0;
+export const EXIT_FINDINGS = 1;
+export const EXIT_USAGE = 2;
+
+export const USAGE = `Usage: validate-workflow-package [dir] [options]
+
+Checks a Skein workflow package (or a whole project) against the rules for external workflow
+packages, statically: it never runs the package's code.
+
+Arguments:
+  dir                    package or project directory (default: the current directory)
+
+Options:
+  -f, --format <name>    stylish (default), json, sarif or github
+  --max-warnings <n>     exit 1 when there are more than n warnings (default: no limit)
+  -q, --quiet            report errors only
+  --max-file-bytes <n>   skip (and report) files larger than n bytes (default ${DEFAULT_MAX_FILE_BYTES})
+  --color, --no-color    force or disable colours in stylish output
+  -h, --help             show this help
+  -v, --version          show the version
+
+Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 usage or internal error.
+`;
+
+const VERSION = '0.1.0';
+
+class UsageError extends Error {}
+
+interface ParsedArgs {
+  dir: string;
+  format: Format;
+  maxWarnings: number | null;
+  quiet: boolean;
+  maxFileBytes: number;
+  color: boolean | undefined;
+  help: boolean;
+  version: boolean;
+}
+
+function nonNegativeInteger(name: string, value: string | undefined): number | null {
+  if (value === undefined) return null;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a non-negative integer, got "${value}"`);
+  return Number(value);
+}
+
+function parse(argv: readonly string[]): ParsedArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      allowNegative: true,
+      options: {
+        format: { type: 'string', short: 'f' },
+        'max-warnings': { type: 'string' },
+        quiet: { type: 'boolean', short: 'q' },
+        'max-file-bytes': { type: 'string' },
+        color: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length > 1) throw new UsageError(`expected at most one directory, got ${positionals.length}: ${positionals.join(' ')}`);
+  const format = (values.format ?? 'stylish') as Format;
+  if (!FORMATS.includes(format)) throw new UsageError(`unknown --format "${values.format}"; use one of ${FORMATS.join(', ')}`);
+  const maxFileBytes = nonNegativeInteger('max-file-bytes', values['max-file-bytes']) ?? DEFAULT_MAX_FILE_BYTES;
+  if (maxFileBytes === 0) throw new UsageError('--max-file-bytes must be at least 1');
+  return {
+    dir: positionals[0] ?? '.',
+    format,
+    maxWarnings: nonNegativeInteger('max-warnings', values['max-warnings']),
+    quiet: values.quiet ?? false,
+    maxFileBytes,
+    color: values.color,
+    help: values.help ?? false,
+    version: values.version ?? false,
+  };
+}
+
+function render(report: ValidationReport, args: ParsedArgs, io: CliIo): string {
+  const shown = args.quiet ? { ...report, diagnostics: report.diagnostics.filter((d) => d.severity === 'error'), warningCount: 0 } : report;
+  switch (args.format) {
+    case 'json':
+      return formatJson(shown);
+    case 'sarif':
+      return formatSarif(shown, { cwd: io.cwd });
+    case 'github':
+      return formatGithub(shown, { cwd: io.cwd });
+    default:
+      return formatStylish(report, { color: args.color ?? io.color ?? false, quiet: args.quiet, cwd: io.cwd });
+  }
+}
+
+/**
+ * Runs the command.
+ * @param argv arguments after the program name (`process.argv.slice(2)`)
+ * @returns the exit code; never throws
+ */
+export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  let args: ParsedArgs;
+  try {
+    args = parse(argv);
+  } catch (error) {
+    io.stderr(`validate-workflow-package: ${(error as Error).message}\n\n${USAGE}`);
+    return EXIT_USAGE;
+  }
+  if (args.help) {
+    io.stdout(USAGE);
+    return EXIT_OK;
+  }
+  if (args.version) {
+    io.stdout(`${VERSION}\n`);
+    return EXIT_OK;
+  }
+  try {
+    const report = await validate(path.resolve(io.cwd, args.dir), { maxFileBytes: args.maxFileBytes });
+    io.stdout(render(report, args, io));
+    if (report.errorCount > 0) return EXIT_FINDINGS;
+    if (args.maxWarnings !== null && report.warningCount > args.maxWarnings) {
+      io.stderr(`validate-workflow-package: ${report.warningCount} warnings, more than --max-warnings ${args.maxWarnings}\n`);
+      return EXIT_FINDINGS;
+    }
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof ValidationInputError) {
+      io.stderr(`validate-workflow-package: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    io.stderr(`validate-workflow-package: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT_USAGE;
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Which files of a package a publish includes, from package.json's `"files"` field (npm semantics,
+ * simplified): an entry without wildcards names a file or a whole folder; `*` matches within one path
+ * segment, `**` across segments; a leading `!` excludes. No `"files"` field: everything.
+ */
+import * as path from 'node:path';
+
+function entryMatcher(entry: string): (rel: string) => boolean {
+  const clean = entry.replace(/^\.\//, '').replace(/\/+$/, '');
+  if (!/[*?[]/.test(clean)) return (rel) => rel === clean || rel.startsWith(clean + '/');
+  const source = clean
+    .split('/')
+    .map((seg) => (seg === '**' ? '(?:.*)' : seg.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')))
+    .join('/')
+    .replace(/\(\?:\.\*\)\//g, '(?:.*/)?');
+  const re = new RegExp(`^${source}(?:/.*)?$`);
+  return (rel) => re.test(rel);
+}
+
+/**
+ * Filters `files` (absolute, below `root`) down to the published ones.
+ * @param filesField the raw `"files"` value (ignored unless an array of strings)
+ */
+export function publishedFiles(root: string, files: readonly string[], filesField: unknown): string[] {
+  if (!Array.isArray(filesField) || filesField.length === 0) return [...files];
+  const entries = filesField.filter((e): e is string => typeof e === 'string');
+  const include = entries.filter((e) => !e.startsWith('!')).map(entryMatcher);
+  const exclude = entries.filter((e) => e.startsWith('!')).map((e) => entryMatcher(e.slice(1)));
+  return files.filter((f) => {
+    const rel = path.relative(root, f).split(path.sep).join('/');
+    if (rel === 'package.json') return true;
+    return include.some((m) => m(rel)) && !exclude.some((m) => m(rel));
+  });
+}

@@ -1,0 +1,66 @@
+/**
+ * The `sarif` format: SARIF 2.1.0 for GitHub code scanning (`github/codeql-action/upload-sarif`).
+ * One run; the driver lists every rule that appears in the results (with its docs page and SPEC rule),
+ * and each result points at a file relative to `cwd` with a 1-based region.
+ */
+import { allRuleMetas } from '../rules/index.js';
+import type { RuleMeta, ValidationReport } from '../types.js';
+import { fileUri } from './paths.js';
+
+const TOOL_NAME = 'validate-workflow-package';
+const TOOL_VERSION = '0.1.0';
+
+/** Options of `formatSarif`. */
+export interface SarifOptions {
+  /** Base directory of relative artifact URIs (default: `process.cwd()`, the repository root in CI). */
+  cwd?: string;
+}
+
+/** Renders a report as a SARIF 2.1.0 log (pretty-printed JSON, ends with a newline). */
+export function formatSarif(report: ValidationReport, options: SarifOptions = {}): string {
+  const cwd = options.cwd ?? process.cwd();
+  const metas = new Map<string, RuleMeta>(allRuleMetas.map((m) => [m.id, m]));
+  const ruleIds = [...new Set(report.diagnostics.map((d) => d.ruleId))].sort();
+  const index = new Map(ruleIds.map((id, i) => [id, i]));
+  const rules = ruleIds.map((id) => {
+    const meta = metas.get(id);
+    const sample = report.diagnostics.find((d) => d.ruleId === id);
+    const docs = meta?.docs.path ?? `docs/rules/${id}.md`;
+    const text = meta?.description ?? sample?.message ?? id;
+    return {
+      id,
+      name: id,
+      shortDescription: { text },
+      fullDescription: { text },
+      help: { text: `${text} See ${docs}.`, markdown: `${text}\n\nSee \`${docs}\`.` },
+      defaultConfiguration: { level: (meta?.severity ?? sample?.severity) === 'warning' ? 'warning' : 'error' },
+      properties: { specRule: meta?.specRule ?? sample?.specRule ?? null, docs },
+    };
+  });
+  const results = report.diagnostics.map((d) => ({
+    ruleId: d.ruleId,
+    ruleIndex: index.get(d.ruleId) as number,
+    level: d.severity === 'warning' ? 'warning' : 'error',
+    message: { text: d.hint ? `${d.message} ${d.hint}` : d.message },
+    locations: [
+      {
+        physicalLocation: {
+          artifactLocation: { uri: fileUri(cwd, d.file) },
+          region: { startLine: Math.max(1, d.line), startColumn: Math.max(1, d.column) },
+        },
+      },
+    ],
+  }));
+  const log = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, semanticVersion: TOOL_VERSION, rules } },
+        columnKind: 'utf16CodeUnits',
+        results,
+      },
+    ],
+  };
+  return JSON.stringify(log, null, 2) + '\n';
+}

@@ -1,0 +1,58 @@
+/**
+ * The `stylish` format (ESLint's default): findings grouped by file, one line each
+ * (`line:column  severity  message  rule-id`) followed by an indented hint, then a summary line.
+ */
+import type { ValidationReport, ValidatorDiagnostic } from '../types.js';
+import { displayPath, plural } from './paths.js';
+
+/** Options of `formatStylish`. */
+export interface StylishOptions {
+  /** ANSI colours (default false). */
+  color?: boolean;
+  /** Errors only: warnings are neither listed nor counted (default false). */
+  quiet?: boolean;
+  /** Directory file paths are shown relative to (default: the report's root). */
+  cwd?: string;
+}
+
+const ansi = (code: string) => (s: string) => `\u001b[${code}m${s}\u001b[0m`;
+const COLORS = { red: ansi('31'), yellow: ansi('33'), dim: ansi('2'), underline: ansi('4'), green: ansi('32'), bold: ansi('1') };
+const PLAIN = { red: (s: string) => s, yellow: (s: string) => s, dim: (s: string) => s, underline: (s: string) => s, green: (s: string) => s, bold: (s: string) => s };
+
+/**
+ * Renders a report for a terminal. Ends with a newline.
+ * Summary: `✖ N errors, M warnings` when there are findings, `✔ No problems (…)` otherwise.
+ */
+export function formatStylish(report: ValidationReport, options: StylishOptions = {}): string {
+  const c = options.color ? COLORS : PLAIN;
+  const base = options.cwd ?? report.root;
+  const shown = options.quiet ? report.diagnostics.filter((d) => d.severity === 'error') : report.diagnostics;
+  const byFile = new Map<string, ValidatorDiagnostic[]>();
+  for (const d of shown) {
+    const list = byFile.get(d.file) ?? [];
+    list.push(d);
+    byFile.set(d.file, list);
+  }
+  const lines: string[] = [];
+  for (const [file, list] of byFile) {
+    lines.push(c.underline(displayPath(base, file)));
+    const posWidth = Math.max(...list.map((d) => `${d.line}:${d.column}`.length));
+    for (const d of list) {
+      const pos = `${d.line}:${d.column}`.padEnd(posWidth);
+      const sev = d.severity === 'error' ? c.red('error  ') : c.yellow('warning');
+      lines.push(`  ${c.dim(pos)}  ${sev}  ${d.message}  ${c.dim(d.ruleId)}`);
+      if (d.hint) lines.push(`  ${' '.repeat(posWidth)}  ${c.dim(`hint: ${d.hint}`)}`);
+    }
+    lines.push('');
+  }
+  const errors = report.errorCount;
+  const warnings = options.quiet ? 0 : report.warningCount;
+  if (errors + warnings > 0) {
+    const summary = `✖ ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
+    lines.push(errors > 0 ? c.bold(c.red(summary)) : c.bold(c.yellow(summary)));
+  } else {
+    const activities = report.manifest.workflows.reduce((n, w) => n + w.activities.length, 0) + report.manifest.sharedActivities.length;
+    lines.push(c.green(`✔ No problems (${plural(report.manifest.workflows.length, 'workflow')}, ${plural(activities, 'activity').replace('activitys', 'activities')} checked)`));
+  }
+  return lines.join('\n') + '\n';
+}

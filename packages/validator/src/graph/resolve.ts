@@ -1,0 +1,148 @@
+/**
+ * Static module resolution for the validator: relative paths, Node built-ins, and bare specifiers through
+ * `node_modules` (any package manager's layout: hoisted, nested, pnpm symlinks) and `exports`, whose
+ * targets are picked by discovery's `resolveExportsTarget` (workflow-bundle conditions first, SPEC rule 12).
+ * Reads only package.json files and checks file existence; never loads code.
+ */
+import { isBuiltin } from 'node:module';
+import * as path from 'node:path';
+import type { ValidatorFs } from '../fs/confined-fs.js';
+import { isInside } from '../fs/confined-fs.js';
+import type { FileRole, ResolvedImport } from '../types.js';
+import { resolveExportsTarget } from '@skein/discovery';
+
+/**
+ * Packages written for Temporal's workflow sandbox; imports of them are not followed.
+ * `@temporalio/workflow` is the sandbox's own API and `@temporalio/common` its shared types.
+ */
+export const SANDBOX_SAFE_PACKAGES: readonly string[] = ['@temporalio/workflow', '@temporalio/common'];
+
+const EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.json'];
+
+/** Resolves specifiers; caches package.json reads. */
+export interface Resolver {
+  resolve(fromFile: string, specifier: string): ResolvedImport;
+  /** The package root (directory holding package.json) a resolved file belongs to, when known. */
+  packageRootOf(file: string): string | null;
+}
+
+/**
+ * Creates a resolver.
+ * @param fs confined file system; resolved dependency roots are added to its allowed roots
+ * @param ownRoots roots of the packages being validated (an import leaving its own package is `outside`)
+ * @param classify discovery's `classifyFile`
+ */
+export function createResolver(fs: ValidatorFs, ownRoots: string[], classify: (file: string) => FileRole | null): Resolver {
+  const pkgJsonCache = new Map<string, Record<string, unknown> | null>();
+  const dependencyRoots = new Set<string>();
+
+  const readPackageJson = (dir: string): Record<string, unknown> | null => {
+    let v = pkgJsonCache.get(dir);
+    if (v === undefined) {
+      const r = fs.readText(path.join(dir, 'package.json'));
+      v = null;
+      if (r.ok) {
+        try {
+          const parsed: unknown = JSON.parse(r.text);
+          v = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : null;
+        } catch {
+          v = null;
+        }
+      }
+      pkgJsonCache.set(dir, v);
+    }
+    return v;
+  };
+
+  const packageRootOf = (file: string): string | null => {
+    const real = fs.realpath(file) ?? file;
+    const own = ownRoots.filter((r) => isInside(r, real)).sort((a, b) => b.length - a.length)[0];
+    const deps = [...dependencyRoots].filter((r) => isInside(r, real)).sort((a, b) => b.length - a.length)[0];
+    if (own && deps) return deps.length > own.length ? deps : own;
+    return own ?? deps ?? null;
+  };
+
+  const tryFile = (candidate: string): string | null => {
+    if (fs.isFile(candidate)) return candidate;
+    for (const ext of EXTENSIONS) if (fs.isFile(candidate + ext)) return candidate + ext;
+    if (/\.[mc]?js$/.test(candidate)) {
+      const ts = candidate.replace(/js$/, 'ts');
+      if (fs.isFile(ts)) return ts;
+    }
+    if (fs.isDirectory(candidate)) {
+      for (const ext of EXTENSIONS) if (fs.isFile(path.join(candidate, 'index' + ext))) return path.join(candidate, 'index' + ext);
+    }
+    return null;
+  };
+
+  /** True when `real` is a package's own file: below an own root, not inside a `node_modules` there. */
+  const isOwn = (real: string): boolean =>
+    ownRoots.some((r) => isInside(r, real) && !path.relative(r, real).split(path.sep).includes('node_modules'));
+
+  const asFile = (file: string): ResolvedImport => {
+    const real = fs.realpath(file) ?? file;
+    return { kind: 'file', path: real, role: classify(real), inPackage: isOwn(real) };
+  };
+
+  const resolveRelative = (fromFile: string, specifier: string): ResolvedImport => {
+    const from = fs.realpath(fromFile) ?? fromFile;
+    const base = packageRootOf(from);
+    const target = path.resolve(path.dirname(from), specifier);
+    if (base && !isInside(base, target)) return { kind: 'outside', path: target };
+    const found = tryFile(target);
+    if (!found) return { kind: 'unresolved' };
+    if (!fs.isAllowed(found)) return { kind: 'outside', path: fs.realpath(found) ?? found };
+    return asFile(found);
+  };
+
+  const resolveBare = (fromFile: string, specifier: string): ResolvedImport => {
+    const parts = specifier.split('/');
+    const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] as string);
+    if (SANDBOX_SAFE_PACKAGES.includes(name)) return { kind: 'sandbox-safe', name };
+    const subpath = specifier === name ? '.' : '.' + specifier.slice(name.length);
+    let dir = path.dirname(fs.realpath(fromFile) ?? fromFile);
+    for (;;) {
+      const candidate = path.join(dir, 'node_modules', name);
+      if (fs.isDirectory(candidate)) {
+        const realRoot = fs.realpath(candidate);
+        if (realRoot) {
+          fs.allow(realRoot);
+          dependencyRoots.add(realRoot);
+          return resolveInPackage(realRoot, subpath);
+        }
+      }
+      const parent = path.dirname(dir);
+      if (parent === dir) return { kind: 'unresolved' };
+      dir = parent;
+    }
+  };
+
+  const resolveInPackage = (root: string, subpath: string): ResolvedImport => {
+    const pkg = readPackageJson(root);
+    let target: string | null = null;
+    if (pkg && pkg.exports !== undefined) {
+      target = resolveExportsTarget(pkg.exports, subpath);
+      if (target === null) return { kind: 'unresolved' };
+    } else if (subpath === '.') {
+      const main = pkg && typeof pkg.module === 'string' ? pkg.module : pkg && typeof pkg.main === 'string' ? pkg.main : 'index.js';
+      target = main;
+    } else {
+      target = subpath;
+    }
+    const full = path.resolve(root, target);
+    if (!isInside(root, full)) return { kind: 'outside', path: full };
+    const found = tryFile(full);
+    if (!found || !fs.isAllowed(found)) return { kind: 'unresolved' };
+    return asFile(found);
+  };
+
+  return {
+    packageRootOf,
+    resolve(fromFile, specifier) {
+      if (isBuiltin(specifier)) return { kind: 'builtin', name: specifier.replace(/^node:/, '') };
+      if (specifier.startsWith('.') || specifier.startsWith('/')) return resolveRelative(fromFile, specifier);
+      if (/^[a-z][a-z0-9+.-]*:/i.test(specifier)) return { kind: 'unresolved' };
+      return resolveBare(fromFile, specifier);
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * `@skein/validator`: checks workflow packages and projects against SPEC's "Rules for external workflow
+ * packages" without running them. `validate()` returns findings as data; the formatters render them.
+ */
+export { validate, ValidationInputError, DEFAULT_MAX_FILE_BYTES } from './validate.js';
+export { formatStylish, type StylishOptions } from './formatters/stylish.js';
+export { formatJson, JSON_SCHEMA_VERSION } from './formatters/json.js';
+export { formatSarif } from './formatters/sarif.js';
+export { formatGithub } from './formatters/github.js';
+export { allRuleMetas, fileRules, projectRules } from './rules/index.js';
+export type {
+  CodeRole,
+  Diagnostic,
+  FileRule,
+  FileRuleContext,
+  Manifest,
+  ProjectRule,
+  ProjectRuleContext,
+  Rule,
+  RuleMeta,
+  Severity,
+  ValidateOptions,
+  ValidationReport,
+  ValidatorDiagnostic,
+} from './types.js';

@@ -1,0 +1,67 @@
+/**
+ * `steps/import-style` (SPEC rule 9): steps and evaluators are imported by name: named imports or
+ * destructured `require`. Default imports, namespace imports, `export *` re-exports, dynamic `import()` and
+ * non-destructured `require` of a steps or evaluators file fail validation.
+ */
+import type { FileRule, RuleMeta } from '../../types.js';
+import { isRequireCall } from '../../engine/import-collector.js';
+import { isActivityImport } from '../util/ast.js';
+
+export const meta: RuleMeta = {
+  id: 'steps/import-style',
+  severity: 'error',
+  description: 'Steps and evaluators are imported only with named imports or destructured `require`.',
+  specRule: 9,
+  docs: { path: 'docs/rules/steps/import-style.md' },
+  messages: {
+    defaultImport: 'Default import `{{name}}` of the steps or evaluators file {{source}}; import each step by name.',
+    namespaceImport: 'Namespace import `* as {{name}}` of the steps or evaluators file {{source}}; import each step by name.',
+    exportAll: '`export * from {{source}}` re-exports a steps or evaluators file without naming its steps.',
+    dynamicImport: 'Dynamic `import({{source}})` of a steps or evaluators file; import each step by name.',
+    requireNotDestructured: '`require({{source}})` of a steps or evaluators file is not destructured; require each step by name.',
+  },
+  hints: {
+    defaultImport: 'Write `import { stepA, stepB } from {{source}}`.',
+    namespaceImport: 'Write `import { stepA, stepB } from {{source}}`.',
+    exportAll: 'Write `export { stepA, stepB } from {{source}}`.',
+    dynamicImport: 'Write a static `import { stepA } from {{source}}` at the top of the file.',
+    requireNotDestructured: 'Write `const { stepA, stepB } = require({{source}})`.',
+  },
+};
+
+export const rule: FileRule = {
+  kind: 'file',
+  meta,
+  appliesTo: ['workflow', 'workflow-code', 'steps', 'evaluators', 'shared-steps', 'shared-evaluators'],
+  create(context) {
+    const isActivity = (specifier: string) => isActivityImport(context.resolve(specifier));
+    return {
+      ImportDeclaration(path) {
+        const node = path.node;
+        if (node.importKind === 'type' || !isActivity(node.source.value)) return;
+        const source = JSON.stringify(node.source.value);
+        for (const s of node.specifiers) {
+          if (s.type === 'ImportDefaultSpecifier') context.report({ node: s, messageId: 'defaultImport', data: { name: s.local.name, source } });
+          else if (s.type === 'ImportNamespaceSpecifier') context.report({ node: s, messageId: 'namespaceImport', data: { name: s.local.name, source } });
+        }
+      },
+      ExportAllDeclaration(path) {
+        if (path.node.exportKind === 'type' || !isActivity(path.node.source.value)) return;
+        context.report({ node: path.node, messageId: 'exportAll', data: { source: JSON.stringify(path.node.source.value) } });
+      },
+      ImportExpression(path) {
+        const src = path.node.source;
+        if (src.type !== 'StringLiteral' || !isActivity(src.value)) return;
+        context.report({ node: path.node, messageId: 'dynamicImport', data: { source: JSON.stringify(src.value) } });
+      },
+      CallExpression(path) {
+        if (!isRequireCall(path)) return;
+        const arg = path.node.arguments[0];
+        if (arg?.type !== 'StringLiteral' || !isActivity(arg.value)) return;
+        const parent = path.parent;
+        if (parent.type === 'VariableDeclarator' && parent.init === path.node && parent.id.type === 'ObjectPattern') return;
+        context.report({ node: path.node, messageId: 'requireNotDestructured', data: { source: JSON.stringify(arg.value) } });
+      },
+    };
+  },
+};

@@ -1,0 +1,66 @@
+/**
+ * `steps/named-exports-only` (SPEC rule 9): files of steps and evaluators use named exports only.
+ * `export default`, `export *` (and `export * as ns`), and `module.exports = …` make the activity names
+ * invisible to static discovery and fail validation at worker startup.
+ */
+import type { FileRule, RuleMeta } from '../../types.js';
+import { isModuleTopLevel } from '../util/ast.js';
+
+export const meta: RuleMeta = {
+  id: 'steps/named-exports-only',
+  severity: 'error',
+  description: 'Files of steps and evaluators export each step or evaluator by name; no default export, no `export *`.',
+  specRule: 9,
+  docs: { path: 'docs/rules/steps/named-exports-only.md' },
+  messages: {
+    default: 'Default export in a {{role}} file; steps and evaluators must be named exports.',
+    exportAll: '`export * from {{source}}` in a {{role}} file; steps and evaluators must be named exports.',
+    exportNamespace: '`export * as {{name}}` in a {{role}} file; steps and evaluators must be named exports.',
+    commonjs: '`module.exports = …` in a {{role}} file replaces the exports with one value; steps and evaluators must be named exports.',
+  },
+  hints: {
+    default: 'Write `export const myStep = step({ name: "myStep", ... })` for each step instead of a default export.',
+    exportAll: 'Re-export each step by name: `export { stepA, stepB } from {{source}}`.',
+    exportNamespace: 'Re-export each step by name: `export { stepA, stepB } from {{source}}`.',
+    commonjs: 'Use named exports: `export const myStep = step({ ... })` (or `exports.myStep = step({ ... })`).',
+  },
+};
+
+export const rule: FileRule = {
+  kind: 'file',
+  meta,
+  appliesTo: ['steps', 'evaluators', 'shared-steps', 'shared-evaluators'],
+  create(context) {
+    const role = context.role.replace('shared-', 'shared ');
+    return {
+      ExportDefaultDeclaration(path) {
+        context.report({ node: path.node, messageId: 'default', data: { role } });
+      },
+      ExportAllDeclaration(path) {
+        if (path.node.exportKind === 'type') return;
+        context.report({ node: path.node, messageId: 'exportAll', data: { role, source: JSON.stringify(path.node.source.value) } });
+      },
+      ExportNamespaceSpecifier(path) {
+        const parent = path.parent;
+        const source = parent.type === 'ExportNamedDeclaration' && parent.source ? JSON.stringify(parent.source.value) : '""';
+        const name = path.node.exported.type === 'Identifier' ? path.node.exported.name : path.node.exported.value;
+        context.report({ node: path.parent, messageId: 'exportNamespace', data: { role, name, source } });
+      },
+      AssignmentExpression(path) {
+        const left = path.node.left;
+        if (
+          left.type === 'MemberExpression' &&
+          left.object.type === 'Identifier' &&
+          left.object.name === 'module' &&
+          !left.computed &&
+          left.property.type === 'Identifier' &&
+          left.property.name === 'exports' &&
+          !path.scope.hasBinding('module', { noGlobals: true }) &&
+          isModuleTopLevel(path)
+        ) {
+          context.report({ node: path.node, messageId: 'commonjs', data: { role } });
+        }
+      },
+    };
+  },
+};

@@ -1,0 +1,132 @@
+/**
+ * Small AST helpers shared by rules: what `@skein/core` bindings a file has, which calls define a step or
+ * evaluator, and whether a value is a statically known string.
+ */
+import type { NodePath } from '@babel/traverse';
+import type { CallExpression, Expression, Node, Program } from '@babel/types';
+import type { FileRole, ResolvedImport } from '../../types.js';
+
+/** Specifiers of the authoring package (`@skein/core` and its subpaths). */
+export function isCoreSpecifier(specifier: string): boolean {
+  return specifier === '@skein/core' || specifier.startsWith('@skein/core/');
+}
+
+/** True for the roles whose files define steps or evaluators (SPEC rule 9). */
+export function isActivityRole(role: FileRole | null | undefined): boolean {
+  return role === 'steps' || role === 'evaluators' || role === 'shared-steps' || role === 'shared-evaluators';
+}
+
+/** True when an import resolved to a steps or evaluators file. */
+export function isActivityImport(resolved: ResolvedImport): boolean {
+  return resolved.kind === 'file' && isActivityRole(resolved.role);
+}
+
+/** Local names under which a file imports `step`, `evaluator` and `workflow` from `@skein/core`. */
+export interface CoreBindings {
+  /** local name → imported name (`step`, `evaluator`, `workflow`). */
+  named: Map<string, string>;
+  /** local names of `import * as core from '@skein/core'` or `const core = require('@skein/core')`. */
+  namespaces: Set<string>;
+}
+
+/** Collects the `@skein/core` bindings declared at the top of a program. */
+export function coreBindings(program: Program): CoreBindings {
+  const named = new Map<string, string>();
+  const namespaces = new Set<string>();
+  for (const stmt of program.body) {
+    if (stmt.type === 'ImportDeclaration' && isCoreSpecifier(stmt.source.value) && stmt.importKind !== 'type') {
+      for (const s of stmt.specifiers) {
+        if (s.type === 'ImportSpecifier') named.set(s.local.name, s.imported.type === 'Identifier' ? s.imported.name : s.imported.value);
+        else if (s.type === 'ImportNamespaceSpecifier') namespaces.add(s.local.name);
+      }
+    } else if (stmt.type === 'VariableDeclaration') {
+      for (const d of stmt.declarations) {
+        const init = d.init;
+        if (!init || init.type !== 'CallExpression' || init.callee.type !== 'Identifier' || init.callee.name !== 'require') continue;
+        const arg = init.arguments[0];
+        if (arg?.type !== 'StringLiteral' || !isCoreSpecifier(arg.value)) continue;
+        if (d.id.type === 'Identifier') namespaces.add(d.id.name);
+        else if (d.id.type === 'ObjectPattern') {
+          for (const p of d.id.properties) {
+            if (p.type === 'ObjectProperty' && p.key.type === 'Identifier' && p.value.type === 'Identifier') named.set(p.value.name, p.key.name);
+          }
+        }
+      }
+    }
+  }
+  return { named, namespaces };
+}
+
+/**
+ * Which `@skein/core` definition function a call invokes (`step`, `evaluator`, `workflow`), or null.
+ * Recognizes `step(...)`, a renamed import, and `core.step(...)` on a namespace import.
+ */
+export function definitionKind(call: CallExpression, bindings: CoreBindings, path: NodePath): string | null {
+  const callee = call.callee;
+  if (callee.type === 'Identifier') {
+    const imported = bindings.named.get(callee.name);
+    if (imported === undefined) return null;
+    const binding = path.scope.getBinding(callee.name);
+    return binding && binding.scope.path.isProgram() ? imported : null;
+  }
+  if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier' && bindings.namespaces.has(callee.object.name)) {
+    if (callee.property.type === 'Identifier' && !callee.computed) return callee.property.name;
+    if (callee.property.type === 'StringLiteral') return callee.property.value;
+  }
+  return null;
+}
+
+/**
+ * The value of a statically known string: a string literal, a template without expressions, or an
+ * identifier bound to a `const` initialized with one of those. Null otherwise.
+ */
+export function staticString(node: Node | null | undefined, path: NodePath): string | null {
+  if (!node) return null;
+  if (node.type === 'StringLiteral') return node.value;
+  if (node.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? null;
+  if (node.type === 'Identifier') {
+    const binding = path.scope.getBinding(node.name);
+    if (!binding || binding.kind !== 'const' || !binding.path.isVariableDeclarator()) return null;
+    const init = binding.path.node.init as Expression | null | undefined;
+    if (!init || init.type === 'Identifier') return null;
+    return staticString(init, binding.path);
+  }
+  return null;
+}
+
+/** True when `path` runs when the module is evaluated: not inside any function. */
+export function isModuleTopLevel(path: NodePath): boolean {
+  return path.getFunctionParent() === null;
+}
+
+/** A statically known name in a definition call: the `name`, or one of the `aliases`. */
+export interface DefinitionName {
+  /** `workflow`, `alias`, `step` or `evaluator`. */
+  what: string;
+  name: string;
+  node: Node;
+}
+
+/**
+ * The statically known names of a `workflow({ name, aliases })`, `step({ name })` or
+ * `evaluator({ name })` call (names that are not static are left to `steps/static-name` and discovery).
+ */
+export function definitionNames(call: CallExpression, kind: string, path: NodePath): DefinitionName[] {
+  const arg = call.arguments[0];
+  if (arg?.type !== 'ObjectExpression') return [];
+  const out: DefinitionName[] = [];
+  for (const p of arg.properties) {
+    if (p.type !== 'ObjectProperty' || p.computed) continue;
+    const key = p.key.type === 'Identifier' ? p.key.name : p.key.type === 'StringLiteral' ? p.key.value : null;
+    if (key === 'name') {
+      const name = staticString(p.value, path);
+      if (name !== null) out.push({ what: kind, name, node: p.value });
+    } else if (key === 'aliases' && kind === 'workflow' && p.value.type === 'ArrayExpression') {
+      for (const el of p.value.elements) {
+        const name = el && el.type !== 'SpreadElement' ? staticString(el, path) : null;
+        if (name !== null && el) out.push({ what: 'alias', name, node: el });
+      }
+    }
+  }
+  return out;
+}

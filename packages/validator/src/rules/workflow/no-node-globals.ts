@@ -1,0 +1,78 @@
+/**
+ * `workflow/no-node-globals` (SPEC rule 12): workflow code runs in Temporal's deterministic sandbox, where
+ * Node's globals do not exist. Flags references to `process` (including `process.env` reads and writes),
+ * `__dirname`, `__filename`, `require` with a computed specifier, and the I/O globals `fetch`,
+ * `XMLHttpRequest` and `WebSocket`, in workflow files and the files they import.
+ */
+import type { FileRule, RuleMeta } from '../../types.js';
+
+export const meta: RuleMeta = {
+  id: 'workflow/no-node-globals',
+  severity: 'error',
+  description: 'Workflow code does not use Node-only globals (`process`, `__dirname`, dynamic `require`) or I/O globals.',
+  specRule: 12,
+  docs: { path: 'docs/rules/workflow/no-node-globals.md' },
+  messages: {
+    processEnvWrite: 'Workflow code writes `process.env`; `process` does not exist in the workflow sandbox.',
+    nodeGlobal: 'Workflow code uses the Node global `{{name}}`, which does not exist in the workflow sandbox.',
+    ioGlobal: 'Workflow code calls `{{name}}`; workflow code cannot do I/O.',
+    dynamicRequire: 'Workflow code calls `require()` with a computed specifier; it cannot be bundled for the workflow sandbox.',
+  },
+  hints: {
+    processEnvWrite: 'Read configuration in a step and pass it to the workflow as input.',
+    nodeGlobal: 'Move code that needs `{{name}}` into a step (steps run in Node), and pass the result to the workflow.',
+    ioGlobal: 'Do the request in a step: `export const fetchIt = step({ name: "fetchIt", fn: ... })`.',
+    dynamicRequire: 'Use a static `import` of a workflow-safe module.',
+  },
+};
+
+const NODE_GLOBALS = new Set(['process', '__dirname', '__filename']);
+const IO_GLOBALS = new Set(['fetch', 'XMLHttpRequest', 'WebSocket']);
+
+export const rule: FileRule = {
+  kind: 'file',
+  meta,
+  appliesTo: ['workflow', 'workflow-code'],
+  create(context) {
+    return {
+      Identifier(path) {
+        const name = path.node.name;
+        const isNode = NODE_GLOBALS.has(name);
+        if ((!isNode && !IO_GLOBALS.has(name) && name !== 'require') || !path.isReferencedIdentifier()) return;
+        if (path.scope.hasBinding(name, { noGlobals: true })) return;
+        const parent = path.parent;
+        if (parent.type === 'UnaryExpression' && parent.operator === 'typeof') return;
+        if (name === 'require') {
+          if (parent.type === 'CallExpression' && parent.callee === path.node && parent.arguments[0]?.type !== 'StringLiteral') {
+            context.report({ node: parent, messageId: 'dynamicRequire' });
+          }
+          return;
+        }
+        if (!isNode) {
+          context.report({ node: path.node, messageId: 'ioGlobal', data: { name } });
+          return;
+        }
+        const envPath = path.parentPath;
+        const keyPath = envPath?.parentPath;
+        const isEnvWrite =
+          name === 'process' &&
+          parent.type === 'MemberExpression' &&
+          parent.object === path.node &&
+          !parent.computed &&
+          parent.property.type === 'Identifier' &&
+          parent.property.name === 'env' &&
+          keyPath?.node.type === 'MemberExpression' &&
+          keyPath.node.object === parent &&
+          isWriteTarget(keyPath.parent, keyPath.node);
+        context.report({ node: path.node, messageId: isEnvWrite ? 'processEnvWrite' : 'nodeGlobal', data: { name } });
+      },
+    };
+  },
+};
+
+function isWriteTarget(container: unknown, target: unknown): boolean {
+  const c = container as { type: string; left?: unknown; argument?: unknown; operator?: string };
+  if (c.type === 'AssignmentExpression') return c.left === target;
+  if (c.type === 'UpdateExpression') return c.argument === target;
+  return c.type === 'UnaryExpression' && c.operator === 'delete' && c.argument === target;
+}

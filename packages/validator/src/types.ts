@@ -1,0 +1,138 @@
+/**
+ * Public shapes of `@skein/validator`: the report `validate()` returns and the two kinds of rule modules.
+ * Findings are plain data (`Diagnostic` from `@skein/discovery`); formatters render them separately.
+ */
+import type { Node } from '@babel/types';
+import type { Visitor } from '@babel/traverse';
+import type { Diagnostic, FileRole, Manifest, Severity } from '@skein/discovery';
+import type { ModuleGraph } from './graph/module-graph.js';
+
+export type { Diagnostic, FileRole, Manifest, Severity };
+
+/** What `validate()` returns. JSON-serializable. */
+export interface ValidationReport {
+  /** Real path of the validated directory. */
+  root: string;
+  /** The manifest `discover()` returned for `root`. */
+  manifest: Manifest;
+  /** Discovery's findings and the validator's, sorted by file, line, column, rule id; duplicates removed. */
+  diagnostics: ValidatorDiagnostic[];
+  errorCount: number;
+  warningCount: number;
+}
+
+/** Options of `validate()`. */
+export interface ValidateOptions {
+  /** Largest source file read, in bytes; larger files get a `file/too-large` error and are not parsed. Default 1 MiB. */
+  maxFileBytes?: number;
+}
+
+/**
+ * A validator finding: a discovery `Diagnostic` plus, for the validator's own rules, the message id and the
+ * placeholder values the message was rendered from (STYLE "diagnostics are data").
+ */
+export interface ValidatorDiagnostic extends Diagnostic {
+  messageId?: string;
+  data?: Record<string, string>;
+}
+
+/** Static description of a rule (ESLint's `meta`). */
+export interface RuleMeta {
+  /** Stable id, `<category>/<name>`; the docs page is `docs/rules/<id>.md`. */
+  id: string;
+  severity: Severity;
+  /** One sentence: what the rule enforces. */
+  description: string;
+  /** The SPEC "Rules for external workflow packages" number it enforces; 0 for CONTRACT-only rules. */
+  specRule: number;
+  docs: { path: string };
+  /** Message id → text with `{{placeholder}}`s. */
+  messages: Record<string, string>;
+  /** Message id → how to fix it (same placeholders). */
+  hints: Record<string, string>;
+}
+
+/** What a rule passes to `report()`. Position comes from `node` or `loc`; `file` defaults to the current file. */
+export interface ReportDescriptor {
+  messageId: string;
+  data?: Record<string, string>;
+  node?: Node | null;
+  loc?: { line: number; column: number };
+  file?: string;
+}
+
+/** The role a file plays for the per-file rules: discovery's role, or workflow code reached by imports. */
+export type CodeRole = FileRole | 'workflow-code';
+
+/** How an import specifier resolved, from the importing file. */
+export type ResolvedImport =
+  | { kind: 'file'; path: string; role: FileRole | null; inPackage: boolean }
+  | { kind: 'builtin'; name: string }
+  | { kind: 'sandbox-safe'; name: string }
+  | { kind: 'outside'; path: string }
+  | { kind: 'unresolved' };
+
+/** The context a file rule's `create()` receives, one per file. */
+export interface FileRuleContext {
+  /** Absolute path of the file being checked. */
+  file: string;
+  role: CodeRole;
+  /** Root of the package the file belongs to. */
+  packageRoot: string;
+  /** Resolves an import specifier written in this file (never reads outside the package and its dependencies). */
+  resolve(specifier: string): ResolvedImport;
+  report(descriptor: ReportDescriptor): void;
+}
+
+/** A rule that checks one file's AST; its visitors run in the single shared traversal of that file. */
+export interface FileRule {
+  kind: 'file';
+  meta: RuleMeta;
+  /** Discovery rule ids this rule replaces: their findings at a file and line this rule also reports are dropped. */
+  supersedes?: readonly string[];
+  /** Roles of the files this rule looks at. */
+  appliesTo: readonly CodeRole[];
+  create(context: FileRuleContext): Visitor;
+}
+
+/** A package checked by package-level rules. */
+export interface PackageInfo {
+  /** Real path of the package root. */
+  root: string;
+  /** Absolute path of its package.json. */
+  packageJsonPath: string;
+  /** Raw text of package.json (for positions). */
+  packageJsonText: string;
+  packageJson: Record<string, unknown>;
+  /** Every file of the package, real paths, `node_modules` and dot-directories excluded, sorted. */
+  files: string[];
+  /** The files a publish would include: `files` filtered by package.json's `"files"` field when it has one. */
+  publishedFiles: string[];
+  /** True for packages that are published workflow packages (the expose flag is set): SPEC rule 5 applies. */
+  published: boolean;
+}
+
+/** Context of project rules: the manifest, the packages, the module graph. */
+export interface ProjectRuleContext {
+  manifest: Manifest;
+  /** The validated root and every exposed package found, in discovery order. */
+  packages: PackageInfo[];
+  /** Workflow-code import graph facts (SPEC rule 12). */
+  graph: ModuleGraph;
+  /** Role of a file by discovery's conventions. */
+  classify(path: string): FileRole | null;
+  /** Reads a file inside the allowed roots; null when it cannot be read. */
+  readText(path: string): string | null;
+  report(descriptor: ReportDescriptor & { file: string }): void;
+}
+
+/** A rule over the whole project (package.json checks, manifest checks, import chains). */
+export interface ProjectRule {
+  kind: 'project';
+  meta: RuleMeta;
+  /** Discovery rule ids this rule replaces: their findings at a file and line this rule also reports are dropped. */
+  supersedes?: readonly string[];
+  check(context: ProjectRuleContext): void | Promise<void>;
+}
+
+export type Rule = FileRule | ProjectRule;
