@@ -2,7 +2,7 @@
  * One walk of a directory tree through `FileSystem`, resolving symlinks to real paths and guarding against
  * symlink loops (reported as `fs/symlink-loop`, never thrown).
  */
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { Diagnostics } from './diagnostics.js';
 import { errorCode, type FileSystem } from './fs.js';
 
@@ -16,7 +16,8 @@ export interface WalkOptions {
 
 /**
  * Lists the wanted files under `root` (real paths, sorted). Directories reached twice through symlinks are walked
- * once; a symlink back into one of its own ancestors is a `fs/symlink-loop` warning. Unreadable directories are
+ * once; a symlink back into one of its own ancestors is a `fs/symlink-loop` warning; symlinks to directories
+ * outside `root` are not followed (a package's walk never leaves the package). Unreadable directories are
  * `fs/unreadable` errors. Never rejects.
  */
 export async function walkFiles(fs: FileSystem, root: string, options: WalkOptions, diagnostics: Diagnostics): Promise<string[]> {
@@ -61,7 +62,7 @@ export async function walkFiles(fs: FileSystem, root: string, options: WalkOptio
           if (options.wantFile(entry.name)) found.push(real);
           return;
         }
-        if (kind !== 'directory' || options.skipDir(entry.name, real)) return;
+        if (kind !== 'directory' || options.skipDir(entry.name, real) || !(real === realRoot || real.startsWith(rootPrefix))) return;
         if (chain.has(real)) {
           diagnostics.report('fs/symlink-loop', path, undefined, `Symlink ${path} points back to ${real}, a directory that contains it; it is not followed.`, 'Remove the symlink or point it outside its own ancestors.');
           return;
@@ -79,6 +80,7 @@ export async function walkFiles(fs: FileSystem, root: string, options: WalkOptio
     diagnostics.report(code === 'ELOOP' ? 'fs/symlink-loop' : 'fs/unreadable', root, undefined, `Cannot resolve directory ${root} (${code}).`);
     return [];
   }
+  const rootPrefix = realRoot.endsWith(sep) ? realRoot : realRoot + sep;
   await visitDir(realRoot, new Set());
   return [...new Set(found)].sort();
 }

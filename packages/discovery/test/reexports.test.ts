@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { briefs, discoverFixture, workflowSummary } from './helpers.js';
+
+describe('re-exports (SPEC rules 2 and 3)', () => {
+  it('follows renamed re-exports, export * chains, import-then-export, and export * of workflow files', async () => {
+    const m = await discoverFixture('reexport-chains');
+    expect(m.diagnostics).toEqual([]);
+    expect(workflowSummary(m)).toEqual([
+      'alpha <- chains:renamedAlpha (node_modules/chains/flows/alpha/workflow.js)',
+      'beta <- chains:beta (node_modules/chains/flows/beta/workflow.js)',
+      'delta <- chains:delta (node_modules/chains/flows/delta/workflow.js)',
+      'epsilon <- chains:* (node_modules/chains/flows/epsilon/workflow.js)',
+      'gamma <- chains:gamma (node_modules/chains/flows/gamma/workflow.js)',
+    ]);
+    expect(m.workflows.map((w) => w.localExport)).toEqual(['default', 'default', 'delta', 'default', 'default']);
+  });
+
+  it('reports CommonJS exports and requires with the matching ESM form', async () => {
+    const m = await discoverFixture('reexport-commonjs');
+    expect(briefs(m)).toEqual([
+      'conventions/unreachable-workflow node_modules/cjs/a/workflow.js:1:1',
+      'conventions/unreachable-workflow node_modules/cjs/b/workflow.js:1:1',
+      'reexport/commonjs node_modules/cjs/barrel.js:1:1',
+      'reexport/commonjs node_modules/cjs/barrel.js:2:1',
+      'conventions/unreachable-workflow node_modules/cjs/c/workflow.js:1:1',
+      'conventions/unreachable-workflow node_modules/cjs/d/workflow.js:1:1',
+      'reexport/commonjs node_modules/cjs/index.js:2:1',
+      'reexport/commonjs node_modules/cjs/index.js:3:1',
+    ]);
+    expect(m.workflows).toEqual([]);
+    const byPos = (file: string, line: number) => m.diagnostics.find((d) => d.file.endsWith(file) && d.line === line)!;
+    expect(byPos('cjs/barrel.js', 1).hint).toBe("Use an ESM re-export: export { default as c } from './c/workflow.js'.");
+    expect(byPos('cjs/index.js', 2).message).toBe('CommonJS (module.exports = …): discovery reads only static ESM re-exports, so nothing exported this way is registered.');
+    expect(byPos('cjs/index.js', 3).hint).toBe("Use an ESM re-export: export { default as b } from './b/workflow.js'.");
+    expect(byPos('cjs/barrel.js', 2).message).toContain('Object.defineProperty(exports, …)');
+  });
+
+  it('reports dynamic import() and computed paths', async () => {
+    const m = await discoverFixture('reexport-dynamic');
+    expect(briefs(m)).toEqual([
+      'reexport/dynamic node_modules/dyn/index.js:2:27',
+      'reexport/computed-path node_modules/dyn/index.js:4:31',
+      'reexport/computed-path node_modules/dyn/index.js:5:31',
+      'conventions/unreachable-workflow node_modules/dyn/lazy/workflow.js:1:1',
+    ]);
+    expect(m.diagnostics[0]!.hint).toBe("Re-export statically: export * from './lazy/workflow.js' or export { default as <name> } from './lazy/workflow.js'.");
+    expect(m.diagnostics[1]!.message).toBe('import() with a path computed at runtime cannot be followed statically.');
+    expect(m.diagnostics[2]!.message).toBe('require() with a path computed at runtime cannot be followed statically.');
+    expect(workflowSummary(m)).toEqual(['ok <- dyn:ok (node_modules/dyn/ok/workflow.js)']);
+  });
+
+  it('reports export * as ns and does not register what is behind it', async () => {
+    const m = await discoverFixture('reexport-namespace');
+    expect(briefs(m)).toEqual(['reexport/namespace node_modules/ns/index.js:1:1']);
+    expect(m.diagnostics[0]!.message).toBe("export * as flows from './flows.js' exports a namespace object; its workflows are not registered.");
+    expect(workflowSummary(m)).toEqual(['kept <- ns:kept (node_modules/ns/kept/workflow.js)']);
+  });
+
+  it('reports non-relative paths to workflow code (absolute, file: URL, workflow files, exposed packages), not other dependencies', async () => {
+    const m = await discoverFixture('reexport-non-relative');
+    expect(briefs(m)).toEqual([
+      'reexport/non-relative node_modules/nonrel/index.js:1:32',
+      'reexport/non-relative node_modules/nonrel/index.js:2:15',
+      'reexport/non-relative node_modules/nonrel/index.js:3:32',
+      'reexport/non-relative node_modules/nonrel/index.js:4:23',
+    ]);
+    expect(m.diagnostics.map((d) => d.severity)).toEqual(['warning', 'warning', 'warning', 'warning']);
+    expect(m.diagnostics[0]!.message).toBe("'/opt/flows/abs/workflow.js' is not a relative path; discovery does not follow it, so workflows behind it are not registered from this package.");
+    // exposed-dep's workflow is registered from exposed-dep itself.
+    expect(workflowSummary(m)).toEqual(['thing <- exposed-dep:thing (node_modules/exposed-dep/t/workflow.js)', 'fine <- nonrel:fine (node_modules/nonrel/fine/workflow.js)']);
+  });
+
+  it('reports workflows exported inside values assembled at runtime, at each reference', async () => {
+    const m = await discoverFixture('reexport-runtime-assembly');
+    expect(briefs(m)).toEqual([
+      'conventions/unreachable-workflow node_modules/assembly/greet/workflow.js:1:1',
+      'reexport/runtime-assembly node_modules/assembly/index.js:4:18',
+      'reexport/runtime-assembly node_modules/assembly/index.js:5:21',
+      'reexport/runtime-assembly node_modules/assembly/index.js:5:28',
+      'reexport/runtime-assembly node_modules/assembly/index.js:6:34',
+      'conventions/unreachable-workflow node_modules/assembly/other/workflow.js:1:1',
+    ]);
+    expect(m.diagnostics[1]!.message).toBe("Workflow 'greet' is exported inside the value of export 'default', assembled at runtime; discovery cannot see it there.");
+    expect(m.diagnostics[4]!.message).toContain("export 'registry'");
+    expect(m.workflows).toEqual([]);
+  });
+
+  it('reports relative re-exports of missing files and keeps the rest', async () => {
+    const m = await discoverFixture('reexport-unresolved');
+    expect(briefs(m)).toEqual(['reexport/unresolved node_modules/unres/index.js:1:33', 'reexport/unresolved node_modules/unres/index.js:2:15']);
+    expect(workflowSummary(m)).toEqual(['here <- unres:here (node_modules/unres/here/workflow.js)']);
+  });
+
+  it('warns about workflow.js files the entry does not reach and does not register them', async () => {
+    const m = await discoverFixture('unreachable-workflow');
+    expect(briefs(m)).toEqual([
+      'conventions/unreachable-workflow node_modules/partial/drafts/next/workflow.js:1:1',
+      'conventions/unreachable-workflow node_modules/partial/legacy/workflow.js:1:1',
+    ]);
+    expect(m.diagnostics[1]!.hint).toBe("Re-export it from the package entry: export { default as <name> } from './legacy/workflow.js'.");
+    expect(workflowSummary(m)).toEqual(['used <- partial:used (node_modules/partial/used/workflow.js)']);
+  });
+});
