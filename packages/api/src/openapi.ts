@@ -69,6 +69,7 @@ function operation(route: RouteDef): ZodOpenApiOperationObject {
 export function buildOpenApiDocument(routes: RouteDef[] = allRoutes, serverUrl?: string): ReturnType<typeof createDocument> {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of routes) {
+    if (route.hidden) continue;
     paths[route.path] = { ...(paths[route.path] ?? {}), [route.method]: operation(route) };
   }
   return createDocument({

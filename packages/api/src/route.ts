@@ -56,9 +56,10 @@ export interface RouteDef<P extends z.ZodType = z.ZodType, Q extends z.ZodType =
   body?: B;
   /** Success responses by status code. */
   responses: Record<number, ResponseDef>;
+  /** Not listed in the OpenAPI document (static assets). */
+  hidden?: boolean;
   /** Error types this route can answer besides `ValidationError` and `InternalError` (documented per status). */
   errors?: ErrorType[];
-  /** Extra response headers documented on every response. */
   handler: (input: HandlerInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<void>;
 }
 

@@ -1,0 +1,74 @@
+import { defineRoute, type Deps } from '../route.js';
+import { idParams, runParams } from '../schemas/common.js';
+import { historyPageSchema, historyQuerySchema } from '../schemas/history.js';
+import { readHistoryPage, workflowMeta } from '../temporal/history.js';
+import { decodeCursor, encodeCursor, type HistoryCursor } from '../temporal/history-token.js';
+import { describeRun } from '../temporal/runs.js';
+import type { z } from 'zod';
+import type Koa from 'koa';
+import type { ApiState } from '../route.js';
+
+type Query = z.output<typeof historyQuerySchema>;
+
+async function page(ctx: Koa.ParameterizedContext<ApiState>, deps: Deps, workflowId: string, runId: string | undefined, query: Query) {
+  let cursor: HistoryCursor;
+  if (query.pageToken) {
+    cursor = decodeCursor(query.pageToken, { workflowId, runId });
+  } else {
+    const rid = runId ?? (await describeRun(deps.client, workflowId)).runId;
+    cursor = { w: workflowId, r: rid, n: 1, t: null };
+  }
+  ctx.state.runId = cursor.r;
+  const longPollMs = query.longPollTimeoutMs === undefined ? undefined : Math.min(query.longPollTimeoutMs, deps.config.historyMaxWaitMs);
+  const result = await readHistoryPage(deps.client, cursor, {
+    pageSize: query.pageSize,
+    includePayloads: query.includePayloads,
+    longPollMs,
+    signal: ctx.state.signal,
+  });
+  ctx.body = {
+    workflow: workflowMeta(result.info),
+    runId: cursor.r,
+    events: result.events,
+    nextPageToken: result.next ? encodeCursor(result.next) : null,
+  };
+}
+
+const description =
+  'Paged engine history. `pageToken` is the opaque `nextPageToken` of the previous page (it carries its run). ' +
+  'With `longPollTimeoutMs`, a read at the end of history waits for the next event for up to that many ms, ' +
+  'clamped to the server maximum (SKEIN_HISTORY_MAX_WAIT_MS); on timeout it answers `events: []` and the same ' +
+  'cursor. Without it, the answer is immediate. `nextPageToken` is null at the end of a closed run.';
+
+export const historyRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/workflow/{id}/history',
+    operationId: 'getLatestHistory',
+    summary: 'History of the latest run (paged)',
+    description,
+    tag: 'History',
+    params: idParams,
+    query: historyQuerySchema,
+    responses: { 200: { description: 'A page of history', schema: historyPageSchema } },
+    errors: ['WorkflowNotFoundError'],
+    async handler({ ctx, deps, params, query }) {
+      await page(ctx, deps, params.id, undefined, query);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/workflow/{id}/runs/{rid}/history',
+    operationId: 'getRunHistory',
+    summary: 'History of one run (paged)',
+    description,
+    tag: 'History',
+    params: runParams,
+    query: historyQuerySchema,
+    responses: { 200: { description: 'A page of history', schema: historyPageSchema } },
+    errors: ['WorkflowNotFoundError'],
+    async handler({ ctx, deps, params, query }) {
+      await page(ctx, deps, params.id, params.rid, query);
+    },
+  }),
+];

@@ -1,0 +1,43 @@
+import { defineRoute } from '../route.js';
+import { runsQuerySchema, runsResponseSchema } from '../schemas/workflow.js';
+import { CATALOG_WORKFLOW_TYPE } from '../temporal/catalog.js';
+import { engine } from '../temporal/engine.js';
+import { runStatus } from '../temporal/status.js';
+
+function quote(v: string): string {
+  return `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+export const runsRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/workflow/runs',
+    operationId: 'listRuns',
+    summary: 'List runs',
+    description: 'Most recent runs first (the `$catalog` registry workflows excluded), optionally filtered by workflow type and catalog.',
+    tag: 'Executions',
+    query: runsQuerySchema,
+    responses: { 200: { description: 'Runs', schema: runsResponseSchema } },
+    async handler({ ctx, deps, query }) {
+      const clauses = [`WorkflowType != ${quote(CATALOG_WORKFLOW_TYPE)}`];
+      if (query.workflowType) clauses.push(`WorkflowType = ${quote(query.workflowType)}`);
+      if (query.catalog) clauses.push(`TaskQueue = ${quote(query.catalog)}`);
+      const runs = await engine(null, async () => {
+        const out = [];
+        for await (const w of deps.client.workflow.list({ query: clauses.join(' AND '), pageSize: Math.min(query.limit, 1000) })) {
+          out.push({
+            workflowId: w.workflowId,
+            runId: w.runId,
+            workflowType: w.type,
+            status: runStatus(w.status.name),
+            startedAt: w.startTime.getTime(),
+            completedAt: w.closeTime ? w.closeTime.getTime() : null,
+          });
+          if (out.length >= query.limit) break;
+        }
+        return out;
+      });
+      ctx.body = { runs, count: runs.length };
+    },
+  }),
+];

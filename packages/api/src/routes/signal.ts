@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { assertRunning, defineRoute } from '../route.js';
+import { executionRefSchema, workflowIdSchema } from '../schemas/common.js';
+import { handlerName, payloadRequestSchema } from '../schemas/workflow.js';
+import { engine } from '../temporal/engine.js';
+import { describeRun } from '../temporal/runs.js';
+
+export const signalRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/workflow/{id}/signal/{signal}',
+    operationId: 'signalWorkflow',
+    summary: 'Signal the latest run',
+    description: 'Always targets the latest run (a run id cannot be pinned). Answers 202 with the run that received the signal.',
+    tag: 'Control',
+    params: z.object({ id: workflowIdSchema, signal: handlerName }),
+    body: payloadRequestSchema,
+    responses: { 202: { description: 'Signal accepted', schema: executionRefSchema } },
+    errors: ['WorkflowNotFoundError', 'WorkflowExecutionAlreadyCompletedError', 'PayloadTooLargeError'],
+    async handler({ ctx, deps, params, body }) {
+      const latest = await describeRun(deps.client, params.id);
+      assertRunning(latest.status, params.id);
+      ctx.state.runId = latest.runId;
+      const args = body.payload === undefined ? [] : [body.payload];
+      await engine(params.id, () => deps.client.workflow.getHandle(params.id).signal(params.signal, ...args));
+      ctx.status = 202;
+      ctx.body = { workflowId: params.id, runId: latest.runId };
+    },
+  }),
+];

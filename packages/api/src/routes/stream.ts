@@ -1,0 +1,111 @@
+import { PassThrough } from 'node:stream';
+import type Koa from 'koa';
+import { ApiError } from '../errors.js';
+import { defineRoute, type ApiState, type Deps } from '../route.js';
+import { idParams, runParams } from '../schemas/common.js';
+import { streamQuerySchema } from '../schemas/history.js';
+import { readHistoryPage, workflowMeta } from '../temporal/history.js';
+import type { HistoryCursor } from '../temporal/history-token.js';
+import { describeRun } from '../temporal/runs.js';
+
+/** Engine long-poll per read while a stream waits at the end of history. */
+const STREAM_POLL_MS = 30_000;
+
+function frame(event: string, data: unknown, id?: number): string {
+  return `${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/**
+ * Streams a run's history as server-sent events (CONTRACT "History stream"): `workflow` once, `history` per
+ * event (`id:` = event id), `done` with the closing status; a keep-alive comment every 15 s; resumes after
+ * `Last-Event-ID` (or `?lastEventId=`). The stream ends when the run closes, the client disconnects (every engine
+ * call is released at once) or the server shuts down.
+ */
+async function stream(ctx: Koa.ParameterizedContext<ApiState>, deps: Deps, workflowId: string, runId: string | undefined, lastEventId: number | undefined, includePayloads: boolean) {
+  const header = ctx.get('last-event-id');
+  let after = lastEventId ?? 0;
+  if (header) {
+    const n = Number(header);
+    if (!Number.isInteger(n) || n < 0) {
+      throw new ApiError('ValidationError', { message: 'Invalid Last-Event-ID', issues: [{ code: 'invalid_type', path: ['headers', 'last-event-id'], message: 'must be a non-negative integer' }] });
+    }
+    after = n;
+  }
+  const info = await describeRun(deps.client, workflowId, runId);
+  ctx.state.runId = info.runId;
+
+  const signal = AbortSignal.any([ctx.state.signal, deps.closing]);
+  const out = new PassThrough();
+  ctx.req.socket.setTimeout(0);
+  ctx.req.socket.setNoDelay(true);
+  ctx.status = 200;
+  ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+  ctx.body = out;
+
+  const write = (chunk: string) => {
+    if (!out.writableEnded && !out.destroyed) out.write(chunk);
+  };
+  const keepAlive = setInterval(() => write(': keep-alive\n\n'), deps.config.sseKeepAliveMs);
+  write(frame('workflow', workflowMeta(info)));
+
+  void (async () => {
+    let cursor: HistoryCursor | null = { w: workflowId, r: info.runId, n: after + 1, t: null };
+    try {
+      while (cursor && !signal.aborted) {
+        const page = await readHistoryPage(deps.client, cursor, { pageSize: 50, includePayloads, longPollMs: STREAM_POLL_MS, signal });
+        for (const e of page.events) write(frame('history', e, e.eventId as number));
+        cursor = page.next;
+        if (!cursor) {
+          write(frame('done', { workflowId, runId: info.runId, status: page.info.status }));
+        }
+      }
+    } catch (err) {
+      if (!signal.aborted) {
+        ctx.state.log?.error({ err, workflowId }, 'history stream failed');
+        const e = err instanceof ApiError ? err : new ApiError('InternalError');
+        write(frame('error', { error: e.type, message: e.message, workflowId }));
+      }
+    } finally {
+      clearInterval(keepAlive);
+      out.end();
+    }
+  })();
+}
+
+const description =
+  'Server-sent events: `event: workflow` (metadata, once), `event: history` per event with `id: <eventId>`, ' +
+  'then `event: done` with the closing status. A comment line keeps idle streams alive every 15 s. ' +
+  '`Last-Event-ID` (or `lastEventId`) resumes after that event.';
+
+export const streamRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/workflow/{id}/history/stream',
+    operationId: 'streamLatestHistory',
+    summary: 'Stream the history of the latest run (SSE)',
+    description,
+    tag: 'History',
+    params: idParams,
+    query: streamQuerySchema,
+    responses: { 200: { description: 'An event stream', contentType: 'text/event-stream' } },
+    errors: ['WorkflowNotFoundError'],
+    async handler({ ctx, deps, params, query }) {
+      await stream(ctx, deps, params.id, undefined, query.lastEventId, query.includePayloads);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/workflow/{id}/runs/{rid}/history/stream',
+    operationId: 'streamRunHistory',
+    summary: 'Stream the history of one run (SSE)',
+    description,
+    tag: 'History',
+    params: runParams,
+    query: streamQuerySchema,
+    responses: { 200: { description: 'An event stream', contentType: 'text/event-stream' } },
+    errors: ['WorkflowNotFoundError'],
+    async handler({ ctx, deps, params, query }) {
+      await stream(ctx, deps, params.id, params.rid, query.lastEventId, query.includePayloads);
+    },
+  }),
+];

@@ -1,0 +1,53 @@
+import type { temporal as T } from '@temporalio/proto';
+import { temporal } from './proto.js';
+import { decodePayload } from './payloads.js';
+
+/** Reflection type of a history event (`@temporalio/proto` is a protobufjs reflection root). */
+const HistoryEvent = temporal.api.history.v1.HistoryEvent as unknown as {
+  toObject(message: unknown, options: Record<string, unknown>): Record<string, unknown>;
+};
+
+function isPayloadObject(v: Record<string, unknown>): boolean {
+  if (!('metadata' in v) || typeof v.metadata !== 'object' || v.metadata === null) return false;
+  return Object.keys(v).every((k) => k === 'metadata' || k === 'data' || k === 'externalPayloads');
+}
+
+function decodePayloadObject(v: Record<string, unknown>): unknown {
+  const metadata: Record<string, Uint8Array> = {};
+  for (const [k, b64] of Object.entries(v.metadata as Record<string, string>)) metadata[k] = Buffer.from(String(b64), 'base64');
+  return decodePayload({ metadata, data: Buffer.from(typeof v.data === 'string' ? v.data : '', 'base64') });
+}
+
+function isTimeLike(v: Record<string, unknown>): boolean {
+  const keys = Object.keys(v);
+  return keys.length > 0 && keys.every((k) => k === 'seconds' || k === 'nanos');
+}
+
+function walk(value: unknown, key: string, decode: boolean): unknown {
+  if (Array.isArray(value)) return value.map((v) => walk(v, key, decode));
+  if (value === null || typeof value !== 'object') return value;
+  const obj = value as Record<string, unknown>;
+  if (isTimeLike(obj)) {
+    const seconds = Number(obj.seconds ?? 0);
+    const nanos = Number(obj.nanos ?? 0);
+    if (/Time$/.test(key)) return new Date(seconds * 1000 + Math.floor(nanos / 1e6)).toISOString();
+    return `${seconds + nanos / 1e9}s`;
+  }
+  if (decode && isPayloadObject(obj)) return decodePayloadObject(obj);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) out[k] = walk(v, k, decode);
+  return out;
+}
+
+/**
+ * Renders one engine history event as JSON in Temporal's shape: `eventId` a number, `eventTime` ISO 8601,
+ * `eventType` its enum name (`EVENT_TYPE_WORKFLOW_EXECUTION_STARTED`), attributes under their proto field
+ * name; timestamps ISO, durations `"<n>s"`, bytes base64. With `decodePayloads`, every payload is replaced by
+ * its value decoded with the default payload converter.
+ */
+export function eventToJson(event: T.api.history.v1.IHistoryEvent, decodePayloads: boolean): Record<string, unknown> {
+  const obj = HistoryEvent.toObject(event as never, { longs: String, enums: String, bytes: String, defaults: false }) as Record<string, unknown>;
+  const out = walk(obj, '', decodePayloads) as Record<string, unknown>;
+  out.eventId = Number(obj.eventId ?? 0);
+  return out;
+}

@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, startHarness, type Harness } from './support.js';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+async function startWaiter(input: unknown = { value: 1 }) {
+  const res = await h.call('POST', '/workflow/start', { body: { workflowName: 'waiter', input } });
+  expect(res.status).toBe(200);
+  const { workflowId, runId } = res.body as { workflowId: string; runId: string };
+  // Wait until the first workflow task completed, so handlers are registered.
+  await eventually(async () => {
+    const r = await h.call('GET', '/workflow/{id}/history', { params: { id: workflowId } });
+    return r.body.events.some((e: { eventType: string }) => e.eventType === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED');
+  });
+  return { workflowId, runId };
+}
+
+async function waitClosed(workflowId: string) {
+  return eventually(async () => {
+    const r = await h.call('GET', '/workflow/{id}/status', { params: { id: workflowId } });
+    return r.body.status !== 'running' ? r.body : undefined;
+  });
+}
+
+describe('signal, query, update', () => {
+  it('signals the latest run (202 with its run id), queries and updates it', async () => {
+    const { workflowId, runId } = await startWaiter({ value: 'a' });
+    const ping = await h.call('POST', '/workflow/{id}/signal/{signal}', { params: { id: workflowId, signal: 'ping' }, body: { payload: {} } });
+    expect(ping.status).toBe(202);
+    expect(ping.body).toEqual({ workflowId, runId });
+    const state = await eventually(async () => {
+      const q = await h.call('POST', '/workflow/{id}/query/{query}', { params: { id: workflowId, query: 'state' }, body: {} });
+      return q.body.result.pings === 1 ? q : undefined;
+    });
+    expect(state.status).toBe(200);
+    expect(state.body).toEqual({ result: { value: 'a', pings: 1, done: false } });
+    const update = await h.call('POST', '/workflow/{id}/update/{update}', { params: { id: workflowId, update: 'setValue' }, body: { payload: { value: 'b' } } });
+    expect(update.status).toBe(200);
+    expect(update.body).toEqual({ result: { previous: 'a', value: 'b' } });
+    const finish = await h.call('POST', '/workflow/{id}/signal/{signal}', { params: { id: workflowId, signal: 'finish' }, body: { payload: { by: 'test' } } });
+    expect(finish.status).toBe(202);
+    const result = await eventually(async () => {
+      const r = await h.call('GET', '/workflow/{id}/result', { params: { id: workflowId } });
+      return r.status === 200 ? r : undefined;
+    });
+    expect(result.body.output).toEqual({ value: 'b', pings: 1, finish: { by: 'test' } });
+  });
+
+  it('signal validation and errors: 400 for a non-object payload, 404 unknown execution, 409 closed run', async () => {
+    const bad = await h.call('POST', '/workflow/{id}/signal/{signal}', { params: { id: 'x', signal: 'ping' }, body: { payload: 'text' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('ValidationError');
+    const missing = await h.call('POST', '/workflow/{id}/signal/{signal}', { params: { id: 'no-such-execution', signal: 'ping' }, body: { payload: {} } });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ error: 'WorkflowNotFoundError' });
+    const run = await h.call('POST', '/workflow/run', { body: { workflowName: 'echo', input: 1 } });
+    const closed = await h.call('POST', '/workflow/{id}/signal/{signal}', { params: { id: run.body.workflowId, signal: 'ping' }, body: { payload: {} } });
+    expect(closed.status).toBe(409);
+    expect(closed.body).toMatchObject({ error: 'WorkflowExecutionAlreadyCompletedError', workflowId: run.body.workflowId });
+    const update = await h.call('POST', '/workflow/{id}/update/{update}', { params: { id: run.body.workflowId, update: 'setValue' }, body: { payload: {} } });
+    expect(update.status).toBe(409);
+  });
+
+  it('an unknown query or update name is a 400 ValidationError', async () => {
+    const { workflowId } = await startWaiter();
+    const q = await h.call('POST', '/workflow/{id}/query/{query}', { params: { id: workflowId, query: 'nope' }, body: {} });
+    expect(q.status).toBe(400);
+    expect(q.body.error).toBe('ValidationError');
+    const u = await h.call('POST', '/workflow/{id}/update/{update}', { params: { id: workflowId, update: 'nope' }, body: {} });
+    expect(u.status).toBe(400);
+    expect(u.body.error).toBe('ValidationError');
+    await h.client.workflow.getHandle(workflowId).terminate();
+  });
+});
+
+describe('stop and terminate', () => {
+  it('terminates a pinned run with a reason; a second terminate and stop are 409', async () => {
+    const { workflowId, runId } = await startWaiter();
+    const res = await h.call('POST', '/workflow/{id}/runs/{rid}/terminate', { params: { id: workflowId, rid: runId }, body: { reason: 'test' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ workflowId, runId });
+    expect((await waitClosed(workflowId)).status).toBe('terminated');
+    const again = await h.call('POST', '/workflow/{id}/runs/{rid}/terminate', { params: { id: workflowId, rid: runId }, body: {} });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ error: 'WorkflowExecutionAlreadyCompletedError', workflowId });
+    const stop = await h.call('PATCH', '/workflow/{id}/runs/{rid}/stop', { params: { id: workflowId, rid: runId } });
+    expect(stop.status).toBe(409);
+    const result = await h.call('GET', '/workflow/{id}/result', { params: { id: workflowId } });
+    expect(result.body).toMatchObject({ status: 'terminated', output: null, error: null });
+  });
+
+  it('terminate without a body works; unknown run is 404', async () => {
+    const { workflowId, runId } = await startWaiter();
+    const missing = await h.call('POST', '/workflow/{id}/runs/{rid}/terminate', { params: { id: workflowId, rid: '01a1feb5-0000-7000-8000-000000000000' } });
+    expect(missing.status).toBe(404);
+    const res = await h.call('POST', '/workflow/{id}/runs/{rid}/terminate', { params: { id: workflowId, rid: runId } });
+    expect(res.status).toBe(200);
+    expect((await waitClosed(workflowId)).status).toBe('terminated');
+  });
+});
+
+describe('deprecated routes', () => {
+  const expectDeprecated = (headers: Headers, op: string) => {
+    expect(headers.get('deprecation')).toBe('true');
+    expect(headers.get('sunset')).toBe('Thu, 16 Jul 2026 00:00:00 GMT');
+    expect(headers.get('link')).toBe(`</workflow/{id}/runs/{rid}/${op}>; rel="successor-version"`);
+  };
+
+  it('PATCH /workflow/{id}/stop stops the latest run, with deprecation headers on success and errors', async () => {
+    const { workflowId, runId } = await startWaiter();
+    const res = await h.call('PATCH', '/workflow/{id}/stop', { params: { id: workflowId } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ workflowId, runId });
+    expectDeprecated(res.headers, 'stop');
+    expect((await waitClosed(workflowId)).status).toBe('canceled');
+    const again = await h.call('PATCH', '/workflow/{id}/stop', { params: { id: workflowId } });
+    expect(again.status).toBe(409);
+    expectDeprecated(again.headers, 'stop');
+    const missing = await h.call('PATCH', '/workflow/{id}/stop', { params: { id: 'no-such-execution' } });
+    expect(missing.status).toBe(404);
+    expectDeprecated(missing.headers, 'stop');
+  });
+
+  it('POST /workflow/{id}/terminate terminates the latest run, with deprecation headers', async () => {
+    const { workflowId, runId } = await startWaiter();
+    const res = await h.call('POST', '/workflow/{id}/terminate', { params: { id: workflowId }, body: { reason: 'old route' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ workflowId, runId });
+    expectDeprecated(res.headers, 'terminate');
+    const bad = await h.call('POST', '/workflow/{id}/terminate', { params: { id: workflowId }, body: { reason: 5 } });
+    expect(bad.status).toBe(400);
+    expectDeprecated(bad.headers, 'terminate');
+  });
+
+  it('POST /workflow/{id}/reset resets the latest run, with deprecation headers on every response', async () => {
+    const run = await h.call('POST', '/workflow/run', { body: { workflowName: 'twoSteps', input: { n: 1 } } });
+    const res = await h.call('POST', '/workflow/{id}/reset', { params: { id: run.body.workflowId }, body: { stepName: 'first' } });
+    expect(res.status).toBe(200);
+    expect(res.body.workflowId).toBe(run.body.workflowId);
+    expect(res.body.runId).not.toBe(run.body.runId);
+    expectDeprecated(res.headers, 'reset');
+    const invalid = await h.call('POST', '/workflow/{id}/reset', { params: { id: run.body.workflowId }, body: {} });
+    expect(invalid.status).toBe(400);
+    expectDeprecated(invalid.headers, 'reset');
+    const missing = await h.call('POST', '/workflow/{id}/reset', { params: { id: run.body.workflowId }, body: { stepName: 'nope' } });
+    expect(missing.status).toBe(404);
+    expectDeprecated(missing.headers, 'reset');
+  });
+});
+
+describe('reset by stepName', () => {
+  it('resets a run after a step: the new run re-executes what follows and completes', async () => {
+    const run = await h.call('POST', '/workflow/run', { body: { workflowName: 'twoSteps', input: { n: 1 } } });
+    expect(run.body.output).toEqual({ first: { n: 2 }, second: { n: 20 } });
+    const { workflowId, runId } = run.body;
+    const res = await h.call('POST', '/workflow/{id}/runs/{rid}/reset', { params: { id: workflowId, rid: runId }, body: { stepName: 'first', reason: 'test' } });
+    expect(res.status).toBe(200);
+    expect(res.body.workflowId).toBe(workflowId);
+    expect(res.body.runId).not.toBe(runId);
+    const result = await eventually(async () => {
+      const r = await h.call('GET', '/workflow/{id}/runs/{rid}/result', { params: { id: workflowId, rid: res.body.runId } });
+      return r.status === 200 ? r : undefined;
+    });
+    expect(result.body).toMatchObject({ status: 'completed', output: { first: { n: 2 }, second: { n: 20 } }, input: { n: 1 } });
+    // The new run's history shows the second step scheduled again, not the first.
+    const history = await h.call('GET', '/workflow/{id}/runs/{rid}/history', { params: { id: workflowId, rid: res.body.runId }, query: { pageSize: 50 } });
+    const scheduled = history.body.events
+      .filter((e: { eventType: string }) => e.eventType === 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED')
+      .map((e: any) => e.activityTaskScheduledEventAttributes.activityType.name);
+    expect(scheduled).toEqual(['twoSteps#first', 'twoSteps#second']);
+    const latest = await h.call('GET', '/workflow/{id}/status', { params: { id: workflowId } });
+    expect(latest.body.runId).toBe(res.body.runId);
+  });
+
+  it('404 StepNotFoundError for a step never scheduled, 409 StepNotCompletedError for a step that failed', async () => {
+    const ok = await h.call('POST', '/workflow/run', { body: { workflowName: 'twoSteps', input: { n: 1 } } });
+    const notFound = await h.call('POST', '/workflow/{id}/runs/{rid}/reset', { params: { id: ok.body.workflowId, rid: ok.body.runId }, body: { stepName: 'third' } });
+    expect(notFound.status).toBe(404);
+    expect(notFound.body).toMatchObject({ error: 'StepNotFoundError', workflowId: ok.body.workflowId });
+    const failed = await h.call('POST', '/workflow/run', { body: { workflowName: 'failing' } });
+    const notCompleted = await h.call('POST', '/workflow/{id}/runs/{rid}/reset', { params: { id: failed.body.workflowId, rid: failed.body.runId }, body: { stepName: 'explode' } });
+    expect(notCompleted.status).toBe(409);
+    expect(notCompleted.body).toMatchObject({ error: 'StepNotCompletedError', workflowId: failed.body.workflowId });
+    const missingRun = await h.call('POST', '/workflow/{id}/runs/{rid}/reset', { params: { id: 'no-such-execution', rid: ok.body.runId }, body: { stepName: 'first' } });
+    expect(missingRun.status).toBe(404);
+    expect(missingRun.body.error).toBe('WorkflowNotFoundError');
+  });
+});

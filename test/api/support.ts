@@ -1,0 +1,131 @@
+/**
+ * Harness of the API integration tests: a real Skein worker serving `fixtures/projects/api-suite` on a unique
+ * catalog, the API on a free port with that catalog as default, and an HTTP helper that validates every
+ * response against the server's own `/openapi.json`.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inject, expect } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { pino } from 'pino';
+import { Client, Connection } from '@temporalio/client';
+import { startWorker, type SkeinWorker } from '@skein/worker';
+import { createApiServer, loadApiConfig, type ApiServer } from '@skein/api';
+
+export const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/projects/api-suite');
+
+/** One HTTP exchange as the tests see it. */
+export interface Reply<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface CallOptions {
+  params?: Record<string, string>;
+  query?: Record<string, string | number | boolean>;
+  body?: unknown;
+  /** Raw body text (sent as is, with `Content-Type: application/json` unless `headers` override it). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface Harness {
+  url: string;
+  catalog: string;
+  address: string;
+  api: ApiServer;
+  worker: SkeinWorker;
+  client: Client;
+  /** Calls `method template` (an OpenAPI path such as `/workflow/{id}/result`) and validates the reply against `/openapi.json`. */
+  call<T = any>(method: string, template: string, options?: CallOptions): Promise<Reply<T>>;
+  /** Number of responses validated so far. */
+  validated(): number;
+  close(): Promise<void>;
+}
+
+/** Starts a worker and the API for one test file; `env` overrides API environment variables. */
+export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const address = inject('temporalAddress');
+  const catalog = `api-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  const logger = pino({ level: process.env.SKEIN_TEST_LOG ?? 'silent' });
+  const worker = await startWorker({ projectDir: PROJECT_DIR, catalog, engine: { address, namespace: 'default' }, logger });
+  const config = loadApiConfig({ PORT: '0', SKEIN_CATALOG: catalog, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: 'default', ...env });
+  const api = await createApiServer(config, { logger });
+  const { url } = await api.listen();
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection, namespace: 'default' });
+
+  const doc = (await (await fetch(`${url}/openapi.json`)).json()) as any;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  const validators = new Map<string, (v: unknown) => boolean>();
+  let count = 0;
+
+  function validatorFor(method: string, template: string, status: number) {
+    const key = `${method} ${template} ${status}`;
+    let v = validators.get(key) as any;
+    if (!v) {
+      const op = doc.paths?.[template]?.[method.toLowerCase()];
+      if (!op) throw new Error(`${method} ${template} is not in /openapi.json`);
+      const response = op.responses?.[String(status)];
+      if (!response) throw new Error(`${method} ${template} answered ${status}, which /openapi.json does not document`);
+      const schema = response.content?.['application/json']?.schema;
+      v = schema ? ajv.compile({ ...schema, components: doc.components }) : () => true;
+      validators.set(key, v);
+    }
+    return v as ((x: unknown) => boolean) & { errors?: unknown };
+  }
+
+  async function call<T>(method: string, template: string, options: CallOptions = {}): Promise<Reply<T>> {
+    let p = template;
+    for (const [k, v] of Object.entries(options.params ?? {})) p = p.replace(`{${k}}`, encodeURIComponent(v));
+    const qs = new URLSearchParams(Object.entries(options.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
+    const hasBody = options.body !== undefined || options.rawBody !== undefined;
+    const res = await fetch(`${url}${p}${qs ? `?${qs}` : ''}`, {
+      method,
+      headers: { ...(hasBody ? { 'content-type': 'application/json' } : {}), ...(options.headers ?? {}) },
+      ...(hasBody ? { body: options.rawBody ?? JSON.stringify(options.body) } : {}),
+    });
+    const text = await res.text();
+    const isJson = (res.headers.get('content-type') ?? '').includes('application/json');
+    const body = isJson && text ? JSON.parse(text) : text;
+    const validate = validatorFor(method, template, res.status);
+    if (isJson) {
+      const ok = validate(body);
+      expect(ok, `${method} ${p} → ${res.status} does not match /openapi.json: ${JSON.stringify(validate.errors)} body=${text.slice(0, 500)}`).toBe(true);
+    }
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+    count += 1;
+    return { status: res.status, headers: res.headers, body: body as T, text };
+  }
+
+  return {
+    url,
+    catalog,
+    address,
+    api,
+    worker,
+    client,
+    call,
+    validated: () => count,
+    async close() {
+      await api.close();
+      await worker.shutdown();
+      await connection.close();
+    },
+  };
+}
+
+/** Polls `fn` until it returns a truthy value (generous default: 20 s). */
+export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
