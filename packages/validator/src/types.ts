@@ -19,6 +19,8 @@ export interface ValidationReport {
   diagnostics: ValidatorDiagnostic[];
   errorCount: number;
   warningCount: number;
+  /** Files the validator itself parsed (own code and the dependencies workflow code imports); see `manifest.filesRead` for discovery's. */
+  filesChecked: number;
 }
 
 /** Options of `validate()`. */

@@ -63,7 +63,7 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
 
   const discovered = new Set(manifest.diagnostics.map((d) => `${d.ruleId}\0${d.file}`));
   const resolver = createResolver(fs, packages.map((p) => p.root), classifyFile);
-  const { graph } = runFiles({
+  const { graph, filesChecked } = runFiles({
     fs,
     resolver,
     packages,
@@ -91,5 +91,5 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
   const superseded = new Set(mine.flatMap((d) => (supersedesOf.get(d.ruleId) ?? []).map((id) => `${id}\0${d.file}\0${d.line}`)));
   const fromDiscovery = manifest.diagnostics.filter((d) => !superseded.has(`${d.ruleId}\0${d.file}\0${d.line}`));
   const diagnostics = sortAndDedupe([...fromDiscovery, ...mine]);
-  return { root: realRoot, manifest, diagnostics, ...countBySeverity(diagnostics) };
+  return { root: realRoot, manifest, diagnostics, ...countBySeverity(diagnostics), filesChecked };
 }

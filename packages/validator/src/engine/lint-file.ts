@@ -5,7 +5,7 @@
  */
 import traverseModule, { visitors, type Visitor } from '@babel/traverse';
 import type { CodeRole, FileRule, ReportDescriptor, ResolvedImport, ValidatorDiagnostic } from '../types.js';
-import { importCollector, type ImportSite } from './import-collector.js';
+import { collectImportsFast, importCollector, type ImportSite } from './import-collector.js';
 import { renderMessage } from './messages.js';
 import { parseSource } from './parse.js';
 import { syntaxErrorRule } from '../rules/parse/syntax-error.js';
@@ -57,30 +57,27 @@ export function lintFile(input: LintFileInput): ImportSite[] | null {
     }
     return null;
   }
+  if (input.role === 'dependency') return collectImportsFast(parsed.ast);
   const sites: ImportSite[] = [];
   const all: Visitor[] = [importCollector(sites)];
-  if (input.role !== 'dependency') {
-    const role = input.role;
-    for (const rule of input.rules) {
-      if (!rule.appliesTo.includes(role)) continue;
-      all.push(
-        rule.create({
-          file: input.file,
-          role,
-          packageRoot: input.packageRoot,
-          resolve: input.resolve,
-          report: (d) => input.report(toDiagnostic(rule, input.file, d)),
-        }),
-      );
-    }
+  const role = input.role;
+  for (const rule of input.rules) {
+    if (!rule.appliesTo.includes(role)) continue;
+    all.push(
+      rule.create({
+        file: input.file,
+        role,
+        packageRoot: input.packageRoot,
+        resolve: input.resolve,
+        report: (d) => input.report(toDiagnostic(rule, input.file, d)),
+      }),
+    );
   }
   try {
     traverse(parsed.ast, visitors.merge(all));
   } catch (error) {
-    if (input.role !== 'dependency') {
-      const message = error instanceof Error ? error.message : String(error);
-      input.report(toDiagnostic(syntaxErrorRule, input.file, { messageId: 'syntax', data: { message } }));
-    }
+    const message = error instanceof Error ? error.message : String(error);
+    input.report(toDiagnostic(syntaxErrorRule, input.file, { messageId: 'syntax', data: { message } }));
     return null;
   }
   return sites;

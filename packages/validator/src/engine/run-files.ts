@@ -12,7 +12,8 @@ import { isActivityRole } from '../rules/util/ast.js';
 import { meta as fileTooLarge } from '../rules/fs/file-too-large.js';
 import { meta as outsidePackage } from '../rules/fs/outside-package.js';
 import { meta as unreadable } from '../rules/fs/unreadable.js';
-import type { CodeRole, FileRole, FileRule, PackageInfo, ResolvedImport, ValidatorDiagnostic } from '../types.js';
+import type { CodeRole, FileRole, FileRule, PackageInfo, ResolvedImport, RuleMeta, ValidatorDiagnostic } from '../types.js';
+import type { ImportSite } from './import-collector.js';
 import { lintFile, toDiagnostic } from './lint-file.js';
 
 const CODE_FILE = /\.(?:[mc]?js|jsx|[mc]?ts)$/;
@@ -35,6 +36,13 @@ export interface RunFilesResult {
   /** Files read and parsed (own and dependency). */
   filesChecked: number;
 }
+
+/**
+ * Import sites of dependency files, shared by every validation in this process (the worker, tests, the
+ * benchmark), keyed by real path and checked against size and modification time.
+ */
+const dependencySites = new Map<string, { fingerprint: string; sites: ImportSite[] | null }>();
+const MAX_CACHED_DEPENDENCY_FILES = 20_000;
 
 interface Job {
   file: string;
@@ -63,18 +71,9 @@ export function runFiles(input: RunFilesInput): RunFilesResult {
   for (let i = 0; i < queue.length; i++) {
     const job = queue[i] as Job;
     const own = job.role !== 'dependency';
-    const engineReport = (meta: typeof fileTooLarge, messageId: string, data: Record<string, string>, loc?: { line: number; column: number }) => {
+    const engineReport = (meta: RuleMeta, messageId: string, data: Record<string, string>, loc?: { line: number; column: number }) => {
       if (own && !input.alreadyReported(meta.id, job.file)) input.report(toDiagnostic({ meta }, job.file, { messageId, data, ...(loc ? { loc } : {}) }));
     };
-    const read = fs.readText(job.file);
-    if (!read.ok) {
-      if (read.reason === 'too-large') engineReport(fileTooLarge, 'tooLarge', { size: String(read.size), max: String(fs.maxFileBytes) });
-      else if (read.reason === 'outside') {
-        engineReport(outsidePackage, 'symlink', { file: path.relative(job.packageRoot, job.file), target: read.realPath ?? '?' });
-      } else engineReport(unreadable, 'unreadable', { reason: read.reason });
-      continue;
-    }
-    filesChecked++;
     const memo = new Map<string, ResolvedImport>();
     const resolve = (specifier: string): ResolvedImport => {
       let r = memo.get(specifier);
@@ -84,19 +83,37 @@ export function runFiles(input: RunFilesInput): RunFilesResult {
       }
       return r;
     };
-    const sites = lintFile({
-      file: job.file,
-      text: read.text,
-      role: job.role,
-      packageRoot: job.packageRoot,
-      rules: input.rules,
-      resolve,
-      report: (d) => {
-        if (d.ruleId === 'parse/syntax-error' && input.alreadyReported(d.ruleId, job.file)) return;
-        input.report(d);
-      },
-    });
+
+    const fingerprint = own ? null : fs.fingerprint(job.file);
+    const cached = fingerprint === null ? undefined : dependencySites.get(job.file);
+    let sites: ImportSite[] | null;
+    if (cached && cached.fingerprint === fingerprint) {
+      sites = cached.sites;
+    } else {
+      const read = fs.readText(job.file);
+      if (!read.ok) {
+        if (read.reason === 'too-large') engineReport(fileTooLarge, 'tooLarge', { size: String(read.size), max: String(fs.maxFileBytes) });
+        else if (read.reason === 'outside') engineReport(outsidePackage, 'symlink', { file: path.relative(job.packageRoot, job.file), target: read.realPath ?? '?' });
+        else engineReport(unreadable, 'unreadable', { reason: read.reason });
+        continue;
+      }
+      sites = lintFile({
+        file: job.file,
+        text: read.text,
+        role: job.role,
+        packageRoot: job.packageRoot,
+        rules: input.rules,
+        resolve,
+        report: (d) => {
+          if (d.ruleId === 'parse/syntax-error' && input.alreadyReported(d.ruleId, job.file)) return;
+          input.report(d);
+        },
+      });
+      if (fingerprint !== null && dependencySites.size < MAX_CACHED_DEPENDENCY_FILES) dependencySites.set(job.file, { fingerprint, sites });
+    }
+    filesChecked++;
     if (sites === null) continue;
+
     const edges: ImportEdge[] = sites.map((s) => ({ ...s, resolved: resolve(s.specifier) }));
     graph.set({ file: job.file, role: job.role, own, edges });
     const followsImports = job.role === 'workflow' || job.role === 'workflow-code' || job.role === 'dependency';

@@ -26,6 +26,8 @@ export interface ValidatorFs {
   readonly maxFileBytes: number;
   realpath(p: string): string | null;
   isFile(p: string): boolean;
+  /** Size and modification time of an allowed file (a cache key), or null. */
+  fingerprint(p: string): string | null;
   isDirectory(p: string): boolean;
   /** True when `p`'s real path is inside an allowed root. */
   isAllowed(p: string): boolean;
@@ -86,6 +88,11 @@ export function createConfinedFs(roots: string[], maxFileBytes: number): Validat
     realpath,
     allow,
     isFile: (p) => statOf(p)?.isFile() ?? false,
+    fingerprint(p) {
+      const real = realpath(p);
+      const st = real !== null && allowedReal(real) ? statOf(real) : null;
+      return st?.isFile() ? `${st.size}:${st.mtimeMs}` : null;
+    },
     isDirectory: (p) => statOf(p)?.isDirectory() ?? false,
     isAllowed(p) {
       const real = realpath(p);

@@ -1,0 +1,188 @@
+/**
+ * Valid and invalid code for each file rule, asserting message id, line and column (typescript-eslint's
+ * RuleTester habit). Fixture packages cover the same rules end to end in rules.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { rule as nameFormat } from '../src/rules/definitions/name-format.js';
+import { rule as reservedName } from '../src/rules/definitions/reserved-name.js';
+import { rule as importStyle } from '../src/rules/steps/import-style.js';
+import { rule as namedExportsOnly } from '../src/rules/steps/named-exports-only.js';
+import { rule as noTopLevelCall } from '../src/rules/steps/no-top-level-call.js';
+import { rule as staticName } from '../src/rules/steps/static-name.js';
+import { rule as noNodeGlobals } from '../src/rules/workflow/no-node-globals.js';
+import { rule as noNondeterministicApis } from '../src/rules/workflow/no-nondeterministic-apis.js';
+import type { FileRule } from '../src/types.js';
+import { lint, positions, type LintOptions } from './rule-tester.js';
+
+interface Cases {
+  rule: FileRule;
+  options?: LintOptions;
+  valid: string[];
+  invalid: { code: string; errors: string[]; options?: LintOptions }[];
+}
+
+const STEPS: LintOptions = { role: 'steps', file: '/pkg/hello/steps.js' };
+const WITH_STEPS: LintOptions = { role: 'workflow', imports: { './steps.js': 'steps', './evaluators.js': 'evaluators', './util.js': null } };
+
+const SUITES: Cases[] = [
+  {
+    rule: namedExportsOnly,
+    options: STEPS,
+    valid: [
+      "import { step } from '@skein/core';\nexport const a = step({ name: 'a', fn: () => 1 });",
+      "export { a, b as c } from './other.js';",
+      "export type * from './types.js';",
+      "function f() { module.exports = 1; }",
+    ],
+    invalid: [
+      { code: "export default step({ name: 'a' });", errors: ['default@1:1'] },
+      { code: "const a = 1;\nexport * from './more.js';", errors: ['exportAll@2:1'] },
+      { code: "export * as ns from './more.js';", errors: ['exportNamespace@1:1'] },
+      { code: "module.exports = { a: 1 };", errors: ['commonjs@1:1'] },
+      { code: "export default 1;", errors: ['default@1:1'], options: { role: 'shared-evaluators', file: '/pkg/shared/evaluators/x.js' } },
+    ],
+  },
+  {
+    rule: importStyle,
+    options: WITH_STEPS,
+    valid: [
+      "import { greet, wave as w } from './steps.js';",
+      "const { greet } = require('./steps.js');",
+      "import util from './util.js';\nimport * as u2 from './util.js';",
+      "import type Steps from './steps.js';",
+      "export { greet } from './steps.js';",
+    ],
+    invalid: [
+      { code: "import steps from './steps.js';", errors: ['defaultImport@1:8'] },
+      { code: "import judge, { other } from './evaluators.js';", errors: ['defaultImport@1:8'] },
+      { code: "\nimport * as s from './steps.js';", errors: ['namespaceImport@2:8'] },
+      { code: "const s = require('./steps.js');", errors: ['requireNotDestructured@1:11'] },
+      { code: "const g = require('./steps.js').greet;", errors: ['requireNotDestructured@1:11'] },
+      { code: "export * from './steps.js';", errors: ['exportAll@1:1'] },
+      { code: "async function f() { return import('./steps.js'); }", errors: ['dynamicImport@1:29'] },
+    ],
+  },
+  {
+    rule: noTopLevelCall,
+    options: WITH_STEPS,
+    valid: [
+      "import { greet } from './steps.js';\nexport default workflow({ name: 'w', fn: async () => greet(1) });",
+      "import { greet } from './steps.js';\nconst later = () => greet(1);",
+      "import { greet } from './util.js';\ngreet(1);",
+      "import { greet } from './steps.js';\nfunction g(greet) { return greet(); }\ng(() => 1);",
+    ],
+    invalid: [
+      { code: "import { greet } from './steps.js';\ngreet('x');", errors: ['topLevelCall@2:1'] },
+      { code: "import { judge as j } from './evaluators.js';\nconst r = await j(1);", errors: ['topLevelCall@2:17'] },
+      { code: "const { greet } = require('./steps.js');\nif (true) { greet(1); }", errors: ['topLevelCall@2:13'] },
+      {
+        code: "import { step } from '@skein/core';\nexport const a = step({ name: 'a', fn: () => 1 });\na(2);",
+        errors: ['topLevelCall@3:1'],
+        options: STEPS,
+      },
+    ],
+  },
+  {
+    rule: staticName,
+    options: STEPS,
+    valid: [
+      "import { step } from '@skein/core';\nexport const a = step({ name: 'a', fn: () => 1 });",
+      "import { step as s } from '@skein/core';\nconst N = `a`;\nexport const a = s({ name: N, fn: () => 1 });",
+      "import * as core from '@skein/core';\nexport const a = core.evaluator({ 'name': 'a', fn: () => ({ value: 1 }) });",
+      "const step = (x) => x;\nexport const a = step({ fn: 1 });",
+    ],
+    invalid: [
+      { code: "import { step } from '@skein/core';\nexport const a = step({ name: 'a' + 1, fn: () => 1 });", errors: ['dynamicName@2:31'] },
+      { code: "import { step } from '@skein/core';\nlet n = 'a';\nexport const a = step({ name: n });", errors: ['dynamicName@3:31'] },
+      { code: "import { evaluator } from '@skein/core';\nexport const a = evaluator(cfg);", errors: ['notObject@2:28'] },
+      { code: "import { step } from '@skein/core';\nexport const a = step({ ...base });", errors: ['missingName@2:23'] },
+      { code: "import * as core from '@skein/core';\nexport const a = core.step({ name: `x${1}` });", errors: ['dynamicName@2:36'] },
+    ],
+  },
+  {
+    rule: noNodeGlobals,
+    valid: [
+      "const process = { env: {} };\nprocess.env.X = 1;",
+      "if (typeof process !== 'undefined') {}",
+      "const r = require('./x.js');",
+      "function f(fetch) { return fetch(); }",
+      "const o = { process: 1, __dirname: 2 };\no.process;",
+    ],
+    invalid: [
+      { code: "process.env.MODE = 'x';", errors: ['processEnvWrite@1:1'] },
+      { code: "delete process.env.MODE;", errors: ['processEnvWrite@1:8'] },
+      { code: "const mode = process.env.MODE;", errors: ['nodeGlobal@1:14'] },
+      { code: "const f = __filename;", errors: ['nodeGlobal@1:11'] },
+      { code: "const m = require(name);", errors: ['dynamicRequire@1:11'] },
+      { code: "await fetch('https://x');\nnew XMLHttpRequest();", errors: ['ioGlobal@1:7', 'ioGlobal@2:5'] },
+    ],
+  },
+  {
+    rule: noNondeterministicApis,
+    valid: ["const m = new WeakMap();", "class WeakRef {}\nnew WeakRef();", "typeof FinalizationRegistry;"],
+    invalid: [
+      { code: "const r = new WeakRef({});", errors: ['forbidden@1:15'] },
+      { code: "\n  new FinalizationRegistry(() => {});", errors: ['forbidden@2:7'] },
+    ],
+  },
+  {
+    rule: nameFormat,
+    valid: [
+      "import { workflow } from '@skein/core';\nexport default workflow({ name: 'ok_Name1', aliases: ['_a'], fn: () => 1 });",
+      "import { workflow } from '@skein/core';\nexport default workflow({ name: '$catalog', fn: () => 1 });",
+      "import { workflow } from '@skein/core';\nexport default workflow({ name: dynamic, fn: () => 1 });",
+    ],
+    invalid: [
+      { code: "import { workflow } from '@skein/core';\nexport default workflow({ name: 'a-b', fn: () => 1 });", errors: ['invalid@2:33'] },
+      { code: "import { workflow } from '@skein/core';\nconst A = '9lives';\nexport default workflow({ name: 'ok', aliases: ['x y', A] });", errors: ['invalid@3:49', 'invalid@3:56'] },
+      { code: "import { step } from '@skein/core';\nexport const s = step({ name: 'é' });", errors: ['invalid@2:31'], options: STEPS },
+    ],
+  },
+  {
+    rule: reservedName,
+    valid: ["import { workflow } from '@skein/core';\nexport default workflow({ name: 'catalog', fn: () => 1 });"],
+    invalid: [
+      { code: "import { workflow } from '@skein/core';\nexport default workflow({ name: '$catalog', fn: () => 1 });", errors: ['reserved@2:33'] },
+      { code: "import { workflow } from '@skein/core';\nexport default workflow({ name: 'w', aliases: ['$catalog'] });", errors: ['reserved@2:48'] },
+    ],
+  },
+];
+
+describe.each(SUITES)('$rule.meta.id', ({ rule, options, valid, invalid }) => {
+  it.each(valid)('valid: %s', (code) => {
+    expect(positions(rule, code, options)).toEqual([]);
+  });
+  it.each(invalid)('invalid: $code', ({ code, errors, options: own }) => {
+    expect(positions(rule, code, own ?? options)).toEqual(errors);
+  });
+});
+
+describe('engine', () => {
+  it('reports a syntax error with its position instead of throwing', () => {
+    const out = lint(namedExportsOnly, 'export const = 1;', { role: 'steps' });
+    expect(out).toMatchObject([{ ruleId: 'parse/syntax-error', line: 1, column: 14, severity: 'error' }]);
+  });
+
+  it('survives pathologically deep nesting', () => {
+    const deep = 'const x = ' + '['.repeat(20_000) + ']'.repeat(20_000) + ';';
+    const out = lint(noNodeGlobals, deep);
+    expect(out.every((d) => d.ruleId === 'parse/syntax-error')).toBe(true);
+  });
+
+  it('renders messages and hints from the rule meta with data', () => {
+    const [d] = lint(noNodeGlobals, 'const f = __dirname;');
+    expect(d).toMatchObject({
+      ruleId: 'workflow/no-node-globals',
+      messageId: 'nodeGlobal',
+      data: { name: '__dirname' },
+      message: 'Workflow code uses the Node global `__dirname`, which does not exist in the workflow sandbox.',
+      specRule: 12,
+    });
+    expect(d?.hint).toContain('`__dirname`');
+  });
+
+  it('runs only the rules that apply to the file role', () => {
+    expect(positions(namedExportsOnly, 'export default 1;', { role: 'workflow' })).toEqual([]);
+    expect(positions(noNodeGlobals, 'process.exit();', { role: 'steps' })).toEqual([]);
+  });
+});

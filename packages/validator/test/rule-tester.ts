@@ -1,0 +1,38 @@
+/**
+ * A small RuleTester (typescript-eslint style) for file rules: runs one rule over a code string in the
+ * engine's single traversal, with imports resolved from a table instead of the disk.
+ */
+import { lintFile } from '../src/engine/lint-file.js';
+import type { CodeRole, FileRole, FileRule, ResolvedImport, ValidatorDiagnostic } from '../src/types.js';
+
+export interface LintOptions {
+  role?: CodeRole;
+  file?: string;
+  /** specifier → role of the file it resolves to (null: a plain module); absent specifiers are unresolved. */
+  imports?: Record<string, FileRole | null>;
+}
+
+/** The findings `rule` reports for `code`. */
+export function lint(rule: FileRule, code: string, options: LintOptions = {}): ValidatorDiagnostic[] {
+  const out: ValidatorDiagnostic[] = [];
+  const imports = options.imports ?? {};
+  const resolve = (specifier: string): ResolvedImport =>
+    specifier in imports ? { kind: 'file', path: `/pkg/${specifier}`, role: imports[specifier] ?? null, inPackage: true } : { kind: 'unresolved' };
+  lintFile({
+    file: options.file ?? '/pkg/hello/workflow.js',
+    text: code,
+    role: options.role ?? 'workflow',
+    packageRoot: '/pkg',
+    rules: [rule],
+    resolve,
+    report: (d) => out.push(d),
+  });
+  return out;
+}
+
+/** `messageId@line:column` of each finding of `rule`, in report order. */
+export function positions(rule: FileRule, code: string, options?: LintOptions): string[] {
+  return lint(rule, code, options)
+    .filter((d) => d.ruleId === rule.meta.id)
+    .map((d) => `${d.messageId}@${d.line}:${d.column}`);
+}

@@ -1,0 +1,110 @@
+/**
+ * Every rule against its good and bad fixture packages (`fixtures/validator/<rule-id>/{valid,invalid}`):
+ * the valid package has no findings at all; the invalid one has exactly the listed findings (rule id,
+ * file, line, column).
+ */
+import { describe, expect, it } from 'vitest';
+import { validate } from '../src/index.js';
+import { fixture, summarize } from './helpers.js';
+
+interface Case {
+  rule: string;
+  invalid: string[];
+  options?: { maxFileBytes: number };
+}
+
+const CASES: Case[] = [
+  {
+    rule: 'steps/named-exports-only',
+    invalid: ['steps/named-exports-only hello/steps.js:4:1', 'steps/named-exports-only hello/steps.js:5:1', 'steps/named-exports-only hello/steps.js:6:1'],
+  },
+  {
+    rule: 'steps/import-style',
+    invalid: ['steps/import-style hello/workflow.js:2:8', 'steps/import-style hello/workflow.js:3:8', 'steps/import-style hello/workflow.js:4:18', 'steps/import-style hello/workflow.js:8:95'],
+  },
+  { rule: 'steps/no-top-level-call', invalid: ['steps/no-top-level-call hello/steps.js:8:1', 'steps/no-top-level-call hello/workflow.js:4:16'] },
+  { rule: 'steps/static-name', invalid: ['steps/static-name hello/steps.js:7:9', 'steps/static-name hello/steps.js:10:26', 'steps/static-name hello/steps.js:11:32'] },
+  {
+    rule: 'workflow/no-node-modules',
+    invalid: ['workflow/no-node-modules hello/format.js:1:30', 'workflow/no-node-modules hello/format.js:2:16', 'workflow/no-node-modules hello/workflow.js:4:21'],
+  },
+  {
+    rule: 'workflow/no-node-globals',
+    invalid: [
+      'workflow/no-node-globals hello/workflow.js:7:5',
+      'workflow/no-node-globals hello/workflow.js:8:18',
+      'workflow/no-node-globals hello/workflow.js:9:17',
+      'workflow/no-node-globals hello/workflow.js:10:23',
+      'workflow/no-node-globals hello/workflow.js:11:26',
+    ],
+  },
+  { rule: 'workflow/no-nondeterministic-apis', invalid: ['workflow/no-nondeterministic-apis hello/workflow.js:7:21', 'workflow/no-nondeterministic-apis hello/workflow.js:8:26'] },
+  { rule: 'activities/scoped-shadows-shared', invalid: ['activities/scoped-shadows-shared hello/steps.js:4:20'] },
+  {
+    rule: 'definitions/name-format',
+    invalid: ['definitions/name-format hello/steps.js:4:9', 'definitions/name-format hello/workflow.js:5:9', 'definitions/name-format hello/workflow.js:6:13'],
+  },
+  { rule: 'definitions/reserved-name', invalid: ['definitions/reserved-name hello/workflow.js:5:9'] },
+  { rule: 'definitions/shared-folder-name', invalid: ['definitions/shared-folder-name shared/workflow.js:1:1'] },
+  { rule: 'packaging/core-peer-dependency', invalid: ['packaging/core-peer-dependency package.json:16:5'] },
+  { rule: 'packaging/zod-peer-dependency', invalid: ['packaging/zod-peer-dependency hello/workflow.d.ts:1:24'] },
+  { rule: 'packaging/javascript-sources', invalid: ['packaging/javascript-sources hello/evaluators.ts:1:1'] },
+  { rule: 'packaging/type-declarations', invalid: ['packaging/type-declarations package.json:1:1'] },
+  { rule: 'fs/outside-package', invalid: ['fs/outside-package hello/workflow.js:3:24'] },
+  { rule: 'parse/syntax-error', invalid: ['parse/syntax-error hello/helper.js:2:24'] },
+  { rule: 'fs/file-too-large', invalid: ['fs/file-too-large hello/table.js:1:1'], options: { maxFileBytes: 4096 } },
+  // Discovery's findings (SPEC rules 1-4, 7, 10) reach the report unchanged.
+  { rule: 'names/duplicate-activity', invalid: ['names/duplicate-activity hello/evaluators.js:3:22'] },
+  { rule: 'discovery', invalid: ['conventions/unreachable-workflow hello/workflow.js:1:1', 'reexport/commonjs index.js:1:1'] },
+];
+
+describe.each(CASES)('$rule', ({ rule, invalid, options }) => {
+  it('accepts the valid fixture with no findings', async () => {
+    const report = await validate(fixture(`${rule}/valid`), options);
+    expect(summarize(report)).toEqual([]);
+    expect(report.errorCount + report.warningCount).toBe(0);
+    expect(report.manifest.workflows.length).toBeGreaterThan(0);
+  });
+
+  it('reports exactly the expected findings in the invalid fixture', async () => {
+    const report = await validate(fixture(`${rule}/invalid`), options);
+    expect(summarize(report)).toEqual(invalid);
+    const severities = new Set(report.diagnostics.map((d) => d.severity));
+    expect(report.errorCount + report.warningCount).toBe(invalid.length);
+    expect(report.errorCount).toBe(severities.has('error') ? report.diagnostics.filter((d) => d.severity === 'error').length : 0);
+  });
+});
+
+describe('finding contents', () => {
+  it('rule 12 names the import chain and the fix', async () => {
+    const report = await validate(fixture('workflow/no-node-modules/invalid'));
+    const [fsImport, , dependency] = report.diagnostics;
+    expect(fsImport?.message).toContain('hello/workflow.js → hello/helper.js → hello/format.js → fs');
+    expect(fsImport?.hint).toMatch(/step/);
+    expect(fsImport?.specRule).toBe(12);
+    expect(dependency?.message).toContain('"left-pad-fs"');
+    expect(dependency?.message).toContain('node_modules/left-pad-fs/util.js → fs');
+    expect(dependency?.hint).toContain('skein-workflow-bundle');
+  });
+
+  it('rule 8 names both files', async () => {
+    const report = await validate(fixture('activities/scoped-shadows-shared/invalid'));
+    expect(report.diagnostics[0]?.message).toContain('hello/steps.js');
+    expect(report.diagnostics[0]?.message).toContain('shared/steps/log.js');
+    expect(report.diagnostics[0]?.data).toMatchObject({ name: 'log', workflow: 'hello' });
+  });
+
+  it('type-declarations is a warning, the others errors', async () => {
+    const report = await validate(fixture('packaging/type-declarations/invalid'));
+    expect(report).toMatchObject({ errorCount: 0, warningCount: 1 });
+    expect(report.diagnostics[0]).toMatchObject({ severity: 'warning', specRule: 5, messageId: 'missing' });
+  });
+
+  it('carries the manifest: workflows, activities and activity types (SPEC rule 10)', async () => {
+    const report = await validate(fixture('activities/scoped-shadows-shared/valid'));
+    const hello = report.manifest.workflows.find((w) => w.name === 'hello');
+    expect(hello?.activities.map((a) => a.name)).toEqual(['greet']);
+    expect(hello?.activityTypes).toEqual(['hello#greet', 'hello#log']);
+    expect(report.manifest.sharedActivities.map((a) => a.name)).toEqual(['log']);
+  });
+});
