@@ -2,6 +2,8 @@
  * Which installed packages exist and which expose workflows (SPEC rule 4): every package reachable from the
  * project's `node_modules`, then each ancestor's (hoisted installs), scoped packages included, de-duplicated by
  * real path (workspace symlinks) and by name (the nearest install wins, as in Node's resolution).
+ * Nested installs (`node_modules/a/node_modules/b`) are not searched: a workflow package is served by the
+ * project only when it is resolvable from the project itself.
  */
 import { dirname, join, resolve } from 'node:path';
 import { PACKAGE_JSON_KEY } from '@skein/core';

@@ -61,6 +61,7 @@ export async function followEntry(graph: ExportGraph, entry: string, isWorkflowS
       if (form.kind === 'namespace-reexport' && form.source) edges.push({ source: form.source, position: form.position, star: false });
     }
     await reportRuntimeAssembly(graph, info);
+    await reportNamespaces(graph, info, isWorkflowSpecifier);
     const next: string[] = [];
     for (const edge of edges) {
       if (!isRelative(edge.source)) {
@@ -135,9 +136,39 @@ function reportUnsupported(info: ModuleInfo, diagnostics: Diagnostics): void {
         diagnostics.report('reexport/computed-path', info.file, form.position, `${form.what} with a path computed at runtime cannot be followed statically.`, `Name each workflow file literally: ${FIX_FORMS}.`);
         break;
       case 'namespace-reexport':
-        diagnostics.report('reexport/namespace', info.file, form.position, `export * as ${form.exported} from '${form.source}' exports a namespace object; its workflows are not registered.`, `Re-export each workflow by name: ${FIX_FORMS}.`);
-        break;
+        break; // reported by reportNamespaces, which knows whether the namespace holds workflows
     }
+  }
+}
+
+/** True when `specifier` (from `from`) is a workflow file or a module whose exports reach a workflow definition. */
+async function reachesWorkflow(graph: ExportGraph, from: string, specifier: string, isWorkflowSpecifier: WorkflowSpecifierTest): Promise<boolean> {
+  if (!isRelative(specifier)) return isAbsoluteSpecifier(specifier) || isWorkflowSpecifier(specifier);
+  const file = resolveRelative(from, specifier);
+  if (classifyFile(file) === 'workflow') return true;
+  if ((await graph.store.load(file)).missing) return false;
+  for (const name of await graph.exportNames(file)) {
+    const r = await graph.resolveExport(file, name);
+    if (r.kind === 'definition' && r.definition.callee === 'workflow') return true;
+  }
+  return false;
+}
+
+/**
+ * Reports namespace objects exported from an entry or barrel that hold workflows: `export * as ns from` and
+ * `import * as ns from …; export { ns }` (SPEC rule 3). Namespaces of modules without workflows are fine.
+ */
+async function reportNamespaces(graph: ExportGraph, info: ModuleInfo, isWorkflowSpecifier: WorkflowSpecifierTest): Promise<void> {
+  const hint = `Re-export each workflow by name: ${FIX_FORMS}.`;
+  for (const form of info.unsupported) {
+    if (form.kind !== 'namespace-reexport' || !(await reachesWorkflow(graph, info.file, form.source, isWorkflowSpecifier))) continue;
+    graph.diagnostics.report('reexport/namespace', info.file, form.position, `export * as ${form.exported} from '${form.source}' exports a namespace object; its workflows are not registered.`, hint);
+  }
+  for (const [exportName, binding] of info.exports) {
+    if (binding.kind !== 'local') continue;
+    const local = info.locals.get(binding.local);
+    if (local?.kind !== 'import' || local.imported !== '*' || !(await reachesWorkflow(graph, info.file, local.source, isWorkflowSpecifier))) continue;
+    graph.diagnostics.report('reexport/namespace', info.file, binding.position, `'${exportName}' exports the namespace of '${local.source}' (import * as ${binding.local}); its workflows are not registered.`, hint);
   }
 }
 

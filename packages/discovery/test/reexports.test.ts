@@ -49,10 +49,12 @@ describe('re-exports (SPEC rules 2 and 3)', () => {
     expect(workflowSummary(m)).toEqual(['ok <- dyn:ok (node_modules/dyn/ok/workflow.js)']);
   });
 
-  it('reports export * as ns and does not register what is behind it', async () => {
+  it('reports namespace re-exports holding workflows (export * as ns, import * then export) and does not register what is behind them', async () => {
     const m = await discoverFixture('reexport-namespace');
-    expect(briefs(m)).toEqual(['reexport/namespace node_modules/ns/index.js:1:1']);
+    // Namespaces without workflows (helpers, util) are fine.
+    expect(briefs(m)).toEqual(['reexport/namespace node_modules/ns/index.js:1:1', 'reexport/namespace node_modules/ns/index.js:6:10']);
     expect(m.diagnostics[0]!.message).toBe("export * as flows from './flows.js' exports a namespace object; its workflows are not registered.");
+    expect(m.diagnostics[1]!.message).toBe("'more' exports the namespace of './more.js' (import * as more); its workflows are not registered.");
     expect(workflowSummary(m)).toEqual(['kept <- ns:kept (node_modules/ns/kept/workflow.js)']);
   });
 
