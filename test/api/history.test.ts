@@ -1,0 +1,220 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, startHarness, type Harness } from './support.js';
+import { openSse } from './sse.js';
+
+let h: Harness;
+const MAX_WAIT = 1500;
+
+beforeAll(async () => {
+  h = await startHarness({ SKEIN_HISTORY_MAX_WAIT_MS: String(MAX_WAIT) });
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+type Ev = { eventId: number; eventType: string; [k: string]: any };
+
+async function startWaiter() {
+  const res = await h.call('POST', '/workflow/start', { body: { workflowName: 'waiter' } });
+  const { workflowId, runId } = res.body as { workflowId: string; runId: string };
+  await eventually(async () => {
+    const r = await h.call('GET', '/workflow/{id}/history', { params: { id: workflowId }, query: { pageSize: 50 } });
+    return r.body.events.some((e: Ev) => e.eventType === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED');
+  });
+  return { workflowId, runId };
+}
+
+/** Pages to the end of the current history; returns every event and the last cursor. */
+async function pageAll(workflowId: string, runId: string, pageSize: number) {
+  const events: Ev[] = [];
+  let token: string | null | undefined;
+  let pages = 0;
+  for (;;) {
+    const r = await h.call('GET', '/workflow/{id}/runs/{rid}/history', {
+      params: { id: workflowId, rid: runId },
+      query: { pageSize, ...(token ? { pageToken: token } : {}) },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.events.length).toBeLessThanOrEqual(pageSize);
+    pages += 1;
+    events.push(...r.body.events);
+    if (r.body.nextPageToken === null || r.body.events.length === 0) return { events, token: r.body.nextPageToken as string | null, pages, last: r.body };
+    token = r.body.nextPageToken;
+  }
+}
+
+describe('GET history (paged)', () => {
+  it('pages through a closed run: contiguous event ids, workflow metadata, null token at the end', async () => {
+    const run = await h.call('POST', '/workflow/run', { body: { workflowName: 'twoSteps', input: { n: 1 } } });
+    const { workflowId, runId } = run.body;
+    const { events, token, pages, last } = await pageAll(workflowId, runId, 2);
+    expect(token).toBeNull();
+    expect(pages).toBeGreaterThan(3);
+    expect(events.map((e) => e.eventId)).toEqual(events.map((_, i) => i + 1));
+    expect(events[0]!.eventType).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_STARTED');
+    expect(events.at(-1)!.eventType).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED');
+    expect(last.workflow).toMatchObject({ workflowId, runId, workflowType: 'twoSteps', status: 'completed', historyLength: events.length });
+    expect(last.runId).toBe(runId);
+    const latest = await h.call('GET', '/workflow/{id}/history', { params: { id: workflowId }, query: { pageSize: 50 } });
+    expect(latest.body.events.map((e: Ev) => e.eventId)).toEqual(events.map((e) => e.eventId));
+    expect(latest.body.nextPageToken).toBeNull();
+  });
+
+  it('includePayloads decodes payloads; without it they stay encoded', async () => {
+    const run = await h.call('POST', '/workflow/run', { body: { workflowName: 'echo', input: { secret: 'xyz' } } });
+    const { workflowId, runId } = run.body;
+    const plain = await h.call('GET', '/workflow/{id}/runs/{rid}/history', { params: { id: workflowId, rid: runId }, query: { pageSize: 1 } });
+    const encoded = plain.body.events[0].workflowExecutionStartedEventAttributes.input.payloads[0];
+    expect(encoded.metadata.encoding).toBe(Buffer.from('json/plain').toString('base64'));
+    expect(JSON.parse(Buffer.from(encoded.data, 'base64').toString())).toEqual({ secret: 'xyz' });
+    const decoded = await h.call('GET', '/workflow/{id}/runs/{rid}/history', { params: { id: workflowId, rid: runId }, query: { pageSize: 50, includePayloads: true } });
+    expect(decoded.body.events[0].workflowExecutionStartedEventAttributes.input.payloads).toEqual([{ secret: 'xyz' }]);
+    const completed = decoded.body.events.find((e: Ev) => e.eventType === 'EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED');
+    expect(completed.workflowExecutionCompletedEventAttributes.result.payloads).toEqual([{ secret: 'xyz' }]);
+  });
+
+  it('rejects invalid queries and forged or foreign tokens with 400, never 500', async () => {
+    const a = await h.call('POST', '/workflow/run', { body: { workflowName: 'echo', input: 1 } });
+    const b = await h.call('POST', '/workflow/run', { body: { workflowName: 'echo', input: 2 } });
+    const params = { id: a.body.workflowId, rid: a.body.runId };
+    for (const query of [{ pageSize: 0 }, { pageSize: 51 }, { pageSize: 'x' }, { includePayloads: 'yes' }, { longPollTimeoutMs: 0 }]) {
+      const r = await h.call('GET', '/workflow/{id}/runs/{rid}/history', { params, query: query as never });
+      expect(r.status, JSON.stringify(query)).toBe(400);
+      expect(r.body.error).toBe('ValidationError');
+    }
+    const first = await h.call('GET', '/workflow/{id}/runs/{rid}/history', { params: { id: b.body.workflowId, rid: b.body.runId }, query: { pageSize: 1 } });
+    const foreign = first.body.nextPageToken as string;
+    const cursor = JSON.parse(Buffer.from(foreign, 'base64').toString());
+    const forged = [
+      'not base64 !!',
+      Buffer.from('{"hello":1}').toString('base64'),
+      Buffer.from(JSON.stringify({ ...cursor, w: a.body.workflowId, r: a.body.runId, t: Buffer.from('garbage-token').toString('base64') })).toString('base64'),
+      Buffer.from(JSON.stringify({ ...cursor, w: a.body.workflowId, r: a.body.runId, n: -3 })).toString('base64'),
+      foreign,
+    ];
+    for (const pageToken of forged) {
+      const r = await h.call('GET', '/workflow/{id}/runs/{rid}/history', { params, query: { pageToken } });
+      expect(r.status, pageToken).toBe(400);
+      expect(r.body.error).toBe('ValidationError');
+      const latest = await h.call('GET', '/workflow/{id}/history', { params: { id: a.body.workflowId }, query: { pageToken } });
+      expect(latest.status, pageToken).toBe(400);
+    }
+    const missing = await h.call('GET', '/workflow/{id}/history', { params: { id: 'no-such-execution' } });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toBe('WorkflowNotFoundError');
+  });
+
+  it('without long-poll the end of a running history answers at once with events [] and the same cursor', async () => {
+    const { workflowId, runId } = await startWaiter();
+    const { token } = await pageAll(workflowId, runId, 50);
+    const end = await h.call('GET', '/workflow/{id}/runs/{rid}/history', { params: { id: workflowId, rid: runId }, query: { pageToken: token! } });
+    expect(end.body.events).toEqual([]);
+    expect(end.body.nextPageToken).toBe(token);
+    expect(end.body.workflow.status).toBe('running');
+    await h.client.workflow.getHandle(workflowId).terminate();
+  });
+
+  it('long-poll at the end of history waits for the next event', async () => {
+    const { workflowId, runId } = await startWaiter();
+    const { events, token } = await pageAll(workflowId, runId, 50);
+    const started = Date.now();
+    setTimeout(() => void h.client.workflow.getHandle(workflowId).signal('ping'), 400);
+    const res = await h.call('GET', '/workflow/{id}/runs/{rid}/history', {
+      params: { id: workflowId, rid: runId },
+      query: { pageToken: token!, longPollTimeoutMs: MAX_WAIT },
+    });
+    const took = Date.now() - started;
+    expect(res.status).toBe(200);
+    expect(took).toBeGreaterThanOrEqual(300);
+    expect(res.body.events.length).toBeGreaterThan(0);
+    expect(res.body.events[0].eventId).toBe(events.length + 1);
+    expect(res.body.events.map((e: Ev) => e.eventType)).toContain('EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED');
+    expect(res.body.nextPageToken).not.toBe(token);
+    await h.client.workflow.getHandle(workflowId).terminate();
+  });
+
+  it('long-poll timeout returns the same cursor with events []; the wait is clamped to the server maximum', async () => {
+    const { workflowId, runId } = await startWaiter();
+    const { token } = await pageAll(workflowId, runId, 50);
+    let started = Date.now();
+    const short = await h.call('GET', '/workflow/{id}/runs/{rid}/history', { params: { id: workflowId, rid: runId }, query: { pageToken: token!, longPollTimeoutMs: 600 } });
+    let took = Date.now() - started;
+    expect(short.body).toMatchObject({ events: [], nextPageToken: token });
+    expect(took).toBeGreaterThanOrEqual(550);
+    expect(took).toBeLessThan(MAX_WAIT + 1000);
+    started = Date.now();
+    const clamped = await h.call('GET', '/workflow/{id}/runs/{rid}/history', { params: { id: workflowId, rid: runId }, query: { pageToken: token!, longPollTimeoutMs: 600_000 } });
+    took = Date.now() - started;
+    expect(clamped.body).toMatchObject({ events: [], nextPageToken: token });
+    expect(took).toBeGreaterThanOrEqual(MAX_WAIT - 100);
+    expect(took).toBeLessThan(MAX_WAIT + 5000);
+    await h.client.workflow.getHandle(workflowId).terminate();
+  });
+
+  it('a long-poll on a run that closes returns the close event and then a null cursor', async () => {
+    const { workflowId, runId } = await startWaiter();
+    const { token } = await pageAll(workflowId, runId, 50);
+    setTimeout(() => void h.client.workflow.getHandle(workflowId).signal('finish', { ok: true }), 300);
+    let cursor: string | null = token;
+    const seen: Ev[] = [];
+    for (let i = 0; i < 20 && cursor; i++) {
+      const r: any = await h.call('GET', '/workflow/{id}/runs/{rid}/history', { params: { id: workflowId, rid: runId }, query: { pageToken: cursor, longPollTimeoutMs: MAX_WAIT } });
+      seen.push(...r.body.events);
+      cursor = r.body.nextPageToken;
+    }
+    expect(cursor).toBeNull();
+    expect(seen.at(-1)!.eventType).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED');
+  });
+});
+
+describe('GET history/stream (server-sent events)', () => {
+  it('streams a closed run: workflow, every history event with its id, done; then ends', async () => {
+    const run = await h.call('POST', '/workflow/run', { body: { workflowName: 'twoSteps', input: { n: 1 } } });
+    const { workflowId, runId } = run.body;
+    const sse = await openSse(`${h.url}/workflow/${workflowId}/runs/${runId}/history/stream`);
+    expect(sse.status).toBe(200);
+    expect(sse.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    await sse.ended;
+    const kinds = sse.frames.map((f) => f.event);
+    expect(kinds[0]).toBe('workflow');
+    expect(kinds.at(-1)).toBe('done');
+    const history = sse.frames.filter((f) => f.event === 'history');
+    expect(history.map((f) => Number(f.id))).toEqual(history.map((_, i) => i + 1));
+    expect(history.map((f) => JSON.parse(f.data).eventId)).toEqual(history.map((_, i) => i + 1));
+    expect(JSON.parse(sse.frames[0]!.data)).toMatchObject({ workflowId, runId, status: 'completed' });
+    expect(JSON.parse(sse.frames.at(-1)!.data)).toEqual({ workflowId, runId, status: 'completed' });
+  });
+
+  it('follows a live run (latest-run route), delivers a signal as a history frame, and ends with done when it closes', async () => {
+    const { workflowId } = await startWaiter();
+    const sse = await openSse(`${h.url}/workflow/${workflowId}/history/stream`);
+    await sse.waitFor((f) => f.event === 'history' && JSON.parse(f.data).eventType === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED');
+    await h.call('POST', '/workflow/{id}/signal/{signal}', { params: { id: workflowId, signal: 'ping' }, body: { payload: {} } });
+    await sse.waitFor((f) => f.event === 'history' && JSON.parse(f.data).eventType === 'EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED');
+    await h.call('POST', '/workflow/{id}/signal/{signal}', { params: { id: workflowId, signal: 'finish' }, body: { payload: {} } });
+    const done = await sse.waitFor((f) => f.event === 'done');
+    expect(JSON.parse(done.data)).toMatchObject({ workflowId, status: 'completed' });
+    await sse.ended;
+    const ids = sse.frames.filter((f) => f.event === 'history').map((f) => Number(f.id));
+    expect(ids).toEqual(ids.map((_, i) => i + 1));
+  });
+
+  it('resumes after Last-Event-ID (header or query)', async () => {
+    const run = await h.call('POST', '/workflow/run', { body: { workflowName: 'twoSteps', input: { n: 1 } } });
+    const { workflowId, runId } = run.body;
+    const viaHeader = await openSse(`${h.url}/workflow/${workflowId}/runs/${runId}/history/stream`, { 'last-event-id': '5' });
+    await viaHeader.ended;
+    const ids = viaHeader.frames.filter((f) => f.event === 'history').map((f) => Number(f.id));
+    expect(ids[0]).toBe(6);
+    expect(ids).toEqual(ids.map((_, i) => i + 6));
+    const viaQuery = await openSse(`${h.url}/workflow/${workflowId}/runs/${runId}/history/stream?lastEventId=7`);
+    await viaQuery.ended;
+    expect(Number(viaQuery.frames.find((f) => f.event === 'history')!.id)).toBe(8);
+    const bad = await fetch(`${h.url}/workflow/${workflowId}/runs/${runId}/history/stream`, { headers: { 'last-event-id': 'abc' } });
+    expect(bad.status).toBe(400);
+    const missing = await fetch(`${h.url}/workflow/no-such-execution/history/stream`);
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).error).toBe('WorkflowNotFoundError');
+  });
+});
