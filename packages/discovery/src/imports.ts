@@ -80,11 +80,23 @@ export class PackageProbe {
   }
 }
 
+/** True when a specifier from `file` names a workflow file or a workflow package. */
+async function isWorkflowTarget(file: string, specifier: string, probe: PackageProbe): Promise<boolean> {
+  if (isRelative(specifier)) return classifyFile(resolveRelative(file, specifier)) === 'workflow';
+  const found = probe.packageOf(specifier);
+  return found !== undefined && (await probe.isWorkflowPackage(found.pkg, found.subpath));
+}
+
 /**
- * Reports, for one workflow file: `imports/namespace` for `import * as x` of a workflow package or workflow
+ * Reports, for one workflow file: `imports/dynamic` for `import()` of a workflow package or workflow file,
+ * `imports/namespace` for `import * as x` of a workflow package or workflow
  * file, and `package/no-expose-flag` for each workflow imported by name from a package that is not exposed.
  */
 export async function checkWorkflowImports(info: ModuleInfo, probe: PackageProbe, diagnostics: Diagnostics): Promise<void> {
+  for (const form of info.unsupported) {
+    if (form.kind !== 'dynamic-import' || !(await isWorkflowTarget(info.file, form.source, probe))) continue;
+    diagnostics.report('imports/dynamic', info.file, form.position, `import('${form.source}') loads workflow code dynamically; the workflows it calls cannot be known statically.`, `Import each workflow by name at the top of the module: import { greet } from '${form.source}'.`);
+  }
   for (const decl of info.imports) {
     const namespace = decl.specifiers.find((s) => s.imported === '*');
     if (isRelative(decl.source)) {

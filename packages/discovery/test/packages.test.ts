@@ -64,10 +64,16 @@ describe('which packages (SPEC rule 4)', () => {
     expect(m.packages.map((p) => p.name)).toEqual(['flagged']);
   });
 
-  it('reports namespace imports of a workflow package or workflow file in workflow code, not of other modules', async () => {
+  it('reports namespace imports and dynamic import() of a workflow package or workflow file in workflow code, not of other modules', async () => {
     const m = await discoverFixture('imports-namespace');
-    expect(briefs(m)).toEqual(['imports/namespace main/workflow.js:2:8', 'imports/namespace main/workflow.js:3:8']);
-    expect(m.diagnostics.map((d) => d.severity)).toEqual(['error', 'error']);
+    expect(briefs(m)).toEqual([
+      'imports/namespace main/workflow.js:2:8',
+      'imports/namespace main/workflow.js:3:8',
+      'imports/dynamic main/workflow.js:9:41',
+      'imports/dynamic main/workflow.js:10:31',
+    ]);
+    expect(m.diagnostics.map((d) => d.severity)).toEqual(['error', 'error', 'error', 'error']);
+    expect(m.diagnostics[2]!.message).toBe("import('greetings') loads workflow code dynamically; the workflows it calls cannot be known statically.");
     expect(m.diagnostics[0]!.hint).toBe("Import each workflow by name: import { greet } from 'greetings'.");
   });
 });
