@@ -4,7 +4,8 @@
  * once installed: from a throw-away host project whose `node_modules/<name>` links to the root, so
  * discovery checks its entry point and static re-exports (SPEC rules 2, 3) and registers only the
  * workflows the entry reaches. The host lives in the OS temp folder and is removed afterwards; nothing is
- * written into the package.
+ * written into the package. Discovery reads through `confineDiscoveryFs`, so it cannot follow a symlink out
+ * of the package either.
  */
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
@@ -12,6 +13,7 @@ import * as path from 'node:path';
 import type { Manifest } from '@skein/discovery';
 import { isInside } from '../fs/confined-fs.js';
 import { discover } from '../discovery.js';
+import { confineDiscoveryFs } from '../fs/discovery-fs.js';
 
 /** npm package names (what may safely become a path below the host's `node_modules`). */
 const NPM_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
@@ -21,7 +23,8 @@ const NPM_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
  * @param packageName the root's package.json `name` (any value; unusable names fall back to a fixed one)
  */
 export async function discoverRoot(realRoot: string, asPackage: boolean, packageName: unknown, maxFileBytes: number): Promise<Manifest> {
-  if (!asPackage) return discover(realRoot, { maxFileBytes });
+  const fs = confineDiscoveryFs([realRoot]);
+  if (!asPackage) return discover(realRoot, { maxFileBytes, fs });
   const host = await fsp.realpath(await fsp.mkdtemp(path.join(os.tmpdir(), 'skein-validate-')));
   try {
     const name = typeof packageName === 'string' && NPM_NAME.test(packageName) ? packageName : 'skein-validated-package';
@@ -29,7 +32,7 @@ export async function discoverRoot(realRoot: string, asPackage: boolean, package
     await fsp.mkdir(path.dirname(link), { recursive: true });
     await fsp.writeFile(path.join(host, 'package.json'), JSON.stringify({ name: 'skein-validate-host', private: true, dependencies: { [name]: '*' } }));
     await fsp.symlink(realRoot, link, 'dir');
-    const manifest = await discover(host, { maxFileBytes, ceiling: host });
+    const manifest = await discover(host, { maxFileBytes, ceiling: host, fs });
     return { ...manifest, root: realRoot, diagnostics: manifest.diagnostics.filter((d) => !isInside(host, d.file)) };
   } finally {
     await fsp.rm(host, { recursive: true, force: true });

@@ -1,0 +1,170 @@
+/**
+ * The `validate-workflow-package` command through its testable `run(argv, io)`: the four formats, the
+ * exit codes (0 clean, 1 findings, 2 usage/internal), `--max-warnings` and `--quiet`.
+ */
+import * as os from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { run, type CliIo } from '../src/cli/run.js';
+import { FIXTURES, fixture } from './helpers.js';
+
+async function cli(argv: string[], cwd = FIXTURES): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), cwd };
+  const code = await run(argv, io);
+  return { code, stdout, stderr };
+}
+
+const INVALID = 'steps/named-exports-only/invalid';
+const VALID = 'steps/named-exports-only/valid';
+const WARN_ONLY = 'packaging/type-declarations/invalid';
+
+describe('stylish (default)', () => {
+  it('groups findings by file with position, severity, message, rule id, hint and a summary; exit 1', async () => {
+    const { code, stdout } = await cli([INVALID]);
+    expect(code).toBe(1);
+    const lines = stdout.split('\n');
+    expect(lines[0]).toBe(`${INVALID}/hello/steps.js`);
+    expect(lines[1]).toBe('  4:1  error    Default export in a steps file; steps and evaluators must be named exports.  steps/named-exports-only');
+    expect(lines[2]).toMatch(/^\s+hint: Write `export const myStep = step/);
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('✖ 3 errors, 0 warnings');
+    expect(stdout).not.toContain('\u001b[');
+  });
+
+  it('prints a success line and exits 0 on a clean package', async () => {
+    const { code, stdout } = await cli([VALID]);
+    expect(code).toBe(0);
+    expect(stdout).toBe('✔ No problems (1 workflow, 1 activity checked)\n');
+  });
+
+  it('colours output with --color', async () => {
+    const { stdout } = await cli([INVALID, '--color']);
+    expect(stdout).toContain('\u001b[31merror  \u001b[0m');
+  });
+
+  it('validates the current directory when no dir is given', async () => {
+    const { code, stdout } = await cli([], fixture(INVALID));
+    expect(code).toBe(1);
+    expect(stdout).toContain('steps/named-exports-only');
+  });
+});
+
+describe('json', () => {
+  it('prints the documented schema with findings and the manifest', async () => {
+    const { code, stdout } = await cli([INVALID, '--format', 'json']);
+    expect(code).toBe(1);
+    const out = JSON.parse(stdout);
+    expect(Object.keys(out)).toEqual(['schemaVersion', 'root', 'summary', 'diagnostics', 'manifest']);
+    expect(out.schemaVersion).toBe(1);
+    expect(out.summary).toEqual({ errorCount: 3, warningCount: 0, workflowCount: 1, activityCount: 1 });
+    expect(out.diagnostics[0]).toEqual({
+      ruleId: 'steps/named-exports-only',
+      severity: 'error',
+      file: `${out.root}/hello/steps.js`,
+      line: 4,
+      column: 1,
+      message: 'Default export in a steps file; steps and evaluators must be named exports.',
+      hint: expect.stringContaining('export const myStep'),
+      specRule: 9,
+      messageId: 'default',
+      data: { role: 'steps' },
+    });
+    expect(out.manifest.workflows[0]).toMatchObject({ name: 'hello', activities: [{ name: 'greet', kind: 'step' }] });
+    expect(out.manifest.activityTypes).toEqual(['hello#greet']);
+  });
+});
+
+describe('sarif', () => {
+  it('prints a SARIF 2.1.0 log with rules and located results', async () => {
+    const { code, stdout } = await cli(['.', '-f', 'sarif'], fixture(INVALID));
+    expect(code).toBe(1);
+    const log = JSON.parse(stdout);
+    expect(log.version).toBe('2.1.0');
+    expect(log.$schema).toMatch(/sarif-2\.1\.0/);
+    expect(log.runs).toHaveLength(1);
+    const run0 = log.runs[0];
+    expect(run0.tool.driver.name).toBe('validate-workflow-package');
+    expect(run0.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(['steps/named-exports-only']);
+    expect(run0.tool.driver.rules[0]).toMatchObject({ shortDescription: { text: expect.any(String) }, defaultConfiguration: { level: 'error' }, properties: { specRule: 9 } });
+    expect(run0.results).toHaveLength(3);
+    expect(run0.results[0]).toMatchObject({
+      ruleId: 'steps/named-exports-only',
+      ruleIndex: 0,
+      level: 'error',
+      message: { text: expect.stringContaining('Default export') },
+      locations: [{ physicalLocation: { artifactLocation: { uri: 'hello/steps.js' }, region: { startLine: 4, startColumn: 1 } } }],
+    });
+  });
+
+  it('uses warning level for warnings and file URIs outside the working directory', async () => {
+    const { stdout } = await cli([fixture(WARN_ONLY), '--format=sarif'], os.tmpdir());
+    const log = JSON.parse(stdout);
+    expect(log.runs[0].results[0].level).toBe('warning');
+    expect(log.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toMatch(/^file:\/\/\/.*\/packaging\/type-declarations\/invalid\/package\.json$/);
+  });
+});
+
+describe('github', () => {
+  it('prints one workflow-command annotation per finding, hint on an escaped second line', async () => {
+    const { code, stdout } = await cli(['--format', 'github'], fixture(INVALID));
+    expect(code).toBe(1);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/^::error file=hello\/steps\.js,line=4,col=1,title=steps\/named-exports-only::Default export in a steps file; .*%0AWrite `export const myStep/);
+    expect(lines.at(-1)).toBe('3 errors, 0 warnings');
+  });
+
+  it('annotates warnings as warnings', async () => {
+    const { code, stdout } = await cli(['.', '--format', 'github'], fixture(WARN_ONLY));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^::warning file=package\.json,line=1,col=1,title=packaging\/type-declarations::/);
+  });
+});
+
+describe('exit codes and options', () => {
+  it('exits 0 with warnings, 1 when they exceed --max-warnings', async () => {
+    expect((await cli([WARN_ONLY])).code).toBe(0);
+    expect((await cli([WARN_ONLY, '--max-warnings', '1'])).code).toBe(0);
+    const over = await cli([WARN_ONLY, '--max-warnings', '0']);
+    expect(over.code).toBe(1);
+    expect(over.stderr).toContain('1 warnings, more than --max-warnings 0');
+  });
+
+  it('--quiet hides warnings', async () => {
+    const { code, stdout } = await cli([WARN_ONLY, '--quiet']);
+    expect(code).toBe(0);
+    expect(stdout).not.toContain('warning');
+    const json = JSON.parse((await cli([WARN_ONLY, '--quiet', '--format', 'json'])).stdout);
+    expect(json.diagnostics).toEqual([]);
+    expect(json.summary.warningCount).toBe(0);
+  });
+
+  it.each([
+    [['--format', 'xml'], 'unknown --format "xml"'],
+    [['--max-warnings', 'lots'], '--max-warnings must be a non-negative integer'],
+    [['--bogus'], "Unknown option '--bogus'"],
+    [['a', 'b'], 'expected at most one directory'],
+    [['does/not/exist'], 'does not exist or cannot be read'],
+    [['--max-file-bytes', '0'], '--max-file-bytes must be at least 1'],
+  ])('exits 2 on usage error %j, without a stack trace', async (argv, message) => {
+    const { code, stdout, stderr } = await cli(argv);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(message);
+    expect(stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('exits 2 when the path is a file', async () => {
+    const { code, stderr } = await cli([`${INVALID}/package.json`]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('is not a directory');
+  });
+
+  it('--help prints usage and exits 0; --version prints the version', async () => {
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: validate-workflow-package [dir] [options]');
+    expect(help.stdout).toContain('stylish (default), json, sarif or github');
+    expect((await cli(['-v'])).stdout).toBe('0.1.0\n');
+  });
+});
