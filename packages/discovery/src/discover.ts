@@ -8,7 +8,7 @@ import { isSkippedDirName } from './conventions.js';
 import { checkWorkflowNames as checkDefinitionNames, exportedDefinitions } from './definitions.js';
 import { cmp, Diagnostics } from './diagnostics.js';
 import { resolveEntry } from './entry.js';
-import { errorCode, nodeFileSystem, type FileSystem } from './fs.js';
+import { cachingFileSystem, errorCode, nodeFileSystem, type FileSystem } from './fs.js';
 import { ExportGraph } from './graph.js';
 import { checkWorkflowImports, PackageProbe } from './imports.js';
 import type { Definition } from './module-info.js';
@@ -48,7 +48,7 @@ interface SourceResult {
  * Never rejects for problems in the project or its packages: each is a diagnostic.
  */
 export async function discover(projectRoot: string, options: DiscoverOptions = {}): Promise<Manifest> {
-  const fs = options.fs ?? nodeFileSystem;
+  const fs = cachingFileSystem(options.fs ?? nodeFileSystem);
   const diagnostics = new Diagnostics();
   const store = new ModuleStore(fs, options.maxFileBytes);
   const requested = resolve(projectRoot);

@@ -84,3 +84,28 @@ export async function statOrUndefined(fs: FileSystem, path: string): Promise<Fil
 export async function isFile(fs: FileSystem, path: string): Promise<boolean> {
   return (await statOrUndefined(fs, path))?.kind === 'file';
 }
+
+/**
+ * Wraps a `FileSystem` so that `stat`, `realpath` and `readdir` of one path are asked once (results and
+ * rejections are remembered). Used for the duration of one `discover()` run, which lists the same folders
+ * from several places (the package walk, the activity listing, entry resolution).
+ */
+export function cachingFileSystem(fs: FileSystem): FileSystem {
+  const stats = new Map<string, Promise<FileStat>>();
+  const reals = new Map<string, Promise<string>>();
+  const dirs = new Map<string, Promise<DirEntry[]>>();
+  const memo = <T>(cache: Map<string, Promise<T>>, path: string, call: () => Promise<T>): Promise<T> => {
+    let found = cache.get(path);
+    if (!found) {
+      found = call();
+      cache.set(path, found);
+    }
+    return found;
+  };
+  return {
+    readFile: (path) => fs.readFile(path),
+    stat: (path) => memo(stats, path, () => fs.stat(path)),
+    realpath: (path) => memo(reals, path, () => fs.realpath(path)),
+    readdir: (path) => memo(dirs, path, () => fs.readdir(path)),
+  };
+}
