@@ -93,13 +93,18 @@ export interface WorkflowEntry {
 export interface Manifest {
   /** Real path of the project root. */
   root: string;
+  /**
+   * Registration order: the project's own workflows by file path, then each exposed package's (packages by name,
+   * workflows by file path). Equal names or aliases are reported (`names/duplicate-workflow`, SPEC rule 7) and
+   * both entries are kept.
+   */
   workflows: WorkflowEntry[];
   /**
    * Shared activities after namespace resolution (SPEC rule 7): one entry per name, the winning registration.
    * Order: the project's own first, then packages in discovery order; the project's own always win.
    */
   sharedActivities: SharedActivityEntry[];
-  /** Every exposed package found, in discovery order. */
+  /** Every exposed package found (SPEC rule 4), in discovery order: by package name. */
   packages: PackageRef[];
   /** Every finding, sorted by file, line, column. */
   diagnostics: Diagnostic[];
