@@ -120,40 +120,41 @@ async function discoverLocal(run: Run, root: string, packageRoots: ReadonlySet<s
 async function discoverPackage(run: Run, pkg: InstalledPackage): Promise<SourceResult> {
   const ref: PackageRef = { name: pkg.name, version: pkg.version, root: pkg.root };
   const sharedPromise = sharedActivities(run.fs, run.store, pkg.root, run.diagnostics);
-  const allWorkflowFiles = walkFiles(run.fs, pkg.root, { skipDir: (name) => isSkippedDirName(name, false), wantFile: (name) => name === 'workflow.js' }, run.diagnostics);
   const entry = await resolveEntry(run.fs, pkg.root, pkg.json);
-  const workflows: WorkflowEntry[] = [];
-  const reached = new Set<string>();
   if (!entry.ok) {
-    run.diagnostics.report('entry/not-found', pkg.manifest, keyPosition(pkg.text, pkg.json.exports !== undefined ? 'exports' : 'main'), `${pkg.name} exposes workflows but its entry point cannot be resolved: ${entry.reason}.`, 'Point "exports" (or "main") at an ES module that re-exports the workflows, e.g. "exports": { ".": "./index.js" }.');
-  } else {
-    const isWorkflowSpecifier = (specifier: string): boolean => /(^|\/)workflow(\.js)?$/.test(specifier) || (run.probe.packageOf(specifier)?.pkg.expose ?? 'absent') !== 'absent';
-    const reach = await followEntry(run.graph, entry.file, isWorkflowSpecifier);
-    const files = [...reach.workflowFiles].sort();
-    for (const file of files) reached.add(file);
-    const firstOf = new Map<string, string>();
-    await Promise.all(
-      files.map(async (file) => {
-        const [first] = await definitionsOf(run, file);
-        if (first) firstOf.set(file, first.exportName);
-      }),
-    );
-    for (const w of reach.workflows) reached.add(w.file);
-    const entries = await Promise.all(
-      reach.workflows
-        .filter((w) => !firstOf.has(w.file) || firstOf.get(w.file) === w.localExport)
-        .map(async (w) => {
-          if (!firstOf.has(w.file)) await definitionsOf(run, w.file);
-          return entryOf(run, w.file, w.definition, w.exportName, w.localExport, ref);
-        }),
-    );
-    const byFile = new Map<string, WorkflowEntry>();
-    for (const e of entries) if (e && !byFile.has(e.file)) byFile.set(e.file, e);
-    workflows.push(...[...byFile.values()].sort((a, b) => cmp(a.file, b.file)));
+    const key = pkg.json.exports !== undefined ? 'exports' : 'main';
+    run.diagnostics.report('entry/not-found', pkg.manifest, keyPosition(pkg.text, key), `${pkg.name} exposes workflows but its entry point cannot be resolved: ${entry.reason}.`, 'Point "exports" (or "main") at an ES module that re-exports the workflows, e.g. "exports": { ".": "./index.js" }.');
+    return { workflows: [], shared: { package: ref, activities: await sharedPromise } };
   }
+  const [workflows, shared] = await Promise.all([packageWorkflows(run, pkg, ref, entry.file), sharedPromise]);
+  return { workflows, shared: { package: ref, activities: shared } };
+}
+
+/**
+ * The workflows a package entry reaches (sorted by file), reporting `workflow.js` files of the package that it does
+ * not reach (`conventions/unreachable-workflow`).
+ */
+async function packageWorkflows(run: Run, pkg: InstalledPackage, ref: PackageRef, entryFile: string): Promise<WorkflowEntry[]> {
+  const allWorkflowFiles = walkFiles(run.fs, pkg.root, { skipDir: (name) => isSkippedDirName(name, false), wantFile: (name) => name === 'workflow.js' }, run.diagnostics);
+  const isWorkflowSpecifier = (specifier: string): boolean => /(^|\/)workflow(\.js)?$/.test(specifier) || (run.probe.packageOf(specifier)?.pkg.expose ?? 'absent') !== 'absent';
+  const reach = await followEntry(run.graph, entryFile, isWorkflowSpecifier);
+  const reached = new Set([...reach.workflowFiles, ...reach.workflows.map((w) => w.file)]);
+  // The registered definition of each file is its first one (others are `workflow/multiple-definitions`).
+  const firstOf = new Map<string, string | undefined>();
+  await Promise.all(
+    [...reached].map(async (file) => {
+      const [first] = await definitionsOf(run, file);
+      firstOf.set(file, first?.exportName);
+    }),
+  );
+  const entries = await Promise.all(
+    reach.workflows.filter((w) => firstOf.get(w.file) === w.localExport).map((w) => entryOf(run, w.file, w.definition, w.exportName, w.localExport, ref)),
+  );
+  const byFile = new Map<string, WorkflowEntry>();
+  for (const e of entries) if (e && !byFile.has(e.file)) byFile.set(e.file, e);
   for (const file of await allWorkflowFiles) {
     if (reached.has(file)) continue;
     run.diagnostics.report('conventions/unreachable-workflow', file, undefined, `${file} looks like a workflow but is not reachable from the entry point of ${pkg.name}; it is not registered.`, `Re-export it from the package entry: export { default as <name> } from './${file.slice(pkg.root.length + 1)}'.`);
   }
-  return { workflows, shared: { package: ref, activities: await sharedPromise } };
+  return [...byFile.values()].sort((a, b) => cmp(a.file, b.file));
 }
