@@ -61,3 +61,29 @@ export function evaluator<I = unknown, V = unknown>(config: ActivityConfig<I, Ev
   const def = normalizeActivityConfig('evaluator', config);
   return Object.assign((input: I) => runActivity(def as never, input) as Promise<EvaluationResult<V>>, { [SKEIN]: def }) as SkeinActivity<I, EvaluationResult<V>>;
 }
+
+// Hooks (SPEC "Events"): registration for hook files, emission for steps.
+export {
+  onWorkflowStart,
+  onWorkflowEnd,
+  onWorkflowError,
+  onActivityStart,
+  onActivityEnd,
+  onActivityError,
+  onError,
+  onBeforeStart,
+  on,
+  emit,
+  type HookCallback,
+  type LifecycleHooks,
+} from './hooks/registry.js';
+export { tracedFetch, tracedFetch as fetch, reportLlmUsage, type TracedRequestInit } from './hooks/fetch.js';
+export type * from './hooks/types.js';
+export { effectiveActivityOptions, workflowLevelOptions, type ActivityOptionLayers } from './shared/activity-options.js';
+
+// For the worker (not part of the authoring API).
+export { dispatchLifecycle, setHookErrorReporter, drainHooks, hasHooks, clearHooks } from './hooks/registry.js';
+export { runInActivityScope, currentActivityScope, emptyAggregations, type ActivityScope } from './hooks/scope.js';
+export { workflowDetailsFrom, traceFilePath, WORKFLOW_DETAILS_HEADER, TRACE_MEMO_KEY, type WorkflowInfoLike } from './hooks/details.js';
+export { serializeError, MAX_CAUSE_DEPTH } from './hooks/serialize.js';
+export type { SkeinSinks } from './workflow/sinks.js';

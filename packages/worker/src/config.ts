@@ -15,6 +15,16 @@ export interface WorkerConfig {
   /** The catalog (task queue) to serve: `SKEIN_CATALOG`, default `main`. */
   catalog: string;
   engine: EngineConnectionConfig;
+  /** Engine health check (`SKEIN_ENGINE_CHECK_INTERVAL_MS`, default 5 000; `SKEIN_ENGINE_CHECK_FAILURES`, default 3). */
+  engineCheck: { intervalMs: number; failures: number };
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return n;
 }
 
 /**
@@ -31,7 +41,17 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineCo
   };
 }
 
-/** Reads the worker configuration from `env`. */
+/**
+ * Reads the worker configuration from `env`.
+ * @throws Error naming the variable when a number is malformed.
+ */
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
-  return { catalog: env.SKEIN_CATALOG || DEFAULT_CATALOG, engine: loadEngineConfig(env) };
+  return {
+    catalog: env.SKEIN_CATALOG || DEFAULT_CATALOG,
+    engine: loadEngineConfig(env),
+    engineCheck: {
+      intervalMs: positiveInt(env, 'SKEIN_ENGINE_CHECK_INTERVAL_MS', 5000),
+      failures: positiveInt(env, 'SKEIN_ENGINE_CHECK_FAILURES', 3),
+    },
+  };
 }

@@ -1,6 +1,8 @@
+import path from 'node:path';
+import { dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter } from '@skein/core';
 import type { Manifest } from '@skein/discovery';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { buildActivities } from './activities.js';
 import { bundleWorkflows } from './bundle/bundle.js';
@@ -10,6 +12,13 @@ import { WorkerStartupError } from './errors.js';
 import { loadProject } from './load.js';
 import { createLogger, installTemporalRuntimeLogger } from './logger.js';
 import { checkProject } from './validate.js';
+import { watchEngine } from './engine-watch.js';
+import { activityInterceptor, type ActivityKinds } from './hooks/activity-interceptor.js';
+import { WorkerEvents } from './hooks/events.js';
+import { loadHookFiles } from './hooks/hook-files.js';
+import { skeinSinks } from './hooks/sinks.js';
+import { TraceRecorder } from './traces/recorder.js';
+import type { TraceExporter } from './traces/types.js';
 
 /** Options of `startWorker()`; anything omitted comes from the environment (`loadWorkerConfig`). */
 export interface StartWorkerOptions {
@@ -22,6 +31,17 @@ export interface StartWorkerOptions {
   logger?: Logger;
   /** Graceful shutdown: how long in-flight activities may take to finish, ms. Default 10 000. */
   shutdownGraceTimeMs?: number;
+  /**
+   * Directory of local trace files (one JSON tree per root run); `false` disables local traces.
+   * Default `SKEIN_TRACE_DIR`, else `<projectDir>/.skein/traces`.
+   */
+  traceDir?: string | false;
+  /** Remote trace destinations, called with each finished root run's trace. */
+  traceExporters?: TraceExporter[];
+  /** Advanced Temporal worker tuning passed through (e.g. `maxCachedWorkflows`, `maxConcurrentActivityTaskExecutions`). */
+  workerOptions?: Partial<Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions'>>;
+  /** Engine health check: period and consecutive failures before the worker stops with an error. Defaults 5 000 ms, 3. */
+  engineCheck?: { intervalMs?: number; failures?: number };
 }
 
 /** A running worker. */
@@ -29,7 +49,12 @@ export interface SkeinWorker {
   catalog: string;
   manifest: Manifest;
   catalogDocument: CatalogDocument;
-  /** Resolves when the worker has stopped (after `shutdown()`), rejects if it crashed. */
+  /** Absolute trace directory, or null when local traces are off. */
+  traceDir: string | null;
+  /**
+   * Resolves when the worker has stopped after `shutdown()`; rejects if it crashed or lost the engine
+   * (after the bounded health-check retry).
+   */
   readonly done: Promise<void>;
   /** Stops polling, lets in-flight activities finish within the grace time, closes connections. */
   shutdown(): Promise<void>;
@@ -56,10 +81,16 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   if (manifest.workflows.length === 0) {
     throw new WorkerStartupError(`No workflows found in ${manifest.root}: add a workflow.js or install a package that exposes workflows`);
   }
+  setHookErrorReporter((err, hook) => logger.error({ hook, err: serializeError(err) }, `hook ${hook} failed`));
+  const hookFiles = await loadHookFiles(manifest.root);
   const project = await loadProject(manifest);
   const activities = buildActivities(project);
+  const traceDirOption = options.traceDir ?? process.env.SKEIN_TRACE_DIR ?? path.join(manifest.root, '.skein', 'traces');
+  const traceDir = traceDirOption === false || traceDirOption === 'off' ? null : path.resolve(traceDirOption);
+  const traces = traceDir ? new TraceRecorder(traceDir, options.traceExporters, (err) => logger.warn({ err: serializeError(err) }, 'trace write failed')) : undefined;
+  const events = new WorkerEvents(traces, (err) => logger.warn({ err: serializeError(err) }, 'trace failed'));
   const t0 = Date.now();
-  const workflowBundle = await bundleWorkflows(project);
+  const workflowBundle = await bundleWorkflows(project, traceDir ? { traceDir } : {});
   logger.debug({ ms: Date.now() - t0 }, 'workflow bundle built');
 
   installTemporalRuntimeLogger(logger);
@@ -81,20 +112,60 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
       taskQueue: catalog,
       workflowBundle,
       activities,
+      sinks: skeinSinks(events),
+      interceptors: { activity: [activityInterceptor(activityKinds(project), events)] },
       shutdownGraceTime: options.shutdownGraceTimeMs ?? 10_000,
+      ...options.workerOptions,
     });
     const client = new Client({ connection: clientConnection, namespace: engine.namespace });
     const catalogDocument = buildCatalogDocument(project, catalog);
-    const done = worker.run().finally(closeConnections);
+    await dispatchLifecycle('onBeforeStart', {
+      eventId: crypto.randomUUID(),
+      eventDate: Date.now(),
+      catalog,
+      workflows: catalogDocument.workflows.map((w) => w.name),
+    });
+    let lost: string | undefined;
+    const graceMs = options.shutdownGraceTimeMs ?? 10_000;
+    let forceStop: (() => void) | undefined;
+    const forced = new Promise<void>((resolve) => (forceStop = resolve));
+    const stopWatching = watchEngine(clientConnection, {
+      ...env.engineCheck,
+      ...options.engineCheck,
+      onLost: (reason) => {
+        lost = reason;
+        logger.error({ reason }, 'lost the engine connection; stopping the worker');
+        events.runtimeError({ name: 'EngineConnectionLost', message: reason });
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        // Temporal's own shutdown can wait on a dead server: give it the grace time, then stop regardless.
+        setTimeout(() => forceStop?.(), graceMs + 5000).unref();
+      },
+    });
+    const done = Promise.race([worker.run(), forced])
+      .catch((err: unknown) => {
+        events.runtimeError(serializeError(err));
+        throw err;
+      })
+      .then(() => {
+        if (lost) throw new WorkerStartupError(`Lost the Temporal connection at ${engine.address}: ${lost}`);
+      })
+      .finally(async () => {
+        stopWatching();
+        const pending = await drainHooks(30_000);
+        if (pending > 0) logger.warn({ pending }, 'hooks still running after 30 s; not waiting longer');
+        await traces?.flush();
+        await closeConnections();
+      });
     await publishCatalog(client, catalogDocument);
     logger.info(
-      { catalog, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name) },
+      { catalog, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir },
       `worker serving ${catalogDocument.workflows.length} workflow(s) on catalog "${catalog}"`,
     );
     return {
       catalog,
       manifest,
       catalogDocument,
+      traceDir,
       done,
       async shutdown() {
         if (worker.getState() === 'RUNNING') worker.shutdown();
@@ -106,4 +177,15 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
     if (err instanceof WorkerStartupError) throw err;
     throw new WorkerStartupError(`Worker failed to start: ${(err as Error).message.split('\n')[0]}`, (err as Error).stack);
   }
+}
+
+/** Kind and name of every registered activity type, for hook payloads (`outputActivityKind`). */
+function activityKinds(project: Awaited<ReturnType<typeof loadProject>>): ActivityKinds {
+  const kinds: ActivityKinds = new Map();
+  for (const wf of project.workflows) {
+    for (const act of [...project.shared, ...(project.scoped.get(wf.def.name) ?? [])]) {
+      kinds.set(`${wf.def.name}#${act.def.name}`, { kind: act.def.kind, name: act.def.name });
+    }
+  }
+  return kinds;
 }

@@ -12,8 +12,13 @@ import {
   executeChild,
   proxyActivities,
   setHandler,
+  upsertMemo,
   workflowInfo,
 } from '@temporalio/workflow';
+import { TRACE_MEMO_KEY, traceFilePath } from '../hooks/details.js';
+import { serializeError } from '../hooks/serialize.js';
+import { effectiveActivityOptions, workflowLevelOptions } from '../shared/activity-options.js';
+import { sinks } from './sinks.js';
 import {
   SKEIN,
   normalizeActivityConfig,
@@ -24,9 +29,8 @@ import {
   type WorkflowConfig,
   type WorkflowDefinition,
 } from '../shared/definition.js';
-import { deepMerge } from '../shared/merge.js';
 import { activityType } from '../shared/names.js';
-import { DEFAULT_ACTIVITY_OPTIONS, type ActivityOptions } from '../shared/options.js';
+import type { ActivityOptions } from '../shared/options.js';
 import { SCHEMA_ERROR_TYPE, checkSchema } from '../shared/validate.js';
 import { runContext, setRunContext, type SkeinRunArgs } from './context.js';
 import type { ChildWorkflowCallOptions, SkeinActivity, SkeinWorkflow } from '../shared/callables.js';
@@ -39,7 +43,32 @@ export type { ActivityOptions } from '../shared/options.js';
 
 function effectiveWorkflowOptions(): ActivityOptions {
   const ctx = runContext();
-  return deepMerge<ActivityOptions>(ctx.inheritedActivityOptions, ctx.definitionActivityOptions, ctx.invocationActivityOptions);
+  return workflowLevelOptions({
+    inherited: ctx.inheritedActivityOptions,
+    definition: ctx.definitionActivityOptions,
+    invocation: ctx.invocationActivityOptions,
+  });
+}
+
+/** Settings the worker compiles into the bundle's generated entry (same for every execution). */
+export interface BundleSettings {
+  /** Directory of local trace files on the worker's machine; unset = no local traces. */
+  traceDir?: string;
+}
+
+let settings: BundleSettings = {};
+
+/** Called once by the generated bundle entry. */
+export function configureBundle(next: BundleSettings): void {
+  settings = next;
+}
+
+/** Publishes the run's trace destinations in its memo, where the API reads them (CONTRACT "trace"). */
+function publishTraceDestinations(): void {
+  if (!settings.traceDir) return;
+  const info = workflowInfo();
+  const root = info.root ?? { workflowId: info.workflowId, runId: info.runId };
+  upsertMemo({ [TRACE_MEMO_KEY]: { local: traceFilePath(settings.traceDir, root) } });
 }
 
 /**
@@ -54,6 +83,19 @@ async function runDefinition(def: WorkflowDefinition, input: unknown, args: Skei
     invocationActivityOptions: args?.invocationActivityOptions,
     childSeq: 0,
   });
+  publishTraceDestinations();
+  sinks.skein.workflowStarted(input ?? null);
+  try {
+    const output = await runBody(def, input);
+    sinks.skein.workflowCompleted(output);
+    return output;
+  } catch (err) {
+    if (!(err instanceof ContinueAsNew)) sinks.skein.workflowFailed(serializeError(err));
+    throw err;
+  }
+}
+
+async function runBody(def: WorkflowDefinition, input: unknown): Promise<unknown> {
   const checkedInput = checkSchema(def.inputSchema, input ?? undefined, `input of workflow "${def.name}"`);
   if (!checkedInput.ok) throw ApplicationFailure.nonRetryable(checkedInput.message, SCHEMA_ERROR_TYPE);
   let output: unknown;
@@ -68,6 +110,14 @@ async function runDefinition(def: WorkflowDefinition, input: unknown, args: Skei
   const checkedOutput = checkSchema(def.outputSchema, output, `output of workflow "${def.name}"`);
   if (!checkedOutput.ok) throw ApplicationFailure.nonRetryable(checkedOutput.message, SCHEMA_ERROR_TYPE);
   return checkedOutput.value ?? null;
+}
+
+/**
+ * Emits a named event from workflow code to the worker's `on()` listeners (delivered after the workflow
+ * activation, never during replay). Outside workflow code, use `emit` from the Node entry.
+ */
+export function emit(name: string, payload: unknown): void {
+  sinks.skein.emit(name, payload);
 }
 
 /**
@@ -118,7 +168,12 @@ export interface ActivityStubMeta {
 export function activityStub(meta: ActivityStubMeta): SkeinActivity<unknown, unknown> {
   const call = (input: unknown): Promise<unknown> => {
     const ctx = runContext();
-    const options = deepMerge<ActivityOptions>(DEFAULT_ACTIVITY_OPTIONS, effectiveWorkflowOptions(), meta.activityOptions);
+    const options = effectiveActivityOptions({
+      inherited: ctx.inheritedActivityOptions,
+      definition: ctx.definitionActivityOptions,
+      invocation: ctx.invocationActivityOptions,
+      activity: meta.activityOptions,
+    });
     const acts = proxyActivities<Record<string, (i: unknown) => Promise<unknown>>>(options as never);
     return acts[activityType(ctx.workflowName, meta.name)]!(input ?? null);
   };

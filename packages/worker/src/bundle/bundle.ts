@@ -7,7 +7,8 @@ import { WORKFLOW_BUNDLE_CONDITIONS } from '@skein/core';
 import { WorkerStartupError } from '../errors.js';
 import type { LoadedProject } from '../load.js';
 import { workflowEntrySource } from './entry.js';
-import type { StubLoaderOptions } from './stub-spec.js';
+import { classifyFile } from '@skein/discovery';
+import { stubsFromModule, type StubLoaderOptions, type StubSpec } from './stub-spec.js';
 
 /** The loader module next to this one: `.cjs` when compiled, the `.cts` source under a TypeScript runner. */
 const stubLoaderPath = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './stub-loader.cts' : './stub-loader.cjs', import.meta.url));
@@ -27,15 +28,16 @@ function temporalModulesDir(): string {
  * Bundles every workflow of the project once, with Temporal's bundler (webpack):
  * - bare imports resolve through the `skein-workflow-bundle` / `output-workflow-bundle` export conditions
  *   first (SPEC rule 12), so `@skein/core` and packages offering a workflow-safe entry use it;
- * - steps, evaluators and shared-activity files are replaced by activity stubs (`stub-loader.cts`).
+ * - every steps, evaluators and shared-activity file (by `classifyFile`, discovery's file conventions) is
+ *   replaced by activity stubs (`stub-loader.cts`).
  * @throws WorkerStartupError carrying webpack's own error text when bundling fails.
  */
-export async function bundleWorkflows(project: LoadedProject): Promise<WorkflowBundleWithSourceMap> {
+export async function bundleWorkflows(project: LoadedProject, settings: { traceDir?: string } = {}): Promise<WorkflowBundleWithSourceMap> {
   const core = coreWorkflowEntry();
   const dir = await mkdtemp(path.join(tmpdir(), 'skein-bundle-'));
   const entryFile = path.join(dir, 'workflows.js');
-  await writeFile(entryFile, workflowEntrySource(project.workflows, core));
-  const stubs: StubLoaderOptions['stubs'] = new Map(
+  await writeFile(entryFile, workflowEntrySource(project.workflows, core, settings));
+  const stubs = new Map<string, StubSpec[]>(
     [...project.activityFiles].map(([file, acts]) => [
       file,
       acts.map((a) => ({
@@ -46,11 +48,19 @@ export async function bundleWorkflows(project: LoadedProject): Promise<WorkflowB
       })),
     ]),
   );
-  const loaderOptions: StubLoaderOptions = { stubs, coreWorkflowEntry: core };
+  const loaderOptions: StubLoaderOptions = {
+    stubsFor: async (file) => stubs.get(file) ?? stubsFromModule(file),
+    coreWorkflowEntry: core,
+  };
+  const isActivityFile = (file: string) => {
+    const role = classifyFile(file);
+    return stubs.has(file) || (role !== null && role !== 'workflow');
+  };
   const errors: string[] = [];
   try {
     return await bundleWorkflowCode({
       workflowsPath: entryFile,
+      workflowInterceptorModules: [fileURLToPath(import.meta.resolve('@skein/core/workflow-interceptors'))],
       logger: {
         log: () => {},
         trace: () => {},
@@ -66,7 +76,7 @@ export async function bundleWorkflows(project: LoadedProject): Promise<WorkflowB
           conditionNames: [...WORKFLOW_BUNDLE_CONDITIONS, 'webpack', 'import', 'module', 'browser', 'default'],
         };
         config.module?.rules?.push({
-          test: (resource: string) => stubs.has(resource),
+          test: isActivityFile,
           enforce: 'pre',
           use: [{ loader: stubLoaderPath, options: loaderOptions as never }],
         });

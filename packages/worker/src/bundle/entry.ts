@@ -2,10 +2,14 @@ import type { LoadedWorkflow } from '../load.js';
 
 /**
  * Source of the generated module the workflow bundle is built from: one export per workflow name and alias
- * (the Temporal workflow types), plus `$catalog`. Every import is an absolute path.
+ * (the Temporal workflow types), plus `$catalog`. Every import is an absolute path. `settings` (the trace
+ * directory) are compiled in, so they are the same for every execution of this bundle.
  */
-export function workflowEntrySource(workflows: LoadedWorkflow[], coreWorkflowEntry: string): string {
-  const lines = [`import { workflowFunction, catalogWorkflow } from ${JSON.stringify(coreWorkflowEntry)};`];
+export function workflowEntrySource(workflows: LoadedWorkflow[], coreWorkflowEntry: string, settings: { traceDir?: string } = {}): string {
+  const lines = [
+    `import { workflowFunction, catalogWorkflow, configureBundle } from ${JSON.stringify(coreWorkflowEntry)};`,
+    `configureBundle(${JSON.stringify(settings)});`,
+  ];
   const exported = new Set<string>();
   workflows.forEach((wf, i) => {
     const local = `wf${i}`;

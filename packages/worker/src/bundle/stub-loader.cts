@@ -4,17 +4,30 @@
  * imports never enter Temporal's deterministic sandbox. Options: `StubLoaderOptions` (./stub-spec.ts).
  * Written with erasable TypeScript only, so Node can load the source file as well as the compiled one.
  */
-import type { StubLoaderOptions } from './stub-spec.js';
+import type { StubLoaderOptions, StubSpec } from './stub-spec.js';
 
-function stubLoader(this: { resourcePath: string; getOptions(): StubLoaderOptions }): string {
-  const { stubs, coreWorkflowEntry } = this.getOptions();
-  const specs = stubs.get(this.resourcePath) ?? [];
+interface LoaderContext {
+  resourcePath: string;
+  getOptions(): StubLoaderOptions;
+  async(): (err: Error | null, source?: string) => void;
+}
+
+function generate(specs: StubSpec[], coreWorkflowEntry: string): string {
   const lines = [`import { activityStub } from ${JSON.stringify(coreWorkflowEntry)};`];
   for (const s of specs) {
     const meta = { name: s.name, kind: s.kind, activityOptions: s.activityOptions };
     lines.push(`export const ${s.exportName} = activityStub(${JSON.stringify(meta)});`);
   }
   return lines.join('\n') + '\n';
+}
+
+function stubLoader(this: LoaderContext): void {
+  const done = this.async();
+  const { stubsFor, coreWorkflowEntry } = this.getOptions();
+  stubsFor(this.resourcePath).then(
+    (specs) => done(null, generate(specs, coreWorkflowEntry)),
+    (err: Error) => done(err),
+  );
 }
 
 module.exports = stubLoader;

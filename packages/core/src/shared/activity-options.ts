@@ -1,0 +1,31 @@
+import { deepMerge } from './merge.js';
+import { DEFAULT_ACTIVITY_OPTIONS, type ActivityOptions } from './options.js';
+
+/** The layers of SPEC rule 11, each optional. */
+export interface ActivityOptionLayers {
+  /** Options the parent workflow passed down to this child (its own effective workflow-level options). */
+  inherited?: ActivityOptions;
+  /** The running workflow definition's `options.activityOptions`. */
+  definition?: ActivityOptions;
+  /** `activityOptions` given where this workflow was called as a child: `child(input, { activityOptions })`. */
+  invocation?: ActivityOptions;
+  /** The step's or evaluator's own `options.activityOptions`. */
+  activity?: ActivityOptions;
+}
+
+/**
+ * Workflow-level options a workflow passes to its children and applies to its activities before their own:
+ * inherited < definition < invocation (SPEC rule 11).
+ */
+export function workflowLevelOptions(layers: Omit<ActivityOptionLayers, 'activity'>): ActivityOptions {
+  return deepMerge<ActivityOptions>(layers.inherited, layers.definition, layers.invocation);
+}
+
+/**
+ * Effective options of one activity call, lowest to highest (SPEC rule 11): Skein's defaults
+ * (`DEFAULT_ACTIVITY_OPTIONS`) < inherited < definition < invocation < the activity's own. Objects merge
+ * deeply; arrays and scalars replace.
+ */
+export function effectiveActivityOptions(layers: ActivityOptionLayers): ActivityOptions {
+  return deepMerge<ActivityOptions>(DEFAULT_ACTIVITY_OPTIONS, workflowLevelOptions(layers), layers.activity);
+}

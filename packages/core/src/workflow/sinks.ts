@@ -1,0 +1,15 @@
+import { proxySinks, type Sinks } from '@temporalio/workflow';
+import type { SerializedError } from '../hooks/types.js';
+
+/** Sinks through which workflow code reports to the worker's hooks (delivered after the activation, not during replay). */
+export interface SkeinSinks extends Sinks {
+  skein: {
+    workflowStarted(input: unknown): void;
+    workflowCompleted(output: unknown): void;
+    workflowFailed(error: SerializedError): void;
+    emit(name: string, payload: unknown): void;
+  };
+}
+
+/** The sink proxy for the current workflow. */
+export const sinks = proxySinks<SkeinSinks>();

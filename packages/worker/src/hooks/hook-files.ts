@@ -1,0 +1,42 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PACKAGE_JSON_KEY } from '@skein/core';
+import { WorkerStartupError } from '../errors.js';
+
+/**
+ * Imports the root project's hook files (`"skein": { "hookFiles": ["./hooks.js"] }` in its package.json,
+ * CONTRACT "Names"), which register hooks with `@skein/core`'s `onWorkflowStart`, `on`, ... Paths are
+ * relative to the project root and must stay inside it.
+ * @returns the absolute paths imported.
+ * @throws WorkerStartupError for a malformed `hookFiles`, a path outside the project, or a file that fails to load.
+ */
+export async function loadHookFiles(projectRoot: string): Promise<string[]> {
+  const pkgFile = path.join(projectRoot, 'package.json');
+  const text = await readFile(pkgFile, 'utf8').catch(() => undefined);
+  if (text === undefined) return [];
+  let hookFiles: unknown;
+  try {
+    hookFiles = (JSON.parse(text) as Record<string, { hookFiles?: unknown } | undefined>)[PACKAGE_JSON_KEY]?.hookFiles;
+  } catch {
+    return [];
+  }
+  if (hookFiles === undefined) return [];
+  if (!Array.isArray(hookFiles) || !hookFiles.every((f) => typeof f === 'string')) {
+    throw new WorkerStartupError(`${pkgFile}: "skein.hookFiles" must be an array of relative paths`);
+  }
+  const loaded: string[] = [];
+  for (const rel of hookFiles as string[]) {
+    const file = path.resolve(projectRoot, rel);
+    if (path.relative(projectRoot, file).startsWith('..')) {
+      throw new WorkerStartupError(`${pkgFile}: hook file "${rel}" is outside the project`);
+    }
+    try {
+      await import(pathToFileURL(file).href);
+    } catch (err) {
+      throw new WorkerStartupError(`Cannot load hook file ${file}: ${(err as Error).message.split('\n')[0]}`, (err as Error).stack);
+    }
+    loaded.push(file);
+  }
+  return loaded;
+}

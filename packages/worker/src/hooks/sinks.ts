@@ -1,0 +1,20 @@
+import { CATALOG_WORKFLOW_TYPE, emit, workflowDetailsFrom, type SkeinSinks } from '@skein/core';
+import type { InjectedSinks } from '@temporalio/worker';
+import type { WorkflowInfo } from '@temporalio/workflow';
+import type { WorkerEvents } from './events.js';
+
+/**
+ * Implements the sinks workflow code reports through. Sink calls are never delivered during replay
+ * (`callDuringReplay: false`), so hooks run once per real event; `$catalog` reports nothing.
+ */
+export function skeinSinks(events: WorkerEvents): InjectedSinks<SkeinSinks> {
+  const skip = (info: WorkflowInfo) => info.workflowType === CATALOG_WORKFLOW_TYPE;
+  return {
+    skein: {
+      workflowStarted: { fn: (info, input) => void (skip(info) || events.workflowStarted(workflowDetailsFrom(info), input)), callDuringReplay: false },
+      workflowCompleted: { fn: (info, output) => void (skip(info) || events.workflowCompleted(workflowDetailsFrom(info), output)), callDuringReplay: false },
+      workflowFailed: { fn: (info, error) => void (skip(info) || events.workflowFailed(workflowDetailsFrom(info), error)), callDuringReplay: false },
+      emit: { fn: (_info, name, payload) => emit(name, payload), callDuringReplay: false },
+    },
+  };
+}

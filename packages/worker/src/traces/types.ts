@@ -1,0 +1,44 @@
+import type { SerializedError } from '@skein/core';
+
+/** Kinds of trace nodes: the root workflow, child workflows, steps, evaluators and other activities. */
+export type TraceNodeKind = 'workflow' | 'child_workflow' | 'step' | 'evaluator' | 'internal_step';
+
+/** One node of a trace tree. Times are epoch ms. */
+export interface TraceNode {
+  kind: TraceNodeKind;
+  /** Workflow type, or step / evaluator name. */
+  name: string;
+  status: 'running' | 'completed' | 'failed';
+  workflowId?: string;
+  runId?: string;
+  /** Activity nodes: `<workflow>#<activity>` and the activity id. */
+  activityType?: string;
+  activityId?: string;
+  /** Activity nodes: the attempt that produced the current status; earlier attempts' errors are in `retries`. */
+  attempt?: number;
+  retries?: Array<{ attempt: number; error: SerializedError }>;
+  startedAt: number | null;
+  endedAt: number | null;
+  durationMs: number | null;
+  input?: unknown;
+  output?: unknown;
+  error?: SerializedError;
+  children: TraceNode[];
+}
+
+/** The content of a local trace file: the tree of one root run. */
+export interface TraceFile {
+  version: 1;
+  root: { workflowId: string; runId: string };
+  updatedAt: number;
+  tree: TraceNode;
+}
+
+/**
+ * A remote trace destination (pluggable): receives each root run's finished trace. An S3-compatible uploader
+ * would implement this; Skein ships only the local destination.
+ */
+export interface TraceExporter {
+  name: string;
+  export(trace: TraceFile): Promise<void>;
+}
