@@ -77,7 +77,7 @@ export async function walkFiles(fs: FileSystem, root: string, options: WalkOptio
     realRoot = await fs.realpath(root);
   } catch (error) {
     const code = errorCode(error);
-    diagnostics.report(code === 'ELOOP' ? 'fs/symlink-loop' : 'fs/unreadable', root, undefined, `Cannot resolve directory ${root} (${code}).`);
+    diagnostics.report(code === 'ELOOP' ? 'fs/symlink-loop' : 'fs/unreadable', root, undefined, `Cannot resolve directory ${root} (${code}).`, 'Check that the directory exists, is readable, and is not a looping symlink.');
     return [];
   }
   const rootPrefix = realRoot.endsWith(sep) ? realRoot : realRoot + sep;

@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from '@babel/parser';
 import { describe, expect, it } from 'vitest';
-import { RULE_IDS, RULES } from '../src/index.js';
+import { RULE_IDS, RULES, type RuleId } from '../src/index.js';
+import { discoverFixture } from './helpers.js';
 
 const docs = fileURLToPath(new URL('../../../docs/rules/', import.meta.url));
 const src = fileURLToPath(new URL('../src/', import.meta.url));
@@ -37,5 +38,27 @@ describe('rule catalog', () => {
       visit(ast.program);
     }
     expect(found).toEqual([]);
+  });
+
+  it('every finding in every fixture has a message, a hint, and the severity and SPEC rule of its rule', async () => {
+    const fixtures = readdirSync(fileURLToPath(new URL('../../../fixtures/discovery/', import.meta.url)));
+    const seen = new Set<string>();
+    for (const name of fixtures) {
+      const m = await discoverFixture(name, { maxFileBytes: 3000 });
+      for (const d of m.diagnostics) {
+        seen.add(d.ruleId);
+        const meta: { severity: string; specRule?: number } = RULES[d.ruleId as RuleId];
+        expect(meta, d.ruleId).toBeDefined();
+        expect(d.severity).toBe(meta.severity);
+        expect(d.specRule).toBe(meta.specRule);
+        expect(d.message.length).toBeGreaterThan(10);
+        expect(d.hint?.length ?? 0, `${d.ruleId} ${d.file}`).toBeGreaterThan(10);
+        expect(d.line).toBeGreaterThanOrEqual(1);
+        expect(d.column).toBeGreaterThanOrEqual(1);
+      }
+    }
+    // Every rule except the ones that need a temp dir or an in-memory file system appears in a committed fixture.
+    const elsewhere = ['fs/symlink-loop', 'fs/unreadable'];
+    expect(RULE_IDS.filter((id) => !seen.has(id) && !elsewhere.includes(id))).toEqual([]);
   });
 });
