@@ -21,7 +21,7 @@ describe('POST /workflow/run', () => {
       input: { hello: 'world' },
       output: { hello: 'world' },
       status: 'completed',
-      trace: { destinations: {} },
+      trace: { destinations: { local: expect.any(String) } },
       error: null,
       errorDetails: null,
       failure: null,
@@ -149,7 +149,7 @@ describe('POST /workflow/start and reading a run', () => {
       status: 'completed',
       input: { n: 1 },
       output: { n: 1 },
-      trace: { destinations: {} },
+      trace: { destinations: { local: expect.stringMatching(/\.json$/) } },
       error: null,
     });
     const latest = await h.call('GET', '/workflow/{id}/result', { params: { id: workflowId } });

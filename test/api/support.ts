@@ -3,6 +3,8 @@
  * catalog, the API on a free port with that catalog as default, and an HTTP helper that validates every
  * response against the server's own `/openapi.json`.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject, expect } from 'vitest';
@@ -39,6 +41,8 @@ export interface Harness {
   api: ApiServer;
   worker: SkeinWorker;
   client: Client;
+  /** Directory where the worker writes local trace files. */
+  traceDir: string;
   /** Calls `method template` (an OpenAPI path such as `/workflow/{id}/result`) and validates the reply against `/openapi.json`. */
   call<T = any>(method: string, template: string, options?: CallOptions): Promise<Reply<T>>;
   /** Number of responses validated so far. */
@@ -51,7 +55,8 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const address = inject('temporalAddress');
   const catalog = `api-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
   const logger = pino({ level: process.env.SKEIN_TEST_LOG ?? 'silent' });
-  const worker = await startWorker({ projectDir: PROJECT_DIR, catalog, engine: { address, namespace: 'default' }, logger });
+  const traceDir = mkdtempSync(path.join(tmpdir(), 'skein-api-traces-'));
+  const worker = await startWorker({ projectDir: PROJECT_DIR, catalog, engine: { address, namespace: 'default' }, logger, traceDir });
   const config = loadApiConfig({ PORT: '0', SKEIN_CATALOG: catalog, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: 'default', ...env });
   const api = await createApiServer(config, { logger });
   const { url } = await api.listen();
@@ -109,6 +114,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     api,
     worker,
     client,
+    traceDir,
     call,
     validated: () => count,
     async close() {
