@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, Connection } from '@temporalio/client';
+import type { temporal } from '@temporalio/proto';
+import { startStack, type Stack } from '../support/stack.js';
+
+/** SPEC rule 11 (activity options layering), child workflows and shared activities (rules 6, 7, 10) on a real engine. */
+let stack: Stack;
+let connection: Connection;
+let client: Client;
+
+beforeAll(async () => {
+  stack = await startStack('fixtures/projects/runtime');
+  connection = await Connection.connect({ address: stack.address });
+  client = new Client({ connection });
+});
+
+afterAll(async () => {
+  await stack?.close();
+  await connection?.close();
+});
+
+const seconds = (d: temporal.api.duration.IDuration | null | undefined) => (d ? Number(d.seconds ?? 0) + (d.nanos ?? 0) / 1e9 : null);
+
+async function scheduled(workflowId: string, runId?: string) {
+  const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+  return (history.events ?? [])
+    .map((e) => e.activityTaskScheduledEventAttributes)
+    .filter((a): a is temporal.api.history.v1.IActivityTaskScheduledEventAttributes => !!a)
+    .map((a) => ({
+      type: a.activityType?.name,
+      startToClose: seconds(a.startToCloseTimeout),
+      scheduleToClose: seconds(a.scheduleToCloseTimeout),
+      heartbeat: seconds(a.heartbeatTimeout),
+      retry: {
+        initialInterval: seconds(a.retryPolicy?.initialInterval),
+        backoffCoefficient: a.retryPolicy?.backoffCoefficient,
+        maximumInterval: seconds(a.retryPolicy?.maximumInterval),
+        maximumAttempts: a.retryPolicy?.maximumAttempts,
+      },
+    }));
+}
+
+describe('activity options (SPEC rule 11), as the engine recorded them', () => {
+  it('layers defaults < inherited < definition < invocation < the step’s own', async () => {
+    const res = await stack.post('/workflow/run', { workflowName: 'options', input: null });
+    expect(res.body.status).toBe('completed');
+    const { workflowId, runId } = res.body;
+    // Parent: defaults (5 min, 1 s/x2/30 s/3) < definition (41 s, x3, 4 attempts) < step (2 s initial interval).
+    expect(await scheduled(workflowId, runId)).toEqual([
+      {
+        type: 'options#probe',
+        startToClose: 41,
+        scheduleToClose: 0, // 0 = not set, as the engine records it
+        heartbeat: 0,
+        retry: { initialInterval: 2, backoffCoefficient: 3, maximumInterval: 30, maximumAttempts: 4 },
+      },
+    ]);
+    // Child: inherited from the parent (41 s, x3) < its definition (13 s heartbeat, 5 attempts)
+    // < the call site (3 min schedule-to-close, 6 attempts); its step sets nothing.
+    expect(await scheduled(`${workflowId}/optionsChild-1`)).toEqual([
+      {
+        type: 'optionsChild#childProbe',
+        startToClose: 41,
+        scheduleToClose: 180,
+        heartbeat: 13,
+        retry: { initialInterval: 1, backoffCoefficient: 3, maximumInterval: 30, maximumAttempts: 6 },
+      },
+    ]);
+  });
+});
+
+describe('child workflows', () => {
+  it('runs imported workflows as children with deterministic ids, parent and root recorded', async () => {
+    const res = await stack.post('/workflow/run', { workflowName: 'family', input: { mode: 'ok' } });
+    expect(res.body.status).toBe('completed');
+    const id = res.body.workflowId;
+    expect(res.body.output).toEqual([
+      { n: 1, workflowId: `${id}/kid-1`, parent: id, root: id },
+      { n: 2, workflowId: `${id}/kid-2`, parent: id, root: id },
+    ]);
+  });
+
+  it('lets a child failure flow back to the parent', async () => {
+    const res = await stack.post('/workflow/run', { workflowName: 'family', input: { mode: 'kid-fails' } });
+    expect(res.body.status).toBe('failed');
+    expect(JSON.stringify(res.body.failure)).toContain('kid 2 refuses');
+  });
+
+  it('a detached child outlives its parent; an attached one is terminated with it', async () => {
+    for (const [mode, expected] of [['detached', 'RUNNING'], ['attached', 'TERMINATED']] as const) {
+      const started = await stack.post('/workflow/start', { workflowName: 'family', input: { mode } });
+      const parent = client.workflow.getHandle(started.body.workflowId);
+      const child = client.workflow.getHandle(`${started.body.workflowId}/sleeper-1`);
+      await waitUntil(async () => (await child.describe().catch(() => null))?.status.name === 'RUNNING');
+      await parent.terminate('test');
+      await waitUntil(async () => (await child.describe()).status.name !== 'RUNNING' || mode === 'detached', 10_000);
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await child.describe()).status.name).toBe(expected);
+      if (mode === 'detached') expect(await child.result()).toBe('awake');
+    }
+  });
+});
+
+describe('shared activities (SPEC rules 6, 7, 10)', () => {
+  it('are callable from any workflow as <workflow>#<name>; the project’s registration wins over a package’s', async () => {
+    const local = await stack.post('/workflow/run', { workflowName: 'stamped', input: 'a' });
+    const fromPackage = await stack.post('/workflow/run', { workflowName: 'pkgflow', input: 'b' });
+    expect(local.body).toMatchObject({ status: 'completed', output: 'project:a' });
+    expect(fromPackage.body).toMatchObject({ status: 'completed', output: 'project:b' });
+    expect((await scheduled(fromPackage.body.workflowId)).map((a) => a.type)).toEqual(['pkgflow#stamp']);
+  });
+
+  it('a package workflow calls package-level shared steps of another package', async () => {
+    const res = await stack.post('/workflow/run', { workflowName: 'welcome', input: { name: 'lin' } });
+    expect(res.body).toMatchObject({ status: 'completed', output: { message: 'Welcome, Lin!' } });
+  });
+});
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
