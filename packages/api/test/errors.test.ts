@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, ERROR_TABLE, errorBody } from '../src/errors.js';
+
+describe('error table (CONTRACT "HTTP conventions")', () => {
+  it('maps every CONTRACT error type to its HTTP status', () => {
+    expect(Object.fromEntries(Object.entries(ERROR_TABLE).map(([k, v]) => [k, v.status]))).toMatchObject({
+      ValidationError: 400,
+      WorkflowNotFoundError: 404,
+      UnsupportedWorkflowError: 404,
+      CatalogNotAvailableError: 404,
+      StepNotFoundError: 404,
+      WorkflowExecutionTimedOutError: 408,
+      WorkflowExecutionAlreadyStartedError: 409,
+      WorkflowExecutionAlreadyCompletedError: 409,
+      WorkflowNotCompletedError: 409,
+      StepNotCompletedError: 409,
+      PayloadTooLargeError: 413,
+      InternalError: 500,
+    });
+  });
+
+  it('renders ErrorResponse and ValidationErrorResponse bodies, never the cause', () => {
+    const cause = new Error('grpc NOT_FOUND: secret engine detail');
+    const e = new ApiError('WorkflowNotFoundError', { workflowId: 'w1', cause });
+    expect(e.status).toBe(404);
+    expect(errorBody(e)).toEqual({ error: 'WorkflowNotFoundError', message: 'Workflow execution not found', workflowId: 'w1' });
+    expect(JSON.stringify(errorBody(e))).not.toContain('secret');
+    const v = new ApiError('ValidationError', { message: 'bad', issues: [{ code: 'x', path: ['body'], message: 'm' }] });
+    expect(errorBody(v)).toEqual({ error: 'ValidationError', message: 'bad', issues: [{ code: 'x', path: ['body'], message: 'm' }] });
+    expect(errorBody(new ApiError('ValidationError'))).toMatchObject({ issues: [] });
+    expect(errorBody(new ApiError('InternalError'))).toEqual({ error: 'InternalError', message: 'Internal server error', workflowId: null });
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { eventToJson } from '../src/temporal/events.js';
+import { temporal } from '../src/temporal/proto.js';
+import { loadApiConfig } from '../src/config.js';
+
+const payload = { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from('{"a":1}') };
+
+describe('history event JSON', () => {
+  const HistoryEvent = temporal.api.history.v1.HistoryEvent as any;
+  const event = HistoryEvent.fromObject({
+    eventId: 1,
+    eventTime: { seconds: 1_700_000_000, nanos: 5_000_000 },
+    eventType: temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED,
+    workflowExecutionStartedEventAttributes: {
+      workflowType: { name: 'echo' },
+      input: { payloads: [payload] },
+      workflowTaskTimeout: { seconds: 10 },
+    },
+  });
+
+  it("keeps Temporal's shape: numeric eventId, ISO eventTime, enum name, durations", () => {
+    const json = eventToJson(event, false);
+    expect(json.eventId).toBe(1);
+    expect(json.eventTime).toBe('2023-11-14T22:13:20.005Z');
+    expect(json.eventType).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_STARTED');
+    const attrs = json.workflowExecutionStartedEventAttributes as any;
+    expect(attrs.workflowTaskTimeout).toBe('10s');
+    expect(attrs.input.payloads[0]).toEqual({ metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('{"a":1}').toString('base64') });
+  });
+
+  it('decodes payloads with the default converter when asked', () => {
+    const attrs = eventToJson(event, true).workflowExecutionStartedEventAttributes as any;
+    expect(attrs.input.payloads).toEqual([{ a: 1 }]);
+  });
+});
+
+describe('loadApiConfig', () => {
+  it('applies CONTRACT defaults', () => {
+    const c = loadApiConfig({});
+    expect(c).toMatchObject({ port: 3001, host: '127.0.0.1', defaultCatalog: 'main', runTimeoutMs: 30_000, historyMaxWaitMs: 15_000, readyIntervalMs: 5_000, readyFailures: 3 });
+    expect(c.temporal.namespace).toBe('default');
+  });
+
+  it('reads the environment and rejects malformed numbers with one line', () => {
+    const c = loadApiConfig({ PORT: '0', HOST: '0.0.0.0', SKEIN_CATALOG: 'x', SKEIN_HISTORY_MAX_WAIT_MS: '2000', TEMPORAL_ADDRESS: 'h:1', TEMPORAL_NAMESPACE: 'ns' });
+    expect(c).toMatchObject({ port: 0, host: '0.0.0.0', defaultCatalog: 'x', historyMaxWaitMs: 2000, temporal: { namespace: 'ns', connection: { address: 'h:1' } } });
+    expect(() => loadApiConfig({ PORT: 'abc' })).toThrow(/^PORT must be an integer/);
+    expect(() => loadApiConfig({ SKEIN_READY_FAILURES: '0' })).toThrow(/SKEIN_READY_FAILURES/);
+  });
+});

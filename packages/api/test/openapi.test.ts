@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { buildOpenApiDocument } from '../src/openapi.js';
+import { allRoutes } from '../src/routes/index.js';
+import { runRequestSchema } from '../src/schemas/workflow.js';
+
+describe('OpenAPI document', () => {
+  const doc = buildOpenApiDocument() as any;
+
+  it('is OpenAPI 3.1 with every visible route and its error responses', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    for (const r of allRoutes.filter((x) => !x.hidden)) {
+      const op = doc.paths[r.path]?.[r.method];
+      expect(op, `${r.method} ${r.path}`).toBeDefined();
+      expect(op.operationId).toBe(r.operationId);
+      expect(op.responses['500']).toBeDefined();
+      expect(op.responses['400'].content['application/json'].schema.$ref).toBe('#/components/schemas/ValidationErrorResponse');
+    }
+    expect(doc.paths['/docs/assets/{file}']).toBeUndefined();
+    expect(doc.paths['/workflow/run'].post.responses['408']).toBeDefined();
+    expect(doc.paths['/workflow/{id}/stop'].patch.deprecated).toBe(true);
+    expect(doc.paths['/workflow/{id}/stop'].patch.responses['200'].headers).toHaveProperty('Sunset');
+  });
+
+  it('request schemas in the document agree with the zod validators', () => {
+    const ajv = new Ajv2020({ strict: false });
+    const schema = { ...doc.components.schemas.RunRequest, components: doc.components };
+    const validate = ajv.compile(schema);
+    for (const body of [{ workflowName: 'x' }, { workflowName: 'x', timeout: 100 }, { workflowName: 'x', timeout: 1000, input: [1] }, {}, { workflowName: 3 }]) {
+      expect(validate(body), JSON.stringify(body)).toBe(runRequestSchema.safeParse(body).success);
+    }
+  });
+});
