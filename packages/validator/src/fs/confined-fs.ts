@@ -38,10 +38,11 @@ export interface ValidatorFs {
   walk(root: string): WalkResult;
 }
 
-/** True when `child` is `parent` or below it (both absolute, normalized). */
+/** True when `child` is `parent` or below it (both absolute and normalized, as `path.resolve` returns them). */
 export function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  if (child === parent) return true;
+  const prefix = parent.endsWith(path.sep) ? parent : parent + path.sep;
+  return child.startsWith(prefix);
 }
 
 /** Upper bound on the files one walk lists, so a pathological tree cannot exhaust memory. */
@@ -60,7 +61,7 @@ export function createConfinedFs(roots: string[], maxFileBytes: number): Validat
     let r = realpathCache.get(p);
     if (r === undefined) {
       try {
-        r = fs.realpathSync(p);
+        r = fs.realpathSync.native(p);
       } catch {
         r = null;
       }
@@ -77,7 +78,7 @@ export function createConfinedFs(roots: string[], maxFileBytes: number): Validat
 
   const statOf = (p: string): fs.Stats | null => {
     try {
-      return fs.statSync(p);
+      return fs.statSync(p, { throwIfNoEntry: false }) ?? null;
     } catch {
       return null;
     }

@@ -4,7 +4,7 @@
  * symlink such as `hello/steps.js -> /etc/passwd` is never followed by discovery either; dependencies
  * (anything reached through `node_modules`, whatever the package manager's layout) stay readable.
  */
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { nodeFileSystem, type FileSystem } from '@skein/discovery';
 import { isInside } from './confined-fs.js';
@@ -27,7 +27,7 @@ export function confineDiscoveryFs(roots: readonly string[], base: FileSystem = 
     for (const root of roots) {
       if (!isInside(root, abs) || path.relative(root, abs).split(path.sep).includes('node_modules')) continue;
       try {
-        verdict = !isInside(root, realpathSync.native(abs));
+        verdict = statSync(abs, { throwIfNoEntry: false }) !== undefined && !isInside(root, realpathSync.native(abs));
       } catch {
         verdict = false;
       }
