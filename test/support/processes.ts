@@ -1,0 +1,61 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { repoRoot } from './stack.js';
+
+/** A `skein` CLI child process with its collected output. */
+export interface CliProcess {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+  /** Resolves once the output matches `pattern`; rejects on exit or after `timeoutMs`. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+}
+
+/** Spawns `node packages/cli/dist/bin.js <args>` from the repository root with JSON logs. */
+export function spawnSkein(args: string[], env: Record<string, string>): CliProcess {
+  const child = spawn(process.execPath, [path.join(repoRoot, 'packages/cli/dist/bin.js'), ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, SKEIN_LOG_PRETTY: '0', ...env },
+  });
+  let out = '';
+  const listeners = new Set<() => void>();
+  const onData = (d: Buffer) => {
+    out += d;
+    for (const l of listeners) l();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return {
+    child,
+    output: () => out,
+    exited,
+    waitFor(pattern, timeoutMs = 60_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(out)) {
+            cleanup();
+            resolve();
+          }
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`timed out waiting for ${pattern}:\n${out}`));
+        }, timeoutMs);
+        const cleanup = () => {
+          clearTimeout(timer);
+          listeners.delete(check);
+        };
+        listeners.add(check);
+        void exited.then((code) => {
+          if (listeners.has(check)) {
+            cleanup();
+            reject(new Error(`exited with ${code} before ${pattern}:\n${out}`));
+          }
+        });
+        check();
+      });
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Client, Connection } from '@temporalio/client';
+import { locateTemporal, startDevServer } from '@skein/cli';
+import { spawnSkein } from '../support/processes.js';
+
+/** Worker lifecycle with real processes: graceful drain, crash and takeover, engine loss. */
+let connection: Connection;
+let client: Client;
+let dir: string;
+let n = 0;
+const address = () => inject('temporalAddress');
+
+beforeAll(async () => {
+  connection = await Connection.connect({ address: address() });
+  client = new Client({ connection });
+  dir = await mkdtemp(path.join(tmpdir(), 'skein-lifecycle-'));
+});
+
+afterAll(async () => {
+  await connection?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function worker(catalog: string, extraEnv: Record<string, string> = {}) {
+  return spawnSkein(['worker', 'fixtures/projects/runtime'], {
+    TEMPORAL_ADDRESS: address(),
+    SKEIN_CATALOG: catalog,
+    SKEIN_TRACE_DIR: path.join(dir, 'traces'),
+    ...extraEnv,
+  });
+}
+
+async function lines(file: string): Promise<string[]> {
+  return (await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+}
+
+async function waitForLine(file: string, line: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await lines(file)).includes(line)) {
+    if (Date.now() > deadline) throw new Error(`no "${line}" in ${file}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('worker lifecycle', () => {
+  it('SIGTERM lets the in-flight activity finish, then exits 0; the next worker completes the run', async () => {
+    const catalog = `life-${Date.now()}-${n++}`;
+    const log = path.join(dir, `drain-${catalog}.log`);
+    const first = worker(catalog);
+    await first.waitFor(/worker serving/);
+    const handle = await client.workflow.start('slow', { taskQueue: catalog, workflowId: `drain-${catalog}`, args: [{ log, ms: 1500 }] });
+    await waitForLine(log, 'middle:start:1');
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(await lines(log)).toEqual(['first', 'middle:start:1', 'middle:end:1']);
+    const second = worker(catalog);
+    try {
+      await second.waitFor(/worker serving/);
+      expect(await handle.result()).toBe('done');
+      expect(await lines(log)).toEqual(['first', 'middle:start:1', 'middle:end:1', 'last']);
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.exited;
+    }
+  }, 90_000);
+
+  it('after a worker is killed mid-run another completes it; no step runs twice beyond the retried attempt', async () => {
+    const catalog = `life-${Date.now()}-${n++}`;
+    const log = path.join(dir, `kill-${catalog}.log`);
+    const first = worker(catalog);
+    await first.waitFor(/worker serving/);
+    const handle = await client.workflow.start('slow', { taskQueue: catalog, workflowId: `kill-${catalog}`, args: [{ log, ms: 1000 }] });
+    await waitForLine(log, 'middle:start:1');
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const second = worker(catalog);
+    try {
+      await second.waitFor(/worker serving/);
+      expect(await handle.result()).toBe('done');
+      const seen = await lines(log);
+      // Attempt 1 of `middle` died with the worker; Temporal retried it after its 3 s start-to-close timeout.
+      expect(seen.filter((l) => l === 'first')).toHaveLength(1);
+      expect(seen.filter((l) => l.startsWith('middle:end'))).toEqual(['middle:end:2']);
+      expect(seen.filter((l) => l === 'last')).toHaveLength(1);
+      expect(seen).toEqual(['first', 'middle:start:1', 'middle:start:2', 'middle:end:2', 'last']);
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.exited;
+    }
+  }, 90_000);
+
+  it('losing the engine stops the worker with exit code 1 after a bounded retry', async () => {
+    const temporal = await locateTemporal();
+    const server = await startDevServer({ binary: temporal.path });
+    const w = spawnSkein(['worker', 'fixtures/projects/runtime'], {
+      TEMPORAL_ADDRESS: server.address,
+      SKEIN_CATALOG: 'engine-loss',
+      SKEIN_TRACE_DIR: 'off',
+      SKEIN_ENGINE_CHECK_INTERVAL_MS: '500',
+      SKEIN_ENGINE_CHECK_FAILURES: '3',
+    });
+    try {
+      await w.waitFor(/worker serving/);
+      await server.stop();
+      const t0 = Date.now();
+      expect(await w.exited).toBe(1);
+      expect(Date.now() - t0).toBeLessThan(45_000);
+      expect(w.output()).toMatch(/skein: Lost the Temporal connection at 127\.0\.0\.1:\d+/);
+      expect(w.output()).not.toMatch(/\n\s+at /);
+    } finally {
+      if (w.child.exitCode === null) w.child.kill('SIGKILL');
+      await server.stop();
+    }
+  }, 90_000);
+});
