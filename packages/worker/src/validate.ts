@@ -1,24 +1,30 @@
-import { discover, type Diagnostic, type Manifest } from '@skein/discovery';
+import type { Manifest } from '@skein/discovery';
+import { ValidationInputError, formatStylish, validate } from '@skein/validator';
 import type { Logger } from 'pino';
 import { WorkerStartupError } from './errors.js';
 
-function line(d: Diagnostic): string {
-  return `${d.file}:${d.line}:${d.column}  ${d.severity}  ${d.message}  ${d.ruleId}${d.hint ? `\n    hint: ${d.hint}` : ''}`;
-}
-
 /**
- * Static check at startup, before the engine is contacted: discovers the project and refuses it when any
- * diagnostic is an error. Warnings are logged.
- * @throws WorkerStartupError whose message lists every diagnostic.
+ * Static check at startup, before the engine is contacted: runs the validator (every SPEC package rule, the
+ * same as `validate-workflow-package`) and refuses the project when any finding is an error. Warnings are
+ * logged one by one.
+ * @returns the discovered manifest the worker serves.
+ * @throws WorkerStartupError whose message is the validator's stylish report of every finding.
  */
 export async function checkProject(projectDir: string, logger: Logger): Promise<Manifest> {
-  const manifest = await discover(projectDir);
-  const errors = manifest.diagnostics.filter((d) => d.severity === 'error');
-  for (const d of manifest.diagnostics.filter((x) => x.severity === 'warning')) logger.warn({ ruleId: d.ruleId, file: d.file }, line(d));
-  if (errors.length > 0) {
+  let report;
+  try {
+    report = await validate(projectDir);
+  } catch (err) {
+    if (err instanceof ValidationInputError) throw new WorkerStartupError(err.message);
+    throw err;
+  }
+  if (report.errorCount > 0) {
     throw new WorkerStartupError(
-      `${manifest.root} has ${errors.length} error(s); the worker will not start:\n${manifest.diagnostics.map(line).join('\n')}`,
+      `${report.root}: ${report.errorCount} error(s) in workflow packages; the worker will not start.\n${formatStylish(report, { color: false })}`,
     );
   }
-  return manifest;
+  for (const d of report.diagnostics) {
+    logger.warn({ ruleId: d.ruleId, file: d.file, line: d.line, column: d.column, hint: d.hint }, d.message);
+  }
+  return report.manifest;
 }
