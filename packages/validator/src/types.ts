@@ -3,8 +3,8 @@
  * Findings are plain data (`Diagnostic` from `@skein/discovery`); formatters render them separately.
  */
 import type { Node } from '@babel/types';
-import type { Visitor } from '@babel/traverse';
 import type { Diagnostic, FileRole, Manifest, Severity } from '@skein/discovery';
+import type { RuleVisitor } from './engine/walker.js';
 import type { ModuleGraph } from './graph/module-graph.js';
 
 export type { Diagnostic, FileRole, Manifest, Severity };
@@ -86,7 +86,7 @@ export interface FileRuleContext {
   report(descriptor: ReportDescriptor): void;
 }
 
-/** A rule that checks one file's AST; its visitors run in the single shared traversal of that file. */
+/** A rule that checks one file's AST; its visitors run in the single shared traversal of that file (engine/walker.ts). */
 export interface FileRule {
   kind: 'file';
   meta: RuleMeta;
@@ -94,7 +94,7 @@ export interface FileRule {
   supersedes?: readonly string[];
   /** Roles of the files this rule looks at. */
   appliesTo: readonly CodeRole[];
-  create(context: FileRuleContext): Visitor;
+  create(context: FileRuleContext): RuleVisitor;
 }
 
 /** A package checked by package-level rules. */

@@ -107,6 +107,13 @@ const SUITES: Cases[] = [
       "const r = require('./x.js');",
       "function f(fetch) { return fetch(); }",
       "const o = { process: 1, __dirname: 2 };\no.process;",
+      "for (const process of []) { process.exit(); }",
+      "try { x(); } catch (fetch) { fetch(); }",
+      "if (a) { var fetch = 1; }\nfetch();",
+      "class A { m(process) { return process.env; } }",
+      "const f = function process() { return process; };",
+      "import process from './process-shim.js';\nprocess.env.X = 1;",
+      "hoisted();\nfunction hoisted() { return __dirname; }\nfunction __dirname() {}",
     ],
     invalid: [
       { code: "process.env.MODE = 'x';", errors: ['processEnvWrite@1:1'] },
@@ -115,6 +122,9 @@ const SUITES: Cases[] = [
       { code: "const f = __filename;", errors: ['nodeGlobal@1:11'] },
       { code: "const m = require(name);", errors: ['dynamicRequire@1:11'] },
       { code: "await fetch('https://x');\nnew XMLHttpRequest();", errors: ['ioGlobal@1:7', 'ioGlobal@2:5'] },
+      { code: "function f() { var process = 1; }\nprocess.exit();", errors: ['nodeGlobal@2:1'] },
+      { code: "{ let fetch = 1; }\nfetch();", errors: ['ioGlobal@2:1'] },
+      { code: "const g = () => { const h = (__dirname) => 1; return __filename; };", errors: ['nodeGlobal@1:54'] },
     ],
   },
   {

@@ -3,8 +3,8 @@
  * `import`, `export … from`, `require('x')` and `import('x')` with a string specifier. Type-only
  * imports are skipped (they do not reach the workflow bundle).
  */
-import type { NodePath, Visitor } from '@babel/traverse';
 import type { Node, StringLiteral } from '@babel/types';
+import type { RulePath, RuleVisitor } from './walker.js';
 
 /** A static import site, 1-based position. */
 export interface ImportSite {
@@ -19,7 +19,7 @@ function site(source: StringLiteral | Node | null | undefined): ImportSite | nul
 }
 
 /** True when `path` is a call of the global `require` with one string argument. */
-export function isRequireCall(path: NodePath): boolean {
+export function isRequireCall(path: RulePath): boolean {
   const node = path.node;
   return (
     node.type === 'CallExpression' &&
@@ -32,7 +32,7 @@ export function isRequireCall(path: NodePath): boolean {
 }
 
 /** Returns a visitor that pushes every static import site of the traversed file into `sites`. */
-export function importCollector(sites: ImportSite[]): Visitor {
+export function importCollector(sites: ImportSite[]): RuleVisitor {
   const push = (s: ImportSite | null) => {
     if (s) sites.push(s);
   };

@@ -1,16 +1,14 @@
 /**
  * Runs every applicable file rule over one file in a single traversal (typescript-eslint style): the file
  * is parsed once, each rule's `create(context)` contributes visitors, and they are merged with the import
- * collector into one `traverse()` pass.
+ * collector into one walk (engine/walker.ts).
  */
-import traverseModule, { visitors, type Visitor } from '@babel/traverse';
 import type { CodeRole, FileRule, ReportDescriptor, ResolvedImport, ValidatorDiagnostic } from '../types.js';
 import { collectImportsFast, importCollector, type ImportSite } from './import-collector.js';
 import { renderMessage } from './messages.js';
 import { parseSource } from './parse.js';
+import { mergeVisitors, walk, type RuleVisitor } from './walker.js';
 import { syntaxErrorRule } from '../rules/parse/syntax-error.js';
-
-const traverse = traverseModule as unknown as (ast: object, visitor: Visitor) => void;
 
 /** Input of `lintFile`. */
 export interface LintFileInput {
@@ -59,7 +57,7 @@ export function lintFile(input: LintFileInput): ImportSite[] | null {
   }
   if (input.role === 'dependency') return collectImportsFast(parsed.ast);
   const sites: ImportSite[] = [];
-  const all: Visitor[] = [importCollector(sites)];
+  const all: RuleVisitor[] = [importCollector(sites)];
   const role = input.role;
   for (const rule of input.rules) {
     if (!rule.appliesTo.includes(role)) continue;
@@ -74,7 +72,7 @@ export function lintFile(input: LintFileInput): ImportSite[] | null {
     );
   }
   try {
-    traverse(parsed.ast, visitors.merge(all));
+    walk(parsed.ast, mergeVisitors(all));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     input.report(toDiagnostic(syntaxErrorRule, input.file, { messageId: 'syntax', data: { message } }));

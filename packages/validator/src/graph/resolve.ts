@@ -13,9 +13,11 @@ import { resolveExportsTarget } from '@skein/discovery';
 
 /**
  * Packages written for Temporal's workflow sandbox; imports of them are not followed.
- * `@temporalio/workflow` is the sandbox's own API and `@temporalio/common` its shared types.
+ * `@temporalio/workflow` is the sandbox's own API, `@temporalio/common` its shared types, and
+ * `@skein/core` is loaded in workflow code through its own `skein-workflow-bundle` entry, which the
+ * framework keeps free of Node APIs (its own tests hold it to that).
  */
-export const SANDBOX_SAFE_PACKAGES: readonly string[] = ['@temporalio/workflow', '@temporalio/common'];
+export const SANDBOX_SAFE_PACKAGES: readonly string[] = ['@temporalio/workflow', '@temporalio/common', '@skein/core'];
 
 const EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.json'];
 

@@ -44,8 +44,7 @@ export const rule: FileRule = {
             for (const p of id.properties) if (p.type === 'ObjectProperty') addPattern(p.value, kind);
           }
         };
-        for (const stmtPath of path.get('body')) {
-          const stmt = stmtPath.node;
+        for (const stmt of path.node.body) {
           if (stmt.type === 'ImportDeclaration' && stmt.importKind !== 'type') {
             const resolved = context.resolve(stmt.source.value);
             if (isActivityImport(resolved)) {
@@ -58,7 +57,7 @@ export const rule: FileRule = {
           for (const d of decl.declarations) {
             const init = d.init;
             if (init?.type !== 'CallExpression') continue;
-            const kind = definitionKind(init, bindings, stmtPath);
+            const kind = definitionKind(init, bindings, path);
             if (isDefinitionKind(kind)) addPattern(d.id, kind);
             else if (
               init.callee.type === 'Identifier' &&

@@ -2,8 +2,8 @@
  * Small AST helpers shared by rules: what `@skein/core` bindings a file has, which calls define a step or
  * evaluator, and whether a value is a statically known string.
  */
-import type { NodePath } from '@babel/traverse';
 import type { CallExpression, Expression, Node, Program } from '@babel/types';
+import type { RulePath } from '../../engine/walker.js';
 import type { FileRole, ResolvedImport } from '../../types.js';
 
 /** Specifiers of the authoring package (`@skein/core` and its subpaths). */
@@ -61,7 +61,7 @@ export function coreBindings(program: Program): CoreBindings {
  * Which `@skein/core` definition function a call invokes (`step`, `evaluator`, `workflow`), or null.
  * Recognizes `step(...)`, a renamed import, and `core.step(...)` on a namespace import.
  */
-export function definitionKind(call: CallExpression, bindings: CoreBindings, path: NodePath): string | null {
+export function definitionKind(call: CallExpression, bindings: CoreBindings, path: RulePath): string | null {
   const callee = call.callee;
   if (callee.type === 'Identifier') {
     const imported = bindings.named.get(callee.name);
@@ -80,14 +80,14 @@ export function definitionKind(call: CallExpression, bindings: CoreBindings, pat
  * The value of a statically known string: a string literal, a template without expressions, or an
  * identifier bound to a `const` initialized with one of those. Null otherwise.
  */
-export function staticString(node: Node | null | undefined, path: NodePath): string | null {
+export function staticString(node: Node | null | undefined, path: RulePath): string | null {
   if (!node) return null;
   if (node.type === 'StringLiteral') return node.value;
   if (node.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? null;
   if (node.type === 'Identifier') {
     const binding = path.scope.getBinding(node.name);
     if (!binding || binding.kind !== 'const' || !binding.path.isVariableDeclarator()) return null;
-    const init = binding.path.node.init as Expression | null | undefined;
+    const init = (binding.path.node as { init?: Expression | null }).init;
     if (!init || init.type === 'Identifier') return null;
     return staticString(init, binding.path);
   }
@@ -95,7 +95,7 @@ export function staticString(node: Node | null | undefined, path: NodePath): str
 }
 
 /** True when `path` runs when the module is evaluated: not inside any function. */
-export function isModuleTopLevel(path: NodePath): boolean {
+export function isModuleTopLevel(path: RulePath): boolean {
   return path.getFunctionParent() === null;
 }
 
@@ -111,7 +111,7 @@ export interface DefinitionName {
  * The statically known names of a `workflow({ name, aliases })`, `step({ name })` or
  * `evaluator({ name })` call (names that are not static are left to `steps/static-name` and discovery).
  */
-export function definitionNames(call: CallExpression, kind: string, path: NodePath): DefinitionName[] {
+export function definitionNames(call: CallExpression, kind: string, path: RulePath): DefinitionName[] {
   const arg = call.arguments[0];
   if (arg?.type !== 'ObjectExpression') return [];
   const out: DefinitionName[] = [];
