@@ -32,6 +32,19 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/**
+ * Reads a root run's trace once it is final: the file is written right after the run closes (hook sinks are
+ * delivered after the workflow's last activation), so it may lag the API's answer by a few milliseconds.
+ */
+async function readFinalTrace(file: string): Promise<any> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const trace = await readFile(file, 'utf8').then(JSON.parse, () => undefined);
+    if ((trace && trace.tree.status !== 'running') || Date.now() > deadline) return trace;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 const forRun = (records: HookRecord[], runId: string) =>
   records.filter((r) => r.payload.workflowDetails?.runId === runId || r.payload.workflowDetails?.root?.runId === runId);
 
@@ -125,7 +138,7 @@ describe('traces', () => {
     const { workflowId, runId } = res.body;
     const file = path.join(process.env.SKEIN_TRACE_DIR!, encodeURIComponent(workflowId), `${runId}.json`);
     expect(res.body.trace).toEqual({ destinations: { local: file } });
-    const trace = JSON.parse(await readFile(file, 'utf8'));
+    const trace = await readFinalTrace(file);
     expect(trace.root).toEqual({ workflowId, runId });
     expect(trace.tree).toMatchObject({ kind: 'workflow', name: 'costs', status: 'completed', input: { url, apiKey: '[REDACTED]' } });
     expect(trace.tree.children).toHaveLength(1);
@@ -142,7 +155,7 @@ describe('traces', () => {
   it('nests child workflows under their parent in the root run file', async () => {
     const res = await stack.post('/workflow/run', { workflowName: 'family', input: { mode: 'ok' } });
     expect(res.body.status).toBe('completed');
-    const trace = JSON.parse(await readFile(res.body.trace.destinations.local, 'utf8'));
+    const trace = await readFinalTrace(res.body.trace.destinations.local);
     expect(trace.tree.name).toBe('family');
     expect(trace.tree.children.map((c: any) => [c.kind, c.name, c.status])).toEqual([
       ['child_workflow', 'kid', 'completed'],
@@ -152,7 +165,7 @@ describe('traces', () => {
 
   it('cuts error cause chains at 10 levels', async () => {
     const res = await stack.post('/workflow/run', { workflowName: 'failing', input: 15 });
-    const trace = JSON.parse(await readFile(res.body.trace.destinations.local, 'utf8'));
+    const trace = await readFinalTrace(res.body.trace.destinations.local);
     let error = trace.tree.children[0].error;
     let depth = 1;
     while (error.cause) {

@@ -1,20 +1,68 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import { activityType, runActivity } from '@skein/core';
-import type { LoadedProject } from './load.js';
+import type { LoadedActivity, LoadedProject } from './load.js';
 
 /** A Temporal activity implementation: one JSON input, one JSON output. */
 export type ActivityImplementation = (input: unknown) => Promise<unknown>;
 
 /**
- * The activities the worker registers: for every workflow W, its own steps and evaluators and every shared
- * activity, each as `W#<name>` (SPEC rules 6 and 10). Each runs the definition with its schemas (`runActivity`).
+ * Which definition serves an activity type (SPEC rule 10): `W#a` is workflow W's own step or evaluator `a`,
+ * else the shared activity `a` (rule 6), for any workflow W of the catalog.
  */
-export function buildActivities(project: LoadedProject): Record<string, ActivityImplementation> {
-  const out: Record<string, ActivityImplementation> = {};
-  for (const wf of project.workflows) {
-    for (const act of [...project.shared, ...(project.scoped.get(wf.def.name) ?? [])]) {
-      const def = act.def;
-      out[activityType(wf.def.name, def.name)] = (input) => runActivity(def, input);
+export class ActivityResolver {
+  private readonly scoped = new Map<string, LoadedActivity>();
+  private readonly shared = new Map<string, LoadedActivity>();
+  private readonly workflows = new Set<string>();
+
+  constructor(project: LoadedProject) {
+    for (const wf of project.workflows) {
+      this.workflows.add(wf.def.name);
+      for (const act of project.scoped.get(wf.def.name) ?? []) this.scoped.set(activityType(wf.def.name, act.def.name), act);
     }
+    for (const act of project.shared) this.shared.set(act.def.name, act);
+  }
+
+  /** The activity serving `type`, or undefined when none does. Workflow-scoped wins (rule 8 forbids both). */
+  resolve(type: string): LoadedActivity | undefined {
+    const own = this.scoped.get(type);
+    if (own) return own;
+    const hash = type.indexOf('#');
+    if (hash < 0 || !this.workflows.has(type.slice(0, hash))) return undefined;
+    return this.shared.get(type.slice(hash + 1));
+  }
+
+  /** Registered workflow-scoped activity types. */
+  scopedTypes(): string[] {
+    return [...this.scoped.keys()];
+  }
+
+  get hasShared(): boolean {
+    return this.shared.size > 0;
+  }
+}
+
+/**
+ * The activities the worker registers: every workflow's own steps and evaluators as `W#<name>`, and one
+ * dynamic `default` activity that serves every shared activity as `W#<shared name>` for any workflow W of
+ * the catalog (SPEC rules 6 and 10) — one registration per shared activity instead of one per workflow and
+ * shared activity. Each runs its definition with its schemas (`runActivity`).
+ */
+export function buildActivities(resolver: ActivityResolver): Record<string, ActivityImplementation> {
+  const out: Record<string, ActivityImplementation> = {};
+  for (const type of resolver.scopedTypes()) {
+    const def = resolver.resolve(type)!.def;
+    out[type] = (input) => runActivity(def, input);
+  }
+  if (resolver.hasShared) {
+    out.default = (input) => {
+      const type = Context.current().info.activityType;
+      const act = resolver.resolve(type);
+      if (!act) {
+        throw ApplicationFailure.nonRetryable(`Activity type "${type}" is not served on this catalog`, 'ActivityNotRegistered');
+      }
+      return runActivity(act.def, input);
+    };
   }
   return out;
 }

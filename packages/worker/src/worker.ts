@@ -4,7 +4,7 @@ import type { Manifest } from '@skein/discovery';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
-import { buildActivities } from './activities.js';
+import { ActivityResolver, buildActivities } from './activities.js';
 import { bundleWorkflows } from './bundle/bundle.js';
 import { buildCatalogDocument, publishCatalog, type CatalogDocument } from './catalog.js';
 import { loadWorkerConfig, type EngineConnectionConfig } from './config.js';
@@ -13,7 +13,7 @@ import { loadProject } from './load.js';
 import { createLogger, installTemporalRuntimeLogger } from './logger.js';
 import { checkProject } from './validate.js';
 import { watchEngine } from './engine-watch.js';
-import { activityInterceptor, type ActivityKinds } from './hooks/activity-interceptor.js';
+import { activityInterceptor } from './hooks/activity-interceptor.js';
 import { WorkerEvents } from './hooks/events.js';
 import { loadHookFiles } from './hooks/hook-files.js';
 import { skeinSinks } from './hooks/sinks.js';
@@ -84,7 +84,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   setHookErrorReporter((err, hook) => logger.error({ hook, err: serializeError(err) }, `hook ${hook} failed`));
   const hookFiles = await loadHookFiles(manifest.root);
   const project = await loadProject(manifest);
-  const activities = buildActivities(project);
+  const resolver = new ActivityResolver(project);
+  const activities = buildActivities(resolver);
   const traceDirOption = options.traceDir ?? process.env.SKEIN_TRACE_DIR ?? path.join(manifest.root, '.skein', 'traces');
   const traceDir = traceDirOption === false || traceDirOption === 'off' ? null : path.resolve(traceDirOption);
   const traces = traceDir ? new TraceRecorder(traceDir, options.traceExporters, (err) => logger.warn({ err: serializeError(err) }, 'trace write failed')) : undefined;
@@ -113,7 +114,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
       workflowBundle,
       activities,
       sinks: skeinSinks(events),
-      interceptors: { activity: [activityInterceptor(activityKinds(project), events)] },
+      interceptors: { activity: [activityInterceptor(resolver, events)] },
       shutdownGraceTime: options.shutdownGraceTimeMs ?? 10_000,
       ...options.workerOptions,
     });
@@ -179,13 +180,3 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   }
 }
 
-/** Kind and name of every registered activity type, for hook payloads (`outputActivityKind`). */
-function activityKinds(project: Awaited<ReturnType<typeof loadProject>>): ActivityKinds {
-  const kinds: ActivityKinds = new Map();
-  for (const wf of project.workflows) {
-    for (const act of [...project.shared, ...(project.scoped.get(wf.def.name) ?? [])]) {
-      kinds.set(`${wf.def.name}#${act.def.name}`, { kind: act.def.kind, name: act.def.name });
-    }
-  }
-  return kinds;
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildActivities } from '../src/activities.js';
+import { ActivityResolver, buildActivities } from '../src/activities.js';
 import { buildCatalogDocument } from '../src/catalog.js';
 import { workflowEntrySource } from '../src/bundle/entry.js';
 import { WorkerStartupError } from '../src/errors.js';
@@ -27,15 +27,25 @@ describe('loadProject', () => {
   });
 });
 
-describe('buildActivities (SPEC rules 6 and 10)', () => {
-  it('registers each workflow-scoped and shared activity as <workflow>#<activity>', async () => {
-    const acts = buildActivities(await loadProject(examplesManifest()));
+describe('activity registration (SPEC rules 6 and 10)', () => {
+  it('registers workflow-scoped activities as <workflow>#<activity> and one dynamic default for shared ones', async () => {
+    const acts = buildActivities(new ActivityResolver(await loadProject(examplesManifest())));
     expect(Object.keys(acts).sort()).toEqual([
-      'onboard#normalizeEmail', 'onboard#scoreLead', 'onboard#slugify', 'onboard#titleCase',
-      'summarize#countWords', 'summarize#extractKeywords', 'summarize#judgeReadability', 'summarize#slugify', 'summarize#titleCase',
-      'welcome#composeWelcome', 'welcome#slugify', 'welcome#titleCase',
+      'default',
+      'onboard#normalizeEmail', 'onboard#scoreLead',
+      'summarize#countWords', 'summarize#extractKeywords', 'summarize#judgeReadability',
+      'welcome#composeWelcome',
     ]);
     await expect(acts['summarize#countWords']!({ text: 'One two. Three!' })).resolves.toEqual({ words: 3, sentences: 2 });
+  });
+
+  it('resolves shared activities for every workflow of the catalog, and nothing else', async () => {
+    const resolver = new ActivityResolver(await loadProject(examplesManifest()));
+    expect(resolver.resolve('summarize#slugify')?.def.name).toBe('slugify');
+    expect(resolver.resolve('welcome#titleCase')?.def.name).toBe('titleCase');
+    expect(resolver.resolve('onboard#countWords')).toBeUndefined();
+    expect(resolver.resolve('stranger#slugify')).toBeUndefined();
+    expect(resolver.resolve('slugify')).toBeUndefined();
   });
 });
 

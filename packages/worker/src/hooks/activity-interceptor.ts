@@ -10,16 +10,14 @@ import {
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { WorkerEvents } from './events.js';
-
-/** Kind and step/evaluator name of each registered activity type. */
-export type ActivityKinds = Map<string, { kind: 'step' | 'evaluator'; name: string }>;
+import type { ActivityResolver } from '../activities.js';
 
 /**
  * Wraps every activity attempt: reads the scheduling workflow's `workflowDetails` from its header, runs the
  * activity in an activity scope (so `emit`, `fetch` and `reportLlmUsage` know where they are and sum
  * `aggregations`), and reports start, end or error.
  */
-export function activityInterceptor(kinds: ActivityKinds, events: WorkerEvents): ActivityInterceptorsFactory {
+export function activityInterceptor(resolver: ActivityResolver, events: WorkerEvents): ActivityInterceptorsFactory {
   return (ctx) => ({
     inbound: {
       async execute(input, next) {
@@ -28,7 +26,7 @@ export function activityInterceptor(kinds: ActivityKinds, events: WorkerEvents):
         const details: WorkflowDetails = header
           ? (defaultPayloadConverter.fromPayload(header) as WorkflowDetails)
           : fallbackDetails(info);
-        const known = kinds.get(info.activityType);
+        const known = resolver.resolve(info.activityType)?.def;
         const kind: OutputActivityKind = known?.kind ?? 'internal_step';
         const activityInfo: ActivityDetails = {
           activityId: info.activityId,
