@@ -45,8 +45,8 @@ export interface RuleMeta {
   severity: Severity;
   /** One sentence: what the rule enforces. */
   description: string;
-  /** The SPEC "Rules for external workflow packages" number it enforces; 0 for CONTRACT-only rules. */
-  specRule: number;
+  /** The SPEC "Rules for external workflow packages" number it enforces; absent for robustness findings. */
+  specRule?: number;
   docs: { path: string };
   /** Message id → text with `{{placeholder}}`s. */
   messages: Record<string, string>;

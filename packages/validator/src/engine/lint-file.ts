@@ -36,8 +36,8 @@ export function toDiagnostic(rule: { meta: FileRule['meta'] }, file: string, d: 
     column: loc.column,
     message: renderMessage(template, d.data),
     messageId: d.messageId,
-    specRule: rule.meta.specRule,
   };
+  if (rule.meta.specRule !== undefined) diagnostic.specRule = rule.meta.specRule;
   if (hint !== undefined) diagnostic.hint = renderMessage(hint, d.data);
   if (d.data) diagnostic.data = d.data;
   return diagnostic;

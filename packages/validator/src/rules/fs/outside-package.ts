@@ -9,7 +9,6 @@ export const meta: RuleMeta = {
   id: 'fs/outside-package',
   severity: 'error',
   description: 'Files and imports of a workflow package stay inside the package (no symlink or `..` path leaving it).',
-  specRule: 1,
   docs: { path: 'docs/rules/fs/outside-package.md' },
   messages: {
     symlink: 'The symlink {{file}} points outside the package (to {{target}}); it was not followed.',

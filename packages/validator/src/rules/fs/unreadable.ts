@@ -8,7 +8,6 @@ export const meta: RuleMeta = {
   id: 'fs/unreadable',
   severity: 'error',
   description: 'Files the validator must read can be read.',
-  specRule: 1,
   docs: { path: 'docs/rules/fs/unreadable.md' },
   messages: { unreadable: 'The file cannot be read ({{reason}}).' },
   hints: { unreadable: 'Check the file\'s permissions, or remove it from the package.' },

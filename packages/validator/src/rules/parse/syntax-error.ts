@@ -9,7 +9,6 @@ export const meta: RuleMeta = {
   id: 'parse/syntax-error',
   severity: 'error',
   description: 'Files the validator checks parse as JavaScript (or TypeScript for .ts sources).',
-  specRule: 1,
   docs: { path: 'docs/rules/parse/syntax-error.md' },
   messages: { syntax: 'Syntax error: {{message}}.' },
   hints: { syntax: 'Fix the syntax error; the worker cannot load this file either.' },
