@@ -70,11 +70,13 @@ const SUITES: Cases[] = [
       "import { greet } from './steps.js';\nconst later = () => greet(1);",
       "import { greet } from './util.js';\ngreet(1);",
       "import { greet } from './steps.js';\nfunction g(greet) { return greet(); }\ng(() => 1);",
+      "import { greet } from './steps.js';\nclass A { hello = greet('instance'); }",
     ],
     invalid: [
       { code: "import { greet } from './steps.js';\ngreet('x');", errors: ['topLevelCall@2:1'] },
       { code: "import { judge as j } from './evaluators.js';\nconst r = await j(1);", errors: ['topLevelCall@2:17'] },
       { code: "const { greet } = require('./steps.js');\nif (true) { greet(1); }", errors: ['topLevelCall@2:13'] },
+      { code: "import { greet } from './steps.js';\nclass A { static hello = greet('load'); }", errors: ['topLevelCall@2:26'] },
       {
         code: "import { step } from '@skein/core';\nexport const a = step({ name: 'a', fn: () => 1 });\na(2);",
         errors: ['topLevelCall@3:1'],

@@ -19,6 +19,7 @@ export function parseSource(text: string, file: string): ParseResult {
     const ast = parse(text, {
       sourceType,
       sourceFilename: file,
+      attachComment: false,
       allowReturnOutsideFunction: sourceType !== 'module',
       plugins: isTs ? ['typescript'] : file.endsWith('.jsx') ? ['jsx'] : [],
     });

@@ -94,9 +94,17 @@ export function staticString(node: Node | null | undefined, path: RulePath): str
   return null;
 }
 
-/** True when `path` runs when the module is evaluated: not inside any function. */
+/**
+ * True when `path` runs when the module is evaluated: not inside any function, nor in the initializer of a
+ * non-static class field (which runs when an instance is created).
+ */
 export function isModuleTopLevel(path: RulePath): boolean {
-  return path.getFunctionParent() === null;
+  if (path.getFunctionParent() !== null) return false;
+  for (let p = path.parentPath; p; p = p.parentPath) {
+    const n = p.node;
+    if ((n.type === 'ClassProperty' || n.type === 'ClassPrivateProperty' || n.type === 'ClassAccessorProperty') && !n.static) return false;
+  }
+  return true;
 }
 
 /** A statically known name in a definition call: the `name`, or one of the `aliases`. */
