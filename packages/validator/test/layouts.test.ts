@@ -88,3 +88,18 @@ describe('dependency layouts (SPEC rule 12 follows them all)', () => {
     expect(summarize(await validate(root))).toEqual([]);
   });
 });
+
+describe('a project (no expose flag)', () => {
+  it('checks its own workflows but not its build output in dist/, as discovery does', async () => {
+    const root = path.join(tmp, 'project-with-dist');
+    const bad = "import { workflow } from '@skein/core';\nexport default workflow({ name: 'hello', fn: async () => process.env.X });\n";
+    write(root, {
+      'package.json': JSON.stringify({ name: 'app', private: true, type: 'module' }),
+      'hello/workflow.js': bad,
+      'dist/hello/workflow.js': bad,
+    });
+    const report = await validate(root);
+    expect(summarize(report)).toEqual(['workflow/no-node-globals hello/workflow.js:2:58']);
+    expect(report.manifest.workflows.map((w) => w.file)).toEqual([path.join(root, 'hello/workflow.js')]);
+  });
+});

@@ -21,7 +21,16 @@ export interface LoadedPackage {
   escapes: { path: string; target: string }[];
 }
 
-/** Loads one package: package.json (may be absent or malformed: then `{}`) and its files. */
+/**
+ * Folders of a project (not of a published package) that hold no workflow sources: build output.
+ * Mirrors discovery, which does not look for a project's own workflows there either.
+ */
+const PROJECT_SKIPPED_DIRS: ReadonlySet<string> = new Set(['dist']);
+
+/**
+ * Loads one package: package.json (may be absent or malformed: then `{}`) and its files.
+ * @param published true/false to force, null to decide from the expose flag (SPEC rule 4)
+ */
 export function loadPackage(fs: ValidatorFs, root: string, published: boolean | null): LoadedPackage {
   const packageJsonPath = path.join(root, 'package.json');
   const read = fs.readText(packageJsonPath);
@@ -35,7 +44,8 @@ export function loadPackage(fs: ValidatorFs, root: string, published: boolean | 
       packageJson = {};
     }
   }
-  const walked = fs.walk(root);
+  const isPublished = published ?? isExposed(packageJson);
+  const walked = fs.walk(root, isPublished ? undefined : PROJECT_SKIPPED_DIRS);
   const files = walked.files.map((f) => fs.realpath(f) ?? f).sort();
   return {
     info: {
@@ -45,7 +55,7 @@ export function loadPackage(fs: ValidatorFs, root: string, published: boolean | 
       packageJson,
       files,
       publishedFiles: publishedFiles(root, files, packageJson.files),
-      published: published ?? isExposed(packageJson),
+      published: isPublished,
     },
     escapes: walked.escapes,
   };

@@ -34,8 +34,11 @@ export interface ValidatorFs {
   /** Allows reading below `realRoot` (a resolved dependency). */
   allow(realRoot: string): void;
   readText(p: string): ReadResult;
-  /** Lists a package's files recursively, skipping `node_modules` and dot-directories; never follows a symlink out. */
-  walk(root: string): WalkResult;
+  /**
+   * Lists a package's files recursively, skipping `node_modules`, dot-directories and `skipDirNames`;
+   * never follows a symlink out.
+   */
+  walk(root: string, skipDirNames?: ReadonlySet<string>): WalkResult;
 }
 
 /** True when `child` is `parent` or below it (both absolute and normalized, as `path.resolve` returns them). */
@@ -113,7 +116,7 @@ export function createConfinedFs(roots: string[], maxFileBytes: number): Validat
         return { ok: false, reason: 'unreadable' };
       }
     },
-    walk(root) {
+    walk(root, skipDirNames) {
       const files: string[] = [];
       const escapes: WalkResult['escapes'] = [];
       const seenDirs = new Set<string>();
@@ -132,7 +135,7 @@ export function createConfinedFs(roots: string[], maxFileBytes: number): Validat
           if (files.length >= MAX_WALK_FILES) return;
           const full = path.join(dir, entry.name);
           if (entry.isDirectory()) {
-            if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+            if (entry.name === 'node_modules' || entry.name.startsWith('.') || skipDirNames?.has(entry.name)) continue;
             visit(full);
           } else if (entry.isFile()) {
             files.push(full);
