@@ -102,6 +102,19 @@ describe('symlinks and paths leaving the package', () => {
   });
 });
 
+describe('dependencies', () => {
+  it('does not treat a node_modules symlink to a directory without package.json as a dependency', async () => {
+    const root = makePackage('evil-dependency', {
+      'hello/workflow.js': WORKFLOW.replace("import { greet } from './steps.js';", "import { greet } from './steps.js';\nimport { h } from 'evil/secret/helper.js';"),
+    });
+    fs.mkdirSync(path.join(root, 'node_modules'), { recursive: true });
+    fs.symlinkSync(tmp, path.join(root, 'node_modules/evil'), 'dir');
+    const report = await validate(root);
+    // secret/helper.js imports node:fs: had it been read, workflow/no-node-modules would report it.
+    expect(summarize(report)).toEqual([]);
+  });
+});
+
 describe('broken files', () => {
   it('reports a syntax error in workflow.js once, with its position', async () => {
     const root = makePackage('syntax', { 'hello/workflow.js': "import { workflow } from '@skein/core';\nexport default workflow({ name: 'hello', fn: async (i) => { return i +; } });\n" });

@@ -46,7 +46,7 @@ export function loadPackage(fs: ValidatorFs, root: string, published: boolean | 
   }
   const isPublished = published ?? isExposed(packageJson);
   const walked = fs.walk(root, isPublished ? undefined : PROJECT_SKIPPED_DIRS);
-  const files = walked.files.map((f) => fs.realpath(f) ?? f).sort();
+  const files = [...new Set(walked.files.map((f) => fs.realpath(f) ?? f))].sort();
   return {
     info: {
       root,

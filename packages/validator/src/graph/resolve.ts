@@ -105,7 +105,8 @@ export function createResolver(fs: ValidatorFs, ownRoots: string[], classify: (f
     let dir = path.dirname(fs.realpath(fromFile) ?? fromFile);
     for (;;) {
       const candidate = path.join(dir, 'node_modules', name);
-      if (fs.isDirectory(candidate)) {
+      // Only a directory with a package.json is a dependency (a `node_modules/x -> /` symlink is not).
+      if (fs.isDirectory(candidate) && fs.isFile(path.join(candidate, 'package.json'))) {
         const realRoot = fs.realpath(candidate);
         if (realRoot) {
           fs.allow(realRoot);
