@@ -67,6 +67,32 @@ function cacheKey(c: HistoryCursor, token: string | null, pageSize: number): str
   return `${c.w}\u0000${c.r}\u0000${token ?? ''}\u0000${pageSize}`;
 }
 
+/**
+ * Read-ahead for closed runs: when a page of a closed run has a successor, the successor engine page is
+ * requested at once, so a client paging through a long history overlaps its own round trips with the engine's.
+ */
+const readAhead = new Map<string, { at: number; promise: Promise<RawPage> }>();
+
+function startReadAhead(client: Client, c: HistoryCursor, token: string, pageSize: number): void {
+  const key = cacheKey(c, token, pageSize);
+  if (readAhead.has(key) || oversized.has(key)) return;
+  const now = Date.now();
+  for (const [k, v] of readAhead) if (now - v.at > OVERSIZED_TTL_MS || readAhead.size >= OVERSIZED_MAX) readAhead.delete(k);
+  const promise = client
+    .withDeadline(now + 10_000, () =>
+      client.workflowService.getWorkflowExecutionHistory({
+        namespace: client.options.namespace,
+        execution: { workflowId: c.w, runId: c.r },
+        maximumPageSize: pageSize,
+        skipArchival: true,
+        nextPageToken: Buffer.from(token, 'base64'),
+      }),
+    )
+    .then((r) => ({ events: r.history?.events ?? [], nextPageToken: r.nextPageToken?.length ? r.nextPageToken : null }));
+  promise.catch(() => readAhead.delete(key));
+  readAhead.set(key, { at: now, promise });
+}
+
 function rememberOversized(key: string, page: RawPage): void {
   const now = Date.now();
   for (const [k, v] of oversized) if (now - v.at > OVERSIZED_TTL_MS || oversized.size >= OVERSIZED_MAX) oversized.delete(k);
@@ -74,10 +100,11 @@ function rememberOversized(key: string, page: RawPage): void {
 }
 
 /**
- * Reads the next page of a run's history after `cursor` (SPEC "History" and long-poll rules 1–4).
- * The run is described in parallel with the engine read (for `workflow` metadata and to know where history ends).
- * At the end of a running run's history the read long-polls for `longPollMs` when given; on timeout the page is
- * empty and `next` is the cursor unchanged. At the end of a closed run `next` is null.
+ * Reads the next page of a run's history after `cursor` (SPEC "History" and long-poll rules 1–4): up to
+ * `pageSize` events, gathered from as many engine pages as needed (the engine returns whole event batches, so
+ * its pages rarely line up with ours). The run is described in parallel (for `workflow` metadata and to know
+ * where history ends). At the end of a running run's history the read long-polls for `longPollMs` when given;
+ * on timeout the page is empty and `next` is the cursor unchanged. At the end of a closed run `next` is null.
  * @throws ApiError `WorkflowNotFoundError`, `ValidationError` (engine rejected the token), `InternalError`;
  *   the signal's reason when aborted.
  */
@@ -88,7 +115,6 @@ export async function readHistoryPage(client: Client, cursor: HistoryCursor, opt
   let timer: NodeJS.Timeout | undefined;
   try {
     if (options.signal?.aborted) throw options.signal.reason;
-    let token = cursor.t ? Buffer.from(cursor.t, 'base64') : undefined;
     const describing = describeRun(client, cursor.w, cursor.r);
     const deadline = options.longPollMs !== undefined ? Date.now() + options.longPollMs : undefined;
     let info: RunInfo | undefined;
@@ -103,66 +129,92 @@ export async function readHistoryPage(client: Client, cursor: HistoryCursor, opt
     if (deadline !== undefined) {
       timer = setTimeout(() => fetchAbort.abort(new Aborted('long-poll timeout')), Math.max(0, deadline - Date.now()));
     }
-    for (;;) {
-      const usedToken = token ? Buffer.from(token).toString('base64') : null;
-      const key = cacheKey(cursor, usedToken, options.pageSize);
+
+    /** One engine page at `token` (from the oversized-page cache when possible); undefined when the read was cut short. */
+    const rawPage = async (token: string | null): Promise<{ page: RawPage; key: string } | undefined> => {
+      const key = cacheKey(cursor, token, options.pageSize);
       const cached = oversized.get(key);
-      let res: RawPage | undefined = cached && Date.now() - cached.at < OVERSIZED_TTL_MS ? cached.page : undefined;
-      if (!res) {
-        try {
-          const r = await client.withAbortSignal(fetchAbort.signal, () =>
-            client.workflowService.getWorkflowExecutionHistory({
-              namespace: client.options.namespace,
-              execution: { workflowId: cursor.w, runId: cursor.r },
-              maximumPageSize: options.pageSize,
-              waitNewEvent: true,
-              skipArchival: true,
-              ...(token ? { nextPageToken: token } : {}),
-            }),
-          );
-          res = { events: r.history?.events ?? [], nextPageToken: r.nextPageToken?.length ? r.nextPageToken : null };
-        } catch (err) {
-          if (options.signal?.aborted) throw options.signal.reason;
-          if (!fetchAbort.signal.aborted) {
-            if (grpcCode(err) === GRPC.INVALID_ARGUMENT) {
-              throw validationError('Invalid pageToken', [{ code: 'invalid_page_token', path: ['query', 'pageToken'], message: 'the engine rejected the token' }]);
-            }
-            throw engineError(err, cursor.w);
-          }
-          res = undefined;
+      if (cached && Date.now() - cached.at < OVERSIZED_TTL_MS) return { page: cached.page, key };
+      const ahead = readAhead.get(key);
+      if (ahead) {
+        readAhead.delete(key);
+        const page = await ahead.promise.catch(() => undefined);
+        if (page) return { page, key };
+      }
+      try {
+        const r = await client.withAbortSignal(fetchAbort.signal, () =>
+          client.workflowService.getWorkflowExecutionHistory({
+            namespace: client.options.namespace,
+            execution: { workflowId: cursor.w, runId: cursor.r },
+            maximumPageSize: options.pageSize,
+            waitNewEvent: true,
+            skipArchival: true,
+            ...(token ? { nextPageToken: Buffer.from(token, 'base64') } : {}),
+          }),
+        );
+        return { page: { events: r.history?.events ?? [], nextPageToken: r.nextPageToken?.length ? r.nextPageToken : null }, key };
+      } catch (err) {
+        if (options.signal?.aborted) throw options.signal.reason;
+        if (fetchAbort.signal.aborted) return undefined;
+        if (grpcCode(err) === GRPC.INVALID_ARGUMENT) {
+          throw validationError('Invalid pageToken', [{ code: 'invalid_page_token', path: ['query', 'pageToken'], message: 'the engine rejected the token' }]);
         }
+        throw engineError(err, cursor.w);
       }
-      const ri = info ?? (await describing);
-      if (!res) {
-        // End of history (no long-poll, or it timed out): same cursor, no events; null at the end of a closed run.
-        return { info: ri, events: [], next: ri.status !== 'running' && cursor.n > ri.historyLength ? null : cursor };
+    };
+
+    const out: T.api.history.v1.IHistoryEvent[] = [];
+    let lastId = cursor.n - 1;
+    let token = cursor.t;
+    /** Where the engine read resumes after the last delivered event: a token (null = from the start), or 'end'. */
+    let after: { t: string | null } | 'end' | undefined;
+    for (;;) {
+      const got = await rawPage(token);
+      if (!got) break;
+      const { page, key } = got;
+      if (page.nextPageToken && info && info.status !== 'running') {
+        startReadAhead(client, cursor, Buffer.from(page.nextPageToken).toString('base64'), options.pageSize);
       }
-      const all = res.events;
-      const fresh = all.filter((e) => Number(e.eventId) >= cursor.n);
-      const nextToken = res.nextPageToken ? Buffer.from(res.nextPageToken).toString('base64') : null;
-      if (fresh.length === 0 && nextToken) {
+      const fresh = page.events.filter((e) => Number(e.eventId) > lastId);
+      const room = options.pageSize - out.length;
+      if (fresh.length > room) {
+        out.push(...fresh.slice(0, room));
+        lastId = Number(out[out.length - 1]!.eventId);
+        rememberOversized(key, page);
+        after = { t: token }; // the rest of this engine page is served from the cache next time
+        break;
+      }
+      out.push(...fresh);
+      if (fresh.length) lastId = Number(fresh[fresh.length - 1]!.eventId);
+      const nextToken = page.nextPageToken ? Buffer.from(page.nextPageToken).toString('base64') : null;
+      if (fresh.length || page.events.length) after = nextToken ? { t: nextToken } : 'end';
+      if (!nextToken || out.length >= options.pageSize) break;
+      if (out.length === 0) {
         // Skipping events already delivered (a resume), or the engine's own long-poll expired: keep reading.
-        if (all.length > 0 || (deadline !== undefined && Date.now() < deadline)) {
-          token = Buffer.from(res.nextPageToken!);
+        if (page.events.length > 0 || (deadline !== undefined && Date.now() < deadline)) {
+          token = nextToken;
           continue;
         }
+        break;
       }
-      const closed = ri.status !== 'running';
-      const truncated = fresh.length > options.pageSize;
-      const raw = truncated ? fresh.slice(0, options.pageSize) : fresh;
-      if (truncated) rememberOversized(key, res);
-      let next: HistoryCursor | null;
-      if (raw.length === 0) {
-        next = closed && cursor.n > ri.historyLength ? null : cursor;
-      } else {
-        const n = Number(raw[raw.length - 1]!.eventId) + 1;
-        if (truncated) next = { w: cursor.w, r: cursor.r, n, t: usedToken };
-        else if (closed && n > ri.historyLength) next = null;
-        else if (nextToken === null) next = closed ? null : { w: cursor.w, r: cursor.r, n, t: null };
-        else next = { w: cursor.w, r: cursor.r, n, t: nextToken };
-      }
-      return { info: ri, events: raw.map((e) => eventToJson(e, options.includePayloads)), next };
+      // Some events, room for more: read on only if the run already has more (never long-poll with events in hand).
+      const ri = info ?? (await describing);
+      if (lastId >= ri.historyLength) break;
+      token = nextToken;
     }
+
+    const ri = info ?? (await describing);
+    const closed = ri.status !== 'running';
+    let next: HistoryCursor | null;
+    if (out.length === 0) {
+      next = closed && cursor.n > ri.historyLength ? null : cursor;
+    } else {
+      const n = lastId + 1;
+      if (closed && n > ri.historyLength) next = null;
+      else if (after === 'end') next = closed ? null : { w: cursor.w, r: cursor.r, n, t: null };
+      else next = { w: cursor.w, r: cursor.r, n, t: after ? after.t : cursor.t };
+    }
+    return { info: ri, events: out.map((e) => eventToJson(e, options.includePayloads)), next };
   } finally {
     if (timer) clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);

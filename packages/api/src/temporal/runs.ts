@@ -34,12 +34,23 @@ export interface TraceDestinations {
 }
 
 /**
+ * A closed run never changes, so its description is kept (at most {@link CLOSED_MAX} runs, 5 minutes) and
+ * pinned reads of it (history pages, result, input) skip the engine round trip.
+ */
+const closedRuns = new Map<string, { at: number; info: RunInfo }>();
+const CLOSED_MAX = 1000;
+const CLOSED_TTL_MS = 5 * 60_000;
+
+/**
  * Describes a run: the latest run of `workflowId` when `runId` is omitted, else exactly that run.
  * @throws ApiError `WorkflowNotFoundError` (404) for an unknown execution or run; `InternalError` otherwise.
  */
 export async function describeRun(client: Client, workflowId: string, runId?: string): Promise<RunInfo> {
+  const key = runId ? `${workflowId}\u0000${runId.toLowerCase()}` : undefined;
+  const hit = key ? closedRuns.get(key) : undefined;
+  if (hit && Date.now() - hit.at < CLOSED_TTL_MS) return hit.info;
   const d = await engine(workflowId, () => client.workflow.getHandle(workflowId, runId).describe());
-  return {
+  const info: RunInfo = {
     workflowId: d.workflowId,
     runId: d.runId,
     workflowType: d.type,
@@ -50,6 +61,11 @@ export async function describeRun(client: Client, workflowId: string, runId?: st
     historyLength: d.historyLength,
     memo: (d.memo ?? {}) as Record<string, unknown>,
   };
+  if (info.status !== 'running') {
+    if (closedRuns.size >= CLOSED_MAX) closedRuns.delete(closedRuns.keys().next().value!);
+    closedRuns.set(`${workflowId}\u0000${info.runId.toLowerCase()}`, { at: Date.now(), info });
+  }
+  return info;
 }
 
 /** The `trace.destinations` object from a run's memo: only string members `local`/`remote` that are present. */

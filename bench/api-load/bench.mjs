@@ -1,0 +1,68 @@
+/**
+ * bench/api-load: 200 concurrent `POST /workflow/run` of a trivial workflow (`echo`) with autocannon.
+ * Prints throughput, latency p50/p99, errors (target 0) and the API process memory before and after.
+ * Usage: node bench/api-load/bench.mjs [durationSeconds=20] [connections=200]
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { fmt, startStack } from '../api-support/stack.mjs';
+
+const DURATION = Number(process.argv[2] ?? 20);
+const CONNECTIONS = Number(process.argv[3] ?? 200);
+const stack = await startStack();
+const mb = (n) => `${fmt(n / 1024 / 1024)} MiB`;
+// The API under test runs in its own process so its memory is measured alone.
+const child = spawn(process.execPath, ['--expose-gc', path.join(path.dirname(fileURLToPath(import.meta.url)), '../api-support/serve.mjs')], {
+  env: { ...process.env, SKEIN_CATALOG: stack.catalog, TEMPORAL_ADDRESS: stack.address },
+  stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+});
+const url = await new Promise((resolve, reject) => {
+  let buf = '';
+  child.stdout.on('data', (d) => {
+    buf += d;
+    const m = /READY (\S+)/.exec(buf);
+    if (m) resolve(m[1]);
+  });
+  child.once('exit', (code) => reject(new Error(`API exited with ${code}`)));
+});
+/** The API's memory after a full GC. */
+const memory = () =>
+  new Promise((resolve) => {
+    child.once('message', resolve);
+    child.send('mem');
+  });
+try {
+  // Warm up (catalog cache, connections, JIT).
+  for (let i = 0; i < 20; i++) {
+    await (await fetch(`${url}/workflow/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workflowName: 'echo', input: i }) })).json();
+  }
+  const before = await memory();
+  const nonCompleted = { count: 0 };
+  const result = await autocannon({
+    url: `${url}/workflow/run`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ workflowName: 'echo', input: { hello: 'load' } }),
+    connections: CONNECTIONS,
+    duration: DURATION,
+    timeout: 60,
+    setupClient(client) {
+      client.on('body', (buf) => {
+        if (!buf.toString().includes('"status":"completed"')) nonCompleted.count += 1;
+      });
+    },
+  });
+  await new Promise((r) => setTimeout(r, 2000));
+  const after = await memory();
+  console.log(`api-load: ${CONNECTIONS} concurrent connections, ${DURATION} s, POST /workflow/run (echo, one step)`);
+  console.log(`  throughput   ${fmt(result.requests.average)} req/s (total ${result.requests.total})`);
+  console.log(`  latency      p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   max ${result.latency.max} ms`);
+  console.log(`  errors       ${result.errors} transport, ${result.timeouts} timeouts, ${result.non2xx} non-2xx, ${nonCompleted.count} not completed`);
+  console.log(`  API memory   rss ${mb(before.rss)} → ${mb(after.rss)}   heap used ${mb(before.heapUsed)} → ${mb(after.heapUsed)} (after GC, 2 s idle)`);
+} finally {
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  await stack.close();
+}

@@ -1,0 +1,57 @@
+/**
+ * Shared setup of the API benchmarks: a Temporal dev server (TEMPORAL_ADDRESS if set, else one started with
+ * @skein/cli's harness), a Skein worker serving fixtures/projects/api-suite on a fresh catalog, and the API on
+ * a free loopback port. Run `npm run build` first.
+ */
+import path from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { Client, Connection } from '@temporalio/client';
+import { startWorker } from '@skein/worker';
+import { createApiServer, loadApiConfig } from '@skein/api';
+import { locateTemporal, startDevServer } from '@skein/cli';
+
+export const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/projects/api-suite');
+
+export async function startStack(env = {}) {
+  let devServer;
+  let address = process.env.TEMPORAL_ADDRESS;
+  if (!address) {
+    const temporal = await locateTemporal({ install: true });
+    devServer = await startDevServer({ binary: temporal.path, onOutput: () => {} });
+    address = devServer.address;
+  }
+  const logger = pino({ level: 'silent' });
+  const catalog = `bench-${Date.now()}`;
+  const traceDir = mkdtempSync(path.join(tmpdir(), 'skein-bench-traces-'));
+  const worker = await startWorker({ projectDir: PROJECT_DIR, catalog, engine: { address, namespace: 'default' }, logger, traceDir: process.env.BENCH_TRACES === '1' ? traceDir : false });
+  const api = await createApiServer(loadApiConfig({ PORT: '0', SKEIN_CATALOG: catalog, TEMPORAL_ADDRESS: address, ...env }), { logger });
+  const { url } = await api.listen();
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection, namespace: 'default' });
+  return {
+    url,
+    catalog,
+    address,
+    client,
+    api,
+    async close() {
+      await api.close();
+      await worker.shutdown();
+      await connection.close();
+      await devServer?.stop();
+    },
+  };
+}
+
+/** Percentile (0–100) of a list of numbers. */
+export function percentile(values, p) {
+  const s = [...values].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const i = Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1));
+  return s[i];
+}
+
+export const fmt = (n, d = 1) => Number(n).toFixed(d);
