@@ -1,0 +1,93 @@
+/**
+ * SPEC rule 5 edge cases on temporary packages, and the `"files"` filter that decides what is published.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishedFiles } from '../src/engine/published-files.js';
+import { validate } from '../src/index.js';
+import { summarize } from './helpers.js';
+
+let tmp: string;
+beforeAll(() => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skein-validator-packaging-')));
+});
+afterAll(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const BASE = {
+  'index.js': "export { default as hello } from './hello/workflow.js';\n",
+  'hello/workflow.js': "import { workflow } from '@skein/core';\nexport default workflow({ name: 'hello', fn: async (i) => i });\n",
+  'hello/workflow.d.ts': 'export {};\n',
+};
+
+function pkg(name: string, json: Record<string, unknown>, files: Record<string, string> = {}): string {
+  const root = path.join(tmp, name);
+  const all: Record<string, string> = {
+    'package.json': JSON.stringify({ name, version: '1.0.0', type: 'module', exports: './index.js', skein: { workflows: { expose: true } }, ...json }, null, 2),
+    ...BASE,
+    ...files,
+  };
+  for (const [rel, text] of Object.entries(all)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+  return root;
+}
+
+describe('packaging/core-peer-dependency', () => {
+  it('reports a missing peer dependency at "name"', async () => {
+    const report = await validate(pkg('no-core', {}));
+    expect(summarize(report)).toEqual(['packaging/core-peer-dependency package.json:2:3']);
+    expect(report.diagnostics[0]?.messageId).toBe('missing');
+  });
+
+  it('reports an optional dependency as a regular one', async () => {
+    const report = await validate(pkg('optional-core', { peerDependencies: { '@skein/core': '0.1.0' }, optionalDependencies: { '@skein/core': '0.1.0' } }));
+    expect(summarize(report)).toEqual(['packaging/core-peer-dependency package.json:15:5']);
+    expect(report.diagnostics[0]?.data).toMatchObject({ field: 'optionalDependencies' });
+  });
+
+  it('does not apply to a project without the expose flag', async () => {
+    const root = pkg('a-project', { skein: undefined });
+    expect(summarize(await validate(root)).filter((l) => !l.includes('..'))).toEqual([]);
+  });
+});
+
+describe('packaging/zod-peer-dependency', () => {
+  it('reads import() types in declaration files', async () => {
+    const root = pkg('zod-import-type', { peerDependencies: { '@skein/core': '0.1.0' } }, { 'hello/workflow.d.ts': "export declare const s: import('zod/v4').ZodString;\n" });
+    expect(summarize(await validate(root))).toEqual(['packaging/zod-peer-dependency hello/workflow.d.ts:1:32']);
+  });
+
+  it('ignores declaration files that are not published', async () => {
+    const root = pkg('zod-unpublished', { peerDependencies: { '@skein/core': '0.1.0' }, files: ['index.js', 'hello/*.js', 'hello/workflow.d.ts'] }, { 'types/internal.d.ts': "import type { z } from 'zod';\n" });
+    expect(summarize(await validate(root))).toEqual([]);
+  });
+});
+
+describe('packaging/javascript-sources and "files"', () => {
+  it('honours negated "files" entries', async () => {
+    const root = pkg(
+      'negated-files',
+      { peerDependencies: { '@skein/core': '0.1.0' }, files: ['index.js', 'hello', '!hello/evaluators.js'] },
+      { 'hello/evaluators.ts': 'export const x = 1;\n', 'hello/evaluators.js': 'export const x = 1;\n' },
+    );
+    expect(summarize(await validate(root))).toContain('packaging/javascript-sources hello/evaluators.ts:1:1');
+  });
+});
+
+describe('publishedFiles', () => {
+  const root = '/p';
+  const files = ['/p/package.json', '/p/index.js', '/p/src/a.ts', '/p/dist/a.js', '/p/dist/deep/b.js', '/p/dist/deep/b.d.ts', '/p/README.md'];
+  it('keeps everything without a "files" field', () => {
+    expect(publishedFiles(root, files, undefined)).toEqual(files);
+  });
+  it('matches folders, globs and negations, and always keeps package.json', () => {
+    expect(publishedFiles(root, files, ['dist/'])).toEqual(['/p/package.json', '/p/dist/a.js', '/p/dist/deep/b.js', '/p/dist/deep/b.d.ts']);
+    expect(publishedFiles(root, files, ['dist/**/*.js', 'index.js'])).toEqual(['/p/package.json', '/p/index.js', '/p/dist/a.js', '/p/dist/deep/b.js']);
+    expect(publishedFiles(root, files, ['./dist', '!dist/deep'])).toEqual(['/p/package.json', '/p/dist/a.js']);
+  });
+});
