@@ -60,7 +60,7 @@ function generate() {
     const root = join(outDir, 'node_modules', '@bench', `pkg-${p}`);
     write(
       join(root, 'package.json'),
-      JSON.stringify({ name: `@bench/pkg-${p}`, version: '1.0.0', type: 'module', exports: { '.': { 'skein-workflow-bundle': './index.js', import: './index.js' } }, skein: { workflows: { expose: true } } }, null, 2),
+      JSON.stringify({ name: `@bench/pkg-${p}`, version: '1.0.0', type: 'module', exports: { '.': { 'skein-workflow-bundle': './index.js', import: './index.js' } }, skein: { workflows: { expose: true } }, peerDependencies: { '@skein/core': '0.1.0', zod: '^4.6.7' } }, null, 2),
     );
     const index = [];
     for (let w = 0; w < WORKFLOWS; w++) {

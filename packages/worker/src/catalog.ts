@@ -17,9 +17,18 @@ export interface CatalogDocument {
     description: string | null;
     inputSchema: object | null;
     outputSchema: object | null;
+    /** The workflow's own steps and evaluators (`shared: false`), with their activity types. */
     activities: Array<{ name: string; kind: 'step' | 'evaluator'; shared: boolean; type: string }>;
   }>;
+  /**
+   * Shared activities (SPEC rule 6), listed once: every workflow of the catalog may call each as
+   * `<workflow>#<name>` (rule 10). `package` is null for the project's own.
+   */
+  sharedActivities: Array<{ name: string; kind: 'step' | 'evaluator'; package: string | null }>;
 }
+
+/** Payloads above this size (bytes) risk Temporal's blob limit (2 MiB by default); schemas are dropped beyond it. */
+export const CATALOG_MEMO_BUDGET_BYTES = 1_500_000;
 
 function jsonSchema(schema: Schema | undefined): object | null {
   if (!schema) return null;
@@ -41,25 +50,40 @@ export function buildCatalogDocument(project: LoadedProject, catalog: string, no
       description: wf.def.description ?? null,
       inputSchema: jsonSchema(wf.def.inputSchema),
       outputSchema: jsonSchema(wf.def.outputSchema),
-      activities: [...(project.scoped.get(wf.def.name) ?? []), ...project.shared].map((a) => ({
+      activities: (project.scoped.get(wf.def.name) ?? []).map((a) => ({
         name: a.def.name,
         kind: a.def.kind,
-        shared: a.entry.shared,
+        shared: false,
         type: activityType(wf.def.name, a.def.name),
       })),
+    })),
+    sharedActivities: project.shared.map((a) => ({
+      name: a.def.name,
+      kind: a.def.kind,
+      package: 'package' in a.entry ? ((a.entry as { package: { name: string } | null }).package?.name ?? null) : null,
     })),
   };
 }
 
 /**
+ * Fits the document into the memo budget: when its JSON is larger than `CATALOG_MEMO_BUDGET_BYTES`, the JSON
+ * Schemas are left out (the names, aliases and activities remain). Returns the document to publish and
+ * whether schemas were dropped.
+ */
+export function fitCatalogDocument(doc: CatalogDocument): { doc: CatalogDocument; schemasDropped: boolean } {
+  if (Buffer.byteLength(JSON.stringify(doc)) <= CATALOG_MEMO_BUDGET_BYTES) return { doc, schemasDropped: false };
+  return { doc: { ...doc, workflows: doc.workflows.map((w) => ({ ...w, inputSchema: null, outputSchema: null })) }, schemasDropped: true };
+}
+
+/**
  * Publishes the catalog: starts `$catalog` (id `$catalog:<catalog>`) on the catalog's task queue with the
- * document as argument and memo, replacing any previous run (the newest worker's catalog wins).
+ * document as its memo, replacing any previous run (the newest worker's catalog wins).
  */
 export async function publishCatalog(client: Client, doc: CatalogDocument): Promise<void> {
   await client.workflow.start(CATALOG_WORKFLOW_TYPE, {
     workflowId: catalogWorkflowId(doc.catalog),
     taskQueue: doc.catalog,
-    args: [doc],
+    args: [],
     memo: { catalog: doc },
     workflowIdConflictPolicy: 'TERMINATE_EXISTING',
   });

@@ -6,7 +6,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import type { Logger } from 'pino';
 import { ActivityResolver, buildActivities } from './activities.js';
 import { bundleWorkflows } from './bundle/bundle.js';
-import { buildCatalogDocument, publishCatalog, type CatalogDocument } from './catalog.js';
+import { buildCatalogDocument, fitCatalogDocument, publishCatalog, type CatalogDocument } from './catalog.js';
 import { loadWorkerConfig, type EngineConnectionConfig } from './config.js';
 import { WorkerStartupError } from './errors.js';
 import { loadProject } from './load.js';
@@ -51,6 +51,8 @@ export interface SkeinWorker {
   catalogDocument: CatalogDocument;
   /** Absolute trace directory, or null when local traces are off. */
   traceDir: string | null;
+  /** Where startup time went, in ms: static validation, loading modules, bundling workflow code, engine connection and registration. */
+  startup: { validateMs: number; loadMs: number; bundleMs: number; connectMs: number; totalMs: number };
   /**
    * Resolves when the worker has stopped after `shutdown()`; rejects if it crashed or lost the engine
    * (after the bounded health-check retry).
@@ -77,7 +79,9 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
     connectionOptions: { ...env.engine.connectionOptions, ...options.engine?.connectionOptions },
   } as EngineConnectionConfig;
 
+  const tStart = performance.now();
   const manifest = await checkProject(options.projectDir, logger);
+  const tValidated = performance.now();
   if (manifest.workflows.length === 0) {
     throw new WorkerStartupError(`No workflows found in ${manifest.root}: add a workflow.js or install a package that exposes workflows`);
   }
@@ -90,9 +94,9 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   const traceDir = traceDirOption === false || traceDirOption === 'off' ? null : path.resolve(traceDirOption);
   const traces = traceDir ? new TraceRecorder(traceDir, options.traceExporters, (err) => logger.warn({ err: serializeError(err) }, 'trace write failed')) : undefined;
   const events = new WorkerEvents(traces, (err) => logger.warn({ err: serializeError(err) }, 'trace failed'));
-  const t0 = Date.now();
+  const tLoaded = performance.now();
   const workflowBundle = await bundleWorkflows(project, traceDir ? { traceDir } : {});
-  logger.debug({ ms: Date.now() - t0 }, 'workflow bundle built');
+  const tBundled = performance.now();
 
   installTemporalRuntimeLogger(logger);
   let nativeConnection: NativeConnection;
@@ -119,7 +123,9 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
       ...options.workerOptions,
     });
     const client = new Client({ connection: clientConnection, namespace: engine.namespace });
-    const catalogDocument = buildCatalogDocument(project, catalog);
+    const fitted = fitCatalogDocument(buildCatalogDocument(project, catalog));
+    const catalogDocument = fitted.doc;
+    if (fitted.schemasDropped) logger.warn('catalog too large for the engine memo: published without JSON Schemas');
     await dispatchLifecycle('onBeforeStart', {
       eventId: crypto.randomUUID(),
       eventDate: Date.now(),
@@ -158,8 +164,17 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
         await closeConnections();
       });
     await publishCatalog(client, catalogDocument);
+    const tReady = performance.now();
+    const ms = (a: number, b: number) => Math.round(b - a);
+    const startup = {
+      validateMs: ms(tStart, tValidated),
+      loadMs: ms(tValidated, tLoaded),
+      bundleMs: ms(tLoaded, tBundled),
+      connectMs: ms(tBundled, tReady),
+      totalMs: ms(tStart, tReady),
+    };
     logger.info(
-      { catalog, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir },
+      { catalog, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, startup },
       `worker serving ${catalogDocument.workflows.length} workflow(s) on catalog "${catalog}"`,
     );
     return {
@@ -167,6 +182,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
       manifest,
       catalogDocument,
       traceDir,
+      startup,
       done,
       async shutdown() {
         if (worker.getState() === 'RUNNING') worker.shutdown();

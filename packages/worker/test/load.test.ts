@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ActivityResolver, buildActivities } from '../src/activities.js';
-import { buildCatalogDocument } from '../src/catalog.js';
+import { buildCatalogDocument, fitCatalogDocument } from '../src/catalog.js';
 import { workflowEntrySource } from '../src/bundle/entry.js';
 import { WorkerStartupError } from '../src/errors.js';
 import { loadProject } from '../src/load.js';
@@ -67,7 +67,20 @@ describe('catalog document', () => {
     expect(welcome.aliases).toEqual(['greet_customer']);
     expect(welcome.inputSchema).toMatchObject({ type: 'object', properties: { name: { type: 'string' } } });
     expect(welcome.activities).toContainEqual({ name: 'composeWelcome', kind: 'step', shared: false, type: 'welcome#composeWelcome' });
-    expect(welcome.activities).toContainEqual({ name: 'titleCase', kind: 'step', shared: true, type: 'welcome#titleCase' });
+    expect(welcome.activities).toEqual([{ name: 'composeWelcome', kind: 'step', shared: false, type: 'welcome#composeWelcome' }]);
+    expect(doc.sharedActivities).toEqual([
+      { name: 'slugify', kind: 'step', package: null },
+      { name: 'titleCase', kind: 'step', package: '@skein-fixtures/greetings' },
+    ]);
     expect(doc).toMatchObject({ catalog: 'main', publishedAt: 1000 });
+  });
+
+  it('drops JSON Schemas when the document would not fit the engine memo', async () => {
+    const doc = buildCatalogDocument(await loadProject(examplesManifest()), 'main', 1000);
+    const huge = { ...doc, workflows: Array.from({ length: 4000 }, (_, i) => ({ ...doc.workflows[2]!, name: `w${i}` })) };
+    const fitted = fitCatalogDocument(huge);
+    expect(fitted.schemasDropped).toBe(true);
+    expect(fitted.doc.workflows.every((w) => w.inputSchema === null && w.outputSchema === null)).toBe(true);
+    expect(fitCatalogDocument(doc)).toEqual({ doc, schemasDropped: false });
   });
 });

@@ -203,10 +203,10 @@ export const evaluator: <I, V>(config: ActivityConfig<I, EvaluationResult<V>>) =
 export const catalogQuery = defineQuery<unknown>('catalog');
 
 /**
- * The `$catalog` registry workflow (CONTRACT "Names"): holds the catalog the worker published, answers
- * `catalogQuery`, and runs until the next worker start replaces it.
+ * The `$catalog` registry workflow (CONTRACT "Names"): holds the catalog the worker published in its memo
+ * (`memo.catalog`), answers `catalogQuery` with it, and runs until the next worker start replaces it.
  */
-export async function catalogWorkflow(catalog: unknown): Promise<void> {
-  setHandler(catalogQuery, () => catalog);
+export async function catalogWorkflow(): Promise<void> {
+  setHandler(catalogQuery, () => workflowInfo().memo?.catalog ?? null);
   await condition(() => false);
 }
