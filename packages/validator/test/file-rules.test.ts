@@ -59,6 +59,8 @@ const SUITES: Cases[] = [
       { code: "const s = require('./steps.js');", errors: ['requireNotDestructured@1:11'] },
       { code: "const g = require('./steps.js').greet;", errors: ['requireNotDestructured@1:11'] },
       { code: "export * from './steps.js';", errors: ['exportAll@1:1'] },
+      { code: "import { default as s, greet } from './steps.js';", errors: ['defaultImport@1:10'] },
+      { code: "const { default: s } = require('./steps.js');", errors: ['requireNotDestructured@1:24'] },
       { code: "async function f() { return import('./steps.js'); }", errors: ['dynamicImport@1:29'] },
     ],
   },

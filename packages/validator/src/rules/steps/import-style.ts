@@ -1,7 +1,8 @@
 /**
  * `steps/import-style` (SPEC rule 9): steps and evaluators are imported by name: named imports or
- * destructured `require`. Default imports, namespace imports, `export *` re-exports, dynamic `import()` and
- * non-destructured `require` of a steps or evaluators file fail validation.
+ * destructured `require`. Default imports (also `import { default as x }`), namespace imports, `export *`
+ * re-exports, dynamic `import()` and non-destructured `require` (or one that takes `default`) of a steps or
+ * evaluators file fail validation.
  */
 import type { FileRule, RuleMeta } from '../../types.js';
 import { isRequireCall } from '../../engine/import-collector.js';
@@ -41,7 +42,8 @@ export const rule: FileRule = {
         if (node.importKind === 'type' || !isActivity(node.source.value)) return;
         const source = JSON.stringify(node.source.value);
         for (const s of node.specifiers) {
-          if (s.type === 'ImportDefaultSpecifier') context.report({ node: s, messageId: 'defaultImport', data: { name: s.local.name, source } });
+          const isDefault = s.type === 'ImportDefaultSpecifier' || (s.type === 'ImportSpecifier' && (s.imported.type === 'Identifier' ? s.imported.name : s.imported.value) === 'default');
+          if (isDefault) context.report({ node: s, messageId: 'defaultImport', data: { name: s.local.name, source } });
           else if (s.type === 'ImportNamespaceSpecifier') context.report({ node: s, messageId: 'namespaceImport', data: { name: s.local.name, source } });
         }
       },
@@ -59,7 +61,10 @@ export const rule: FileRule = {
         const arg = path.node.arguments[0];
         if (arg?.type !== 'StringLiteral' || !isActivity(arg.value)) return;
         const parent = path.parent;
-        if (parent.type === 'VariableDeclarator' && parent.init === path.node && parent.id.type === 'ObjectPattern') return;
+        if (parent.type === 'VariableDeclarator' && parent.init === path.node && parent.id.type === 'ObjectPattern') {
+          const takesDefault = parent.id.properties.some((p) => p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.key.name === 'default');
+          if (!takesDefault) return;
+        }
         context.report({ node: path.node, messageId: 'requireNotDestructured', data: { source: JSON.stringify(arg.value) } });
       },
     };
