@@ -24,7 +24,7 @@ export async function startStack(env = {}) {
     address = devServer.address;
   }
   const logger = pino({ level: 'silent' });
-  const catalog = `bench-${Date.now()}`;
+  const catalog = env.SKEIN_CATALOG ?? `bench-${Date.now()}`;
   const traceDir = mkdtempSync(path.join(tmpdir(), 'skein-bench-traces-'));
   const worker = await startWorker({ projectDir: PROJECT_DIR, catalog, engine: { address, namespace: 'default' }, logger, traceDir: process.env.BENCH_TRACES === '1' ? traceDir : false });
   const api = await createApiServer(loadApiConfig({ PORT: '0', SKEIN_CATALOG: catalog, TEMPORAL_ADDRESS: address, ...env }), { logger });

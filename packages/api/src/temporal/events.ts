@@ -27,6 +27,7 @@ function walk(value: unknown, key: string, decode: boolean): unknown {
   if (Array.isArray(value)) return value.map((v) => walk(v, key, decode));
   if (value === null || typeof value !== 'object') return value;
   const obj = value as Record<string, unknown>;
+  if (Object.keys(obj).length === 0 && /(Timeout|Backoff|Interval|Duration)$/.test(key)) return '0s';
   if (isTimeLike(obj)) {
     const seconds = Number(obj.seconds ?? 0);
     const nanos = Number(obj.nanos ?? 0);
