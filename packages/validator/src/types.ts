@@ -137,4 +137,5 @@ export interface ProjectRule {
   check(context: ProjectRuleContext): void | Promise<void>;
 }
 
+/** Either kind of rule. */
 export type Rule = FileRule | ProjectRule;

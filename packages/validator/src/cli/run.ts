@@ -21,13 +21,18 @@ export interface CliIo {
   color?: boolean;
 }
 
+/** Output formats of `--format`. */
 export const FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
 export type Format = (typeof FORMATS)[number];
 
+/** Exit code: no errors (and warnings within `--max-warnings`). */
 export const EXIT_OK = 0;
+/** Exit code: errors, or more warnings than `--max-warnings`. */
 export const EXIT_FINDINGS = 1;
+/** Exit code: usage error or internal error. */
 export const EXIT_USAGE = 2;
 
+/** The `--help` text. */
 export const USAGE = `Usage: validate-workflow-package [dir] [options]
 
 Checks a Skein workflow package (or a whole project) against the rules for external workflow

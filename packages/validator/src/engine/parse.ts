@@ -5,6 +5,7 @@
 import { parse } from '@babel/parser';
 import type { File } from '@babel/types';
 
+/** The AST, or the syntax error's 1-based position and message. */
 export type ParseResult = { ok: true; ast: File } | { ok: false; line: number; column: number; message: string };
 
 /**

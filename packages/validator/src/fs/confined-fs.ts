@@ -10,6 +10,7 @@ import * as path from 'node:path';
 /** Why a read was refused. */
 export type ReadFailure = 'missing' | 'not-a-file' | 'too-large' | 'outside' | 'unreadable';
 
+/** A file's text, or why it was not read. */
 export type ReadResult = { ok: true; text: string } | { ok: false; reason: ReadFailure; size?: number; realPath?: string };
 
 /** A file found while walking a package, or a symlink that was refused because it leads outside. */

@@ -12,5 +12,3 @@ export const meta: RuleMeta = {
   messages: { tooLarge: 'The file is {{size}} bytes, larger than the {{max}}-byte limit; it was not checked.' },
   hints: { tooLarge: 'Split the file, or move generated data out of workflow, steps and evaluators files.' },
 };
-
-export const fileTooLargeRule = { meta };

@@ -19,5 +19,3 @@ export const meta: RuleMeta = {
     importPath: 'Import only files inside the package, or depend on the other package by name.',
   },
 };
-
-export const outsidePackageRule = { meta };

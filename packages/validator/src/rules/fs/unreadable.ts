@@ -12,5 +12,3 @@ export const meta: RuleMeta = {
   messages: { unreadable: 'The file cannot be read ({{reason}}).' },
   hints: { unreadable: 'Check the file\'s permissions, or remove it from the package.' },
 };
-
-export const unreadableRule = { meta };

@@ -14,4 +14,5 @@ export const meta: RuleMeta = {
   hints: { syntax: 'Fix the syntax error; the worker cannot load this file either.' },
 };
 
+/** The rule object the engine reports syntax errors with (it has no visitors). */
 export const syntaxErrorRule = { meta };
