@@ -186,6 +186,22 @@ describe('engine calls, readiness and shutdown', () => {
     }
   });
 
+  it('idle streams get keep-alive comments', async () => {
+    const config = { ...loadApiConfig({ PORT: '0', SKEIN_CATALOG: h.catalog, TEMPORAL_ADDRESS: h.address }), sseKeepAliveMs: 150 };
+    const api = await createApiServer(config, { logger: pino({ level: 'silent' }) });
+    const { url } = await api.listen();
+    try {
+      const start = await h.call('POST', '/workflow/start', { body: { workflowName: 'waiter' } });
+      const sse = await openSse(`${url}/workflow/${start.body.workflowId}/history/stream`);
+      await sse.waitFor((f) => f.event === 'workflow');
+      await eventually(async () => sse.comments >= 2, 10_000, 50);
+      sse.abort();
+      await h.client.workflow.getHandle(start.body.workflowId).terminate();
+    } finally {
+      await api.close();
+    }
+  });
+
   it('close(): new connections refused, in-flight requests finish, streams end, connection closed', async () => {
     const api = await createApiServer(loadApiConfig({ PORT: '0', SKEIN_CATALOG: h.catalog, TEMPORAL_ADDRESS: h.address }), { logger: pino({ level: 'silent' }) });
     const { url } = await api.listen();
