@@ -24,17 +24,36 @@ const NPM_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
  */
 export async function discoverRoot(realRoot: string, asPackage: boolean, packageName: unknown, maxFileBytes: number): Promise<Manifest> {
   const fs = confineDiscoveryFs([realRoot]);
-  if (!asPackage) return discover(realRoot, { maxFileBytes, fs });
-  const host = await fsp.realpath(await fsp.mkdtemp(path.join(os.tmpdir(), 'skein-validate-')));
+  const host = asPackage ? await createHost(realRoot, packageName) : null;
+  if (host === null) return discover(realRoot, { maxFileBytes, fs });
+  try {
+    const manifest = await discover(host, { maxFileBytes, ceiling: host, fs });
+    return { ...manifest, root: realRoot, diagnostics: manifest.diagnostics.filter((d) => !isInside(host, d.file)) };
+  } finally {
+    await fsp.rm(host, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Creates the host project (`package.json` and `node_modules/<name> -> realRoot`) in the OS temp folder.
+ * Returns null when the temp folder is not writable: the root is then discovered as a project.
+ */
+async function createHost(realRoot: string, packageName: unknown): Promise<string | null> {
+  let host: string;
+  try {
+    host = await fsp.realpath(await fsp.mkdtemp(path.join(os.tmpdir(), 'skein-validate-')));
+  } catch {
+    return null;
+  }
   try {
     const name = typeof packageName === 'string' && NPM_NAME.test(packageName) ? packageName : 'skein-validated-package';
     const link = path.join(host, 'node_modules', name);
     await fsp.mkdir(path.dirname(link), { recursive: true });
     await fsp.writeFile(path.join(host, 'package.json'), JSON.stringify({ name: 'skein-validate-host', private: true, dependencies: { [name]: '*' } }));
     await fsp.symlink(realRoot, link, 'dir');
-    const manifest = await discover(host, { maxFileBytes, ceiling: host, fs });
-    return { ...manifest, root: realRoot, diagnostics: manifest.diagnostics.filter((d) => !isInside(host, d.file)) };
-  } finally {
+    return host;
+  } catch {
     await fsp.rm(host, { recursive: true, force: true });
+    return null;
   }
 }
