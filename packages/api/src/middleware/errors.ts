@@ -34,6 +34,12 @@ export function errorRenderer(): Koa.Middleware<ApiState> {
     try {
       await next();
     } catch (err) {
+      if (ctx.state.signal?.aborted && !ctx.res.writableEnded && (ctx.req.destroyed || ctx.res.destroyed)) {
+        // The client went away (or the server is stopping): nobody to answer; not an error of ours.
+        ctx.state.log?.info({ route: ctx.state.route ?? null, workflowId: ctx.state.workflowId ?? null }, 'request aborted');
+        ctx.res.destroy();
+        return;
+      }
       const apiError = err instanceof ApiError ? err : (fromFrameworkError(err) ?? new ApiError('InternalError', { cause: err }));
       const engineCause = apiError.cause ?? (apiError === err ? undefined : err);
       const log = ctx.state.log;

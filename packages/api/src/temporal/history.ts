@@ -4,7 +4,7 @@ import { validationError } from '../errors.js';
 import { engineError, GRPC, grpcCode } from './engine.js';
 import { eventToJson } from './events.js';
 import type { HistoryCursor } from './history-token.js';
-import { describeRun, type RunInfo } from './runs.js';
+import { cachedClosedRun, describeRun, type RunInfo } from './runs.js';
 
 /** `workflow` metadata of a history page or stream (CONTRACT "History"). */
 export interface WorkflowMeta {
@@ -117,7 +117,7 @@ export async function readHistoryPage(client: Client, cursor: HistoryCursor, opt
     if (options.signal?.aborted) throw options.signal.reason;
     const describing = describeRun(client, cursor.w, cursor.r);
     const deadline = options.longPollMs !== undefined ? Date.now() + options.longPollMs : undefined;
-    let info: RunInfo | undefined;
+    let info: RunInfo | undefined = cachedClosedRun(cursor.w, cursor.r);
     describing.then(
       (i) => {
         info = i;

@@ -41,6 +41,12 @@ const closedRuns = new Map<string, { at: number; info: RunInfo }>();
 const CLOSED_MAX = 1000;
 const CLOSED_TTL_MS = 5 * 60_000;
 
+/** The cached description of a closed run, if any (no engine call). */
+export function cachedClosedRun(workflowId: string, runId: string): RunInfo | undefined {
+  const hit = closedRuns.get(`${workflowId}\u0000${runId.toLowerCase()}`);
+  return hit && Date.now() - hit.at < CLOSED_TTL_MS ? hit.info : undefined;
+}
+
 /**
  * Describes a run: the latest run of `workflowId` when `runId` is omitted, else exactly that run.
  * @throws ApiError `WorkflowNotFoundError` (404) for an unknown execution or run; `InternalError` otherwise.
