@@ -211,10 +211,11 @@ describe('GET history/stream (server-sent events)', () => {
     const viaQuery = await openSse(`${h.url}/workflow/${workflowId}/runs/${runId}/history/stream?lastEventId=7`);
     await viaQuery.ended;
     expect(Number(viaQuery.frames.find((f) => f.event === 'history')!.id)).toBe(8);
-    const bad = await fetch(`${h.url}/workflow/${workflowId}/runs/${runId}/history/stream`, { headers: { 'last-event-id': 'abc' } });
+    const bad = await h.call('GET', '/workflow/{id}/runs/{rid}/history/stream', { params: { id: workflowId, rid: runId }, headers: { 'last-event-id': 'abc' } });
     expect(bad.status).toBe(400);
-    const missing = await fetch(`${h.url}/workflow/no-such-execution/history/stream`);
+    expect(bad.body.error).toBe('ValidationError');
+    const missing = await h.call('GET', '/workflow/{id}/history/stream', { params: { id: 'no-such-execution' } });
     expect(missing.status).toBe(404);
-    expect((await missing.json()).error).toBe('WorkflowNotFoundError');
+    expect(missing.body.error).toBe('WorkflowNotFoundError');
   });
 });
