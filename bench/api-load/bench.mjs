@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { fmt, startStack } from '../api-support/stack.mjs';
 
@@ -60,6 +61,19 @@ try {
   console.log(`  throughput   ${fmt(result.requests.average)} req/s (total ${result.requests.total})`);
   console.log(`  latency      p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   max ${result.latency.max} ms`);
   console.log(`  errors       ${result.errors} transport, ${result.timeouts} timeouts, ${result.non2xx} non-2xx, ${nonCompleted.count} not completed`);
+  // Reference: the same load straight through @temporalio/client (start + result), to show what bounds throughput.
+  let done = 0;
+  const end = Date.now() + DURATION * 1000;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (Date.now() < end) {
+        const h = await stack.client.workflow.start('echo', { taskQueue: stack.catalog, workflowId: randomUUID(), args: [{ hello: 'load' }] });
+        await h.result();
+        done += 1;
+      }
+    }),
+  );
+  console.log(`  reference    @temporalio/client directly, ${CONNECTIONS} concurrent: ${fmt(done / DURATION)} runs/s`);
   console.log(`  API memory   rss ${mb(before.rss)} → ${mb(after.rss)}   heap used ${mb(before.heapUsed)} → ${mb(after.heapUsed)} (after GC, 2 s idle)`);
 } finally {
   child.kill('SIGTERM');
