@@ -125,6 +125,28 @@ describe('POST /workflow/start then GET result', () => {
   });
 });
 
+describe('GET /workflow/catalog', () => {
+  it('lists the discovered workflows with aliases, schemas and own activities, and shared activities once', async () => {
+    const res = await stack.get('/workflow/catalog');
+    expect(res.status).toBe(200);
+    expect(res.body.catalog).toBe(stack.catalog);
+    expect(res.body.workflows.map((w: { name: string }) => w.name).sort()).toEqual(['onboard', 'summarize', 'welcome']);
+    const onboard = res.body.workflows.find((w: { name: string }) => w.name === 'onboard');
+    expect(onboard).toMatchObject({
+      aliases: ['onboard_customer'],
+      inputSchema: { type: 'object', required: expect.arrayContaining(['name', 'email']) },
+      activities: [
+        { name: 'normalizeEmail', kind: 'step', shared: false, type: 'onboard#normalizeEmail' },
+        { name: 'scoreLead', kind: 'evaluator', shared: false, type: 'onboard#scoreLead' },
+      ],
+    });
+    expect(res.body.sharedActivities).toEqual([
+      { name: 'slugify', kind: 'step', package: null },
+      { name: 'titleCase', kind: 'step', package: '@skein-fixtures/greetings' },
+    ]);
+  });
+});
+
 describe('GET /ready', () => {
   it('is 200 while the engine answers', async () => {
     const res = await stack.get('/ready');

@@ -13,11 +13,14 @@ export const catalogResponseSchema = z
         description: z.string().nullable(),
         inputSchema: z.record(z.string(), z.unknown()).nullable().meta({ description: 'JSON Schema' }),
         outputSchema: z.record(z.string(), z.unknown()).nullable().meta({ description: 'JSON Schema' }),
-        activities: z.array(
-          z.object({ name: z.string(), kind: z.enum(['step', 'evaluator']), shared: z.boolean(), type: z.string() }),
-        ),
+        activities: z
+          .array(z.object({ name: z.string(), kind: z.enum(['step', 'evaluator']), shared: z.boolean(), type: z.string() }))
+          .meta({ description: "The workflow's own steps and evaluators, with their activity types `<workflow>#<name>`." }),
       }),
     ),
+    sharedActivities: z
+      .array(z.object({ name: z.string(), kind: z.enum(['step', 'evaluator']), package: z.string().nullable() }))
+      .meta({ description: 'Shared activities (SPEC rule 6), callable from every workflow of the catalog as `<workflow>#<name>`.' }),
   })
   .meta({ id: 'CatalogResponse' });
 

@@ -29,11 +29,21 @@ export interface CatalogWorkflow {
   activities: CatalogActivity[];
 }
 
+/** A shared activity (SPEC rule 6): every workflow of the catalog may call it as `<workflow>#<name>`. */
+export interface CatalogSharedActivity {
+  name: string;
+  kind: 'step' | 'evaluator';
+  /** The package that provides it, or null for the project's own. */
+  package: string | null;
+}
+
 /** The document a worker publishes in the memo of its `$catalog` workflow. */
 export interface CatalogDocument {
   catalog: string;
   publishedAt: number;
+  /** Each workflow lists its own steps and evaluators; shared activities are listed once, below. */
   workflows: CatalogWorkflow[];
+  sharedActivities: CatalogSharedActivity[];
 }
 
 interface Entry {
@@ -114,6 +124,7 @@ export class CatalogCache {
         outputSchema: w.outputSchema ?? null,
         activities: Array.isArray(w.activities) ? w.activities : [],
       })),
+      sharedActivities: Array.isArray(doc.sharedActivities) ? doc.sharedActivities : [],
     };
   }
 }
