@@ -3,6 +3,8 @@
  * exit codes (0 clean, 1 findings, 2 usage/internal), `--max-warnings` and `--quiet`.
  */
 import * as os from 'node:os';
+import { mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, type CliIo } from '../src/cli/run.js';
 import { FIXTURES, fixture } from './helpers.js';
@@ -97,7 +99,10 @@ describe('sarif', () => {
   });
 
   it('uses warning level for warnings and file URIs outside the working directory', async () => {
-    const { stdout } = await cli([fixture(WARN_ONLY), '--format=sarif'], os.tmpdir());
+    // A fresh empty directory: the repository (wherever it is checked out) is never inside it.
+    const outside = await mkdtemp(path.join(os.tmpdir(), 'skein-sarif-cwd-'));
+    const { stdout } = await cli([fixture(WARN_ONLY), '--format=sarif'], outside);
+    await rm(outside, { recursive: true, force: true });
     const log = JSON.parse(stdout);
     expect(log.runs[0].results[0].level).toBe('warning');
     expect(log.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toMatch(/^file:\/\/\/.*\/packaging\/type-declarations\/invalid\/package\.json$/);
