@@ -4,12 +4,14 @@
  * Prints events/s and the ratio API / direct. Target: ≥ 0.8.
  * Usage: node bench/api-history/bench.mjs [rounds=5] [sequence|fanout]
  */
-import { fmt, startStack } from '../api-support/stack.mjs';
+import { fmt, spawnApi, startStack } from '../api-support/stack.mjs';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
 /** `sequence` (default): ~5 000 events in small batches, the usual shape. `fanout`: one 1 660-event batch. */
 const SHAPE = process.argv[3] ?? 'sequence';
 const stack = await startStack();
+// The API under test runs in its own process, as in production (its clients are elsewhere).
+const served = await spawnApi(stack);
 
 async function viaApi(workflowId, runId) {
   let token = null;
@@ -18,7 +20,7 @@ async function viaApi(workflowId, runId) {
   const t = performance.now();
   for (;;) {
     const qs = new URLSearchParams({ pageSize: '50', ...(token ? { pageToken: token } : {}) });
-    const res = await fetch(`${stack.url}/workflow/${encodeURIComponent(workflowId)}/runs/${runId}/history?${qs}`);
+    const res = await fetch(`${served.url}/workflow/${encodeURIComponent(workflowId)}/runs/${runId}/history?${qs}`);
     const body = await res.json();
     if (res.status !== 200) throw new Error(JSON.stringify(body));
     events += body.events.length;
@@ -78,5 +80,6 @@ try {
   console.log(`  ratio (API / direct)    ${fmt(api / direct, 3)}   (target ≥ 0.8)`);
   console.log(`  round trips            ${pages}`);
 } finally {
+  await served.stop();
   await stack.close();
 }

@@ -3,37 +3,18 @@
  * Prints throughput, latency p50/p99, errors (target 0) and the API process memory before and after.
  * Usage: node bench/api-load/bench.mjs [durationSeconds=20] [connections=200]
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
-import { fmt, startStack } from '../api-support/stack.mjs';
+import { fmt, spawnApi, startStack } from '../api-support/stack.mjs';
 
 const DURATION = Number(process.argv[2] ?? 20);
 const CONNECTIONS = Number(process.argv[3] ?? 200);
 const stack = await startStack();
 const mb = (n) => `${fmt(n / 1024 / 1024)} MiB`;
 // The API under test runs in its own process so its memory is measured alone.
-const child = spawn(process.execPath, ['--expose-gc', path.join(path.dirname(fileURLToPath(import.meta.url)), '../api-support/serve.mjs')], {
-  env: { ...process.env, SKEIN_CATALOG: stack.catalog, TEMPORAL_ADDRESS: stack.address },
-  stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-});
-const url = await new Promise((resolve, reject) => {
-  let buf = '';
-  child.stdout.on('data', (d) => {
-    buf += d;
-    const m = /READY (\S+)/.exec(buf);
-    if (m) resolve(m[1]);
-  });
-  child.once('exit', (code) => reject(new Error(`API exited with ${code}`)));
-});
-/** The API's memory after a full GC. */
-const memory = () =>
-  new Promise((resolve) => {
-    child.once('message', resolve);
-    child.send('mem');
-  });
+const served = await spawnApi(stack);
+const url = served.url;
+const memory = served.memory;
 try {
   // Warm up (catalog cache, connections, JIT).
   for (let i = 0; i < 20; i++) {
@@ -76,7 +57,6 @@ try {
   console.log(`  reference    @temporalio/client directly, ${CONNECTIONS} concurrent: ${fmt(done / DURATION)} runs/s`);
   console.log(`  API memory   rss ${mb(before.rss)} → ${mb(after.rss)}   heap used ${mb(before.heapUsed)} → ${mb(after.heapUsed)} (after GC, 2 s idle)`);
 } finally {
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
+  await served.stop();
   await stack.close();
 }

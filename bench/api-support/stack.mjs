@@ -46,6 +46,39 @@ export async function startStack(env = {}) {
   };
 }
 
+/**
+ * Starts the API alone in a child process (as in production, where clients are elsewhere) serving `catalog` on
+ * `address`. Resolves with its URL, a `memory()` probe (process memory after a full GC) and `stop()`.
+ */
+export async function spawnApi(stack, env = {}) {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, ['--expose-gc', path.join(path.dirname(fileURLToPath(import.meta.url)), 'serve.mjs')], {
+    env: { ...process.env, SKEIN_CATALOG: stack.catalog, TEMPORAL_ADDRESS: stack.address, ...env },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  const url = await new Promise((resolve, reject) => {
+    let buf = '';
+    child.stdout.on('data', (d) => {
+      buf += d;
+      const m = /READY (\S+)/.exec(buf);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`API exited with ${code}`)));
+  });
+  return {
+    url,
+    memory: () =>
+      new Promise((resolve) => {
+        child.once('message', resolve);
+        child.send('mem');
+      }),
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
 /** Percentile (0–100) of a list of numbers. */
 export function percentile(values, p) {
   const s = [...values].sort((a, b) => a - b);

@@ -18,37 +18,41 @@ function decodePayloadObject(v: Record<string, unknown>): unknown {
   return decodePayload({ metadata, data: Buffer.from(typeof v.data === 'string' ? v.data : '', 'base64') });
 }
 
-function isTimeLike(v: Record<string, unknown>): boolean {
-  const keys = Object.keys(v);
-  return keys.length > 0 && keys.every((k) => k === 'seconds' || k === 'nanos');
-}
+const DURATION_KEY = /(Timeout|Backoff|Interval|Duration)$/;
 
-function walk(value: unknown, key: string, decode: boolean): unknown {
-  if (Array.isArray(value)) return value.map((v) => walk(v, key, decode));
+/** Rewrites one value of a `toObject` tree (which is fresh, so it is changed in place). */
+function convert(value: unknown, key: string, decode: boolean): unknown {
   if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = convert(value[i], key, decode);
+    return value;
+  }
   const obj = value as Record<string, unknown>;
-  if (Object.keys(obj).length === 0 && /(Timeout|Backoff|Interval|Duration)$/.test(key)) return '0s';
-  if (isTimeLike(obj)) {
+  let n = 0;
+  let timeLike = true;
+  for (const k in obj) {
+    n++;
+    if (k !== 'seconds' && k !== 'nanos') timeLike = false;
+  }
+  if (n === 0) return DURATION_KEY.test(key) ? '0s' : obj;
+  if (timeLike) {
     const seconds = Number(obj.seconds ?? 0);
     const nanos = Number(obj.nanos ?? 0);
-    if (/Time$/.test(key)) return new Date(seconds * 1000 + Math.floor(nanos / 1e6)).toISOString();
+    if (key.endsWith('Time')) return new Date(seconds * 1000 + Math.floor(nanos / 1e6)).toISOString();
     return `${seconds + nanos / 1e9}s`;
   }
   if (decode && isPayloadObject(obj)) return decodePayloadObject(obj);
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj)) out[k] = walk(v, k, decode);
-  return out;
+  for (const k in obj) obj[k] = convert(obj[k], k, decode);
+  return obj;
 }
 
 /**
- * Renders one engine history event as JSON in Temporal's shape: `eventId` a number, `eventTime` ISO 8601,
+ * Renders one engine history event as JSON in Temporal's shape: `eventId` (and every int64) a number, `eventTime` ISO 8601,
  * `eventType` its enum name (`EVENT_TYPE_WORKFLOW_EXECUTION_STARTED`), attributes under their proto field
  * name; timestamps ISO, durations `"<n>s"`, bytes base64. With `decodePayloads`, every payload is replaced by
  * its value decoded with the default payload converter.
  */
 export function eventToJson(event: T.api.history.v1.IHistoryEvent, decodePayloads: boolean): Record<string, unknown> {
-  const obj = HistoryEvent.toObject(event as never, { longs: String, enums: String, bytes: String, defaults: false }) as Record<string, unknown>;
-  const out = walk(obj, '', decodePayloads) as Record<string, unknown>;
-  out.eventId = Number(obj.eventId ?? 0);
-  return out;
+  const obj = HistoryEvent.toObject(event as never, { longs: Number, enums: String, bytes: String, defaults: false }) as Record<string, unknown>;
+  return convert(obj, '', decodePayloads) as Record<string, unknown>;
 }

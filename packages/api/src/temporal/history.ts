@@ -3,6 +3,7 @@ import type { temporal as T } from '@temporalio/proto';
 import { validationError } from '../errors.js';
 import { engineError, GRPC, grpcCode } from './engine.js';
 import { eventToJson } from './events.js';
+import { toNumber } from './proto.js';
 import type { HistoryCursor } from './history-token.js';
 import { cachedClosedRun, describeRun, type RunInfo } from './runs.js';
 
@@ -72,8 +73,10 @@ function cacheKey(c: HistoryCursor, token: string | null, pageSize: number): str
  * requested at once, so a client paging through a long history overlaps its own round trips with the engine's.
  */
 const readAhead = new Map<string, { at: number; promise: Promise<RawPage> }>();
+/** How many engine pages a closed-run read requests ahead of the client. */
+const READ_AHEAD_PAGES = 2;
 
-function startReadAhead(client: Client, c: HistoryCursor, token: string, pageSize: number): void {
+function startReadAhead(client: Client, c: HistoryCursor, token: string, pageSize: number, depth = READ_AHEAD_PAGES): void {
   const key = cacheKey(c, token, pageSize);
   if (readAhead.has(key) || oversized.has(key)) return;
   const now = Date.now();
@@ -88,7 +91,11 @@ function startReadAhead(client: Client, c: HistoryCursor, token: string, pageSiz
         nextPageToken: Buffer.from(token, 'base64'),
       }),
     )
-    .then((r) => ({ events: r.history?.events ?? [], nextPageToken: r.nextPageToken?.length ? r.nextPageToken : null }));
+    .then((r) => {
+      const page = { events: r.history?.events ?? [], nextPageToken: r.nextPageToken?.length ? r.nextPageToken : null };
+      if (page.nextPageToken && depth > 1) startReadAhead(client, c, Buffer.from(page.nextPageToken).toString('base64'), pageSize, depth - 1);
+      return page;
+    });
   promise.catch(() => readAhead.delete(key));
   readAhead.set(key, { at: now, promise });
 }
@@ -175,17 +182,17 @@ export async function readHistoryPage(client: Client, cursor: HistoryCursor, opt
       if (page.nextPageToken && info && info.status !== 'running') {
         startReadAhead(client, cursor, Buffer.from(page.nextPageToken).toString('base64'), options.pageSize);
       }
-      const fresh = page.events.filter((e) => Number(e.eventId) > lastId);
+      const fresh = page.events.filter((e) => toNumber(e.eventId) > lastId);
       const room = options.pageSize - out.length;
       if (fresh.length > room) {
         out.push(...fresh.slice(0, room));
-        lastId = Number(out[out.length - 1]!.eventId);
+        lastId = toNumber(out[out.length - 1]!.eventId);
         rememberOversized(key, page);
         after = { t: token }; // the rest of this engine page is served from the cache next time
         break;
       }
       out.push(...fresh);
-      if (fresh.length) lastId = Number(fresh[fresh.length - 1]!.eventId);
+      if (fresh.length) lastId = toNumber(fresh[fresh.length - 1]!.eventId);
       const nextToken = page.nextPageToken ? Buffer.from(page.nextPageToken).toString('base64') : null;
       if (fresh.length || page.events.length) after = nextToken ? { t: nextToken } : 'end';
       if (!nextToken || out.length >= options.pageSize) break;

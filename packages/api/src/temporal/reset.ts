@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { temporal as T } from '@temporalio/proto';
 import { ApiError } from '../errors.js';
 import { engine } from './engine.js';
-import { temporal } from './proto.js';
+import { temporal, toNumber } from './proto.js';
 
 const EventType = temporal.api.enums.v1.EventType;
 
@@ -42,7 +42,7 @@ export function resetPoint(events: T.api.history.v1.IHistoryEvent[], workflowTyp
   const scheduled = new Set<number>();
   for (const e of events) {
     if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED && e.activityTaskScheduledEventAttributes?.activityType?.name === type) {
-      scheduled.add(Number(e.eventId));
+      scheduled.add(toNumber(e.eventId));
     }
   }
   if (scheduled.size === 0) {
@@ -50,15 +50,15 @@ export function resetPoint(events: T.api.history.v1.IHistoryEvent[], workflowTyp
   }
   let completedAt = -1;
   for (const e of events) {
-    if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED && scheduled.has(Number(e.activityTaskCompletedEventAttributes?.scheduledEventId))) {
-      completedAt = Number(e.eventId);
+    if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED && scheduled.has(toNumber(e.activityTaskCompletedEventAttributes?.scheduledEventId))) {
+      completedAt = toNumber(e.eventId);
     }
   }
-  const wftCompleted = completedAt < 0 ? undefined : events.find((e) => Number(e.eventId) > completedAt && e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
+  const wftCompleted = completedAt < 0 ? undefined : events.find((e) => toNumber(e.eventId) > completedAt && e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
   if (!wftCompleted) {
     throw new ApiError('StepNotCompletedError', { workflowId, message: `Step "${stepName}" has not completed in this run` });
   }
-  return Number(wftCompleted.eventId);
+  return toNumber(wftCompleted.eventId);
 }
 
 /** Resets a run to `workflowTaskFinishEventId`; returns the new run id. */
