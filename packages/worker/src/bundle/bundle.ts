@@ -61,6 +61,9 @@ export async function bundleWorkflows(project: LoadedProject, settings: { traceD
     return await bundleWorkflowCode({
       workflowsPath: entryFile,
       workflowInterceptorModules: [fileURLToPath(import.meta.resolve('@skein/core/workflow-interceptors'))],
+      // zod is large and keeps no per-execution state: evaluate it once per reusable V8 context instead of once
+      // per workflow execution (Temporal re-evaluates the other modules for every execution).
+      preloadModules: ['zod'],
       logger: {
         log: () => {},
         trace: () => {},
