@@ -26,11 +26,15 @@ let counter = 0;
  * Starts a worker on `projectDir` and the API (port 0) on a unique catalog, so test files never see each
  * other's workflows. Logs are silenced unless `SKEIN_TEST_LOGS=1`.
  */
-export async function startStack(projectDir: string, env: Record<string, string> = {}): Promise<Stack> {
+export async function startStack(
+  projectDir: string,
+  env: Record<string, string> = {},
+  workerOptions: Partial<Parameters<typeof startWorker>[0]> = {},
+): Promise<Stack> {
   const address = inject('temporalAddress');
   const catalog = `t${process.pid}-${Date.now()}-${counter++}`;
   const logger = pino({ level: process.env.SKEIN_TEST_LOGS ? 'debug' : 'silent' });
-  const worker = await startWorker({ projectDir: path.resolve(repoRoot, projectDir), catalog, engine: { address }, logger });
+  const worker = await startWorker({ projectDir: path.resolve(repoRoot, projectDir), catalog, engine: { address }, logger, ...workerOptions });
   const api = await createApiServer(
     loadApiConfig({ ...process.env, ...env, TEMPORAL_ADDRESS: address, PORT: '0', SKEIN_CATALOG: catalog }),
     { logger },
