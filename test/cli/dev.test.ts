@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '@skein/cli';
@@ -31,30 +33,44 @@ function waitFor(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promi
 }
 
 describe('skein dev: dev server + worker + API in one command', () => {
-  it('serves the examples over HTTP and Ctrl-C stops all three, leaving no process behind', async () => {
+  it('serves the examples over HTTP, Ctrl-C stops all three leaving no process behind, and executions survive a restart', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'skein-dev-data-'));
     const [apiPort, temporalPort] = [await freePort(), await freePort()];
-    const child = spawn(process.execPath, [path.join(repoRoot, 'packages/cli/dist/bin.js'), 'dev', 'examples', '--temporal-port', String(temporalPort)], {
-      cwd: repoRoot,
-      env: { ...process.env, PORT: String(apiPort), SKEIN_LOG_PRETTY: '0', TEMPORAL_ADDRESS: '' },
-    });
-    try {
-      await waitFor(child, /Skein is up/, 120_000);
-      const res = await fetch(`http://127.0.0.1:${apiPort}/workflow/run`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ workflowName: 'welcome', input: { name: 'ada' } }),
+    const start = () =>
+      spawn(process.execPath, [path.join(repoRoot, 'packages/cli/dist/bin.js'), 'dev', 'examples', '--temporal-port', String(temporalPort), '--data-dir', dataDir], {
+        cwd: repoRoot,
+        env: { ...process.env, PORT: String(apiPort), SKEIN_LOG_PRETTY: '0', TEMPORAL_ADDRESS: '' },
       });
-      expect(await res.json()).toMatchObject({ status: 'completed', output: { message: 'Welcome, Ada!' } });
+    const stop = async (child: ChildProcess) => {
       const temporalPids = await pidsListeningOn(temporalPort);
       expect(temporalPids.length).toBeGreaterThan(0);
       const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
       child.kill('SIGINT');
       expect(await exited).toBe(0);
       for (const pid of temporalPids) expect(alive(pid)).toBe(false);
+    };
+    const workflowId = `dev-restart-${Date.now()}`;
+    let child = start();
+    try {
+      await waitFor(child, /Skein is up/, 120_000);
+      const res = await fetch(`http://127.0.0.1:${apiPort}/workflow/run`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ workflowName: 'welcome', workflowId, input: { name: 'ada' } }),
+      });
+      expect(await res.json()).toMatchObject({ status: 'completed', output: { message: 'Welcome, Ada!' } });
+      await stop(child);
+
+      child = start();
+      await waitFor(child, /Skein is up/, 120_000);
+      const again = await fetch(`http://127.0.0.1:${apiPort}/workflow/${workflowId}/result`);
+      expect(await again.json()).toMatchObject({ workflowId, status: 'completed', output: { message: 'Welcome, Ada!' } });
+      await stop(child);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
     }
-  }, 180_000);
+  }, 240_000);
 });
 
 /** Pids of processes listening on a TCP port on loopback (from /proc/net/tcp and /proc/<pid>/fd). */

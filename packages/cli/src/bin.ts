@@ -19,7 +19,8 @@ program
   .argument('[projectDir]', 'project directory', '.')
   .option('--ui <port>', 'serve the Temporal Web UI on this port', port)
   .option('--temporal-port <port>', 'gRPC port of the embedded dev server', port, 7233)
-  .action((dir: string, opts: { ui?: number; temporalPort: number }) => devCommand(dir, opts));
+  .option('--data-dir <dir>', 'dev state: the dev server SQLite file and traces (default <projectDir>/.skein)')
+  .action((dir: string, opts: { ui?: number; temporalPort: number; dataDir?: string }) => devCommand(dir, opts));
 
 program
   .command('worker')

@@ -12,15 +12,19 @@ export interface DevOptions {
   ui?: number;
   /** gRPC port of the embedded dev server. Default 7233. */
   temporalPort?: number;
+  /** Where dev state lives (the dev server's SQLite file, traces). Default `<projectDir>/.skein`. */
+  dataDir?: string;
 }
 
 /**
- * `skein dev [projectDir]`: the embedded Temporal dev server (SQLite under `<projectDir>/.skein/`, so
- * executions survive a restart; skipped when `TEMPORAL_ADDRESS` is set), a worker on the project, and the
- * API on `PORT`. Ctrl-C stops all three.
+ * `skein dev [projectDir]`: the embedded Temporal dev server (SQLite file `temporal.sqlite` in the data
+ * directory, default `<projectDir>/.skein/`, so executions survive a restart; skipped when `TEMPORAL_ADDRESS`
+ * is set), a worker on the project (traces in `<data dir>/traces` unless `SKEIN_TRACE_DIR` is set), and the API
+ * on `PORT`. Ctrl-C stops all three.
  */
 export async function devCommand(projectDir = '.', options: DevOptions = {}): Promise<void> {
   const root = path.resolve(projectDir);
+  const dataDir = path.resolve(options.dataDir ?? path.join(root, '.skein'));
   const logger = cliLogger('skein');
   let devServer: DevServer | undefined;
   let worker: SkeinWorker | undefined;
@@ -38,7 +42,7 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
       const engineLog = logger.child({ name: 'temporal' });
       devServer = await startDevServer({
         binary: temporal.path,
-        dbFile: path.join(root, '.skein', 'temporal.sqlite'),
+        dbFile: path.join(dataDir, 'temporal.sqlite'),
         port: options.temporalPort ?? 7233,
         uiPort: options.ui,
         onOutput: (line) => engineLog.debug(line),
@@ -48,7 +52,12 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
     } else {
       logger.info(`using the Temporal server at ${address}`);
     }
-    worker = await startWorker({ projectDir: root, engine: { address }, logger: logger.child({ name: 'worker' }) });
+    worker = await startWorker({
+      projectDir: root,
+      engine: { address },
+      logger: logger.child({ name: 'worker' }),
+      traceDir: process.env.SKEIN_TRACE_DIR ?? path.join(dataDir, 'traces'),
+    });
     api = await createApiServer(loadApiConfig({ ...process.env, TEMPORAL_ADDRESS: address }), { logger: logger.child({ name: 'api' }) });
     api.onFatal((reason) => {
       logger.fatal({ reason }, 'engine connection lost; shutting down');
