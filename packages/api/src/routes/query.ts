@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { QueryNotRegisteredError, QueryRejectedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApiError, validationError } from '../errors.js';
-import { assertRunning, defineRoute } from '../route.js';
+import { defineRoute } from '../route.js';
 import { workflowIdSchema } from '../schemas/common.js';
 import { handlerName, handlerRequestSchema, handlerResponseSchema } from '../schemas/workflow.js';
 import { engineError } from '../temporal/engine.js';
-import { describeRun } from '../temporal/runs.js';
 import { jsonSafe } from '../temporal/payloads.js';
+import { handlerArgs, latestRunningRun } from './handler-args.js';
 
 function unknownHandler(kind: 'query' | 'update', name: string, cause: unknown) {
   const err = validationError(`The workflow has no ${kind} handler "${name}"`, [
@@ -29,7 +29,7 @@ export const queryRoutes = [
     responses: { 200: { description: 'Query result', schema: handlerResponseSchema } },
     errors: ['WorkflowNotFoundError', 'PayloadTooLargeError'],
     async handler({ ctx, deps, params, body }) {
-      const args = body.payload === undefined ? [] : [body.payload];
+      const args = handlerArgs(body.payload);
       try {
         const result = await deps.client.withAbortSignal(ctx.state.signal, () =>
           deps.client.workflow.getHandle(params.id).query(params.query, ...args),
@@ -55,10 +55,8 @@ export const queryRoutes = [
     responses: { 200: { description: 'Update result', schema: handlerResponseSchema } },
     errors: ['WorkflowNotFoundError', 'WorkflowExecutionAlreadyCompletedError', 'PayloadTooLargeError'],
     async handler({ ctx, deps, params, body }) {
-      const latest = await describeRun(deps.client, params.id);
-      assertRunning(latest.status, params.id);
-      ctx.state.runId = latest.runId;
-      const args = body.payload === undefined ? [] : [body.payload];
+      await latestRunningRun(ctx, deps, params.id);
+      const args = handlerArgs(body.payload);
       try {
         const result = await deps.client.withAbortSignal(ctx.state.signal, () =>
           deps.client.workflow.getHandle(params.id).executeUpdate(params.update, { args } as never),

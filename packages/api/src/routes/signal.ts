@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { assertRunning, defineRoute } from '../route.js';
+import { defineRoute } from '../route.js';
 import { executionRefSchema, workflowIdSchema } from '../schemas/common.js';
 import { handlerName, payloadRequestSchema } from '../schemas/workflow.js';
 import { engine } from '../temporal/engine.js';
-import { describeRun } from '../temporal/runs.js';
+import { handlerArgs, latestRunningRun } from './handler-args.js';
 
 export const signalRoutes = [
   defineRoute({
@@ -18,10 +18,8 @@ export const signalRoutes = [
     responses: { 202: { description: 'Signal accepted', schema: executionRefSchema } },
     errors: ['WorkflowNotFoundError', 'WorkflowExecutionAlreadyCompletedError', 'PayloadTooLargeError'],
     async handler({ ctx, deps, params, body }) {
-      const latest = await describeRun(deps.client, params.id);
-      assertRunning(latest.status, params.id);
-      ctx.state.runId = latest.runId;
-      const args = body.payload === undefined ? [] : [body.payload];
+      const latest = await latestRunningRun(ctx, deps, params.id);
+      const args = handlerArgs(body.payload);
       await engine(params.id, () => deps.client.workflow.getHandle(params.id).signal(params.signal, ...args));
       ctx.status = 202;
       ctx.body = { workflowId: params.id, runId: latest.runId };

@@ -6,7 +6,7 @@
  */
 import { CATALOG_WORKFLOW_TYPE, NAME_PATTERN } from '@skein/core';
 import type { FileRule, RuleMeta } from '../../types.js';
-import { coreBindings, definitionKind, definitionNames, type CoreBindings } from '../util/ast.js';
+import { visitDefinitionNames } from '../util/visitors.js';
 
 export const meta: RuleMeta = {
   id: 'definitions/name-format',
@@ -34,20 +34,9 @@ export const rule: FileRule = {
   supersedes: ['workflow/invalid-name', 'activity/invalid-name'],
   appliesTo: ['workflow', 'steps', 'evaluators', 'shared-steps', 'shared-evaluators'],
   create(context) {
-    let bindings: CoreBindings = { named: new Map(), namespaces: new Set() };
-    return {
-      Program(path) {
-        bindings = coreBindings(path.node);
-      },
-      CallExpression(path) {
-        if (bindings.named.size === 0 && bindings.namespaces.size === 0) return;
-        const kind = definitionKind(path.node, bindings, path);
-        if (kind !== 'workflow' && kind !== 'step' && kind !== 'evaluator') return;
-        for (const d of definitionNames(path.node, kind, path)) {
-          if (d.name === CATALOG_WORKFLOW_TYPE || NAME_PATTERN.test(d.name)) continue;
-          context.report({ node: d.node, messageId: 'invalid', data: { what: d.what, name: d.name, suggestion: suggestName(d.name) } });
-        }
-      },
-    };
+    return visitDefinitionNames((d) => {
+      if (d.name === CATALOG_WORKFLOW_TYPE || NAME_PATTERN.test(d.name)) return;
+      context.report({ node: d.node, messageId: 'invalid', data: { what: d.what, name: d.name, suggestion: suggestName(d.name) } });
+    });
   },
 };

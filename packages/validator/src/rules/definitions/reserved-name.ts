@@ -5,7 +5,7 @@
  */
 import { CATALOG_WORKFLOW_TYPE } from '@skein/core';
 import type { FileRule, RuleMeta } from '../../types.js';
-import { coreBindings, definitionKind, definitionNames, type CoreBindings } from '../util/ast.js';
+import { visitDefinitionNames } from '../util/visitors.js';
 
 export const meta: RuleMeta = {
   id: 'definitions/reserved-name',
@@ -27,19 +27,8 @@ export const rule: FileRule = {
   supersedes: ['workflow/invalid-name', 'activity/invalid-name'],
   appliesTo: ['workflow', 'steps', 'evaluators', 'shared-steps', 'shared-evaluators'],
   create(context) {
-    let bindings: CoreBindings = { named: new Map(), namespaces: new Set() };
-    return {
-      Program(path) {
-        bindings = coreBindings(path.node);
-      },
-      CallExpression(path) {
-        if (bindings.named.size === 0 && bindings.namespaces.size === 0) return;
-        const kind = definitionKind(path.node, bindings, path);
-        if (kind !== 'workflow' && kind !== 'step' && kind !== 'evaluator') return;
-        for (const d of definitionNames(path.node, kind, path)) {
-          if (d.name === CATALOG_WORKFLOW_TYPE) context.report({ node: d.node, messageId: 'reserved', data: { what: d.what, name: d.name } });
-        }
-      },
-    };
+    return visitDefinitionNames((d) => {
+      if (d.name === CATALOG_WORKFLOW_TYPE) context.report({ node: d.node, messageId: 'reserved', data: { what: d.what, name: d.name } });
+    });
   },
 };

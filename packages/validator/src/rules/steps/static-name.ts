@@ -5,7 +5,8 @@
  * `activity/non-static-name` on the same line.
  */
 import type { FileRule, RuleMeta } from '../../types.js';
-import { coreBindings, definitionKind, staticString, type CoreBindings } from '../util/ast.js';
+import { staticString } from '../util/ast.js';
+import { visitDefinitionCalls } from '../util/visitors.js';
 
 export const meta: RuleMeta = {
   id: 'steps/static-name',
@@ -31,29 +32,20 @@ export const rule: FileRule = {
   supersedes: ['activity/non-static-name'],
   appliesTo: ['steps', 'evaluators', 'shared-steps', 'shared-evaluators'],
   create(context) {
-    let bindings: CoreBindings = { named: new Map(), namespaces: new Set() };
-    return {
-      Program(path) {
-        bindings = coreBindings(path.node);
-      },
-      CallExpression(path) {
-        if (bindings.named.size === 0 && bindings.namespaces.size === 0) return;
-        const kind = definitionKind(path.node, bindings, path);
-        if (kind !== 'step' && kind !== 'evaluator') return;
-        const arg = path.node.arguments[0];
-        if (!arg || arg.type !== 'ObjectExpression') {
-          context.report({ node: arg ?? path.node, messageId: 'notObject', data: { kind } });
-          return;
-        }
-        const nameProp = [...arg.properties].reverse().find(
-          (p) => p.type === 'ObjectProperty' && !p.computed && ((p.key.type === 'Identifier' && p.key.name === 'name') || (p.key.type === 'StringLiteral' && p.key.value === 'name')),
-        );
-        if (!nameProp || nameProp.type !== 'ObjectProperty') {
-          context.report({ node: arg, messageId: 'missingName', data: { kind } });
-          return;
-        }
-        if (staticString(nameProp.value, path) === null) context.report({ node: nameProp.value, messageId: 'dynamicName', data: { kind } });
-      },
-    };
+    return visitDefinitionCalls(['step', 'evaluator'], (path, kind) => {
+      const arg = path.node.arguments[0];
+      if (!arg || arg.type !== 'ObjectExpression') {
+        context.report({ node: arg ?? path.node, messageId: 'notObject', data: { kind } });
+        return;
+      }
+      const nameProp = [...arg.properties].reverse().find(
+        (p) => p.type === 'ObjectProperty' && !p.computed && ((p.key.type === 'Identifier' && p.key.name === 'name') || (p.key.type === 'StringLiteral' && p.key.value === 'name')),
+      );
+      if (!nameProp || nameProp.type !== 'ObjectProperty') {
+        context.report({ node: arg, messageId: 'missingName', data: { kind } });
+        return;
+      }
+      if (staticString(nameProp.value, path) === null) context.report({ node: nameProp.value, messageId: 'dynamicName', data: { kind } });
+    });
   },
 };

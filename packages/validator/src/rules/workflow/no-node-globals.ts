@@ -5,6 +5,7 @@
  * `XMLHttpRequest` and `WebSocket`, in workflow files and the files they import.
  */
 import type { FileRule, RuleMeta } from '../../types.js';
+import { visitGlobalReferences } from '../util/visitors.js';
 
 export const meta: RuleMeta = {
   id: 'workflow/no-node-globals',
@@ -28,45 +29,40 @@ export const meta: RuleMeta = {
 
 const NODE_GLOBALS = new Set(['process', '__dirname', '__filename']);
 const IO_GLOBALS = new Set(['fetch', 'XMLHttpRequest', 'WebSocket']);
+const FLAGGED_GLOBALS = new Set([...NODE_GLOBALS, ...IO_GLOBALS, 'require']);
 
 export const rule: FileRule = {
   kind: 'file',
   meta,
   appliesTo: ['workflow', 'workflow-code'],
   create(context) {
-    return {
-      Identifier(path) {
-        const name = path.node.name;
-        const isNode = NODE_GLOBALS.has(name);
-        if ((!isNode && !IO_GLOBALS.has(name) && name !== 'require') || !path.isReferencedIdentifier()) return;
-        if (path.scope.hasBinding(name, { noGlobals: true })) return;
-        const parent = path.parent;
-        if (parent.type === 'UnaryExpression' && parent.operator === 'typeof') return;
-        if (name === 'require') {
-          if (parent.type === 'CallExpression' && parent.callee === path.node && parent.arguments[0]?.type !== 'StringLiteral') {
-            context.report({ node: parent, messageId: 'dynamicRequire' });
-          }
-          return;
+    return visitGlobalReferences(FLAGGED_GLOBALS, (path) => {
+      const name = path.node.name;
+      const parent = path.parent;
+      if (name === 'require') {
+        if (parent.type === 'CallExpression' && parent.callee === path.node && parent.arguments[0]?.type !== 'StringLiteral') {
+          context.report({ node: parent, messageId: 'dynamicRequire' });
         }
-        if (!isNode) {
-          context.report({ node: path.node, messageId: 'ioGlobal', data: { name } });
-          return;
-        }
-        const envPath = path.parentPath;
-        const keyPath = envPath?.parentPath;
-        const isEnvWrite =
-          name === 'process' &&
-          parent.type === 'MemberExpression' &&
-          parent.object === path.node &&
-          !parent.computed &&
-          parent.property.type === 'Identifier' &&
-          parent.property.name === 'env' &&
-          keyPath?.node.type === 'MemberExpression' &&
-          keyPath.node.object === parent &&
-          isWriteTarget(keyPath.parent, keyPath.node);
-        context.report({ node: path.node, messageId: isEnvWrite ? 'processEnvWrite' : 'nodeGlobal', data: { name } });
-      },
-    };
+        return;
+      }
+      if (!NODE_GLOBALS.has(name)) {
+        context.report({ node: path.node, messageId: 'ioGlobal', data: { name } });
+        return;
+      }
+      const envPath = path.parentPath;
+      const keyPath = envPath?.parentPath;
+      const isEnvWrite =
+        name === 'process' &&
+        parent.type === 'MemberExpression' &&
+        parent.object === path.node &&
+        !parent.computed &&
+        parent.property.type === 'Identifier' &&
+        parent.property.name === 'env' &&
+        keyPath?.node.type === 'MemberExpression' &&
+        keyPath.node.object === parent &&
+        isWriteTarget(keyPath.parent, keyPath.node);
+      context.report({ node: path.node, messageId: isEnvWrite ? 'processEnvWrite' : 'nodeGlobal', data: { name } });
+    });
   },
 };
 

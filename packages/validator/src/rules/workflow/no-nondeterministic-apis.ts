@@ -4,6 +4,7 @@
  * `FinalizationRegistry` (they throw `DeterminismViolationError` at run time).
  */
 import type { FileRule, RuleMeta } from '../../types.js';
+import { visitGlobalReferences } from '../util/visitors.js';
 
 export const meta: RuleMeta = {
   id: 'workflow/no-nondeterministic-apis',
@@ -26,14 +27,8 @@ export const rule: FileRule = {
   meta,
   appliesTo: ['workflow', 'workflow-code'],
   create(context) {
-    return {
-      Identifier(path) {
-        const name = path.node.name;
-        if (!FORBIDDEN.has(name) || !path.isReferencedIdentifier()) return;
-        if (path.scope.hasBinding(name, { noGlobals: true })) return;
-        if (path.parent.type === 'UnaryExpression' && path.parent.operator === 'typeof') return;
-        context.report({ node: path.node, messageId: 'forbidden', data: { name } });
-      },
-    };
+    return visitGlobalReferences(FORBIDDEN, (path) => {
+      context.report({ node: path.node, messageId: 'forbidden', data: { name: path.node.name } });
+    });
   },
 };

@@ -1,0 +1,65 @@
+/**
+ * Visitor scaffolding shared by file rules: the `Program` and `CallExpression` visitors that find the
+ * `@skein/core` definition calls of a file, and the `Identifier` visitor that finds uses of global names.
+ * Each returns a fresh visitor (with its own per-file state), so call it inside the rule's `create()`.
+ */
+import type { CallExpression, Identifier } from '@babel/types';
+import type { RulePath, RuleVisitor } from '../../engine/walker.js';
+import { coreBindings, definitionKind, definitionNames, type CoreBindings, type DefinitionName } from './ast.js';
+
+/**
+ * Visits the calls of a file to the `@skein/core` definition functions named in `kinds` (`workflow`,
+ * `step`, `evaluator`), however imported (see {@link definitionKind}). Serves SPEC rule 9
+ * (`steps/static-name`) and, through {@link visitDefinitionNames}, SPEC rule 7.
+ * @param kinds the definition functions whose calls to visit.
+ * @param onCall called once per such call, with the call's path and which of `kinds` it invokes.
+ * @returns the `Program` visitor (collects the file's `@skein/core` bindings; a file without any is
+ *   skipped) and the `CallExpression` visitor that calls `onCall`.
+ */
+export function visitDefinitionCalls(kinds: readonly string[], onCall: (path: RulePath<CallExpression>, kind: string) => void): RuleVisitor {
+  let bindings: CoreBindings = { named: new Map(), namespaces: new Set() };
+  return {
+    Program(path) {
+      bindings = coreBindings(path.node);
+    },
+    CallExpression(path) {
+      if (bindings.named.size === 0 && bindings.namespaces.size === 0) return;
+      const kind = definitionKind(path.node, bindings, path);
+      if (kind === null || !kinds.includes(kind)) return;
+      onCall(path, kind);
+    },
+  };
+}
+
+/**
+ * Visits the statically known names of a file's `workflow({ name, aliases })`, `step({ name })` and
+ * `evaluator({ name })` calls (see {@link definitionNames}), for the name checks of SPEC rule 7
+ * (CONTRACT "Names": `definitions/name-format`, `definitions/reserved-name`).
+ * @param onName called once per name (the `name`, then each alias), in source order.
+ * @returns the `Program` and `CallExpression` visitors of {@link visitDefinitionCalls}.
+ */
+export function visitDefinitionNames(onName: (name: DefinitionName) => void): RuleVisitor {
+  return visitDefinitionCalls(['workflow', 'step', 'evaluator'], (path, kind) => {
+    for (const d of definitionNames(path.node, kind, path)) onName(d);
+  });
+}
+
+/**
+ * Visits the uses of the global variables `names` (SPEC rule 12, `workflow/no-node-globals` and
+ * `workflow/no-nondeterministic-apis`): identifiers read as values that no enclosing scope declares, other
+ * than the operand of `typeof` (a feature test).
+ * @param names the global names to look for.
+ * @param onReference called with the identifier's path for each such use.
+ * @returns the `Identifier` visitor.
+ */
+export function visitGlobalReferences(names: ReadonlySet<string>, onReference: (path: RulePath<Identifier>) => void): RuleVisitor {
+  return {
+    Identifier(path) {
+      const name = path.node.name;
+      if (!names.has(name) || !path.isReferencedIdentifier()) return;
+      if (path.scope.hasBinding(name, { noGlobals: true })) return;
+      if (path.parent.type === 'UnaryExpression' && path.parent.operator === 'typeof') return;
+      onReference(path);
+    },
+  };
+}
