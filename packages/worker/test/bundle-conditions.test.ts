@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Manifest, WorkflowEntry } from '@skein/discovery';
-import { bundleWorkflows } from '../src/bundle/bundle.js';
+import { activityFileTest, bundleWorkflows } from '../src/bundle/bundle.js';
 import { WorkerStartupError } from '../src/errors.js';
 import { loadProject } from '../src/load.js';
 
@@ -30,4 +30,20 @@ describe('workflow bundle (SPEC rule 12)', () => {
     expect((err as Error).message).toMatch(/^Bundling workflow code failed:/);
     expect((err as Error).message).toContain("Can't resolve 'not-installed-anywhere'");
   }, 120_000);
+});
+
+describe('activityFileTest', () => {
+  it("stubs the project's and exposed packages' activity files, never a dependency's own steps.js", async () => {
+    const project = await loadProject(manifestOf('where'));
+    project.manifest.packages = [{ name: 'exposed', version: '1.0.0', root: `${root}/node_modules/exposed` }];
+    const test = activityFileTest(project, new Map([[`${root}/listed/steps.js`, []]]));
+    expect(test(`${root}/listed/steps.js`)).toBe(true);
+    expect(test(`${root}/other/steps.js`)).toBe(true);
+    expect(test(`${root}/shared/steps/x.js`)).toBe(true);
+    expect(test(`${root}/node_modules/exposed/flow/evaluators.js`)).toBe(true);
+    expect(test(`${root}/node_modules/dual-lib/lib/steps.js`)).toBe(false);
+    expect(test(`${root}/node_modules/exposed/node_modules/dep/steps.js`)).toBe(false);
+    expect(test(`${root}/where/workflow.js`)).toBe(false);
+    expect(test(`/elsewhere/steps.js`)).toBe(false);
+  });
 });

@@ -18,6 +18,26 @@ export function coreWorkflowEntry(): string {
   return fileURLToPath(import.meta.resolve('@skein/core/workflow'));
 }
 
+/**
+ * Which modules of the bundle are replaced by activity stubs: every activity file the worker loaded, plus any
+ * other file that discovery's conventions (`classifyFile`) call a steps, evaluators or shared-activity file and
+ * that belongs to the project or to an exposed package itself (not to one of their dependencies, whose own
+ * `steps.js` is ordinary code).
+ */
+export function activityFileTest(project: LoadedProject, stubs: Map<string, unknown>): (file: string) => boolean {
+  const roots = [project.manifest.root, ...project.manifest.packages.map((p) => p.root)];
+  const owned = (file: string) =>
+    roots.some((root) => {
+      const rel = path.relative(root, file);
+      return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) && !rel.split(path.sep).includes('node_modules');
+    });
+  return (file) => {
+    if (stubs.has(file)) return true;
+    const role = classifyFile(file);
+    return role !== null && role !== 'workflow' && owned(file);
+  };
+}
+
 /** The `node_modules` folder holding the worker's own `@temporalio/workflow`, for modules the bundler injects. */
 function temporalModulesDir(): string {
   const workflowEntry = fileURLToPath(import.meta.resolve('@temporalio/workflow'));
@@ -52,10 +72,7 @@ export async function bundleWorkflows(project: LoadedProject, settings: { traceD
     stubsFor: async (file) => stubs.get(file) ?? stubsFromModule(file),
     coreWorkflowEntry: core,
   };
-  const isActivityFile = (file: string) => {
-    const role = classifyFile(file);
-    return stubs.has(file) || (role !== null && role !== 'workflow');
-  };
+  const isActivityFile = activityFileTest(project, stubs);
   const errors: string[] = [];
   try {
     return await bundleWorkflowCode({
