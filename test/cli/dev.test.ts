@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '@skein/cli';
-import { repoRoot } from '../support/stack.js';
+import { spawnSkein, type CliProcess } from '../support/processes.js';
 
 function alive(pid: number): boolean {
   try {
@@ -15,59 +14,38 @@ function alive(pid: number): boolean {
   }
 }
 
-function waitFor(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output:\n${out}`)), timeoutMs);
-    const onData = (d: Buffer) => {
-      out += d;
-      if (pattern.test(out)) {
-        clearTimeout(timer);
-        resolve(out);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`exited with ${code} before ${pattern}; output:\n${out}`)));
-  });
-}
-
 describe('skein dev: dev server + worker + API in one command', () => {
   it('serves the examples over HTTP, Ctrl-C stops all three leaving no process behind, and executions survive a restart', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'skein-dev-data-'));
     const [apiPort, temporalPort] = [await freePort(), await freePort()];
     const start = () =>
-      spawn(process.execPath, [path.join(repoRoot, 'packages/cli/dist/bin.js'), 'dev', 'examples', '--temporal-port', String(temporalPort), '--data-dir', dataDir], {
-        cwd: repoRoot,
-        env: { ...process.env, PORT: String(apiPort), SKEIN_LOG_PRETTY: '0', TEMPORAL_ADDRESS: '' },
-      });
-    const stop = async (child: ChildProcess) => {
+      spawnSkein(['dev', 'examples', '--temporal-port', String(temporalPort), '--data-dir', dataDir], { PORT: String(apiPort), TEMPORAL_ADDRESS: '' });
+    const stop = async (dev: CliProcess) => {
       const temporalPids = await pidsListeningOn(temporalPort);
       expect(temporalPids.length).toBeGreaterThan(0);
-      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-      child.kill('SIGINT');
-      expect(await exited).toBe(0);
+      dev.child.kill('SIGINT');
+      expect(await dev.exited).toBe(0);
       for (const pid of temporalPids) expect(alive(pid)).toBe(false);
     };
     const workflowId = `dev-restart-${Date.now()}`;
-    let child = start();
+    let dev = start();
     try {
-      await waitFor(child, /Skein is up/, 120_000);
+      await dev.waitFor(/Skein is up/, 120_000);
       const res = await fetch(`http://127.0.0.1:${apiPort}/workflow/run`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ workflowName: 'welcome', workflowId, input: { name: 'ada' } }),
       });
       expect(await res.json()).toMatchObject({ status: 'completed', output: { message: 'Welcome, Ada!' } });
-      await stop(child);
+      await stop(dev);
 
-      child = start();
-      await waitFor(child, /Skein is up/, 120_000);
+      dev = start();
+      await dev.waitFor(/Skein is up/, 120_000);
       const again = await fetch(`http://127.0.0.1:${apiPort}/workflow/${workflowId}/result`);
       expect(await again.json()).toMatchObject({ workflowId, status: 'completed', output: { message: 'Welcome, Ada!' } });
-      await stop(child);
+      await stop(dev);
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (dev.child.exitCode === null) dev.child.kill('SIGKILL');
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 240_000);

@@ -1,22 +1,14 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/stack.js';
-
-const bin = path.join(repoRoot, 'packages/cli/dist/bin.js');
+import { spawnSkein } from '../support/processes.js';
 
 /** Runs the `skein` CLI to completion and returns its exit code and output. */
-function skein(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, SKEIN_LOG_PRETTY: '0', ...env }, cwd: repoRoot });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+async function skein(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = spawnSkein(args, env);
+  const code = await run.exited;
+  return { code, stdout: run.stdout(), stderr: run.stderr() };
 }
 
 describe('skein worker: bad starts end with one clear line and exit code 1', () => {

@@ -5,7 +5,10 @@ import { repoRoot } from './stack.js';
 /** A `skein` CLI child process with its collected output. */
 export interface CliProcess {
   child: ChildProcess;
+  /** Everything printed so far, stdout and stderr interleaved. */
   output(): string;
+  stdout(): string;
+  stderr(): string;
   /** Resolves with the exit code. */
   exited: Promise<number | null>;
   /** Resolves once the output matches `pattern`; rejects on exit or after `timeoutMs`. */
@@ -13,23 +16,27 @@ export interface CliProcess {
 }
 
 /** Spawns `node packages/cli/dist/bin.js <args>` from the repository root with JSON logs. */
-export function spawnSkein(args: string[], env: Record<string, string>): CliProcess {
+export function spawnSkein(args: string[], env: Record<string, string> = {}): CliProcess {
   const child = spawn(process.execPath, [path.join(repoRoot, 'packages/cli/dist/bin.js'), ...args], {
     cwd: repoRoot,
     env: { ...process.env, SKEIN_LOG_PRETTY: '0', ...env },
   });
   let out = '';
+  const streams = { stdout: '', stderr: '' };
   const listeners = new Set<() => void>();
-  const onData = (d: Buffer) => {
+  const onData = (stream: 'stdout' | 'stderr') => (d: Buffer) => {
     out += d;
+    streams[stream] += d;
     for (const l of listeners) l();
   };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
+  child.stdout!.on('data', onData('stdout'));
+  child.stderr!.on('data', onData('stderr'));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   return {
     child,
     output: () => out,
+    stdout: () => streams.stdout,
+    stderr: () => streams.stderr,
     exited,
     waitFor(pattern, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {
