@@ -108,10 +108,11 @@ describe('stop and terminate', () => {
 });
 
 describe('deprecated routes', () => {
-  const expectDeprecated = (headers: Headers, op: string) => {
+  /** Deprecation headers; `Link` names the targeted run's pinned route, or keeps `{rid}` when the run is unknown. */
+  const expectDeprecated = (headers: Headers, op: string, workflowId: string, runId?: string) => {
     expect(headers.get('deprecation')).toBe('true');
     expect(headers.get('sunset')).toBe('Thu, 16 Jul 2026 00:00:00 GMT');
-    expect(headers.get('link')).toBe(`</workflow/{id}/runs/{rid}/${op}>; rel="successor-version"`);
+    expect(headers.get('link')).toBe(`</workflow/${encodeURIComponent(workflowId)}/runs/${runId ?? '{rid}'}/${op}>; rel="successor-version"`);
   };
 
   it('PATCH /workflow/{id}/stop stops the latest run, with deprecation headers on success and errors', async () => {
@@ -119,14 +120,14 @@ describe('deprecated routes', () => {
     const res = await h.call('PATCH', '/workflow/{id}/stop', { params: { id: workflowId } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ workflowId, runId });
-    expectDeprecated(res.headers, 'stop');
+    expectDeprecated(res.headers, 'stop', workflowId, runId);
     expect((await waitClosed(workflowId)).status).toBe('canceled');
     const again = await h.call('PATCH', '/workflow/{id}/stop', { params: { id: workflowId } });
     expect(again.status).toBe(409);
-    expectDeprecated(again.headers, 'stop');
+    expectDeprecated(again.headers, 'stop', workflowId, runId);
     const missing = await h.call('PATCH', '/workflow/{id}/stop', { params: { id: 'no-such-execution' } });
     expect(missing.status).toBe(404);
-    expectDeprecated(missing.headers, 'stop');
+    expectDeprecated(missing.headers, 'stop', 'no-such-execution');
   });
 
   it('POST /workflow/{id}/terminate terminates the latest run, with deprecation headers', async () => {
@@ -134,10 +135,10 @@ describe('deprecated routes', () => {
     const res = await h.call('POST', '/workflow/{id}/terminate', { params: { id: workflowId }, body: { reason: 'old route' } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ workflowId, runId });
-    expectDeprecated(res.headers, 'terminate');
+    expectDeprecated(res.headers, 'terminate', workflowId, runId);
     const bad = await h.call('POST', '/workflow/{id}/terminate', { params: { id: workflowId }, body: { reason: 5 } });
     expect(bad.status).toBe(400);
-    expectDeprecated(bad.headers, 'terminate');
+    expectDeprecated(bad.headers, 'terminate', workflowId);
   });
 
   it('POST /workflow/{id}/reset resets the latest run, with deprecation headers on every response', async () => {
@@ -146,13 +147,14 @@ describe('deprecated routes', () => {
     expect(res.status).toBe(200);
     expect(res.body.workflowId).toBe(run.body.workflowId);
     expect(res.body.runId).not.toBe(run.body.runId);
-    expectDeprecated(res.headers, 'reset');
+    // The successor link names the run that was reset, not the new one.
+    expectDeprecated(res.headers, 'reset', run.body.workflowId, run.body.runId);
     const invalid = await h.call('POST', '/workflow/{id}/reset', { params: { id: run.body.workflowId }, body: {} });
     expect(invalid.status).toBe(400);
-    expectDeprecated(invalid.headers, 'reset');
+    expectDeprecated(invalid.headers, 'reset', run.body.workflowId);
     const missing = await h.call('POST', '/workflow/{id}/reset', { params: { id: run.body.workflowId }, body: { stepName: 'nope' } });
     expect(missing.status).toBe(404);
-    expectDeprecated(missing.headers, 'reset');
+    expectDeprecated(missing.headers, 'reset', run.body.workflowId, res.body.runId);
   });
 });
 

@@ -24,12 +24,18 @@ export function createApp(deps: Deps, routes: RouteDef[]): Koa<ApiState> {
   for (const route of routes) {
     router[route.method](routerPath(route.path), async (ctx) => {
       ctx.state.route = `${route.method.toUpperCase()} ${route.path}`;
+      // Set first so that every response of a deprecated route carries them, errors included; `Link` is
+      // completed once the targeted run is known.
       if (route.deprecated) ctx.set(deprecationHeaders(route.deprecated.successor));
-      const params = parseOr400(route.params, ctx.params, 'params');
-      if (params && typeof params === 'object' && 'id' in params && typeof params.id === 'string') ctx.state.workflowId = params.id;
-      const query = parseOr400(route.query, { ...ctx.query }, 'query');
-      const body = route.body ? parseOr400(route.body, (ctx.request as { body?: unknown }).body ?? undefined, 'body') : undefined;
-      await route.handler({ ctx, deps, params, query, body });
+      try {
+        const params = parseOr400(route.params, ctx.params, 'params');
+        if (params && typeof params === 'object' && 'id' in params && typeof params.id === 'string') ctx.state.workflowId = params.id;
+        const query = parseOr400(route.query, { ...ctx.query }, 'query');
+        const body = route.body ? parseOr400(route.body, (ctx.request as { body?: unknown }).body ?? undefined, 'body') : undefined;
+        await route.handler({ ctx, deps, params, query, body });
+      } finally {
+        if (route.deprecated) ctx.set('Link', deprecationHeaders(route.deprecated.successor, ctx.state.workflowId, ctx.state.runId).Link!);
+      }
     });
   }
 

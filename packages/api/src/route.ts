@@ -97,12 +97,18 @@ export function parseOr400<S extends z.ZodType>(schema: S | undefined, value: un
   return r.data;
 }
 
-/** The deprecation headers of CONTRACT "Endpoint details" for a deprecated route. */
-export function deprecationHeaders(successor: string): Record<string, string> {
+/**
+ * The deprecation headers of CONTRACT "Endpoint details" for a deprecated route. `Link` points at the run-pinned
+ * successor of the run the call targeted, `</workflow/<id>/runs/<rid>/<op>>`; a part not known (the workflow or
+ * its latest run could not be read) stays as CONTRACT's template, `{id}` or `{rid}`.
+ */
+export function deprecationHeaders(successor: string, workflowId?: string, runId?: string): Record<string, string> {
+  const id = workflowId === undefined ? '{id}' : encodeURIComponent(workflowId);
+  const rid = runId === undefined ? '{rid}' : encodeURIComponent(runId);
   return {
     Deprecation: 'true',
     Sunset: 'Thu, 16 Jul 2026 00:00:00 GMT',
-    Link: `</workflow/{id}/runs/{rid}/${successor}>; rel="successor-version"`,
+    Link: `</workflow/${id}/runs/${rid}/${successor}>; rel="successor-version"`,
   };
 }
 

@@ -1,26 +1,29 @@
-import { assertRunning, defineRoute, type Deps } from '../route.js';
+import { assertRunning, defineRoute, type ApiState, type Deps } from '../route.js';
 import { executionRefSchema, idParams, runParams } from '../schemas/common.js';
 import { terminateRequestSchema } from '../schemas/workflow.js';
 import { engine } from '../temporal/engine.js';
 import { describeRun } from '../temporal/runs.js';
 
 /**
- * Requests cancellation (stop) of a run: the latest when `runId` is omitted.
+ * Requests cancellation (stop) of a run: the latest when `runId` is omitted. Records the targeted run in
+ * `state.runId` (request log, successor link of the deprecated route).
  * @throws ApiError `WorkflowNotFoundError` (404), `WorkflowExecutionAlreadyCompletedError` (409).
  */
-async function stopRun(deps: Deps, workflowId: string, runId: string | undefined) {
+async function stopRun(deps: Deps, state: ApiState, workflowId: string, runId: string | undefined) {
   const info = await describeRun(deps.client, workflowId, runId);
+  state.runId = info.runId;
   assertRunning(info.status, workflowId);
   await engine(workflowId, () => deps.client.workflow.getHandle(workflowId, info.runId).cancel());
   return { workflowId, runId: info.runId };
 }
 
 /**
- * Terminates a run: the latest when `runId` is omitted.
+ * Terminates a run: the latest when `runId` is omitted. Records the targeted run in `state.runId`.
  * @throws ApiError `WorkflowNotFoundError` (404), `WorkflowExecutionAlreadyCompletedError` (409).
  */
-async function terminateRun(deps: Deps, workflowId: string, runId: string | undefined, reason: string | undefined) {
+async function terminateRun(deps: Deps, state: ApiState, workflowId: string, runId: string | undefined, reason: string | undefined) {
   const info = await describeRun(deps.client, workflowId, runId);
+  state.runId = info.runId;
   assertRunning(info.status, workflowId);
   await engine(workflowId, () => deps.client.workflow.getHandle(workflowId, info.runId).terminate(reason ?? 'Terminated through the Skein API'));
   return { workflowId, runId: info.runId };
@@ -39,7 +42,7 @@ export const controlRoutes = [
     responses: { 200: { description: 'Cancellation requested', schema: executionRefSchema } },
     errors: [...errors],
     async handler({ ctx, deps, params }) {
-      ctx.body = await stopRun(deps, params.id, params.rid);
+      ctx.body = await stopRun(deps, ctx.state, params.id, params.rid);
     },
   }),
   defineRoute({
@@ -53,7 +56,7 @@ export const controlRoutes = [
     responses: { 200: { description: 'Terminated', schema: executionRefSchema } },
     errors: [...errors],
     async handler({ ctx, deps, params, body }) {
-      ctx.body = await terminateRun(deps, params.id, params.rid, body?.reason);
+      ctx.body = await terminateRun(deps, ctx.state, params.id, params.rid, body?.reason);
     },
   }),
   defineRoute({
@@ -68,7 +71,7 @@ export const controlRoutes = [
     responses: { 200: { description: 'Cancellation requested', schema: executionRefSchema } },
     errors: [...errors],
     async handler({ ctx, deps, params }) {
-      ctx.body = await stopRun(deps, params.id, undefined);
+      ctx.body = await stopRun(deps, ctx.state, params.id, undefined);
     },
   }),
   defineRoute({
@@ -84,7 +87,7 @@ export const controlRoutes = [
     responses: { 200: { description: 'Terminated', schema: executionRefSchema } },
     errors: [...errors],
     async handler({ ctx, deps, params, body }) {
-      ctx.body = await terminateRun(deps, params.id, undefined, body?.reason);
+      ctx.body = await terminateRun(deps, ctx.state, params.id, undefined, body?.reason);
     },
   }),
 ];

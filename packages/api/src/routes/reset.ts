@@ -1,4 +1,4 @@
-import { defineRoute, type Deps } from '../route.js';
+import { defineRoute, type ApiState, type Deps } from '../route.js';
 import { executionRefSchema, idParams, runParams } from '../schemas/common.js';
 import { resetRequestSchema } from '../schemas/workflow.js';
 import { fullHistory, resetPoint, resetTo } from '../temporal/reset.js';
@@ -6,10 +6,13 @@ import { describeRun } from '../temporal/runs.js';
 
 /**
  * Resets a run (the latest when `runId` is omitted) to the workflow task completed right after step `stepName`'s
- * last completion; answers the new run id. Closed runs can be reset (that is what reset is for).
+ * last completion; answers the new run id. Closed runs can be reset (that is what reset is for). Records the
+ * run it resets in `state.runId`.
  */
-async function resetRun(deps: Deps, workflowId: string, runId: string | undefined, stepName: string, reason: string | undefined, signal: AbortSignal) {
+async function resetRun(deps: Deps, state: ApiState, workflowId: string, runId: string | undefined, stepName: string, reason: string | undefined) {
   const info = await describeRun(deps.client, workflowId, runId);
+  state.runId = info.runId;
+  const signal = state.signal;
   const events = await fullHistory(deps.client, workflowId, info.runId, signal);
   const eventId = resetPoint(events, info.workflowType, stepName, workflowId);
   const newRunId = await resetTo(deps.client, workflowId, info.runId, eventId, reason ?? `Reset after step "${stepName}" through the Skein API`);
@@ -34,7 +37,7 @@ export const resetRoutes = [
     responses: { 200: { description: 'The new run', schema: executionRefSchema } },
     errors: [...errors],
     async handler({ ctx, deps, params, body }) {
-      ctx.body = await resetRun(deps, params.id, params.rid, body.stepName, body.reason, ctx.state.signal);
+      ctx.body = await resetRun(deps, ctx.state, params.id, params.rid, body.stepName, body.reason);
     },
   }),
   defineRoute({
@@ -50,7 +53,7 @@ export const resetRoutes = [
     responses: { 200: { description: 'The new run', schema: executionRefSchema } },
     errors: [...errors],
     async handler({ ctx, deps, params, body }) {
-      ctx.body = await resetRun(deps, params.id, undefined, body.stepName, body.reason, ctx.state.signal);
+      ctx.body = await resetRun(deps, ctx.state, params.id, undefined, body.stepName, body.reason);
     },
   }),
 ];
