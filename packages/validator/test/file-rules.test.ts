@@ -133,6 +133,12 @@ const SUITES: Cases[] = [
       { code: "function f() { var process = 1; }\nprocess.exit();", errors: ['nodeGlobal@2:1'] },
       { code: "{ let fetch = 1; }\nfetch();", errors: ['ioGlobal@2:1'] },
       { code: "const g = () => { const h = (__dirname) => 1; return __filename; };", errors: ['nodeGlobal@1:54'] },
+      { code: "process.env.COUNT++;\n--process.env.LEFT;", errors: ['processEnvWrite@1:1', 'processEnvWrite@2:3'] },
+      { code: "const mode = (process.env.MODE = 'x');", errors: ['processEnvWrite@1:15'] },
+      { code: "let x;\nx = process.env.MODE;\nprocess.env = {};\nprocess.exitCode = 1;", errors: ['nodeGlobal@2:5', 'nodeGlobal@3:1', 'nodeGlobal@4:1'] },
+      { code: "process.env['MODE'] = 'x';\nprocess['env'].MODE = 'y';", errors: ['processEnvWrite@1:1', 'nodeGlobal@2:1'] },
+      { code: "const r = require;\nrequire(`./${name}.js`);", errors: ['dynamicRequire@2:1'] },
+      { code: "new WebSocket('ws://x');", errors: ['ioGlobal@1:5'] },
     ],
   },
   {
