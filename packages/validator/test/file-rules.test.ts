@@ -36,6 +36,9 @@ const SUITES: Cases[] = [
       "export { a, b as c } from './other.js';",
       { code: "export type * from './types.js';", options: { role: 'steps', file: '/pkg/hello/steps.ts' } },
       "function f() { module.exports = 1; }",
+      "const module = { exports: {} };\nmodule.exports = 1;",
+      "module['exports'] = 1;\nexports.a = 1;",
+      "export const a = 1;\nexport { a as b };",
     ],
     invalid: [
       { code: "export default step({ name: 'a' });", errors: ['default@1:1'] },
@@ -43,6 +46,8 @@ const SUITES: Cases[] = [
       { code: "export * as ns from './more.js';", errors: ['exportNamespace@1:1'] },
       { code: "module.exports = { a: 1 };", errors: ['commonjs@1:1'] },
       { code: "export default 1;", errors: ['default@1:1'], options: { role: 'shared-evaluators', file: '/pkg/shared/evaluators/x.js' } },
+      { code: "const a = 1;\nexport { a as default };\nexport * as ns from './more.js';\nexport * from './all.js';", errors: ['exportNamespace@3:1', 'exportAll@4:1'] },
+      { code: "if (true) { module.exports = 1; }", errors: ['commonjs@1:13'], options: { role: 'evaluators', file: '/pkg/hello/evaluators.js' } },
     ],
   },
   {
@@ -98,6 +103,9 @@ const SUITES: Cases[] = [
       "import { step as s } from '@skein/core';\nconst N = `a`;\nexport const a = s({ name: N, fn: () => 1 });",
       "import * as core from '@skein/core';\nexport const a = core.evaluator({ 'name': 'a', fn: () => ({ value: 1 }) });",
       "const step = (x) => x;\nexport const a = step({ fn: 1 });",
+      "import { step } from '@skein/core';\nconst name = 'a';\nexport const a = step({ name, fn: () => 1 });",
+      "import { step } from '@skein/core';\nexport const a = step({ name: dynamic, name: 'a', fn: () => 1 });",
+      "import { workflow } from '@skein/core';\nexport default workflow({ name: 'a' + 1, fn: () => 1 });",
     ],
     invalid: [
       { code: "import { step } from '@skein/core';\nexport const a = step({ name: 'a' + 1, fn: () => 1 });", errors: ['dynamicName@2:31'] },
@@ -105,6 +113,10 @@ const SUITES: Cases[] = [
       { code: "import { evaluator } from '@skein/core';\nexport const a = evaluator(cfg);", errors: ['notObject@2:28'] },
       { code: "import { step } from '@skein/core';\nexport const a = step({ ...base });", errors: ['missingName@2:23'] },
       { code: "import * as core from '@skein/core';\nexport const a = core.step({ name: `x${1}` });", errors: ['dynamicName@2:36'] },
+      { code: "import { step } from '@skein/core';\nexport const a = step();", errors: ['notObject@2:18'] },
+      { code: "import { step } from '@skein/core';\nexport const a = step({ name: 'a', name: dynamic });", errors: ['dynamicName@2:42'] },
+      { code: "import { step } from '@skein/core';\nexport const a = step({ [key]: 'a', fn: () => 1 });", errors: ['missingName@2:23'] },
+      { code: "import { evaluator } from '@skein/core';\nexport const a = evaluator({ 'name': `n${x}` });", errors: ['dynamicName@2:38'] },
     ],
   },
   {
