@@ -1,5 +1,5 @@
 /**
- * The single traversal every file rule shares: a depth-first walk of a Babel AST (children in
+ * The single traversal every analysis shares (discovery's module facts and every validator rule): a depth-first walk of a Babel AST (children in
  * `VISITOR_KEYS` order, so in source order) that calls each rule's visitor for the node's type, with a
  * small `RulePath` (node, parent, scope) in the image of @babel/traverse's `NodePath`.
  *
@@ -266,6 +266,34 @@ function scopeFor(path: RulePath, parentScope: Scope): Scope {
   }
 }
 
+/** Child keys that hold only TypeScript types (never evaluated, so no rule looks inside them). */
+const TYPE_ONLY_KEYS = new Set(['typeAnnotation', 'returnType', 'typeParameters', 'typeArguments', 'superTypeParameters', 'superTypeArguments', 'implements', 'predicate']);
+
+/** TypeScript nodes that hold runtime code; every other `TS*` node is a type and is not walked. */
+const VALUE_TS_NODES = new Set([
+  'TSAsExpression',
+  'TSSatisfiesExpression',
+  'TSNonNullExpression',
+  'TSTypeAssertion',
+  'TSInstantiationExpression',
+  'TSParameterProperty',
+  'TSEnumDeclaration',
+  'TSEnumBody',
+  'TSEnumMember',
+  'TSModuleDeclaration',
+  'TSModuleBlock',
+  'TSExportAssignment',
+  'TSImportEqualsDeclaration',
+  'TSExternalModuleReference',
+]);
+
+/** True for an AST node that is walked: any JavaScript node, and the TypeScript nodes that carry values. */
+function isValueNode(value: unknown): boolean {
+  if (!value || typeof value !== 'object') return false;
+  const type = (value as Node).type;
+  return typeof type === 'string' && (!type.startsWith('TS') || VALUE_TS_NODES.has(type));
+}
+
 /**
  * Walks `root` (a File or Program) once, calling `table`'s visitors on entering each node.
  * Throws only what a visitor throws (or a RangeError for absurdly deep trees); the engine reports both.
@@ -282,11 +310,12 @@ export function walk(root: Node, table: ReadonlyMap<string, AnyVisit[]>): void {
     const keys = VISITOR_KEYS[node.type];
     if (!keys) return;
     for (const key of keys) {
+      if (TYPE_ONLY_KEYS.has(key)) continue;
       const child = (node as unknown as Record<string, unknown>)[key];
       if (!child) continue;
       if (Array.isArray(child)) {
-        for (const item of child) if (item && typeof item === 'object' && typeof (item as Node).type === 'string') visit(item as Node, path, scope);
-      } else if (typeof child === 'object' && typeof (child as Node).type === 'string') {
+        for (const item of child) if (isValueNode(item)) visit(item as Node, path, scope);
+      } else if (isValueNode(child)) {
         visit(child as Node, path, scope);
       }
     }
