@@ -113,7 +113,7 @@ export function isInside(parent: string, child: string): boolean {
 
 /**
  * Wraps `base` so that a path inside one of `roots` (real paths), outside its `node_modules`, whose real path
- * leaves that root reads as missing (`ENOENT`): a symlink such as `hello/steps.js -> /etc/passwd` is never
+ * leaves that root throws `EOUTSIDE` (with the real `target`): a symlink such as `hello/steps.js -> /etc/passwd` is never
  * followed. Dependencies (anything reached through `node_modules`, whatever the package manager's layout) stay
  * readable. The validator reads every file through this.
  */
@@ -136,10 +136,17 @@ export function confineFileSystem(base: FileSystem, roots: readonly string[]): F
     verdicts.set(abs, verdict);
     return verdict;
   };
+  const realTarget = (p: string): string => {
+    try {
+      return base.realpath(p);
+    } catch {
+      return p;
+    }
+  };
   const guard =
     <T>(call: (p: string) => T) =>
     (p: string): T => {
-      if (escapes(p)) throw Object.assign(new Error(`${p} leads outside the package; not read`), { code: 'ENOENT' });
+      if (escapes(p)) throw Object.assign(new Error(`${p} leads outside the package; not read`), { code: 'EOUTSIDE', target: realTarget(p) });
       return call(p);
     };
   return { readFile: guard((p) => base.readFile(p)), stat: guard((p) => base.stat(p)), realpath: guard((p) => base.realpath(p)), readdir: guard((p) => base.readdir(p)) };

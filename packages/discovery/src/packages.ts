@@ -41,7 +41,7 @@ export function readManifest(fs: FileSystem, dir: string, diagnostics: Diagnosti
     text = fs.readFile(file);
   } catch (error) {
     const code = errorCode(error);
-    if (code === 'ENOENT') {
+    if (code === 'ENOENT' || code === 'EOUTSIDE') {
       if (reportMissing) {
         diagnostics.report('package/missing-manifest', file, undefined, `${dir} has no package.json.`, 'Add a package.json, or remove the directory.');
       }

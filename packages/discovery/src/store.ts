@@ -105,6 +105,7 @@ export class ModuleStore {
       return text;
     } catch (error) {
       const code = errorCode(error);
+      if (code === 'EOUTSIDE') return { info: undefined, problems: [], missing: true }; // the walk reports it (fs/outside-package)
       const loaded = problem('fs/unreadable', file, undefined, `Cannot read ${file} (${code}).`, 'Check that the file exists and is readable.');
       if (code === 'ENOENT' || code === 'ENOTDIR') loaded.missing = true;
       return loaded;

@@ -54,6 +54,10 @@ export function walkFiles(fs: FileSystem, root: string, options: WalkOptions, di
           kind = (fs.stat(real)).kind;
         } catch (error) {
           const code = errorCode(error);
+          if (code === 'EOUTSIDE') {
+            options.onOutside?.(path, String((error as { target?: unknown }).target ?? path));
+            continue;
+          }
           if (code === 'ELOOP') {
             diagnostics.report('fs/symlink-loop', path, undefined, `Symlink ${path} cannot be resolved: it loops.`, 'Remove the symlink or point it at a real directory.');
           }
