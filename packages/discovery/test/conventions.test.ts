@@ -19,7 +19,7 @@ describe('classifyFile (SPEC rule 1, decided only here)', () => {
     expect(classifyFile(file)).toBe(role);
   });
 
-  it.each(['/a/b/steps/sub/x.js', '/a/b/steps/x.d.ts', '/a/b/steps/x.ts', '/a/b/steps/x.mjs', '/a/b/index.js', '/a/b/workflow.ts', '/a/b/steps/x.js.map', '/a/b/shared/x.js', '/a/b/my-steps.js'])(
+  it.each(['/a/b/steps/sub/x.js', '/a/b/steps/x.d.ts', '/a/b/steps/x.test.ts', '/a/b/__tests__/workflow.ts', '/a/b/workflow.spec.js', '/a/b/steps/x.cjs', '/a/b/index.js', '/a/b/workflow.d.ts', '/a/b/steps/x.js.map', '/a/b/shared/x.js', '/a/b/my-steps.js'])(
     '%s → null',
     (file) => {
       expect(classifyFile(file)).toBeNull();
@@ -33,7 +33,6 @@ describe('file conventions in a project', () => {
     expect(briefs(m)).toEqual([
       'activity/kind-mismatch flow/evaluators.js:5:22',
       'conventions/unexpected-file flow/steps/README.md:1:1',
-      'conventions/unexpected-file flow/steps/helper.ts:1:1',
       'conventions/unexpected-file flow/steps/nested:1:1',
       'conventions/misplaced-workflow node_modules/misplaced/index.js:3:23',
       'conventions/unexpected-file shared/evaluators/old:1:1',

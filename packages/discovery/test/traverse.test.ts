@@ -3,12 +3,11 @@
  * that resolve names as JavaScript does.
  */
 import { describe, expect, it } from 'vitest';
-import { parseSource } from '../src/engine/parse.js';
-import { mergeVisitors, walk, type RulePath, type RuleVisitor } from '../src/engine/walker.js';
+import { mergeVisitors, parseSource, walk, type RulePath, type RuleVisitor } from '../src/index.js';
 
 function run(code: string, visitors: RuleVisitor[]): void {
   const parsed = parseSource(code, '/x/file.js');
-  if (!parsed.ok) throw new Error(parsed.message);
+  if (!parsed.ast || parsed.errors.length > 0) throw new Error(parsed.errors[0]?.message);
   walk(parsed.ast, mergeVisitors(visitors));
 }
 

@@ -43,6 +43,7 @@ const CASES: Case[] = [
     ],
   },
   { rule: 'workflow/no-nondeterministic-apis', invalid: ['workflow/no-nondeterministic-apis hello/workflow.js:7:21', 'workflow/no-nondeterministic-apis hello/workflow.js:8:26'] },
+  { rule: 'conventions/misplaced-definition', invalid: ['conventions/misplaced-definition hello/utils.js:3:22', 'conventions/misplaced-definition lib.js:3:16'] },
   { rule: 'definitions/shared-folder-name', invalid: ['definitions/shared-folder-name shared/workflow.js:1:1'] },
   { rule: 'packaging/core-peer-dependency', invalid: ['packaging/core-peer-dependency package.json:16:5'] },
   { rule: 'packaging/zod-peer-dependency', invalid: ['packaging/zod-peer-dependency hello/workflow.d.ts:1:24'] },
@@ -53,7 +54,7 @@ const CASES: Case[] = [
   { rule: 'fs/file-too-large', invalid: ['fs/file-too-large hello/table.js:1:1'], options: { maxFileBytes: 4096 } },
   // Discovery's findings (SPEC rules 1-4, 7, 10) reach the report unchanged.
   { rule: 'names/duplicate-activity', invalid: ['names/duplicate-activity hello/evaluators.js:3:22'] },
-  { rule: 'discovery', invalid: ['conventions/no-workflows package.json:1:1', 'conventions/unreachable-workflow hello/workflow.js:1:1', 'reexport/commonjs index.js:1:1'] },
+  { rule: 'discovery', invalid: ['conventions/unreachable-workflow hello/workflow.js:1:1', 'conventions/no-workflows package.json:1:1', 'reexport/commonjs index.js:1:1'] },
   { rule: 'discovery-project', invalid: ['package/no-expose-flag hello/workflow.js:3:10', 'names/duplicate-workflow hello/workflow.js:5:16'], project: true },
 ];
 
@@ -97,10 +98,9 @@ describe('finding contents', () => {
   });
 
   it('carries the manifest: workflows, activities and activity types (SPEC rule 10)', async () => {
-    const report = await validate(fixture('activities/scoped-shadows-shared/valid'));
+    const report = await validate(fixture('definitions/shared-folder-name/valid'));
     const hello = report.manifest.workflows.find((w) => w.name === 'hello');
     expect(hello?.activities.map((a) => a.name)).toEqual(['greet']);
-    expect(hello?.activityTypes).toEqual(['hello#greet', 'hello#log']);
-    expect(report.manifest.sharedActivities.map((a) => a.name)).toEqual(['log']);
+    expect(hello?.activityTypes).toEqual(['hello#greet']);
   });
 });

@@ -2,12 +2,14 @@
  * `conventions/misplaced-definition` (SPEC rule 1; ISSUE 9 point 5): `step()` / `evaluator()` belong in steps and
  * evaluators files, `workflow()` in a workflow file. Anywhere else the definition is never registered: a step in
  * `utils.ts` fails inside the bundle at run time, a workflow in `shared/common.ts` never exists. Reported at the
- * call, with the file to move it to. Only `@skein/core` calls count (wrapper factories take their kind from their
- * file, so they are never misplaced); test files are never looked at.
+ * call, with the file to move it to. Only `@skein/core` calls made while the module loads count (a wrapper factory
+ * such as `verify(config)` calls `evaluator()` inside a function, and defines nothing itself; the calls of such a
+ * factory take their kind from their file); test files are never looked at.
  */
 import * as path from 'node:path';
 import type { CodeRole, FileRule, RuleMeta } from '../../types.js';
 import { ruleMeta } from '../../engine/rule-meta.js';
+import { isModuleTopLevel } from '../util/ast.js';
 import { visitDefinitionCalls } from '../util/visitors.js';
 
 export const meta: RuleMeta = ruleMeta('conventions/misplaced-definition', {
@@ -36,6 +38,7 @@ export const rule: FileRule = {
   appliesTo: ['workflow', 'workflow-code', 'steps', 'evaluators', 'shared-steps', 'shared-evaluators', 'other'],
   create(context) {
     return visitDefinitionCalls(['workflow', 'step', 'evaluator'], (callPath, kind) => {
+      if (!isModuleTopLevel(callPath)) return; // a factory that forwards to step()/workflow() defines nothing by itself
       const file = path.relative(context.packageRoot, context.file) || context.file;
       if (kind === 'workflow') {
         if (context.role !== 'workflow') context.report({ node: callPath.node, messageId: 'workflow', data: { file, target: path.relative(context.packageRoot, targetFor(context.file, kind)) } });
