@@ -75,7 +75,8 @@ export async function discover(projectRoot: string, options: DiscoverOptions = {
   const manifest = readManifest(fs, root, diagnostics, true);
   const rootPackage = manifest.ok ? toInstalledPackage(root, manifest.json, manifest.text) : undefined;
   const packageMode = options.mode === 'package' || (options.mode === 'auto' && rootPackage !== undefined && rootPackage.expose !== 'absent') || (options.mode === 'auto' && manifest.ok && checkPackageFlag(manifest.json) !== undefined);
-  const installed = options.localOnly ? [] : listInstalledPackages(fs, root, options.ceiling, new Set([root]), diagnostics);
+  // In package mode the installed packages only answer import checks; their own problems are not the package's.
+  const installed = options.localOnly ? [] : listInstalledPackages(fs, root, options.ceiling, new Set([root]), packageMode ? new Diagnostics() : diagnostics);
   const exposed = packageMode ? [] : installed.filter((p) => p.expose === 'exposed').sort((a, b) => cmp(a.name, b.name) || cmp(a.root, b.root));
   const probe = new PackageProbe(fs, new Map(installed.map((p) => [p.name, p])), new ExportGraph(store, new Diagnostics()));
   const run: Run = { fs, diagnostics, store, graph: new ExportGraph(store, diagnostics), probe };
