@@ -15,7 +15,7 @@ import { layoutOf } from './layout.js';
 import type { Definition } from './module-info.js';
 import { checkWorkflowNames, resolveActivities, type SharedSource } from './namespaces.js';
 import { keyPosition } from './json-position.js';
-import { checkPackageFlag, listInstalledPackages, readManifest, toInstalledPackage, type InstalledPackage } from './packages.js';
+import { checkPackageFlag, intendsWorkflowPackage, listInstalledPackages, readManifest, toInstalledPackage, type InstalledPackage } from './packages.js';
 import { followEntry } from './reexports.js';
 import { createSession, type AnalysisSession } from './session.js';
 import type { ModuleStore } from './store.js';
@@ -74,7 +74,7 @@ export async function discover(projectRoot: string, options: DiscoverOptions = {
   }
   const manifest = readManifest(fs, root, diagnostics, true);
   const rootPackage = manifest.ok ? toInstalledPackage(root, manifest.json, manifest.text) : undefined;
-  const packageMode = options.mode === 'package' || (options.mode === 'auto' && rootPackage !== undefined && rootPackage.expose !== 'absent') || (options.mode === 'auto' && manifest.ok && checkPackageFlag(manifest.json) !== undefined);
+  const packageMode = options.mode === 'package' || (options.mode === 'auto' && manifest.ok && intendsWorkflowPackage(manifest.json));
   // In package mode the installed packages only answer import checks; their own problems are not the package's.
   const installed = options.localOnly ? [] : listInstalledPackages(fs, root, options.ceiling, new Set([root]), packageMode ? new Diagnostics() : diagnostics);
   const exposed = packageMode ? [] : installed.filter((p) => p.expose === 'exposed').sort((a, b) => cmp(a.name, b.name) || cmp(a.root, b.root));

@@ -16,7 +16,7 @@ export { createSession, type AnalysisSession } from './session.js';
 export { parseSource, isTypeScriptFile, type ParsedSource } from './parse.js';
 export { mergeVisitors, walk, RulePath, Scope, type Binding, type BindingKind, type RuleVisitor } from './traverse.js';
 export { jsonErrorPosition, jsonKeyPosition, keyPosition, positionAt } from './json-position.js';
-export { readManifest, exposeState, checkPackageFlag, type ManifestRead } from './packages.js';
+export { readManifest, exposeState, checkPackageFlag, intendsWorkflowPackage, type ManifestRead } from './packages.js';
 export { walkFiles, type WalkOptions } from './walk.js';
 export { resolveModuleFile, resolveRelativeImport } from './module-path.js';
 export { layoutOf, type Layout } from './layout.js';

@@ -187,23 +187,37 @@ function nearMiss(record: Record<string, unknown>, wanted: string): string | und
  * (CONTRACT "Names": strictly the boolean true). Used by package mode (`package/not-exposed`).
  */
 export function checkPackageFlag(json: Record<string, unknown>): string | undefined {
+  return flagProblem(json)?.problem;
+}
+
+/**
+ * True when a package.json says, or misspells, that it is a workflow package: the expose flag is set (to anything),
+ * or `"skein"` / `"workflows"` / `"expose"` is misspelt. A `"skein"` key with only other settings (`hookFiles` of a
+ * project) is not. Decides `auto` mode.
+ */
+export function intendsWorkflowPackage(json: Record<string, unknown>): boolean {
+  return exposeState(json) !== 'absent' || flagProblem(json)?.intent === true;
+}
+
+function flagProblem(json: Record<string, unknown>): { problem: string; intent: boolean } | undefined {
+  const found = (problem: string, intent = true) => ({ problem, intent });
   const ns = json[PACKAGE_JSON_KEY];
   if (ns === undefined) {
     const miss = nearMiss(json, PACKAGE_JSON_KEY);
-    return miss ? `"${miss}" looks like a misspelling of "${PACKAGE_JSON_KEY}"` : undefined;
+    return miss ? found(`"${miss}" looks like a misspelling of "${PACKAGE_JSON_KEY}"`) : undefined;
   }
-  if (!ns || typeof ns !== 'object') return `"${PACKAGE_JSON_KEY}" is ${JSON.stringify(ns)}, not an object`;
+  if (!ns || typeof ns !== 'object') return found(`"${PACKAGE_JSON_KEY}" is ${JSON.stringify(ns)}, not an object`);
   const workflows = (ns as Record<string, unknown>).workflows;
   if (workflows === undefined) {
     const miss = nearMiss(ns as Record<string, unknown>, 'workflows');
-    return miss ? `"${miss}" looks like a misspelling of "workflows"` : `"${PACKAGE_JSON_KEY}" has no "workflows" key`;
+    return miss ? found(`"${miss}" looks like a misspelling of "workflows"`) : found(`"${PACKAGE_JSON_KEY}" has no "workflows" key`, false);
   }
-  if (!workflows || typeof workflows !== 'object') return `"workflows" is ${JSON.stringify(workflows)}, not an object`;
+  if (!workflows || typeof workflows !== 'object') return found(`"workflows" is ${JSON.stringify(workflows)}, not an object`);
   const expose = (workflows as Record<string, unknown>).expose;
   if (expose === true) return undefined;
   if (expose === undefined) {
     const miss = nearMiss(workflows as Record<string, unknown>, 'expose');
-    return miss ? `"${miss}" looks like a misspelling of "expose"` : '"workflows" has no "expose" key';
+    return found(miss ? `"${miss}" looks like a misspelling of "expose"` : '"workflows" has no "expose" key');
   }
-  return `"expose" is ${JSON.stringify(expose)}, not the boolean true`;
+  return found(`"expose" is ${JSON.stringify(expose)}, not the boolean true`);
 }

@@ -12,10 +12,13 @@ import { rule as noNondeterministicApis } from '../src/rules/workflow/no-nondete
 import type { FileRule } from '../src/types.js';
 import { lint, positions, type LintOptions } from './rule-tester.js';
 
+/** A valid case: code, or code with its own options (a TypeScript case needs a `.ts` file to parse). */
+type ValidCase = string | { code: string; options: LintOptions };
+
 interface Cases {
   rule: FileRule;
   options?: LintOptions;
-  valid: string[];
+  valid: ValidCase[];
   invalid: { code: string; errors: string[]; options?: LintOptions }[];
 }
 
@@ -29,6 +32,7 @@ const SUITES: Cases[] = [
     valid: [
       "import { step } from '@skein/core';\nexport const a = step({ name: 'a', fn: () => 1 });",
       "export { a, b as c } from './other.js';",
+      { code: "export type * from './types.js';", options: { role: 'steps', file: '/pkg/hello/steps.ts' } },
       "function f() { module.exports = 1; }",
     ],
     invalid: [
@@ -46,6 +50,8 @@ const SUITES: Cases[] = [
       "import { greet, wave as w } from './steps.js';",
       "const { greet } = require('./steps.js');",
       "import util from './util.js';\nimport * as u2 from './util.js';",
+      { code: "import type Steps from './steps.js';", options: { ...WITH_STEPS, file: '/pkg/hello/workflow.ts' } },
+      { code: "import { type Greet, greet } from './steps.js';\nexport type { Greet };", options: { ...WITH_STEPS, file: '/pkg/hello/workflow.ts' } },
       "export { greet } from './steps.js';",
     ],
     invalid: [
@@ -122,7 +128,6 @@ const SUITES: Cases[] = [
     rule: misplacedDefinition,
     valid: [
       "import { workflow } from '@skein/core';\nexport default workflow({ name: 'w', fn: async () => 1 });",
-      "import { step } from '@skein/core';\nconst inline = step({ name: 'inline', fn: async () => 1 });",
       "const step = (x) => x;\nexport const a = step({ name: 'a' });",
       "import { evaluator } from '@skein/core';\nexport function verify(config) {\n  return evaluator({ name: config.name, fn: async () => ({ value: 1 }) });\n}",
     ],
@@ -131,13 +136,14 @@ const SUITES: Cases[] = [
       { code: "import * as core from '@skein/core';\nexport const v = core.evaluator({ name: 'v', fn: async () => ({ value: 1 }) });", errors: ['activity@2:18'], options: { role: 'other', file: '/pkg/lib/verify.js' } },
       { code: "import { workflow } from '@skein/core';\nexport default workflow({ name: 'common', fn: async () => 1 });", errors: ['workflow@2:16'], options: { role: 'other', file: '/pkg/shared/common.ts' } },
       { code: "import { workflow } from '@skein/core';\nexport const w = workflow({ name: 'w', fn: async () => 1 });", errors: ['workflow@2:18'], options: { role: 'steps', file: '/pkg/greet/steps.js' } },
+      { code: "import { step } from '@skein/core';\nconst inline = step({ name: 'inline', fn: async () => 1 });", errors: ['activity@2:16'], options: { role: 'workflow', file: '/pkg/greet/workflow.js' } },
     ],
   },
 ];
 
 describe.each(SUITES)('$rule.meta.id', ({ rule, options, valid, invalid }) => {
-  it.each(valid)('valid: %s', (code) => {
-    expect(positions(rule, code, options)).toEqual([]);
+  it.each(valid.map((c) => (typeof c === 'string' ? { code: c, options } : c)))('valid: $code', ({ code, options: own }) => {
+    expect(positions(rule, code, own)).toEqual([]);
   });
   it.each(invalid)('invalid: $code', ({ code, errors, options: own }) => {
     expect(positions(rule, code, own ?? options)).toEqual(errors);
@@ -145,9 +151,15 @@ describe.each(SUITES)('$rule.meta.id', ({ rule, options, valid, invalid }) => {
 });
 
 describe('engine', () => {
-  it('refuses a test case that does not parse (it would pass whatever the rule does)', () => {
-    expect(() => lint(namedExportsOnly, 'export const = 1;', { role: 'steps' })).toThrow(/does not parse/);
-    expect(() => lint(namedExportsOnly, 'export const a: number = 1;', { role: 'steps', file: '/pkg/steps.js' })).toThrow(/does not parse/);
+  it('reports a syntax error with its position instead of throwing', () => {
+    const out = lint(namedExportsOnly, 'export const = 1;', { role: 'steps', expectParseError: true });
+    expect(out).toMatchObject([{ ruleId: 'parse/syntax-error', line: 1, column: 14, severity: 'error' }]);
+  });
+
+  it('survives pathologically deep nesting', () => {
+    const deep = 'const x = ' + '['.repeat(20_000) + ']'.repeat(20_000) + ';';
+    const out = lint(noNodeGlobals, deep, { expectParseError: true });
+    expect(out.map((d) => d.ruleId)).toEqual(['parse/syntax-error']);
   });
 
   it('hints name the file to move a misplaced definition to', () => {

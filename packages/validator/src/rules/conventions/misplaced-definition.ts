@@ -14,7 +14,7 @@ import { visitDefinitionCalls } from '../util/visitors.js';
 
 export const meta: RuleMeta = ruleMeta('conventions/misplaced-definition', {
   messages: {
-    activity: '{{kind}}() is defined in {{file}}, which is not a {{kind}}s file; it is never registered as an activity and calling it fails at run time.',
+    activity: '{{kind}}() is defined in {{file}}, which is not {{what}}; it is never registered as an activity and calling it fails at run time.',
     workflow: 'workflow() is defined in {{file}}, which is not a workflow file; it is never registered.',
   },
   hints: {
@@ -25,10 +25,17 @@ export const meta: RuleMeta = ruleMeta('conventions/misplaced-definition', {
 
 const ACTIVITY_ROLES: ReadonlySet<CodeRole> = new Set(['steps', 'evaluators', 'shared-steps', 'shared-evaluators']);
 
-/** The file a definition of `kind` found in `file` belongs in: `<dir>/steps.ts`, `<dir>/evaluators.ts`, `<dir>/workflow.ts`. */
+/**
+ * The file a definition of `kind` found in `file` belongs in: for a file nested below a `steps/` (`evaluators/`)
+ * folder, that folder itself (folders are one level deep); otherwise `<dir>/steps.ts`, `<dir>/evaluators.ts`,
+ * `<dir>/workflow.ts`, with the file's own extension.
+ */
 function targetFor(file: string, kind: string): string {
   const ext = /\.[mc]?[jt]s$/.exec(file)?.[0] ?? '.js';
   const base = kind === 'workflow' ? 'workflow' : `${kind}s`;
+  const parts = path.dirname(file).split(path.sep);
+  const folder = parts.lastIndexOf(base);
+  if (kind !== 'workflow' && folder >= 0) return path.join(parts.slice(0, folder + 1).join(path.sep), path.basename(file));
   return path.join(path.dirname(file), `${base}${ext}`);
 }
 
@@ -44,8 +51,8 @@ export const rule: FileRule = {
         if (context.role !== 'workflow') context.report({ node: callPath.node, messageId: 'workflow', data: { file, target: path.relative(context.packageRoot, targetFor(context.file, kind)) } });
         return;
       }
-      if (ACTIVITY_ROLES.has(context.role) || context.role === 'workflow') return;
-      context.report({ node: callPath.node, messageId: 'activity', data: { kind, file, target: path.relative(context.packageRoot, targetFor(context.file, kind)) } });
+      if (ACTIVITY_ROLES.has(context.role)) return;
+      context.report({ node: callPath.node, messageId: 'activity', data: { kind, what: kind === 'step' ? 'a steps file' : 'an evaluators file', file, target: path.relative(context.packageRoot, targetFor(context.file, kind)) } });
     });
   },
 };
