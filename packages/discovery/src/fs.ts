@@ -3,7 +3,7 @@
  * so tests can use in-memory trees and so "never imports package code" is evident: nothing here can load a module).
  */
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { relative, resolve, sep } from 'node:path';
+import { basename, dirname, resolve, sep } from 'node:path';
 
 /** What a directory entry is, without following symlinks. */
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
@@ -118,22 +118,61 @@ export function isInside(parent: string, child: string): boolean {
  * readable. The validator reads every file through this.
  */
 export function confineFileSystem(base: FileSystem, roots: readonly string[]): FileSystem {
+  const prefixes = roots.map((r) => (r.endsWith(sep) ? r : r + sep));
   const verdicts = new Map<string, boolean>();
+  const realDirs = new Map<string, string | null>();
+  const symlinks = new Map<string, ReadonlySet<string>>();
+  /** Real path of a directory (memoized; null when it cannot be resolved). */
+  const realDir = (dir: string): string | null => {
+    let real = realDirs.get(dir);
+    if (real === undefined) {
+      try {
+        real = base.realpath(dir);
+      } catch {
+        real = null;
+      }
+      realDirs.set(dir, real);
+    }
+    return real;
+  };
+  /** Names of the symlinks in a directory (memoized; empty when it cannot be listed). */
+  const symlinksIn = (dir: string): ReadonlySet<string> => {
+    let names = symlinks.get(dir);
+    if (!names) {
+      try {
+        names = new Set(base.readdir(dir).filter((e) => e.kind === 'symlink').map((e) => e.name));
+      } catch {
+        names = new Set();
+      }
+      symlinks.set(dir, names);
+    }
+    return names;
+  };
+  // Only symlinks can lead out: a path escapes when its folder's real path is outside the root, or when it is itself
+  // a symlink whose target is. So realpath is asked once per folder and once per symlink, not once per file.
   const escapes = (p: string): boolean => {
-    const abs = resolve(p);
-    let verdict = verdicts.get(abs);
+    let verdict = verdicts.get(p);
     if (verdict !== undefined) return verdict;
     verdict = false;
-    for (const root of roots) {
-      if (!isInside(root, abs) || relative(root, abs).split(sep).includes('node_modules')) continue;
-      try {
-        verdict = !isInside(root, base.realpath(abs));
-      } catch {
-        verdict = false;
+    const abs = resolve(p);
+    for (let i = 0; i < roots.length; i++) {
+      const root = roots[i] as string;
+      if (abs !== root && !abs.startsWith(prefixes[i] as string)) continue;
+      if (abs.slice(root.length).split(sep).includes('node_modules')) break;
+      if (abs === root) break;
+      const dir = dirname(abs);
+      const real = realDir(dir);
+      if (real !== null && !isInside(root, real)) verdict = true;
+      else if (real !== null && symlinksIn(dir).has(basename(abs))) {
+        try {
+          verdict = !isInside(root, base.realpath(abs));
+        } catch {
+          verdict = false;
+        }
       }
       break;
     }
-    verdicts.set(abs, verdict);
+    verdicts.set(p, verdict);
     return verdict;
   };
   const realTarget = (p: string): string => {
