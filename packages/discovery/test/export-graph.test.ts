@@ -79,7 +79,7 @@ describe('values assembled at runtime from local bindings', () => {
       'alpha/workflow.js': workflowJs('alpha'),
       'alpha/steps.js': "import { step } from '@skein/core';\nexport const greet = step({ name: 'greet', fn: async (x) => x });\n",
     });
-    expect(at(m)).toEqual(['conventions/unreachable-workflow alpha/workflow.js:1:1', 'reexport/runtime-assembly index.js:3:28']);
+    expect(at(m)).toEqual(['conventions/unreachable-workflow alpha/workflow.js:1:1', 'reexport/runtime-assembly index.js:3:28', 'conventions/no-workflows /p/package.json:1:1']);
     expect(m.workflows).toEqual([]);
   });
 });
