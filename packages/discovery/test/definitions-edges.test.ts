@@ -52,4 +52,17 @@ describe('wrapper factories: the convention of the file decides the kind', () =>
     expect(m.workflows[0]?.activities.map((a) => `${a.kind} ${a.name} as ${a.exportName}`)).toEqual(['step via_wrapper as s', 'evaluator judged as v']);
     expect(m.workflows[0]?.activityTypes).toEqual(['wrapped#judged', 'wrapped#via_wrapper']);
   });
+
+  it('is a shared step or a shared evaluator in shared/steps and shared/evaluators, named in the message when invalid', async () => {
+    const m = await discoverProject({
+      'w/workflow.js': `${CORE}export default workflow({ name: 'w', fn: async (x) => x });\n`,
+      'shared/steps/tools.js': "import { makeStep } from '../../lib/factories.js';\nexport const t = makeStep({ name: 'tool' });\nexport const bad = makeStep({ name: 'bad-tool' });\n",
+      'shared/evaluators/checks.js': "import { verify } from '../../lib/factories.js';\nexport const c = verify({ name: 'check' });\n",
+      'lib/factories.js': `${CORE}export const makeStep = (c) => step(c);\nexport const verify = (c) => evaluator(c);\n`,
+    });
+    expect(at(m)).toEqual(['activity/invalid-name shared/steps/tools.js:3:37']);
+    expect(m.diagnostics[0]?.message).toContain('step name');
+    expect(m.sharedActivities.map((a) => `${a.kind} ${a.name}`)).toEqual(['step tool', 'evaluator check']);
+    expect(m.workflows[0]?.activityTypes).toEqual(['w#check', 'w#tool']);
+  });
 });
