@@ -39,6 +39,18 @@ describe('export resolution', () => {
     expect(names(m)).toEqual(['alpha as alpha']);
   });
 
+  it('keeps a name two stars reach through the same definition (a diamond is not ambiguous in ESM)', async () => {
+    const m = await discoverPackage({
+      'index.js': "export * from './a.js';\nexport * from './b.js';\n",
+      'a.js': "export * from './c.js';\n",
+      'b.js': "export * from './c.js';\n",
+      'c.js': "export { default as shared } from './shared-flow/workflow.js';\n",
+      'shared-flow/workflow.js': workflowJs('shared_flow'),
+    });
+    expect(at(m)).toEqual([]);
+    expect(names(m)).toEqual(['shared_flow as shared']);
+  });
+
   it('drops a name two stars provide from different definitions (ambiguous in ESM)', async () => {
     const m = await discoverPackage({
       'index.js': "export * from './one.js';\nexport * from './two.js';\nexport { default as kept } from './kept/workflow.js';\n",
