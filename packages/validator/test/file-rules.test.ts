@@ -36,6 +36,7 @@ const SUITES: Cases[] = [
       "function f() { module.exports = 1; }",
       "const module = { exports: {} };\nmodule.exports = 1;",
       "module['exports'] = 1;\nexports.a = 1;",
+      "const other = {};\nother.exports = 1;\nmodule.id = 'x';",
       "export const a = 1;\nexport { a as b };",
     ],
     invalid: [
@@ -125,6 +126,9 @@ const SUITES: Cases[] = [
       { code: "process.env['MODE'] = 'x';\nprocess['env'].MODE = 'y';", errors: ['processEnvWrite@1:1', 'nodeGlobal@2:1'] },
       { code: "const r = require;\nrequire(`./${name}.js`);", errors: ['dynamicRequire@2:1'] },
       { code: "new WebSocket('ws://x');", errors: ['ioGlobal@1:5'] },
+      { code: "__dirname.env.X = 1;\nprocess.argv.length = 0;\ncache[process.env] = 1;", errors: ['nodeGlobal@1:1', 'nodeGlobal@2:1', 'nodeGlobal@3:7'] },
+      { code: "const t = typeof process.env.MODE;\nvoid process.env.X;", errors: ['nodeGlobal@1:18', 'nodeGlobal@2:6'] },
+      { code: "foo(require);\nrequire();", errors: ['dynamicRequire@2:1'] },
     ],
   },
   {
