@@ -18,6 +18,9 @@ export const runStatusSchema = z.enum(RUN_STATUSES).meta({ id: 'RunStatus', desc
 /** Epoch milliseconds. */
 export const epochMs = z.number().int().meta({ description: 'Epoch milliseconds' });
 
+/** An ISO 8601 date-time string in UTC, e.g. `2026-11-21T16:10:42.395Z`. */
+export const isoDateTime = z.iso.datetime().meta({ description: 'ISO 8601 date-time (UTC)', example: '2026-11-21T16:10:42.395Z' });
+
 /** `trace`: available trace destinations; unavailable ones are omitted (SPEC v0.10.0). */
 export const traceSchema = z
   .object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import 'zod-openapi';
-import { epochMs, jsonValue, runStatusSchema, traceSchema, workflowIdSchema } from './common.js';
+import { epochMs, isoDateTime, jsonValue, runStatusSchema, traceSchema, workflowIdSchema } from './common.js';
 import { RUN_STATUSES } from '../temporal/status.js';
 
 const catalogName = z.string().min(1).max(200).meta({ description: 'Catalog (task queue) to route to; falls back to the default catalog' });
@@ -109,7 +109,7 @@ export const runsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100).meta({ description: '1–1000, default 100' }),
 });
 
-/** `GET /workflow/runs` response. */
+/** `GET /workflow/runs` response (CONTRACT: dates as ISO 8601 strings here, unlike the status routes' epoch ms). */
 export const runsResponseSchema = z
   .object({
     runs: z.array(
@@ -118,8 +118,8 @@ export const runsResponseSchema = z
         runId: z.string(),
         workflowType: z.string(),
         status: runStatusSchema,
-        startedAt: epochMs,
-        completedAt: epochMs.nullable(),
+        startedAt: isoDateTime.meta({ description: 'Start of the run (ISO 8601, as the seed system sends it)' }),
+        completedAt: isoDateTime.nullable().meta({ description: 'Close of the run (ISO 8601); null while running' }),
       }),
     ),
     count: z.number().int(),
