@@ -78,7 +78,8 @@ const CLOSE_EVENTS = new Set<number>([
 /**
  * The engine returns whole event batches, so one engine page can hold more events than the caller's `pageSize`.
  * Such a page is kept here (a few seconds, a few pages) so the following API pages slice it instead of
- * re-reading it. History before the end of a run never changes, so a cached page cannot go stale.
+ * re-reading it. History before the end of a run never changes, so a cached page cannot go stale, provided it is
+ * not the last page of an open run as it stood when read (that one is never cached).
  */
 const oversized = new Map<string, { at: number; page: RawPage }>();
 const OVERSIZED_TTL_MS = 30_000;
@@ -226,8 +227,10 @@ export async function readHistoryPage(client: Client, cursor: HistoryCursor, opt
       if (fresh.length > room) {
         out.push(...fresh.slice(0, room));
         lastId = toNumber(out[out.length - 1]!.eventId);
-        rememberOversized(key, page);
-        after = { t: token }; // the rest of this engine page is served from the cache next time
+        // The rest of this engine page is served from the cache next time, unless it is the last page of an open
+        // run's history as it stood (no token): that one grows, so the next read asks the engine again.
+        if (page.nextPageToken || (info && info.status !== 'running')) rememberOversized(key, page);
+        after = { t: token };
         break;
       }
       out.push(...fresh);
