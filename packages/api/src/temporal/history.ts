@@ -85,12 +85,9 @@ const oversized = new Map<string, { at: number; page: RawPage }>();
 const OVERSIZED_TTL_MS = 30_000;
 const OVERSIZED_MAX = 16;
 
-/**
- * Key of an engine page: the run, the engine token, the page size and whether the read long-polls (at the end of an
- * open run only a long-polling read gets a continuation token back, so the two kinds of page differ there).
- */
-function cacheKey(c: HistoryCursor, token: string | null, pageSize: number, wait: boolean): string {
-  return `${c.w}\u0000${c.r}\u0000${token ?? ''}\u0000${pageSize}\u0000${wait ? 'w' : ''}`;
+/** Key of an engine page: the run, the engine token and the page size. */
+function cacheKey(c: HistoryCursor, token: string | null, pageSize: number): string {
+  return `${c.w}\u0000${c.r}\u0000${token ?? ''}\u0000${pageSize}`;
 }
 
 /**
@@ -101,8 +98,8 @@ const readAhead = new Map<string, { at: number; promise: Promise<RawPage> }>();
 /** How many engine pages a closed-run read requests ahead of the client. */
 const READ_AHEAD_PAGES = 2;
 
-function startReadAhead(client: Client, c: HistoryCursor, token: string, pageSize: number, wait: boolean, depth = READ_AHEAD_PAGES): void {
-  const key = cacheKey(c, token, pageSize, wait);
+function startReadAhead(client: Client, c: HistoryCursor, token: string, pageSize: number, depth = READ_AHEAD_PAGES): void {
+  const key = cacheKey(c, token, pageSize);
   if (readAhead.has(key) || oversized.has(key)) return;
   const now = Date.now();
   for (const [k, v] of readAhead) if (now - v.at > OVERSIZED_TTL_MS || readAhead.size >= OVERSIZED_MAX) readAhead.delete(k);
@@ -112,13 +109,15 @@ function startReadAhead(client: Client, c: HistoryCursor, token: string, pageSiz
         namespace: client.options.namespace,
         execution: { workflowId: c.w, runId: c.r },
         maximumPageSize: pageSize,
+        // A closed run never waits; a token taken while the run was open only sees the rest of it with this set.
+        waitNewEvent: true,
         skipArchival: true,
         nextPageToken: Buffer.from(token, 'base64'),
       }),
     )
     .then((r) => {
       const page = { events: r.history?.events ?? [], nextPageToken: r.nextPageToken?.length ? r.nextPageToken : null };
-      if (page.nextPageToken && depth > 1) startReadAhead(client, c, Buffer.from(page.nextPageToken).toString('base64'), pageSize, wait, depth - 1);
+      if (page.nextPageToken && depth > 1) startReadAhead(client, c, Buffer.from(page.nextPageToken).toString('base64'), pageSize, depth - 1);
       return page;
     });
   promise.catch(() => readAhead.delete(key));
@@ -138,8 +137,9 @@ function rememberOversized(key: string, page: RawPage): void {
  * `workflow` metadata and to know where history ends).
  *
  * - Existing events always come back at once, with or without `longPollMs`.
- * - Without `longPollMs`, the engine is never asked to wait, and `next` is null once the page reaches the current end
- *   of the history, for open runs too (as Temporal's own paging does), so a client following tokens always stops.
+ * - Without `longPollMs`, a read at the end answers at once (the engine's wait is cut short as soon as the run's
+ *   description shows the read is at the end), and `next` is null once the page reaches the current end of the
+ *   history, for open runs too (as Temporal's own paging does), so a client following tokens always stops.
  * - With `longPollMs`, a read that is at the end of an open run's history waits up to `longPollMs` for the next
  *   event (the bound starts once the read is at the end, never before); on timeout the page is empty and `next` is
  *   the cursor unchanged. A page that reaches the end of an open run returns a cursor, so the caller can wait again.
@@ -176,7 +176,7 @@ export async function readHistoryPage(client: Client, cursor: HistoryCursor, opt
 
     /** One engine page at `token` (from the oversized-page cache when possible); undefined when the read was cut short. */
     const rawPage = async (token: string | null): Promise<{ page: RawPage; key: string } | undefined> => {
-      const key = cacheKey(cursor, token, options.pageSize, wait);
+      const key = cacheKey(cursor, token, options.pageSize);
       const cached = oversized.get(key);
       if (cached && Date.now() - cached.at < OVERSIZED_TTL_MS) return { page: cached.page, key };
       const ahead = readAhead.get(key);
@@ -191,8 +191,10 @@ export async function readHistoryPage(client: Client, cursor: HistoryCursor, opt
             namespace: client.options.namespace,
             execution: { workflowId: cursor.w, runId: cursor.r },
             maximumPageSize: options.pageSize,
-            // The engine answers existing events at once either way; it only waits when the read is at the end.
-            waitNewEvent: wait,
+            // The engine answers existing events at once and only waits at the end of an open run's history; a
+            // read that must not wait is cut short there (above). Without it, the engine would never look past
+            // the end a continuation token recorded.
+            waitNewEvent: true,
             skipArchival: true,
             ...(token ? { nextPageToken: Buffer.from(token, 'base64') } : {}),
           }),
@@ -218,7 +220,7 @@ export async function readHistoryPage(client: Client, cursor: HistoryCursor, opt
       if (!got) break;
       const { page, key } = got;
       if (page.nextPageToken && info && info.status !== 'running') {
-        startReadAhead(client, cursor, Buffer.from(page.nextPageToken).toString('base64'), options.pageSize, wait);
+        startReadAhead(client, cursor, Buffer.from(page.nextPageToken).toString('base64'), options.pageSize);
       }
       // An empty page while long-polling means the engine waited: the read is at the end.
       if (page.events.length === 0) startWait();
@@ -239,7 +241,8 @@ export async function readHistoryPage(client: Client, cursor: HistoryCursor, opt
       if (fresh.length || page.events.length) after = nextToken ? { t: nextToken } : 'end';
       if (!nextToken || out.length >= options.pageSize) break;
       if (out.length === 0) {
-        // Skipping events already delivered (a resume), or the engine's own long-poll expired: keep reading.
+        // Skipping events already delivered (a resume), or (long-polling) the engine's own wait expired: keep reading.
+        if (page.events.length === 0 && !wait) break;
         token = nextToken;
         continue;
       }
