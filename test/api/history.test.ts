@@ -278,7 +278,8 @@ describe('GET history/stream (server-sent events)', () => {
     const fresh = await h.call('POST', '/workflow/run', { body: { workflowName: 'twoSteps', input: { n: 1 } } });
     const raw = await h.client.workflowService.getWorkflowExecutionHistory({ namespace: 'default', execution: { workflowId: fresh.body.workflowId, runId: fresh.body.runId } });
     const scheduledId = Number(raw.history!.events!.find((e) => e.activityTaskScheduledEventAttributes)!.eventId);
-    const resumedSse = await openSse(`${h.url}/workflow/${fresh.body.workflowId}/runs/${fresh.body.runId}/history/stream?lastEventId=${scheduledId}`);
+    // (Through the latest-run route with `runId`, as the paged route takes it.)
+    const resumedSse = await openSse(`${h.url}/workflow/${fresh.body.workflowId}/history/stream?runId=${fresh.body.runId}&lastEventId=${scheduledId}`);
     await resumedSse.ended;
     const resumed = resumedSse.frames.filter((f) => f.event === 'history').map((f) => JSON.parse(f.data));
     expect(resumed[0]).toMatchObject({ eventId: scheduledId + 1, eventTypeName: 'ACTIVITY_TASK_STARTED', stepName: 'first' });

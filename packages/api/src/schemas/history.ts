@@ -86,3 +86,6 @@ export const streamQuerySchema = z.object({
   lastEventId: z.coerce.number().int().min(0).optional().meta({ description: 'Resume after this event id (same as the Last-Event-ID header)' }),
   includePayloads: historyQuerySchema.shape.includePayloads,
 });
+
+/** Query of the latest-run history stream: plus `runId`, as on the paged latest-run route. */
+export const latestStreamQuerySchema = streamQuerySchema.extend({ runId: latestHistoryQuerySchema.shape.runId });
