@@ -122,6 +122,16 @@ export function confineFileSystem(base: FileSystem, roots: readonly string[]): F
   const verdicts = new Map<string, boolean>();
   const realDirs = new Map<string, string | null>();
   const symlinks = new Map<string, ReadonlySet<string>>();
+  const listings = new Map<string, DirEntry[]>();
+  /** A directory's entries, listed once (both for the symlink check and for callers). */
+  const list = (dir: string): DirEntry[] => {
+    let entries = listings.get(dir);
+    if (!entries) {
+      entries = base.readdir(dir);
+      listings.set(dir, entries);
+    }
+    return entries;
+  };
   /** Real path of a directory (memoized; null when it cannot be resolved). */
   const realDir = (dir: string): string | null => {
     let real = realDirs.get(dir);
@@ -140,7 +150,7 @@ export function confineFileSystem(base: FileSystem, roots: readonly string[]): F
     let names = symlinks.get(dir);
     if (!names) {
       try {
-        names = new Set(base.readdir(dir).filter((e) => e.kind === 'symlink').map((e) => e.name));
+        names = new Set(list(dir).filter((e) => e.kind === 'symlink').map((e) => e.name));
       } catch {
         names = new Set();
       }
@@ -188,5 +198,5 @@ export function confineFileSystem(base: FileSystem, roots: readonly string[]): F
       if (escapes(p)) throw Object.assign(new Error(`${p} leads outside the package; not read`), { code: 'EOUTSIDE', target: realTarget(p) });
       return call(p);
     };
-  return { readFile: guard((p) => base.readFile(p)), stat: guard((p) => base.stat(p)), realpath: guard((p) => base.realpath(p)), readdir: guard((p) => base.readdir(p)) };
+  return { readFile: guard((p) => base.readFile(p)), stat: guard((p) => base.stat(p)), realpath: guard((p) => base.realpath(p)), readdir: guard((p) => list(resolve(p))) };
 }
