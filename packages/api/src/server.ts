@@ -78,7 +78,7 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
   const deps: Deps = {
     client,
     config,
-    catalogs: new CatalogCache(client, config.catalogCacheMs),
+    catalogs: new CatalogCache(client, config.catalogCacheMs, closing.signal),
     health: { healthy: true },
     shutdown: hardStop.signal,
     closing: closing.signal,
