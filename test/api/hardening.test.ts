@@ -37,16 +37,16 @@ async function raw(route: string, init: RequestInit & { base?: string } = {}) {
 
 const json = (body: string, headers: Record<string, string> = {}) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 
-function nested(levels: number): unknown {
-  let v: unknown = 1;
-  for (let i = 0; i < levels; i++) v = [v];
-  return v;
+/** JSON text of `1` wrapped in `levels` arrays (built as text: JSON.stringify itself overflows past ~4 000 levels). */
+function nestedText(levels: number): string {
+  return `${'['.repeat(levels)}1${']'.repeat(levels)}`;
 }
 
 /** Sends one raw HTTP/1.1 request over TCP and returns the raw response text. */
 function rawHttp(port: number, request: string | Buffer): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.end(request));
+    // write, not end: a half-closed request may be dropped before an asynchronous answer.
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
     let out = '';
     socket.on('data', (d) => (out += d.toString()));
     socket.on('close', () => resolve(out));
@@ -58,18 +58,18 @@ describe('client mistakes are 4xx with the contract body, checked before anythin
   it('input nested beyond 512 levels (5 000 and 4 000) is a 400; nothing is started', async () => {
     for (const levels of [5_000, 4_000]) {
       const workflowId = `deep-${levels}-${Date.now()}`;
-      const res = await raw('/workflow/run', json(JSON.stringify({ workflowName: 'echo', workflowId, input: nested(levels) })));
+      const res = await raw('/workflow/run', json(`{"workflowName":"echo","workflowId":"${workflowId}","input":${nestedText(levels)}}`));
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ error: 'ValidationError', message: 'Request body nests deeper than 512 levels' });
       expect(res.body.issues[0].code).toBe('too_deep');
       expect((await raw(`/workflow/${workflowId}/status`)).status).toBe(404);
     }
-    const query = await raw('/workflow/any/query/state', json(JSON.stringify({ payload: nested(600) })));
+    const query = await raw('/workflow/any/query/state', json(`{"payload":${nestedText(600)}}`));
     expect(query.status).toBe(400);
   });
 
   it('an input at the depth limit is accepted and the run completes (no accepted run wedges)', async () => {
-    const input = nested(510); // body → input → 510 arrays: 512 levels
+    const input = JSON.parse(nestedText(510)); // body → input → 510 arrays: 512 levels
     const res = await h.call('POST', '/workflow/run', { body: { workflowName: 'echo', input, timeout: 20_000 } });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('completed');
@@ -116,7 +116,7 @@ describe('client mistakes are 4xx with the contract body, checked before anythin
     expect(res.headers.get('allow')).toContain('POST');
     expect(res.body).toMatchObject({ error: 'MethodNotAllowedError' });
     const port = Number(new URL(h.url).port);
-    const big = await rawHttp(port, `GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const big = await rawHttp(port, `GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(big).toMatch(/^HTTP\/1\.1 431/);
     expect(big).toMatch(/X-Request-ID: [0-9a-f-]{36}/);
     expect(big).toContain('"error":"RequestHeaderFieldsTooLargeError"');
@@ -133,11 +133,14 @@ describe('traces confined to their folder', () => {
       expect(run.body.status).toBe('completed');
       const local = run.body.trace.destinations.local as string;
       expect(path.resolve(local).startsWith(h.traceDir + path.sep)).toBe(true);
+      // Sent over a raw socket: URL clients resolve `..` (even `%2E%2E`) away.
+      const id = encodeURIComponent(workflowId).replace(/\./g, '%2E');
+      const port = Number(new URL(h.url).port);
       const log = await eventually(async () => {
-        const r = await h.call('GET', '/workflow/{id}/runs/{rid}/trace-log', { params: { id: workflowId, rid: run.body.runId } });
-        return r.status === 200 ? r : undefined;
+        const r = await rawHttp(port, `GET /workflow/${id}/runs/${run.body.runId}/trace-log HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+        return r.startsWith('HTTP/1.1 200') ? JSON.parse(r.slice(r.indexOf('\r\n\r\n') + 4)) : undefined;
       });
-      expect(log.body.location).toBe(local);
+      expect(log).toMatchObject({ workflowId, runId: run.body.runId, source: 'local', location: local });
       expect(existsSync(path.join(h.traceDir, '..', `${run.body.runId}.json`))).toBe(false);
     }
   });

@@ -53,15 +53,16 @@ export function createApp(deps: Deps, routes: RouteDef[]): Koa<ApiState> {
   app.use(abortSignal(deps.shutdown));
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8', extendTypes: { json: ['application/json', 'application/*+json'] } }));
   app.use(jsonLimits());
-  app.use(router.routes());
-  app.use(router.allowedMethods());
-  app.use(async (ctx) => {
+  app.use(async (ctx, next) => {
+    await next();
     if (ctx.status === 405) {
       const allow = ctx.response.get('Allow');
       throw new ApiError('MethodNotAllowedError', { message: `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`, headers: { Allow: allow } });
     }
     if (ctx.status === 404 && ctx.body === undefined) throw new ApiError('NotFoundError', { message: `No route for ${ctx.method} ${ctx.path}` });
   });
+  app.use(router.routes());
+  app.use(router.allowedMethods());
   app.on('error', (err) => deps.logger.error({ err }, 'unhandled koa error'));
   return app;
 }

@@ -1,9 +1,10 @@
 /**
  * Bounded engine calls (CONTRACT "HTTP conventions": the engine unreachable → 500 within 2 s): every gRPC call
- * the API makes gets a deadline. Calls that set their own (`client.withDeadline`) keep it; calls that wait by
- * design (history long-polls, queries, updates) are bounded by their callers and left alone here.
+ * the API makes gets a deadline, and Temporal's retries of a failed call never run past it. Calls that set their
+ * own (`client.withDeadline`) keep it; calls that wait by design (history long-polls, queries, updates) are
+ * bounded by their callers and left without a default here.
  */
-import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
+import type { Interceptor } from '@grpc/grpc-js';
 import { defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 
 /** WorkflowService methods that wait by design; their callers bound them (abort signal or own deadline). */
@@ -14,21 +15,41 @@ export const WAITING_METHODS: ReadonlySet<string> = new Set([
   'PollWorkflowExecutionUpdate',
 ]);
 
+/** Below this many ms left before the deadline, a failed call is not retried. */
+const MIN_RETRY_WINDOW_MS = 20;
+
 /**
- * A gRPC client interceptor that gives every call without a deadline one `defaultMs` from now, except
- * {@link WAITING_METHODS}. Placed before Temporal's retry interceptor, the deadline bounds the retries too.
+ * A gRPC client interceptor: gives every call without a deadline one `defaultMs` from now (except
+ * {@link WAITING_METHODS}), then applies Temporal's own retry policy (`defaultGrpcRetryOptions`) with its
+ * back-off cut to the time left, so that neither an attempt nor a wait between attempts outlives the deadline.
  * @param defaultMs deadline of a call, in ms.
  */
-export function defaultDeadlineInterceptor(defaultMs: number): Interceptor {
+export function deadlineRetryInterceptor(defaultMs: number): Interceptor {
+  const base = defaultGrpcRetryOptions();
+  const unbounded = makeGrpcRetryInterceptor(base);
   return (options, nextCall) => {
     const path = options.method_definition.path;
     const method = path.slice(path.lastIndexOf('/') + 1);
-    const bounded = options.deadline === undefined && !WAITING_METHODS.has(method) ? { ...options, deadline: Date.now() + defaultMs } : options;
-    return new InterceptingCall(nextCall(bounded));
+    const deadline =
+      options.deadline !== undefined ? options.deadline : WAITING_METHODS.has(method) ? undefined : Date.now() + defaultMs;
+    if (deadline === undefined) return unbounded(options, nextCall);
+    const deadlineMs = deadline instanceof Date ? deadline.getTime() : deadline;
+    if (!Number.isFinite(deadlineMs)) return unbounded(options, nextCall);
+    let delay = 0;
+    const bounded = makeGrpcRetryInterceptor({
+      retryableDecider(attempt, status) {
+        const left = deadlineMs - Date.now();
+        if (left < MIN_RETRY_WINDOW_MS || !base.retryableDecider(attempt, status)) return false;
+        delay = Math.min(base.delayFunction(attempt, status), left - MIN_RETRY_WINDOW_MS);
+        return true;
+      },
+      delayFunction: () => delay,
+    });
+    return bounded({ ...options, deadline: deadlineMs }, nextCall);
   };
 }
 
-/** The interceptors of the API's engine connection: the default deadline, then Temporal's own retry policy. */
+/** The interceptors of the API's engine connection (they replace Temporal's default retry interceptor). */
 export function engineInterceptors(defaultMs: number): Interceptor[] {
-  return [defaultDeadlineInterceptor(defaultMs), makeGrpcRetryInterceptor(defaultGrpcRetryOptions())];
+  return [deadlineRetryInterceptor(defaultMs)];
 }
