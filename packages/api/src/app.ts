@@ -55,7 +55,8 @@ export function createApp(deps: Deps, routes: RouteDef[]): Koa<ApiState> {
   app.use(jsonLimits());
   app.use(async (ctx, next) => {
     await next();
-    if (ctx.status === 405) {
+    // 405 for a known path and another method; koa-router answers 501 for a method it does not know (TRACE).
+    if (ctx.status === 405 || (ctx.status === 501 && ctx.response.get('Allow'))) {
       const allow = ctx.response.get('Allow');
       throw new ApiError('MethodNotAllowedError', { message: `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`, headers: { Allow: allow } });
     }

@@ -15,6 +15,9 @@ export function wellFormed(s: string): boolean {
 /** Deepest nesting of arrays and objects a request body may have (the body itself is level 1). */
 export const MAX_JSON_DEPTH = 512;
 
+/** C0 control characters and DEL. */
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 /** Content encodings the body parser decodes; anything else is answered 415. */
 const ENCODINGS = new Set(['identity', 'gzip', 'deflate', 'br']);
 
@@ -68,8 +71,8 @@ export function jsonLimitIssue(value: unknown, maxDepth = MAX_JSON_DEPTH): { cod
 }
 
 /**
- * After the body parser: 400 `ValidationError` when the body breaks {@link jsonLimitIssue}'s limits, or when a
- * path segment or query value is not well-formed Unicode.
+ * After the body parser: 400 `ValidationError` when the body breaks {@link jsonLimitIssue}'s limits, when a
+ * path segment or query value is not well-formed Unicode, or when a query value holds a control character.
  */
 export function jsonLimits(maxDepth = MAX_JSON_DEPTH): Koa.Middleware<ApiState> {
   return async (ctx, next) => {
@@ -82,9 +85,16 @@ export function jsonLimits(maxDepth = MAX_JSON_DEPTH): Koa.Middleware<ApiState> 
     } catch {
       throw validationError('Request path is not valid UTF-8', [{ code: 'invalid_string', path: ['params'], message: 'Malformed percent-encoding' }]);
     }
-    const queryIssue = jsonLimitIssue({ ...ctx.query }, 3);
+    const query = { ...ctx.query };
+    const queryIssue = jsonLimitIssue(query, 3);
     if (!wellFormed(path) || queryIssue) {
       throw validationError('Request path or query holds malformed Unicode', [{ code: 'invalid_string', path: [queryIssue ? 'query' : 'params'], message: 'Not well-formed Unicode' }]);
+    }
+    // No query parameter of this API takes control characters; the engine's visibility queries choke on them.
+    for (const [name, value] of Object.entries(query)) {
+      if ([value].flat().some((v) => typeof v === 'string' && CONTROL.test(v))) {
+        throw validationError('Query parameter holds a control character', [{ code: 'invalid_string', path: ['query', name], message: 'Control characters are not allowed' }]);
+      }
     }
     return next();
   };

@@ -216,6 +216,8 @@ export class CatalogCache {
             .sort((a, b) => b.lastPollAt - a.lastPollAt);
         },
         (err: unknown) => {
+          // A name the engine refuses as a task queue cannot be served by anyone.
+          if (grpcCode(err) === GRPC.INVALID_ARGUMENT) return [];
           throw new ApiError('InternalError', { cause: err });
         },
       );
@@ -277,7 +279,7 @@ export class CatalogCache {
     try {
       description = await this.#client.workflow.getHandle(catalogWorkflowId(catalog)).describe();
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError || grpcCode(err) === GRPC.NOT_FOUND) return undefined;
+      if (err instanceof WorkflowNotFoundError || grpcCode(err) === GRPC.NOT_FOUND || grpcCode(err) === GRPC.INVALID_ARGUMENT) return undefined;
       throw new ApiError('InternalError', { cause: err });
     }
     const doc = description.memo?.catalog as PublishedDocument | undefined;
