@@ -34,7 +34,10 @@ export interface ApiConfig {
   allowedHosts: string[];
   /** Bearer token every request but `/health` and `/ready` must carry (`SKEIN_API_TOKEN`); null = no auth. */
   apiToken: string | null;
-  /** Deadline of one engine call in ms (`SKEIN_ENGINE_TIMEOUT_MS`, default 2 000): the engine down → 500 within it. */
+  /**
+   * Deadline of one engine call in ms (`SKEIN_ENGINE_TIMEOUT_MS`, default 10 000; a loaded engine is waited for up
+   * to it). An unreachable engine fails sooner: its retries stop after 2 s (`temporal/deadline.ts`).
+   */
   engineTimeoutMs: number;
   /** How long a query or update may wait for a worker, in ms (`SKEIN_HANDLER_TIMEOUT_MS`, default 10 000) → 504 after. */
   handlerTimeoutMs: number;
@@ -97,7 +100,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     corsOrigins: list(env, 'SKEIN_CORS_ORIGINS').map((o) => (o === '*' ? o : o.replace(/\/+$/, '').toLowerCase())),
     allowedHosts: list(env, 'SKEIN_ALLOWED_HOSTS').map((h) => h.toLowerCase()),
     apiToken: env.SKEIN_API_TOKEN?.trim() || null,
-    engineTimeoutMs: int(env, 'SKEIN_ENGINE_TIMEOUT_MS', 2_000, 100, 60_000),
+    engineTimeoutMs: int(env, 'SKEIN_ENGINE_TIMEOUT_MS', 10_000, 100, 600_000),
     handlerTimeoutMs: int(env, 'SKEIN_HANDLER_TIMEOUT_MS', 10_000, 100, 600_000),
     catalogCacheMs: int(env, 'SKEIN_CATALOG_CACHE_MS', 2_000, 0, 60_000),
     traceDir: path.resolve(env.SKEIN_TRACE_DIR?.trim() || path.join(process.cwd(), '.skein', 'traces')),

@@ -126,8 +126,8 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
     server.closeIdleConnections();
     if (inFlight > 0) {
       await new Promise<void>((resolve) => {
-        // With the engine lost, in-flight requests end within their engine deadline: do not wait the full grace.
-        const graceMs = fatal ? Math.min(config.shutdownGraceMs, config.engineTimeoutMs + 500) : config.shutdownGraceMs;
+        // With the engine lost, in-flight requests fail within the 2 s retry budget: do not wait the full grace.
+        const graceMs = fatal ? Math.min(config.shutdownGraceMs, 2_500) : config.shutdownGraceMs;
         const timer = setTimeout(resolve, graceMs);
         drained = () => {
           clearTimeout(timer);

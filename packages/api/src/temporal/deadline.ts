@@ -1,8 +1,10 @@
 /**
  * Bounded engine calls (CONTRACT "HTTP conventions": the engine unreachable → 500 within 2 s): every gRPC call
- * the API makes gets a deadline, and Temporal's retries of a failed call never run past it. Calls that set their
- * own (`client.withDeadline`) keep it; calls that wait by design (history long-polls, queries, updates) are
- * bounded by their callers and left without a default here.
+ * the API makes gets a deadline, and Temporal's retries of a failed attempt (the engine unreachable answers
+ * UNAVAILABLE at once) stop {@link RETRY_BUDGET_MS} after the call began and never run past the deadline. A slow
+ * but reachable engine is waited for up to the deadline; an unreachable one fails within about 2 s. Calls that set
+ * their own deadline (`client.withDeadline`) keep it; calls that wait by design (history long-polls, queries,
+ * updates) are bounded by their callers and get no default here.
  */
 import type { Interceptor } from '@grpc/grpc-js';
 import { defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
@@ -18,10 +20,13 @@ export const WAITING_METHODS: ReadonlySet<string> = new Set([
 /** Below this many ms left before the deadline, a failed call is not retried. */
 const MIN_RETRY_WINDOW_MS = 20;
 
+/** Failed attempts are retried (Temporal's back-off) for at most this long after the call began, ms. */
+export const RETRY_BUDGET_MS = 1_800;
+
 /**
  * A gRPC client interceptor: gives every call without a deadline one `defaultMs` from now (except
  * {@link WAITING_METHODS}), then applies Temporal's own retry policy (`defaultGrpcRetryOptions`) with its
- * back-off cut to the time left, so that neither an attempt nor a wait between attempts outlives the deadline.
+ * back-off cut to the time left of the retry budget, so that no wait between attempts outlives it or the deadline.
  * @param defaultMs deadline of a call, in ms.
  */
 export function deadlineRetryInterceptor(defaultMs: number): Interceptor {
@@ -36,9 +41,10 @@ export function deadlineRetryInterceptor(defaultMs: number): Interceptor {
     const deadlineMs = deadline instanceof Date ? deadline.getTime() : deadline;
     if (!Number.isFinite(deadlineMs)) return unbounded(options, nextCall);
     let delay = 0;
+    const retryUntil = Math.min(deadlineMs, Date.now() + RETRY_BUDGET_MS);
     const bounded = makeGrpcRetryInterceptor({
       retryableDecider(attempt, status) {
-        const left = deadlineMs - Date.now();
+        const left = retryUntil - Date.now();
         if (left < MIN_RETRY_WINDOW_MS || !base.retryableDecider(attempt, status)) return false;
         delay = Math.min(base.delayFunction(attempt, status), left - MIN_RETRY_WINDOW_MS);
         return true;
