@@ -30,7 +30,8 @@ function ensureSchemathesis(): void {
 
 function run(cmd: string, args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_HOOKS: '' } });
+    // Run from .skein/ so Schemathesis's own state (.schemathesis/, .hypothesis/) stays out of the tree.
+    const child = spawn(cmd, args, { cwd: path.join(repoRoot, '.skein'), env: { ...process.env, NO_COLOR: '1' } });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
