@@ -173,7 +173,7 @@ describe('browser safety and the opt-in token', () => {
         SKEIN_API_TOKEN: 's3cret',
         SKEIN_HANDLER_TIMEOUT_MS: '1500',
       }),
-      { logger: silent },
+      { logger: pino({ level: process.env.SKEIN_TEST_LOG ?? 'silent' }) },
     );
     url = (await guarded.listen()).url;
   });
@@ -227,7 +227,7 @@ describe('browser safety and the opt-in token', () => {
     for (const op of ['query/state', 'update/setValue']) {
       const t0 = Date.now();
       const res = await raw(`/workflow/${handle.workflowId}/${op}`, { base: url, ...json('{}', auth) });
-      expect(res.status).toBe(504);
+      expect(res.status, `${op}: ${res.text}`).toBe(504);
       expect(res.body).toMatchObject({ error: 'WorkflowTaskTimeoutError', workflowId: handle.workflowId });
       expect(Date.now() - t0).toBeLessThan(4_000);
     }

@@ -10,7 +10,7 @@ import type { ApiState, Deps } from './route.js';
 import { clientErrorHandler } from './client-errors.js';
 import { pingEngine, startReadinessMonitor } from './readiness.js';
 import { CatalogCache } from './temporal/catalog.js';
-import { engineInterceptors } from './temporal/deadline.js';
+import { EngineCallPolicy } from './temporal/deadline.js';
 
 /** A running (or ready to run) API server; see {@link createApiServer}. */
 export interface ApiServer {
@@ -53,13 +53,14 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
   const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'skein-api' } });
   let connection: Connection | undefined;
   let client = options.client;
+  const callPolicy = new EngineCallPolicy(config.engineTimeoutMs);
   const address = config.temporal.connection.address ?? 'localhost:7233';
   if (!client) {
     try {
       connection = await Connection.connect({
         ...config.temporal.connection,
         connectTimeout: '5s',
-        interceptors: engineInterceptors(config.engineTimeoutMs),
+        interceptors: callPolicy.interceptors,
       });
     } catch (err) {
       throw new EngineUnavailableError(`Cannot reach the Temporal server at ${address}: ${oneLine(err)}`);
@@ -69,6 +70,7 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
   try {
     await pingEngine(client, 5_000);
   } catch (err) {
+    await callPolicy.retriesSettled();
     await connection?.close().catch(() => {});
     throw new EngineUnavailableError(`Temporal server at ${address} does not answer: ${oneLine(err)}`);
   }
@@ -139,7 +141,10 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
     server.closeAllConnections();
     for (const s of sockets) s.destroy();
     await stopped;
-    if (connection) await connection.close().catch(() => {});
+    if (connection) {
+      await callPolicy.retriesSettled();
+      await connection.close().catch(() => {});
+    }
     logger.info('API server closed');
   }
 

@@ -33,13 +33,12 @@ export const queryRoutes = [
     async handler({ ctx, deps, params, body }) {
       const args = handlerArgs(body.payload);
       const handle = deps.client.workflow.getHandle(params.id);
+      const deadline = Date.now() + deps.config.handlerTimeoutMs;
       let value: unknown;
       try {
-        value = await deps.client.withAbortSignal(ctx.state.signal, () =>
-          deps.client.withDeadline(Date.now() + deps.config.handlerTimeoutMs, () => handle.query(params.query, ...args)),
-        );
+        value = await deps.client.withAbortSignal(ctx.state.signal, () => deps.client.withDeadline(deadline, () => handle.query(params.query, ...args)));
       } catch (err) {
-        if (isHandlerTimeout(err)) throw timeout('query', params.id, deps.config.handlerTimeoutMs);
+        if (isHandlerTimeout(err, deadline, ctx.state.signal)) throw timeout('query', params.id, deps.config.handlerTimeoutMs);
         if (err instanceof QueryNotRegisteredError) {
           const names = unknownQueryNames(err.message);
           if (names) {
@@ -82,7 +81,7 @@ export const queryRoutes = [
           deps.client.withDeadline(deadline, () => deps.client.workflow.getHandle(params.id, run.runId).executeUpdate(params.update, { args } as never)),
         );
       } catch (err) {
-        if (isHandlerTimeout(err)) throw timeout('update', params.id, deps.config.handlerTimeoutMs);
+        if (isHandlerTimeout(err, deadline, ctx.state.signal)) throw timeout('update', params.id, deps.config.handlerTimeoutMs);
         if (err instanceof WorkflowUpdateFailedError) {
           const msg = String((err.cause as Error | undefined)?.message ?? '');
           if (isUnknownUpdate(msg)) {

@@ -29,7 +29,7 @@ export const RETRY_BUDGET_MS = 1_800;
  * back-off cut to the time left of the retry budget, so that no wait between attempts outlives it or the deadline.
  * @param defaultMs deadline of a call, in ms.
  */
-export function deadlineRetryInterceptor(defaultMs: number): Interceptor {
+export function deadlineRetryInterceptor(defaultMs: number, onRetryScheduled: (at: number) => void = () => {}): Interceptor {
   const base = defaultGrpcRetryOptions();
   const unbounded = makeGrpcRetryInterceptor(base);
   return (options, nextCall) => {
@@ -47,6 +47,7 @@ export function deadlineRetryInterceptor(defaultMs: number): Interceptor {
         const left = retryUntil - Date.now();
         if (left < MIN_RETRY_WINDOW_MS || !base.retryableDecider(attempt, status)) return false;
         delay = Math.min(base.delayFunction(attempt, status), left - MIN_RETRY_WINDOW_MS);
+        onRetryScheduled(Date.now() + delay);
         return true;
       },
       delayFunction: () => delay,
@@ -55,7 +56,24 @@ export function deadlineRetryInterceptor(defaultMs: number): Interceptor {
   };
 }
 
-/** The interceptors of the API's engine connection (they replace Temporal's default retry interceptor). */
-export function engineInterceptors(defaultMs: number): Interceptor[] {
-  return [deadlineRetryInterceptor(defaultMs)];
+/**
+ * The engine-call policy of one API connection: its interceptors (they replace Temporal's default retry
+ * interceptor), and {@link EngineCallPolicy.retriesSettled} for a clean close: a retry scheduled before the
+ * connection closes would otherwise fire on a shut channel and throw outside any request.
+ */
+export class EngineCallPolicy {
+  #lastRetryAt = 0;
+  /** Pass as `ConnectionOptions.interceptors`. */
+  readonly interceptors: Interceptor[];
+
+  /** @param defaultMs deadline of a call without one, ms (`SKEIN_ENGINE_TIMEOUT_MS`). */
+  constructor(defaultMs: number) {
+    this.interceptors = [deadlineRetryInterceptor(defaultMs, (at) => (this.#lastRetryAt = Math.max(this.#lastRetryAt, at)))];
+  }
+
+  /** Resolves once every retry scheduled so far has fired (at most {@link RETRY_BUDGET_MS} from now). */
+  async retriesSettled(): Promise<void> {
+    const wait = this.#lastRetryAt - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait + 50));
+  }
 }

@@ -47,10 +47,13 @@ export async function registeredUpdateNames(client: Client, workflowId: string, 
 
 /**
  * Whether an engine error means nobody answered in time: the gRPC deadline passed (anywhere in the cause chain,
- * so the SDK's `WorkflowUpdateRPCTimeoutOrCancelledError` wrapping it counts; a client disconnect does not).
+ * so the SDK's `WorkflowUpdateRPCTimeoutOrCancelledError` wrapping it counts), or the call failed otherwise only
+ * once its `deadline` (epoch ms) was reached, as the engine's own timeouts do. A client disconnect (`signal`
+ * aborted) never counts.
  */
-export function isHandlerTimeout(err: unknown): boolean {
-  return isGrpcDeadlineError(err);
+export function isHandlerTimeout(err: unknown, deadline: number, signal?: AbortSignal): boolean {
+  if (signal?.aborted) return false;
+  return isGrpcDeadlineError(err) || Date.now() >= deadline - 100;
 }
 
 /** A human list of handler names for an error message: `"a", "b"`, or `none`. */
