@@ -57,8 +57,13 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
       engine: { address },
       logger: logger.child({ name: 'worker' }),
       traceDir: process.env.SKEIN_TRACE_DIR ?? path.join(dataDir, 'traces'),
+      // A dev restart after a crash finds the previous instance's pollers still listed for up to 70 s: a new
+      // version of the same project takes over the catalog instead of refusing to start.
+      rollingDeploy: true,
     });
-    api = await createApiServer(loadApiConfig({ ...process.env, TEMPORAL_ADDRESS: address }), { logger: logger.child({ name: 'api' }) });
+    // trace-log reads only under the API's trace directory: the one this worker writes to.
+    const apiEnv = { ...process.env, TEMPORAL_ADDRESS: address, ...(worker.traceDir ? { SKEIN_TRACE_DIR: worker.traceDir } : {}) };
+    api = await createApiServer(loadApiConfig(apiEnv), { logger: logger.child({ name: 'api' }) });
     api.onFatal((reason) => {
       logger.fatal({ reason }, 'engine connection lost; shutting down');
       void stopAll().finally(() => process.exit(1));

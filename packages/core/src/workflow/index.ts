@@ -9,6 +9,7 @@ import {
   TemporalFailure,
   condition,
   defineQuery,
+  defineSignal,
   executeChild,
   proxyActivities,
   setHandler,
@@ -29,7 +30,7 @@ import {
   type WorkflowConfig,
   type WorkflowDefinition,
 } from '../shared/definition.js';
-import { activityType } from '../shared/names.js';
+import { CATALOG_STOPPED_MEMO_KEY, CATALOG_WORKER_STOPPED_SIGNAL, activityType } from '../shared/names.js';
 import type { ActivityOptions } from '../shared/options.js';
 import { SCHEMA_ERROR_TYPE, checkSchema } from '../shared/validate.js';
 import { runContext, setRunContext, type SkeinRunArgs } from './context.js';
@@ -202,11 +203,21 @@ export const evaluator: <I, V>(config: ActivityConfig<I, EvaluationResult<V>>) =
 /** Query answered by the `$catalog` registry workflow. */
 export const catalogQuery = defineQuery<unknown>('catalog');
 
+const catalogWorkerStoppedSignal = defineSignal<[string]>(CATALOG_WORKER_STOPPED_SIGNAL);
+
 /**
  * The `$catalog` registry workflow (CONTRACT "Names"): holds the catalog the worker published in its memo
- * (`memo.catalog`), answers `catalogQuery` with it, and runs until the next worker start replaces it.
+ * (`memo.catalog`), answers `catalogQuery` with it, records workers that stopped (`memo.stoppedWorkers`), and
+ * runs until the next worker start replaces it or the last worker retires it.
  */
 export async function catalogWorkflow(): Promise<void> {
   setHandler(catalogQuery, () => workflowInfo().memo?.catalog ?? null);
+  const stopped: string[] = [];
+  setHandler(catalogWorkerStoppedSignal, (identity) => {
+    if (typeof identity !== 'string' || stopped.includes(identity)) return;
+    stopped.push(identity);
+    if (stopped.length > 100) stopped.shift();
+    upsertMemo({ [CATALOG_STOPPED_MEMO_KEY]: [...stopped] });
+  });
   await condition(() => false);
 }
