@@ -40,6 +40,11 @@ export interface StartWorkerOptions {
   traceExporters?: TraceExporter[];
   /** Advanced Temporal worker tuning passed through (e.g. `maxCachedWorkflows`, `maxConcurrentActivityTaskExecutions`). */
   workerOptions?: Partial<Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions'>>;
+  /**
+   * Workflow bundle cache directory (see `bundleWorkflows`); `false` bundles from scratch on every start.
+   * Default `<projectDir>/.skein/bundles`, or none when `SKEIN_BUNDLE_CACHE=off`.
+   */
+  bundleCache?: string | false;
   /** Engine health check: period and consecutive failures before the worker stops with an error. Defaults 5 000 ms, 3. */
   engineCheck?: { intervalMs?: number; failures?: number };
 }
@@ -52,7 +57,7 @@ export interface SkeinWorker {
   /** Absolute trace directory, or null when local traces are off. */
   traceDir: string | null;
   /** Where startup time went, in ms: static validation, loading modules, bundling workflow code, engine connection and registration. */
-  startup: { validateMs: number; loadMs: number; bundleMs: number; connectMs: number; totalMs: number };
+  startup: { validateMs: number; loadMs: number; bundleMs: number; connectMs: number; totalMs: number; bundleCache: 'hit' | 'miss' | 'off' };
   /**
    * Resolves when the worker has stopped after `shutdown()`; rejects if it crashed or lost the engine
    * (after the bounded health-check retry).
@@ -95,7 +100,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   const traces = traceDir ? new TraceRecorder(traceDir, options.traceExporters, (err) => logger.warn({ err: serializeError(err) }, 'trace write failed')) : undefined;
   const events = new WorkerEvents(traces, (err) => logger.warn({ err: serializeError(err) }, 'trace failed'));
   const tLoaded = performance.now();
-  const workflowBundle = await bundleWorkflows(project, traceDir ? { traceDir } : {});
+  const bundleCacheDir = options.bundleCache ?? (process.env.SKEIN_BUNDLE_CACHE === 'off' ? false : path.join(manifest.root, '.skein', 'bundles'));
+  const bundled = await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), cacheDir: bundleCacheDir });
+  if (bundled.storeError) logger.warn({ err: bundled.storeError }, `workflow bundle cache not written (${bundled.storeError.message}); the next start bundles again`);
+  const workflowBundle = { code: bundled.code };
   const tBundled = performance.now();
 
   installTemporalRuntimeLogger(logger);
@@ -172,6 +180,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
       bundleMs: ms(tLoaded, tBundled),
       connectMs: ms(tBundled, tReady),
       totalMs: ms(tStart, tReady),
+      bundleCache: bundled.cache,
     };
     logger.info(
       { catalog, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, startup },
