@@ -42,7 +42,7 @@ export interface StartWorkerOptions {
   workerOptions?: Partial<Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions'>>;
   /**
    * Workflow bundle cache directory (see `bundleWorkflows`); `false` bundles from scratch on every start.
-   * Default `<projectDir>/.skein/bundles`, or none when `SKEIN_BUNDLE_CACHE=off`.
+   * Default `SKEIN_BUNDLE_CACHE` (a directory, or `off`), else `<projectDir>/.skein/bundles`.
    */
   bundleCache?: string | false;
   /** Engine health check: period and consecutive failures before the worker stops with an error. Defaults 5 000 ms, 3. */
@@ -90,17 +90,18 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   if (manifest.workflows.length === 0) {
     throw new WorkerStartupError(`No workflows found in ${manifest.root}: add a workflow.js or install a package that exposes workflows`);
   }
-  setHookErrorReporter((err, hook) => logger.error({ hook, err: serializeError(err) }, `hook ${hook} failed`));
+  setHookErrorReporter((err, hook) => logger.error({ hook, err }, `hook ${hook} failed`));
   const hookFiles = await loadHookFiles(manifest.root);
   const project = await loadProject(manifest);
   const resolver = new ActivityResolver(project);
   const activities = buildActivities(resolver);
   const traceDirOption = options.traceDir ?? process.env.SKEIN_TRACE_DIR ?? path.join(manifest.root, '.skein', 'traces');
   const traceDir = traceDirOption === false || traceDirOption === 'off' ? null : path.resolve(traceDirOption);
-  const traces = traceDir ? new TraceRecorder(traceDir, options.traceExporters, (err) => logger.warn({ err: serializeError(err) }, 'trace write failed')) : undefined;
-  const events = new WorkerEvents(traces, (err) => logger.warn({ err: serializeError(err) }, 'trace failed'));
+  const traces = traceDir ? new TraceRecorder(traceDir, options.traceExporters, (err) => logger.warn({ err }, 'trace write failed')) : undefined;
+  const events = new WorkerEvents(traces, (err) => logger.warn({ err }, 'trace failed'));
   const tLoaded = performance.now();
-  const bundleCacheDir = options.bundleCache ?? (process.env.SKEIN_BUNDLE_CACHE === 'off' ? false : path.join(manifest.root, '.skein', 'bundles'));
+  const cacheEnv = process.env.SKEIN_BUNDLE_CACHE?.trim();
+  const bundleCacheDir = options.bundleCache ?? (cacheEnv === 'off' ? false : cacheEnv ? path.resolve(cacheEnv) : path.join(manifest.root, '.skein', 'bundles'));
   const bundled = await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), cacheDir: bundleCacheDir });
   if (bundled.storeError) logger.warn({ err: bundled.storeError }, `workflow bundle cache not written (${bundled.storeError.message}); the next start bundles again`);
   const workflowBundle = { code: bundled.code };
@@ -113,7 +114,11 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
     nativeConnection = await NativeConnection.connect({ ...engine.connectionOptions, address: engine.address });
     clientConnection = await Connection.connect({ ...(engine.connectionOptions as object), address: engine.address, connectTimeout: 5000 });
   } catch (err) {
-    throw new WorkerStartupError(`Cannot reach Temporal at ${engine.address}: ${(err as Error).message.split('\n')[0]}`);
+    // The transport's own text (tonic::transport::Error(...)) goes to `details`, not into the one line.
+    throw new WorkerStartupError(
+      `Cannot reach the Temporal server at ${engine.address}: start one ("skein dev" runs its own) or set TEMPORAL_ADDRESS to a running server`,
+      (err as Error).message,
+    );
   }
   const closeConnections = async () => {
     await Promise.allSettled([nativeConnection.close(), clientConnection.close()]);

@@ -114,7 +114,8 @@ function probeConfig(): Configuration {
  * - every steps, evaluators and shared-activity file (by `classifyFile`, discovery's file conventions) is
  *   replaced by activity stubs (`stub-loader.cts`).
  * The cache key covers the generated entry module, the stubs, the full bundler options (including whatever
- * the webpack configuration hook sets), tool versions, and the content of every file webpack read.
+ * the webpack configuration hook sets), tool versions, and the content of every file webpack read except the
+ * activity files the stubs stand for (so editing a step's body reuses the bundle).
  * @throws WorkerStartupError carrying webpack's own error text when bundling fails.
  */
 export async function bundleWorkflows(project: LoadedProject, settings: BundleSettings = {}): Promise<WorkflowBundleResult> {
@@ -211,7 +212,9 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
       },
     });
     if (!cache) return { code: bundle.code, cache: 'off' };
-    const storeError = await cache.store(configKey, bundle.code, inputs);
+    // An activity file's bundle form is its stubs (in the configuration key), not its content: editing a step's
+    // body leaves the bundle as it is.
+    const storeError = await cache.store(configKey, bundle.code, { ...inputs, covered: new Set(Object.keys(stubs)) });
     return storeError ? { code: bundle.code, cache: 'miss', storeError } : { code: bundle.code, cache: 'miss' };
   } catch (err) {
     const detail = errors.join('\n') || (err as Error).message;

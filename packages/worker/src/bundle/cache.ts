@@ -61,13 +61,14 @@ export class BundleCache {
   }
 
   /**
-   * Records a freshly built bundle: hashes `inputs` (the files as they are now), writes the bundle and the
-   * record atomically (temp file + rename) and prunes old records. Failures to write are returned, never
+   * Records a freshly built bundle: hashes `inputs` (the files as they are now) except those `covered` by the
+   * configuration key (activity files, whose bundle form is their stubs), writes the bundle and the record atomically (temp file + rename) and prunes old records. Failures to write are returned, never
    * thrown: a read-only project still runs, just without the cache.
    */
-  async store(configKey: string, code: string, inputs: { files: string[]; missing: string[] }): Promise<Error | undefined> {
+  async store(configKey: string, code: string, inputs: { files: string[]; missing: string[]; covered?: ReadonlySet<string> }): Promise<Error | undefined> {
     try {
-      const hashed = await mapLimit([...new Set(inputs.files)].sort(), FILE_CONCURRENCY, async (file) => [file, await fileDigest(file)] as const);
+      const own = [...new Set(inputs.files)].filter((f) => !inputs.covered?.has(f)).sort();
+      const hashed = await mapLimit(own, FILE_CONCURRENCY, async (file) => [file, await fileDigest(file)] as const);
       const files = hashed.filter((e): e is [string, string] => e[1] !== null);
       const missing = await mapLimit([...new Set(inputs.missing)].sort(), FILE_CONCURRENCY, async (file): Promise<[string, string]> => [file, await pathKind(file)]);
       const bundle = `${configKey}-${digest(JSON.stringify([files, missing, digest(code)]))}.js`;
