@@ -68,13 +68,23 @@ export async function devEngine(options: DevEngineOptions): Promise<DevEngine> {
     }
   }
   const temporal = await locateTemporal({ install: true, log: (l) => logger.info(l) });
-  const engineLog = options.engineLogger;
-  const server = await startDevServer({
-    binary: temporal.path,
-    dbFile: path.join(options.dataDir, 'temporal.sqlite'),
-    port,
-    uiPort: options.uiPort,
-    onOutput: (line) => engineLog.debug(line),
-  });
+  const start = (p: number) =>
+    startDevServer({
+      binary: temporal.path,
+      dbFile: path.join(options.dataDir, 'temporal.sqlite'),
+      port: p,
+      uiPort: options.uiPort,
+      onOutput: (line) => options.engineLogger.debug(line),
+    });
+  let server: DevServer;
+  try {
+    server = await start(port);
+  } catch (err) {
+    // Another `skein dev` may have taken 7233 between the check and the start: the own server moves, once.
+    if (options.port !== undefined || (await portIsFree(port))) throw err;
+    port = await freePort();
+    logger.info(`port ${DEFAULT_TEMPORAL_PORT} was taken meanwhile; this project's own dev server uses port ${port}`);
+    server = await start(port);
+  }
   return { address: server.address, server, description: `own dev server on ${server.address} (${temporal.version.split('\n')[0]})` };
 }
