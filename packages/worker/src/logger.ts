@@ -6,13 +6,16 @@ import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
  * enumerable fields and the `cause` chain (pino's `errWithCause`), so a log line never reads `"error":{}`.
  * Anything that is not an Error is returned as is.
  */
-export function logError(value: unknown): unknown {
+export function logError(value: unknown, depth = 0): unknown {
   if (!(value instanceof Error)) return value;
-  return { name: value.name, ...pino.stdSerializers.errWithCause(value) };
+  const out: Record<string, unknown> = { name: value.name, ...pino.stdSerializers.errWithCause(value) };
+  // Each level of the chain by the same rule (so every level has its name), at most 10 levels deep.
+  if (value.cause !== undefined) out.cause = depth < 9 ? logError(value.cause, depth + 1) : '[truncated]';
+  return out;
 }
 
 /** pino serializers for the keys errors are logged under (`err`, `error`, `cause`). */
-export const logSerializers: LoggerOptions['serializers'] = { err: logError, error: logError, cause: logError };
+export const logSerializers: LoggerOptions['serializers'] = { err: (v) => logError(v), error: (v) => logError(v), cause: (v) => logError(v) };
 
 /**
  * A pino logger with `name` (the only `name` key: never create a child with another one, use
