@@ -57,6 +57,13 @@ describe('workflow bundle cache', () => {
     expect(third.code).toContain('(v2)');
     expect(third.code).not.toContain('(v1)');
 
+    // Undoing the edit finds the bundle from before it.
+    await write('greet/format.js', `export const greeting = (name) => 'Hello ' + name + ' (v1)';\n`);
+    const undone = await bundle();
+    expect(undone.cache).toBe('hit');
+    expect(undone.code).toBe(first.code);
+    await write('greet/format.js', `export const greeting = (name) => 'Hello ' + name + ' (v2)';\n`);
+
     // A file whose absence decided a resolution appears (format.ts next to format.js): rebuilt too.
     const fourth = await bundle();
     expect(fourth.cache).toBe('hit');

@@ -3,6 +3,7 @@ import { createApiServer, loadApiConfig } from '@skein/api';
 import { devEngine, portIsFree, type DevEngine } from '../dev/engine.js';
 import { WorkerReloader } from '../dev/reloader.js';
 import { watchProject, type ProjectWatcher } from '../dev/watch.js';
+import { WorkerStartFailed } from '../dev/worker-process.js';
 import { explainError } from '../explain.js';
 import { cliLogger, component, fail, prettyLogs } from '../logger.js';
 import { onShutdownSignal } from './signals.js';
@@ -96,7 +97,7 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
     process.exit(1);
   } catch (err) {
     await stopAll();
-    fail(explainError(err, listen ? { listen } : {}));
+    fail(err instanceof WorkerStartFailed ? err.message : explainError(err, listen ? { listen } : {}));
   }
 }
 

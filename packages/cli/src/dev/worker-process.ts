@@ -13,6 +13,11 @@ export interface WorkerProcess {
   stop(forceAfterMs?: number): Promise<void>;
 }
 
+/** A worker child that did not start; `message` is the child's own explanation (every finding for an invalid project). */
+export class WorkerStartFailed extends Error {
+  override name = 'WorkerStartFailed';
+}
+
 /** The CLI's own entry (compiled `bin.js`), run again as the child. */
 const binPath = fileURLToPath(new URL('../bin.js', import.meta.url));
 
@@ -47,7 +52,7 @@ export function spawnWorker(projectDir: string, env: Record<string, string>): Wo
     });
     void exited.then((code) => {
       const printed = stderr.replace(/^skein: /, '').trim();
-      reject(new Error(failure ?? (printed || `the worker exited with code ${code} before it was ready`)));
+      reject(new WorkerStartFailed(failure ?? (printed || `the worker exited with code ${code} before it was ready`)));
     });
   });
   ready.catch(() => {});

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { digest, fileDigest, mapLimit, pathKind } from './digest.js';
 
@@ -12,24 +12,25 @@ export interface BundleInputs {
   missing: Array<[file: string, kind: string]>;
 }
 
-/** One cache record, `<configKey>.json` in the cache directory. */
+/** One cache record, `<configKey>-<inputsKey>.json` in the cache directory (several per configuration key). */
 interface BundleRecord extends BundleInputs {
   configKey: string;
   /** File name of the bundle, `<configKey>-<inputsKey>.js`. */
   bundle: string;
 }
 
-/** How many bundle records (one per configuration key) are kept; older ones are pruned with their bundles. */
+/** How many bundle records are kept (all keys together); older ones are pruned with their bundles. */
 const KEEP_RECORDS = 4;
 const FILE_CONCURRENCY = 64;
 
 /**
  * The workflow bundle cache under a project's `.skein/bundles/` (layout in docs/architecture.md):
  * - `configKey` hashes everything known before bundling (Skein's and Temporal's versions, the generated entry
- *   module, the activity stubs, the full bundler options); it names a record file;
- * - the record lists the files of the workflow graph webpack read, with their content hashes, and the paths
- *   whose absence mattered; the bundle is used only while every one of them is unchanged (content, not
- *   timestamps), so a bundle is never stale;
+ *   module, the activity stubs, the full bundler options); it prefixes the names of its records;
+ * - a record lists the files of the workflow graph webpack read, with their content hashes, and the paths
+ *   whose absence mattered; its bundle is used only while every one of them is unchanged (content, not
+ *   timestamps), so a bundle is never stale. Several records per key are kept (newest first), so undoing an
+ *   edit finds the bundle from before it;
  * - `webpack/` holds webpack's persistent file-system cache, used on a miss so a one-file change rebuilds
  *   only what changed.
  */
@@ -46,18 +47,30 @@ export class BundleCache {
    * no record, an input changed, or the cache is unreadable).
    */
   async lookup(configKey: string): Promise<string | null> {
-    let record: BundleRecord;
-    try {
-      record = JSON.parse(await readFile(this.recordPath(configKey), 'utf8')) as BundleRecord;
-    } catch {
-      return null;
+    for (const name of await this.records(configKey)) {
+      let record: BundleRecord;
+      try {
+        record = JSON.parse(await readFile(path.join(this.dir, name), 'utf8')) as BundleRecord;
+      } catch {
+        continue;
+      }
+      if (record.configKey !== configKey || !(await unchanged(record))) continue;
+      const code = await readFile(path.join(this.dir, record.bundle), 'utf8').catch(() => null);
+      if (code === null) continue;
+      // Most recently used first, and last to be pruned.
+      const now = new Date();
+      await utimes(path.join(this.dir, name), now, now).catch(() => {});
+      return code;
     }
-    if (record.configKey !== configKey) return null;
-    const sameFiles = await mapLimit(record.files, FILE_CONCURRENCY, async ([file, sha1]) => (await fileDigest(file)) === sha1);
-    if (sameFiles.includes(false)) return null;
-    const stillMissing = await mapLimit(record.missing, FILE_CONCURRENCY, async ([file, kind]) => (await pathKind(file)) === kind);
-    if (stillMissing.includes(false)) return null;
-    return readFile(path.join(this.dir, record.bundle), 'utf8').catch(() => null);
+    return null;
+  }
+
+  /** Record file names for `configKey` (all keys when omitted), newest first. */
+  private async records(configKey?: string): Promise<string[]> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    const mine = names.filter((n) => n.endsWith('.json') && (!configKey || n.startsWith(`${configKey}-`)));
+    const dated = await Promise.all(mine.map(async (n) => ({ n, mtime: await stat(path.join(this.dir, n)).then((s) => s.mtimeMs, () => 0) })));
+    return dated.sort((a, b) => b.mtime - a.mtime).map((d) => d.n);
   }
 
   /**
@@ -71,11 +84,12 @@ export class BundleCache {
       const hashed = await mapLimit(own, FILE_CONCURRENCY, async (file) => [file, await fileDigest(file)] as const);
       const files = hashed.filter((e): e is [string, string] => e[1] !== null);
       const missing = await mapLimit([...new Set(inputs.missing)].sort(), FILE_CONCURRENCY, async (file): Promise<[string, string]> => [file, await pathKind(file)]);
-      const bundle = `${configKey}-${digest(JSON.stringify([files, missing, digest(code)]))}.js`;
+      const name = `${configKey}-${digest(JSON.stringify([files, missing, digest(code)]))}`;
+      const bundle = `${name}.js`;
       await mkdir(this.dir, { recursive: true });
       await atomicWrite(path.join(this.dir, bundle), code);
       const record: BundleRecord = { configKey, bundle, files, missing };
-      await atomicWrite(this.recordPath(configKey), JSON.stringify(record));
+      await atomicWrite(path.join(this.dir, `${name}.json`), JSON.stringify(record));
       await this.prune();
       return undefined;
     } catch (err) {
@@ -83,26 +97,22 @@ export class BundleCache {
     }
   }
 
-  private recordPath(configKey: string): string {
-    return path.join(this.dir, `${configKey}.json`);
-  }
-
   /** Keeps the newest `KEEP_RECORDS` records and the bundles they name; deletes every other bundle file. */
   private async prune(): Promise<void> {
+    const records = await this.records();
+    await Promise.all(records.slice(KEEP_RECORDS).map((n) => rm(path.join(this.dir, n), { force: true })));
+    const kept = new Set(records.slice(0, KEEP_RECORDS).map((n) => n.replace(/\.json$/, '.js')));
     const names = await readdir(this.dir);
-    const records = await Promise.all(
-      names.filter((n) => n.endsWith('.json')).map(async (n) => ({ n, mtime: (await stat(path.join(this.dir, n))).mtimeMs })),
-    );
-    records.sort((a, b) => b.mtime - a.mtime);
-    const stale = records.slice(KEEP_RECORDS).map((r) => r.n);
-    await Promise.all(stale.map((n) => rm(path.join(this.dir, n), { force: true })));
-    const kept = new Set<string>();
-    for (const { n } of records.slice(0, KEEP_RECORDS)) {
-      const record = JSON.parse(await readFile(path.join(this.dir, n), 'utf8').catch(() => '{}')) as Partial<BundleRecord>;
-      if (record.bundle) kept.add(record.bundle);
-    }
     await Promise.all(names.filter((n) => n.endsWith('.js') && !kept.has(n)).map((n) => rm(path.join(this.dir, n), { force: true })));
   }
+}
+
+/** Whether every input a record lists is as it was: same file contents, same kind of thing at each absent path. */
+async function unchanged(record: BundleRecord): Promise<boolean> {
+  const sameFiles = await mapLimit(record.files, FILE_CONCURRENCY, async ([file, sha1]) => (await fileDigest(file)) === sha1);
+  if (sameFiles.includes(false)) return false;
+  const sameAbsent = await mapLimit(record.missing, FILE_CONCURRENCY, async ([file, kind]) => (await pathKind(file)) === kind);
+  return !sameAbsent.includes(false);
 }
 
 async function atomicWrite(file: string, text: string): Promise<void> {
