@@ -1,11 +1,12 @@
 import type { Manifest } from '@skein/discovery';
-import { ValidationInputError, formatStylish, validate } from '@skein/validator';
+import { ValidationInputError, formatStylish } from '@skein/validator';
 import type { Logger } from 'pino';
 import { WorkerStartupError } from './errors.js';
+import { validateIsolated } from './validate-thread.js';
 
 /**
  * Static check at startup, before the engine is contacted: runs the validator (every SPEC package rule, the
- * same as `validate-workflow-package`) and refuses the project when any finding is an error. Warnings are
+ * same as `validate-workflow-package`, in a thread of its own: `validateIsolated`) and refuses the project when any finding is an error. Warnings are
  * for authors: one summary line at info, each at debug.
  * @returns the discovered manifest the worker serves.
  * @throws WorkerStartupError whose message is the validator's stylish report of every finding.
@@ -13,7 +14,7 @@ import { WorkerStartupError } from './errors.js';
 export async function checkProject(projectDir: string, logger: Logger): Promise<Manifest> {
   let report;
   try {
-    report = await validate(projectDir);
+    report = await validateIsolated(projectDir);
   } catch (err) {
     if (err instanceof ValidationInputError) throw new WorkerStartupError(err.message);
     throw err;

@@ -13,6 +13,7 @@ import { classifyFile } from '@skein/discovery';
 import type { StubLoaderOptions, StubSpec } from './stub-spec.js';
 import { BundleCache } from './cache.js';
 import { digest, stableText } from './digest.js';
+import { withoutSourcesContent } from './source-map.js';
 
 /** The loader module next to this one: `.cjs` when compiled, the `.cts` source under a TypeScript runner. */
 const stubLoaderPath = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './stub-loader.cts' : './stub-loader.cjs', import.meta.url));
@@ -120,7 +121,7 @@ function probeConfig(): Configuration {
  */
 export async function bundleWorkflows(project: LoadedProject, settings: BundleSettings = {}): Promise<WorkflowBundleResult> {
   const core = coreWorkflowEntry();
-  const cache = settings.cacheDir === false ? null : new BundleCache(settings.cacheDir ?? path.join(project.manifest.root, '.skein', 'bundles'));
+  const cache = settings.cacheDir === false ? null : new BundleCache(path.resolve(settings.cacheDir ?? path.join(project.manifest.root, '.skein', 'bundles')));
   const entrySource = workflowEntrySource(project.workflows, core, settings.traceDir ? { traceDir: settings.traceDir } : {});
   const stubs = Object.fromEntries(
     [...project.activityFiles].sort(([a], [b]) => a.localeCompare(b)).map(([file, acts]) => [
@@ -211,11 +212,12 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
         return config;
       },
     });
-    if (!cache) return { code: bundle.code, cache: 'off' };
+    const code = withoutSourcesContent(bundle.code);
+    if (!cache) return { code, cache: 'off' };
     // An activity file's bundle form is its stubs (in the configuration key), not its content: editing a step's
     // body leaves the bundle as it is.
-    const storeError = await cache.store(configKey, bundle.code, { ...inputs, covered: new Set(Object.keys(stubs)) });
-    return storeError ? { code: bundle.code, cache: 'miss', storeError } : { code: bundle.code, cache: 'miss' };
+    const storeError = await cache.store(configKey, code, { ...inputs, covered: new Set(Object.keys(stubs)) });
+    return storeError ? { code, cache: 'miss', storeError } : { code, cache: 'miss' };
   } catch (err) {
     const detail = errors.join('\n') || (err as Error).message;
     throw new WorkerStartupError(`Bundling workflow code failed:\n${detail}`, (err as Error).stack);
