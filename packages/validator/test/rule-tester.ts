@@ -1,8 +1,10 @@
 /**
  * A small RuleTester (typescript-eslint style) for file rules: runs one rule over a code string in the
- * engine's single traversal, with imports resolved from a table instead of the disk.
+ * engine's single traversal, with imports resolved from a table instead of the disk. A case that does not parse
+ * fails the test (unless it says it expects a parse error), so a "valid" case can never pass by being unparsable.
  */
-import { lintFile } from '../src/engine/lint-file.js';
+import { mergeVisitors, parseSource, RULES, walk } from '@skein/discovery';
+import { visitorsForRole } from '../src/engine/file-linter.js';
 import type { CodeRole, FileRole, FileRule, ResolvedImport, ValidatorDiagnostic } from '../src/types.js';
 
 export interface LintOptions {
@@ -10,23 +12,35 @@ export interface LintOptions {
   file?: string;
   /** specifier → role of the file it resolves to (null: a plain module); absent specifiers are unresolved. */
   imports?: Record<string, FileRole | null>;
+  /** The case is about unparsable code: a `parse/syntax-error` finding is expected instead of failing the test. */
+  expectParseError?: boolean;
 }
 
-/** The findings `rule` reports for `code`. */
+/**
+ * The findings `rule` reports for `code`.
+ * @throws Error when the code does not parse and `expectParseError` is not set, or when it is set and the code parses
+ */
 export function lint(rule: FileRule, code: string, options: LintOptions = {}): ValidatorDiagnostic[] {
   const out: ValidatorDiagnostic[] = [];
   const imports = options.imports ?? {};
   const resolve = (specifier: string): ResolvedImport =>
     specifier in imports ? { kind: 'file', path: `/pkg/${specifier}`, role: imports[specifier] ?? null, inPackage: true } : { kind: 'unresolved' };
-  lintFile({
-    file: options.file ?? '/pkg/hello/workflow.js',
-    text: code,
-    role: options.role ?? 'workflow',
-    packageRoot: '/pkg',
-    rules: [rule],
-    resolve,
-    report: (d) => out.push(d),
-  });
+  const file = options.file ?? '/pkg/hello/workflow.js';
+  const parseError = (line: number, column: number, message: string): ValidatorDiagnostic => ({ ruleId: 'parse/syntax-error', severity: RULES['parse/syntax-error'].severity, file, line, column, message });
+  const { ast, errors } = parseSource(code, file);
+  const parseErrors = errors.map((e) => parseError(e.position.line, e.position.column, e.message));
+  if (ast && parseErrors.length === 0) {
+    try {
+      walk(ast, mergeVisitors(visitorsForRole({ file, role: options.role ?? 'workflow', packageRoot: '/pkg', rules: [rule], resolve, report: (d) => out.push(d), sites: [] })));
+    } catch (error) {
+      parseErrors.push(parseError(1, 1, (error as Error).message)); // as the store reports a tree too deep to walk
+    }
+  }
+  out.push(...parseErrors);
+  if (options.expectParseError !== true && parseErrors.length > 0) {
+    throw new Error(`the case does not parse as ${file}: ${parseErrors.map((d) => `${d.line}:${d.column} ${d.message}`).join('; ')}`);
+  }
+  if (options.expectParseError === true && parseErrors.length === 0) throw new Error('the case was expected not to parse, but it parses');
   return out;
 }
 
