@@ -133,6 +133,8 @@ try {
   report(`  cold start, empty cache (once):              ${fmt(cold.ms)} (bundling ${fmt(cold.startup.bundleMs)}) -> ${(cold.ms / baseline.ms).toFixed(2)}x baseline; target: as today or better: ${cold.ms <= baseline.ms * 1.1 ? 'target met' : 'target MISSED'}`);
   const w = median(warm.map((r) => r.ms));
   report(`  warm restart, no change:                     ${fmt(w)} (bundle cache ${warm.map((r) => r.startup.bundleCache).join('/')}, bundling ${fmt(median(warm.map((r) => r.startup.bundleMs)))}); target <= 3 s: ${verdict(w, 3000)}`);
+  const part = (k) => fmt(median(warm.map((r) => r.startup[k])));
+  report(`    of which in the worker: validation ${part('validateMs')}, loading modules ${part('loadMs')}, bundle ${part('bundleMs')}, engine registration ${part('connectMs')}; the rest is process start and the run`);
   const e = median(edited.map((r) => r.ms));
   report(`  restart after editing one step file:         ${fmt(e)} (the edit ran; bundle cache ${edited.map((r) => r.startup.bundleCache).join('/')}); target <= 5 s: ${verdict(e, 5000)}`);
   const rb = median(rebuilt.map((r) => r.ms));

@@ -13,8 +13,12 @@ import { onShutdownSignal } from './signals.js';
 export async function workerCommand(projectDir = '.'): Promise<void> {
   const logger = cliLogger('skein-worker');
   const report = (message: WorkerMessage) => process.send?.(message);
+  // Started by `skein dev`: when the parent goes away (even while starting), stop too.
+  let stopOnDisconnect = () => process.exit(1);
+  if (process.send) process.once('disconnect', () => stopOnDisconnect());
   try {
     const worker = await startWorker({ projectDir: path.resolve(projectDir), logger });
+    stopOnDisconnect = () => process.kill(process.pid, 'SIGTERM');
     report({
       type: 'ready',
       catalog: worker.catalog,
@@ -23,7 +27,6 @@ export async function workerCommand(projectDir = '.'): Promise<void> {
       startup: { totalMs: worker.startup.totalMs, bundleMs: worker.startup.bundleMs, bundleCache: worker.startup.bundleCache },
     });
     onShutdownSignal(() => worker.shutdown(), (line) => logger.info(line));
-    process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
     await worker.done;
   } catch (err) {
     const message = explainError(err);
