@@ -171,6 +171,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
       })
       .finally(async () => {
         stopWatching();
+        // Let webpack finish writing its persistent cache (a cold start writes it in the background).
+        await bundled.persisted;
         const pending = await drainHooks(30_000);
         if (pending > 0) logger.warn({ pending }, 'hooks still running after 30 s; not waiting longer');
         await traces?.flush();

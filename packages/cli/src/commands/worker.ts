@@ -14,7 +14,7 @@ export async function workerCommand(projectDir = '.'): Promise<void> {
   const logger = cliLogger('skein-worker');
   const report = (message: WorkerMessage) => process.send?.(message);
   // Started by `skein dev`: when the parent goes away (even while starting), stop too.
-  let stopOnDisconnect = () => process.exit(1);
+  let stopOnDisconnect: () => void = () => process.exit(1);
   if (process.send) process.once('disconnect', () => stopOnDisconnect());
   try {
     const worker = await startWorker({ projectDir: path.resolve(projectDir), logger });

@@ -65,6 +65,12 @@ export interface WorkflowBundleResult {
   cache: 'hit' | 'miss' | 'off';
   /** Why storing failed on a miss (the bundle is still returned), for a warning. */
   storeError?: Error;
+  /**
+   * On a miss: resolves once webpack's persistent cache is written (in the background, after the bundle is
+   * returned). Await it before the process exits to keep the cache; an interrupted write only costs a full
+   * rebuild on a later miss (webpack discards an unreadable cache).
+   */
+  persisted?: Promise<void>;
 }
 
 /** Temporal's webpack configuration object, as its configuration hook receives it. */
@@ -175,6 +181,7 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
     if (code !== null) return { code, cache: 'hit' };
   }
   let inputs: { files: string[]; missing: string[] } = { files: [], missing: [] };
+  let persisted: Promise<void> = Promise.resolve();
   const errors: string[] = [];
   try {
     const bundle = await bundleWorkflowCode({
@@ -206,6 +213,14 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
               compiler.hooks.done.tap('skein-bundle-inputs', (stats) => {
                 inputs = { files: [...stats.compilation.fileDependencies], missing: [...stats.compilation.missingDependencies] };
               });
+              // webpack writes its persistent cache when the compiler closes, and Temporal's bundler waits for
+              // that before it returns the bundle (which it has checked by then). Close in the background
+              // instead: the worker starts while the cache is being written.
+              const close = compiler.close.bind(compiler);
+              compiler.close = (callback) => {
+                persisted = new Promise<void>((resolve) => close(() => resolve()));
+                callback(null);
+              };
             },
           },
         ];
@@ -217,7 +232,7 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
     // An activity file's bundle form is its stubs (in the configuration key), not its content: editing a step's
     // body leaves the bundle as it is.
     const storeError = await cache.store(configKey, code, { ...inputs, covered: new Set(Object.keys(stubs)) });
-    return storeError ? { code, cache: 'miss', storeError } : { code, cache: 'miss' };
+    return storeError ? { code, cache: 'miss', persisted, storeError } : { code, cache: 'miss', persisted };
   } catch (err) {
     const detail = errors.join('\n') || (err as Error).message;
     throw new WorkerStartupError(`Bundling workflow code failed:\n${detail}`, (err as Error).stack);
