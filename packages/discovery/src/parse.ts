@@ -34,7 +34,8 @@ function stripLocation(message: string): string {
 
 /**
  * Parses JavaScript or TypeScript by extension: `.ts`/`.mts`/`.cts`/`.tsx` with the `typescript` (and
- * `decorators-legacy`) plugins, `.cjs`/`.cts` as CommonJS, everything else as an ES module. A leading BOM and
+ * `decorators-legacy`) plugins, `.cjs`/`.cts` as CommonJS (top-level `return` allowed, as Babel's `commonjs` source type
+ * implies; passing `allowReturnOutsideFunction` as well is a Babel error), everything else as an ES module. A leading BOM and
  * CRLF line ends are accepted (positions count lines as editors do). Syntax errors Babel can recover from are
  * returned with the AST; others with no AST. Never throws.
  */
@@ -46,7 +47,6 @@ export function parseSource(text: string, file: string): ParsedSource {
       sourceFilename: file,
       errorRecovery: true,
       attachComment: false,
-      allowReturnOutsideFunction: commonjs,
       plugins: pluginsFor(file),
     });
     const errors = (ast.errors ?? []).map((e) => ({

@@ -2,18 +2,24 @@
  * Runs `discover()` or `validate()` in a child process that is killed after a time bound. A cycle that is not
  * cut makes discovery loop on already-settled promises, which starves timers: an in-process `Promise.race` with a
  * timeout never fires and the test would hang instead of failing. A separate process can always be stopped.
+ *
+ * Under mutation testing (StrykerJS sets `globalThis.__stryker__`) the call runs in-process instead: Stryker kills a
+ * test runner that hangs (a timeout counts as a detected mutant), and only in-process code reports coverage and sees
+ * the active mutant.
  */
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DiscoverOptions, Manifest } from '@skein/discovery';
-import type { ValidateOptions, ValidationReport } from '@skein/validator';
+import { discover, type DiscoverOptions, type Manifest } from '@skein/discovery';
+import { validate, type ValidateOptions, type ValidationReport } from '@skein/validator';
 
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bounded/child.mjs');
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** Default bound, ms: a fixture takes well under a second; a loaded 2-core machine gets slack; below the unit tests' 20 s timeout so the bound, not the timeout, reports. */
 export const BOUND_MS = 15_000;
+
+const UNDER_MUTATION_TESTING = '__stryker__' in globalThis;
 
 function runChild(mode: 'discover' | 'validate', root: string, options: object, boundMs: number): Promise<unknown> {
   const args = ['--no-warnings', '--experimental-transform-types', '--conditions=@skein/source', CHILD, mode, root, JSON.stringify(options)];
@@ -31,6 +37,7 @@ function runChild(mode: 'discover' | 'validate', root: string, options: object, 
  * @throws Error when it does not finish within `boundMs` (the child is killed) or the child fails
  */
 export function discoverBounded(root: string, options: Omit<DiscoverOptions, 'fs'> = {}, boundMs = BOUND_MS): Promise<Manifest> {
+  if (UNDER_MUTATION_TESTING) return discover(root, options);
   return runChild('discover', root, options, boundMs) as Promise<Manifest>;
 }
 
@@ -39,5 +46,6 @@ export function discoverBounded(root: string, options: Omit<DiscoverOptions, 'fs
  * @throws Error when it does not finish within `boundMs` (the child is killed) or the child fails
  */
 export function validateBounded(root: string, options: ValidateOptions = {}, boundMs = BOUND_MS): Promise<ValidationReport> {
+  if (UNDER_MUTATION_TESTING) return validate(root, options);
   return runChild('validate', root, options, boundMs) as Promise<ValidationReport>;
 }

@@ -14,7 +14,7 @@ const at = (root: string, d: { ruleId: string; file: string; line: number; colum
 describe('a barrel (re-export) cycle', () => {
   const root = fixture('reexport-cycle');
 
-  it('discover() terminates and registers every workflow once, by its entry export name', async () => {
+  it('discover() terminates (star cycle a.js ↔ b.js ↔ index.js, named cycle c.js ↔ d.js) and registers every workflow once, by its entry export name', async () => {
     const m = await discoverBounded(root, { ceiling: root });
     expect(m.diagnostics).toEqual([]);
     expect(m.workflows.map((w) => `${w.name} <- ${w.package?.name}:${w.exportName} (${path.relative(root, w.file)})`)).toEqual([

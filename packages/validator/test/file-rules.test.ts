@@ -34,6 +34,9 @@ const SUITES: Cases[] = [
       "export { a, b as c } from './other.js';",
       { code: "export type * from './types.js';", options: { role: 'steps', file: '/pkg/hello/steps.ts' } },
       "function f() { module.exports = 1; }",
+      "const module = { exports: {} };\nmodule.exports = 1;",
+      "module['exports'] = 1;\nexports.a = 1;",
+      "export const a = 1;\nexport { a as b };",
     ],
     invalid: [
       { code: "export default step({ name: 'a' });", errors: ['default@1:1'] },
@@ -41,6 +44,8 @@ const SUITES: Cases[] = [
       { code: "export * as ns from './more.js';", errors: ['exportNamespace@1:1'] },
       { code: "module.exports = { a: 1 };", errors: ['commonjs@1:1'] },
       { code: "export default 1;", errors: ['default@1:1'], options: { role: 'shared-evaluators', file: '/pkg/shared/evaluators/x.js' } },
+      { code: "const a = 1;\nexport { a as default };\nexport * as ns from './more.js';\nexport * from './all.js';", errors: ['exportNamespace@3:1', 'exportAll@4:1'] },
+      { code: "if (true) { module.exports = 1; }", errors: ['commonjs@1:13'], options: { role: 'evaluators', file: '/pkg/hello/evaluators.js' } },
     ],
   },
   {
@@ -114,6 +119,12 @@ const SUITES: Cases[] = [
       { code: "function f() { var process = 1; }\nprocess.exit();", errors: ['nodeGlobal@2:1'] },
       { code: "{ let fetch = 1; }\nfetch();", errors: ['ioGlobal@2:1'] },
       { code: "const g = () => { const h = (__dirname) => 1; return __filename; };", errors: ['nodeGlobal@1:54'] },
+      { code: "process.env.COUNT++;\n--process.env.LEFT;", errors: ['processEnvWrite@1:1', 'processEnvWrite@2:3'] },
+      { code: "const mode = (process.env.MODE = 'x');", errors: ['processEnvWrite@1:15'] },
+      { code: "let x;\nx = process.env.MODE;\nprocess.env = {};\nprocess.exitCode = 1;", errors: ['nodeGlobal@2:5', 'nodeGlobal@3:1', 'nodeGlobal@4:1'] },
+      { code: "process.env['MODE'] = 'x';\nprocess['env'].MODE = 'y';", errors: ['processEnvWrite@1:1', 'nodeGlobal@2:1'] },
+      { code: "const r = require;\nrequire(`./${name}.js`);", errors: ['dynamicRequire@2:1'] },
+      { code: "new WebSocket('ws://x');", errors: ['ioGlobal@1:5'] },
     ],
   },
   {

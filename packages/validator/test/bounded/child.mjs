@@ -7,9 +7,16 @@ import { existsSync } from 'node:fs';
 import { registerHooks } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
+/** The packages under test, always from this checkout (a copy, e.g. a mutation-testing sandbox, tests its own sources). */
+const OWN = {
+  '@skein/discovery': new URL('../../../discovery/src/index.ts', import.meta.url).href,
+  '@skein/validator': new URL('../../src/index.ts', import.meta.url).href,
+};
+
 // TypeScript sources import each other with `.js` specifiers (moduleResolution nodenext): map them to the `.ts` file.
 registerHooks({
   resolve(specifier, context, next) {
+    if (specifier in OWN) return next(OWN[specifier], context);
     try {
       return next(specifier, context);
     } catch (error) {

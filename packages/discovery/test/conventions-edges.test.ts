@@ -1,0 +1,65 @@
+/**
+ * Edges of the file conventions (SPEC rule 1, ISSUE 9 points 2 and 3), through the public helpers: every source
+ * extension, declaration and test files, bare extensions, companions, and the folders never walked.
+ */
+import { describe, expect, it } from 'vitest';
+import { classifyFile, isCompanionFile, isDeclarationFile, isSkippedDirName, isTestFile, sourceStem } from '../src/index.js';
+
+describe('classifyFile across extensions', () => {
+  it.each([
+    ['/p/a/workflow.ts', 'workflow'],
+    ['/p/a/workflow.mts', 'workflow'],
+    ['/p/a/workflow.mjs', 'workflow'],
+    ['/p/a/steps.ts', 'steps'],
+    ['/p/a/evaluators.mjs', 'evaluators'],
+    ['/p/a/steps/x.mts', 'steps'],
+    ['/p/a/evaluators/x.ts', 'evaluators'],
+    ['/p/src/shared/steps/tools.ts', 'shared-steps'],
+    ['/p/src/deep/shared/evaluators/judge.mjs', 'shared-evaluators'],
+    ['/p/a/shared/evaluators.js', 'evaluators'],
+    ['/p/shared/steps/evaluators.js', 'shared-steps'],
+  ] as const)('%s → %s', (file, role) => {
+    expect(classifyFile(file)).toBe(role);
+  });
+
+  it.each(['/p/a/.ts', '/p/a/steps/.js', '/p/a/workflow.cts', '/p/a/workflow.jsx', '/p/a/workflow.d.mts', '/p/a/steps.test.mjs', '/p/__tests__/steps/x.js', '/p/a/workflows.js', '/p/steps', '/p/a/steps/x.ts.bak'])('%s → null', (file) => {
+    expect(classifyFile(file)).toBeNull();
+  });
+});
+
+describe('sourceStem', () => {
+  it.each([
+    ['workflow.ts', 'workflow'],
+    ['a.b.mjs', 'a.b'],
+    ['x.mts', 'x'],
+    ['steps.js', 'steps'],
+  ] as const)('%s → %s', (name, stem) => {
+    expect(sourceStem(name)).toBe(stem);
+  });
+
+  it.each(['.ts', '.mjs', 'x.d.ts', 'x.test.ts', 'x.spec.mjs', 'x.cjs', 'x.json', 'x'])('%s → undefined', (name) => {
+    expect(sourceStem(name)).toBeUndefined();
+  });
+});
+
+describe('declaration, test and companion files; skipped folders', () => {
+  it('declarations are .d.ts, .d.mts and .d.cts only', () => {
+    expect(['a.d.ts', 'a.d.mts', 'a.d.cts', '/p/x/a.d.ts'].map(isDeclarationFile)).toEqual([true, true, true, true]);
+    expect(['a.ts', 'a.d.js', 'd.ts', 'a.d.ts.map'].map(isDeclarationFile)).toEqual([false, false, false, false]);
+  });
+
+  it('tests are *.test.*, *.spec.* and anything under a __tests__ folder', () => {
+    expect(['/p/a.test.ts', '/p/a.spec.js', '/p/__tests__/a.ts', 'C:\\p\\__tests__\\a.js', '__tests__/a.js'].map(isTestFile)).toEqual([true, true, true, true, true]);
+    expect(['/p/a.tests.ts', '/p/my__tests__/a.ts', '/p/__tests__.ts', '/p/test/a.ts', '/p/a.test/x.ts'].map(isTestFile)).toEqual([false, false, false, false, false]);
+  });
+
+  it('companions are declarations and source maps', () => {
+    expect(['a.d.ts', 'a.d.mts', 'a.d.ts.map', 'a.d.mts.map', 'a.js.map', 'a.mjs.map'].map(isCompanionFile)).toEqual([true, true, true, true, true, true]);
+    expect(['a.js', 'a.ts', 'a.map', 'README.md'].map(isCompanionFile)).toEqual([false, false, false, false]);
+  });
+
+  it('node_modules, dot-folders and __tests__ are never walked; dist and src are', () => {
+    expect(['node_modules', '.git', '.cache', '__tests__'].map(isSkippedDirName)).toEqual([true, true, true, true]);
+    expect(['dist', 'src', 'shared', 'tests', 'node_module'].map(isSkippedDirName)).toEqual([false, false, false, false, false]);
+  });
+});
