@@ -49,6 +49,11 @@ export interface StartWorkerOptions {
    * `SKEIN_ROLLING_DEPLOY=1`, else false (the worker refuses to start).
    */
   rollingDeploy?: boolean;
+  /**
+   * Workflow bundle cache directory (see `bundleWorkflows`); `false` bundles from scratch on every start.
+   * Default `SKEIN_BUNDLE_CACHE` (a directory, or `off`), else `<projectDir>/.skein/bundles`.
+   */
+  bundleCache?: string | false;
   /** Engine health check: period and consecutive failures before the worker stops with an error. Defaults 5 000 ms, 3. */
   engineCheck?: { intervalMs?: number; failures?: number };
 }
@@ -61,7 +66,7 @@ export interface SkeinWorker {
   /** Absolute trace directory, or null when local traces are off. */
   traceDir: string | null;
   /** Where startup time went, in ms: static validation, loading modules, bundling workflow code, engine connection and registration. */
-  startup: { validateMs: number; loadMs: number; bundleMs: number; connectMs: number; totalMs: number };
+  startup: { validateMs: number; loadMs: number; bundleMs: number; connectMs: number; totalMs: number; bundleCache: 'hit' | 'miss' | 'off' };
   /**
    * Resolves when the worker has stopped after `shutdown()`; rejects if it crashed or lost the engine
    * (after the bounded health-check retry).
@@ -94,17 +99,21 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   if (manifest.workflows.length === 0) {
     throw new WorkerStartupError(`No workflows found in ${manifest.root}: add a workflow.js or install a package that exposes workflows`);
   }
-  setHookErrorReporter((err, hook) => logger.error({ hook, err: serializeError(err) }, `hook ${hook} failed`));
+  setHookErrorReporter((err, hook) => logger.error({ hook, err }, `hook ${hook} failed`));
   const hookFiles = await loadHookFiles(manifest.root);
   const project = await loadProject(manifest);
   const resolver = new ActivityResolver(project);
   const activities = buildActivities(resolver);
   const traceDirOption = options.traceDir ?? process.env.SKEIN_TRACE_DIR ?? path.join(manifest.root, '.skein', 'traces');
   const traceDir = traceDirOption === false || traceDirOption === 'off' ? null : path.resolve(traceDirOption);
-  const traces = traceDir ? new TraceRecorder(traceDir, options.traceExporters, (err) => logger.warn({ err: serializeError(err) }, 'trace write failed')) : undefined;
-  const events = new WorkerEvents(traces, (err) => logger.warn({ err: serializeError(err) }, 'trace failed'));
+  const traces = traceDir ? new TraceRecorder(traceDir, options.traceExporters, (err) => logger.warn({ err }, 'trace write failed')) : undefined;
+  const events = new WorkerEvents(traces, (err) => logger.warn({ err }, 'trace failed'));
   const tLoaded = performance.now();
-  const workflowBundle = await bundleWorkflows(project, traceDir ? { traceDir } : {});
+  const cacheEnv = process.env.SKEIN_BUNDLE_CACHE?.trim();
+  const bundleCacheDir = options.bundleCache ?? (cacheEnv === 'off' ? false : cacheEnv ? path.resolve(cacheEnv) : path.join(manifest.root, '.skein', 'bundles'));
+  const bundled = await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), cacheDir: bundleCacheDir });
+  if (bundled.storeError) logger.warn({ err: bundled.storeError }, `workflow bundle cache not written (${bundled.storeError.message}); the next start bundles again`);
+  const workflowBundle = { code: bundled.code };
   const tBundled = performance.now();
 
   installTemporalRuntimeLogger(logger);
@@ -114,7 +123,11 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
     nativeConnection = await NativeConnection.connect({ ...engine.connectionOptions, address: engine.address });
     clientConnection = await Connection.connect({ ...(engine.connectionOptions as object), address: engine.address, connectTimeout: 5000 });
   } catch (err) {
-    throw new WorkerStartupError(`Cannot reach Temporal at ${engine.address}: ${(err as Error).message.split('\n')[0]}`);
+    // The transport's own text (tonic::transport::Error(...)) goes to `details`, not into the one line.
+    throw new WorkerStartupError(
+      `Cannot reach the Temporal server at ${engine.address}: start one ("skein dev" runs its own) or set TEMPORAL_ADDRESS to a running server`,
+      (err as Error).message,
+    );
   }
   const closeConnections = async () => {
     await Promise.allSettled([nativeConnection.close(), clientConnection.close()]);
@@ -175,6 +188,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
         stopWatching();
         // A clean stop leaves nothing Running that pretends the catalog is served (unless another worker still is).
         if (!lost && (await retireCatalog(client, catalog, identity))) logger.info({ catalog }, 'catalog retired: no other worker serves it');
+        // Let webpack finish writing its persistent cache (a cold start writes it in the background).
+        await bundled.persisted;
         const pending = await drainHooks(30_000);
         if (pending > 0) logger.warn({ pending }, 'hooks still running after 30 s; not waiting longer');
         await traces?.flush();
@@ -189,6 +204,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
       bundleMs: ms(tLoaded, tBundled),
       connectMs: ms(tBundled, tReady),
       totalMs: ms(tStart, tReady),
+      bundleCache: bundled.cache,
     };
     logger.info(
       { catalog, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, startup },
