@@ -11,7 +11,10 @@ import { checkSchema } from '../shared/validate.js';
 
 /** Thrown by the local `context.control.continueAsNew` and caught by `runLocally`, which starts the next run. */
 class LocalContinueAsNew {
-  constructor(readonly input: unknown) {}
+  readonly input: unknown;
+  constructor(input: unknown) {
+    this.input = input;
+  }
 }
 
 function localContext(def: WorkflowDefinition, workflowId: string): WorkflowContext {

@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+
+/** webpack's configuration type, as Temporal's bundler hands it to `webpackConfigHook`. */
+type Configuration = Parameters<NonNullable<Parameters<typeof bundleWorkflowCode>[0]['webpackConfigHook']>>[0];
 import { WORKFLOW_BUNDLE_CONDITIONS } from '@skein/core';
 import { WorkerStartupError } from '../errors.js';
 import type { LoadedProject } from '../load.js';
@@ -42,6 +45,28 @@ export function activityFileTest(project: LoadedProject, stubs: Map<string, unkn
 function temporalModulesDir(): string {
   const workflowEntry = fileURLToPath(import.meta.resolve('@temporalio/workflow'));
   return workflowEntry.slice(0, workflowEntry.lastIndexOf(`${path.sep}@temporalio${path.sep}`));
+}
+
+/**
+ * TypeScript in workflow code (issue "TypeScript at run time"). Temporal's bundler already compiles `.ts`
+ * outside node_modules with swc-loader (transpile only; enums and namespaces included) and maps `./x.js` to
+ * `./x.ts`; this widens the same rule to `.mts`/`.cts` and maps `.mjs`/`.cjs` imports to them. Its inline source
+ * maps (`devtoolModuleFilenameTemplate: [absolute-resource-path]`) make workflow stack traces name `.ts` lines.
+ * Mutates and returns `config`.
+ */
+export function withTypeScriptSources(config: Configuration): Configuration {
+  const resolve = (config.resolve ??= {});
+  resolve.extensions = [...new Set([...(resolve.extensions ?? ['.ts', '.js']), '.mts', '.cts'])];
+  resolve.extensionAlias = {
+    '.js': ['.ts', '.js'],
+    ...resolve.extensionAlias,
+    '.mjs': ['.mts', '.mjs'],
+    '.cjs': ['.cts', '.cjs'],
+  };
+  for (const rule of config.module?.rules ?? []) {
+    if (rule && typeof rule === 'object' && rule.test instanceof RegExp && rule.test.test('workflow.ts')) rule.test = /\.[cm]?ts$/;
+  }
+  return config;
 }
 
 /**
@@ -95,6 +120,7 @@ export async function bundleWorkflows(project: LoadedProject, settings: { traceD
           modules: [...(config.resolve?.modules ?? ['node_modules']), temporalModulesDir()],
           conditionNames: [...WORKFLOW_BUNDLE_CONDITIONS, 'webpack', 'import', 'module', 'browser', 'default'],
         };
+        withTypeScriptSources(config);
         config.module?.rules?.push({
           test: isActivityFile,
           enforce: 'pre',
