@@ -1,0 +1,108 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { freePort } from '@skein/cli';
+import { spawnSkein, type CliProcess } from '../support/processes.js';
+import { repoRoot } from '../support/stack.js';
+
+/**
+ * The authoring API's smoke suite (issue "Done when"): one TypeScript parent workflow (fixtures/projects/smoke-ts,
+ * src/ layout, .js-suffixed imports) whose children cover every helper, run by the real CLI in two ways:
+ * `skein dev` on the .ts sources (no build step), and `skein worker` (+ `skein api`) on its `tsc` output.
+ */
+const fixture = path.join(repoRoot, 'fixtures/projects/smoke-ts');
+const dist = path.join(fixture, 'dist');
+
+interface Mode {
+  name: string;
+  start(env: Record<string, string>): CliProcess[];
+  ready: RegExp[];
+}
+
+const modes: Mode[] = [
+  { name: 'skein dev on the .ts sources', start: (env) => [spawnSkein(['dev', fixture], env)], ready: [/Skein is up/] },
+  {
+    name: 'skein worker on the tsc output (dist/)',
+    start: (env) => [spawnSkein(['worker', dist], env), spawnSkein(['api'], env)],
+    ready: [/worker serving/, /API listening/],
+  },
+];
+
+beforeAll(async () => {
+  // The compiled project: tsc with the repository's TypeScript, plus a package.json marking dist/ as ESM.
+  await promisify(execFile)(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', path.join(fixture, 'tsconfig.json')]);
+  await writeFile(path.join(dist, 'package.json'), JSON.stringify({ name: 'smoke-ts-dist', private: true, type: 'module' }, null, 2));
+}, 120_000);
+
+async function post(url: string, route: string, body: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(url + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: await res.json() };
+}
+
+async function statusOf(url: string, workflowId: string): Promise<string | undefined> {
+  const res = await fetch(`${url}/workflow/${encodeURIComponent(workflowId)}/status`);
+  return ((await res.json()) as { status?: string }).status;
+}
+
+describe.each(modes)('$name', (mode) => {
+  let url: string;
+  let procs: CliProcess[] = [];
+  let traceDir: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    traceDir = await mkdtemp(path.join(tmpdir(), 'skein-smoke-traces-'));
+    const env = {
+      TEMPORAL_ADDRESS: inject('temporalAddress'),
+      SKEIN_CATALOG: `smoke-${process.pid}-${Date.now()}`,
+      PORT: String(port),
+      SKEIN_TRACE_DIR: traceDir,
+    };
+    url = `http://127.0.0.1:${port}`;
+    procs = mode.start(env);
+    await Promise.all(procs.map((p, i) => p.waitFor(mode.ready[i]!, 120_000)));
+  }, 150_000);
+
+  afterAll(async () => {
+    for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGINT');
+    await Promise.all(procs.map((p) => p.exited));
+    await rm(traceDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('the smoke workflow passes every check, and its detached child outlives it', async () => {
+    const res = await post(url, '/workflow/run', { workflowName: 'smoke', input: { apiUrl: url }, timeout: 120_000 });
+    expect(res.status).toBe(200);
+    expect(res.body.error, JSON.stringify(res.body.errorDetails)).toBeNull();
+    expect(res.body.status).toBe('completed');
+    const { passed, checks, detachedWorkflowId } = res.body.output as { passed: boolean; checks: Array<{ name: string; ok: boolean; detail?: unknown }>; detachedWorkflowId: string };
+    expect(checks.filter((c) => !c.ok)).toEqual([]);
+    expect(passed).toBe(true);
+    // Every child contributed its checks.
+    for (const prefix of ['sumNumbers', 'countdown', 'typedErrors:', 'parallelSquares:', 'childShapes:', 'counter:']) {
+      expect(checks.some((c) => c.name.startsWith(prefix)), prefix).toBe(true);
+    }
+    // The parent has closed; the detached child (ParentClosePolicy.ABANDON) was not terminated with it.
+    await expect.poll(() => statusOf(url, detachedWorkflowId), { timeout: 15_000, interval: 500 }).toBe('completed');
+  }, 150_000);
+
+  it.each([
+    ['badThrow', null, 'NonErrorThrownError', 'step "throwString" threw a non-Error value: "boom"'],
+    ['badContinue', { n: 1 }, 'SkeinValidationError', 'Invalid continueAsNew input of workflow "badContinue"'],
+    ['badParallel', null, 'TypeError', 'jobs[1] is not a function (got string)'],
+    ['badSleep', null, 'TypeError', 'sleep(): "soon" is not a duration'],
+  ])('bad input: %s fails its run with a named error', async (workflowName, input, name, message) => {
+    const res = await post(url, '/workflow/run', { workflowName, input, timeout: 30_000 });
+    expect(res.body.status).toBe('failed');
+    expect(res.body.errorDetails.name).toBe(name);
+    expect(res.body.errorDetails.message).toContain(message);
+  }, 40_000);
+
+  it('still serves runs after the bad ones', async () => {
+    const res = await post(url, '/workflow/run', { workflowName: 'sumNumbers', input: { values: [4, 5] } });
+    expect(res.body).toMatchObject({ status: 'completed', output: { sum: 9, doubled: 18 } });
+  }, 40_000);
+});
