@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -15,7 +15,8 @@ import { repoRoot } from '../support/stack.js';
  * `skein dev` on the .ts sources (no build step), and `skein worker` (+ `skein api`) on its `tsc` output.
  */
 const fixture = path.join(repoRoot, 'fixtures/projects/smoke-ts');
-const dist = path.join(fixture, 'dist');
+/** The compiled project, outside fixtures/ (whose every package.json is a golden-record fixture). */
+let dist: string;
 
 interface Mode {
   name: string;
@@ -33,10 +34,17 @@ const modes: Mode[] = [
 ];
 
 beforeAll(async () => {
-  // The compiled project: tsc with the repository's TypeScript, plus a package.json marking dist/ as ESM.
-  await promisify(execFile)(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', path.join(fixture, 'tsconfig.json')]);
-  await writeFile(path.join(dist, 'package.json'), JSON.stringify({ name: 'smoke-ts-dist', private: true, type: 'module' }, null, 2));
+  // The compiled project as it would be deployed: tsc's output (the repository's TypeScript, the fixture's
+  // tsconfig.json) with the project's package.json, and node_modules where its dependencies are installed.
+  dist = await mkdtemp(path.join(tmpdir(), 'skein-smoke-dist-'));
+  await promisify(execFile)(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', path.join(fixture, 'tsconfig.json'), '--outDir', dist]);
+  await copyFile(path.join(fixture, 'package.json'), path.join(dist, 'package.json'));
+  await symlink(path.join(repoRoot, 'node_modules'), path.join(dist, 'node_modules'), 'dir');
 }, 120_000);
+
+afterAll(async () => {
+  await rm(dist, { recursive: true, force: true });
+});
 
 async function post(url: string, route: string, body: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(url + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
