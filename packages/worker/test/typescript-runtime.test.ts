@@ -69,6 +69,13 @@ describe('TypeScript in the worker process (Node type stripping + resolve hook)'
     expect(out).toContain('"erasableSyntaxOnly": true');
   });
 
+  it('prefers an existing .js file over its .ts namesake, as TypeScript resolves them', async () => {
+    const out = await inNode(`
+      const { picked } = await import('./src/lib/prefers.ts');
+      return picked;`);
+    expect(out).toBe('js');
+  });
+
   it('still reports a missing module as missing', async () => {
     const out = await inNode(`
       try { await import('./src/bad/nowhere.js'); } catch (e) { return e.code; }`);

@@ -4,7 +4,9 @@
  * (`import { x } from './steps.js'` where only `steps.ts` exists, as `moduleResolution: "nodenext"` requires).
  * Self-contained (Node built-ins only) so it loads before anything else, from source or from `dist/`.
  */
+import { existsSync } from 'node:fs';
 import { registerHooks, type ResolveHookContext, type ResolveFnOutput } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 /** A TypeScript source extension for each JavaScript output extension, as `tsc` maps them. */
 const SOURCE_EXTENSIONS: Record<string, string> = { '.js': '.ts', '.mjs': '.mts', '.cjs': '.cts' };
@@ -31,23 +33,20 @@ function resolve(
   context: ResolveHookContext,
   nextResolve: (specifier: string, context?: Partial<ResolveHookContext>) => ResolveFnOutput,
 ): ResolveFnOutput {
-  try {
-    return nextResolve(specifier, context);
-  } catch (err) {
-    const source = (err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' ? typeScriptSourceFor(specifier, context.parentURL) : undefined;
-    if (source === undefined) throw err;
-    try {
-      return nextResolve(source, context);
-    } catch {
-      throw err; // neither exists: report the import as written
-    }
+  const source = typeScriptSourceFor(specifier, context.parentURL);
+  // The written .js file wins when it exists (as in TypeScript's own resolution); otherwise its .ts source.
+  // Checked up front so the common case costs one stat, not a thrown ERR_MODULE_NOT_FOUND.
+  if (source !== undefined && context.parentURL) {
+    const written = fileURLToPath(new URL(specifier, context.parentURL));
+    if (!existsSync(written) && existsSync(fileURLToPath(new URL(source, context.parentURL)))) return nextResolve(source, context);
   }
+  return nextResolve(specifier, context);
 }
 
 /**
  * Lets `.ts`/`.mts`/`.cts` files of the project import each other with `.js`/`.mjs`/`.cjs` suffixes, by a
- * synchronous, in-thread resolve hook (`module.registerHooks`) that only acts when Node's own resolution
- * fails. Type stripping itself is Node's (on by default since Node 23.6). Idempotent; process-wide.
+ * synchronous, in-thread resolve hook (`module.registerHooks`) that only acts when the written file does not
+ * exist and its TypeScript source does. Type stripping itself is Node's (on by default since Node 23.6). Idempotent; process-wide.
  */
 export function enableTypeScriptSources(): void {
   if (registered) return;
