@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -38,7 +38,10 @@ beforeAll(async () => {
   // tsconfig.json) with the project's package.json, and node_modules where its dependencies are installed.
   dist = await mkdtemp(path.join(tmpdir(), 'skein-smoke-dist-'));
   await promisify(execFile)(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', path.join(fixture, 'tsconfig.json'), '--outDir', dist]);
-  await copyFile(path.join(fixture, 'package.json'), path.join(dist, 'package.json'));
+  // Its package.json names the hook file by its compiled path.
+  const pkg = JSON.parse(await readFile(path.join(fixture, 'package.json'), 'utf8')) as { skein: { hookFiles: string[] } };
+  pkg.skein.hookFiles = pkg.skein.hookFiles.map((f) => f.replace(/^\.\/src\//, './').replace(/\.ts$/, '.js'));
+  await writeFile(path.join(dist, 'package.json'), JSON.stringify(pkg, null, 2));
   await symlink(path.join(repoRoot, 'node_modules'), path.join(dist, 'node_modules'), 'dir');
 }, 120_000);
 
@@ -60,6 +63,7 @@ describe.each(modes)('$name', (mode) => {
   let url: string;
   let procs: CliProcess[] = [];
   let traceDir: string;
+  let hookLog: string;
 
   beforeAll(async () => {
     const port = await freePort();
@@ -69,6 +73,7 @@ describe.each(modes)('$name', (mode) => {
       SKEIN_CATALOG: `smoke-${process.pid}-${Date.now()}`,
       PORT: String(port),
       SKEIN_TRACE_DIR: traceDir,
+      SKEIN_HOOK_LOG: (hookLog = path.join(traceDir, 'hooks.jsonl')),
     };
     url = `http://127.0.0.1:${port}`;
     procs = mode.start(env);
@@ -87,14 +92,17 @@ describe.each(modes)('$name', (mode) => {
     expect(res.body.error, JSON.stringify(res.body.errorDetails)).toBeNull();
     expect(res.body.status).toBe('completed');
     const { passed, checks, detachedWorkflowId } = res.body.output as { passed: boolean; checks: Array<{ name: string; ok: boolean; detail?: unknown }>; detachedWorkflowId: string };
+    // The parent has closed; the detached child (ParentClosePolicy.ABANDON) was not terminated with it.
+    await expect.poll(() => statusOf(url, detachedWorkflowId), { timeout: 15_000, interval: 500 }).toBe('completed');
+    // The TypeScript hook file ran, and saw the step's failure under its class name.
+    const hookLines = async () => (await readFile(hookLog, 'utf8').catch(() => '')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown);
+    await expect.poll(hookLines, { timeout: 10_000, interval: 200 }).toContainEqual({ activityType: 'typedErrors#chargeCard', type: 'CardDeclined' });
     expect(checks.filter((c) => !c.ok)).toEqual([]);
     expect(passed).toBe(true);
     // Every child contributed its checks.
     for (const prefix of ['sumNumbers', 'countdown', 'typedErrors:', 'parallelSquares:', 'childShapes:', 'counter:']) {
       expect(checks.some((c) => c.name.startsWith(prefix)), prefix).toBe(true);
     }
-    // The parent has closed; the detached child (ParentClosePolicy.ABANDON) was not terminated with it.
-    await expect.poll(() => statusOf(url, detachedWorkflowId), { timeout: 15_000, interval: 500 }).toBe('completed');
   }, 150_000);
 
   it.each([
@@ -111,6 +119,6 @@ describe.each(modes)('$name', (mode) => {
 
   it('still serves runs after the bad ones', async () => {
     const res = await post(url, '/workflow/run', { workflowName: 'sumNumbers', input: { values: [4, 5] } });
-    expect(res.body).toMatchObject({ status: 'completed', output: { sum: 9, doubled: 18 } });
+    expect(res.body).toMatchObject({ status: 'completed', output: { sum: 9, doubled: 18, parity: 'odd' } });
   }, 40_000);
 });
