@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { freePort } from '@skein/cli';
+import { Client, Connection } from '@temporalio/client';
 import { spawnSkein, type CliProcess } from '../support/processes.js';
 import { repoRoot } from '../support/stack.js';
 
@@ -115,6 +116,20 @@ describe.each(modes)('$name', (mode) => {
     expect(res.body.status).toBe('failed');
     expect(res.body.errorDetails.name).toBe(name);
     expect(res.body.errorDetails.message).toContain(message);
+  }, 40_000);
+
+  it('a workflow failure’s stack trace names the workflow source file and line', async () => {
+    const res = await post(url, '/workflow/run', { workflowName: 'badSleep', input: null, timeout: 30_000 });
+    const connection = await Connection.connect({ address: inject('temporalAddress') });
+    try {
+      const history = await new Client({ connection }).workflow.getHandle(res.body.workflowId, res.body.runId).fetchHistory();
+      const failed = history.events?.find((e) => e.workflowExecutionFailedEventAttributes)?.workflowExecutionFailedEventAttributes;
+      // Temporal maps bundle frames through the bundle's source map: the .ts line when run from source, and
+      // from dist/ too, through tsc's own .js.map files (the fixture's tsconfig sets "sourceMap": true).
+      expect(failed?.failure?.stackTrace).toMatch(/bad-sleep\/workflow\.ts:7:16\b/);
+    } finally {
+      await connection.close();
+    }
   }, 40_000);
 
   it('still serves runs after the bad ones', async () => {

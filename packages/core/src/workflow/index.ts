@@ -114,7 +114,9 @@ async function runBody(def: WorkflowDefinition, input: unknown, args: SkeinRunAr
     if (!(err instanceof Error)) {
       throw ApplicationFailure.nonRetryable(`workflow "${def.name}" threw a non-Error value: ${describeThrownValue(err)}`, NON_ERROR_THROWN);
     }
-    throw ApplicationFailure.create({ message: err.message, type: errorTypeName(err), nonRetryable: isNonRetryableError(err), cause: err });
+    const failure = ApplicationFailure.create({ message: err.message, type: errorTypeName(err), nonRetryable: isNonRetryableError(err), cause: err });
+    failure.stack = err.stack; // the failure's stack trace is where the error was thrown (source-mapped to .ts)
+    throw failure;
   }
   const checkedOutput = checkSchema(def.outputSchema, output, `output of workflow "${def.name}"`);
   if (!checkedOutput.ok) throw ApplicationFailure.nonRetryable(checkedOutput.message, SCHEMA_ERROR_TYPE);
