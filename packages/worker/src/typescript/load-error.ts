@@ -17,16 +17,18 @@ const ADVICE: Record<string, string> = {
 };
 
 /**
- * Where Node says a TypeScript load error is: the `file:///…:<line>` header of its stack, then either the source
- * line with carets under the offending span (one-line spans) or the lines of the span with `  > ` marking its
- * first line (longer spans; column = that line's first non-blank character).
+ * Where Node says a TypeScript load error is: the `file:///…:<line>` header of its stack, then a snippet: either
+ * the source line with a line of carets under the offending span (one-line spans; a context line may come
+ * first) or the lines of the span with `  > ` marking its first line (longer spans; column = that line's first
+ * non-blank character).
  */
 function locate(stack: string): { file: string; line: number; column: number } | undefined {
   const lines = stack.split('\n');
   const m = /^(file:\/\/\S+):(\d+)$/.exec(lines[0] ?? '');
   if (!m) return undefined;
-  const caret = lines[2]?.indexOf('^') ?? -1;
-  const marked = lines.slice(1, 4).find((l) => l.startsWith('  > '))?.slice(4);
+  const snippet = lines.slice(1, 6);
+  const caret = snippet.find((l) => /^\s*\^+\s*$/.test(l))?.indexOf('^') ?? -1;
+  const marked = snippet.find((l) => l.startsWith('  > '))?.slice(4);
   const column = caret >= 0 ? caret + 1 : marked !== undefined ? marked.search(/\S|$/) + 1 : 1;
   return { file: fileURLToPath(m[1]!), line: Number(m[2]), column };
 }
