@@ -36,7 +36,8 @@ export { condition, defineQuery, defineSignal, defineUpdate, setHandler } from '
  * Defines a workflow. The worker runs `fn` in Temporal's deterministic sandbox; there, calling a step or
  * evaluator schedules an activity and calling another workflow starts a child workflow.
  * In plain Node (unit tests) calling the returned function runs `fn` directly with schema checks and a local
- * `context` (`runLocally`): continue-as-new starts the next run in-process, child calls run in-process too.
+ * `context` (`runLocally`): continue-as-new starts the next run in-process, child calls run in-process too (their
+ * call options are ignored there: a detached call also runs the child to completion and answers its output).
  * @throws DefinitionError on a malformed config (bad name, non-function `fn`, unknown option keys).
  */
 export function workflow<I = unknown, O = unknown>(config: WorkflowConfig<I, O>): SkeinWorkflow<I, O> {
