@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '@skein/discovery';
-import { bundleWorkflows } from '../src/bundle/bundle.js';
+import { bundleWorkflows, withTypeScriptSources } from '../src/bundle/bundle.js';
 import { loadProject } from '../src/load.js';
 import { typeScriptSourceFor } from '../src/typescript/resolve-hook.js';
 
@@ -80,6 +80,19 @@ describe('TypeScript in the worker process (Node type stripping + resolve hook)'
     const out = await inNode(`
       try { await import('./src/bad/nowhere.js'); } catch (e) { return e.code; }`);
     expect(out).toBe('ERR_MODULE_NOT_FOUND');
+  });
+});
+
+describe('withTypeScriptSources (the bundle’s webpack options)', () => {
+  it('widens Temporal’s .ts rule to .mts/.cts and maps .js/.mjs/.cjs imports to their sources', () => {
+    const tsRule = { test: /\.ts$/, exclude: /node_modules/, use: { loader: 'swc-loader' } };
+    const jsRule = { test: /\.js$/, enforce: 'pre' as const, use: ['source-map-loader'] };
+    const config = withTypeScriptSources({ resolve: { extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } }, module: { rules: [jsRule, tsRule] } });
+    expect(['a.ts', 'a.mts', 'a.cts'].every((f) => tsRule.test.test(f))).toBe(true);
+    expect(tsRule.test.test('a.js')).toBe(false);
+    expect(jsRule.test.test('a.ts')).toBe(false);
+    expect(config.resolve?.extensionAlias).toEqual({ '.js': ['.ts', '.js'], '.mjs': ['.mts', '.mjs'], '.cjs': ['.cts', '.cjs'] });
+    expect(config.resolve?.extensions).toEqual(['.ts', '.js', '.mts', '.cts']);
   });
 });
 
