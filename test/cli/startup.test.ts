@@ -18,7 +18,9 @@ describe('skein worker: bad starts end with one clear line and exit code 1', () 
       await writeFile(path.join(dir, 'package.json'), '{"name":"empty","private":true}');
       const res = await skein(['worker', dir], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
       expect(res.code).toBe(1);
-      expect(res.stderr).toContain('No workflows found in');
+      // The startup validation refuses it (conventions/no-workflows), saying why.
+      expect(res.stderr).toContain('conventions/no-workflows');
+      expect(res.stderr).toContain('serves no workflow: no workflow file');
       expect(res.stderr).not.toMatch(/\n\s+at /);
     } finally {
       await rm(dir, { recursive: true, force: true });
