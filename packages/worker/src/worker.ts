@@ -21,6 +21,7 @@ import { WorkerEvents } from './hooks/events.js';
 import { loadHookFiles } from './hooks/hook-files.js';
 import { skeinSinks } from './hooks/sinks.js';
 import { TraceRecorder } from './traces/recorder.js';
+import { enableTypeScriptSources } from './typescript/resolve-hook.js';
 import type { TraceExporter } from './traces/types.js';
 
 /** Options of `startWorker()`; anything omitted comes from the environment (`loadWorkerConfig`). */
@@ -94,6 +95,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   } as EngineConnectionConfig;
 
   const tStart = performance.now();
+  // Project .ts files (steps, evaluators, shared activities, hook files) run from source in this process.
+  enableTypeScriptSources();
   const manifest = await checkProject(options.projectDir, logger);
   const tValidated = performance.now();
   if (manifest.workflows.length === 0) {

@@ -12,6 +12,7 @@ import {
   defineSignal,
   executeChild,
   proxyActivities,
+  startChild,
   setHandler,
   upsertMemo,
   workflowInfo,
@@ -35,12 +36,18 @@ import type { ActivityOptions } from '../shared/options.js';
 import { SCHEMA_ERROR_TYPE, checkSchema } from '../shared/validate.js';
 import { runContext, setRunContext, type SkeinRunArgs } from './context.js';
 import type { ChildWorkflowCallOptions, SkeinActivity, SkeinWorkflow } from '../shared/callables.js';
+import { NON_ERROR_THROWN, describeThrownValue, errorTypeName, isNonRetryableError } from '../shared/errors.js';
+import { workflowContext } from './workflow-context.js';
 
 export { z } from 'zod';
 export * from '../shared/names.js';
 export type * from '../shared/definition.js';
 export type * from '../shared/callables.js';
 export type { ActivityOptions } from '../shared/options.js';
+export type * from '../shared/context.js';
+export type { Duration } from '../shared/duration.js';
+export { FatalError, ValidationError, hasErrorType } from '../shared/errors.js';
+export * from './helpers.js';
 
 function effectiveWorkflowOptions(): ActivityOptions {
   const ctx = runContext();
@@ -87,7 +94,7 @@ async function runDefinition(def: WorkflowDefinition, input: unknown, args: Skei
   publishTraceDestinations();
   sinks.skein.workflowStarted(input ?? null);
   try {
-    const output = await runBody(def, input);
+    const output = await runBody(def, input, args);
     sinks.skein.workflowCompleted(output);
     return output;
   } catch (err) {
@@ -96,17 +103,21 @@ async function runDefinition(def: WorkflowDefinition, input: unknown, args: Skei
   }
 }
 
-async function runBody(def: WorkflowDefinition, input: unknown): Promise<unknown> {
+async function runBody(def: WorkflowDefinition, input: unknown, args: SkeinRunArgs | undefined): Promise<unknown> {
   const checkedInput = checkSchema(def.inputSchema, input ?? undefined, `input of workflow "${def.name}"`);
   if (!checkedInput.ok) throw ApplicationFailure.nonRetryable(checkedInput.message, SCHEMA_ERROR_TYPE);
   let output: unknown;
   try {
-    output = await def.fn(checkedInput.value);
+    output = await def.fn(checkedInput.value, workflowContext(def, args));
   } catch (err) {
     // Temporal's own control flow (failures, cancellation, continue-as-new) passes through untouched.
     if (err instanceof TemporalFailure || err instanceof ContinueAsNew) throw err;
-    const e = err instanceof Error ? err : new Error(String(err));
-    throw ApplicationFailure.create({ message: e.message, type: e.name, cause: e });
+    if (!(err instanceof Error)) {
+      throw ApplicationFailure.nonRetryable(`workflow "${def.name}" threw a non-Error value: ${describeThrownValue(err)}`, NON_ERROR_THROWN);
+    }
+    const failure = ApplicationFailure.create({ message: err.message, type: errorTypeName(err), nonRetryable: isNonRetryableError(err), cause: err });
+    failure.stack = err.stack; // the failure's stack trace is where the error was thrown (source-mapped to .ts)
+    throw failure;
   }
   const checkedOutput = checkSchema(def.outputSchema, output, `output of workflow "${def.name}"`);
   if (!checkedOutput.ok) throw ApplicationFailure.nonRetryable(checkedOutput.message, SCHEMA_ERROR_TYPE);
@@ -128,7 +139,7 @@ export function emit(name: string, payload: unknown): void {
  */
 export function workflow<I = unknown, O = unknown>(config: WorkflowConfig<I, O>): SkeinWorkflow<I, O> {
   const def = normalizeWorkflowConfig(config) as WorkflowDefinition;
-  const call = async (input: I, options?: ChildWorkflowCallOptions): Promise<O> => {
+  const call = async (input?: I, options?: ChildWorkflowCallOptions): Promise<unknown> => {
     const info = workflowInfo();
     const ctx = runContext();
     ctx.childSeq += 1;
@@ -136,12 +147,16 @@ export function workflow<I = unknown, O = unknown>(config: WorkflowConfig<I, O>)
       inheritedActivityOptions: effectiveWorkflowOptions(),
       invocationActivityOptions: options?.activityOptions,
     };
-    return (await executeChild(def.name, {
-      args: [input ?? null, childArgs],
+    const childOptions = {
+      args: [input ?? null, childArgs] as [unknown, SkeinRunArgs],
       taskQueue: info.taskQueue,
       workflowId: options?.workflowId ?? `${info.workflowId}/${def.name}-${ctx.childSeq}`,
-      parentClosePolicy: options?.detached ? ParentClosePolicy.ABANDON : ParentClosePolicy.TERMINATE,
-    })) as O;
+    };
+    if (options?.detached) {
+      const handle = await startChild(def.name, { ...childOptions, parentClosePolicy: ParentClosePolicy.ABANDON });
+      return { workflowId: handle.workflowId, runId: handle.firstExecutionRunId };
+    }
+    return executeChild(def.name, { ...childOptions, parentClosePolicy: ParentClosePolicy.TERMINATE });
   };
   return Object.assign(call, { [SKEIN]: def }) as SkeinWorkflow<I, O>;
 }
