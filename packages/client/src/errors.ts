@@ -70,13 +70,15 @@ export class SkeinConnectionError extends Error {
 }
 
 function describeCause(cause: unknown): string {
-  let err = cause as { code?: string; message?: string; cause?: unknown } | undefined;
   // fetch wraps the socket error: TypeError('fetch failed', { cause: Error{ code: 'ECONNREFUSED' } }).
-  for (let i = 0; i < 5 && err; i++) {
+  let err = cause as { code?: unknown; message?: unknown; cause?: unknown } | undefined;
+  let deepest = err;
+  for (let i = 0; i < 5 && err && typeof err === 'object'; i++) {
     if (typeof err.code === 'string') return err.code;
+    deepest = err;
     err = err.cause as typeof err;
   }
-  return (cause as Error | undefined)?.message ?? String(cause);
+  return typeof deepest?.message === 'string' ? deepest.message : String(cause);
 }
 
 /** True for errors worth retrying: the API unreachable, or a 5xx answer (it may be restarting). */
