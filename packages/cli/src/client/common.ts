@@ -143,6 +143,18 @@ export function reportFailure(err: unknown, json: boolean | undefined): number {
   return EXIT.api;
 }
 
+let pipeGuarded = false;
+
+/** A reader that closed stdout early (`skein workflow history x | head`) ends the command quietly. */
+function exitQuietlyOnClosedPipe(): void {
+  if (pipeGuarded) return;
+  pipeGuarded = true;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+    throw err;
+  });
+}
+
 /**
  * Wraps a command action: sets `process.exitCode` from its result (default 0) or from {@link reportFailure}.
  * The last argument commander passes (the Command) supplies the flags for `--json`.
@@ -150,6 +162,7 @@ export function reportFailure(err: unknown, json: boolean | undefined): number {
 export function action<A extends unknown[]>(fn: (...args: A) => Promise<number | void>): (...args: A) => Promise<void> {
   return async (...args: A) => {
     const cmd = args[args.length - 1] as Command;
+    exitQuietlyOnClosedPipe();
     try {
       process.exitCode = (await fn(...args)) ?? EXIT.ok;
     } catch (err) {
