@@ -22,8 +22,12 @@ interface RunFlags extends StartFlags {
 const MIN_WAIT_MS = 250;
 const MAX_WAIT_MS = 3_600_000;
 
-/** Parses `--timeout`: a duration in the `ms` format Temporal uses (`30s`, `5m`, `1h`) or plain milliseconds. */
-function duration(value: string): number {
+/**
+ * Parses `--timeout`: a duration in the `ms` format Temporal uses (`30s`, `5m`, `1h`) or plain milliseconds.
+ * @returns milliseconds, 250 to 3 600 000 (CONTRACT `timeout` of `POST /workflow/run`)
+ * @throws InvalidArgumentError (a usage error) otherwise
+ */
+export function duration(value: string): number {
   const n = /^\d+$/.test(value) ? Number(value) : ms(value as ms.StringValue);
   if (typeof n !== 'number' || !Number.isFinite(n)) throw new InvalidArgumentError('must be a duration such as 30s, 5m or 1h');
   if (n < MIN_WAIT_MS || n > MAX_WAIT_MS) throw new InvalidArgumentError('must be from 250ms to 1h');
