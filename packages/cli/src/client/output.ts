@@ -8,9 +8,9 @@ import { parseApiTime } from '@skein/client';
 
 type Style = Parameters<typeof styleText>[0];
 
-/** `text` styled for stdout; plain when stdout is not a colour terminal. */
-export function paint(style: Style, text: string): string {
-  return styleText(style, text, { stream: process.stdout });
+/** `text` styled for `stream` (default stdout); plain when that stream is not a colour terminal. */
+export function paint(style: Style, text: string, stream: NodeJS.WriteStream = process.stdout): string {
+  return styleText(style, text, { stream });
 }
 
 const STATUS_STYLE: Record<string, Style> = {
@@ -35,14 +35,28 @@ const STATUS_MARK: Record<string, string> = {
   continued_as_new: '↻',
 };
 
-/** A status word, coloured by outcome. */
-export function statusText(status: string): string {
-  return paint(STATUS_STYLE[status] ?? 'white', status);
+/** A status word, coloured by outcome for `stream` (default stdout). */
+export function statusText(status: string, stream?: NodeJS.WriteStream): string {
+  return paint(STATUS_STYLE[status] ?? 'white', status, stream);
 }
 
-/** A one-character status mark (✔ ✖ … ⊘ ↻), coloured by outcome. */
-export function statusMark(status: string): string {
-  return paint(STATUS_STYLE[status] ?? 'white', STATUS_MARK[status] ?? '?');
+/** A one-character status mark (✔ ✖ … ⊘ ↻), coloured by outcome for `stream` (default stdout). */
+export function statusMark(status: string, stream?: NodeJS.WriteStream): string {
+  return paint(STATUS_STYLE[status] ?? 'white', STATUS_MARK[status] ?? '?', stream);
+}
+
+/**
+ * The outcome line of a closed run, for stderr: `✔ completed  [name  ]<workflowId>  run <runId>[  <duration>]`.
+ */
+export function outcomeLine(status: string, ref: { workflowId: string; runId: string }, name?: string, tookMs?: number): string {
+  const e = process.stderr;
+  const tail = `${ref.workflowId}  run ${ref.runId}${tookMs === undefined ? '' : `  ${formatDuration(tookMs)}`}`;
+  return `${statusMark(status, e)} ${statusText(status, e)}  ${name ? `${name}  ` : ''}${paint('dim', tail, e)}\n`;
+}
+
+/** Writes a line to stderr, styled for stderr. */
+export function note(text: string, style: Style = 'dim'): void {
+  process.stderr.write(paint(style, text, process.stderr) + '\n');
 }
 
 /** A duration for people: `850 ms`, `1.2 s`, `3 m 05 s`, `2 h 01 m`. */

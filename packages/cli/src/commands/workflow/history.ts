@@ -1,8 +1,8 @@
 /** `skein workflow history [--follow]`. */
 import type { Command } from 'commander';
-import type { HistoryEvent, HistoryPage, HistoryStreamDone } from '@skein/client';
+import type { HistoryEvent, HistoryPage } from '@skein/client';
 import { action, clientFrom, isFailedStatus, WorkflowOutcomeError, type ClientFlags } from '../../client/common.js';
-import { formatDuration, out, outJson, paint, statusMark, statusText } from '../../client/output.js';
+import { formatDuration, note, out, outcomeLine, outJson, paint } from '../../client/output.js';
 import { runTarget } from './inspect.js';
 
 interface HistoryFlags extends ClientFlags {
@@ -62,10 +62,6 @@ function header(): string {
   return paint('dim', `${'ID'.padStart(5)}  ${'TIME'.padEnd(12)}  ${'EVENT'.padEnd(TYPE_WIDTH)}  DETAIL`) + '\n';
 }
 
-function doneLine(done: HistoryStreamDone): string {
-  return `${statusMark(done.status)} ${statusText(done.status)}  ${paint('dim', `${done.workflowId}  run ${done.runId}`)}\n`;
-}
-
 /** Reads every page of one run's history (pinned by the first page), up to its current end. */
 async function readAll(flags: HistoryFlags, workflowId: string, onPage: (page: HistoryPage) => void): Promise<void> {
   const client = clientFrom(flags);
@@ -88,15 +84,15 @@ async function follow(flags: HistoryFlags, workflowId: string): Promise<void> {
       if (flags.json) return outJson(frame);
       if (frame.type === 'workflow') {
         const w = frame.workflow;
-        process.stderr.write(paint('dim', `following ${w.workflowType}  ${w.workflowId}  run ${w.runId}\n`));
+        note(`following ${w.workflowType}  ${w.workflowId}  run ${w.runId}`);
       } else out(eventLine(frame.event));
     },
     onReconnect({ error, delayMs, lastEventId }) {
-      process.stderr.write(paint('yellow', `connection lost (${error.message}); resuming after event ${lastEventId} in ${formatDuration(delayMs)}\n`));
+      note(`connection lost (${error.message}); resuming after event ${lastEventId} in ${formatDuration(delayMs)}`, 'yellow');
     },
   });
   if (flags.json) outJson({ type: 'done', ...done });
-  else process.stderr.write(doneLine(done));
+  else process.stderr.write(outcomeLine(done.status, done));
   if (isFailedStatus(done.status)) throw new WorkflowOutcomeError(done.status);
 }
 

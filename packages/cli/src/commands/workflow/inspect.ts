@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { RunStatus } from '@skein/client';
 import { action, clientFrom, intBetween, isFailedStatus, withClientOptions, WorkflowOutcomeError, type ClientFlags } from '../../client/common.js';
-import { elapsed, formatDuration, formatTime, keyValues, out, outJson, paint, prettyJson, statusMark, statusText, table } from '../../client/output.js';
+import { elapsed, formatDuration, formatTime, keyValues, out, outcomeLine, outJson, paint, prettyJson, statusMark, statusText, table } from '../../client/output.js';
 
 interface RunFlags extends ClientFlags {
   run?: string;
@@ -64,7 +64,7 @@ export function registerInspectCommands(workflow: Command): void {
         const r = await clientFrom(flags).result(workflowId, { runId: flags.run });
         if (flags.json) outJson(r);
         else {
-          process.stderr.write(`${statusMark(r.status)} ${statusText(r.status)}  ${paint('dim', `${r.workflowId}  run ${r.runId}`)}\n`);
+          process.stderr.write(outcomeLine(r.status, r));
           if (r.status === 'completed') out(prettyJson(r.output));
           else if (r.error) process.stderr.write(`error: ${r.error.name}: ${r.error.message}${r.error.activityType ? ` (in ${r.error.activityType})` : ''}\n`);
         }

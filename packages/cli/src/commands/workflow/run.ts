@@ -5,7 +5,7 @@ import ms from 'ms';
 import yoctoSpinner from 'yocto-spinner';
 import type { RunResponse } from '@skein/client';
 import { action, clientFrom, isFailedStatus, parseJson, readJsonFile, UsageError, withClientOptions, WorkflowOutcomeError, type ClientFlags } from '../../client/common.js';
-import { formatDuration, keyValues, out, outJson, paint, prettyJson, statusMark, statusText } from '../../client/output.js';
+import { formatDuration, keyValues, out, outcomeLine, outJson, prettyJson } from '../../client/output.js';
 
 interface StartFlags extends ClientFlags {
   input?: string;
@@ -61,8 +61,7 @@ function startOptions(cmd: Command, extra: (cmd: Command) => Command = (c) => c)
 
 /** Prints a run response: the output on stdout, the outcome line (and error) on stderr. */
 function printRun(name: string, res: RunResponse, tookMs: number): void {
-  const line = `${statusMark(res.status)} ${statusText(res.status)}  ${name}  ${paint('dim', `${res.workflowId}  run ${res.runId}  ${formatDuration(tookMs)}`)}\n`;
-  process.stderr.write(line);
+  process.stderr.write(outcomeLine(res.status, res, name, tookMs));
   if (res.status === 'completed') out(prettyJson(res.output));
   else if (res.error) process.stderr.write(`error: ${res.errorDetails?.name ?? res.failure?.type ?? 'Error'}: ${res.error}\n`);
 }

@@ -1,7 +1,7 @@
 /** `skein workflow trace`: a run's trace tree as an indented tree with durations and status marks. */
 import type { Command } from 'commander';
 import { action, clientFrom, type ClientFlags } from '../../client/common.js';
-import { formatDuration, out, outJson, paint, statusMark } from '../../client/output.js';
+import { formatDuration, note, out, outJson, paint, statusMark } from '../../client/output.js';
 import { runTarget } from './inspect.js';
 
 interface TraceFlags extends ClientFlags {
@@ -56,7 +56,7 @@ export function registerTraceCommand(workflow: Command): void {
         const tree = (t.data as { tree?: TraceNodeView } | null)?.tree;
         if (!tree) return out(paint('dim', `the trace at ${t.location} holds no tree\n`));
         out(drawTree(tree));
-        process.stderr.write(paint('dim', `${t.source} trace: ${t.location}\n`));
+        note(`${t.source} trace: ${t.location}`);
       }),
     );
 }
