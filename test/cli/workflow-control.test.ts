@@ -104,6 +104,19 @@ describe('stop and terminate', () => {
   });
 });
 
+describe('run --timeout', () => {
+  it('exits 1 when the wait ends first, naming the execution that keeps running; result meanwhile exits 3', async () => {
+    const res = await sk(['workflow', 'run', 'sleeper', '--input', '{"ms":4000}', '--timeout', '500ms', '--id', `cli-sleeper-${Date.now()}`, '--json']);
+    expect(res.code).toBe(1);
+    const body = JSON.parse(res.stdout);
+    expect(body).toMatchObject({ error: 'WorkflowExecutionTimedOutError', workflowId: expect.stringMatching(/^cli-sleeper-/) });
+    expect(res.stderr).toBe(`error: WorkflowExecutionTimedOutError: ${body.message}\nthe execution keeps running: skein workflow result ${body.workflowId}\n`);
+    const pending = await sk(['workflow', 'result', body.workflowId]);
+    expect(pending.code).toBe(3);
+    expect(pending.stderr).toMatch(/^error: WorkflowNotCompletedError: /);
+  });
+});
+
 describe('history --follow', () => {
   it('streams events as they happen, survives an API restart mid-stream without losing or repeating one, and exits when the run closes', async () => {
     const { workflowId, runId } = await startWaiter('x');
