@@ -76,6 +76,21 @@ describe('skein workflow run', () => {
     }
   });
 
+  it('on a terminal shows a spinner while it waits and colours the outcome; NO_COLOR keeps the spinner, drops the colours', async () => {
+    // `script` (util-linux) gives the command a pseudo-terminal; CI is unset because spinners stay quiet under CI, TERM set because colours need a known terminal.
+    const cmd = `${SKEIN_BIN} workflow run summarize --input '${JSON.stringify(TEXT)}'`;
+    const env = { SKEIN_API_URL: stack.url };
+    const tty = await shell(`env -u CI -u NO_COLOR -u FORCE_COLOR TERM=xterm-256color script -qec ${JSON.stringify(cmd)} /dev/null`, env);
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toContain('running summarize');
+    expect(tty.stdout).toContain('\x1b[32mcompleted\x1b[39m');
+    const plain = await shell(`env -u CI -u FORCE_COLOR TERM=xterm-256color NO_COLOR=1 script -qec ${JSON.stringify(cmd)} /dev/null`, env);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain('running summarize');
+    expect(plain.stdout).toMatch(/✔ completed {2}summarize /);
+    expect(plain.stdout).not.toMatch(/\x1b\[[\d;]*m/);
+  });
+
   it('reads the input from standard input with "-", by alias', async () => {
     const res = await sk(['workflow', 'run', 'onboard_customer', '-', '--json'], { stdin: JSON.stringify(ADA) });
     expect(res.code).toBe(0);
