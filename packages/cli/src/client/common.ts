@@ -72,6 +72,11 @@ export function withClientOptions(cmd: Command): Command {
     .addHelpText('after', ENV_HELP);
 }
 
+/** `<workflowId> [--run RID]` plus the client options. */
+export function runTarget(cmd: Command): Command {
+  return withClientOptions(cmd.argument('<workflowId>', 'the workflow execution id').option('--run <runId>', 'target this run instead of the latest'));
+}
+
 /** The client for the command's `--url` and `--token`. Throws UsageError on a malformed URL. */
 export function clientFrom(flags: ClientFlags): SkeinClient {
   try {

@@ -1,8 +1,7 @@
 /** `skein workflow signal | query | update | stop | terminate | reset`. */
 import type { Command } from 'commander';
-import { action, clientFrom, parseJson, UsageError, withClientOptions, type ClientFlags } from '../../client/common.js';
+import { action, clientFrom, parseJson, runTarget, UsageError, withClientOptions, type ClientFlags } from '../../client/common.js';
 import { out, outJson, paint, prettyJson } from '../../client/output.js';
-import { runTarget } from './inspect.js';
 
 interface PayloadFlags extends ClientFlags {
   payload?: string;

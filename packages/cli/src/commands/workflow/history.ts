@@ -1,9 +1,8 @@
 /** `skein workflow history [--follow]`. */
 import type { Command } from 'commander';
 import type { HistoryEvent, HistoryPage } from '@skein/client';
-import { action, clientFrom, isFailedStatus, WorkflowOutcomeError, type ClientFlags } from '../../client/common.js';
+import { action, clientFrom, isFailedStatus, runTarget, WorkflowOutcomeError, type ClientFlags } from '../../client/common.js';
 import { formatDuration, note, out, outcomeLine, outJson, paint } from '../../client/output.js';
-import { runTarget } from './inspect.js';
 
 interface HistoryFlags extends ClientFlags {
   run?: string;

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { RunStatus } from '@skein/client';
-import { action, clientFrom, intBetween, isFailedStatus, withClientOptions, WorkflowOutcomeError, type ClientFlags } from '../../client/common.js';
+import { action, clientFrom, intBetween, isFailedStatus, runTarget, withClientOptions, WorkflowOutcomeError, type ClientFlags } from '../../client/common.js';
 import { elapsed, formatDuration, formatTime, keyValues, out, outcomeLine, outJson, paint, prettyJson, statusMark, statusText, table } from '../../client/output.js';
 
 interface RunFlags extends ClientFlags {
@@ -29,11 +29,6 @@ export function parseStatus(value: string): RunStatus {
   if (v === 'cancelled') return 'canceled';
   if ((STATUSES as readonly string[]).includes(v)) return v as RunStatus;
   throw new InvalidArgumentError(`must be one of ${STATUSES.join(', ')} (or continued)`);
-}
-
-/** `<workflowId> [--run RID]` plus the client options. */
-export function runTarget(cmd: Command): Command {
-  return withClientOptions(cmd.argument('<workflowId>', 'the workflow execution id').option('--run <runId>', 'target this run instead of the latest'));
 }
 
 /** Registers `status`, `result`, `input` and `list` on the `workflow` command. */

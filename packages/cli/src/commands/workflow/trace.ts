@@ -1,8 +1,7 @@
 /** `skein workflow trace`: a run's trace tree as an indented tree with durations and status marks. */
 import type { Command } from 'commander';
-import { action, clientFrom, type ClientFlags } from '../../client/common.js';
+import { action, clientFrom, runTarget, type ClientFlags } from '../../client/common.js';
 import { formatDuration, note, out, outJson, paint, statusMark } from '../../client/output.js';
-import { runTarget } from './inspect.js';
 
 interface TraceFlags extends ClientFlags {
   run?: string;
