@@ -12,12 +12,22 @@ function indent(text: string): string {
   return text.replace(/^(?=.)/gm, '  ');
 }
 
-function overview(doc: CatalogResponse): string {
-  const head = `${paint('bold', `catalog ${doc.catalog}`)}  ${paint('dim', `published ${formatTime(doc.publishedAt)}`)}\n`;
-  if (doc.workflows.length === 0) return `${head}${paint('dim', 'no workflows\n')}`;
+/** Members newer APIs add to the catalog document: its polling workers, and (default route) every catalog. */
+interface CatalogExtras {
+  workers?: Array<{ identity: string; lastPollAt: number }>;
+  catalogs?: Array<{ catalog: string; live: boolean }>;
+}
+
+function overview(doc: CatalogResponse & CatalogExtras): string {
+  const workers = doc.workers ? `  ${paint('dim', `${doc.workers.length} worker(s) polling`)}` : '';
+  const head = `${paint('bold', `catalog ${doc.catalog}`)}  ${paint('dim', `published ${formatTime(doc.publishedAt)}`)}${workers}\n`;
+  const others = doc.catalogs?.filter((c) => c.catalog !== doc.catalog) ?? [];
+  const tail =
+    (doc.sharedActivities.length ? `\n${paint('dim', 'shared activities:')} ${doc.sharedActivities.map((a) => a.name).join(', ')}\n` : '') +
+    (others.length ? `${paint('dim', 'other catalogs:')} ${others.map((c) => `${c.catalog}${c.live ? '' : ' (no worker)'}`).join(', ')}\n` : '');
+  if (doc.workflows.length === 0) return `${head}${paint('dim', 'no workflows\n')}${tail}`;
   const rows = doc.workflows.map((w) => [w.name, w.aliases.join(', ') || '-', String(w.activities.length), w.description ?? '']);
-  const shared = doc.sharedActivities.length ? `\n${paint('dim', 'shared activities:')} ${doc.sharedActivities.map((a) => a.name).join(', ')}\n` : '';
-  return `${head}\n${table(['name', 'aliases', 'activities', 'description'], rows)}${shared}`;
+  return `${head}\n${table(['name', 'aliases', 'activities', 'description'], rows)}${tail}`;
 }
 
 function details(w: CatalogWorkflow): string {
