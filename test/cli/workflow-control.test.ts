@@ -106,7 +106,7 @@ describe('stop and terminate', () => {
 
 describe('run --timeout', () => {
   it('exits 1 when the wait ends first, naming the execution that keeps running; result meanwhile exits 3', async () => {
-    const res = await sk(['workflow', 'run', 'sleeper', '--input', '{"ms":4000}', '--timeout', '500ms', '--id', `cli-sleeper-${Date.now()}`, '--json']);
+    const res = await sk(['workflow', 'run', 'sleeper', '--input', '{"ms":60000}', '--timeout', '500ms', '--id', `cli-sleeper-${Date.now()}`, '--json']);
     expect(res.code).toBe(1);
     const body = JSON.parse(res.stdout);
     expect(body).toMatchObject({ error: 'WorkflowExecutionTimedOutError', workflowId: expect.stringMatching(/^cli-sleeper-/) });
@@ -114,6 +114,7 @@ describe('run --timeout', () => {
     const pending = await sk(['workflow', 'result', body.workflowId]);
     expect(pending.code).toBe(3);
     expect(pending.stderr).toMatch(/^error: WorkflowNotCompletedError: /);
+    expect((await stack.post(`/workflow/${body.workflowId}/runs/${(await stack.get(`/workflow/${body.workflowId}/status`)).body.runId}/terminate`, {})).status).toBe(200);
   });
 });
 
