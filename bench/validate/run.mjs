@@ -1,16 +1,17 @@
 /**
- * Validator benchmark: `validate()` over a generated workflow package of 500 workflow folders
- * (workflow.js, steps.js, evaluators.js and a helper module each: 2,000 files), plus the worker's startup
+ * Validator benchmark (ISSUE 9 point 7): a full `validate()` of a generated workflow package of 1,000 workflow
+ * folders (workflow, steps, evaluators and a helper module each: 4,002 files), written once in JavaScript and once
+ * in TypeScript (`.ts` sources with `.js`-suffixed imports and type annotations), plus the worker's startup
  * validation of the `examples` project.
  *
- *   cd /work/main && npx tsc -b packages/validator && node bench/validate/run.mjs [--runs 5] [--workflows 500]
+ *   npm run build && node bench/validate/run.mjs [--runs 5] [--workflows 1000]
  *
- * The package is generated under bench/.generated/validate (gitignored). Each run is a fresh Node process
- * (cold module cache and JIT; the OS file cache is warm after generation) that validates once cold and
- * then three times warm. Prints median cold and warm files/s, peak RSS and heap, and the cold time of
- * `validate('examples')` as the worker runs it at startup (module loading included). CPU time is printed
- * next to wall time: on a shared machine it is the steadier figure.
- * Target: at least 2,000 files/s.
+ * The packages are generated under bench/.generated/ (gitignored). Each run is a fresh Node process (cold module
+ * cache and JIT; the OS file cache is warm after generation) that validates once, as `validate-workflow-package`
+ * and the worker do. Prints, as medians over the runs, the CPU seconds of that full validation (module loading
+ * excluded) and the process's peak RSS, against the targets (≤ 1.0 CPU-s, ≤ 150 MB), the TypeScript variant's
+ * ratio to the JavaScript figure in the same run (target ≤ 1.3), and wall times for reference (on a shared machine
+ * CPU time is the steadier figure).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +20,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
-const outDir = join(repo, 'bench', '.generated', 'validate');
+const generated = join(repo, 'bench', '.generated');
 const dist = pathToFileURL(join(repo, 'packages', 'validator', 'dist', 'index.js')).href;
 const args = process.argv.slice(2);
 const arg = (name, fallback) => {
@@ -65,12 +66,19 @@ async function measure(dir, warmRuns) {
   );
 }
 
-/** Writes the package: 500 folders × 4 files, an entry re-exporting every workflow, package.json. */
-function generate(workflows) {
-  rmSync(outDir, { recursive: true, force: true });
+/**
+ * Writes `<workflows>` folders × 4 files; `pkg`: an exposed package with an entry re-exporting every workflow,
+ * else a project; `ts`: `.ts` sources with type annotations and `.js`-suffixed imports.
+ * @returns the directory and its number of files
+ */
+function generate(workflows, { ts = false, pkg = true } = {}) {
+  const dir = join(generated, `validate-${ts ? 'ts' : 'js'}-${pkg ? 'package' : 'project'}`);
+  const ext = ts ? 'ts' : 'js';
+  const t = (annotation) => (ts ? annotation : '');
+  rmSync(dir, { recursive: true, force: true });
   const write = (rel, text) => {
-    mkdirSync(dirname(join(outDir, rel)), { recursive: true });
-    writeFileSync(join(outDir, rel), text);
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel.replace(/\.js$/, `.${ext}`)), text);
   };
   const entry = [];
   let files = 0;
@@ -89,7 +97,7 @@ export default workflow({
   name: '${name}',
   aliases: ['${name}_v1'],
   inputSchema: z.object({ id: z.string(), retries: z.number().optional() }),
-  fn: async (input) => {
+  fn: async (input${t(': { id: string; retries?: number }')}) => {
     const item = await fetchItem({ id: normalize(input.id) });
     const verdict = await judgeItem(item);
     if (verdict.value < 0.5) return { stored: false, summary: summarize(item) };
@@ -106,12 +114,12 @@ import { readFile } from 'node:fs/promises';
 
 export const fetchItem = step({
   name: 'fetchItem',
-  fn: async ({ id }) => ({ id, body: (await readFile('/dev/null', 'utf8')) + id }),
+  fn: async ({ id }${t(': { id: string }')}) => ({ id, body: (await readFile('/dev/null', 'utf8')) + id }),
 });
 
 export const storeItem = step({
   name: 'storeItem',
-  fn: async ({ item, note }) => ({ ok: true, id: item.id, note }),
+  fn: async ({ item, note }${t(': { item: { id: string }; note: string }')}) => ({ ok: true, id: item.id, note }),
 });
 `,
     );
@@ -121,18 +129,18 @@ export const storeItem = step({
 
 export const judgeItem = evaluator({
   name: 'judgeItem',
-  fn: async (item) => ({ value: item.body.length > 3 ? 1 : 0, confidence: 0.9, reasoning: 'length' }),
+  fn: async (item${t(': { body: string }')}) => ({ value: item.body.length > 3 ? 1 : 0, confidence: 0.9, reasoning: 'length' }),
 });
 `,
     );
     write(
       `${name}/lib.js`,
       `/** Pure helpers the workflow imports (workflow code, checked for SPEC rule 12). */
-export function normalize(id) {
+export function normalize(id${t(': unknown')})${t(': string')} {
   return String(id).trim().toLowerCase();
 }
 
-export function summarize(item) {
+export function summarize(item${t(': { id: string; body: string }')}) {
   const words = item.body.split(/\\s+/).filter(Boolean);
   return { id: item.id, words: words.length, first: words[0] ?? null };
 }
@@ -140,24 +148,12 @@ export function summarize(item) {
     );
     files += 4;
   }
-  write('index.js', entry.join('\n') + '\n');
-  write(
-    'package.json',
-    JSON.stringify(
-      {
-        name: 'bench-validate-package',
-        version: '1.0.0',
-        private: true,
-        type: 'module',
-        exports: { '.': './index.js' },
-        skein: { workflows: { expose: true } },
-        peerDependencies: { '@skein/core': '0.1.0', zod: '^4.0.0' },
-      },
-      null,
-      2,
-    ),
-  );
-  return files + 2;
+  if (pkg) write('index.js', entry.join('\n') + '\n');
+  const manifest = pkg
+    ? { name: 'bench-validate-package', version: '1.0.0', private: true, type: 'module', exports: { '.': './index.js' }, skein: { workflows: { expose: true } }, peerDependencies: { '@skein/core': '0.1.0', zod: '^4.0.0' } }
+    : { name: 'bench-validate-project', version: '1.0.0', private: true, type: 'module', dependencies: { '@skein/core': '0.1.0' } };
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
+  return { dir, files: files + (pkg ? 2 : 1) };
 }
 
 function child(dir, warm) {
@@ -175,21 +171,27 @@ if (args.includes('--measure')) {
   await measure(args[args.indexOf('--measure') + 1], arg('warm', 3));
 } else {
   const runs = arg('runs', 5);
-  const workflows = arg('workflows', 500);
-  const files = generate(workflows);
-  const results = Array.from({ length: runs }, () => child(outDir, 3));
-  const cold = median(results.map((r) => r.coldMs));
-  const warm = median(results.flatMap((r) => r.warmMs));
-  const first = results[0];
-  console.log(`package: ${workflows} workflow folders, ${files} files (${first.workflows} workflows registered, ${first.diagnostics} findings: ${first.errors} errors)`);
-  console.log(`files parsed by the validator: ${first.filesChecked} (own files and workflow-code dependencies); by discovery: ${first.discoveryFilesRead}`);
-  const coldCpu = median(results.map((r) => r.coldCpuMs));
-  const warmCpu = median(results.flatMap((r) => r.warmCpuMs));
-  console.log(`cold validate(): median ${cold.toFixed(0)} ms wall over ${runs} fresh processes → ${Math.round(files / (cold / 1000))} files/s (CPU ${coldCpu.toFixed(0)} ms → ${Math.round(files / (coldCpu / 1000))} files per CPU-second)`);
-  console.log(`warm validate(): median ${warm.toFixed(0)} ms wall → ${Math.round(files / (warm / 1000))} files/s (CPU ${warmCpu.toFixed(0)} ms → ${Math.round(files / (warmCpu / 1000))} files per CPU-second)`);
+  const workflows = arg('workflows', 1000);
+  const fmt = (ms) => (ms / 1000).toFixed(2);
+  /** Median CPU seconds and peak RSS of one full cold validation per fresh process. */
+  const measureTree = (label, tree) => {
+    const results = Array.from({ length: runs }, () => child(tree.dir, 0));
+    const first = results[0];
+    const cpu = median(results.map((r) => r.coldCpuMs));
+    const rss = median(results.map((r) => r.peakRssMb));
+    console.log(
+      `${label}: ${tree.files} files, ${first.workflows} workflows, ${first.errors} errors, ${first.filesChecked} files checked (each read and parsed once); ` +
+        `CPU ${fmt(cpu)} s, peak RSS ${rss.toFixed(0)} MB, wall ${fmt(median(results.map((r) => r.coldMs)))} s (medians of ${runs} fresh processes)`,
+    );
+    return { cpu, rss };
+  };
+  const pkg = measureTree(`JavaScript package (${workflows} workflows)`, generate(workflows, { pkg: true }));
+  console.log(`  target: full validation ≤ 1.00 CPU-s → ${pkg.cpu / 1000 <= 1 ? 'met' : 'NOT met'} (${fmt(pkg.cpu)} s); peak RSS ≤ 150 MB → ${pkg.rss <= 150 ? 'met' : 'NOT met'} (${pkg.rss.toFixed(0)} MB)`);
+  const js = measureTree(`JavaScript project (${workflows} workflows)`, generate(workflows, { pkg: false }));
+  const ts = measureTree(`TypeScript project (${workflows} workflows)`, generate(workflows, { pkg: false, ts: true }));
+  const ratio = ts.cpu / js.cpu;
+  console.log(`  TypeScript / JavaScript CPU ratio: ${ratio.toFixed(2)} (target ≤ 1.30 → ${ratio <= 1.3 ? 'met' : 'NOT met'})`);
   console.log(`load average during the run: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')} on ${(await import('node:os')).availableParallelism()} cores`);
-  console.log(`module load: median ${median(results.map((r) => r.loadMs)).toFixed(0)} ms`);
-  console.log(`peak RSS: ${Math.max(...results.map((r) => r.peakRssMb)).toFixed(0)} MB, peak heap: ${Math.max(...results.map((r) => r.peakHeapMb)).toFixed(0)} MB`);
   const examples = Array.from({ length: runs }, () => child(join(repo, 'examples'), 0));
   const startup = median(examples.map((r) => r.loadMs + r.coldMs));
   console.log(

@@ -3,9 +3,9 @@
  * `evaluators.js`, `evaluators/*.js`; a package's (or the project's) `shared/steps/*.js`, `shared/evaluators/*.js`.
  * Activities are the named exports `export const x = step({ name })` / `evaluator({ name })`.
  */
-import { join } from 'node:path';
-import { classifyFile, isCompanionFile } from './conventions.js';
-import { checkActivityName, exportedDefinitions } from './definitions.js';
+import { dirname, join } from 'node:path';
+import { classifyFile, isCompanionFile, isTestFile, SOURCE_EXTENSIONS, sourceStem } from './conventions.js';
+import { checkActivityName, exportedDefinitions, kindOf } from './definitions.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { FileSystem } from './fs.js';
 import type { ModuleStore } from './store.js';
@@ -14,54 +14,67 @@ import type { ActivityEntry, FileRole } from './types.js';
 const ACTIVITY_CALLEES = new Set(['step', 'evaluator'] as const);
 
 /** What a directory holds, by entry name, symlinks followed. Missing or unreadable directories are empty. */
-async function listing(fs: FileSystem, dir: string): Promise<Map<string, 'file' | 'directory' | 'other'>> {
+function listing(fs: FileSystem, dir: string): Map<string, 'file' | 'directory' | 'other'> {
   const out = new Map<string, 'file' | 'directory' | 'other'>();
   let entries;
   try {
-    entries = await fs.readdir(dir);
+    entries = fs.readdir(dir);
   } catch {
     return out;
   }
-  await Promise.all(
-    entries.map(async (e) => {
+  for (const e of entries) {
       if (e.kind !== 'symlink') {
         out.set(e.name, e.kind === 'file' || e.kind === 'directory' ? e.kind : 'other');
-        return;
+        continue;
       }
       try {
-        out.set(e.name, (await fs.stat(join(dir, e.name))).kind);
+        out.set(e.name, (fs.stat(join(dir, e.name))).kind);
       } catch {
         out.set(e.name, 'other');
       }
-    }),
-  );
+  }
   return out;
 }
 
+/** Sorts names by stem, then by `SOURCE_EXTENSIONS` preference (so `x.ts` comes before `x.js`). */
+function preferOrder(a: string, b: string): number {
+  const sa = sourceStem(a) ?? a;
+  const sb = sourceStem(b) ?? b;
+  if (sa !== sb) return sa < sb ? -1 : 1;
+  const rank = (n: string) => {
+    const i = SOURCE_EXTENSIONS.findIndex((e) => n.endsWith(e));
+    return i < 0 ? SOURCE_EXTENSIONS.length : i;
+  };
+  return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
 /**
- * The `.js` files of a convention folder (`steps/`, `evaluators/`, `shared/steps/`, `shared/evaluators/`), sorted.
+ * The source files of a convention folder (`steps/`, `evaluators/`, `shared/steps/`, `shared/evaluators/`), sorted.
  * Anything else in it (a nested folder, a `.md`, a `.ts`) is a `conventions/unexpected-file` warning; `.d.ts`
  * and source maps are accepted silently.
  */
-export async function conventionFolderFiles(fs: FileSystem, dir: string, diagnostics: Diagnostics): Promise<string[]> {
+export function conventionFolderFiles(fs: FileSystem, dir: string, diagnostics: Diagnostics): string[] {
   const files: string[] = [];
-  const entries = [...(await listing(fs, dir))].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const stems = new Set<string>();
+  const entries = [...listing(fs, dir)].sort(([a], [b]) => preferOrder(a, b));
   for (const [name, kind] of entries) {
     const path = join(dir, name);
-    if (kind === 'file' && isCompanionFile(name)) continue;
+    if (kind === 'file' && (isCompanionFile(name) || isTestFile(path))) continue;
     if (kind === 'file' && classifyFile(path) !== null) {
-      files.push(path);
+      const stem = sourceStem(name) as string;
+      if (!stems.has(stem)) files.push(path); // `x.ts` beside its compiled `x.js`: judged once, from the source
+      stems.add(stem);
       continue;
     }
-    const what = kind === 'directory' ? 'a nested folder' : 'not a .js file';
-    diagnostics.report('conventions/unexpected-file', path, undefined, `${path} is ${what} in the convention folder ${dir}; it is ignored.`, kind === 'directory' ? `Move its files up into ${dir}/ (folders are one level deep), or out of the convention folder.` : `Only .js files (and their .d.ts / .map companions) belong in ${dir}/; move it elsewhere.`);
+    const what = kind === 'directory' ? 'a nested folder' : 'not a source file (.ts, .mts, .js, .mjs)';
+    diagnostics.report('conventions/unexpected-file', path, undefined, `${path} is ${what} in the convention folder ${dir}; it is ignored.`, kind === 'directory' ? `Move its files up into ${dir}/ (folders are one level deep), or out of the convention folder.` : `Only source files (.ts, .mts, .js, .mjs, with their .d.ts / .map companions) belong in ${dir}/; move it elsewhere.`);
   }
   return files;
 }
 
 /** Reads the activity definitions of one file; `role` decides `shared` and the expected kind. */
-export async function activitiesOfFile(store: ModuleStore, file: string, role: FileRole, diagnostics: Diagnostics): Promise<ActivityEntry[]> {
-  const info = await store.loadReporting(file, diagnostics);
+export function activitiesOfFile(store: ModuleStore, file: string, role: FileRole, diagnostics: Diagnostics): ActivityEntry[] {
+  const info = store.loadReporting(file, diagnostics);
   if (!info) return [];
   const shared = role === 'shared-steps' || role === 'shared-evaluators';
   const expected = role === 'steps' || role === 'shared-steps' ? 'step' : 'evaluator';
@@ -70,7 +83,7 @@ export async function activitiesOfFile(store: ModuleStore, file: string, role: F
     if (exportName === 'default') continue; // SPEC rule 9: named exports only; the validator reports default exports.
     const name = checkActivityName(definition, file, diagnostics);
     if (name === undefined) continue;
-    const kind = definition.callee === 'step' ? 'step' : 'evaluator';
+    const kind = kindOf(definition, file) === 'step' ? 'step' : 'evaluator';
     if (kind !== expected) {
       diagnostics.report('activity/kind-mismatch', file, definition.position, `${kind}() '${name}' is defined in ${role === 'steps' || role === 'shared-steps' ? 'a steps' : 'an evaluators'} file; it is registered as ${kind === 'step' ? 'a step' : 'an evaluator'}.`, `Move it to ${kind === 'step' ? 'steps.js or steps/' : 'evaluators.js or evaluators/'}.`);
     }
@@ -80,28 +93,28 @@ export async function activitiesOfFile(store: ModuleStore, file: string, role: F
 }
 
 /** The workflow-scoped activities next to a `workflow.js` in `dir`, in file order. */
-export async function workflowActivities(fs: FileSystem, store: ModuleStore, dir: string, diagnostics: Diagnostics): Promise<ActivityEntry[]> {
-  const entries = await listing(fs, dir);
+export function workflowActivities(fs: FileSystem, store: ModuleStore, dir: string, diagnostics: Diagnostics): ActivityEntry[] {
+  const entries = listing(fs, dir);
   const files: string[] = [];
   for (const base of ['steps', 'evaluators']) {
-    if (entries.get(`${base}.js`) === 'file') files.push(join(dir, `${base}.js`));
-    if (entries.get(base) === 'directory') files.push(...(await conventionFolderFiles(fs, join(dir, base), diagnostics)));
+    const ext = SOURCE_EXTENSIONS.find((e) => entries.get(`${base}${e}`) === 'file'); // steps.ts beside steps.js: once
+    if (ext) files.push(join(dir, `${base}${ext}`));
+    if (entries.get(base) === 'directory') files.push(...conventionFolderFiles(fs, join(dir, base), diagnostics));
   }
   return activitiesFrom(store, files, diagnostics);
 }
 
-/** The shared activities of a package or project rooted at `root` (`shared/steps/*.js`, `shared/evaluators/*.js`). */
-export async function sharedActivities(fs: FileSystem, store: ModuleStore, root: string, diagnostics: Diagnostics): Promise<ActivityEntry[]> {
-  const shared = join(root, 'shared');
-  const entries = await listing(fs, shared);
-  const files: string[] = [];
-  for (const base of ['steps', 'evaluators']) {
-    if (entries.get(base) === 'directory') files.push(...(await conventionFolderFiles(fs, join(shared, base), diagnostics)));
-  }
-  return activitiesFrom(store, files, diagnostics);
+/**
+ * The shared activities of a package or project from its shared activity files (`shared/steps/*`,
+ * `shared/evaluators/*` at any depth, found by the caller's walk), each folder's files judged once.
+ */
+export function sharedActivities(fs: FileSystem, store: ModuleStore, sharedFiles: readonly string[], diagnostics: Diagnostics): ActivityEntry[] {
+  const order = (dir: string) => `${dirname(dir)}\0${dir.endsWith('steps') ? 0 : 1}`;
+  const folders = [...new Set(sharedFiles.map((f) => dirname(f)))].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+  return activitiesFrom(store, folders.flatMap((dir) => conventionFolderFiles(fs, dir, diagnostics)), diagnostics);
 }
 
-async function activitiesFrom(store: ModuleStore, files: string[], diagnostics: Diagnostics): Promise<ActivityEntry[]> {
-  const perFile = await Promise.all(files.map((f) => activitiesOfFile(store, f, classifyFile(f) as FileRole, diagnostics)));
+function activitiesFrom(store: ModuleStore, files: string[], diagnostics: Diagnostics): ActivityEntry[] {
+  const perFile = (files.map((f) => activitiesOfFile(store, f, classifyFile(f) as FileRole, diagnostics)));
   return perFile.flat();
 }

@@ -1,32 +1,58 @@
 /**
  * File conventions (SPEC rule 1), decided in exactly one place (STYLE: "file conventions are decided once, in
- * discovery, and everything else asks discovery").
+ * discovery, and everything else asks discovery"). TypeScript and JavaScript alike (ISSUE 9 point 2).
  */
 import type { FileRole } from './types.js';
 
+/** Source extensions a convention file may have, in the order a folder's files are preferred. */
+export const SOURCE_EXTENSIONS: readonly string[] = ['.ts', '.mts', '.js', '.mjs'];
+
 /** File names that may sit in a `steps/` or `evaluators/` folder without being activity files (rule 5 `.d.ts`). */
-const COMPANION_SUFFIXES = ['.d.ts', '.d.ts.map', '.js.map'];
+const COMPANION_SUFFIXES = ['.d.ts', '.d.mts', '.d.ts.map', '.d.mts.map', '.js.map', '.mjs.map'];
+
+/** Test files: `*.test.*`, `*.spec.*`, and anything under `__tests__/`. Never definitions. */
+export function isTestFile(file: string): boolean {
+  return /(^|[\\/])__tests__[\\/]/.test(file) || /\.(test|spec)\.[^.\\/]+$/.test(file);
+}
+
+/** True for `.d.ts` / `.d.mts` / `.d.cts` declaration files. */
+export function isDeclarationFile(file: string): boolean {
+  return /\.d\.[mc]?ts$/.test(file);
+}
+
+/**
+ * The name of a source file without its extension (`workflow.ts` → `workflow`), or undefined for anything that is
+ * not a `.ts`/`.mts`/`.js`/`.mjs` source (declarations and test files included).
+ */
+export function sourceStem(name: string): string | undefined {
+  if (isDeclarationFile(name) || isTestFile(name)) return undefined;
+  const ext = SOURCE_EXTENSIONS.find((e) => name.endsWith(e));
+  if (!ext || name.length === ext.length) return undefined;
+  return name.slice(0, -ext.length);
+}
 
 /**
  * The role a path plays by convention, decided from the path alone (pure; never touches the disk):
- * - `…/workflow.js` → `workflow`
- * - `…/shared/steps/<x>.js` → `shared-steps`, `…/shared/evaluators/<x>.js` → `shared-evaluators`
- * - `…/steps/<x>.js` → `steps`, `…/evaluators/<x>.js` → `evaluators`
- * - `…/steps.js` → `steps`, `…/evaluators.js` → `evaluators`
- * - anything else (including `steps/sub/<x>.js`, `.d.ts`, `.mjs`, `.ts`) → null.
+ * - `…/workflow.{ts,mts,js,mjs}` → `workflow`
+ * - `…/shared/steps/<x>.{ts,…}` → `shared-steps`, `…/shared/evaluators/<x>` → `shared-evaluators`, at any depth
+ *   (`src/shared/steps/tools.ts`)
+ * - `…/steps/<x>` → `steps`, `…/evaluators/<x>` → `evaluators`
+ * - `…/steps.{ts,…}` → `steps`, `…/evaluators.{ts,…}` → `evaluators`
+ * - anything else (`steps/sub/<x>`, `.d.ts`, `*.test.ts`, `*.spec.js`, `__tests__/…`, `.cjs`) → null.
  * Accepts `/` or `\` separators.
  */
 export function classifyFile(file: string): FileRole | null {
+  if (isTestFile(file)) return null;
   const parts = file.split(/[\\/]/);
-  const base = parts[parts.length - 1] ?? '';
-  if (!base.endsWith('.js') || base.endsWith('.d.js') || base === '.js') return null;
-  if (base === 'workflow.js') return 'workflow';
+  const stem = sourceStem(parts[parts.length - 1] ?? '');
+  if (stem === undefined) return null;
+  if (stem === 'workflow') return 'workflow';
   const parent = parts[parts.length - 2];
   const shared = parts[parts.length - 3] === 'shared';
   if (parent === 'steps') return shared ? 'shared-steps' : 'steps';
   if (parent === 'evaluators') return shared ? 'shared-evaluators' : 'evaluators';
-  if (base === 'steps.js') return 'steps';
-  if (base === 'evaluators.js') return 'evaluators';
+  if (stem === 'steps') return 'steps';
+  if (stem === 'evaluators') return 'evaluators';
   return null;
 }
 
@@ -35,7 +61,7 @@ export function isCompanionFile(name: string): boolean {
   return COMPANION_SUFFIXES.some((s) => name.endsWith(s));
 }
 
-/** Folder names never walked when looking for workflow files. */
-export function isSkippedDirName(name: string, local: boolean): boolean {
-  return name === 'node_modules' || name.startsWith('.') || (local && name === 'dist');
+/** Folder names never walked when looking for convention files: `node_modules`, dot-folders and `__tests__`. */
+export function isSkippedDirName(name: string): boolean {
+  return name === 'node_modules' || name.startsWith('.') || name === '__tests__';
 }

@@ -3,6 +3,7 @@
  * (SPEC rules 2 and 10; CONTRACT "Names": `^[A-Za-z_][A-Za-z0-9_]*$`, `$catalog` reserved).
  */
 import { CATALOG_WORKFLOW_TYPE, NAME_PATTERN } from '@skein/core';
+import { classifyFile } from './conventions.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { Definition, ModuleInfo, StaticString } from './module-info.js';
 
@@ -12,11 +13,30 @@ export interface ExportedDefinition {
   definition: Definition;
 }
 
-/** The definitions a module exports under its own names (not through re-exports), in source order. */
-export function exportedDefinitions(info: ModuleInfo, callees: ReadonlySet<Definition['callee']>): ExportedDefinition[] {
+/** What a definition defines: its `@skein/core` callee, or for a wrapper factory the convention of its file. */
+export type DefinitionKind = 'workflow' | 'step' | 'evaluator';
+
+/**
+ * The kind of a definition found in `file`: `workflow()`, `step()` and `evaluator()` say so themselves; a wrapper
+ * factory (`evalWorkflow({ name })`, `verify({ name })`) is a workflow in a workflow file, a step in a steps file
+ * and an evaluator in an evaluators file, and nothing elsewhere (ISSUE 9 point 4).
+ */
+export function kindOf(definition: Definition, file: string): DefinitionKind | undefined {
+  if (definition.callee !== 'wrapper') return definition.callee;
+  const role = classifyFile(file);
+  if (role === 'workflow') return 'workflow';
+  if (role === 'steps' || role === 'shared-steps') return 'step';
+  if (role === 'evaluators' || role === 'shared-evaluators') return 'evaluator';
+  return undefined;
+}
+
+/** The definitions of the given kinds a module exports under its own names (not through re-exports), in source order. */
+export function exportedDefinitions(info: ModuleInfo, kinds: ReadonlySet<DefinitionKind>): ExportedDefinition[] {
   const out: ExportedDefinition[] = [];
   for (const [exportName, binding] of info.exports) {
-    if (binding.kind === 'definition' && callees.has(binding.definition.callee)) out.push({ exportName, definition: binding.definition });
+    if (binding.kind !== 'definition') continue;
+    const kind = kindOf(binding.definition, info.file);
+    if (kind && kinds.has(kind)) out.push({ exportName, definition: binding.definition });
   }
   return out;
 }
@@ -58,5 +78,5 @@ export function checkWorkflowNames(def: Definition, file: string, diagnostics: D
 
 /** An activity's checked name, or undefined when unusable (already reported). */
 export function checkActivityName(def: Definition, file: string, diagnostics: Diagnostics): string | undefined {
-  return checkName(def.name, file, `${def.callee} name`, diagnostics, { nonStatic: 'activity/non-static-name', invalid: 'activity/invalid-name' });
+  return checkName(def.name, file, `${kindOf(def, file) ?? def.callee} name`, diagnostics, { nonStatic: 'activity/non-static-name', invalid: 'activity/invalid-name' });
 }

@@ -1,6 +1,6 @@
 /**
  * Collecting findings as data (STYLE "diagnostics are data"): rules report a rule id, a position and a message;
- * severity and SPEC rule come from `RULES`.
+ * severity and SPEC rule come from the one registry, `RULES`. One sink serves a whole analysis session.
  */
 import { RULES, type RuleId } from './rules.js';
 import type { Diagnostic } from './types.js';
@@ -32,6 +32,14 @@ export class Diagnostics {
     const d: Diagnostic = { ruleId, severity: meta.severity, file, line, column, message };
     if (hint !== undefined) d.hint = hint;
     if (meta.specRule !== undefined) d.specRule = meta.specRule;
+    this.#items.push(d);
+  }
+
+  /** Records a finding built elsewhere (a validator rule's, with its message id and data); duplicates are dropped. */
+  add(d: Diagnostic): void {
+    const key = `${d.ruleId}\0${d.file}\0${d.line}\0${d.column}\0${d.message}`;
+    if (this.#seen.has(key)) return;
+    this.#seen.add(key);
     this.#items.push(d);
   }
 

@@ -1,26 +1,28 @@
 /**
- * `discover()`: which workflows, steps, evaluators and shared activities a project serves, from which files,
- * read from package.json files and ASTs only (never importing or running package code).
+ * `discover()`: which workflows, steps, evaluators and shared activities a project or package serves, from which
+ * files, read from package.json files and ASTs only (never importing or running package code).
  */
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { sharedActivities, workflowActivities } from './activities.js';
-import { isSkippedDirName } from './conventions.js';
+import { classifyFile, isSkippedDirName } from './conventions.js';
 import { checkWorkflowNames as checkDefinitionNames, exportedDefinitions } from './definitions.js';
 import { cmp, Diagnostics } from './diagnostics.js';
 import { resolveEntry } from './entry.js';
-import { cachingFileSystem, errorCode, nodeFileSystem, type FileSystem } from './fs.js';
+import { errorCode, type FileSystem } from './fs.js';
 import { ExportGraph } from './graph.js';
 import { checkWorkflowImports, PackageProbe } from './imports.js';
+import { layoutOf } from './layout.js';
 import type { Definition } from './module-info.js';
 import { checkWorkflowNames, resolveActivities, type SharedSource } from './namespaces.js';
-import { keyPosition, listInstalledPackages, readManifest, type InstalledPackage } from './packages.js';
+import { keyPosition } from './json-position.js';
+import { checkPackageFlag, intendsWorkflowPackage, listInstalledPackages, readManifest, toInstalledPackage, type InstalledPackage } from './packages.js';
 import { followEntry } from './reexports.js';
-import { ModuleStore } from './store.js';
+import { createSession, type AnalysisSession } from './session.js';
+import type { ModuleStore } from './store.js';
 import type { DiscoverOptions, Manifest, PackageRef, WorkflowEntry } from './types.js';
 import { walkFiles } from './walk.js';
 
-const WORKFLOW_CALLEE = new Set(['workflow'] as const);
-
+const WORKFLOW_KINDS = new Set(['workflow'] as const);
 /** Everything one discovery run shares. */
 interface Run {
   fs: FileSystem;
@@ -34,127 +36,175 @@ interface Run {
 interface SourceResult {
   workflows: WorkflowEntry[];
   shared: SharedSource;
+  /** Why there are none, when there are none (for `conventions/no-workflows`). */
+  convention: { workflowFiles: number };
 }
 
 /**
- * Discovers the project at `projectRoot`: its own workflows (every `workflow.js` under the root, outside
- * `node_modules`, dot-directories, `dist` and exposed packages), the workflows of every installed package that
- * sets `"skein": { "workflows": { "expose": true } }` (SPEC rule 4) reached from its entry's static re-exports
- * (rules 2, 3), their steps and evaluators (rules 1, 9), the shared activities of the project and of each package
- * (rule 6), namespace checks (rules 7, 8) and activity types (rule 10).
+ * Discovers the project (or, in package mode, the package) at `projectRoot`.
  *
+ * Project mode (default): its own workflows (every `workflow.{ts,mts,js,mjs}` under the root outside `node_modules`,
+ * dot-folders, test folders, the unjudged side of a compiled layout (see layout.ts) and exposed packages), the
+ * workflows of every installed package that sets `"skein": { "workflows": { "expose": true } }` (SPEC rule 4)
+ * reached from its entry's static re-exports (rules 2, 3), their steps and evaluators (rules 1, 9), shared
+ * activities of the project and of each package at any depth (`src/shared/steps/*.ts`, rule 6), namespace checks
+ * (rules 7, 8) and activity types (rule 10).
+ *
+ * Package mode (`mode: 'package'`): the root is judged as the installed, exposed package a worker would see:
+ * workflows are those its entry reaches; a missing, misspelled or non-boolean expose flag is an error
+ * (`package/not-exposed`); installed packages are consulted only to check imports. `auto` picks package mode when
+ * the root's package.json carries (or misspells) the expose flag.
+ *
+ * Either mode reports zero workflows as `conventions/no-workflows`, saying why.
  * Order: `workflows` in registration order (the project's, by file, then each package's, packages by name);
  * `packages` by name; `sharedActivities` in registration order; `diagnostics` by file, line, column.
  * Never rejects for problems in the project or its packages: each is a diagnostic.
  */
 export async function discover(projectRoot: string, options: DiscoverOptions = {}): Promise<Manifest> {
-  const fs = cachingFileSystem(options.fs ?? nodeFileSystem);
-  const diagnostics = new Diagnostics();
-  const store = new ModuleStore(fs, options.maxFileBytes);
+  const session: AnalysisSession = options.session ?? createSession({ ...(options.fs && { fs: options.fs }), ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }) });
+  const { fs, store, diagnostics } = session;
   const requested = resolve(projectRoot);
   let root: string;
   try {
-    root = await fs.realpath(requested);
+    root = fs.realpath(requested);
   } catch (error) {
     const code = errorCode(error);
     diagnostics.report(code === 'ELOOP' ? 'fs/symlink-loop' : 'fs/unreadable', requested, undefined, `Cannot read the project root ${requested} (${code}).`, 'Pass the directory that holds the project package.json.');
-    return { root: requested, workflows: [], sharedActivities: [], packages: [], diagnostics: diagnostics.sorted(), filesRead: 0 };
+    return { root: requested, mode: options.mode === 'package' ? 'package' : 'project', workflows: [], sharedActivities: [], packages: [], diagnostics: diagnostics.sorted(), filesRead: store.filesRead };
   }
-  await readManifest(fs, root, diagnostics, true);
-  const installed = options.localOnly ? [] : await listInstalledPackages(fs, root, options.ceiling, new Set([root]), diagnostics);
-  const exposed = installed.filter((p) => p.expose === 'exposed').sort((a, b) => cmp(a.name, b.name) || cmp(a.root, b.root));
+  const manifest = readManifest(fs, root, diagnostics, true);
+  const rootPackage = manifest.ok ? toInstalledPackage(root, manifest.json, manifest.text) : undefined;
+  const packageMode = options.mode === 'package' || (options.mode === 'auto' && manifest.ok && intendsWorkflowPackage(manifest.json));
+  // In package mode the installed packages only answer import checks; their own problems are not the package's.
+  const installed = options.localOnly ? [] : listInstalledPackages(fs, root, options.ceiling, new Set([root]), packageMode ? new Diagnostics() : diagnostics);
+  const exposed = packageMode ? [] : installed.filter((p) => p.expose === 'exposed').sort((a, b) => cmp(a.name, b.name) || cmp(a.root, b.root));
   const probe = new PackageProbe(fs, new Map(installed.map((p) => [p.name, p])), new ExportGraph(store, new Diagnostics()));
   const run: Run = { fs, diagnostics, store, graph: new ExportGraph(store, diagnostics), probe };
 
-  const [local, ...fromPackages] = await Promise.all([
-    discoverLocal(run, root, new Set(exposed.map((p) => p.root))),
-    ...exposed.map((pkg) => discoverPackage(run, pkg)),
-  ]);
-  const sources = [local as SourceResult, ...fromPackages];
+  let sources: SourceResult[];
+  if (packageMode) {
+    const pkg = rootPackage ?? toInstalledPackage(root, {}, '');
+    session.ownRoots = [root];
+    if (manifest.ok) reportNotExposed(run, pkg);
+    sources = [discoverPackage(run, pkg)];
+  } else {
+    session.ownRoots = [root, ...exposed.map((p) => p.root)];
+    sources = [discoverLocal(run, root, new Set(exposed.map((p) => p.root))), ...exposed.map((pkg) => discoverPackage(run, pkg))];
+  }
   const workflows = sources.flatMap((s) => s.workflows);
   checkWorkflowNames(workflows, diagnostics);
   const shared = resolveActivities(workflows, sources.map((s) => s.shared), diagnostics);
-  const packages: PackageRef[] = exposed.map(({ name, version, root: r }) => ({ name, version, root: r }));
-  return { root, workflows, sharedActivities: shared, packages, diagnostics: diagnostics.sorted(), filesRead: store.filesRead };
+  if (workflows.length === 0) reportNoWorkflows(run, root, packageMode, sources);
+  const packages: PackageRef[] = (packageMode ? [] : exposed).map(({ name, version, root: r }) => ({ name, version, root: r }));
+  return { root, mode: packageMode ? 'package' : 'project', workflows, sharedActivities: shared, packages, diagnostics: diagnostics.sorted(), filesRead: store.filesRead };
+}
+
+/** Package mode: a root whose expose flag is missing, misspelled or not the boolean true (SPEC rule 4, strictly). */
+function reportNotExposed(run: Run, pkg: InstalledPackage): void {
+  if (pkg.expose === 'exposed') return;
+  const problem = checkPackageFlag(pkg.json) ?? 'it has no "skein" key';
+  run.diagnostics.report(
+    'package/not-exposed',
+    pkg.manifest,
+    keyPosition(pkg.text, problem.startsWith('"') ? problem.slice(1, problem.indexOf('"', 1)) : 'skein') ?? keyPosition(pkg.text, 'name'),
+    `${pkg.name} is validated as a workflow package, but its package.json does not set "skein": { "workflows": { "expose": true } } (${problem}); no worker will discover its workflows.`,
+    'Add "skein": { "workflows": { "expose": true } } to package.json (the boolean true, spelled exactly so).',
+  );
+}
+
+/** Zero workflows is an error that says why: no convention files at all, or none reachable from the entry. */
+function reportNoWorkflows(run: Run, root: string, packageMode: boolean, sources: SourceResult[]): void {
+  const files = sources.reduce((n, s) => n + s.convention.workflowFiles, 0);
+  const what = packageMode ? 'package' : 'project';
+  const why =
+    files === 0
+      ? `no workflow file (workflow.ts, workflow.mts, workflow.js or workflow.mjs) was found under ${root}`
+      : packageMode
+        ? `its ${files} workflow file(s) are not reachable from the package entry, or define no usable workflow`
+        : `its ${files} workflow file(s) define no usable workflow`;
+  run.diagnostics.report('conventions/no-workflows', join(root, 'package.json'), undefined, `The ${what} serves no workflow: ${why}.`, packageMode ? "Put each workflow in <folder>/workflow.ts (or .js) and re-export it from the entry: export { default as greet } from './greet/workflow.js'." : 'Put each workflow in <folder>/workflow.ts (or .js) as its default export: export default workflow({ name: \'greet\', fn: async (input) => ... }).');
 }
 
 /** The workflow definitions a `workflow.js` exports, reporting none (`workflow/no-definition`) and several. */
-async function definitionsOf(run: Run, file: string): Promise<{ exportName: string; definition: Definition }[]> {
-  const info = await run.graph.module(file);
+function definitionsOf(run: Run, file: string): { exportName: string; definition: Definition }[] {
+  const info = run.graph.module(file);
   if (!info) return [];
-  const defs = exportedDefinitions(info, WORKFLOW_CALLEE);
+  const defs = exportedDefinitions(info, WORKFLOW_KINDS);
   if (defs.length === 0) {
     run.diagnostics.report('workflow/no-definition', file, undefined, `${file} exports no workflow({ ... }) definition.`, "Export one: export default workflow({ name: 'greet', fn: async (input) => ... }).");
   }
   for (const extra of defs.slice(1)) {
     run.diagnostics.report('workflow/multiple-definitions', file, extra.definition.position, `${file} exports more than one workflow; only the first ('${defs[0]?.exportName}') is registered.`, 'Put each workflow in its own folder with its own workflow.js, steps and evaluators.');
   }
-  await checkWorkflowImports(info, run.probe, run.diagnostics);
+  checkWorkflowImports(info, run.probe, run.diagnostics);
   return defs.slice(0, 1);
 }
 
 /** Builds a manifest entry from a definition, or undefined when its name is unusable (reported). */
-async function entryOf(run: Run, file: string, definition: Definition, exportName: string, localExport: string, pkg: PackageRef | null): Promise<WorkflowEntry | undefined> {
+function entryOf(run: Run, file: string, definition: Definition, exportName: string, localExport: string, pkg: PackageRef | null): WorkflowEntry | undefined {
   const names = checkDefinitionNames(definition, file, run.diagnostics);
   if (!names) return undefined;
-  const activities = await workflowActivities(run.fs, run.store, dirname(file), run.diagnostics);
+  const activities = workflowActivities(run.fs, run.store, dirname(file), run.diagnostics);
   return { name: names.name, aliases: names.aliases, file, line: definition.position.line, column: definition.position.column, package: pkg, exportName, localExport, activities, activityTypes: [] };
 }
 
+/** Convention files under `root` for the judged side of its layout: workflow files and shared activity files. */
+function conventionFiles(run: Run, root: string, skip: (real: string) => boolean): { workflowFiles: string[]; sharedFiles: string[] } {
+  const wanted = walkFiles(run.fs, root, { skipDir: (name, real) => isSkippedDirName(name) || skip(real), wantFile: (_name, path) => classifyFile(path) !== null }, run.diagnostics);
+  const workflowFiles: string[] = [];
+  const sharedFiles: string[] = [];
+  for (const file of wanted) {
+    const role = classifyFile(file);
+    if (role === 'workflow') workflowFiles.push(file);
+    else if (role === 'shared-steps' || role === 'shared-evaluators') sharedFiles.push(file);
+  }
+  return { workflowFiles, sharedFiles };
+}
+
 /** The project's own workflows and shared activities. */
-async function discoverLocal(run: Run, root: string, packageRoots: ReadonlySet<string>): Promise<SourceResult> {
-  const files = await walkFiles(run.fs, root, { skipDir: (name, real) => isSkippedDirName(name, true) || packageRoots.has(real), wantFile: (name) => name === 'workflow.js' }, run.diagnostics);
-  const [perFile, shared] = await Promise.all([
-    Promise.all(
-      files.map(async (file) => {
-        const [first] = await definitionsOf(run, file);
-        return first ? entryOf(run, file, first.definition, first.exportName, first.exportName, null) : undefined;
-      }),
-    ),
-    sharedActivities(run.fs, run.store, root, run.diagnostics),
-  ]);
-  return { workflows: perFile.filter((w): w is WorkflowEntry => w !== undefined), shared: { package: null, activities: shared } };
+function discoverLocal(run: Run, root: string, packageRoots: ReadonlySet<string>): SourceResult {
+  const layout = layoutOf(run.fs, root);
+  const { workflowFiles, sharedFiles } = conventionFiles(run, root, (real) => packageRoots.has(real) || layout.skipped.has(real));
+  const perFile = workflowFiles.map((file) => {
+    const [first] = definitionsOf(run, file);
+    return first ? entryOf(run, file, first.definition, first.exportName, first.exportName, null) : undefined;
+  });
+  const shared = sharedActivities(run.fs, run.store, sharedFiles, run.diagnostics);
+  return { workflows: perFile.filter((w): w is WorkflowEntry => w !== undefined), shared: { package: null, activities: shared }, convention: { workflowFiles: workflowFiles.length } };
 }
 
 /** One exposed package's workflows (reached from its entry) and shared activities. */
-async function discoverPackage(run: Run, pkg: InstalledPackage): Promise<SourceResult> {
+function discoverPackage(run: Run, pkg: InstalledPackage): SourceResult {
   const ref: PackageRef = { name: pkg.name, version: pkg.version, root: pkg.root };
-  const sharedPromise = sharedActivities(run.fs, run.store, pkg.root, run.diagnostics);
-  const entry = await resolveEntry(run.fs, pkg.root, pkg.json);
+  const entry = resolveEntry(run.fs, pkg.root, pkg.json);
+  const layout = layoutOf(run.fs, pkg.root, entry.ok ? entry.file : undefined);
+  const { workflowFiles, sharedFiles } = conventionFiles(run, pkg.root, (real) => layout.skipped.has(real));
+  const shared = { package: ref, activities: sharedActivities(run.fs, run.store, sharedFiles, run.diagnostics) };
   if (!entry.ok) {
     const key = pkg.json.exports !== undefined ? 'exports' : 'main';
     run.diagnostics.report('entry/not-found', pkg.manifest, keyPosition(pkg.text, key), `${pkg.name} exposes workflows but its entry point cannot be resolved: ${entry.reason}.`, 'Point "exports" (or "main") at an ES module that re-exports the workflows, e.g. "exports": { ".": "./index.js" }.');
-    return { workflows: [], shared: { package: ref, activities: await sharedPromise } };
+    return { workflows: [], shared, convention: { workflowFiles: workflowFiles.length } };
   }
-  const [workflows, shared] = await Promise.all([packageWorkflows(run, pkg, ref, entry.file), sharedPromise]);
-  return { workflows, shared: { package: ref, activities: shared } };
+  return { workflows: packageWorkflows(run, pkg, ref, entry.file, workflowFiles), shared, convention: { workflowFiles: workflowFiles.length } };
 }
 
 /**
- * The workflows a package entry reaches (sorted by file), reporting `workflow.js` files of the package that it does
+ * The workflows a package entry reaches (sorted by file), reporting workflow files of the package that it does
  * not reach (`conventions/unreachable-workflow`).
  */
-async function packageWorkflows(run: Run, pkg: InstalledPackage, ref: PackageRef, entryFile: string): Promise<WorkflowEntry[]> {
-  const allWorkflowFiles = walkFiles(run.fs, pkg.root, { skipDir: (name) => isSkippedDirName(name, false), wantFile: (name) => name === 'workflow.js' }, run.diagnostics);
-  const isWorkflowSpecifier = (specifier: string): boolean => /(^|\/)workflow(\.js)?$/.test(specifier) || (run.probe.packageOf(specifier)?.pkg.expose ?? 'absent') !== 'absent';
-  const reach = await followEntry(run.graph, entryFile, isWorkflowSpecifier);
+function packageWorkflows(run: Run, pkg: InstalledPackage, ref: PackageRef, entryFile: string, allWorkflowFiles: string[]): WorkflowEntry[] {
+  const isWorkflowSpecifier = (specifier: string): boolean => /(^|\/)workflow(\.[mc]?[jt]s)?$/.test(specifier) || (run.probe.packageOf(specifier)?.pkg.expose ?? 'absent') !== 'absent';
+  const reach = followEntry(run.graph, entryFile, isWorkflowSpecifier);
   const reached = new Set([...reach.workflowFiles, ...reach.workflows.map((w) => w.file)]);
   // The registered definition of each file is its first one (others are `workflow/multiple-definitions`).
   const firstOf = new Map<string, string | undefined>();
-  await Promise.all(
-    [...reached].map(async (file) => {
-      const [first] = await definitionsOf(run, file);
-      firstOf.set(file, first?.exportName);
-    }),
-  );
-  const entries = await Promise.all(
-    reach.workflows.filter((w) => firstOf.get(w.file) === w.localExport).map((w) => entryOf(run, w.file, w.definition, w.exportName, w.localExport, ref)),
-  );
+  for (const file of [...reached].sort()) firstOf.set(file, definitionsOf(run, file)[0]?.exportName);
+  const entries = reach.workflows.filter((w) => firstOf.get(w.file) === w.localExport).map((w) => entryOf(run, w.file, w.definition, w.exportName, w.localExport, ref));
   const byFile = new Map<string, WorkflowEntry>();
   for (const e of entries) if (e && !byFile.has(e.file)) byFile.set(e.file, e);
-  for (const file of await allWorkflowFiles) {
+  for (const file of allWorkflowFiles) {
     if (reached.has(file)) continue;
-    run.diagnostics.report('conventions/unreachable-workflow', file, undefined, `${file} looks like a workflow but is not reachable from the entry point of ${pkg.name}; it is not registered.`, `Re-export it from the package entry: export { default as <name> } from './${file.slice(pkg.root.length + 1)}'.`);
+    run.diagnostics.report('conventions/unreachable-workflow', file, undefined, `${file} looks like a workflow but is not reachable from the entry point of ${pkg.name}; it is not registered.`, `Re-export it from the package entry: export { default as <name> } from './${file.slice(pkg.root.length + 1).replace(/\.([mc]?)ts$/, '.$1js')}'.`);
   }
   return [...byFile.values()].sort((a, b) => cmp(a.file, b.file));
 }

@@ -87,24 +87,24 @@ export function resolveExportsTarget(exportsField: unknown, subpath: string, con
  * (then `main` is ignored, as in Node), else for `.` `main` (tried as is, with `.js`, and as a folder's
  * `index.js`), else `index.js`. Reads only `fs.stat`.
  */
-export async function resolveEntry(fs: FileSystem, packageRoot: string, pkg: PackageJsonLike, subpath = '.'): Promise<EntryResolution> {
+export function resolveEntry(fs: FileSystem, packageRoot: string, pkg: PackageJsonLike, subpath = '.'): EntryResolution {
   if (pkg.exports !== undefined && pkg.exports !== null) {
     const target = resolveExportsTarget(pkg.exports, subpath);
     if (target === null) {
       return { ok: false, reason: `"exports" has no "${subpath}" target for the conditions ${ENTRY_CONDITIONS.join(', ')}` };
     }
     const file = join(packageRoot, target);
-    return (await isFile(fs, file)) ? { ok: true, file } : { ok: false, reason: `"exports" points at ${target}, which does not exist` };
+    return (isFile(fs, file)) ? { ok: true, file } : { ok: false, reason: `"exports" points at ${target}, which does not exist` };
   }
   if (subpath !== '.') {
     const file = join(packageRoot, subpath);
-    return (await isFile(fs, file)) ? { ok: true, file } : { ok: false, reason: `${subpath} does not exist` };
+    return (isFile(fs, file)) ? { ok: true, file } : { ok: false, reason: `${subpath} does not exist` };
   }
   const main = typeof pkg.main === 'string' && pkg.main !== '' ? pkg.main : undefined;
   const candidates = main ? [main, `${main}.js`, join(main, 'index.js')] : ['index.js'];
   for (const candidate of candidates) {
     const file = join(packageRoot, candidate);
-    if (await isFile(fs, file)) return { ok: true, file };
+    if (isFile(fs, file)) return { ok: true, file };
   }
   return { ok: false, reason: main ? `"main" points at ${main}, which does not exist` : 'neither "exports" nor "main" is set and index.js does not exist' };
 }

@@ -3,6 +3,7 @@
  * so tests can use in-memory trees and so "never imports package code" is evident: nothing here can load a module).
  */
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, resolve, sep } from 'node:path';
 
 /** What a directory entry is, without following symlinks. */
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
@@ -20,87 +21,81 @@ export interface FileStat {
 }
 
 /**
- * Read-only file access. Every method rejects with an `Error` carrying a Node-style `code`
+ * Read-only file access. Every method throws an `Error` carrying a Node-style `code`
  * (`ENOENT`, `ENOTDIR`, `ELOOP`, `EACCES`, ...) when the path cannot be read.
  */
 export interface FileSystem {
   /** UTF-8 contents of a file. */
-  readFile(path: string): Promise<string>;
+  readFile(path: string): string;
   /** Kind and size of a path, following symlinks. */
-  stat(path: string): Promise<FileStat>;
+  stat(path: string): FileStat;
   /** Canonical absolute path with every symlink resolved. */
-  realpath(path: string): Promise<string>;
+  realpath(path: string): string;
   /** Entries of a directory, unsorted, symlinks reported as `symlink`. */
-  readdir(path: string): Promise<DirEntry[]>;
-}
-
-/** Runs a synchronous call, settling a promise with its result or its error. */
-function settle<T>(call: () => T): Promise<T> {
-  try {
-    return Promise.resolve(call());
-  } catch (error) {
-    return Promise.reject(error as Error);
-  }
+  readdir(path: string): DirEntry[];
 }
 
 /**
- * The Node implementation of `FileSystem`. It calls the synchronous `node:fs` functions behind the promise
- * interface: discovery reads thousands of small files, and a synchronous read is several times cheaper than
- * the open/fstat/read/close round trips of `fs/promises` through the thread pool (see bench/discovery).
+ * The Node implementation of `FileSystem`: the synchronous `node:fs` functions. Analysis reads thousands of
+ * small files, and a synchronous read is several times cheaper than the open/fstat/read/close round trips of
+ * `fs/promises` through the thread pool (see bench/validate).
  */
 export const nodeFileSystem: FileSystem = {
-  readFile: (path) => settle(() => readFileSync(path, 'utf8')),
-  stat: (path) =>
-    settle(() => {
-      const s = statSync(path);
-      return { kind: s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other', size: s.size };
-    }),
-  realpath: (path) => settle(() => realpathSync.native(path)),
+  readFile: (path) => readFileSync(path, 'utf8'),
+  stat: (path) => {
+    const s = statSync(path);
+    return { kind: s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other', size: s.size };
+  },
+  realpath: (path) => realpathSync.native(path),
   readdir: (path) =>
-    settle(() =>
-      readdirSync(path, { withFileTypes: true }).map((e) => ({
-        name: e.name,
-        kind: e.isSymbolicLink() ? 'symlink' : e.isFile() ? 'file' : e.isDirectory() ? 'directory' : 'other',
-      })),
-    ),
+    readdirSync(path, { withFileTypes: true }).map((e) => ({
+      name: e.name,
+      kind: e.isSymbolicLink() ? 'symlink' : e.isFile() ? 'file' : e.isDirectory() ? 'directory' : 'other',
+    })),
 };
 
-/** The Node-style error code of a rejection, or `EUNKNOWN`. */
+/** The Node-style error code of a thrown error, or `EUNKNOWN`. */
 export function errorCode(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : 'EUNKNOWN';
 }
 
-/** Resolves to `undefined` instead of rejecting when `path` does not exist or is not what was asked. */
-export async function statOrUndefined(fs: FileSystem, path: string): Promise<FileStat | undefined> {
+/** Resolves to `undefined` instead of throwing when `path` does not exist or is not what was asked. */
+export function statOrUndefined(fs: FileSystem, path: string): FileStat | undefined {
   try {
-    return await fs.stat(path);
+    return fs.stat(path);
   } catch {
     return undefined;
   }
 }
 
 /** True when `path` is an existing regular file (symlinks followed). */
-export async function isFile(fs: FileSystem, path: string): Promise<boolean> {
-  return (await statOrUndefined(fs, path))?.kind === 'file';
+export function isFile(fs: FileSystem, path: string): boolean {
+  return (statOrUndefined(fs, path))?.kind === 'file';
 }
 
 /**
  * Wraps a `FileSystem` so that `stat`, `realpath` and `readdir` of one path are asked once (results and
- * rejections are remembered). Used for the duration of one `discover()` run, which lists the same folders
+ * errors are remembered). Used for the duration of one `discover()` run, which lists the same folders
  * from several places (the package walk, the activity listing, entry resolution).
  */
 export function cachingFileSystem(fs: FileSystem): FileSystem {
-  const stats = new Map<string, Promise<FileStat>>();
-  const reals = new Map<string, Promise<string>>();
-  const dirs = new Map<string, Promise<DirEntry[]>>();
-  const memo = <T>(cache: Map<string, Promise<T>>, path: string, call: () => Promise<T>): Promise<T> => {
+  type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+  const stats = new Map<string, Outcome<FileStat>>();
+  const reals = new Map<string, Outcome<string>>();
+  const dirs = new Map<string, Outcome<DirEntry[]>>();
+  const memo = <T>(cache: Map<string, Outcome<T>>, path: string, call: () => T): T => {
     let found = cache.get(path);
     if (!found) {
-      found = call();
+      try {
+        found = { ok: true, value: call() };
+      } catch (error) {
+        found = { ok: false, error };
+      }
       cache.set(path, found);
     }
-    return found;
+    if (!found.ok) throw found.error;
+    return found.value;
   };
   return {
     readFile: (path) => fs.readFile(path),
@@ -108,4 +103,90 @@ export function cachingFileSystem(fs: FileSystem): FileSystem {
     realpath: (path) => memo(reals, path, () => fs.realpath(path)),
     readdir: (path) => memo(dirs, path, () => fs.readdir(path)),
   };
+}
+
+/** True when `child` is `parent` or below it (both absolute and normalized, as `path.resolve` returns them). */
+export function isInside(parent: string, child: string): boolean {
+  if (child === parent) return true;
+  return child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
+}
+
+/**
+ * Wraps `base` so that a path inside one of `roots` (real paths), outside its `node_modules`, whose real path
+ * leaves that root throws `EOUTSIDE` (with the real `target`): a symlink such as `hello/steps.js -> /etc/passwd` is never
+ * followed. Dependencies (anything reached through `node_modules`, whatever the package manager's layout) stay
+ * readable. The validator reads every file through this.
+ */
+export function confineFileSystem(base: FileSystem, roots: readonly string[]): FileSystem {
+  const prefixes = roots.map((r) => (r.endsWith(sep) ? r : r + sep));
+  const verdicts = new Map<string, boolean>();
+  const realDirs = new Map<string, string | null>();
+  const symlinks = new Map<string, ReadonlySet<string>>();
+  /** Real path of a directory (memoized; null when it cannot be resolved). */
+  const realDir = (dir: string): string | null => {
+    let real = realDirs.get(dir);
+    if (real === undefined) {
+      try {
+        real = base.realpath(dir);
+      } catch {
+        real = null;
+      }
+      realDirs.set(dir, real);
+    }
+    return real;
+  };
+  /** Names of the symlinks in a directory (memoized; empty when it cannot be listed). */
+  const symlinksIn = (dir: string): ReadonlySet<string> => {
+    let names = symlinks.get(dir);
+    if (!names) {
+      try {
+        names = new Set(base.readdir(dir).filter((e) => e.kind === 'symlink').map((e) => e.name));
+      } catch {
+        names = new Set();
+      }
+      symlinks.set(dir, names);
+    }
+    return names;
+  };
+  // Only symlinks can lead out: a path escapes when its folder's real path is outside the root, or when it is itself
+  // a symlink whose target is. So realpath is asked once per folder and once per symlink, not once per file.
+  const escapes = (p: string): boolean => {
+    let verdict = verdicts.get(p);
+    if (verdict !== undefined) return verdict;
+    verdict = false;
+    const abs = resolve(p);
+    for (let i = 0; i < roots.length; i++) {
+      const root = roots[i] as string;
+      if (abs !== root && !abs.startsWith(prefixes[i] as string)) continue;
+      if (abs.slice(root.length).split(sep).includes('node_modules')) break;
+      if (abs === root) break;
+      const dir = dirname(abs);
+      const real = realDir(dir);
+      if (real !== null && !isInside(root, real)) verdict = true;
+      else if (real !== null && symlinksIn(dir).has(basename(abs))) {
+        try {
+          verdict = !isInside(root, base.realpath(abs));
+        } catch {
+          verdict = false;
+        }
+      }
+      break;
+    }
+    verdicts.set(p, verdict);
+    return verdict;
+  };
+  const realTarget = (p: string): string => {
+    try {
+      return base.realpath(p);
+    } catch {
+      return p;
+    }
+  };
+  const guard =
+    <T>(call: (p: string) => T) =>
+    (p: string): T => {
+      if (escapes(p)) throw Object.assign(new Error(`${p} leads outside the package; not read`), { code: 'EOUTSIDE', target: realTarget(p) });
+      return call(p);
+    };
+  return { readFile: guard((p) => base.readFile(p)), stat: guard((p) => base.stat(p)), realpath: guard((p) => base.realpath(p)), readdir: guard((p) => base.readdir(p)) };
 }

@@ -3,7 +3,8 @@
  * through `export { a as b } from`, `export *`, and import-then-export, over any chain of barrels with relative
  * paths. Cycles end resolution; nothing is executed.
  */
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { isAbsolute } from 'node:path';
+import { resolveRelativeImport } from './module-path.js';
 import type { Diagnostics, Position } from './diagnostics.js';
 import type { Definition, ModuleInfo } from './module-info.js';
 import type { ModuleStore } from './store.js';
@@ -26,10 +27,6 @@ export function isRelative(specifier: string): boolean {
   return specifier.startsWith('./') || specifier.startsWith('../');
 }
 
-/** The absolute path of a relative specifier from `fromFile`. */
-export function resolveRelative(fromFile: string, specifier: string): string {
-  return resolve(dirname(fromFile), specifier);
-}
 
 /** True for absolute paths and `file:` URLs, which SPEC rule 2 forbids in re-exports. */
 export function isAbsoluteSpecifier(specifier: string): boolean {
@@ -43,15 +40,20 @@ export class ExportGraph {
     readonly diagnostics: Diagnostics,
   ) {}
 
+  /** The file a relative specifier in `from` names (`.js` → `.ts` twin, extensionless, folder index; see module-path.ts). */
+  resolvePath(from: string, specifier: string): string {
+    return resolveRelativeImport(this.store.fs, from, specifier);
+  }
+
   /** Loads a module, reporting unreadable/oversized/unparsable files. */
-  module(file: string): Promise<ModuleInfo | undefined> {
+  module(file: string): ModuleInfo | undefined {
     return this.store.loadReporting(file, this.diagnostics);
   }
 
   /** Loads the target of a relative specifier; reports `reexport/unresolved` at `position` when it does not exist. */
-  async target(from: string, specifier: string, position: Position): Promise<ModuleInfo | undefined> {
-    const file = resolveRelative(from, specifier);
-    const { missing } = await this.store.load(file);
+  target(from: string, specifier: string, position: Position): ModuleInfo | undefined {
+    const file = this.resolvePath(from, specifier);
+    const { missing } = this.store.load(file);
     if (missing) {
       this.diagnostics.report('reexport/unresolved', from, position, `'${specifier}' does not resolve to a file (${file}).`, 'Point the re-export at an existing file with its full relative path and extension, e.g. \'./greet/workflow.js\'.');
       return undefined;
@@ -63,19 +65,19 @@ export class ExportGraph {
    * Every export name of `file`, own exports first (source order) then names reached through `export *`
    * (never `default`; names two stars provide are ambiguous in ESM and dropped).
    */
-  async exportNames(file: string, seen: Set<string> = new Set()): Promise<string[]> {
+  exportNames(file: string, seen: Set<string> = new Set()): string[] {
     if (seen.has(file)) return [];
     seen.add(file);
-    const info = await this.module(file);
+    const info = this.module(file);
     if (!info) return [];
     const names = [...info.exports.keys()];
     const own = new Set(names);
     const fromStars = new Map<string, number>();
     for (const star of info.stars) {
       if (!isRelative(star.source)) continue;
-      const target = await this.target(file, star.source, star.sourcePosition);
+      const target = this.target(file, star.source, star.sourcePosition);
       if (!target) continue;
-      for (const name of await this.exportNames(target.file, seen)) {
+      for (const name of this.exportNames(target.file, seen)) {
         if (name !== 'default' && !own.has(name)) fromStars.set(name, (fromStars.get(name) ?? 0) + 1);
       }
     }
@@ -84,11 +86,11 @@ export class ExportGraph {
   }
 
   /** What export `name` of `file` leads to. */
-  async resolveExport(file: string, name: string, seen: Set<string> = new Set()): Promise<Resolved> {
+  resolveExport(file: string, name: string, seen: Set<string> = new Set()): Resolved {
     const key = `${file}\0${name}`;
     if (seen.has(key)) return { kind: 'none' };
     seen.add(key);
-    const info = await this.module(file);
+    const info = this.module(file);
     if (!info) return { kind: 'none' };
     const binding = info.exports.get(name);
     if (binding) {
@@ -107,16 +109,16 @@ export class ExportGraph {
     const found: Resolved[] = [];
     for (const star of info.stars) {
       if (!isRelative(star.source)) continue;
-      const target = await this.target(file, star.source, star.sourcePosition);
+      const target = this.target(file, star.source, star.sourcePosition);
       if (!target) continue;
-      const r = await this.resolveExport(target.file, name, seen);
+      const r = this.resolveExport(target.file, name, seen);
       if (r.kind !== 'none') found.push(r);
     }
     return found.length === 1 ? (found[0] as Resolved) : { kind: 'none' };
   }
 
   /** What a top-level binding of a module leads to (imports are followed). */
-  async resolveLocal(info: ModuleInfo, local: string, seen: Set<string> = new Set()): Promise<Resolved> {
+  resolveLocal(info: ModuleInfo, local: string, seen: Set<string> = new Set()): Resolved {
     const binding = info.locals.get(local);
     if (!binding) return { kind: 'none' };
     if (binding.kind === 'definition') return { kind: 'definition', file: info.file, exportName: local, definition: binding.definition };
@@ -124,9 +126,9 @@ export class ExportGraph {
     return this.#follow(info.file, binding.source, binding.imported, binding.position, seen);
   }
 
-  async #follow(from: string, source: string, imported: string, position: Position, seen: Set<string>): Promise<Resolved> {
+  #follow(from: string, source: string, imported: string, position: Position, seen: Set<string>): Resolved {
     if (!isRelative(source)) return { kind: 'external', specifier: source, imported };
-    const target = await this.target(from, source, position);
+    const target = this.target(from, source, position);
     if (!target) return { kind: 'none' };
     if (imported === '*') return { kind: 'namespace', file: target.file };
     return this.resolveExport(target.file, imported, seen);

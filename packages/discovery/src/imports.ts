@@ -4,10 +4,11 @@
  * fail at runtime with "workflow does not exist").
  */
 import { classifyFile } from './conventions.js';
+import { kindOf } from './definitions.js';
 import type { Diagnostics } from './diagnostics.js';
 import { resolveEntry } from './entry.js';
 import type { FileSystem } from './fs.js';
-import { isRelative, resolveRelative, type ExportGraph } from './graph.js';
+import { isRelative, type ExportGraph } from './graph.js';
 import { AUTHORING_MODULES, type ModuleInfo } from './module-info.js';
 import type { InstalledPackage } from './packages.js';
 import { PACKAGE_JSON_KEY } from '@skein/core';
@@ -24,8 +25,8 @@ export function splitBareSpecifier(specifier: string): { name: string; subpath: 
 
 /** Answers "does this import reach a workflow" for installed packages, without reporting their problems. */
 export class PackageProbe {
-  readonly #entries = new Map<string, Promise<string | undefined>>();
-  readonly #names = new Map<string, Promise<boolean>>();
+  readonly #entries = new Map<string, string | undefined>();
+  readonly #names = new Map<string, boolean>();
 
   constructor(
     readonly fs: FileSystem,
@@ -42,26 +43,25 @@ export class PackageProbe {
   }
 
   /** The entry file of `pkg` for `subpath`, if it resolves. */
-  entry(pkg: InstalledPackage, subpath: string): Promise<string | undefined> {
+  entry(pkg: InstalledPackage, subpath: string): string | undefined {
     const key = `${pkg.root}\0${subpath}`;
-    let found = this.#entries.get(key);
-    if (!found) {
-      found = resolveEntry(this.fs, pkg.root, pkg.json, subpath).then((r) => (r.ok ? r.file : undefined));
-      this.#entries.set(key, found);
+    if (!this.#entries.has(key)) {
+      const r = resolveEntry(this.fs, pkg.root, pkg.json, subpath);
+      this.#entries.set(key, r.ok ? r.file : undefined);
     }
-    return found;
+    return this.#entries.get(key);
   }
 
   /** True when export `name` of the package's `subpath` entry resolves to a `workflow()` definition. */
-  exportIsWorkflow(pkg: InstalledPackage, subpath: string, name: string): Promise<boolean> {
+  exportIsWorkflow(pkg: InstalledPackage, subpath: string, name: string): boolean {
     const key = `${pkg.root}\0${subpath}\0${name}`;
     let found = this.#names.get(key);
-    if (!found) {
-      found = (async () => {
-        const entry = await this.entry(pkg, subpath);
+    if (found === undefined) {
+      found = (() => {
+        const entry = this.entry(pkg, subpath);
         if (!entry) return false;
-        const r = await this.graph.resolveExport(entry, name);
-        return r.kind === 'definition' && r.definition.callee === 'workflow';
+        const r = this.graph.resolveExport(entry, name);
+        return r.kind === 'definition' && kindOf(r.definition, r.file) === 'workflow';
       })();
       this.#names.set(key, found);
     }
@@ -69,22 +69,22 @@ export class PackageProbe {
   }
 
   /** True when the package is exposed, or any export of its `subpath` entry is a workflow. */
-  async isWorkflowPackage(pkg: InstalledPackage, subpath: string): Promise<boolean> {
+  isWorkflowPackage(pkg: InstalledPackage, subpath: string): boolean {
     if (pkg.expose === 'exposed') return true;
-    const entry = await this.entry(pkg, subpath);
+    const entry = this.entry(pkg, subpath);
     if (!entry) return false;
-    for (const name of await this.graph.exportNames(entry)) {
-      if (await this.exportIsWorkflow(pkg, subpath, name)) return true;
+    for (const name of this.graph.exportNames(entry)) {
+      if (this.exportIsWorkflow(pkg, subpath, name)) return true;
     }
     return false;
   }
 }
 
 /** True when a specifier from `file` names a workflow file or a workflow package. */
-async function isWorkflowTarget(file: string, specifier: string, probe: PackageProbe): Promise<boolean> {
-  if (isRelative(specifier)) return classifyFile(resolveRelative(file, specifier)) === 'workflow';
+function isWorkflowTarget(file: string, specifier: string, probe: PackageProbe): boolean {
+  if (isRelative(specifier)) return classifyFile(probe.graph.resolvePath(file, specifier)) === 'workflow';
   const found = probe.packageOf(specifier);
-  return found !== undefined && (await probe.isWorkflowPackage(found.pkg, found.subpath));
+  return found !== undefined && (probe.isWorkflowPackage(found.pkg, found.subpath));
 }
 
 /**
@@ -92,15 +92,15 @@ async function isWorkflowTarget(file: string, specifier: string, probe: PackageP
  * `imports/namespace` for `import * as x` of a workflow package or workflow
  * file, and `package/no-expose-flag` for each workflow imported by name from a package that is not exposed.
  */
-export async function checkWorkflowImports(info: ModuleInfo, probe: PackageProbe, diagnostics: Diagnostics): Promise<void> {
+export function checkWorkflowImports(info: ModuleInfo, probe: PackageProbe, diagnostics: Diagnostics): void {
   for (const form of info.unsupported) {
-    if (form.kind !== 'dynamic-import' || !(await isWorkflowTarget(info.file, form.source, probe))) continue;
+    if (form.kind !== 'dynamic-import' || !(isWorkflowTarget(info.file, form.source, probe))) continue;
     diagnostics.report('imports/dynamic', info.file, form.position, `import('${form.source}') loads workflow code dynamically; the workflows it calls cannot be known statically.`, `Import each workflow by name at the top of the module: import { greet } from '${form.source}'.`);
   }
   for (const decl of info.imports) {
     const namespace = decl.specifiers.find((s) => s.imported === '*');
     if (isRelative(decl.source)) {
-      if (namespace && classifyFile(resolveRelative(info.file, decl.source)) === 'workflow') {
+      if (namespace && classifyFile(probe.graph.resolvePath(info.file, decl.source)) === 'workflow') {
         diagnostics.report('imports/namespace', info.file, namespace.position, `import * as ${namespace.local} from '${decl.source}' imports a workflow file as a namespace.`, `Import the workflow by name: import ${namespace.local} from '${decl.source}'.`);
       }
       continue;
@@ -110,14 +110,14 @@ export async function checkWorkflowImports(info: ModuleInfo, probe: PackageProbe
     if (!found) continue;
     const { pkg, subpath } = found;
     if (namespace) {
-      if (await probe.isWorkflowPackage(pkg, subpath)) {
+      if (probe.isWorkflowPackage(pkg, subpath)) {
         diagnostics.report('imports/namespace', info.file, namespace.position, `import * as ${namespace.local} from '${decl.source}' imports the workflow package ${pkg.name} as a namespace; discovery and the worker cannot tell which workflows it calls.`, `Import each workflow by name: import { greet } from '${decl.source}'.`);
       }
       continue;
     }
     if (pkg.expose === 'exposed') continue;
     for (const s of decl.specifiers) {
-      if (!(await probe.exportIsWorkflow(pkg, subpath, s.imported))) continue;
+      if (!(probe.exportIsWorkflow(pkg, subpath, s.imported))) continue;
       const what = s.imported === 'default' ? `'${s.local}' (the default export of '${decl.source}')` : `'${s.imported}' imported from '${decl.source}'`;
       const state = pkg.expose === 'invalid' ? `sets "${PACKAGE_JSON_KEY}.workflows.expose" to something other than the boolean true` : `does not set "${PACKAGE_JSON_KEY}": { "workflows": { "expose": true } }`;
       diagnostics.report('package/no-expose-flag', info.file, s.position, `${what} is a workflow, but ${pkg.name} ${state}, so it is not registered and calling it fails at runtime with "workflow does not exist".`, `Add "${PACKAGE_JSON_KEY}": { "workflows": { "expose": true } } to ${pkg.manifest}.`);

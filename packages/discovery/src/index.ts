@@ -1,13 +1,23 @@
 /**
- * `@skein/discovery`: exact, static discovery of workflow packages (SPEC "Rules for external workflow packages").
- * The single source of truth for which workflows, steps, evaluators and shared activities a project serves.
- * Reads package.json files and ASTs only; never imports or runs package code.
+ * `@skein/discovery`: the analysis core. Exact, static discovery of workflow projects and packages (SPEC "Rules for
+ * external workflow packages"), and the machinery the validator's rules run on: one file-system interface, one
+ * directory walker, one package.json reader, one JSON-position helper, one parser call, one traversal and one
+ * diagnostics registry. Reads package.json files and ASTs only; never imports or runs package code.
  */
 export type * from './types.js';
 export { discover } from './discover.js';
-export { classifyFile, isCompanionFile } from './conventions.js';
+export { classifyFile, isCompanionFile, isDeclarationFile, isSkippedDirName, isTestFile, sourceStem, SOURCE_EXTENSIONS } from './conventions.js';
 export { ENTRY_CONDITIONS, resolveEntry, resolveExportsTarget, type EntryResolution, type PackageJsonLike } from './entry.js';
-export { nodeFileSystem, type DirEntry, type EntryKind, type FileStat, type FileSystem } from './fs.js';
-export { RULES, RULE_IDS, type RuleId, type RuleMeta } from './rules.js';
-export { compareDiagnostics } from './diagnostics.js';
-export { DEFAULT_MAX_FILE_BYTES } from './store.js';
+export { cachingFileSystem, confineFileSystem, errorCode, isInside, nodeFileSystem, statOrUndefined, type DirEntry, type EntryKind, type FileStat, type FileSystem } from './fs.js';
+export { docsPath, RULES, RULE_IDS, type RuleId, type RuleMeta } from './rules.js';
+export { compareDiagnostics, Diagnostics, positionOf, type Position } from './diagnostics.js';
+export { DEFAULT_MAX_FILE_BYTES, ModuleStore, type ModuleHook } from './store.js';
+export { createSession, type AnalysisSession } from './session.js';
+export { parseSource, isTypeScriptFile, type ParsedSource } from './parse.js';
+export { mergeVisitors, walk, RulePath, Scope, type Binding, type BindingKind, type RuleVisitor } from './traverse.js';
+export { jsonErrorPosition, jsonKeyPosition, keyPosition, positionAt } from './json-position.js';
+export { readManifest, exposeState, checkPackageFlag, intendsWorkflowPackage, type ManifestRead } from './packages.js';
+export { walkFiles, type WalkOptions } from './walk.js';
+export { resolveModuleFile, resolveRelativeImport } from './module-path.js';
+export { layoutOf, type Layout } from './layout.js';
+export { kindOf, type DefinitionKind } from './definitions.js';

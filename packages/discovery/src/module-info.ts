@@ -6,6 +6,7 @@
  */
 import type * as t from '@babel/types';
 import { positionOf, type Position } from './diagnostics.js';
+import type { RuleVisitor } from './traverse.js';
 
 /** Module specifiers whose `workflow`, `step` and `evaluator` exports are the authoring API. */
 export const AUTHORING_MODULES = ['@skein/core'];
@@ -13,9 +14,15 @@ export const AUTHORING_MODULES = ['@skein/core'];
 /** A statically read string, or where reading it failed. */
 export type StaticString = { ok: true; value: string; position: Position } | { ok: false; position: Position };
 
-/** A `workflow({...})`, `step({...})` or `evaluator({...})` call. */
+/**
+ * A `workflow({...})`, `step({...})` or `evaluator({...})` call, or a wrapper factory: any other call whose first
+ * argument is an object literal with a static `name` (`evalWorkflow({ name: 'x', ... })`, `verify({ name, ... })`),
+ * whose kind the file's convention decides (`wrapper`).
+ */
 export interface Definition {
-  callee: 'workflow' | 'step' | 'evaluator';
+  callee: 'workflow' | 'step' | 'evaluator' | 'wrapper';
+  /** The callee as written (`workflow`, `core.step`, `evalWorkflow`), for messages. */
+  calleeName: string;
   position: Position;
   /** The `name` property, read statically. */
   name: StaticString;
@@ -141,11 +148,13 @@ function isExportsObject(node: t.Node): boolean {
 
 /**
  * Reads one parsed module. `program` is the Babel `Program`; the result is plain data.
- * `searchUnsupported: false` skips the whole-tree search for CommonJS and `import()` (when the text cannot hold them).
- * Definitions are recognised only when `workflow`/`step`/`evaluator` is imported from `@skein/core`
- * (or a subpath), directly or as a namespace member (`core.workflow(...)`).
+ * Reads top-level statements only; forms anywhere in the tree come from `unsupportedFormsVisitor`, which runs in
+ * the file's single traversal.
+ * Definitions are `workflow`/`step`/`evaluator` imported from `@skein/core` (or a subpath), directly or as a
+ * namespace member (`core.workflow(...)`), and wrapper factories (any call with an object literal holding a static
+ * `name`; SPEC rule 1 as the framework this re-implements reads it).
  */
-export function analyzeModule(file: string, program: t.Program, searchUnsupported = true): ModuleInfo {
+export function analyzeModule(file: string, program: t.Program): ModuleInfo {
   const imports: ImportInfo[] = [];
   const exports = new Map<string, ExportBinding>();
   const stars: ModuleInfo['stars'] = [];
@@ -192,19 +201,31 @@ export function analyzeModule(file: string, program: t.Program, searchUnsupporte
   };
 
   const definitionOf = (node: t.Node | null | undefined): Definition | undefined => {
+    if (node?.type === 'TSAsExpression' || node?.type === 'TSSatisfiesExpression' || node?.type === 'TSNonNullExpression') node = node.expression;
     if (!node || node.type !== 'CallExpression') return undefined;
     const callee = node.callee;
-    let kind: AuthoringName | undefined;
-    if (callee.type === 'Identifier') kind = authoring.get(callee.name);
-    else if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier' && authoringNamespaces.has(callee.object.name)) {
+    let kind: Definition['callee'] | undefined;
+    let calleeName = '';
+    if (callee.type === 'Identifier') {
+      kind = authoring.get(callee.name);
+      calleeName = callee.name;
+    } else if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier') {
       const prop = keyName(callee.property, callee.computed);
-      if (prop && AUTHORING_NAMES.has(prop)) kind = prop as AuthoringName;
+      calleeName = `${callee.object.name}.${prop ?? '[…]'}`;
+      if (authoringNamespaces.has(callee.object.name) && prop && AUTHORING_NAMES.has(prop)) kind = prop as AuthoringName;
     }
-    if (!kind) return undefined;
     const position = positionOf(node);
     const config = node.arguments[0];
+    if (!kind) {
+      // A wrapper factory counts only with an object literal whose `name` is static (so `z.object({ name: z.string() })` never does).
+      if (!config || config.type !== 'ObjectExpression' || !calleeName) return undefined;
+      const nameProp = config.properties.find((p): p is t.ObjectProperty => p.type === 'ObjectProperty' && keyName(p.key, p.computed) === 'name');
+      const name = nameProp ? readString(nameProp.value, positionOf(nameProp)) : undefined;
+      if (!name?.ok) return undefined;
+      kind = 'wrapper';
+    }
     if (!config || config.type !== 'ObjectExpression') {
-      return { callee: kind, position, name: { ok: false, position: config ? positionOf(config) : position }, aliases: [] };
+      return { callee: kind, calleeName, position, name: { ok: false, position: config ? positionOf(config) : position }, aliases: [] };
     }
     let name: StaticString = { ok: false, position: positionOf(config) };
     let aliases: StaticString[] = [];
@@ -212,14 +233,14 @@ export function analyzeModule(file: string, program: t.Program, searchUnsupporte
       if (p.type !== 'ObjectProperty') continue;
       const key = keyName(p.key, p.computed);
       if (key === 'name') name = readString(p.value, positionOf(p));
-      if (key === 'aliases' && kind === 'workflow') {
+      if (key === 'aliases' && (kind === 'workflow' || kind === 'wrapper')) {
         aliases =
           p.value.type === 'ArrayExpression'
             ? p.value.elements.map((e) => (e && e.type !== 'SpreadElement' ? readString(e, positionOf(e)) : { ok: false, position: e ? positionOf(e) : positionOf(p.value) }))
             : [{ ok: false, position: positionOf(p.value) }];
       }
     }
-    return { callee: kind, position, name, aliases };
+    return { callee: kind, calleeName, position, name, aliases };
   };
 
   const bindingOfExpression = (expr: t.Node, position: Position): LocalBinding => {
@@ -278,7 +299,6 @@ export function analyzeModule(file: string, program: t.Program, searchUnsupporte
     else if (local?.kind === 'value') exports.set(name, { kind: 'value', references: local.references, position: binding.position });
   }
 
-  if (searchUnsupported) collectUnsupported(program, unsupported);
   return { file, imports, exports, stars, locals, unsupported };
 
   function declareLocals(decl: t.Node): string[] {
@@ -298,25 +318,33 @@ export function analyzeModule(file: string, program: t.Program, searchUnsupporte
   }
 }
 
-/** CommonJS exports and requires, dynamic imports and computed paths anywhere in the module. */
-function collectUnsupported(program: t.Program, out: UnsupportedForm[]): void {
+/**
+ * Discovery's visitor in the single traversal of a module: CommonJS exports and requires, dynamic imports and
+ * computed paths anywhere in it, pushed to `out` in traversal order (the store sorts them by position).
+ * A `require()` inside a CommonJS export assignment is part of that form, not a second one.
+ */
+export function unsupportedFormsVisitor(out: UnsupportedForm[]): RuleVisitor {
   const cjsRanges: [number, number][] = [];
-  const requires: { node: t.CallExpression; start: number }[] = [];
-  walk(program, (n) => {
-    if (n.type === 'AssignmentExpression' && n.left.type === 'MemberExpression') {
+  return {
+    AssignmentExpression({ node: n }) {
+      if (n.left.type !== 'MemberExpression') return;
       const left = n.left;
-      if (isModuleExports(left) || isExportsObject(left.object)) {
-        const binding = isModuleExports(left) ? undefined : keyName(left.property, left.computed);
-        const what = isModuleExports(left) ? 'module.exports = …' : `${isModuleExports(left.object) ? 'module.exports' : 'exports'}.${binding ?? '[…]'} = …`;
-        const right = n.right;
-        const source = right.type === 'CallExpression' && right.callee.type === 'Identifier' && right.callee.name === 'require' ? staticStringOf(right.arguments[0]) : undefined;
-        out.push({ kind: 'commonjs', what, position: positionOf(n), ...(source !== undefined && { source }), ...(binding !== undefined && { binding }) });
-        cjsRanges.push([n.start ?? 0, n.end ?? 0]);
-      }
-    } else if (n.type === 'CallExpression') {
+      if (!isModuleExports(left) && !isExportsObject(left.object)) return;
+      const binding = isModuleExports(left) ? undefined : keyName(left.property, left.computed);
+      const what = isModuleExports(left) ? 'module.exports = …' : `${isModuleExports(left.object) ? 'module.exports' : 'exports'}.${binding ?? '[…]'} = …`;
+      const right = n.right;
+      const source = right.type === 'CallExpression' && right.callee.type === 'Identifier' && right.callee.name === 'require' ? staticStringOf(right.arguments[0]) : undefined;
+      out.push({ kind: 'commonjs', what, position: positionOf(n), ...(source !== undefined && { source }), ...(binding !== undefined && { binding }) });
+      cjsRanges.push([n.start ?? 0, n.end ?? 0]);
+    },
+    CallExpression({ node: n }) {
       const callee = n.callee;
-      if (callee.type === 'Identifier' && callee.name === 'require') requires.push({ node: n, start: n.start ?? 0 });
-      else if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier' && callee.object.name === 'Object') {
+      if (callee.type === 'Identifier' && callee.name === 'require') {
+        const start = n.start ?? 0;
+        if (cjsRanges.some(([s, e]) => start >= s && start < e)) return;
+        const source = staticStringOf(n.arguments[0]);
+        out.push(source === undefined ? { kind: 'computed-path', what: 'require()', position: positionOf(n) } : { kind: 'commonjs', what: `require('${source}')`, position: positionOf(n), source });
+      } else if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier' && callee.object.name === 'Object') {
         const first = n.arguments[0];
         const method = keyName(callee.property, callee.computed);
         if (first && isExportsObject(first) && (method === 'defineProperty' || method === 'assign' || method === 'defineProperties')) {
@@ -324,15 +352,10 @@ function collectUnsupported(program: t.Program, out: UnsupportedForm[]): void {
           cjsRanges.push([n.start ?? 0, n.end ?? 0]);
         }
       }
-    } else if (n.type === 'ImportExpression') {
+    },
+    ImportExpression({ node: n }) {
       const source = staticStringOf(n.source);
       out.push(source === undefined ? { kind: 'computed-path', what: 'import()', position: positionOf(n) } : { kind: 'dynamic-import', source, position: positionOf(n) });
-    }
-  });
-  for (const { node, start } of requires) {
-    if (cjsRanges.some(([s, e]) => start >= s && start < e)) continue;
-    const source = staticStringOf(node.arguments[0]);
-    out.push(source === undefined ? { kind: 'computed-path', what: 'require()', position: positionOf(node) } : { kind: 'commonjs', what: `require('${source}')`, position: positionOf(node), source });
-  }
-  out.sort((a, b) => a.position.line - b.position.line || a.position.column - b.position.column);
+    },
+  };
 }

@@ -7,7 +7,8 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { PACKAGE_JSON_KEY } from '@skein/core';
-import type { Diagnostics, Position } from './diagnostics.js';
+import type { Diagnostics } from './diagnostics.js';
+import { jsonErrorPosition, keyPosition } from './json-position.js';
 import { errorCode, type FileSystem } from './fs.js';
 import type { PackageRef } from './types.js';
 
@@ -33,14 +34,14 @@ export type ManifestRead =
  * Reads and parses `<dir>/package.json`, reporting `package/missing-manifest` (when `reportMissing`) or
  * `package/invalid-json` with the position of the JSON error. Never rejects.
  */
-export async function readManifest(fs: FileSystem, dir: string, diagnostics: Diagnostics, reportMissing: boolean): Promise<ManifestRead> {
+export function readManifest(fs: FileSystem, dir: string, diagnostics: Diagnostics, reportMissing: boolean): ManifestRead {
   const file = join(dir, 'package.json');
   let text: string;
   try {
-    text = await fs.readFile(file);
+    text = fs.readFile(file);
   } catch (error) {
     const code = errorCode(error);
-    if (code === 'ENOENT') {
+    if (code === 'ENOENT' || code === 'EOUTSIDE') {
       if (reportMissing) {
         diagnostics.report('package/missing-manifest', file, undefined, `${dir} has no package.json.`, 'Add a package.json, or remove the directory.');
       }
@@ -58,33 +59,6 @@ export async function readManifest(fs: FileSystem, dir: string, diagnostics: Dia
     diagnostics.report('package/invalid-json', file, jsonErrorPosition(text, message), `${file} is not valid JSON (${message}); the package is skipped.`, 'Fix the JSON syntax (no trailing commas or comments).');
     return { ok: false, missing: false };
   }
-}
-
-/** 1-based position of a `JSON.parse` error, from V8's "(line L column C)" or "at position N". */
-export function jsonErrorPosition(text: string, message: string): Position | undefined {
-  const lc = /line (\d+) column (\d+)/.exec(message);
-  if (lc) return { line: Number(lc[1]), column: Number(lc[2]) };
-  const pos = /position (\d+)/.exec(message);
-  return pos ? positionAt(text, Number(pos[1])) : undefined;
-}
-
-/** 1-based line and column of a character offset. */
-export function positionAt(text: string, offset: number): Position {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
-}
-
-/** 1-based position of the first `"key"` in a package.json text, if present. */
-export function keyPosition(text: string, key: string): Position | undefined {
-  const offset = text.indexOf(`"${key}"`);
-  return offset >= 0 ? positionAt(text, offset) : undefined;
 }
 
 /** The expose state of a package.json (SPEC rule 4; CONTRACT: strictly the boolean `true`). */
@@ -113,17 +87,17 @@ export function nodeModulesChain(projectRoot: string, ceiling?: string): string[
  * `excludeRoots` are real paths never listed (the project itself). Reports unreadable manifests,
  * `package/invalid-expose-flag` for a flag that is not the boolean `true`, and symlink loops. Never rejects.
  */
-export async function listInstalledPackages(
+export function listInstalledPackages(
   fs: FileSystem,
   projectRoot: string,
   ceiling: string | undefined,
   excludeRoots: ReadonlySet<string>,
   diagnostics: Diagnostics,
-): Promise<InstalledPackage[]> {
+): InstalledPackage[] {
   const chain = nodeModulesChain(projectRoot, ceiling);
-  const perFolder = await Promise.all(chain.map((nm) => candidateDirs(fs, nm)));
+  const perFolder = (chain.map((nm) => candidateDirs(fs, nm)));
   const candidates = perFolder.flat();
-  const read = await Promise.all(candidates.map((dir) => readPackage(fs, dir, diagnostics)));
+  const read = (candidates.map((dir) => readPackage(fs, dir, diagnostics)));
   const byReal = new Set<string>(excludeRoots);
   const byName = new Set<string>();
   const out: InstalledPackage[] = [];
@@ -136,9 +110,9 @@ export async function listInstalledPackages(
   return out;
 }
 
-async function listDir(fs: FileSystem, dir: string): Promise<string[]> {
+function listDir(fs: FileSystem, dir: string): string[] {
   try {
-    return (await fs.readdir(dir))
+    return (fs.readdir(dir))
       .filter((e) => (e.kind === 'directory' || e.kind === 'symlink') && !e.name.startsWith('.'))
       .map((e) => e.name)
       .sort();
@@ -147,36 +121,30 @@ async function listDir(fs: FileSystem, dir: string): Promise<string[]> {
   }
 }
 
-async function candidateDirs(fs: FileSystem, nodeModules: string): Promise<string[]> {
-  const names = await listDir(fs, nodeModules);
-  const groups = await Promise.all(
-    names.map(async (name) => {
-      const dir = join(nodeModules, name);
-      if (!name.startsWith('@')) return [dir];
-      return (await listDir(fs, dir)).map((n) => join(dir, n));
-    }),
-  );
-  return groups.flat();
+function candidateDirs(fs: FileSystem, nodeModules: string): string[] {
+  const names = listDir(fs, nodeModules);
+  return names.flatMap((name) => {
+    const dir = join(nodeModules, name);
+    return name.startsWith('@') ? listDir(fs, dir).map((n) => join(dir, n)) : [dir];
+  });
 }
 
-async function readPackage(fs: FileSystem, dir: string, diagnostics: Diagnostics): Promise<InstalledPackage | undefined> {
+function readPackage(fs: FileSystem, dir: string, diagnostics: Diagnostics): InstalledPackage | undefined {
   let root: string;
   try {
-    root = await fs.realpath(dir);
-    if ((await fs.stat(root)).kind !== 'directory') return undefined;
+    root = fs.realpath(dir);
+    if ((fs.stat(root)).kind !== 'directory') return undefined;
   } catch (error) {
     if (errorCode(error) === 'ELOOP') {
       diagnostics.report('fs/symlink-loop', dir, undefined, `Symlink ${dir} cannot be resolved: it loops; it is skipped.`, 'Remove the symlink or point it at a package directory.');
     }
     return undefined;
   }
-  const manifest = await readManifest(fs, root, diagnostics, true);
+  const manifest = readManifest(fs, root, diagnostics, true);
   if (!manifest.ok) return undefined;
   const { json, text } = manifest;
-  const name = typeof json.name === 'string' && json.name !== '' ? json.name : dir.split(/[\\/]node_modules[\\/]/).pop() ?? dir;
-  const version = typeof json.version === 'string' ? json.version : '0.0.0';
-  const expose = exposeState(json);
-  const file = join(root, 'package.json');
+  const pkg = toInstalledPackage(root, json, text, dir.split(/[\\/]node_modules[\\/]/).pop() ?? dir);
+  const { name, expose, manifest: file } = pkg;
   if (expose === 'invalid') {
     const ns = json[PACKAGE_JSON_KEY] as { workflows?: { expose?: unknown } } | undefined;
     diagnostics.report(
@@ -187,5 +155,69 @@ async function readPackage(fs: FileSystem, dir: string, diagnostics: Diagnostics
       `Set "${PACKAGE_JSON_KEY}": { "workflows": { "expose": true } } (the boolean, not a string).`,
     );
   }
-  return { name, version, root, manifest: file, json, text, expose };
+  return pkg;
+}
+
+/** An `InstalledPackage` for a package root whose package.json was read (`fallbackName` when it has no name). */
+export function toInstalledPackage(root: string, json: Record<string, unknown>, text: string, fallbackName = root.split(/[\\/]/).pop() ?? root): InstalledPackage {
+  const name = typeof json.name === 'string' && json.name !== '' ? json.name : fallbackName;
+  const version = typeof json.version === 'string' ? json.version : '0.0.0';
+  return { name, version, root, manifest: join(root, 'package.json'), json, text, expose: exposeState(json) };
+}
+
+/** Levenshtein distance of two short strings (for spotting a misspelt key). */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length] as number;
+}
+
+/** The key of `record` that is a near miss of `wanted` (case or up to two edits), if any. */
+function nearMiss(record: Record<string, unknown>, wanted: string): string | undefined {
+  return Object.keys(record).find((k) => k !== wanted && (k.toLowerCase() === wanted || distance(k.toLowerCase(), wanted) <= 2));
+}
+
+/**
+ * What is wrong with a package.json's expose flag, in words, or undefined when it is the boolean true or absent
+ * without any near miss: a misspelt `"skein"`, `"workflows"` or `"expose"` key, or a non-boolean value
+ * (CONTRACT "Names": strictly the boolean true). Used by package mode (`package/not-exposed`).
+ */
+export function checkPackageFlag(json: Record<string, unknown>): string | undefined {
+  return flagProblem(json)?.problem;
+}
+
+/**
+ * True when a package.json says, or misspells, that it is a workflow package: the expose flag is set (to anything),
+ * or `"skein"` / `"workflows"` / `"expose"` is misspelt. A `"skein"` key with only other settings (`hookFiles` of a
+ * project) is not. Decides `auto` mode.
+ */
+export function intendsWorkflowPackage(json: Record<string, unknown>): boolean {
+  return exposeState(json) !== 'absent' || flagProblem(json)?.intent === true;
+}
+
+function flagProblem(json: Record<string, unknown>): { problem: string; intent: boolean } | undefined {
+  const found = (problem: string, intent = true) => ({ problem, intent });
+  const ns = json[PACKAGE_JSON_KEY];
+  if (ns === undefined) {
+    const miss = nearMiss(json, PACKAGE_JSON_KEY);
+    return miss ? found(`"${miss}" looks like a misspelling of "${PACKAGE_JSON_KEY}"`) : undefined;
+  }
+  if (!ns || typeof ns !== 'object') return found(`"${PACKAGE_JSON_KEY}" is ${JSON.stringify(ns)}, not an object`);
+  const workflows = (ns as Record<string, unknown>).workflows;
+  if (workflows === undefined) {
+    const miss = nearMiss(ns as Record<string, unknown>, 'workflows');
+    return miss ? found(`"${miss}" looks like a misspelling of "workflows"`) : found(`"${PACKAGE_JSON_KEY}" has no "workflows" key`, false);
+  }
+  if (!workflows || typeof workflows !== 'object') return found(`"workflows" is ${JSON.stringify(workflows)}, not an object`);
+  const expose = (workflows as Record<string, unknown>).expose;
+  if (expose === true) return undefined;
+  if (expose === undefined) {
+    const miss = nearMiss(workflows as Record<string, unknown>, 'expose');
+    return found(miss ? `"${miss}" looks like a misspelling of "expose"` : '"workflows" has no "expose" key');
+  }
+  return found(`"expose" is ${JSON.stringify(expose)}, not the boolean true`);
 }

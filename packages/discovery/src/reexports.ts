@@ -5,8 +5,9 @@
  * non-relative paths to workflow code, `export * as ns`, runtime export assembly) is reported, never skipped.
  */
 import { classifyFile } from './conventions.js';
+import { kindOf } from './definitions.js';
 import type { Diagnostics, Position } from './diagnostics.js';
-import { isAbsoluteSpecifier, isRelative, resolveRelative, type ExportGraph } from './graph.js';
+import { isAbsoluteSpecifier, isRelative, type ExportGraph } from './graph.js';
 import type { Definition, ModuleInfo } from './module-info.js';
 
 /** A workflow definition reached from an entry. */
@@ -36,16 +37,16 @@ const FIX_FORMS = "export { default as greet } from './greet/workflow.js' or exp
  * Walks the re-export graph from `entry`, reporting unsupported forms to `diagnostics`, and returns the workflow
  * definitions reached (in entry export order; a definition reached twice keeps its first export name).
  */
-export async function followEntry(graph: ExportGraph, entry: string, isWorkflowSpecifier: WorkflowSpecifierTest): Promise<EntryReach> {
+export function followEntry(graph: ExportGraph, entry: string, isWorkflowSpecifier: WorkflowSpecifierTest): EntryReach {
   const diagnostics = graph.diagnostics;
   const workflowFiles = new Set<string>();
   const starWorkflowFiles = new Set<string>();
   const visited = new Set<string>();
 
-  const visit = async (file: string): Promise<void> => {
+  const visit = (file: string): void => {
     if (visited.has(file)) return;
     visited.add(file);
-    const info = await graph.module(file);
+    const info = graph.module(file);
     if (!info) return;
     reportUnsupported(info, diagnostics);
     const edges: { source: string; position: Position; star: boolean }[] = [];
@@ -60,8 +61,8 @@ export async function followEntry(graph: ExportGraph, entry: string, isWorkflowS
     for (const form of info.unsupported) {
       if (form.kind === 'namespace-reexport' && form.source) edges.push({ source: form.source, position: form.position, star: false });
     }
-    await reportRuntimeAssembly(graph, info);
-    await reportNamespaces(graph, info, isWorkflowSpecifier);
+    reportRuntimeAssembly(graph, info);
+    reportNamespaces(graph, info, isWorkflowSpecifier);
     const next: string[] = [];
     for (const edge of edges) {
       if (!isRelative(edge.source)) {
@@ -70,9 +71,9 @@ export async function followEntry(graph: ExportGraph, entry: string, isWorkflowS
         }
         continue;
       }
-      const target = resolveRelative(file, edge.source);
+      const target = graph.resolvePath(file, edge.source);
       if (classifyFile(target) === 'workflow') {
-        if (await graph.target(file, edge.source, edge.position)) {
+        if (graph.target(file, edge.source, edge.position)) {
           workflowFiles.add(target);
           if (edge.star) starWorkflowFiles.add(target);
         }
@@ -80,15 +81,12 @@ export async function followEntry(graph: ExportGraph, entry: string, isWorkflowS
       }
       next.push(target);
     }
-    await Promise.all(
-      next.map(async (target) => {
-        if ((await graph.store.load(target)).missing) return; // reported by graph.target during resolution
-        await visit(target);
-      }),
-    );
+    for (const target of next) {
+      if (!graph.store.load(target).missing) visit(target); // a missing one is reported by graph.target
+    }
   };
 
-  await visit(entry);
+  visit(entry);
 
   const workflows: ReachedWorkflow[] = [];
   const seen = new Set<string>();
@@ -98,19 +96,16 @@ export async function followEntry(graph: ExportGraph, entry: string, isWorkflowS
     seen.add(key);
     workflows.push(w);
   };
-  for (const name of await graph.exportNames(entry)) {
-    const r = await graph.resolveExport(entry, name);
-    if (r.kind !== 'definition' || r.definition.callee !== 'workflow') continue;
-    if (classifyFile(r.file) !== 'workflow') {
-      diagnostics.report('conventions/misplaced-workflow', r.file, r.definition.position, `workflow() exported as '${name}' is defined in ${r.file}, not in a workflow.js file; it is not registered.`, 'Move it to <folder>/workflow.js as its default export and re-export it: ' + FIX_FORMS + '.');
-      continue;
-    }
+  for (const name of graph.exportNames(entry)) {
+    const r = graph.resolveExport(entry, name);
+    if (r.kind !== 'definition' || kindOf(r.definition, r.file) !== 'workflow') continue;
+    if (classifyFile(r.file) !== 'workflow') continue; // a misplaced definition: the validator's `conventions/misplaced-definition`
     add({ file: r.file, localExport: r.exportName, exportName: name, definition: r.definition });
   }
   for (const file of [...starWorkflowFiles].sort()) {
-    const info = await graph.module(file);
+    const info = graph.module(file);
     const binding = info?.exports.get('default');
-    if (binding?.kind === 'definition' && binding.definition.callee === 'workflow') {
+    if (binding?.kind === 'definition' && kindOf(binding.definition, file) === 'workflow') {
       add({ file, localExport: 'default', exportName: '*', definition: binding.definition });
     }
   }
@@ -142,14 +137,14 @@ function reportUnsupported(info: ModuleInfo, diagnostics: Diagnostics): void {
 }
 
 /** True when `specifier` (from `from`) is a workflow file or a module whose exports reach a workflow definition. */
-async function reachesWorkflow(graph: ExportGraph, from: string, specifier: string, isWorkflowSpecifier: WorkflowSpecifierTest): Promise<boolean> {
+function reachesWorkflow(graph: ExportGraph, from: string, specifier: string, isWorkflowSpecifier: WorkflowSpecifierTest): boolean {
   if (!isRelative(specifier)) return isAbsoluteSpecifier(specifier) || isWorkflowSpecifier(specifier);
-  const file = resolveRelative(from, specifier);
+  const file = graph.resolvePath(from, specifier);
   if (classifyFile(file) === 'workflow') return true;
-  if ((await graph.store.load(file)).missing) return false;
-  for (const name of await graph.exportNames(file)) {
-    const r = await graph.resolveExport(file, name);
-    if (r.kind === 'definition' && r.definition.callee === 'workflow') return true;
+  if ((graph.store.load(file)).missing) return false;
+  for (const name of graph.exportNames(file)) {
+    const r = graph.resolveExport(file, name);
+    if (r.kind === 'definition' && kindOf(r.definition, r.file) === 'workflow') return true;
   }
   return false;
 }
@@ -158,28 +153,28 @@ async function reachesWorkflow(graph: ExportGraph, from: string, specifier: stri
  * Reports namespace objects exported from an entry or barrel that hold workflows: `export * as ns from` and
  * `import * as ns from …; export { ns }` (SPEC rule 3). Namespaces of modules without workflows are fine.
  */
-async function reportNamespaces(graph: ExportGraph, info: ModuleInfo, isWorkflowSpecifier: WorkflowSpecifierTest): Promise<void> {
+function reportNamespaces(graph: ExportGraph, info: ModuleInfo, isWorkflowSpecifier: WorkflowSpecifierTest): void {
   const hint = `Re-export each workflow by name: ${FIX_FORMS}.`;
   for (const form of info.unsupported) {
-    if (form.kind !== 'namespace-reexport' || !(await reachesWorkflow(graph, info.file, form.source, isWorkflowSpecifier))) continue;
+    if (form.kind !== 'namespace-reexport' || !(reachesWorkflow(graph, info.file, form.source, isWorkflowSpecifier))) continue;
     graph.diagnostics.report('reexport/namespace', info.file, form.position, `export * as ${form.exported} from '${form.source}' exports a namespace object; its workflows are not registered.`, hint);
   }
   for (const [exportName, binding] of info.exports) {
     if (binding.kind !== 'local') continue;
     const local = info.locals.get(binding.local);
-    if (local?.kind !== 'import' || local.imported !== '*' || !(await reachesWorkflow(graph, info.file, local.source, isWorkflowSpecifier))) continue;
+    if (local?.kind !== 'import' || local.imported !== '*' || !(reachesWorkflow(graph, info.file, local.source, isWorkflowSpecifier))) continue;
     graph.diagnostics.report('reexport/namespace', info.file, binding.position, `'${exportName}' exports the namespace of '${local.source}' (import * as ${binding.local}); its workflows are not registered.`, hint);
   }
 }
 
 /** Reports workflows exported inside values assembled at runtime (`export default { greet }`, arrays, calls). */
-async function reportRuntimeAssembly(graph: ExportGraph, info: ModuleInfo): Promise<void> {
+function reportRuntimeAssembly(graph: ExportGraph, info: ModuleInfo): void {
   for (const [exportName, binding] of info.exports) {
     if (binding.kind !== 'value') continue;
     for (const ref of binding.references) {
       if (!info.locals.has(ref.name)) continue;
-      const r = await graph.resolveLocal(info, ref.name);
-      if (r.kind === 'definition' && r.definition.callee === 'workflow') {
+      const r = graph.resolveLocal(info, ref.name);
+      if (r.kind === 'definition' && kindOf(r.definition, r.file) === 'workflow') {
         graph.diagnostics.report('reexport/runtime-assembly', info.file, ref.position, `Workflow '${ref.name}' is exported inside the value of export '${exportName}', assembled at runtime; discovery cannot see it there.`, `Export each workflow directly: ${FIX_FORMS}.`);
       }
     }

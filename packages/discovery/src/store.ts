@@ -1,12 +1,16 @@
 /**
- * Reads and parses each module once (cached by path), turning unreadable, oversized and unparsable files into
- * findings rather than exceptions. Never imports or runs the code it reads.
+ * Reads, parses and walks each module once (cached by path), turning unreadable, oversized and unparsable files
+ * into findings rather than exceptions. The one traversal of each file runs discovery's own visitor (CommonJS,
+ * `import()`, computed paths) merged with whatever visitors the session's `ModuleHook` adds (the validator's
+ * rules), so no one parses or walks a file a second time. Never imports or runs the code it reads.
  */
-import { parse } from '@babel/parser';
+import type { File } from '@babel/types';
 import type { Diagnostics, Position } from './diagnostics.js';
 import { errorCode, type FileSystem } from './fs.js';
-import { analyzeModule, type ModuleInfo } from './module-info.js';
+import { analyzeModule, unsupportedFormsVisitor, type ModuleInfo } from './module-info.js';
+import { parseSource } from './parse.js';
 import type { RuleId } from './rules.js';
+import { mergeVisitors, walk, type RuleVisitor } from './traverse.js';
 
 /** Default size cap of one source file: 1 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
@@ -28,23 +32,40 @@ export interface Loaded {
   missing?: boolean;
 }
 
+/**
+ * Lets a layer above discovery (the validator) take part in the single traversal of each file: the visitors it
+ * returns are merged with discovery's and run in the same walk. Called once per parsed file.
+ */
+export interface ModuleHook {
+  visitorsFor(file: string, ast: File): RuleVisitor[];
+}
+
+const SYNTAX_HINT = 'Fix the syntax; workflow code must be plain ES modules or TypeScript that @babel/parser reads.';
+
 /** Caches parsed modules by absolute path. */
 export class ModuleStore {
-  readonly #cache = new Map<string, Promise<Loaded>>();
+  readonly #cache = new Map<string, Loaded>();
   #filesRead = 0;
+  /** Set by the session owner before files are loaded; called for every parsed file. */
+  hook: ModuleHook | undefined;
 
   constructor(
     readonly fs: FileSystem,
     readonly maxFileBytes: number = DEFAULT_MAX_FILE_BYTES,
   ) {}
 
-  /** Number of source files read so far. */
+  /** Number of source files read (and parsed) so far. */
   get filesRead(): number {
     return this.#filesRead;
   }
 
-  /** Loads `file` (once). Never rejects. */
-  load(file: string): Promise<Loaded> {
+  /** True when `file` was loaded already (its single traversal has run). */
+  has(file: string): boolean {
+    return this.#cache.has(file);
+  }
+
+  /** Loads `file` (once). Never throws. */
+  load(file: string): Loaded {
     let loaded = this.#cache.get(file);
     if (!loaded) {
       loaded = this.#load(file);
@@ -53,43 +74,65 @@ export class ModuleStore {
     return loaded;
   }
 
-  /** Loads `file` and reports its problems to `diagnostics`. */
-  async loadReporting(file: string, diagnostics: Diagnostics): Promise<ModuleInfo | undefined> {
-    const { info, problems } = await this.load(file);
+  /** Loads `file` and reports its problems to `diagnostics` (a sink drops repeats, so this may be called often). */
+  loadReporting(file: string, diagnostics: Diagnostics): ModuleInfo | undefined {
+    const { info, problems } = this.load(file);
     for (const p of problems) diagnostics.report(p.ruleId, p.file, p.position, p.message, p.hint);
     return info;
   }
 
-  async #load(file: string): Promise<Loaded> {
-    let text: string;
+  /**
+   * Reads and walks `file` again with the hook's current visitors, for the rare file first loaded before anyone
+   * knew it needed rules (a barrel that workflow code also imports). Keeps the cached facts.
+   */
+  revisit(file: string): void {
+    const text = this.#read(file);
+    if (typeof text !== 'string') return;
+    const { ast } = parseSource(text, file);
+    const visitors = ast ? (this.hook?.visitorsFor(file, ast) ?? []) : [];
+    if (ast && visitors.length > 0) this.#walk(file, ast, visitors, []);
+  }
+
+  #read(file: string): string | Loaded {
     try {
-      const stat = await this.fs.stat(file);
+      const stat = this.fs.stat(file);
+      if (stat.kind !== 'file') return { ...problem('fs/unreadable', file, undefined, `Cannot read ${file} (EISDIR).`, 'Point the import at a file.'), missing: true };
       if (stat.size > this.maxFileBytes) {
-        return problem('fs/file-too-large', file, undefined, `${file} is ${stat.size} bytes, over the ${this.maxFileBytes}-byte cap; it is not parsed.`, 'Split the file, or raise `maxFileBytes` in the discovery options.');
+        return problem('fs/file-too-large', file, undefined, `${file} is ${stat.size} bytes, over the ${this.maxFileBytes}-byte cap; it is not parsed.`, 'Split the file, or raise the size cap (`maxFileBytes`, `--max-file-bytes`).');
       }
-      text = await this.fs.readFile(file);
+      const text = this.fs.readFile(file);
       this.#filesRead++;
+      return text;
     } catch (error) {
       const code = errorCode(error);
+      if (code === 'EOUTSIDE') return { info: undefined, problems: [], missing: true }; // the walk reports it (fs/outside-package)
       const loaded = problem('fs/unreadable', file, undefined, `Cannot read ${file} (${code}).`, 'Check that the file exists and is readable.');
       if (code === 'ENOENT' || code === 'ENOTDIR') loaded.missing = true;
       return loaded;
     }
-    let ast;
+  }
+
+  #walk(file: string, ast: File, visitors: RuleVisitor[], problems: LoadProblem[]): void {
     try {
-      ast = parse(text, { sourceType: 'module', errorRecovery: true, attachComment: false });
+      walk(ast, mergeVisitors(visitors));
     } catch (error) {
-      const loc = (error as { loc?: { line: number; column: number } }).loc;
-      return problem('parse/syntax-error', file, loc ? { line: loc.line, column: loc.column + 1 } : undefined, `Syntax error in ${file}: ${stripLocation((error as Error).message)}.`, 'Fix the syntax; published files must be plain ES modules (SPEC rule 5).');
+      // Only pathological input gets here (a tree too deep for the stack): a finding, never a crash.
+      problems.push({ ruleId: 'parse/syntax-error', file, position: undefined, message: `${file} cannot be analysed: ${(error as Error).message}.`, hint: SYNTAX_HINT });
     }
-    const problems: LoadProblem[] = (ast.errors ?? []).map((e) => ({
-      ruleId: 'parse/syntax-error' as const,
-      file,
-      position: e.loc ? { line: e.loc.line, column: e.loc.column + 1 } : undefined,
-      message: `Syntax error in ${file}: ${stripLocation(e.message)}.`,
-      hint: 'Fix the syntax; published files must be plain ES modules (SPEC rule 5).',
-    }));
-    return { info: analyzeModule(file, ast.program, mayHaveUnsupportedForms(text)), problems };
+  }
+
+  #load(file: string): Loaded {
+    const text = this.#read(file);
+    if (typeof text !== 'string') return text;
+    const { ast, errors } = parseSource(text, file);
+    const problems: LoadProblem[] = errors.map((e) => ({ ruleId: 'parse/syntax-error' as const, file, position: e.position, message: `Syntax error in ${file}: ${e.message}.`, hint: SYNTAX_HINT }));
+    if (!ast) return { info: undefined, problems };
+    const info = analyzeModule(file, ast.program);
+    const visitors = this.hook?.visitorsFor(file, ast) ?? [];
+    if (mayHaveUnsupportedForms(text)) visitors.unshift(unsupportedFormsVisitor(info.unsupported));
+    if (visitors.length > 0) this.#walk(file, ast, visitors, problems);
+    info.unsupported.sort((a, b) => a.position.line - b.position.line || a.position.column - b.position.column);
+    return { info, problems };
   }
 }
 
@@ -99,13 +142,9 @@ function problem(ruleId: RuleId, file: string, position: Position | undefined, m
 
 /**
  * False only when the text cannot contain CommonJS exports, `require` or `import()`: none of the words
- * `require`, `exports`, or `import` followed by `(` (comments allowed in between) occurs. Lets the full-AST
- * search for those forms be skipped for most files.
+ * `require`, `exports`, or `import` followed by `(` (comments allowed in between) occurs. Lets discovery's
+ * visitor stay out of the traversal of most files.
  */
 function mayHaveUnsupportedForms(text: string): boolean {
   return /\brequire\b|\bexports\b|\bimport\s*(?:\/\*[\s\S]*?\*\/\s*|\/\/[^\n]*\n\s*)*\(/.test(text);
-}
-
-function stripLocation(message: string): string {
-  return message.replace(/\s*\(\d+:\d+\)\s*$/, '').replace(/\.$/, '');
 }

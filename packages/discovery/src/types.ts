@@ -4,6 +4,7 @@
  * All paths are absolute; lines and columns are 1-based.
  */
 import type { FileSystem } from './fs.js';
+import type { AnalysisSession } from './session.js';
 
 /** Severity of a finding. Errors make the validator and the worker refuse the project. */
 export type Severity = 'error' | 'warning';
@@ -28,6 +29,9 @@ export interface Diagnostic {
   hint?: string;
   /** SPEC rule number(s) this finding enforces, e.g. `2`. */
   specRule?: number;
+  /** For findings rendered from a message template (the validator's rules): its id and the values filled in. */
+  messageId?: string;
+  data?: Record<string, string>;
 }
 
 /** An installed package that exposes workflows (SPEC rule 4). */
@@ -93,6 +97,8 @@ export interface WorkflowEntry {
 export interface Manifest {
   /** Real path of the project root. */
   root: string;
+  /** How the root was judged: as a project, or as a workflow package (`DiscoverOptions.mode`). */
+  mode: 'project' | 'package';
   /**
    * Registration order: the project's own workflows by file path, then each exposed package's (packages by name,
    * workflows by file path). Equal names or aliases are reported (`names/duplicate-workflow`, SPEC rule 7) and
@@ -123,8 +129,16 @@ export interface DiscoverOptions {
    * root. Tests set it to keep an enclosing repository's `node_modules` out.
    */
   ceiling?: string;
-  /** The file system to read through. Default: `nodeFileSystem`. */
+  /** The file system to read through. Default: `nodeFileSystem`. Ignored when `session` is given. */
   fs?: FileSystem;
+  /**
+   * `project` (default): the root is a project; `package`: the root is a workflow package judged as a worker would
+   * see it once installed (strict expose flag, workflows from its entry); `auto`: package mode when the root's
+   * package.json sets or misspells the expose flag.
+   */
+  mode?: 'project' | 'package' | 'auto';
+  /** A session to share with a caller that keeps analysing afterwards (the validator). Default: a new one. */
+  session?: AnalysisSession;
 }
 
 /** The role a file plays by convention (SPEC rule 1), or null for any other file. Decided only by discovery. */

@@ -10,8 +10,10 @@ import { errorCode, type FileSystem } from './fs.js';
 export interface WalkOptions {
   /** Directory names (or real paths) to skip. */
   skipDir(name: string, realPath: string): boolean;
-  /** Which files to collect, by name. */
-  wantFile(name: string): boolean;
+  /** Which files to collect, by name and path (the path as reached, before symlinks are resolved). */
+  wantFile(name: string, path: string): boolean;
+  /** Called for a symlink whose target lies outside the walked root (it is never followed). */
+  onOutside?(path: string, target: string): void;
 }
 
 /**
@@ -20,67 +22,75 @@ export interface WalkOptions {
  * outside `root` are not followed (a package's walk never leaves the package). Unreadable directories are
  * `fs/unreadable` errors. Never rejects.
  */
-export async function walkFiles(fs: FileSystem, root: string, options: WalkOptions, diagnostics: Diagnostics): Promise<string[]> {
+export function walkFiles(fs: FileSystem, root: string, options: WalkOptions, diagnostics: Diagnostics): string[] {
   const found: string[] = [];
   const visited = new Set<string>();
 
-  async function visitDir(realDir: string, ancestors: ReadonlySet<string>): Promise<void> {
+  function visitDir(realDir: string, ancestors: ReadonlySet<string>): void {
     visited.add(realDir);
     let entries;
     try {
-      entries = await fs.readdir(realDir);
+      entries = fs.readdir(realDir);
     } catch (error) {
       diagnostics.report('fs/unreadable', realDir, undefined, `Cannot read directory ${realDir} (${errorCode(error)}).`, 'Check its permissions, or remove it.');
       return;
     }
     const chain = new Set(ancestors).add(realDir);
-    await Promise.all(
-      entries.map(async (entry) => {
+    for (const entry of entries) {
         const path = join(realDir, entry.name);
         if (entry.kind === 'directory') {
-          if (!options.skipDir(entry.name, path) && !visited.has(path)) await visitDir(path, chain);
-          return;
+          if (!options.skipDir(entry.name, path) && !visited.has(path)) visitDir(path, chain);
+          continue;
         }
         if (entry.kind === 'file') {
-          if (options.wantFile(entry.name)) found.push(path);
-          return;
+          if (options.wantFile(entry.name, path)) found.push(path);
+          continue;
         }
-        if (entry.kind !== 'symlink') return;
+        if (entry.kind !== 'symlink') continue;
         let real: string;
         let kind: string;
         try {
-          real = await fs.realpath(path);
-          kind = (await fs.stat(real)).kind;
+          real = fs.realpath(path);
+          kind = (fs.stat(real)).kind;
         } catch (error) {
           const code = errorCode(error);
+          if (code === 'EOUTSIDE') {
+            options.onOutside?.(path, String((error as { target?: unknown }).target ?? path));
+            continue;
+          }
           if (code === 'ELOOP') {
             diagnostics.report('fs/symlink-loop', path, undefined, `Symlink ${path} cannot be resolved: it loops.`, 'Remove the symlink or point it at a real directory.');
           }
-          return; // a dangling symlink is ignored
+          continue; // a dangling symlink is ignored
         }
         if (kind === 'file') {
-          if (options.wantFile(entry.name)) found.push(real);
-          return;
+          if (!inRoot(real)) options.onOutside?.(path, real);
+          else if (options.wantFile(entry.name, path)) found.push(real);
+          continue;
         }
-        if (kind !== 'directory' || options.skipDir(entry.name, real) || !(real === realRoot || real.startsWith(rootPrefix))) return;
+        if (kind !== 'directory' || options.skipDir(entry.name, real)) continue;
+        if (!inRoot(real)) {
+          options.onOutside?.(path, real);
+          continue;
+        }
         if (chain.has(real)) {
           diagnostics.report('fs/symlink-loop', path, undefined, `Symlink ${path} points back to ${real}, a directory that contains it; it is not followed.`, 'Remove the symlink or point it outside its own ancestors.');
-          return;
+          continue;
         }
-        if (!visited.has(real)) await visitDir(real, chain);
-      }),
-    );
+        if (!visited.has(real)) visitDir(real, chain);
+    }
   }
 
   let realRoot: string;
   try {
-    realRoot = await fs.realpath(root);
+    realRoot = fs.realpath(root);
   } catch (error) {
     const code = errorCode(error);
     diagnostics.report(code === 'ELOOP' ? 'fs/symlink-loop' : 'fs/unreadable', root, undefined, `Cannot resolve directory ${root} (${code}).`, 'Check that the directory exists, is readable, and is not a looping symlink.');
     return [];
   }
   const rootPrefix = realRoot.endsWith(sep) ? realRoot : realRoot + sep;
-  await visitDir(realRoot, new Set());
+  const inRoot = (real: string): boolean => real === realRoot || real.startsWith(rootPrefix);
+  visitDir(realRoot, new Set());
   return [...new Set(found)].sort();
 }

@@ -26,6 +26,7 @@ describe('re-exports (SPEC rules 2 and 3)', () => {
       'conventions/unreachable-workflow node_modules/cjs/d/workflow.js:1:1',
       'reexport/commonjs node_modules/cjs/index.js:2:1',
       'reexport/commonjs node_modules/cjs/index.js:3:1',
+      'conventions/no-workflows package.json:1:1',
     ]);
     expect(m.workflows).toEqual([]);
     const byPos = (file: string, line: number) => m.diagnostics.find((d) => d.file.endsWith(file) && d.line === line)!;
@@ -81,6 +82,7 @@ describe('re-exports (SPEC rules 2 and 3)', () => {
       'reexport/runtime-assembly node_modules/assembly/index.js:5:28',
       'reexport/runtime-assembly node_modules/assembly/index.js:6:34',
       'conventions/unreachable-workflow node_modules/assembly/other/workflow.js:1:1',
+      'conventions/no-workflows package.json:1:1',
     ]);
     expect(m.diagnostics[1]!.message).toBe("Workflow 'greet' is exported inside the value of export 'default', assembled at runtime; discovery cannot see it there.");
     expect(m.diagnostics[4]!.message).toContain("export 'registry'");

@@ -4,7 +4,7 @@
  */
 import type { Node } from '@babel/types';
 import type { Diagnostic, FileRole, Manifest, Severity } from '@skein/discovery';
-import type { RuleVisitor } from './engine/walker.js';
+import type { RuleVisitor } from '@skein/discovery';
 import type { ModuleGraph } from './graph/module-graph.js';
 
 export type { Diagnostic, FileRole, Manifest, Severity };
@@ -19,14 +19,19 @@ export interface ValidationReport {
   diagnostics: ValidatorDiagnostic[];
   errorCount: number;
   warningCount: number;
-  /** Files the validator itself parsed (own code and the dependencies workflow code imports); see `manifest.filesRead` for discovery's. */
+  /** Files the rules looked at (own code and the dependencies workflow code imports); each was read and parsed once. */
   filesChecked: number;
 }
 
 /** Options of `validate()`. */
 export interface ValidateOptions {
-  /** Largest source file read, in bytes; larger files get a `file/too-large` error and are not parsed. Default 1 MiB. */
+  /** Largest source file read, in bytes; larger files get a `fs/file-too-large` error and are not parsed. Default 1 MiB. */
   maxFileBytes?: number;
+  /**
+   * `auto` (default): a root whose package.json sets or misspells the expose flag is judged as a workflow package,
+   * anything else as a project; `package` / `project` force one (see `DiscoverOptions.mode`).
+   */
+  mode?: 'auto' | 'package' | 'project';
 }
 
 /**
@@ -63,8 +68,11 @@ export interface ReportDescriptor {
   file?: string;
 }
 
-/** The role a file plays for the per-file rules: discovery's role, or workflow code reached by imports. */
-export type CodeRole = FileRole | 'workflow-code';
+/**
+ * The role a file plays for the per-file rules: discovery's role, workflow code reached by imports, or `other`: any
+ * other own source file (looked at only for misplaced definitions).
+ */
+export type CodeRole = FileRole | 'workflow-code' | 'other';
 
 /** How an import specifier resolved, from the importing file. */
 export type ResolvedImport =
@@ -86,12 +94,10 @@ export interface FileRuleContext {
   report(descriptor: ReportDescriptor): void;
 }
 
-/** A rule that checks one file's AST; its visitors run in the single shared traversal of that file (engine/walker.ts). */
+/** A rule that checks one file's AST; its visitors run in the single shared traversal of that file (`walk` of @skein/discovery). */
 export interface FileRule {
   kind: 'file';
   meta: RuleMeta;
-  /** Discovery rule ids this rule replaces: their findings at a file and line this rule also reports are dropped. */
-  supersedes?: readonly string[];
   /** Roles of the files this rule looks at. */
   appliesTo: readonly CodeRole[];
   create(context: FileRuleContext): RuleVisitor;
@@ -132,8 +138,6 @@ export interface ProjectRuleContext {
 export interface ProjectRule {
   kind: 'project';
   meta: RuleMeta;
-  /** Discovery rule ids this rule replaces: their findings at a file and line this rule also reports are dropped. */
-  supersedes?: readonly string[];
   check(context: ProjectRuleContext): void | Promise<void>;
 }
 

@@ -83,7 +83,6 @@ interface RoleCase {
 }
 
 const ACTIVITY_ROLES: Role[] = ['steps', 'evaluators', 'shared-steps', 'shared-evaluators'];
-const DEFINITION_ROLES: Role[] = ['workflow', ...ACTIVITY_ROLES];
 const WORKFLOW_CODE_ROLES: Role[] = ['workflow', 'workflow-code'];
 
 const ROLE_CASES: RoleCase[] = [
@@ -92,7 +91,7 @@ const ROLE_CASES: RoleCase[] = [
   { rule: 'workflow/no-node-modules', code: () => "import { existsSync } from 'node:fs';\nexport const exists = (f) => existsSync(f);\n", roles: WORKFLOW_CODE_ROLES },
   { rule: 'steps/named-exports-only', code: () => "export * as ns from './more.js';\n", roles: ACTIVITY_ROLES },
   {
-    rule: 'steps/static-name',
+    rule: 'activity/non-static-name',
     code: () => "import { step as makeStep } from '@skein/core';\nexport const dyn = makeStep({ name: 'dyn' + 'amic', fn: async () => 1 });\n",
     roles: ACTIVITY_ROLES,
   },
@@ -107,14 +106,15 @@ const ROLE_CASES: RoleCase[] = [
     roles: [...WORKFLOW_CODE_ROLES, ...ACTIVITY_ROLES],
   },
   {
-    rule: 'definitions/name-format',
+    rule: 'activity/invalid-name',
     code: () => "import { step as makeStep } from '@skein/core';\nexport const badName = makeStep({ name: 'bad-name', fn: async () => 1 });\n",
-    roles: DEFINITION_ROLES,
+    roles: ACTIVITY_ROLES,
   },
   {
-    rule: 'definitions/reserved-name',
-    code: () => "import { step as makeStep } from '@skein/core';\nexport const reserved = makeStep({ name: '$catalog', fn: async () => 1 });\n",
-    roles: DEFINITION_ROLES,
+    // Names are judged where definitions are registered; a step anywhere else is misplaced (ISSUE 9 point 5).
+    rule: 'conventions/misplaced-definition',
+    code: () => "import { step as makeStep } from '@skein/core';\nexport const stray = makeStep({ name: 'stray', fn: async () => 1 });\n",
+    roles: ['workflow', 'workflow-code', 'none'],
   },
 ];
 

@@ -3,7 +3,8 @@
  * engine's single traversal, with imports resolved from a table instead of the disk. A case that does not parse
  * fails the test (unless it says it expects a parse error), so a "valid" case can never pass by being unparsable.
  */
-import { lintFile } from '../src/engine/lint-file.js';
+import { mergeVisitors, parseSource, RULES, walk } from '@skein/discovery';
+import { visitorsForRole } from '../src/engine/file-linter.js';
 import type { CodeRole, FileRole, FileRule, ResolvedImport, ValidatorDiagnostic } from '../src/types.js';
 
 export interface LintOptions {
@@ -24,18 +25,20 @@ export function lint(rule: FileRule, code: string, options: LintOptions = {}): V
   const imports = options.imports ?? {};
   const resolve = (specifier: string): ResolvedImport =>
     specifier in imports ? { kind: 'file', path: `/pkg/${specifier}`, role: imports[specifier] ?? null, inPackage: true } : { kind: 'unresolved' };
-  lintFile({
-    file: options.file ?? '/pkg/hello/workflow.js',
-    text: code,
-    role: options.role ?? 'workflow',
-    packageRoot: '/pkg',
-    rules: [rule],
-    resolve,
-    report: (d) => out.push(d),
-  });
-  const parseErrors = out.filter((d) => d.ruleId === 'parse/syntax-error');
+  const file = options.file ?? '/pkg/hello/workflow.js';
+  const parseError = (line: number, column: number, message: string): ValidatorDiagnostic => ({ ruleId: 'parse/syntax-error', severity: RULES['parse/syntax-error'].severity, file, line, column, message });
+  const { ast, errors } = parseSource(code, file);
+  const parseErrors = errors.map((e) => parseError(e.position.line, e.position.column, e.message));
+  if (ast && parseErrors.length === 0) {
+    try {
+      walk(ast, mergeVisitors(visitorsForRole({ file, role: options.role ?? 'workflow', packageRoot: '/pkg', rules: [rule], resolve, report: (d) => out.push(d), sites: [] })));
+    } catch (error) {
+      parseErrors.push(parseError(1, 1, (error as Error).message)); // as the store reports a tree too deep to walk
+    }
+  }
+  out.push(...parseErrors);
   if (options.expectParseError !== true && parseErrors.length > 0) {
-    throw new Error(`the case does not parse as ${options.file ?? '/pkg/hello/workflow.js'}: ${parseErrors.map((d) => `${d.line}:${d.column} ${d.message}`).join('; ')}`);
+    throw new Error(`the case does not parse as ${file}: ${parseErrors.map((d) => `${d.line}:${d.column} ${d.message}`).join('; ')}`);
   }
   if (options.expectParseError === true && parseErrors.length === 0) throw new Error('the case was expected not to parse, but it parses');
   return out;

@@ -28,7 +28,6 @@ const CASES: Case[] = [
     invalid: ['steps/import-style hello/workflow.js:2:8', 'steps/import-style hello/workflow.js:3:8', 'steps/import-style hello/workflow.js:4:18', 'steps/import-style hello/workflow.js:8:95'],
   },
   { rule: 'steps/no-top-level-call', invalid: ['steps/no-top-level-call hello/steps.js:8:1', 'steps/no-top-level-call hello/workflow.js:4:16'] },
-  { rule: 'steps/static-name', invalid: ['steps/static-name hello/steps.js:7:9', 'steps/static-name hello/steps.js:10:26', 'steps/static-name hello/steps.js:11:32'] },
   {
     rule: 'workflow/no-node-modules',
     invalid: ['workflow/no-node-modules hello/format.js:1:30', 'workflow/no-node-modules hello/format.js:2:16', 'workflow/no-node-modules hello/workflow.js:4:21'],
@@ -44,12 +43,7 @@ const CASES: Case[] = [
     ],
   },
   { rule: 'workflow/no-nondeterministic-apis', invalid: ['workflow/no-nondeterministic-apis hello/workflow.js:7:21', 'workflow/no-nondeterministic-apis hello/workflow.js:8:26'] },
-  { rule: 'activities/scoped-shadows-shared', invalid: ['activities/scoped-shadows-shared hello/steps.js:4:20'] },
-  {
-    rule: 'definitions/name-format',
-    invalid: ['definitions/name-format hello/steps.js:4:9', 'definitions/name-format hello/workflow.js:5:9', 'definitions/name-format hello/workflow.js:6:13'],
-  },
-  { rule: 'definitions/reserved-name', invalid: ['definitions/reserved-name hello/workflow.js:5:9'] },
+  { rule: 'conventions/misplaced-definition', invalid: ['conventions/misplaced-definition hello/utils.js:3:22', 'conventions/misplaced-definition lib.js:3:16'] },
   { rule: 'definitions/shared-folder-name', invalid: ['definitions/shared-folder-name shared/workflow.js:1:1'] },
   { rule: 'packaging/core-peer-dependency', invalid: ['packaging/core-peer-dependency package.json:16:5'] },
   { rule: 'packaging/zod-peer-dependency', invalid: ['packaging/zod-peer-dependency hello/workflow.d.ts:1:24'] },
@@ -60,7 +54,7 @@ const CASES: Case[] = [
   { rule: 'fs/file-too-large', invalid: ['fs/file-too-large hello/table.js:1:1'], options: { maxFileBytes: 4096 } },
   // Discovery's findings (SPEC rules 1-4, 7, 10) reach the report unchanged.
   { rule: 'names/duplicate-activity', invalid: ['names/duplicate-activity hello/evaluators.js:3:22'] },
-  { rule: 'discovery', invalid: ['conventions/unreachable-workflow hello/workflow.js:1:1', 'reexport/commonjs index.js:1:1'] },
+  { rule: 'discovery', invalid: ['conventions/unreachable-workflow hello/workflow.js:1:1', 'reexport/commonjs index.js:1:1', 'conventions/no-workflows package.json:1:1'] },
   { rule: 'discovery-project', invalid: ['package/no-expose-flag hello/workflow.js:3:10', 'names/duplicate-workflow hello/workflow.js:5:16'], project: true },
 ];
 
@@ -97,13 +91,6 @@ describe('finding contents', () => {
     expect(dependency?.hint).toContain('skein-workflow-bundle');
   });
 
-  it('rule 8 names both files', async () => {
-    const report = await validate(fixture('activities/scoped-shadows-shared/invalid'));
-    expect(report.diagnostics[0]?.message).toContain('hello/steps.js');
-    expect(report.diagnostics[0]?.message).toContain('shared/steps/log.js');
-    expect(report.diagnostics[0]?.data).toMatchObject({ name: 'log', workflow: 'hello' });
-  });
-
   it('type-declarations is a warning, the others errors', async () => {
     const report = await validate(fixture('packaging/type-declarations/invalid'));
     expect(report).toMatchObject({ errorCount: 0, warningCount: 1 });
@@ -111,10 +98,9 @@ describe('finding contents', () => {
   });
 
   it('carries the manifest: workflows, activities and activity types (SPEC rule 10)', async () => {
-    const report = await validate(fixture('activities/scoped-shadows-shared/valid'));
+    const report = await validate(fixture('definitions/shared-folder-name/valid'));
     const hello = report.manifest.workflows.find((w) => w.name === 'hello');
     expect(hello?.activities.map((a) => a.name)).toEqual(['greet']);
-    expect(hello?.activityTypes).toEqual(['hello#greet', 'hello#log']);
-    expect(report.manifest.sharedActivities.map((a) => a.name)).toEqual(['log']);
+    expect(hello?.activityTypes).toEqual(['hello#greet']);
   });
 });

@@ -1,74 +1,59 @@
 /**
- * The packages a validation covers: the validated root and every exposed package discovery found, each
- * with its package.json and its file list (read through the confined file system).
+ * The packages a validation covers: the validated root and every exposed package discovery found, each with its
+ * package.json (read by the core's one reader) and its file list (the core's one walker, on the judged side of a
+ * compiled layout). Symlinks that lead out of a package are reported as `fs/outside-package`.
  */
 import * as path from 'node:path';
-import { PACKAGE_JSON_KEY } from '@skein/core';
-import type { Manifest } from '@skein/discovery';
-import type { ValidatorFs } from '../fs/confined-fs.js';
+import { Diagnostics, exposeState, isSkippedDirName, layoutOf, readManifest, resolveEntry, walkFiles, type AnalysisSession, type Manifest } from '@skein/discovery';
+import { meta as outsidePackage } from '../rules/fs/outside-package.js';
 import type { PackageInfo } from '../types.js';
+import { toDiagnostic } from './file-linter.js';
 import { publishedFiles } from './published-files.js';
 
-/** True when a package.json sets `"skein": { "workflows": { "expose": true } }` (SPEC rule 4). */
-export function isExposed(pkg: Record<string, unknown>): boolean {
-  const ns = pkg[PACKAGE_JSON_KEY] as { workflows?: { expose?: unknown } } | undefined;
-  return ns?.workflows?.expose === true;
-}
-
-/** A package plus the symlinks in it that lead outside every allowed root. */
-export interface LoadedPackage {
-  info: PackageInfo;
-  escapes: { path: string; target: string }[];
-}
+/** Upper bound on the files one package lists, so a pathological tree cannot exhaust memory. */
+const MAX_PACKAGE_FILES = 200_000;
 
 /**
- * Folders of a project (not of a published package) that hold no workflow sources: build output.
- * Mirrors discovery, which does not look for a project's own workflows there either.
- */
-const PROJECT_SKIPPED_DIRS: ReadonlySet<string> = new Set(['dist']);
-
-/**
- * Loads one package: package.json (may be absent or malformed: then `{}`) and its files.
+ * Loads one package: package.json (absent or malformed: `{}`; discovery reports those) and its files.
  * @param published true/false to force, null to decide from the expose flag (SPEC rule 4)
  */
-export function loadPackage(fs: ValidatorFs, root: string, published: boolean | null): LoadedPackage {
-  const packageJsonPath = path.join(root, 'package.json');
-  const read = fs.readText(packageJsonPath);
+export function loadPackage(session: AnalysisSession, root: string, published: boolean | null): PackageInfo {
+  const read = readManifest(session.fs, root, new Diagnostics(), false);
+  const packageJson = read.ok ? read.json : {};
   const packageJsonText = read.ok ? read.text : '';
-  let packageJson: Record<string, unknown> = {};
-  if (read.ok) {
-    try {
-      const parsed: unknown = JSON.parse(read.text);
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) packageJson = parsed as Record<string, unknown>;
-    } catch {
-      packageJson = {};
-    }
-  }
-  const isPublished = published ?? isExposed(packageJson);
-  const walked = fs.walk(root, isPublished ? undefined : PROJECT_SKIPPED_DIRS);
-  const files = [...new Set(walked.files.map((f) => fs.realpath(f) ?? f))].sort();
-  return {
-    info: {
-      root,
-      packageJsonPath,
-      packageJsonText,
-      packageJson,
-      files,
-      publishedFiles: publishedFiles(root, files, packageJson.files),
-      published: isPublished,
+  const isPublished = published ?? exposeState(packageJson) === 'exposed';
+  const entry = isPublished ? resolveEntry(session.fs, root, packageJson) : undefined;
+  const layout = layoutOf(session.fs, root, entry?.ok ? entry.file : undefined);
+  let count = 0;
+  const files = walkFiles(
+    session.fs,
+    root,
+    {
+      skipDir: (name, real) => isSkippedDirName(name) || layout.skipped.has(real),
+      wantFile: () => ++count <= MAX_PACKAGE_FILES,
+      onOutside: (file, target) => session.diagnostics.add(toDiagnostic({ meta: outsidePackage }, file, { messageId: 'symlink', data: { file: path.relative(root, file), target } })),
     },
-    escapes: walked.escapes,
+    session.diagnostics,
+  );
+  return {
+    root,
+    packageJsonPath: path.join(root, 'package.json'),
+    packageJsonText,
+    packageJson,
+    files,
+    publishedFiles: publishedFiles(root, files, packageJson.files),
+    published: isPublished,
   };
 }
 
-/** The validated root (already loaded) first, then each other exposed package discovery found, once. */
-export function loadPackages(fs: ValidatorFs, root: LoadedPackage, manifest: Manifest): LoadedPackage[] {
-  const out = [root];
-  const seen = new Set([root.info.root]);
+/** The validated root first (published when discovery judged it as a package), then each exposed package, once. */
+export function loadPackages(session: AnalysisSession, root: string, manifest: Manifest): PackageInfo[] {
+  const out = [loadPackage(session, root, manifest.mode === 'package' ? true : null)];
+  const seen = new Set([root]);
   for (const ref of manifest.packages) {
     if (seen.has(ref.root)) continue;
     seen.add(ref.root);
-    out.push(loadPackage(fs, ref.root, true));
+    out.push(loadPackage(session, ref.root, true));
   }
   return out;
 }

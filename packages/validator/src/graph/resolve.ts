@@ -6,10 +6,8 @@
  */
 import { isBuiltin } from 'node:module';
 import * as path from 'node:path';
-import type { ValidatorFs } from '../fs/confined-fs.js';
-import { isInside } from '../fs/confined-fs.js';
+import { isInside, isTypeScriptFile, resolveExportsTarget, resolveModuleFile, statOrUndefined, type FileSystem } from '@skein/discovery';
 import type { FileRole, ResolvedImport } from '../types.js';
-import { resolveExportsTarget } from '@skein/discovery';
 
 /**
  * Packages written for Temporal's workflow sandbox; imports of them are not followed.
@@ -19,8 +17,6 @@ import { resolveExportsTarget } from '@skein/discovery';
  */
 export const SANDBOX_SAFE_PACKAGES: readonly string[] = ['@temporalio/workflow', '@temporalio/common', '@skein/core'];
 
-const EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.json'];
-
 /** Resolves specifiers; caches package.json reads. */
 export interface Resolver {
   resolve(fromFile: string, specifier: string): ResolvedImport;
@@ -29,12 +25,30 @@ export interface Resolver {
 }
 
 /**
- * Creates a resolver.
- * @param fs confined file system; resolved dependency roots are added to its allowed roots
- * @param ownRoots roots of the packages being validated (an import leaving its own package is `outside`)
+ * Creates a resolver reading through the session's file system.
+ * @param ownRoots roots of the packages being validated (an import leaving its own package is `outside`); read at
+ * each call, so the session can fill it in after the resolver is made
  * @param classify discovery's `classifyFile`
  */
-export function createResolver(fs: ValidatorFs, ownRoots: string[], classify: (file: string) => FileRole | null): Resolver {
+export function createResolver(fsys: FileSystem, ownRoots: () => readonly string[], classify: (file: string) => FileRole | null): Resolver {
+  const fs = {
+    realpath(p: string): string | null {
+      try {
+        return fsys.realpath(p);
+      } catch {
+        return null;
+      }
+    },
+    isFile: (p: string) => statOrUndefined(fsys, p)?.kind === 'file',
+    isDirectory: (p: string) => statOrUndefined(fsys, p)?.kind === 'directory',
+    readText(p: string): { ok: true; text: string } | { ok: false } {
+      try {
+        return { ok: true, text: fsys.readFile(p) };
+      } catch {
+        return { ok: false };
+      }
+    },
+  };
   const pkgJsonCache = new Map<string, Record<string, unknown> | null>();
   const dependencyRoots = new Set<string>();
 
@@ -58,28 +72,17 @@ export function createResolver(fs: ValidatorFs, ownRoots: string[], classify: (f
 
   const packageRootOf = (file: string): string | null => {
     const real = fs.realpath(file) ?? file;
-    const own = ownRoots.filter((r) => isInside(r, real)).sort((a, b) => b.length - a.length)[0];
+    const own = ownRoots().filter((r) => isInside(r, real)).sort((a, b) => b.length - a.length)[0];
     const deps = [...dependencyRoots].filter((r) => isInside(r, real)).sort((a, b) => b.length - a.length)[0];
     if (own && deps) return deps.length > own.length ? deps : own;
     return own ?? deps ?? null;
   };
 
-  const tryFile = (candidate: string): string | null => {
-    if (fs.isFile(candidate)) return candidate;
-    for (const ext of EXTENSIONS) if (fs.isFile(candidate + ext)) return candidate + ext;
-    if (/\.[mc]?js$/.test(candidate)) {
-      const ts = candidate.replace(/js$/, 'ts');
-      if (fs.isFile(ts)) return ts;
-    }
-    if (fs.isDirectory(candidate)) {
-      for (const ext of EXTENSIONS) if (fs.isFile(path.join(candidate, 'index' + ext))) return path.join(candidate, 'index' + ext);
-    }
-    return null;
-  };
+  const tryFile = (candidate: string, fromFile: string): string | null => resolveModuleFile(fsys, candidate, isTypeScriptFile(fromFile)) ?? null;
 
   /** True when `real` is a package's own file: below an own root, not inside a `node_modules` there. */
   const isOwn = (real: string): boolean =>
-    ownRoots.some((r) => isInside(r, real) && !path.relative(r, real).split(path.sep).includes('node_modules'));
+    ownRoots().some((r) => isInside(r, real) && !path.relative(r, real).split(path.sep).includes('node_modules'));
 
   const asFile = (file: string): ResolvedImport => {
     const real = fs.realpath(file) ?? file;
@@ -91,9 +94,10 @@ export function createResolver(fs: ValidatorFs, ownRoots: string[], classify: (f
     const base = packageRootOf(from);
     const target = path.resolve(path.dirname(from), specifier);
     if (base && !isInside(base, target)) return { kind: 'outside', path: target };
-    const found = tryFile(target);
+    const found = tryFile(target, from);
     if (!found) return { kind: 'unresolved' };
-    if (!fs.isAllowed(found)) return { kind: 'outside', path: fs.realpath(found) ?? found };
+    const real = fs.realpath(found) ?? found;
+    if (base && !isInside(base, real) && !real.split(path.sep).includes('node_modules')) return { kind: 'outside', path: real };
     return asFile(found);
   };
 
@@ -109,7 +113,6 @@ export function createResolver(fs: ValidatorFs, ownRoots: string[], classify: (f
       if (fs.isDirectory(candidate) && fs.isFile(path.join(candidate, 'package.json'))) {
         const realRoot = fs.realpath(candidate);
         if (realRoot) {
-          fs.allow(realRoot);
           dependencyRoots.add(realRoot);
           return resolveInPackage(realRoot, subpath);
         }
@@ -134,8 +137,8 @@ export function createResolver(fs: ValidatorFs, ownRoots: string[], classify: (f
     }
     const full = path.resolve(root, target);
     if (!isInside(root, full)) return { kind: 'outside', path: full };
-    const found = tryFile(full);
-    if (!found || !fs.isAllowed(found)) return { kind: 'unresolved' };
+    const found = tryFile(full, full);
+    if (!found) return { kind: 'unresolved' };
     return asFile(found);
   };
 

@@ -2,42 +2,34 @@
  * The rule registry: every rule the validator runs, and the metadata of the findings its engine reports
  * directly (syntax errors, oversize files, unreadable files, paths leaving the package).
  */
+import { docsPath, RULE_IDS, RULES } from '@skein/discovery';
 import type { FileRule, ProjectRule, RuleMeta } from '../types.js';
-import { rule as scopedShadowsShared } from './activities/scoped-shadows-shared.js';
-import { rule as nameFormat } from './definitions/name-format.js';
-import { rule as reservedName } from './definitions/reserved-name.js';
 import { rule as sharedFolderName } from './definitions/shared-folder-name.js';
-import { meta as fileTooLarge } from './fs/file-too-large.js';
 import { meta as outsidePackage } from './fs/outside-package.js';
-import { meta as unreadable } from './fs/unreadable.js';
+import { rule as misplacedDefinition } from './conventions/misplaced-definition.js';
 import { rule as corePeerDependency } from './packaging/core-peer-dependency.js';
 import { rule as javascriptSources } from './packaging/javascript-sources.js';
 import { rule as typeDeclarations } from './packaging/type-declarations.js';
 import { rule as zodPeerDependency } from './packaging/zod-peer-dependency.js';
-import { meta as syntaxError } from './parse/syntax-error.js';
 import { rule as importStyle } from './steps/import-style.js';
 import { rule as namedExportsOnly } from './steps/named-exports-only.js';
 import { rule as noTopLevelCall } from './steps/no-top-level-call.js';
-import { rule as staticName } from './steps/static-name.js';
 import { rule as noNodeGlobals } from './workflow/no-node-globals.js';
 import { rule as noNodeModules } from './workflow/no-node-modules.js';
 import { rule as noNondeterministicApis } from './workflow/no-nondeterministic-apis.js';
 
 /** Rules whose visitors run in each file's single traversal. */
 export const fileRules: readonly FileRule[] = [
+  misplacedDefinition,
   namedExportsOnly,
   importStyle,
   noTopLevelCall,
-  staticName,
   noNodeGlobals,
   noNondeterministicApis,
-  nameFormat,
-  reservedName,
 ];
 
 /** Rules over the manifest, the packages and the module graph. */
 export const projectRules: readonly ProjectRule[] = [
-  scopedShadowsShared,
   sharedFolderName,
   corePeerDependency,
   javascriptSources,
@@ -46,10 +38,21 @@ export const projectRules: readonly ProjectRule[] = [
   noNodeModules,
 ];
 
-/** Findings the engine reports itself. */
-export const engineRuleMetas: readonly RuleMeta[] = [syntaxError, fileTooLarge, unreadable, outsidePackage];
+/** Findings the engine reports itself (paths leaving the package). */
+export const engineRuleMetas: readonly RuleMeta[] = [outsidePackage];
 
-/** Metadata of every rule id the validator itself can report, sorted by id (for docs and SARIF). */
-export const allRuleMetas: readonly RuleMeta[] = [...fileRules.map((r) => r.meta), ...projectRules.map((r) => r.meta), ...engineRuleMetas].sort((a, b) =>
-  a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
-);
+/**
+ * Metadata of every rule id of the analysis, discovery's and the validator's, sorted by id (for docs and SARIF):
+ * the validator's own rules with their message templates, every other registry entry as it stands there.
+ */
+export const allRuleMetas: readonly RuleMeta[] = (() => {
+  const own = new Map([...fileRules.map((r) => r.meta), ...projectRules.map((r) => r.meta), ...engineRuleMetas].map((m) => [m.id, m]));
+  return RULE_IDS.map((id): RuleMeta => {
+    const found = own.get(id);
+    if (found) return found;
+    const entry: { severity: RuleMeta['severity']; specRule?: number; summary: string } = RULES[id];
+    const meta: RuleMeta = { id, severity: entry.severity, description: entry.summary, docs: { path: docsPath(id) }, messages: {}, hints: {} };
+    if (entry.specRule !== undefined) meta.specRule = entry.specRule;
+    return meta;
+  });
+})();

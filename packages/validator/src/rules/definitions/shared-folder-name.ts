@@ -5,20 +5,16 @@
  */
 import * as path from 'node:path';
 import type { ProjectRule, RuleMeta } from '../../types.js';
+import { ruleMeta } from '../../engine/rule-meta.js';
 
-export const meta: RuleMeta = {
-  id: 'definitions/shared-folder-name',
-  severity: 'error',
-  description: 'No workflow folder is named `shared`; that folder is reserved for shared steps and evaluators.',
-  specRule: 1,
-  docs: { path: 'docs/rules/definitions/shared-folder-name.md' },
+export const meta: RuleMeta = ruleMeta('definitions/shared-folder-name', {
   messages: {
     sharedFolder: 'The workflow file {{file}} is in a folder named "shared", which is reserved for shared steps and evaluators.',
   },
   hints: {
     sharedFolder: 'Move the workflow to a folder named after it (for example "{{suggestion}}/workflow.js").',
   },
-};
+});
 
 export const rule: ProjectRule = {
   kind: 'project',

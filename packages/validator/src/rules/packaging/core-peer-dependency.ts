@@ -3,18 +3,14 @@
  * `peerDependencies`, so the worker's single copy of the authoring API is shared. A regular dependency
  * (a second copy) or no declaration at all is an error.
  */
-import { jsonKeyPosition } from '../../engine/json-position.js';
+import { jsonKeyPosition } from '@skein/discovery';
 import type { ProjectRule, RuleMeta } from '../../types.js';
+import { ruleMeta } from '../../engine/rule-meta.js';
 import { dependencyFields } from './package-json.js';
 
 export const CORE_PACKAGE = '@skein/core';
 
-export const meta: RuleMeta = {
-  id: 'packaging/core-peer-dependency',
-  severity: 'error',
-  description: 'A published workflow package declares `@skein/core` as a peer dependency, never a regular one.',
-  specRule: 5,
-  docs: { path: 'docs/rules/packaging/core-peer-dependency.md' },
+export const meta: RuleMeta = ruleMeta('packaging/core-peer-dependency', {
   messages: {
     regularDependency: '{{package}} lists "@skein/core" in "{{field}}"; it must be a peer dependency.',
     missing: '{{package}} does not declare "@skein/core" in "peerDependencies".',
@@ -23,7 +19,7 @@ export const meta: RuleMeta = {
     regularDependency: 'Move it: `"peerDependencies": { "@skein/core": "{{range}}" }` (keep it in devDependencies for your tests).',
     missing: 'Add `"peerDependencies": { "@skein/core": "^0.1.0" }` to package.json.',
   },
-};
+});
 
 export const rule: ProjectRule = {
   kind: 'project',

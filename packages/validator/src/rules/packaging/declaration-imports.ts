@@ -3,7 +3,7 @@
  * (TypeScript 6.x, the last major with a JavaScript API). Loaded lazily, only when a package ships
  * declaration files; `preProcessFile` scans imports, `import()` types and re-exports without type-checking.
  */
-import { positionAt } from '../../engine/json-position.js';
+import { positionAt } from '@skein/discovery';
 
 /** One module specifier found in a declaration file, 1-based position. */
 export interface DeclarationImport {

@@ -5,21 +5,17 @@
  */
 import * as path from 'node:path';
 import type { ProjectRule, RuleMeta } from '../../types.js';
+import { ruleMeta } from '../../engine/rule-meta.js';
 import { isDeclarationFile } from './declaration-imports.js';
 
-export const meta: RuleMeta = {
-  id: 'packaging/javascript-sources',
-  severity: 'error',
-  description: 'Published workflow, steps and evaluators files are JavaScript; a `.ts` source needs its built `.js`.',
-  specRule: 5,
-  docs: { path: 'docs/rules/packaging/javascript-sources.md' },
+export const meta: RuleMeta = ruleMeta('packaging/javascript-sources', {
   messages: {
     unbuilt: '{{file}} is TypeScript and {{js}} is missing; published {{role}} files must be JavaScript.',
   },
   hints: {
     unbuilt: 'Build the package before publishing (for example `tsc` with `outDir` unset or pointing at the published folder) so {{js}} exists.',
   },
-};
+});
 
 const TS_TO_JS: Record<string, string> = { '.ts': '.js', '.mts': '.mjs', '.cts': '.cjs' };
 

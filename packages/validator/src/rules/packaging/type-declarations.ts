@@ -5,20 +5,16 @@
  */
 import * as path from 'node:path';
 import type { ProjectRule, RuleMeta } from '../../types.js';
+import { ruleMeta } from '../../engine/rule-meta.js';
 
-export const meta: RuleMeta = {
-  id: 'packaging/type-declarations',
-  severity: 'warning',
-  description: 'Published workflow, steps and evaluators files have `.d.ts` declarations next to them.',
-  specRule: 5,
-  docs: { path: 'docs/rules/packaging/type-declarations.md' },
+export const meta: RuleMeta = ruleMeta('packaging/type-declarations', {
   messages: {
     missing: '{{count}} of {{total}} workflow, steps and evaluators files of {{package}} have no .d.ts declaration (first: {{first}}).',
   },
   hints: {
     missing: 'Publish declarations: set `"declaration": true` in tsconfig.json (or write .d.ts files) and include them in "files".',
   },
-};
+});
 
 export const rule: ProjectRule = {
   kind: 'project',

@@ -5,22 +5,18 @@
  */
 import * as path from 'node:path';
 import type { ProjectRule, RuleMeta } from '../../types.js';
+import { ruleMeta } from '../../engine/rule-meta.js';
 import { declarationImports, isDeclarationFile } from './declaration-imports.js';
 import { dependencyFields } from './package-json.js';
 
-export const meta: RuleMeta = {
-  id: 'packaging/zod-peer-dependency',
-  severity: 'error',
-  description: 'A published package whose declaration files import `zod` lists `zod` in `peerDependencies`.',
-  specRule: 5,
-  docs: { path: 'docs/rules/packaging/zod-peer-dependency.md' },
+export const meta: RuleMeta = ruleMeta('packaging/zod-peer-dependency', {
   messages: {
     notPeer: '{{file}} imports "{{specifier}}" but {{package}} does not list "zod" in "peerDependencies"{{where}}.',
   },
   hints: {
     notPeer: 'Add `"peerDependencies": { "zod": "^4" }` to package.json (and remove it from "dependencies").',
   },
-};
+});
 
 const isZod = (specifier: string) => specifier === 'zod' || specifier.startsWith('zod/');
 

@@ -5,15 +5,11 @@
  * evaluators file fail validation.
  */
 import type { FileRule, RuleMeta } from '../../types.js';
+import { ruleMeta } from '../../engine/rule-meta.js';
 import { isRequireCall } from '../../engine/import-collector.js';
 import { isActivityImport } from '../util/ast.js';
 
-export const meta: RuleMeta = {
-  id: 'steps/import-style',
-  severity: 'error',
-  description: 'Steps and evaluators are imported only with named imports or destructured `require`.',
-  specRule: 9,
-  docs: { path: 'docs/rules/steps/import-style.md' },
+export const meta: RuleMeta = ruleMeta('steps/import-style', {
   messages: {
     defaultImport: 'Default import `{{name}}` of the steps or evaluators file {{source}}; import each step by name.',
     namespaceImport: 'Namespace import `* as {{name}}` of the steps or evaluators file {{source}}; import each step by name.',
@@ -28,7 +24,7 @@ export const meta: RuleMeta = {
     dynamicImport: 'Write a static `import { stepA } from {{source}}` at the top of the file.',
     requireNotDestructured: 'Write `const { stepA, stepB } = require({{source}})`.',
   },
-};
+});
 
 export const rule: FileRule = {
   kind: 'file',

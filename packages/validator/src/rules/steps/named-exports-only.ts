@@ -4,14 +4,10 @@
  * invisible to static discovery and fail validation at worker startup.
  */
 import type { FileRule, RuleMeta } from '../../types.js';
+import { ruleMeta } from '../../engine/rule-meta.js';
 import { isModuleTopLevel } from '../util/ast.js';
 
-export const meta: RuleMeta = {
-  id: 'steps/named-exports-only',
-  severity: 'error',
-  description: 'Files of steps and evaluators export each step or evaluator by name; no default export, no `export *`.',
-  specRule: 9,
-  docs: { path: 'docs/rules/steps/named-exports-only.md' },
+export const meta: RuleMeta = ruleMeta('steps/named-exports-only', {
   messages: {
     default: 'Default export in a {{role}} file; steps and evaluators must be named exports.',
     exportAll: '`export * from {{source}}` in a {{role}} file; steps and evaluators must be named exports.',
@@ -24,7 +20,7 @@ export const meta: RuleMeta = {
     exportNamespace: 'Re-export each step by name: `export { stepA, stepB } from {{source}}`.',
     commonjs: 'Use named exports: `export const myStep = step({ ... })` (or `exports.myStep = step({ ... })`).',
   },
-};
+});
 
 export const rule: FileRule = {
   kind: 'file',

@@ -5,21 +5,17 @@
  */
 import type { Identifier, Node } from '@babel/types';
 import type { FileRule, ResolvedImport, RuleMeta } from '../../types.js';
+import { ruleMeta } from '../../engine/rule-meta.js';
 import { coreBindings, definitionKind, isActivityImport, isModuleTopLevel } from '../util/ast.js';
 
-export const meta: RuleMeta = {
-  id: 'steps/no-top-level-call',
-  severity: 'error',
-  description: 'Steps and evaluators are called only from inside a workflow function, never at module top level.',
-  specRule: 9,
-  docs: { path: 'docs/rules/steps/no-top-level-call.md' },
+export const meta: RuleMeta = ruleMeta('steps/no-top-level-call', {
   messages: {
     topLevelCall: 'The {{kind}} `{{name}}` is called at module top level; it would run when the module is loaded, outside any workflow.',
   },
   hints: {
     topLevelCall: 'Call `{{name}}(...)` inside the workflow\'s `fn` (or inside another function it calls).',
   },
-};
+});
 
 /** `step` for steps files, `evaluator` for evaluators files. */
 function kindOfImport(resolved: ResolvedImport): string {

@@ -3,7 +3,7 @@
  * evaluator, and whether a value is a statically known string.
  */
 import type { CallExpression, Expression, Node, Program } from '@babel/types';
-import type { RulePath } from '../../engine/walker.js';
+import type { RulePath } from '@skein/discovery';
 import type { FileRole, ResolvedImport } from '../../types.js';
 
 /** Specifiers of the authoring package (`@skein/core` and its subpaths). */

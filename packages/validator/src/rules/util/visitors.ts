@@ -4,13 +4,13 @@
  * Each returns a fresh visitor (with its own per-file state), so call it inside the rule's `create()`.
  */
 import type { CallExpression, Identifier } from '@babel/types';
-import type { RulePath, RuleVisitor } from '../../engine/walker.js';
-import { coreBindings, definitionKind, definitionNames, type CoreBindings, type DefinitionName } from './ast.js';
+import type { RulePath, RuleVisitor } from '@skein/discovery';
+import { coreBindings, definitionKind, type CoreBindings } from './ast.js';
 
 /**
  * Visits the calls of a file to the `@skein/core` definition functions named in `kinds` (`workflow`,
- * `step`, `evaluator`), however imported (see {@link definitionKind}). Serves SPEC rule 9
- * (`steps/static-name`) and, through {@link visitDefinitionNames}, SPEC rule 7.
+ * `step`, `evaluator`), however imported (see {@link definitionKind}). Serves SPEC rule 1
+ * (`conventions/misplaced-definition`).
  * @param kinds the definition functions whose calls to visit.
  * @param onCall called once per such call, with the call's path and which of `kinds` it invokes.
  * @returns the `Program` visitor (collects the file's `@skein/core` bindings; a file without any is
@@ -29,19 +29,6 @@ export function visitDefinitionCalls(kinds: readonly string[], onCall: (path: Ru
       onCall(path, kind);
     },
   };
-}
-
-/**
- * Visits the statically known names of a file's `workflow({ name, aliases })`, `step({ name })` and
- * `evaluator({ name })` calls (see {@link definitionNames}), for the name checks of SPEC rule 7
- * (CONTRACT "Names": `definitions/name-format`, `definitions/reserved-name`).
- * @param onName called once per name (the `name`, then each alias), in source order.
- * @returns the `Program` and `CallExpression` visitors of {@link visitDefinitionCalls}.
- */
-export function visitDefinitionNames(onName: (name: DefinitionName) => void): RuleVisitor {
-  return visitDefinitionCalls(['workflow', 'step', 'evaluator'], (path, kind) => {
-    for (const d of definitionNames(path.node, kind, path)) onName(d);
-  });
 }
 
 /**

@@ -5,14 +5,10 @@
  * `XMLHttpRequest` and `WebSocket`, in workflow files and the files they import.
  */
 import type { FileRule, RuleMeta } from '../../types.js';
+import { ruleMeta } from '../../engine/rule-meta.js';
 import { visitGlobalReferences } from '../util/visitors.js';
 
-export const meta: RuleMeta = {
-  id: 'workflow/no-node-globals',
-  severity: 'error',
-  description: 'Workflow code does not use Node-only globals (`process`, `__dirname`, dynamic `require`) or I/O globals.',
-  specRule: 12,
-  docs: { path: 'docs/rules/workflow/no-node-globals.md' },
+export const meta: RuleMeta = ruleMeta('workflow/no-node-globals', {
   messages: {
     processEnvWrite: 'Workflow code writes `process.env`; `process` does not exist in the workflow sandbox.',
     nodeGlobal: 'Workflow code uses the Node global `{{name}}`, which does not exist in the workflow sandbox.',
@@ -25,7 +21,7 @@ export const meta: RuleMeta = {
     ioGlobal: 'Do the request in a step: `export const fetchIt = step({ name: "fetchIt", fn: ... })`.',
     dynamicRequire: 'Use a static `import` of a workflow-safe module.',
   },
-};
+});
 
 const NODE_GLOBALS = new Set(['process', '__dirname', '__filename']);
 const IO_GLOBALS = new Set(['fetch', 'XMLHttpRequest', 'WebSocket']);

@@ -10,14 +10,10 @@
 import * as path from 'node:path';
 import type { ImportEdge, ModuleNode } from '../../graph/module-graph.js';
 import type { ProjectRule, RuleMeta } from '../../types.js';
+import { ruleMeta } from '../../engine/rule-meta.js';
 import { isActivityRole } from '../util/ast.js';
 
-export const meta: RuleMeta = {
-  id: 'workflow/no-node-modules',
-  severity: 'error',
-  description: 'Workflow code, and everything it imports, does not import Node built-in modules.',
-  specRule: 12,
-  docs: { path: 'docs/rules/workflow/no-node-modules.md' },
+export const meta: RuleMeta = ruleMeta('workflow/no-node-modules', {
   messages: {
     ownImport: 'Workflow code imports the Node built-in "{{module}}", which the workflow sandbox does not provide: {{chain}}.',
     dependencyImport: 'The dependency "{{dependency}}" imported by workflow code imports the Node built-in "{{module}}": {{chain}}.',
@@ -26,7 +22,7 @@ export const meta: RuleMeta = {
     ownImport: 'Move the code that needs "{{module}}" into a step (steps run in Node) and call the step from the workflow.',
     dependencyImport: 'Call "{{dependency}}" from a step instead, or depend on a version that offers a "skein-workflow-bundle" export condition.',
   },
-};
+});
 
 interface Visit {
   node: ModuleNode;

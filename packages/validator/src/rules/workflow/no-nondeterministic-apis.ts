@@ -4,21 +4,17 @@
  * `FinalizationRegistry` (they throw `DeterminismViolationError` at run time).
  */
 import type { FileRule, RuleMeta } from '../../types.js';
+import { ruleMeta } from '../../engine/rule-meta.js';
 import { visitGlobalReferences } from '../util/visitors.js';
 
-export const meta: RuleMeta = {
-  id: 'workflow/no-nondeterministic-apis',
-  severity: 'error',
-  description: 'Workflow code does not use APIs the workflow sandbox forbids as non-deterministic (`WeakRef`, `FinalizationRegistry`).',
-  specRule: 12,
-  docs: { path: 'docs/rules/workflow/no-nondeterministic-apis.md' },
+export const meta: RuleMeta = ruleMeta('workflow/no-nondeterministic-apis', {
   messages: {
     forbidden: 'Workflow code uses `{{name}}`, which throws DeterminismViolationError in the workflow sandbox (garbage collection is not deterministic).',
   },
   hints: {
     forbidden: 'Use a `Map` or `WeakMap` with explicit cleanup instead of `{{name}}`.',
   },
-};
+});
 
 const FORBIDDEN = new Set(['WeakRef', 'FinalizationRegistry']);
 

@@ -1,0 +1,83 @@
+/**
+ * Which directories of a project or package hold the code to judge (ISSUE 9 point 3). A compiled project is
+ * judged once: when `tsconfig.json` maps `compilerOptions.rootDir` to `compilerOptions.outDir` and both exist,
+ * definitions come from one side only: the sources for a project (and for a package whose entry lies among the
+ * sources), the compiled output for a package whose entry lies in `outDir`. A project that ships only its
+ * compiled output (the sources are absent) is judged from `outDir`. Without a tsconfig, `dist/` is build output and
+ * is skipped when `src/` exists or any workflow file lies outside `dist/`; otherwise `dist/` is what is judged. `tsconfig.json` is read as JSONC (comments, trailing commas);
+ * `extends` is not followed.
+ */
+import { join, resolve, sep } from 'node:path';
+import { parse, type ParseError } from 'jsonc-parser';
+import { classifyFile, isSkippedDirName } from './conventions.js';
+import { Diagnostics } from './diagnostics.js';
+import { statOrUndefined, type FileSystem } from './fs.js';
+import { walkFiles } from './walk.js';
+
+/** The side of a compiled project that is judged, and the folders skipped to get it. */
+export interface Layout {
+  /** Real paths of folders never walked for convention files. */
+  skipped: Set<string>;
+  /** `sources`, `compiled`, or `plain` (no compiled output beside sources). */
+  judged: 'sources' | 'compiled' | 'plain';
+}
+
+function isDir(fs: FileSystem, path: string): boolean {
+  return statOrUndefined(fs, path)?.kind === 'directory';
+}
+
+function realOf(fs: FileSystem, path: string): string {
+  try {
+    return fs.realpath(path);
+  } catch {
+    return path;
+  }
+}
+
+function inside(dir: string, file: string): boolean {
+  return file === dir || file.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+}
+
+/** True when a workflow file exists under `root` outside `compiled` (so the root itself holds sources). */
+function hasWorkflowFileOutside(fs: FileSystem, root: string, compiled: string): boolean {
+  const skip = realOf(fs, compiled);
+  const sink = new Diagnostics();
+  return walkFiles(fs, root, { skipDir: (name, real) => isSkippedDirName(name) || real === skip, wantFile: (_name, path) => classifyFile(path) === 'workflow' }, sink).length > 0;
+}
+
+/** `compilerOptions.rootDir` / `outDir` of `<root>/tsconfig.json`, absolute, when it sets them. */
+function tsconfigDirs(fs: FileSystem, root: string): { rootDir?: string; outDir?: string } {
+  let text: string;
+  try {
+    text = fs.readFile(join(root, 'tsconfig.json'));
+  } catch {
+    return {};
+  }
+  const errors: ParseError[] = [];
+  const json = parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as { compilerOptions?: Record<string, unknown> } | undefined;
+  const options = json && typeof json === 'object' ? json.compilerOptions : undefined;
+  const dir = (key: string) => (options && typeof options[key] === 'string' ? resolve(root, options[key] as string) : undefined);
+  const out: { rootDir?: string; outDir?: string } = {};
+  const rootDir = dir('rootDir');
+  const outDir = dir('outDir');
+  if (rootDir) out.rootDir = rootDir;
+  if (outDir) out.outDir = outDir;
+  return out;
+}
+
+/**
+ * Decides the layout of `root` (a real path).
+ * @param entryFile a package's resolved entry (decides the side for packages); absent for a project
+ */
+export function layoutOf(fs: FileSystem, root: string, entryFile?: string): Layout {
+  const { rootDir, outDir } = tsconfigDirs(fs, root);
+  const compiled = outDir ?? join(root, 'dist');
+  const sources = rootDir ?? (outDir || !isDir(fs, join(root, 'src')) ? root : join(root, 'src'));
+  if (!isDir(fs, compiled) || compiled === root) return { skipped: new Set(), judged: 'plain' };
+  const sourcesExist = sources === root ? hasWorkflowFileOutside(fs, root, compiled) : isDir(fs, sources);
+  if (!sourcesExist) return { skipped: new Set(), judged: 'compiled' };
+  const entryCompiled = entryFile !== undefined && inside(realOf(fs, compiled), entryFile);
+  if (entryCompiled && sources !== root) return { skipped: new Set([realOf(fs, sources)]), judged: 'compiled' };
+  if (entryCompiled) return { skipped: new Set(), judged: 'compiled' };
+  return { skipped: new Set([realOf(fs, compiled)]), judged: 'sources' };
+}

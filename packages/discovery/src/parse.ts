@@ -1,0 +1,61 @@
+/**
+ * The one parser call of the analysis (`@babel/parser`): every file is parsed here exactly once, and every
+ * rule reads the resulting AST. Never evaluates the code.
+ */
+import { parse, type ParserPlugin } from '@babel/parser';
+import type { File } from '@babel/types';
+import type { Position } from './diagnostics.js';
+
+/** A syntax error at a 1-based position (the message without Babel's trailing `(line:column)`). */
+export interface SyntaxProblem {
+  position: Position;
+  message: string;
+}
+
+/** The AST (absent only when the file cannot be parsed at all) and every syntax error, recovered ones included. */
+export interface ParsedSource {
+  ast: File | undefined;
+  errors: SyntaxProblem[];
+}
+
+/** True for TypeScript sources (`.ts`, `.mts`, `.cts`, `.tsx`); `.d.ts` declaration files included. */
+export function isTypeScriptFile(file: string): boolean {
+  return /\.[mc]?tsx?$/.test(file);
+}
+
+function pluginsFor(file: string): ParserPlugin[] {
+  if (isTypeScriptFile(file)) return file.endsWith('.tsx') ? ['typescript', 'jsx', 'decorators-legacy'] : ['typescript', 'decorators-legacy'];
+  return file.endsWith('.jsx') ? ['jsx'] : [];
+}
+
+function stripLocation(message: string): string {
+  return message.replace(/\s*\(\d+:\d+\)\s*$/, '').replace(/\.$/, '');
+}
+
+/**
+ * Parses JavaScript or TypeScript by extension: `.ts`/`.mts`/`.cts`/`.tsx` with the `typescript` (and
+ * `decorators-legacy`) plugins, `.cjs`/`.cts` as CommonJS, everything else as an ES module. A leading BOM and
+ * CRLF line ends are accepted (positions count lines as editors do). Syntax errors Babel can recover from are
+ * returned with the AST; others with no AST. Never throws.
+ */
+export function parseSource(text: string, file: string): ParsedSource {
+  const commonjs = file.endsWith('.cjs') || file.endsWith('.cts');
+  try {
+    const ast = parse(text, {
+      sourceType: commonjs ? 'commonjs' : 'module',
+      sourceFilename: file,
+      errorRecovery: true,
+      attachComment: false,
+      allowReturnOutsideFunction: commonjs,
+      plugins: pluginsFor(file),
+    });
+    const errors = (ast.errors ?? []).map((e) => ({
+      position: e.loc ? { line: e.loc.line, column: e.loc.column + 1 } : { line: 1, column: 1 },
+      message: stripLocation(e.message),
+    }));
+    return { ast, errors };
+  } catch (error) {
+    const e = error as { loc?: { line: number; column: number }; message?: string };
+    return { ast: undefined, errors: [{ position: { line: e.loc?.line ?? 1, column: (e.loc?.column ?? 0) + 1 }, message: stripLocation(String(e.message ?? 'unknown syntax error')) }] };
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * `conventions/misplaced-definition` (SPEC rule 1; ISSUE 9 point 5): `step()` / `evaluator()` belong in steps and
+ * evaluators files, `workflow()` in a workflow file. Anywhere else the definition is never registered: a step in
+ * `utils.ts` fails inside the bundle at run time, a workflow in `shared/common.ts` never exists. Reported at the
+ * call, with the file to move it to. Only `@skein/core` calls made while the module loads count (a wrapper factory
+ * such as `verify(config)` calls `evaluator()` inside a function, and defines nothing itself; the calls of such a
+ * factory take their kind from their file); test files are never looked at.
+ */
+import * as path from 'node:path';
+import type { CodeRole, FileRule, RuleMeta } from '../../types.js';
+import { ruleMeta } from '../../engine/rule-meta.js';
+import { isModuleTopLevel } from '../util/ast.js';
+import { visitDefinitionCalls } from '../util/visitors.js';
+
+export const meta: RuleMeta = ruleMeta('conventions/misplaced-definition', {
+  messages: {
+    activity: '{{kind}}() is defined in {{file}}, which is not {{what}}; it is never registered as an activity and calling it fails at run time.',
+    workflow: 'workflow() is defined in {{file}}, which is not a workflow file; it is never registered.',
+  },
+  hints: {
+    activity: 'Move it to {{target}} (or to shared/{{kind}}s/ to share it between workflows) and import it from there.',
+    workflow: 'Move it to {{target}} as its default export (one workflow per folder).',
+  },
+});
+
+const ACTIVITY_ROLES: ReadonlySet<CodeRole> = new Set(['steps', 'evaluators', 'shared-steps', 'shared-evaluators']);
+
+/**
+ * The file a definition of `kind` found in `file` belongs in: for a file nested below a `steps/` (`evaluators/`)
+ * folder, that folder itself (folders are one level deep); otherwise `<dir>/steps.ts`, `<dir>/evaluators.ts`,
+ * `<dir>/workflow.ts`, with the file's own extension.
+ */
+function targetFor(file: string, kind: string): string {
+  const ext = /\.[mc]?[jt]s$/.exec(file)?.[0] ?? '.js';
+  const base = kind === 'workflow' ? 'workflow' : `${kind}s`;
+  const parts = path.dirname(file).split(path.sep);
+  const folder = parts.lastIndexOf(base);
+  if (kind !== 'workflow' && folder >= 0) return path.join(parts.slice(0, folder + 1).join(path.sep), path.basename(file));
+  return path.join(path.dirname(file), `${base}${ext}`);
+}
+
+export const rule: FileRule = {
+  kind: 'file',
+  meta,
+  appliesTo: ['workflow', 'workflow-code', 'steps', 'evaluators', 'shared-steps', 'shared-evaluators', 'other'],
+  create(context) {
+    return visitDefinitionCalls(['workflow', 'step', 'evaluator'], (callPath, kind) => {
+      if (!isModuleTopLevel(callPath)) return; // a factory that forwards to step()/workflow() defines nothing by itself
+      const file = path.relative(context.packageRoot, context.file) || context.file;
+      if (kind === 'workflow') {
+        if (context.role !== 'workflow') context.report({ node: callPath.node, messageId: 'workflow', data: { file, target: path.relative(context.packageRoot, targetFor(context.file, kind)) } });
+        return;
+      }
+      if (ACTIVITY_ROLES.has(context.role)) return;
+      context.report({ node: callPath.node, messageId: 'activity', data: { kind, what: kind === 'step' ? 'a steps file' : 'an evaluators file', file, target: path.relative(context.packageRoot, targetFor(context.file, kind)) } });
+    });
+  },
+};
