@@ -54,6 +54,13 @@ export interface StreamTransport {
   fetch: typeof fetch;
 }
 
+/** `onFrame` threw: its error ends the follow as it is, never retried. */
+class FrameHandlerError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('onFrame failed');
+  }
+}
+
 /** The connection ended before `event: done`; `progressed` says whether it delivered anything new. */
 class StreamDroppedError extends Error {
   override name = 'StreamDroppedError';
@@ -76,6 +83,13 @@ export async function followHistory(transport: StreamTransport, workflowId: stri
   let lastEventId = options.lastEventId ?? 0;
   let sentWorkflow = false;
   const idleTimeoutMs = options.idleTimeoutMs ?? 45_000;
+  const deliver = async (frame: HistoryStreamFrame) => {
+    try {
+      await options.onFrame(frame);
+    } catch (err) {
+      throw new FrameHandlerError(err);
+    }
+  };
 
   const connect = async (): Promise<HistoryStreamDone> => {
     const path = runId
@@ -126,14 +140,14 @@ export async function followHistory(transport: StreamTransport, workflowId: stri
             if (!sentWorkflow) {
               sentWorkflow = true;
               progressed = true;
-              await options.onFrame({ type: 'workflow', workflow: meta });
+              await deliver({ type: 'workflow', workflow: meta });
             }
           } else if (frame.event === 'history') {
             const event = data as HistoryEvent;
             if (event.eventId <= lastEventId) continue;
             lastEventId = event.eventId;
             progressed = true;
-            await options.onFrame({ type: 'history', event });
+            await deliver({ type: 'history', event });
           } else if (frame.event === 'done') {
             return data as HistoryStreamDone;
           } else if (frame.event === 'error') {
@@ -143,7 +157,7 @@ export async function followHistory(transport: StreamTransport, workflowId: stri
         }
       } catch (err) {
         if (options.signal?.aborted) throw options.signal.reason;
-        if (err instanceof SkeinApiError) throw err;
+        if (err instanceof SkeinApiError || err instanceof FrameHandlerError) throw err;
         throw new StreamDroppedError(progressed, err);
       }
       throw new StreamDroppedError(progressed);
@@ -173,6 +187,7 @@ export async function followHistory(transport: StreamTransport, workflowId: stri
     });
   } catch (err) {
     if (err instanceof StreamDroppedError) throw new SkeinConnectionError(transport.url, err);
+    if (err instanceof FrameHandlerError) throw err.cause;
     throw err;
   }
 }

@@ -119,6 +119,22 @@ describe('followHistory', () => {
     expect(calls).toBe(2);
   });
 
+  it('an error thrown by onFrame ends the follow with that error, without reconnecting', async () => {
+    let calls = 0;
+    const url = await sse((_req, res, frame) => {
+      calls += 1;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      frame('workflow', meta);
+      frame('history', { eventId: 1, eventType: 'EVENT_TYPE_X' }, 1);
+    });
+    const c = collect();
+    const boom = new RangeError('consumer failed');
+    const pending = new SkeinClient({ url }).followHistory('w', { ...c.options, onFrame: (f) => { if (f.type === 'history') throw boom; } });
+    await expect(pending).rejects.toBe(boom);
+    expect(calls).toBe(1);
+    expect(c.reconnects).toHaveLength(0);
+  });
+
   it('rejects with the signal reason when aborted', async () => {
     const url = await sse((_req, res, frame) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
