@@ -87,6 +87,7 @@ export class SkeinClient {
   private readonly headers: Record<string, string>;
   private readonly fetchImpl: typeof fetch;
 
+  /** @throws TypeError when `options.url` is not an absolute URL (checked before any request). */
   constructor(options: SkeinClientOptions = {}) {
     this.url = (options.url ?? DEFAULT_API_URL).replace(/\/+$/, '');
     new URL(this.url); // throws TypeError on a malformed URL, before any request
