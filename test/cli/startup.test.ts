@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { spawnSkein } from '../support/processes.js';
 
 /** Runs the `skein` CLI to completion and returns its exit code and output. */
@@ -18,7 +18,9 @@ describe('skein worker: bad starts end with one clear line and exit code 1', () 
       await writeFile(path.join(dir, 'package.json'), '{"name":"empty","private":true}');
       const res = await skein(['worker', dir], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
       expect(res.code).toBe(1);
-      expect(res.stderr).toContain('No workflows found in');
+      // The startup validation refuses it (conventions/no-workflows), saying why.
+      expect(res.stderr).toContain('conventions/no-workflows');
+      expect(res.stderr).toContain('serves no workflow: no workflow file');
       expect(res.stderr).not.toMatch(/\n\s+at /);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -33,7 +35,7 @@ describe('skein worker: bad starts end with one clear line and exit code 1', () 
       expect(res.stderr).toContain(rule);
     }
     expect(res.stderr).toMatch(/reader\/steps\.js\n\s+3:1\s+error/);
-    expect(res.stderr).not.toContain('Cannot reach Temporal');
+    expect(res.stderr).not.toContain('cannot reach the Temporal server');
     expect(res.stderr).not.toMatch(/\n\s+at /);
   });
 
@@ -41,13 +43,53 @@ describe('skein worker: bad starts end with one clear line and exit code 1', () 
     const res = await skein(['worker', 'examples'], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
     expect(res.code).toBe(1);
     expect(res.stderr.trim().split('\n')).toHaveLength(1);
-    expect(res.stderr).toMatch(/^skein: Cannot reach Temporal at 127\.0\.0\.1:1/);
+    expect(res.stderr).toMatch(/^skein: cannot reach the Temporal server at 127\.0\.0\.1:1: start one \("skein dev" runs its own\) or set TEMPORAL_ADDRESS/);
+    expect(res.stderr).not.toContain('tonic');
   }, 60_000);
 
   it('skein api says the engine is unreachable, without a stack trace', async () => {
     const res = await skein(['api'], { TEMPORAL_ADDRESS: '127.0.0.1:1', PORT: '0' });
     expect(res.code).toBe(1);
     expect(res.stderr.trim().split('\n')).toHaveLength(1);
-    expect(res.stderr).toMatch(/^skein: .*127\.0\.0\.1:1/);
+    expect(res.stderr).toMatch(/^skein: cannot reach the Temporal server at 127\.0\.0\.1:1: /);
+    expect(res.stderr).not.toContain('tonic');
+  }, 60_000);
+
+  it('skein api on a port in use says so in one line with the fix', async () => {
+    const { createServer } = await import('node:net');
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const res = await skein(['api'], { TEMPORAL_ADDRESS: inject('temporalAddress'), PORT: String(port) });
+      expect(res.code).toBe(1);
+      expect(res.stderr.trim().split('\n')).toHaveLength(1);
+      expect(res.stderr).toContain(`127.0.0.1:${port} is already in use: stop the process using it, or set PORT to another port`);
+    } finally {
+      blocker.close();
+    }
+  }, 60_000);
+
+  it('skein dev with a taken --temporal-port names the flags to use instead', async () => {
+    const { createServer } = await import('node:net');
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const res = await skein(['dev', 'examples', '--temporal-port', String(port), '--no-watch'], { TEMPORAL_ADDRESS: '' });
+      expect(res.code).toBe(1);
+      expect(res.stderr.trim().split('\n')).toHaveLength(1);
+      expect(res.stderr).toContain(`port ${port} (--temporal-port) is already in use`);
+      expect(res.stderr).toContain(`--temporal-address 127.0.0.1:${port}`);
+    } finally {
+      blocker.close();
+    }
+  }, 60_000);
+
+  it('a missing temporal binary is one line naming the install command', async () => {
+    const res = await skein(['temporal', 'path'], { TEMPORAL_CLI_PATH: '/nonexistent/temporal', PATH: path.dirname(process.execPath), XDG_CACHE_HOME: tmpdir() + '/skein-no-cache' });
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+    expect(res.stderr).toMatch(/^skein: No temporal binary found .*Fix: run "npx skein temporal install"/);
   }, 60_000);
 });

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError } from 'commander';
+import { registerClientCommands } from './client/register.js';
 import { apiCommand } from './commands/api.js';
-import { devCommand } from './commands/dev.js';
+import { devCommand, type DevOptions } from './commands/dev.js';
 import { temporalCommand } from './commands/temporal.js';
 import { workerCommand } from './commands/worker.js';
 
@@ -15,12 +16,15 @@ const program = new Command('skein').description('Publish, check and run durable
 
 program
   .command('dev')
-  .description('start a Temporal dev server, a worker on the project and the API (Ctrl-C stops all three)')
+  .description('start a Temporal dev server, a worker on the project and the API; reload the worker on every edit (Ctrl-C stops all)')
   .argument('[projectDir]', 'project directory', '.')
   .option('--ui <port>', 'serve the Temporal Web UI on this port', port)
-  .option('--temporal-port <port>', 'gRPC port of the embedded dev server', port, 7233)
-  .option('--data-dir <dir>', 'dev state: the dev server SQLite file and traces (default <projectDir>/.skein)')
-  .action((dir: string, opts: { ui?: number; temporalPort: number; dataDir?: string }) => devCommand(dir, opts));
+  .option('--temporal-port <port>', "gRPC port of the project's own dev server (default 7233, or a free port when taken)", port)
+  .option('--temporal-address <host:port>', 'use this running Temporal server instead of starting one (default TEMPORAL_ADDRESS)')
+  .option('--port <port>', 'API port (default PORT, else 3001, or a free port when taken)', port)
+  .option('--data-dir <dir>', 'dev state: the dev server SQLite file, traces (default <projectDir>/.skein)')
+  .option('--no-watch', 'do not watch the project for changes')
+  .action((dir: string, opts: DevOptions) => devCommand(dir, opts));
 
 program
   .command('worker')
@@ -41,5 +45,7 @@ program
     }
     return temporalCommand(action);
   });
+
+registerClientCommands(program);
 
 await program.parseAsync();

@@ -1,18 +1,30 @@
+import { logSerializers } from '@skein/worker';
 import { pino, type Logger } from 'pino';
 
+/** Whether logs are pretty: `SKEIN_LOG_PRETTY=1|0` when set, else whether stdout is a terminal. */
+export function prettyLogs(): boolean {
+  return process.env.SKEIN_LOG_PRETTY ? process.env.SKEIN_LOG_PRETTY === '1' : process.stdout.isTTY === true;
+}
+
 /**
- * The CLI's logger: human-readable (pino-pretty) on a terminal or with `SKEIN_LOG_PRETTY=1`, JSON otherwise
- * (production). `SKEIN_LOG_LEVEL` sets the level (default `info`).
+ * The CLI's logger: human-readable (pino-pretty) on a terminal or with `SKEIN_LOG_PRETTY=1`, JSON lines
+ * otherwise; errors logged under `err`/`error`/`cause` keep name, message, stack and cause (`logSerializers`).
+ * `SKEIN_LOG_LEVEL` sets the level (default `info`). Without `name`, it is a base for `component()` children,
+ * so every line carries exactly one `name` key.
  */
-export function cliLogger(name: string): Logger {
+export function cliLogger(name?: string): Logger {
   const level = process.env.SKEIN_LOG_LEVEL ?? 'info';
-  const pretty = process.env.SKEIN_LOG_PRETTY ? process.env.SKEIN_LOG_PRETTY === '1' : process.stdout.isTTY;
-  if (!pretty) return pino({ name, level });
+  const base = { ...(name ? { name } : {}), level, serializers: logSerializers };
+  if (!prettyLogs()) return pino(base);
   return pino({
-    name,
-    level,
+    ...base,
     transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname', translateTime: 'HH:MM:ss.l' } },
   });
+}
+
+/** A child of an unnamed `cliLogger()` base that names its component (`skein`, `api`, `temporal`). */
+export function component(base: Logger, name: string): Logger {
+  return base.child({ name });
 }
 
 /** Prints a one-line fatal error (never a stack trace) and exits with `code`. */

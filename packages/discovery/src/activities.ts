@@ -66,8 +66,7 @@ export function conventionFolderFiles(fs: FileSystem, dir: string, diagnostics: 
       stems.add(stem);
       continue;
     }
-    const what = kind === 'directory' ? 'a nested folder' : 'not a source file (.ts, .mts, .js, .mjs)';
-    diagnostics.report('conventions/unexpected-file', path, undefined, `${path} is ${what} in the convention folder ${dir}; it is ignored.`, kind === 'directory' ? `Move its files up into ${dir}/ (folders are one level deep), or out of the convention folder.` : `Only source files (.ts, .mts, .js, .mjs, with their .d.ts / .map companions) belong in ${dir}/; move it elsewhere.`);
+    diagnostics.report('conventions/unexpected-file', kind === 'directory' ? 'folder' : 'file', path, undefined, { path, dir });
   }
   return files;
 }
@@ -85,7 +84,13 @@ export function activitiesOfFile(store: ModuleStore, file: string, role: FileRol
     if (name === undefined) continue;
     const kind = kindOf(definition, file) === 'step' ? 'step' : 'evaluator';
     if (kind !== expected) {
-      diagnostics.report('activity/kind-mismatch', file, definition.position, `${kind}() '${name}' is defined in ${role === 'steps' || role === 'shared-steps' ? 'a steps' : 'an evaluators'} file; it is registered as ${kind === 'step' ? 'a step' : 'an evaluator'}.`, `Move it to ${kind === 'step' ? 'steps.js or steps/' : 'evaluators.js or evaluators/'}.`);
+      diagnostics.report('activity/kind-mismatch', 'mismatch', file, definition.position, {
+        kind,
+        name,
+        fileKind: role === 'steps' || role === 'shared-steps' ? 'a steps' : 'an evaluators',
+        registeredAs: kind === 'step' ? 'a step' : 'an evaluator',
+        target: kind === 'step' ? 'steps.js or steps/' : 'evaluators.js or evaluators/',
+      });
     }
     out.push({ name, exportName, kind, shared, file, line: definition.position.line, column: definition.position.column });
   }

@@ -12,6 +12,7 @@ const COMPANION_SUFFIXES = ['.d.ts', '.d.mts', '.d.ts.map', '.d.mts.map', '.js.m
 
 /** Test files: `*.test.*`, `*.spec.*`, and anything under `__tests__/`. Never definitions. */
 export function isTestFile(file: string): boolean {
+  if (!file.includes('__tests__') && !file.includes('.test.') && !file.includes('.spec.')) return false;
   return /(^|[\\/])__tests__[\\/]/.test(file) || /\.(test|spec)\.[^.\\/]+$/.test(file);
 }
 

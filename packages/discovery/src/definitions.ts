@@ -50,15 +50,15 @@ function checkName(
   rules: { nonStatic: 'workflow/non-static-name' | 'activity/non-static-name'; invalid: 'workflow/invalid-name' | 'activity/invalid-name' },
 ): string | undefined {
   if (!value.ok) {
-    diagnostics.report(rules.nonStatic, file, value.position, `The ${what} is not a string literal or a top-level const string, so discovery cannot read it.`, `Write it literally: { name: 'summarize' }, or const NAME = 'summarize' at the top level and { name: NAME }.`);
+    diagnostics.report(rules.nonStatic, 'nonStatic', file, value.position, { what });
     return undefined;
   }
   if (rules.invalid === 'workflow/invalid-name' && value.value === CATALOG_WORKFLOW_TYPE) {
-    diagnostics.report(rules.invalid, file, value.position, `The ${what} '${value.value}' is reserved for the per-catalog registry workflow.`, 'Choose another name, e.g. catalog_sync.');
+    diagnostics.report('workflow/invalid-name', 'reserved', file, value.position, { what, name: value.value });
     return undefined;
   }
   if (!NAME_PATTERN.test(value.value)) {
-    diagnostics.report(rules.invalid, file, value.position, `The ${what} '${value.value}' does not match ^[A-Za-z_][A-Za-z0-9_]*$.`, 'Use letters, digits and underscores, not starting with a digit, e.g. summarize_text.');
+    diagnostics.report(rules.invalid, 'pattern', file, value.position, { what, name: value.value });
     return undefined;
   }
   return value.value;

@@ -2,7 +2,8 @@
  * Collecting findings as data (STYLE "diagnostics are data"): rules report a rule id, a position and a message;
  * severity and SPEC rule come from the one registry, `RULES`. One sink serves a whole analysis session.
  */
-import { RULES, type RuleId } from './rules.js';
+import { MESSAGES, renderMessage, type CoreRuleId, type MessageId, type Template } from './messages.js';
+import { RULES } from './rules.js';
 import type { Diagnostic } from './types.js';
 
 /** A 1-based position. */
@@ -22,17 +23,17 @@ export class Diagnostics {
   readonly #items: Diagnostic[] = [];
   readonly #seen = new Set<string>();
 
-  /** Records one finding (duplicates of the same rule, file, position and message are dropped). */
-  report(ruleId: RuleId, file: string, position: Position | undefined, message: string, hint?: string): void {
+  /**
+   * Records one finding of a core rule, rendered from its template (`MESSAGES[ruleId][messageId]`) with `data`;
+   * severity and SPEC rule come from `RULES`. Duplicates (same rule, file, position and message) are dropped.
+   */
+  report<R extends CoreRuleId>(ruleId: R, messageId: MessageId<R>, file: string, position: Position | undefined, data: Record<string, string> = {}): void {
     const meta: { severity: Diagnostic['severity']; specRule?: number } = RULES[ruleId];
+    const template = (MESSAGES[ruleId] as Record<string, Template>)[messageId] as Template;
     const { line, column } = position ?? { line: 1, column: 1 };
-    const key = `${ruleId}\0${file}\0${line}\0${column}\0${message}`;
-    if (this.#seen.has(key)) return;
-    this.#seen.add(key);
-    const d: Diagnostic = { ruleId, severity: meta.severity, file, line, column, message };
-    if (hint !== undefined) d.hint = hint;
+    const d: Diagnostic = { ruleId, severity: meta.severity, file, line, column, message: renderMessage(template.message, data), hint: renderMessage(template.hint, data), messageId, data };
     if (meta.specRule !== undefined) d.specRule = meta.specRule;
-    this.#items.push(d);
+    this.add(d);
   }
 
   /** Records a finding built elsewhere (a validator rule's, with its message id and data); duplicates are dropped. */

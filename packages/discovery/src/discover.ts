@@ -69,7 +69,7 @@ export async function discover(projectRoot: string, options: DiscoverOptions = {
     root = fs.realpath(requested);
   } catch (error) {
     const code = errorCode(error);
-    diagnostics.report(code === 'ELOOP' ? 'fs/symlink-loop' : 'fs/unreadable', requested, undefined, `Cannot read the project root ${requested} (${code}).`, 'Pass the directory that holds the project package.json.');
+    diagnostics.report(code === 'ELOOP' ? 'fs/symlink-loop' : 'fs/unreadable', 'projectRoot', requested, undefined, { dir: requested, code });
     return { root: requested, mode: options.mode === 'package' ? 'package' : 'project', workflows: [], sharedActivities: [], packages: [], diagnostics: diagnostics.sorted(), filesRead: store.filesRead };
   }
   const manifest = readManifest(fs, root, diagnostics, true);
@@ -103,13 +103,8 @@ export async function discover(projectRoot: string, options: DiscoverOptions = {
 function reportNotExposed(run: Run, pkg: InstalledPackage): void {
   if (pkg.expose === 'exposed') return;
   const problem = checkPackageFlag(pkg.json) ?? 'it has no "skein" key';
-  run.diagnostics.report(
-    'package/not-exposed',
-    pkg.manifest,
-    keyPosition(pkg.text, problem.startsWith('"') ? problem.slice(1, problem.indexOf('"', 1)) : 'skein') ?? keyPosition(pkg.text, 'name'),
-    `${pkg.name} is validated as a workflow package, but its package.json does not set "skein": { "workflows": { "expose": true } } (${problem}); no worker will discover its workflows.`,
-    'Add "skein": { "workflows": { "expose": true } } to package.json (the boolean true, spelled exactly so).',
-  );
+  const at = keyPosition(pkg.text, problem.startsWith('"') ? problem.slice(1, problem.indexOf('"', 1)) : 'skein') ?? keyPosition(pkg.text, 'name');
+  run.diagnostics.report('package/not-exposed', 'notExposed', pkg.manifest, at, { name: pkg.name, problem });
 }
 
 /** Zero workflows is an error that says why: no convention files at all, or none reachable from the entry. */
@@ -122,7 +117,10 @@ function reportNoWorkflows(run: Run, root: string, packageMode: boolean, sources
       : packageMode
         ? `its ${files} workflow file(s) are not reachable from the package entry, or define no usable workflow`
         : `its ${files} workflow file(s) define no usable workflow`;
-  run.diagnostics.report('conventions/no-workflows', join(root, 'package.json'), undefined, `The ${what} serves no workflow: ${why}.`, packageMode ? "Put each workflow in <folder>/workflow.ts (or .js) and re-export it from the entry: export { default as greet } from './greet/workflow.js'." : 'Put each workflow in <folder>/workflow.ts (or .js) as its default export: export default workflow({ name: \'greet\', fn: async (input) => ... }).');
+  const fix = packageMode
+    ? "Put each workflow in <folder>/workflow.ts (or .js) and re-export it from the entry: export { default as greet } from './greet/workflow.js'."
+    : "Put each workflow in <folder>/workflow.ts (or .js) as its default export: export default workflow({ name: 'greet', fn: async (input) => ... }).";
+  run.diagnostics.report('conventions/no-workflows', 'none', join(root, 'package.json'), undefined, { what, why, fix });
 }
 
 /** The workflow definitions a `workflow.js` exports, reporting none (`workflow/no-definition`) and several. */
@@ -131,10 +129,10 @@ function definitionsOf(run: Run, file: string): { exportName: string; definition
   if (!info) return [];
   const defs = exportedDefinitions(info, WORKFLOW_KINDS);
   if (defs.length === 0) {
-    run.diagnostics.report('workflow/no-definition', file, undefined, `${file} exports no workflow({ ... }) definition.`, "Export one: export default workflow({ name: 'greet', fn: async (input) => ... }).");
+    run.diagnostics.report('workflow/no-definition', 'none', file, undefined, { file });
   }
   for (const extra of defs.slice(1)) {
-    run.diagnostics.report('workflow/multiple-definitions', file, extra.definition.position, `${file} exports more than one workflow; only the first ('${defs[0]?.exportName}') is registered.`, 'Put each workflow in its own folder with its own workflow.js, steps and evaluators.');
+    run.diagnostics.report('workflow/multiple-definitions', 'several', file, extra.definition.position, { file, first: defs[0]?.exportName ?? '' });
   }
   checkWorkflowImports(info, run.probe, run.diagnostics);
   return defs.slice(0, 1);
@@ -182,7 +180,7 @@ function discoverPackage(run: Run, pkg: InstalledPackage): SourceResult {
   const shared = { package: ref, activities: sharedActivities(run.fs, run.store, sharedFiles, run.diagnostics) };
   if (!entry.ok) {
     const key = pkg.json.exports !== undefined ? 'exports' : 'main';
-    run.diagnostics.report('entry/not-found', pkg.manifest, keyPosition(pkg.text, key), `${pkg.name} exposes workflows but its entry point cannot be resolved: ${entry.reason}.`, 'Point "exports" (or "main") at an ES module that re-exports the workflows, e.g. "exports": { ".": "./index.js" }.');
+    run.diagnostics.report('entry/not-found', 'unresolved', pkg.manifest, keyPosition(pkg.text, key), { name: pkg.name, reason: entry.reason });
     return { workflows: [], shared, convention: { workflowFiles: workflowFiles.length } };
   }
   return { workflows: packageWorkflows(run, pkg, ref, entry.file, workflowFiles), shared, convention: { workflowFiles: workflowFiles.length } };
@@ -204,7 +202,7 @@ function packageWorkflows(run: Run, pkg: InstalledPackage, ref: PackageRef, entr
   for (const e of entries) if (e && !byFile.has(e.file)) byFile.set(e.file, e);
   for (const file of allWorkflowFiles) {
     if (reached.has(file)) continue;
-    run.diagnostics.report('conventions/unreachable-workflow', file, undefined, `${file} looks like a workflow but is not reachable from the entry point of ${pkg.name}; it is not registered.`, `Re-export it from the package entry: export { default as <name> } from './${file.slice(pkg.root.length + 1).replace(/\.([mc]?)ts$/, '.$1js')}'.`);
+    run.diagnostics.report('conventions/unreachable-workflow', 'unreachable', file, undefined, { file, pkg: pkg.name, specifier: file.slice(pkg.root.length + 1).replace(/\.([mc]?)ts$/, '.$1js') });
   }
   return [...byFile.values()].sort((a, b) => cmp(a.file, b.file));
 }

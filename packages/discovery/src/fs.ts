@@ -75,8 +75,8 @@ export function isFile(fs: FileSystem, path: string): boolean {
 }
 
 /**
- * Wraps a `FileSystem` so that `stat`, `realpath` and `readdir` of one path are asked once (results and
- * errors are remembered). Used for the duration of one `discover()` run, which lists the same folders
+ * Wraps a `FileSystem` so that `stat`, `realpath`, `readdir` and JSON reads of one path are asked once (results
+ * and errors are remembered). Used for the duration of one `discover()` run, which lists the same folders
  * from several places (the package walk, the activity listing, entry resolution).
  */
 export function cachingFileSystem(fs: FileSystem): FileSystem {
@@ -84,6 +84,7 @@ export function cachingFileSystem(fs: FileSystem): FileSystem {
   const stats = new Map<string, Outcome<FileStat>>();
   const reals = new Map<string, Outcome<string>>();
   const dirs = new Map<string, Outcome<DirEntry[]>>();
+  const json = new Map<string, Outcome<string>>();
   const memo = <T>(cache: Map<string, Outcome<T>>, path: string, call: () => T): T => {
     let found = cache.get(path);
     if (!found) {
@@ -98,7 +99,9 @@ export function cachingFileSystem(fs: FileSystem): FileSystem {
     return found.value;
   };
   return {
-    readFile: (path) => fs.readFile(path),
+    // Source files are read once by the module store; JSON (package.json, tsconfig.json) is asked for by several
+    // readers (discovery, layout, the validator's package rules), so it is remembered too.
+    readFile: (path) => (path.endsWith('.json') ? memo(json, path, () => fs.readFile(path)) : fs.readFile(path)),
     stat: (path) => memo(stats, path, () => fs.stat(path)),
     realpath: (path) => memo(reals, path, () => fs.realpath(path)),
     readdir: (path) => memo(dirs, path, () => fs.readdir(path)),
@@ -122,6 +125,16 @@ export function confineFileSystem(base: FileSystem, roots: readonly string[]): F
   const verdicts = new Map<string, boolean>();
   const realDirs = new Map<string, string | null>();
   const symlinks = new Map<string, ReadonlySet<string>>();
+  const listings = new Map<string, DirEntry[]>();
+  /** A directory's entries, listed once (both for the symlink check and for callers). */
+  const list = (dir: string): DirEntry[] => {
+    let entries = listings.get(dir);
+    if (!entries) {
+      entries = base.readdir(dir);
+      listings.set(dir, entries);
+    }
+    return entries;
+  };
   /** Real path of a directory (memoized; null when it cannot be resolved). */
   const realDir = (dir: string): string | null => {
     let real = realDirs.get(dir);
@@ -140,7 +153,7 @@ export function confineFileSystem(base: FileSystem, roots: readonly string[]): F
     let names = symlinks.get(dir);
     if (!names) {
       try {
-        names = new Set(base.readdir(dir).filter((e) => e.kind === 'symlink').map((e) => e.name));
+        names = new Set(list(dir).filter((e) => e.kind === 'symlink').map((e) => e.name));
       } catch {
         names = new Set();
       }
@@ -188,5 +201,5 @@ export function confineFileSystem(base: FileSystem, roots: readonly string[]): F
       if (escapes(p)) throw Object.assign(new Error(`${p} leads outside the package; not read`), { code: 'EOUTSIDE', target: realTarget(p) });
       return call(p);
     };
-  return { readFile: guard((p) => base.readFile(p)), stat: guard((p) => base.stat(p)), realpath: guard((p) => base.realpath(p)), readdir: guard((p) => base.readdir(p)) };
+  return { readFile: guard((p) => base.readFile(p)), stat: guard((p) => base.stat(p)), realpath: guard((p) => base.realpath(p)), readdir: guard((p) => list(resolve(p))) };
 }

@@ -55,7 +55,7 @@ export class ExportGraph {
     const file = this.resolvePath(from, specifier);
     const { missing } = this.store.load(file);
     if (missing) {
-      this.diagnostics.report('reexport/unresolved', from, position, `'${specifier}' does not resolve to a file (${file}).`, 'Point the re-export at an existing file with its full relative path and extension, e.g. \'./greet/workflow.js\'.');
+      this.diagnostics.report('reexport/unresolved', 'unresolved', from, position, { specifier, file });
       return undefined;
     }
     return this.module(file);

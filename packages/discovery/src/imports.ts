@@ -95,13 +95,13 @@ function isWorkflowTarget(file: string, specifier: string, probe: PackageProbe):
 export function checkWorkflowImports(info: ModuleInfo, probe: PackageProbe, diagnostics: Diagnostics): void {
   for (const form of info.unsupported) {
     if (form.kind !== 'dynamic-import' || !(isWorkflowTarget(info.file, form.source, probe))) continue;
-    diagnostics.report('imports/dynamic', info.file, form.position, `import('${form.source}') loads workflow code dynamically; the workflows it calls cannot be known statically.`, `Import each workflow by name at the top of the module: import { greet } from '${form.source}'.`);
+    diagnostics.report('imports/dynamic', 'dynamic', info.file, form.position, { source: form.source });
   }
   for (const decl of info.imports) {
     const namespace = decl.specifiers.find((s) => s.imported === '*');
     if (isRelative(decl.source)) {
       if (namespace && classifyFile(probe.graph.resolvePath(info.file, decl.source)) === 'workflow') {
-        diagnostics.report('imports/namespace', info.file, namespace.position, `import * as ${namespace.local} from '${decl.source}' imports a workflow file as a namespace.`, `Import the workflow by name: import ${namespace.local} from '${decl.source}'.`);
+        diagnostics.report('imports/namespace', 'file', info.file, namespace.position, { local: namespace.local, source: decl.source });
       }
       continue;
     }
@@ -111,7 +111,7 @@ export function checkWorkflowImports(info: ModuleInfo, probe: PackageProbe, diag
     const { pkg, subpath } = found;
     if (namespace) {
       if (probe.isWorkflowPackage(pkg, subpath)) {
-        diagnostics.report('imports/namespace', info.file, namespace.position, `import * as ${namespace.local} from '${decl.source}' imports the workflow package ${pkg.name} as a namespace; discovery and the worker cannot tell which workflows it calls.`, `Import each workflow by name: import { greet } from '${decl.source}'.`);
+        diagnostics.report('imports/namespace', 'package', info.file, namespace.position, { local: namespace.local, source: decl.source, pkg: pkg.name });
       }
       continue;
     }
@@ -120,7 +120,7 @@ export function checkWorkflowImports(info: ModuleInfo, probe: PackageProbe, diag
       if (!(probe.exportIsWorkflow(pkg, subpath, s.imported))) continue;
       const what = s.imported === 'default' ? `'${s.local}' (the default export of '${decl.source}')` : `'${s.imported}' imported from '${decl.source}'`;
       const state = pkg.expose === 'invalid' ? `sets "${PACKAGE_JSON_KEY}.workflows.expose" to something other than the boolean true` : `does not set "${PACKAGE_JSON_KEY}": { "workflows": { "expose": true } }`;
-      diagnostics.report('package/no-expose-flag', info.file, s.position, `${what} is a workflow, but ${pkg.name} ${state}, so it is not registered and calling it fails at runtime with "workflow does not exist".`, `Add "${PACKAGE_JSON_KEY}": { "workflows": { "expose": true } } to ${pkg.manifest}.`);
+      diagnostics.report('package/no-expose-flag', 'notExposed', info.file, s.position, { what, pkg: pkg.name, state, manifest: pkg.manifest });
     }
   }
 }

@@ -10,6 +10,7 @@ export { classifyFile, isCompanionFile, isDeclarationFile, isSkippedDirName, isT
 export { ENTRY_CONDITIONS, resolveEntry, resolveExportsTarget, type EntryResolution, type PackageJsonLike } from './entry.js';
 export { cachingFileSystem, confineFileSystem, errorCode, isInside, nodeFileSystem, statOrUndefined, type DirEntry, type EntryKind, type FileStat, type FileSystem } from './fs.js';
 export { docsPath, RULES, RULE_IDS, type RuleId, type RuleMeta } from './rules.js';
+export { MESSAGES, renderMessage, type CoreRuleId, type MessageId, type Template } from './messages.js';
 export { compareDiagnostics, Diagnostics, positionOf, type Position } from './diagnostics.js';
 export { DEFAULT_MAX_FILE_BYTES, ModuleStore, type ModuleHook } from './store.js';
 export { createSession, type AnalysisSession } from './session.js';

@@ -33,7 +33,7 @@ function uniqueInScope(activities: ActivityEntry[], scope: string, diagnostics: 
       byName.set(a.name, a);
       continue;
     }
-    diagnostics.report('names/duplicate-activity', a.file, { line: a.line, column: a.column }, `${describe(a)} has the same name as ${describe(first)} in ${scope}; activity names are unique per scope.`, 'Rename one of them.');
+    diagnostics.report('names/duplicate-activity', 'duplicate', a.file, { line: a.line, column: a.column }, { activity: describe(a), first: describe(first), scope });
   }
   return [...byName.values()];
 }
@@ -53,13 +53,17 @@ export function checkWorkflowNames(workflows: WorkflowEntry[], diagnostics: Diag
       }
       if (first === w) continue;
       const what = (e: WorkflowEntry) => (key === e.name ? 'workflow' : 'an alias of workflow');
-      diagnostics.report(
-        'names/duplicate-workflow',
-        w.file,
-        { line: w.line, column: w.column },
-        `'${key}' is ${what(w)} '${w.name}' of ${owner(w.package)} (${w.file}) and also ${what(first)} '${first.name}' of ${owner(first.package)} (${first.file}); workflow names and aliases share one catalog namespace.`,
-        'Rename one of the workflows or drop the alias.',
-      );
+      diagnostics.report('names/duplicate-workflow', 'duplicate', w.file, { line: w.line, column: w.column }, {
+        key,
+        what: what(w),
+        name: w.name,
+        owner: owner(w.package),
+        file: w.file,
+        firstWhat: what(first),
+        firstName: first.name,
+        firstOwner: owner(first.package),
+        firstFile: first.file,
+      });
     }
   }
 }
@@ -78,13 +82,13 @@ export function resolveActivities(workflows: WorkflowEntry[], sources: SharedSou
         winners.set(a.name, { ...a, shared: true, package: source.package });
         continue;
       }
-      diagnostics.report(
-        'names/shared-activity-overridden',
-        a.file,
-        { line: a.line, column: a.column },
-        `Shared ${describe(a)} of ${owner(source.package)} has the same name as shared ${describe(first)} of ${owner(first.package)}; the first registration (${first.file}) wins and this one is not registered.`,
-        'Rename one of them if both are needed; registration order is the project first, then packages by name.',
-      );
+      diagnostics.report('names/shared-activity-overridden', 'overridden', a.file, { line: a.line, column: a.column }, {
+        activity: describe(a),
+        owner: owner(source.package),
+        first: describe(first),
+        firstOwner: owner(first.package),
+        firstFile: first.file,
+      });
     }
   }
   const sharedNames = [...winners.keys()].sort();
@@ -93,13 +97,13 @@ export function resolveActivities(workflows: WorkflowEntry[], sources: SharedSou
     for (const a of w.activities) {
       const shared = winners.get(a.name);
       if (!shared) continue;
-      diagnostics.report(
-        'names/scoped-shadows-shared',
-        a.file,
-        { line: a.line, column: a.column },
-        `${describe(a)} of workflow '${w.name}' has the same name as shared ${describe(shared)} of ${owner(shared.package)}; both would register as '${activityType(w.name, a.name)}'.`,
-        'Rename the workflow-scoped activity, or delete it and use the shared one.',
-      );
+      diagnostics.report('names/scoped-shadows-shared', 'shadows', a.file, { line: a.line, column: a.column }, {
+        activity: describe(a),
+        workflow: w.name,
+        shared: describe(shared),
+        owner: owner(shared.package),
+        type: activityType(w.name, a.name),
+      });
     }
     w.activityTypes = activityTypesOf(w.name, w.activities, sharedNames);
   }

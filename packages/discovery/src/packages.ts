@@ -43,11 +43,11 @@ export function readManifest(fs: FileSystem, dir: string, diagnostics: Diagnosti
     const code = errorCode(error);
     if (code === 'ENOENT' || code === 'EOUTSIDE') {
       if (reportMissing) {
-        diagnostics.report('package/missing-manifest', file, undefined, `${dir} has no package.json.`, 'Add a package.json, or remove the directory.');
+        diagnostics.report('package/missing-manifest', 'missing', file, undefined, { dir });
       }
       return { ok: false, missing: true };
     }
-    diagnostics.report('package/invalid-json', file, undefined, `Cannot read ${file} (${code}); the package is skipped.`, 'Check the file permissions.');
+    diagnostics.report('package/invalid-json', 'unreadable', file, undefined, { file, code });
     return { ok: false, missing: false };
   }
   try {
@@ -56,7 +56,7 @@ export function readManifest(fs: FileSystem, dir: string, diagnostics: Diagnosti
     return { ok: true, json: json as Record<string, unknown>, text };
   } catch (error) {
     const message = (error as Error).message;
-    diagnostics.report('package/invalid-json', file, jsonErrorPosition(text, message), `${file} is not valid JSON (${message}); the package is skipped.`, 'Fix the JSON syntax (no trailing commas or comments).');
+    diagnostics.report('package/invalid-json', 'syntax', file, jsonErrorPosition(text, message), { file, reason: message });
     return { ok: false, missing: false };
   }
 }
@@ -136,7 +136,7 @@ function readPackage(fs: FileSystem, dir: string, diagnostics: Diagnostics): Ins
     if ((fs.stat(root)).kind !== 'directory') return undefined;
   } catch (error) {
     if (errorCode(error) === 'ELOOP') {
-      diagnostics.report('fs/symlink-loop', dir, undefined, `Symlink ${dir} cannot be resolved: it loops; it is skipped.`, 'Remove the symlink or point it at a package directory.');
+      diagnostics.report('fs/symlink-loop', 'packageLoops', dir, undefined, { path: dir });
     }
     return undefined;
   }
@@ -147,13 +147,7 @@ function readPackage(fs: FileSystem, dir: string, diagnostics: Diagnostics): Ins
   const { name, expose, manifest: file } = pkg;
   if (expose === 'invalid') {
     const ns = json[PACKAGE_JSON_KEY] as { workflows?: { expose?: unknown } } | undefined;
-    diagnostics.report(
-      'package/invalid-expose-flag',
-      file,
-      keyPosition(text, 'expose'),
-      `${name} sets "${PACKAGE_JSON_KEY}.workflows.expose" to ${JSON.stringify(ns?.workflows?.expose) ?? 'a non-boolean value'}, not the boolean true; its workflows are not discovered.`,
-      `Set "${PACKAGE_JSON_KEY}": { "workflows": { "expose": true } } (the boolean, not a string).`,
-    );
+    diagnostics.report('package/invalid-expose-flag', 'invalid', file, keyPosition(text, 'expose'), { name, value: JSON.stringify(ns?.workflows?.expose) ?? 'a non-boolean value' });
   }
   return pkg;
 }

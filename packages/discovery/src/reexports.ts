@@ -67,7 +67,7 @@ export function followEntry(graph: ExportGraph, entry: string, isWorkflowSpecifi
     for (const edge of edges) {
       if (!isRelative(edge.source)) {
         if (isAbsoluteSpecifier(edge.source) || isWorkflowSpecifier(edge.source)) {
-          diagnostics.report('reexport/non-relative', file, edge.position, `'${edge.source}' is not a relative path; discovery does not follow it, so workflows behind it are not registered from this package.`, `Re-export workflows of this package with relative paths: ${FIX_FORMS}. Another package's workflows are discovered from that package when it sets "skein": { "workflows": { "expose": true } }.`);
+          diagnostics.report('reexport/non-relative', 'nonRelative', file, edge.position, { source: edge.source });
         }
         continue;
       }
@@ -122,13 +122,13 @@ function reportUnsupported(info: ModuleInfo, diagnostics: Diagnostics): void {
   for (const form of info.unsupported) {
     switch (form.kind) {
       case 'commonjs':
-        diagnostics.report('reexport/commonjs', info.file, form.position, `CommonJS (${form.what}): discovery reads only static ESM re-exports, so nothing exported this way is registered.`, `Use an ESM re-export: ${esmForm(form.source, form.binding)}.`);
+        diagnostics.report('reexport/commonjs', 'commonjs', info.file, form.position, { what: form.what, form: esmForm(form.source, form.binding) });
         break;
       case 'dynamic-import':
-        diagnostics.report('reexport/dynamic', info.file, form.position, `import('${form.source}') is dynamic; discovery does not follow it, so workflows loaded this way are not registered.`, `Re-export statically: ${esmForm(form.source, undefined)}.`);
+        diagnostics.report('reexport/dynamic', 'dynamic', info.file, form.position, { source: form.source, form: esmForm(form.source, undefined) });
         break;
       case 'computed-path':
-        diagnostics.report('reexport/computed-path', info.file, form.position, `${form.what} with a path computed at runtime cannot be followed statically.`, `Name each workflow file literally: ${FIX_FORMS}.`);
+        diagnostics.report('reexport/computed-path', 'computed', info.file, form.position, { what: form.what });
         break;
       case 'namespace-reexport':
         break; // reported by reportNamespaces, which knows whether the namespace holds workflows
@@ -154,16 +154,15 @@ function reachesWorkflow(graph: ExportGraph, from: string, specifier: string, is
  * `import * as ns from …; export { ns }` (SPEC rule 3). Namespaces of modules without workflows are fine.
  */
 function reportNamespaces(graph: ExportGraph, info: ModuleInfo, isWorkflowSpecifier: WorkflowSpecifierTest): void {
-  const hint = `Re-export each workflow by name: ${FIX_FORMS}.`;
   for (const form of info.unsupported) {
     if (form.kind !== 'namespace-reexport' || !(reachesWorkflow(graph, info.file, form.source, isWorkflowSpecifier))) continue;
-    graph.diagnostics.report('reexport/namespace', info.file, form.position, `export * as ${form.exported} from '${form.source}' exports a namespace object; its workflows are not registered.`, hint);
+    graph.diagnostics.report('reexport/namespace', 'exportStarAs', info.file, form.position, { name: form.exported, source: form.source });
   }
   for (const [exportName, binding] of info.exports) {
     if (binding.kind !== 'local') continue;
     const local = info.locals.get(binding.local);
     if (local?.kind !== 'import' || local.imported !== '*' || !(reachesWorkflow(graph, info.file, local.source, isWorkflowSpecifier))) continue;
-    graph.diagnostics.report('reexport/namespace', info.file, binding.position, `'${exportName}' exports the namespace of '${local.source}' (import * as ${binding.local}); its workflows are not registered.`, hint);
+    graph.diagnostics.report('reexport/namespace', 'exportedNamespace', info.file, binding.position, { name: exportName, source: local.source, local: binding.local });
   }
 }
 
@@ -175,7 +174,7 @@ function reportRuntimeAssembly(graph: ExportGraph, info: ModuleInfo): void {
       if (!info.locals.has(ref.name)) continue;
       const r = graph.resolveLocal(info, ref.name);
       if (r.kind === 'definition' && kindOf(r.definition, r.file) === 'workflow') {
-        graph.diagnostics.report('reexport/runtime-assembly', info.file, ref.position, `Workflow '${ref.name}' is exported inside the value of export '${exportName}', assembled at runtime; discovery cannot see it there.`, `Export each workflow directly: ${FIX_FORMS}.`);
+        graph.diagnostics.report('reexport/runtime-assembly', 'assembled', info.file, ref.position, { name: ref.name, exportName });
       }
     }
   }

@@ -9,20 +9,17 @@ import type { Diagnostics, Position } from './diagnostics.js';
 import { errorCode, type FileSystem } from './fs.js';
 import { analyzeModule, unsupportedFormsVisitor, type ModuleInfo } from './module-info.js';
 import { parseSource } from './parse.js';
-import type { RuleId } from './rules.js';
+import type { MessageId } from './messages.js';
 import { mergeVisitors, walk, type RuleVisitor } from './traverse.js';
 
 /** Default size cap of one source file: 1 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
 /** A finding produced while loading a file, reported by whoever needs the file. */
-export interface LoadProblem {
-  ruleId: RuleId;
-  file: string;
-  position: Position | undefined;
-  message: string;
-  hint?: string;
-}
+export type LoadProblem =
+  | { ruleId: 'parse/syntax-error'; messageId: MessageId<'parse/syntax-error'>; file: string; position: Position | undefined; data: Record<string, string> }
+  | { ruleId: 'fs/file-too-large'; messageId: MessageId<'fs/file-too-large'>; file: string; position: Position | undefined; data: Record<string, string> }
+  | { ruleId: 'fs/unreadable'; messageId: MessageId<'fs/unreadable'>; file: string; position: Position | undefined; data: Record<string, string> };
 
 /** The outcome of loading one module: its facts (absent when it could not be read or parsed) and problems. */
 export interface Loaded {
@@ -39,8 +36,6 @@ export interface Loaded {
 export interface ModuleHook {
   visitorsFor(file: string, ast: File): RuleVisitor[];
 }
-
-const SYNTAX_HINT = 'Fix the syntax; workflow code must be plain ES modules or TypeScript that @babel/parser reads.';
 
 /** Caches parsed modules by absolute path. */
 export class ModuleStore {
@@ -77,7 +72,7 @@ export class ModuleStore {
   /** Loads `file` and reports its problems to `diagnostics` (a sink drops repeats, so this may be called often). */
   loadReporting(file: string, diagnostics: Diagnostics): ModuleInfo | undefined {
     const { info, problems } = this.load(file);
-    for (const p of problems) diagnostics.report(p.ruleId, p.file, p.position, p.message, p.hint);
+    for (const p of problems) diagnostics.report<typeof p.ruleId>(p.ruleId, p.messageId as never, p.file, p.position, p.data);
     return info;
   }
 
@@ -96,9 +91,9 @@ export class ModuleStore {
   #read(file: string): string | Loaded {
     try {
       const stat = this.fs.stat(file);
-      if (stat.kind !== 'file') return { ...problem('fs/unreadable', file, undefined, `Cannot read ${file} (EISDIR).`, 'Point the import at a file.'), missing: true };
+      if (stat.kind !== 'file') return { info: undefined, problems: [{ ruleId: 'fs/unreadable', messageId: 'notAFile', file, position: undefined, data: { file } }], missing: true };
       if (stat.size > this.maxFileBytes) {
-        return problem('fs/file-too-large', file, undefined, `${file} is ${stat.size} bytes, over the ${this.maxFileBytes}-byte cap; it is not parsed.`, 'Split the file, or raise the size cap (`maxFileBytes`, `--max-file-bytes`).');
+        return { info: undefined, problems: [{ ruleId: 'fs/file-too-large', messageId: 'tooLarge', file, position: undefined, data: { file, size: String(stat.size), max: String(this.maxFileBytes) } }] };
       }
       const text = this.fs.readFile(file);
       this.#filesRead++;
@@ -106,7 +101,7 @@ export class ModuleStore {
     } catch (error) {
       const code = errorCode(error);
       if (code === 'EOUTSIDE') return { info: undefined, problems: [], missing: true }; // the walk reports it (fs/outside-package)
-      const loaded = problem('fs/unreadable', file, undefined, `Cannot read ${file} (${code}).`, 'Check that the file exists and is readable.');
+      const loaded: Loaded = { info: undefined, problems: [{ ruleId: 'fs/unreadable', messageId: 'file', file, position: undefined, data: { file, code } }] };
       if (code === 'ENOENT' || code === 'ENOTDIR') loaded.missing = true;
       return loaded;
     }
@@ -117,7 +112,7 @@ export class ModuleStore {
       walk(ast, mergeVisitors(visitors));
     } catch (error) {
       // Only pathological input gets here (a tree too deep for the stack): a finding, never a crash.
-      problems.push({ ruleId: 'parse/syntax-error', file, position: undefined, message: `${file} cannot be analysed: ${(error as Error).message}.`, hint: SYNTAX_HINT });
+      problems.push({ ruleId: 'parse/syntax-error', messageId: 'tooDeep', file, position: undefined, data: { file, reason: (error as Error).message } });
     }
   }
 
@@ -125,7 +120,7 @@ export class ModuleStore {
     const text = this.#read(file);
     if (typeof text !== 'string') return text;
     const { ast, errors } = parseSource(text, file);
-    const problems: LoadProblem[] = errors.map((e) => ({ ruleId: 'parse/syntax-error' as const, file, position: e.position, message: `Syntax error in ${file}: ${e.message}.`, hint: SYNTAX_HINT }));
+    const problems: LoadProblem[] = errors.map((e) => ({ ruleId: 'parse/syntax-error' as const, messageId: 'syntax' as const, file, position: e.position, data: { file, reason: e.message } }));
     if (!ast) return { info: undefined, problems };
     const info = analyzeModule(file, ast.program);
     const visitors = this.hook?.visitorsFor(file, ast) ?? [];
@@ -134,10 +129,6 @@ export class ModuleStore {
     info.unsupported.sort((a, b) => a.position.line - b.position.line || a.position.column - b.position.column);
     return { info, problems };
   }
-}
-
-function problem(ruleId: RuleId, file: string, position: Position | undefined, message: string, hint: string): Loaded {
-  return { info: undefined, problems: [{ ruleId, file, position, message, hint }] };
 }
 
 /**

@@ -32,7 +32,7 @@ export function walkFiles(fs: FileSystem, root: string, options: WalkOptions, di
     try {
       entries = fs.readdir(realDir);
     } catch (error) {
-      diagnostics.report('fs/unreadable', realDir, undefined, `Cannot read directory ${realDir} (${errorCode(error)}).`, 'Check its permissions, or remove it.');
+      diagnostics.report('fs/unreadable', 'directory', realDir, undefined, { dir: realDir, code: errorCode(error) });
       return;
     }
     const chain = new Set(ancestors).add(realDir);
@@ -59,7 +59,7 @@ export function walkFiles(fs: FileSystem, root: string, options: WalkOptions, di
             continue;
           }
           if (code === 'ELOOP') {
-            diagnostics.report('fs/symlink-loop', path, undefined, `Symlink ${path} cannot be resolved: it loops.`, 'Remove the symlink or point it at a real directory.');
+            diagnostics.report('fs/symlink-loop', 'loops', path, undefined, { path });
           }
           continue; // a dangling symlink is ignored
         }
@@ -74,7 +74,7 @@ export function walkFiles(fs: FileSystem, root: string, options: WalkOptions, di
           continue;
         }
         if (chain.has(real)) {
-          diagnostics.report('fs/symlink-loop', path, undefined, `Symlink ${path} points back to ${real}, a directory that contains it; it is not followed.`, 'Remove the symlink or point it outside its own ancestors.');
+          diagnostics.report('fs/symlink-loop', 'ancestor', path, undefined, { path, target: real });
           continue;
         }
         if (!visited.has(real)) visitDir(real, chain);
@@ -86,7 +86,7 @@ export function walkFiles(fs: FileSystem, root: string, options: WalkOptions, di
     realRoot = fs.realpath(root);
   } catch (error) {
     const code = errorCode(error);
-    diagnostics.report(code === 'ELOOP' ? 'fs/symlink-loop' : 'fs/unreadable', root, undefined, `Cannot resolve directory ${root} (${code}).`, 'Check that the directory exists, is readable, and is not a looping symlink.');
+    diagnostics.report(code === 'ELOOP' ? 'fs/symlink-loop' : 'fs/unreadable', 'walkRoot', root, undefined, { dir: root, code });
     return [];
   }
   const rootPrefix = realRoot.endsWith(sep) ? realRoot : realRoot + sep;

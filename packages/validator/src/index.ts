@@ -7,7 +7,7 @@ export { formatStylish, type StylishOptions } from './formatters/stylish.js';
 export { formatJson, JSON_SCHEMA_VERSION } from './formatters/json.js';
 export { formatSarif, type SarifOptions } from './formatters/sarif.js';
 export { formatGithub, type GithubOptions } from './formatters/github.js';
-export { run as runCli, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, type CliIo } from './cli/run.js';
+export { run as runCli, EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, type CliIo } from './cli/run.js';
 export { allRuleMetas, fileRules, projectRules } from './rules/index.js';
 export type {
   CodeRole,

@@ -3,7 +3,7 @@
  * Findings are plain data (`Diagnostic` from `@skein/discovery`); formatters render them separately.
  */
 import type { Node } from '@babel/types';
-import type { Diagnostic, FileRole, Manifest, Severity } from '@skein/discovery';
+import type { Diagnostic, FileRole, FileSystem, Manifest, Severity } from '@skein/discovery';
 import type { RuleVisitor } from '@skein/discovery';
 import type { ModuleGraph } from './graph/module-graph.js';
 
@@ -32,6 +32,8 @@ export interface ValidateOptions {
    * anything else as a project; `package` / `project` force one (see `DiscoverOptions.mode`).
    */
   mode?: 'auto' | 'package' | 'project';
+  /** The file system to read through (default `nodeFileSystem`); confined to the root either way. Tests pass counting or in-memory ones. */
+  fs?: FileSystem;
 }
 
 /**

@@ -6,7 +6,6 @@
  * read, parsed and walked once. Never imports, requires or executes the package's code, and never follows a
  * symlink out of the package.
  */
-import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { classifyFile, confineFileSystem, createSession, DEFAULT_MAX_FILE_BYTES, discover, nodeFileSystem } from '@skein/discovery';
 import { FileLinter, toDiagnostic } from './engine/file-linter.js';
@@ -34,16 +33,17 @@ export class ValidationInputError extends Error {
 export async function validate(root: string, options: ValidateOptions = {}): Promise<ValidationReport> {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   if (!Number.isFinite(maxFileBytes) || maxFileBytes <= 0) throw new ValidationInputError(`maxFileBytes must be a positive number, got ${maxFileBytes}`);
+  const base = options.fs ?? nodeFileSystem;
   let realRoot: string;
   try {
-    realRoot = nodeFileSystem.realpath(path.resolve(root));
-    if (!statSync(realRoot).isDirectory()) throw new ValidationInputError(`${root} is not a directory`);
+    realRoot = base.realpath(path.resolve(root));
+    if (base.stat(realRoot).kind !== 'directory') throw new ValidationInputError(`${root} is not a directory`);
   } catch (error) {
     if (error instanceof ValidationInputError) throw error;
     throw new ValidationInputError(`${root} does not exist or cannot be read`);
   }
 
-  const session = createSession({ fs: confineFileSystem(nodeFileSystem, [realRoot]), maxFileBytes });
+  const session = createSession({ fs: confineFileSystem(base, [realRoot]), maxFileBytes });
   const resolver = createResolver(session.fs, () => session.ownRoots, classifyFile);
   const linter = new FileLinter(session, fileRules, (file, specifier) => resolver.resolve(file, specifier), (file) => resolver.packageRootOf(file) ?? path.dirname(file));
   session.store.hook = linter;

@@ -1,11 +1,12 @@
 /**
  * The `validate-workflow-package` command through its testable `run(argv, io)`: the four formats, the
- * exit codes (0 clean, 1 findings, 2 usage/internal), `--max-warnings` and `--quiet`.
+ * exit codes (0 clean, 1 findings, 2 usage only), `--max-warnings`, `--quiet`, `--package` / `--project`.
  */
 import * as os from 'node:os';
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { RULE_IDS } from '@skein/discovery';
 import { run, type CliIo } from '../src/cli/run.js';
 import { FIXTURES, fixture } from './helpers.js';
 
@@ -86,12 +87,16 @@ describe('sarif', () => {
     expect(log.runs).toHaveLength(1);
     const run0 = log.runs[0];
     expect(run0.tool.driver.name).toBe('validate-workflow-package');
-    expect(run0.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(['steps/named-exports-only']);
-    expect(run0.tool.driver.rules[0]).toMatchObject({ shortDescription: { text: expect.any(String) }, defaultConfiguration: { level: 'error' }, properties: { specRule: 9 } });
+    // Every rule of the one registry is described, fired or not; results point at theirs by index.
+    const ids = run0.tool.driver.rules.map((r: { id: string }) => r.id);
+    expect(ids).toEqual(RULE_IDS);
+    const index = ids.indexOf('steps/named-exports-only');
+    expect(run0.tool.driver.rules[index]).toMatchObject({ shortDescription: { text: expect.any(String) }, defaultConfiguration: { level: 'error' }, properties: { specRule: 9 } });
+    expect(run0.tool.driver.rules[ids.indexOf('fs/symlink-loop')]).toMatchObject({ defaultConfiguration: { level: 'warning' }, properties: { docs: 'docs/rules/fs/symlink-loop.md' } });
     expect(run0.results).toHaveLength(3);
     expect(run0.results[0]).toMatchObject({
       ruleId: 'steps/named-exports-only',
-      ruleIndex: 0,
+      ruleIndex: RULE_IDS.indexOf('steps/named-exports-only'),
       level: 'error',
       message: { text: expect.stringContaining('Default export') },
       locations: [{ physicalLocation: { artifactLocation: { uri: 'hello/steps.js' }, region: { startLine: 4, startColumn: 1 } } }],
@@ -157,6 +162,31 @@ describe('exit codes and options', () => {
     expect(stdout).toBe('');
     expect(stderr).toContain(message);
     expect(stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('--package is strict: a package without the expose flag exits 1 with package/not-exposed; --project accepts it', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'skein-cli-package-'));
+    try {
+      const { writeFile, mkdir } = await import('node:fs/promises');
+      await mkdir(path.join(dir, 'greet'));
+      await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'flows', version: '1.0.0', type: 'module', exports: './index.js', peerDependencies: { '@skein/core': '0.1.0' } }));
+      await writeFile(path.join(dir, 'index.js'), "export { default as greet } from './greet/workflow.js';\n");
+      await writeFile(path.join(dir, 'greet/workflow.js'), "import { workflow } from '@skein/core';\nexport default workflow({ name: 'greet', fn: async () => 1 });\n");
+      const strict = await cli(['.', '--package', '-f', 'json'], dir);
+      expect(strict.code).toBe(1);
+      expect(JSON.parse(strict.stdout).diagnostics.map((d: { ruleId: string }) => d.ruleId)).toContain('package/not-exposed');
+      const project = await cli(['.', '--project', '-f', 'json'], dir);
+      expect(JSON.parse(project.stdout).diagnostics.map((d: { ruleId: string }) => d.ruleId)).not.toContain('package/not-exposed');
+      expect((await cli(['.', '--package', '--project'], dir)).code).toBe(2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a broken file is a finding (exit 1), never a usage error', async () => {
+    const { code, stdout } = await cli(['.', '-f', 'json'], fixture('parse/syntax-error/invalid'));
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout).diagnostics.map((d: { ruleId: string }) => d.ruleId)).toContain('parse/syntax-error');
   });
 
   it('exits 2 when the path is a file', async () => {

@@ -43,6 +43,8 @@ const CASES: Case[] = [
     ],
   },
   { rule: 'workflow/no-nondeterministic-apis', invalid: ['workflow/no-nondeterministic-apis hello/workflow.js:7:21', 'workflow/no-nondeterministic-apis hello/workflow.js:8:26'] },
+  { rule: 'package/not-exposed', invalid: ['package/not-exposed package.json:11:7'] },
+  { rule: 'conventions/no-workflows', invalid: ['conventions/unreachable-workflow hello/workflow.js:1:1', 'conventions/no-workflows package.json:1:1'] },
   { rule: 'conventions/misplaced-definition', invalid: ['conventions/misplaced-definition hello/utils.js:3:22', 'conventions/misplaced-definition lib.js:3:16'] },
   { rule: 'definitions/shared-folder-name', invalid: ['definitions/shared-folder-name shared/workflow.js:1:1'] },
   { rule: 'packaging/core-peer-dependency', invalid: ['packaging/core-peer-dependency package.json:16:5'] },

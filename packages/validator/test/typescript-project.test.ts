@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { discover, type Manifest } from '@skein/discovery';
+import { discover, nodeFileSystem, type FileSystem, type Manifest } from '@skein/discovery';
 import { validate } from '../src/index.js';
 import { REPO } from './helpers.js';
 
@@ -74,5 +74,24 @@ describe('the same project shipped as dist/ only (src/ deleted)', () => {
     const report = await validate(dir);
     expect(report.diagnostics).toEqual([]);
     expect(report.manifest.workflows).toHaveLength(2);
+  });
+});
+
+describe('one analysis pass', () => {
+  it('reads every file at most once for discovery and every rule together', async () => {
+    const reads = new Map<string, number>();
+    const counting: FileSystem = {
+      ...nodeFileSystem,
+      readFile: (file) => {
+        reads.set(file, (reads.get(file) ?? 0) + 1);
+        return nodeFileSystem.readFile(file);
+      },
+    };
+    const report = await validate(PROJECT, { fs: counting, mode: 'project' });
+    expect(report.diagnostics).toEqual([]);
+    const sources = [...reads.keys()].filter((f) => f.startsWith(path.join(PROJECT, 'src')));
+    expect(sources.length).toBe(8); // every source, helpers included; the test file is never looked at
+    expect(reads.has(path.join(PROJECT, 'src/judge/workflow.test.ts'))).toBe(false);
+    expect([...reads].filter(([, n]) => n > 1)).toEqual([]);
   });
 });

@@ -6,6 +6,6 @@ export { startWorker, type StartWorkerOptions, type SkeinWorker } from './worker
 export { WorkerStartupError } from './errors.js';
 export { loadWorkerConfig, loadEngineConfig, type WorkerConfig, type EngineConnectionConfig } from './config.js';
 export { buildCatalogDocument, type CatalogDocument } from './catalog.js';
-export { createLogger } from './logger.js';
+export { createLogger, logError, logSerializers } from './logger.js';
 export type { TraceExporter, TraceFile, TraceNode, TraceNodeKind } from './traces/types.js';
 export { redact, isCredentialKey, REDACTED } from './traces/redact.js';

@@ -1,15 +1,36 @@
-import { pino, type Logger } from 'pino';
+import { pino, type Logger, type LoggerOptions } from 'pino';
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 
-/** A pino logger: JSON by default; `SKEIN_LOG_LEVEL` sets the level (default `info`). */
+/**
+ * Log form of an error (server-side logs only, never an API response): `name`, `message`, `stack`, own
+ * enumerable fields and the `cause` chain (pino's `errWithCause`), so a log line never reads `"error":{}`.
+ * Anything that is not an Error is returned as is.
+ */
+export function logError(value: unknown, depth = 0): unknown {
+  if (!(value instanceof Error)) return value;
+  const out: Record<string, unknown> = { name: value.name, ...pino.stdSerializers.errWithCause(value) };
+  // Each level of the chain by the same rule (so every level has its name), at most 10 levels deep.
+  if (value.cause !== undefined) out.cause = depth < 9 ? logError(value.cause, depth + 1) : '[truncated]';
+  return out;
+}
+
+/** pino serializers for the keys errors are logged under (`err`, `error`, `cause`). */
+export const logSerializers: LoggerOptions['serializers'] = { err: (v) => logError(v), error: (v) => logError(v), cause: (v) => logError(v) };
+
+/**
+ * A pino logger with `name` (the only `name` key: never create a child with another one, use
+ * `logger.child({ component })`): JSON lines, errors through `logSerializers`; `SKEIN_LOG_LEVEL` sets the
+ * level (default `info`).
+ */
 export function createLogger(name: string): Logger {
-  return pino({ name, level: process.env.SKEIN_LOG_LEVEL ?? 'info' });
+  return pino({ name, level: process.env.SKEIN_LOG_LEVEL ?? 'info', serializers: logSerializers });
 }
 
 let installed = false;
 
 /**
- * Routes the Temporal SDK's own logs (core, worker, workflow sandbox) to `logger` at WARN and above.
+ * Routes the Temporal SDK's own logs (core, worker, workflow sandbox) to `logger` at WARN and above, under
+ * `temporal` with every Error in the SDK's metadata serialized by `logError`.
  * Temporal's Runtime can be installed once per process; later calls are no-ops.
  */
 export function installTemporalRuntimeLogger(logger: Logger): void {
@@ -20,7 +41,8 @@ export function installTemporalRuntimeLogger(logger: Logger): void {
       logger: new DefaultLogger('WARN', (entry) => {
         const level = entry.level.toLowerCase() as Lowercase<LogLevel>;
         const fn = level === 'error' ? logger.error : level === 'warn' ? logger.warn : logger.debug;
-        fn.call(logger, { temporal: entry.meta }, entry.message);
+        const meta = entry.meta ? Object.fromEntries(Object.entries(entry.meta).map(([k, v]) => [k, logError(v)])) : undefined;
+        fn.call(logger, { temporal: meta }, entry.message);
       }),
     });
   } catch {

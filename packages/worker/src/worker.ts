@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import { dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter } from '@skein/core';
 import type { Manifest } from '@skein/discovery';
@@ -7,6 +9,7 @@ import type { Logger } from 'pino';
 import { ActivityResolver, buildActivities } from './activities.js';
 import { bundleWorkflows } from './bundle/bundle.js';
 import { buildCatalogDocument, fitCatalogDocument, publishCatalog, type CatalogDocument } from './catalog.js';
+import { claimCatalog, retireCatalog } from './catalog-ownership.js';
 import { loadWorkerConfig, type EngineConnectionConfig } from './config.js';
 import { WorkerStartupError } from './errors.js';
 import { loadProject } from './load.js';
@@ -18,6 +21,7 @@ import { WorkerEvents } from './hooks/events.js';
 import { loadHookFiles } from './hooks/hook-files.js';
 import { skeinSinks } from './hooks/sinks.js';
 import { TraceRecorder } from './traces/recorder.js';
+import { enableTypeScriptSources } from './typescript/resolve-hook.js';
 import type { TraceExporter } from './traces/types.js';
 
 /** Options of `startWorker()`; anything omitted comes from the environment (`loadWorkerConfig`). */
@@ -40,6 +44,17 @@ export interface StartWorkerOptions {
   traceExporters?: TraceExporter[];
   /** Advanced Temporal worker tuning passed through (e.g. `maxCachedWorkflows`, `maxConcurrentActivityTaskExecutions`). */
   workerOptions?: Partial<Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions'>>;
+  /**
+   * Deliberate rolling deploy: start even though a live worker with a different catalog version serves the
+   * catalog; both versions' workflows stay listed until the old worker's pollers are gone. Default
+   * `SKEIN_ROLLING_DEPLOY=1`, else false (the worker refuses to start).
+   */
+  rollingDeploy?: boolean;
+  /**
+   * Workflow bundle cache directory (see `bundleWorkflows`); `false` bundles from scratch on every start.
+   * Default `SKEIN_BUNDLE_CACHE` (a directory, or `off`), else `<projectDir>/.skein/bundles`.
+   */
+  bundleCache?: string | false;
   /** Engine health check: period and consecutive failures before the worker stops with an error. Defaults 5 000 ms, 3. */
   engineCheck?: { intervalMs?: number; failures?: number };
 }
@@ -52,7 +67,7 @@ export interface SkeinWorker {
   /** Absolute trace directory, or null when local traces are off. */
   traceDir: string | null;
   /** Where startup time went, in ms: static validation, loading modules, bundling workflow code, engine connection and registration. */
-  startup: { validateMs: number; loadMs: number; bundleMs: number; connectMs: number; totalMs: number };
+  startup: { validateMs: number; loadMs: number; bundleMs: number; connectMs: number; totalMs: number; bundleCache: 'hit' | 'miss' | 'off' };
   /**
    * Resolves when the worker has stopped after `shutdown()`; rejects if it crashed or lost the engine
    * (after the bounded health-check retry).
@@ -80,22 +95,28 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   } as EngineConnectionConfig;
 
   const tStart = performance.now();
+  // Project .ts files (steps, evaluators, shared activities, hook files) run from source in this process.
+  enableTypeScriptSources();
   const manifest = await checkProject(options.projectDir, logger);
   const tValidated = performance.now();
   if (manifest.workflows.length === 0) {
     throw new WorkerStartupError(`No workflows found in ${manifest.root}: add a workflow.js or install a package that exposes workflows`);
   }
-  setHookErrorReporter((err, hook) => logger.error({ hook, err: serializeError(err) }, `hook ${hook} failed`));
+  setHookErrorReporter((err, hook) => logger.error({ hook, err }, `hook ${hook} failed`));
   const hookFiles = await loadHookFiles(manifest.root);
   const project = await loadProject(manifest);
   const resolver = new ActivityResolver(project);
   const activities = buildActivities(resolver);
   const traceDirOption = options.traceDir ?? process.env.SKEIN_TRACE_DIR ?? path.join(manifest.root, '.skein', 'traces');
   const traceDir = traceDirOption === false || traceDirOption === 'off' ? null : path.resolve(traceDirOption);
-  const traces = traceDir ? new TraceRecorder(traceDir, options.traceExporters, (err) => logger.warn({ err: serializeError(err) }, 'trace write failed')) : undefined;
-  const events = new WorkerEvents(traces, (err) => logger.warn({ err: serializeError(err) }, 'trace failed'));
+  const traces = traceDir ? new TraceRecorder(traceDir, options.traceExporters, (err) => logger.warn({ err }, 'trace write failed')) : undefined;
+  const events = new WorkerEvents(traces, (err) => logger.warn({ err }, 'trace failed'));
   const tLoaded = performance.now();
-  const workflowBundle = await bundleWorkflows(project, traceDir ? { traceDir } : {});
+  const cacheEnv = process.env.SKEIN_BUNDLE_CACHE?.trim();
+  const bundleCacheDir = options.bundleCache ?? (cacheEnv === 'off' ? false : cacheEnv ? path.resolve(cacheEnv) : path.join(manifest.root, '.skein', 'bundles'));
+  const bundled = await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), cacheDir: bundleCacheDir });
+  if (bundled.storeError) logger.warn({ err: bundled.storeError }, `workflow bundle cache not written (${bundled.storeError.message}); the next start bundles again`);
+  const workflowBundle = { code: bundled.code };
   const tBundled = performance.now();
 
   installTemporalRuntimeLogger(logger);
@@ -105,15 +126,29 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
     nativeConnection = await NativeConnection.connect({ ...engine.connectionOptions, address: engine.address });
     clientConnection = await Connection.connect({ ...(engine.connectionOptions as object), address: engine.address, connectTimeout: 5000 });
   } catch (err) {
-    throw new WorkerStartupError(`Cannot reach Temporal at ${engine.address}: ${(err as Error).message.split('\n')[0]}`);
+    // The transport's own text (tonic::transport::Error(...)) goes to `details`, not into the one line.
+    throw new WorkerStartupError(
+      `Cannot reach the Temporal server at ${engine.address}: start one ("skein dev" runs its own) or set TEMPORAL_ADDRESS to a running server`,
+      (err as Error).message,
+    );
   }
   const closeConnections = async () => {
     await Promise.allSettled([nativeConnection.close(), clientConnection.close()]);
   };
   try {
+    const client = new Client({ connection: clientConnection, namespace: engine.namespace });
+    // Unique per worker, so that the engine's poller list tells workers (even in one process) apart.
+    const identity = `${process.pid}@${os.hostname()}/${randomUUID().slice(0, 8)}`;
+    const built = buildCatalogDocument(project, catalog, identity);
+    const previous = await claimCatalog(client, built, { rollingDeploy: options.rollingDeploy ?? env.rollingDeploy });
+    const fitted = fitCatalogDocument(previous.length > 0 ? { ...built, previous } : built);
+    const catalogDocument = fitted.doc;
+    if (fitted.schemasDropped) logger.warn('catalog too large for the engine memo: published without JSON Schemas');
+    if (previous.length > 0) logger.warn({ previous: previous.map((p) => p.identity) }, 'rolling deploy: older catalog versions stay listed while their workers poll');
     const worker = await Worker.create({
       connection: nativeConnection,
       namespace: engine.namespace,
+      identity,
       taskQueue: catalog,
       workflowBundle,
       activities,
@@ -122,10 +157,6 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
       shutdownGraceTime: options.shutdownGraceTimeMs ?? 10_000,
       ...options.workerOptions,
     });
-    const client = new Client({ connection: clientConnection, namespace: engine.namespace });
-    const fitted = fitCatalogDocument(buildCatalogDocument(project, catalog));
-    const catalogDocument = fitted.doc;
-    if (fitted.schemasDropped) logger.warn('catalog too large for the engine memo: published without JSON Schemas');
     await dispatchLifecycle('onBeforeStart', {
       eventId: crypto.randomUUID(),
       eventDate: Date.now(),
@@ -158,6 +189,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
       })
       .finally(async () => {
         stopWatching();
+        // A clean stop leaves nothing Running that pretends the catalog is served (unless another worker still is).
+        if (!lost && (await retireCatalog(client, catalog, identity))) logger.info({ catalog }, 'catalog retired: no other worker serves it');
+        // Let webpack finish writing its persistent cache (a cold start writes it in the background).
+        await bundled.persisted;
         const pending = await drainHooks(30_000);
         if (pending > 0) logger.warn({ pending }, 'hooks still running after 30 s; not waiting longer');
         await traces?.flush();
@@ -172,6 +207,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
       bundleMs: ms(tLoaded, tBundled),
       connectMs: ms(tBundled, tReady),
       totalMs: ms(tStart, tReady),
+      bundleCache: bundled.cache,
     };
     logger.info(
       { catalog, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, startup },

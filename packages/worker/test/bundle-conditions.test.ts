@@ -16,7 +16,7 @@ function manifestOf(name: string): Manifest {
 
 describe('workflow bundle (SPEC rule 12)', () => {
   it("resolves a dependency through its skein-workflow-bundle export condition", async () => {
-    const bundle = await bundleWorkflows(await loadProject(manifestOf('where')));
+    const bundle = await bundleWorkflows(await loadProject(manifestOf('where')), { cacheDir: false });
     expect(bundle.code).toContain('workflow-safe entry');
     expect(bundle.code).not.toContain('node entry on');
   }, 120_000);
@@ -25,7 +25,7 @@ describe('workflow bundle (SPEC rule 12)', () => {
     // The worker imports the module first (it fails there in Node too), so bundle from a project that loads.
     const project = await loadProject(manifestOf('where'));
     project.workflows[0]!.entry.file = `${root}/broken/workflow.js`;
-    const err = await bundleWorkflows(project).catch((e: unknown) => e);
+    const err = await bundleWorkflows(project, { cacheDir: false }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WorkerStartupError);
     expect((err as Error).message).toMatch(/^Bundling workflow code failed:/);
     expect((err as Error).message).toContain("Can't resolve 'not-installed-anywhere'");

@@ -5,7 +5,7 @@ import { examplesManifest } from './manifest-helpers.js';
 
 describe('bundleWorkflows', () => {
   it('bundles workflow code with steps replaced by activity stubs and core resolved to its workflow entry', async () => {
-    const bundle = await bundleWorkflows(await loadProject(examplesManifest()));
+    const bundle = await bundleWorkflows(await loadProject(examplesManifest()), { cacheDir: false });
     // The steps' bodies never reach the sandbox; their stubs do.
     expect(bundle.code).toMatch(/activityStub\)?\(\{"name":"countWords","kind":"step"\}\)/);
     expect(bundle.code).toMatch(/activityStub\)?\(\{"name":"normalizeEmail","kind":"step","activityOptions":\{"retry":\{"maximumAttempts":1\}\}\}\)/);

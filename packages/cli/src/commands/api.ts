@@ -1,21 +1,31 @@
 import { createApiServer, loadApiConfig } from '@skein/api';
+import { explainError } from '../explain.js';
 import { cliLogger, fail } from '../logger.js';
 import { onShutdownSignal } from './signals.js';
 
-/** `skein api`: serves the HTTP API on `PORT` (3001) until SIGINT/SIGTERM; exits 1 when the engine is lost. */
+/**
+ * `skein api`: serves the HTTP API on `PORT` (3001) until SIGINT/SIGTERM; exits 1 when the engine is lost.
+ * A failed start (engine unreachable, port in use) is one line with the fix, exit code 1.
+ */
 export async function apiCommand(): Promise<void> {
   const logger = cliLogger('skein-api');
-  let server;
+  let listen: string | undefined;
   try {
-    server = await createApiServer(loadApiConfig(), { logger });
+    const config = loadApiConfig();
+    listen = `${config.host}:${config.port}`;
+    const server = await createApiServer(config, { logger });
+    server.onFatal((reason) => {
+      logger.fatal({ reason }, 'engine connection lost; shutting down');
+      void server.close().finally(() => process.exit(1));
+    });
+    try {
+      await server.listen();
+    } catch (err) {
+      await server.close().catch(() => {});
+      throw err;
+    }
+    onShutdownSignal(() => server.close());
   } catch (err) {
-    fail((err as Error).message.split('\n')[0] ?? 'API failed to start');
+    fail(explainError(err, listen ? { listen } : {}));
   }
-  server.onFatal((reason) => {
-    logger.fatal({ reason }, 'engine connection lost; shutting down');
-    void server.close().finally(() => process.exit(1));
-  });
-  const { url } = await server.listen();
-  logger.info(`API listening on ${url}`);
-  onShutdownSignal(() => server.close());
 }

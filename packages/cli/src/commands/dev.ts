@@ -1,75 +1,122 @@
 import path from 'node:path';
 import { createApiServer, loadApiConfig } from '@skein/api';
-import { startWorker, WorkerStartupError, type SkeinWorker } from '@skein/worker';
-import { cliLogger, fail } from '../logger.js';
-import { startDevServer, type DevServer } from '../temporal/dev-server.js';
-import { locateTemporal } from '../temporal/locate.js';
+import { devEngine, portIsFree, type DevEngine } from '../dev/engine.js';
+import { WorkerReloader } from '../dev/reloader.js';
+import { watchProject, type ProjectWatcher } from '../dev/watch.js';
+import { WorkerStartFailed } from '../dev/worker-process.js';
+import { explainError } from '../explain.js';
+import { cliLogger, component, fail, prettyLogs } from '../logger.js';
 import { onShutdownSignal } from './signals.js';
+
+/** The API port `skein dev` tries first when neither `--port` nor `PORT` is given. */
+const DEFAULT_API_PORT = 3001;
 
 /** Options of `skein dev`. */
 export interface DevOptions {
   /** Serve Temporal's Web UI on this port (default: headless). */
   ui?: number;
-  /** gRPC port of the embedded dev server. Default 7233. */
+  /** gRPC port of the own dev server; must be free. Default 7233, or a free port when 7233 is taken. */
   temporalPort?: number;
-  /** Where dev state lives (the dev server's SQLite file, traces). Default `<projectDir>/.skein`. */
+  /** Use this running Temporal server instead of starting one (else `TEMPORAL_ADDRESS`). */
+  temporalAddress?: string;
+  /** API port; must be free. Default `PORT`, else 3001, or a free port when 3001 is taken. */
+  port?: number;
+  /** Where dev state lives (the dev server's SQLite file, traces, the workflow bundle cache). Default `<projectDir>/.skein`. */
   dataDir?: string;
+  /** Watch the project and reload the worker on change. Default true (`--no-watch` turns it off). */
+  watch?: boolean;
 }
 
 /**
- * `skein dev [projectDir]`: the embedded Temporal dev server (SQLite file `temporal.sqlite` in the data
- * directory, default `<projectDir>/.skein/`, so executions survive a restart; skipped when `TEMPORAL_ADDRESS`
- * is set), a worker on the project (traces in `<data dir>/traces` unless `SKEIN_TRACE_DIR` is set), and the API
- * on `PORT`. Ctrl-C stops all three.
+ * `skein dev [projectDir]`: the project's own Temporal dev server (SQLite file `temporal.sqlite` in the data
+ * directory, so executions survive a restart; on 7233, or a free port when another server holds it; an
+ * existing server only with `--temporal-address`/`TEMPORAL_ADDRESS`), a worker on the project in a child
+ * process (traces in `<data dir>/traces` unless `SKEIN_TRACE_DIR` is set), and the API. With watch mode (the
+ * default) every edit re-validates, rebuilds and swaps the worker while the server and the API stay up.
+ * Ctrl-C stops everything.
  */
 export async function devCommand(projectDir = '.', options: DevOptions = {}): Promise<void> {
   const root = path.resolve(projectDir);
   const dataDir = path.resolve(options.dataDir ?? path.join(root, '.skein'));
-  const logger = cliLogger('skein');
-  let devServer: DevServer | undefined;
-  let worker: SkeinWorker | undefined;
+  const base = cliLogger();
+  const logger = component(base, 'skein');
+  let engine: DevEngine | undefined;
+  let reloader: WorkerReloader | undefined;
+  let watcher: ProjectWatcher | undefined;
   let api: Awaited<ReturnType<typeof createApiServer>> | undefined;
   const stopAll = async () => {
+    await watcher?.close().catch(() => {});
     await api?.close().catch(() => {});
-    await worker?.shutdown().catch(() => {});
-    await devServer?.stop();
+    await reloader?.stop().catch(() => {});
+    await engine?.server?.stop();
   };
-  process.on('exit', () => devServer?.process.kill('SIGKILL'));
+  process.on('exit', () => engine?.server?.process.kill('SIGKILL'));
+  let listen: string | undefined;
   try {
-    let address = process.env.TEMPORAL_ADDRESS;
-    if (!address) {
-      const temporal = await locateTemporal({ install: true, log: (l) => logger.info(l) });
-      const engineLog = logger.child({ name: 'temporal' });
-      devServer = await startDevServer({
-        binary: temporal.path,
-        dbFile: path.join(dataDir, 'temporal.sqlite'),
-        port: options.temporalPort ?? 7233,
-        uiPort: options.ui,
-        onOutput: (line) => engineLog.debug(line),
-      });
-      address = devServer.address;
-      logger.info(`Temporal dev server on ${address}${options.ui ? `, Web UI http://127.0.0.1:${options.ui}` : ''} (${temporal.version.split('\n')[0]})`);
-    } else {
-      logger.info(`using the Temporal server at ${address}`);
-    }
-    worker = await startWorker({
-      projectDir: root,
-      engine: { address },
-      logger: logger.child({ name: 'worker' }),
-      traceDir: process.env.SKEIN_TRACE_DIR ?? path.join(dataDir, 'traces'),
+    engine = await devEngine({
+      address: options.temporalAddress ?? (process.env.TEMPORAL_ADDRESS || undefined),
+      port: options.temporalPort,
+      uiPort: options.ui,
+      dataDir,
+      logger,
+      engineLogger: component(base, 'temporal'),
     });
-    api = await createApiServer(loadApiConfig({ ...process.env, TEMPORAL_ADDRESS: address }), { logger: logger.child({ name: 'api' }) });
+    logger.info(`Temporal: ${engine.description}`);
+    const address = engine.address;
+    const traceDir = process.env.SKEIN_TRACE_DIR ?? path.join(dataDir, 'traces');
+    reloader = new WorkerReloader(root, {
+      TEMPORAL_ADDRESS: address,
+      SKEIN_TRACE_DIR: traceDir,
+      // A reload, or a restart after a crash, finds the previous instance's pollers still listed for up to 70 s:
+      // the new version of the same project takes over the catalog instead of refusing to start.
+      SKEIN_ROLLING_DEPLOY: '1',
+      SKEIN_BUNDLE_CACHE: process.env.SKEIN_BUNDLE_CACHE ?? path.join(dataDir, 'bundles'),
+      SKEIN_LOG_PRETTY: prettyLogs() ? '1' : '0',
+      // The banner and one line per reload say what the worker did; its own lines only for warnings and errors.
+      SKEIN_LOG_LEVEL: process.env.SKEIN_LOG_LEVEL ?? 'warn',
+    }, logger);
+    const ready = await reloader.start();
+    const config = loadApiConfig({
+      ...process.env,
+      TEMPORAL_ADDRESS: address,
+      PORT: await apiPort(options.port),
+      // trace-log reads only under the API's trace directory: the one the worker writes to.
+      SKEIN_TRACE_DIR: traceDir,
+    });
+    listen = `${config.host}:${config.port}`;
+    api = await createApiServer(config, { logger: component(base, 'api') });
     api.onFatal((reason) => {
       logger.fatal({ reason }, 'engine connection lost; shutting down');
       void stopAll().finally(() => process.exit(1));
     });
     const { url } = await api.listen();
-    logger.info(`Skein is up: API ${url}, catalog "${worker.catalog}", workflows: ${worker.catalogDocument.workflows.map((w) => w.name).join(', ')}`);
+    const ui = options.ui ? `, Web UI http://127.0.0.1:${options.ui}` : '';
+    logger.info(
+      { api: url, docs: `${url}/docs`, temporal: address, catalog: ready.catalog, workflows: ready.workflows },
+      `Skein is up: API ${url} (docs ${url}/docs)${ui}, Temporal ${address}, catalog "${ready.catalog}", workflows: ${ready.workflows.join(', ')}`,
+    );
+    if (options.watch !== false) {
+      watcher = watchProject(ready.roots, (files) => void reloader?.reload(files));
+      reloader.onReady = (next) => watcher?.setRoots(next.roots);
+      logger.info('watching the project: saving a file reloads the worker (--no-watch turns this off)');
+    }
     onShutdownSignal(stopAll);
-    await worker.done;
+    const code = await new Promise<number | null>((resolve) => (reloader!.onExit = resolve));
+    logger.fatal(`the worker stopped unexpectedly (exit code ${code}); shutting down`);
+    await stopAll();
+    process.exit(1);
   } catch (err) {
     await stopAll();
-    if (err instanceof WorkerStartupError) fail(err.message);
-    fail((err as Error).message.split('\n')[0] ?? 'failed');
+    fail(err instanceof WorkerStartFailed ? err.message : explainError(err, listen ? { listen } : {}));
   }
+}
+
+/**
+ * The API port: `--port`, else `PORT` (either must be free, else the listen error explains), else 3001 when
+ * free, else any free port (two projects' `skein dev` side by side).
+ */
+async function apiPort(explicit: number | undefined): Promise<string> {
+  if (explicit !== undefined) return String(explicit);
+  if (process.env.PORT?.trim()) return process.env.PORT;
+  return (await portIsFree(DEFAULT_API_PORT)) ? String(DEFAULT_API_PORT) : '0';
 }

@@ -1,13 +1,13 @@
 /**
  * Runs `stop` once on the first SIGINT or SIGTERM, then exits with its code (0 on success). A second signal
- * while stopping exits at once with code 130.
+ * while stopping exits at once with code 130. `say` announces the shutdown (default: a line on stderr).
  */
-export function onShutdownSignal(stop: () => Promise<void>): void {
+export function onShutdownSignal(stop: () => Promise<void>, say: (line: string) => void = (line) => process.stderr.write(`\nskein: ${line}\n`)): void {
   let stopping = false;
   const handler = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(130);
     stopping = true;
-    process.stderr.write(`\nskein: ${signal} received, shutting down...\n`);
+    say(`${signal} received, shutting down...`);
     stop().then(
       () => process.exit(0),
       (err: Error) => {

@@ -1,4 +1,5 @@
 import { locateTemporal } from '../temporal/locate.js';
+import { explainError } from '../explain.js';
 import { fail } from '../logger.js';
 
 /** `skein temporal path|install`: prints the path of a working `temporal` binary, installing one if asked. */
@@ -8,6 +9,6 @@ export async function temporalCommand(action: 'path' | 'install'): Promise<void>
     process.stdout.write(`${found.path}\n`);
     process.stderr.write(`temporal from ${found.source}: ${found.version}\n`);
   } catch (err) {
-    fail((err as Error).message);
+    fail(explainError(err));
   }
 }

@@ -1,17 +1,36 @@
 import path from 'node:path';
-import { startWorker, WorkerStartupError } from '@skein/worker';
+import { startWorker } from '@skein/worker';
+import type { WorkerMessage } from '../dev/protocol.js';
+import { explainError } from '../explain.js';
 import { cliLogger, fail } from '../logger.js';
 import { onShutdownSignal } from './signals.js';
 
-/** `skein worker [projectDir]`: serves the project's workflows on `SKEIN_CATALOG` until SIGINT/SIGTERM. */
+/**
+ * `skein worker [projectDir]`: serves the project's workflows on `SKEIN_CATALOG` until SIGINT/SIGTERM.
+ * Started by `skein dev` with an IPC channel, it also reports `ready` or `failed` (`WorkerMessage`) to its
+ * parent and stops when the parent goes away.
+ */
 export async function workerCommand(projectDir = '.'): Promise<void> {
   const logger = cliLogger('skein-worker');
+  const report = (message: WorkerMessage) => process.send?.(message);
+  // Started by `skein dev`: when the parent goes away (even while starting), stop too.
+  let stopOnDisconnect: () => void = () => process.exit(1);
+  if (process.send) process.once('disconnect', () => stopOnDisconnect());
   try {
     const worker = await startWorker({ projectDir: path.resolve(projectDir), logger });
-    onShutdownSignal(() => worker.shutdown());
+    stopOnDisconnect = () => process.kill(process.pid, 'SIGTERM');
+    report({
+      type: 'ready',
+      catalog: worker.catalog,
+      workflows: worker.catalogDocument.workflows.map((w) => w.name),
+      roots: [worker.manifest.root, ...worker.manifest.packages.map((p) => p.root)],
+      startup: { totalMs: worker.startup.totalMs, bundleMs: worker.startup.bundleMs, bundleCache: worker.startup.bundleCache },
+    });
+    onShutdownSignal(() => worker.shutdown(), (line) => logger.info(line));
     await worker.done;
   } catch (err) {
-    if (err instanceof WorkerStartupError) fail(err.message);
-    fail(`worker stopped: ${(err as Error).message}`);
+    const message = explainError(err);
+    report({ type: 'failed', message });
+    fail(message);
   }
 }

@@ -59,8 +59,19 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   if (options.uiPort) args.push('--ui-port', String(options.uiPort));
   else args.push('--headless');
   const child = spawn(options.binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const recent: string[] = [];
+  // The server prints "Server:  <host:port>" once it listens. Until then a health check could reach another
+  // server on the same port (this one then fails to bind and exits): never take that for our own.
+  let announced = false;
+  const spawnedAt = Date.now();
   const forward = (chunk: Buffer) => {
-    for (const line of chunk.toString().split('\n')) if (line.trim()) options.onOutput?.(line);
+    for (const line of chunk.toString().split('\n')) {
+      if (!line.trim()) continue;
+      if (/^Server:\s/.test(line)) announced = true;
+      recent.push(line);
+      if (recent.length > 3) recent.shift();
+      options.onOutput?.(line);
+    }
   };
   child.stdout?.on('data', forward);
   child.stderr?.on('data', forward);
@@ -76,7 +87,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
   let lastError: unknown;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`temporal server start-dev exited with code ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`temporal server start-dev on port ${port} exited with code ${child.exitCode}: ${recent.join(' | ')}`);
+    if (!announced && Date.now() - spawnedAt < 5000) {
+      await new Promise((r) => setTimeout(r, 100));
+      continue;
+    }
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
       try {

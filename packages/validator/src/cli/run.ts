@@ -1,7 +1,7 @@
 /**
  * The `validate-workflow-package` command, as a testable function: parses arguments with `util.parseArgs`,
  * validates, prints the chosen format and returns the exit code (0 clean, 1 errors or too many warnings,
- * 2 usage or internal error). Never prints a stack trace.
+ * 2 usage error, 3 internal error). Bad input files are findings (exit 1), never exit 2. Never prints a stack trace.
  */
 import { parseArgs } from 'node:util';
 import * as path from 'node:path';
@@ -29,8 +29,10 @@ export type Format = (typeof FORMATS)[number];
 export const EXIT_OK = 0;
 /** Exit code: errors, or more warnings than `--max-warnings`. */
 export const EXIT_FINDINGS = 1;
-/** Exit code: usage error or internal error. */
+/** Exit code: usage error (bad arguments, a directory that does not exist). Bad input files are findings, never this. */
 export const EXIT_USAGE = 2;
+/** Exit code: a bug in the validator itself (never expected; reported without a stack trace). */
+export const EXIT_INTERNAL = 3;
 
 /** The `--help` text. */
 export const USAGE = `Usage: validate-workflow-package [dir] [options]
@@ -46,11 +48,15 @@ Options:
   --max-warnings <n>     exit 1 when there are more than n warnings (default: no limit)
   -q, --quiet            report errors only
   --max-file-bytes <n>   skip (and report) files larger than n bytes (default ${DEFAULT_MAX_FILE_BYTES})
+  --package              judge dir as a workflow package, strictly: the expose flag must be the boolean true
+                         and the entry must reach at least one workflow (default: when package.json sets or
+                         misspells the flag)
+  --project              judge dir as a project (its own workflows and its installed exposed packages)
   --color, --no-color    force or disable colours in stylish output
   -h, --help             show this help
   -v, --version          show the version
 
-Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 usage or internal error.
+Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 usage error, 3 internal error.
 `;
 
 const VERSION = '0.1.0';
@@ -64,6 +70,7 @@ interface ParsedArgs {
   quiet: boolean;
   maxFileBytes: number;
   color: boolean | undefined;
+  mode: 'auto' | 'package' | 'project';
   help: boolean;
   version: boolean;
 }
@@ -88,6 +95,8 @@ function parse(argv: readonly string[]): ParsedArgs {
         quiet: { type: 'boolean', short: 'q' },
         'max-file-bytes': { type: 'string' },
         color: { type: 'boolean' },
+        package: { type: 'boolean' },
+        project: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -99,6 +108,7 @@ function parse(argv: readonly string[]): ParsedArgs {
   if (positionals.length > 1) throw new UsageError(`expected at most one directory, got ${positionals.length}: ${positionals.join(' ')}`);
   const format = (values.format ?? 'stylish') as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`unknown --format "${values.format}"; use one of ${FORMATS.join(', ')}`);
+  if (values.package && values.project) throw new UsageError('--package and --project exclude each other');
   const maxFileBytes = nonNegativeInteger('max-file-bytes', values['max-file-bytes']) ?? DEFAULT_MAX_FILE_BYTES;
   if (maxFileBytes === 0) throw new UsageError('--max-file-bytes must be at least 1');
   return {
@@ -108,6 +118,7 @@ function parse(argv: readonly string[]): ParsedArgs {
     quiet: values.quiet ?? false,
     maxFileBytes,
     color: values.color,
+    mode: values.package ? 'package' : values.project ? 'project' : 'auto',
     help: values.help ?? false,
     version: values.version ?? false,
   };
@@ -149,7 +160,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return EXIT_OK;
   }
   try {
-    const report = await validate(path.resolve(io.cwd, args.dir), { maxFileBytes: args.maxFileBytes });
+    const report = await validate(path.resolve(io.cwd, args.dir), { maxFileBytes: args.maxFileBytes, mode: args.mode });
     io.stdout(render(report, args, io));
     if (report.errorCount > 0) return EXIT_FINDINGS;
     if (args.maxWarnings !== null && report.warningCount > args.maxWarnings) {
@@ -163,6 +174,6 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       return EXIT_USAGE;
     }
     io.stderr(`validate-workflow-package: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
-    return EXIT_USAGE;
+    return EXIT_INTERNAL;
   }
 }

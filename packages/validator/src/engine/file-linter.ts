@@ -4,10 +4,9 @@
  * the file's role; the store merges them with discovery's own visitor and walks the AST once. Rules never parse.
  */
 import type { File } from '@babel/types';
-import { classifyFile, isDeclarationFile, isInside, isTestFile, sourceStem, type AnalysisSession, type ModuleHook, type RuleVisitor } from '@skein/discovery';
+import { classifyFile, isDeclarationFile, isInside, isTestFile, renderMessage, sourceStem, type AnalysisSession, type ModuleHook, type RuleVisitor } from '@skein/discovery';
 import type { CodeRole, FileRule, ReportDescriptor, ResolvedImport, RuleMeta, ValidatorDiagnostic } from '../types.js';
 import { importCollector, type ImportSite } from './import-collector.js';
-import { renderMessage } from './messages.js';
 
 /** Builds a diagnostic from a rule's meta and a report descriptor. */
 export function toDiagnostic(rule: { meta: RuleMeta }, file: string, d: ReportDescriptor): ValidatorDiagnostic {

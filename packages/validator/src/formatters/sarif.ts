@@ -1,7 +1,8 @@
 /**
  * The `sarif` format: SARIF 2.1.0 for GitHub code scanning (`github/codeql-action/upload-sarif`).
- * One run; the driver lists every rule that appears in the results (with its docs page and SPEC rule),
- * and each result points at a file relative to `cwd` with a 1-based region.
+ * One run; the driver describes every rule of the analysis (the one registry: discovery's and the validator's,
+ * with docs page and SPEC rule), whether or not it fired, and each result points at its rule by index and at a file
+ * relative to `cwd` with a 1-based region.
  */
 import { allRuleMetas } from '../rules/index.js';
 import type { RuleMeta, ValidationReport } from '../types.js';
@@ -20,7 +21,7 @@ export interface SarifOptions {
 export function formatSarif(report: ValidationReport, options: SarifOptions = {}): string {
   const cwd = options.cwd ?? process.cwd();
   const metas = new Map<string, RuleMeta>(allRuleMetas.map((m) => [m.id, m]));
-  const ruleIds = [...new Set(report.diagnostics.map((d) => d.ruleId))].sort();
+  const ruleIds = [...new Set([...allRuleMetas.map((m) => m.id), ...report.diagnostics.map((d) => d.ruleId)])].sort();
   const index = new Map(ruleIds.map((id, i) => [id, i]));
   const rules = ruleIds.map((id) => {
     const meta = metas.get(id);

@@ -81,8 +81,7 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
   const tryFile = (candidate: string, fromFile: string): string | null => resolveModuleFile(fsys, candidate, isTypeScriptFile(fromFile)) ?? null;
 
   /** True when `real` is a package's own file: below an own root, not inside a `node_modules` there. */
-  const isOwn = (real: string): boolean =>
-    ownRoots().some((r) => isInside(r, real) && !path.relative(r, real).split(path.sep).includes('node_modules'));
+  const isOwn = (real: string): boolean => ownRoots().some((r) => isInside(r, real) && !real.slice(r.length).split(path.sep).includes('node_modules'));
 
   const asFile = (file: string): ResolvedImport => {
     const real = fs.realpath(file) ?? file;

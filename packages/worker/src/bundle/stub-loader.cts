@@ -6,6 +6,8 @@
  */
 import type { StubLoaderOptions, StubSpec } from './stub-spec.js';
 
+const { readFileSync } = require('node:fs') as typeof import('node:fs');
+
 interface LoaderContext {
   resourcePath: string;
   getOptions(): StubLoaderOptions;
@@ -21,11 +23,26 @@ function generate(specs: StubSpec[], coreWorkflowEntry: string): string {
   return lines.join('\n') + '\n';
 }
 
+/** Parsed stubs files, by path (one per bundle configuration; read once per process). */
+const stubFiles = new Map<string, Record<string, StubSpec[]>>();
+
+async function stubsFor(options: StubLoaderOptions, file: string): Promise<StubSpec[]> {
+  let known = stubFiles.get(options.stubsFile);
+  if (!known) {
+    known = JSON.parse(readFileSync(options.stubsFile, 'utf8')) as Record<string, StubSpec[]>;
+    stubFiles.set(options.stubsFile, known);
+  }
+  const listed = known[file];
+  if (listed) return listed;
+  const { stubsFromModule } = (await import(options.stubSpecModule)) as typeof import('./stub-spec.js');
+  return stubsFromModule(file);
+}
+
 function stubLoader(this: LoaderContext): void {
   const done = this.async();
-  const { stubsFor, coreWorkflowEntry } = this.getOptions();
-  stubsFor(this.resourcePath).then(
-    (specs) => done(null, generate(specs, coreWorkflowEntry)),
+  const options = this.getOptions();
+  stubsFor(options, this.resourcePath).then(
+    (specs) => done(null, generate(specs, options.coreWorkflowEntry)),
     (err: Error) => done(err),
   );
 }

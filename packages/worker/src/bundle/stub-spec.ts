@@ -9,10 +9,15 @@ export interface StubSpec {
   activityOptions?: unknown;
 }
 
-/** Options of the stub loader: the stubs of an activity file, and `@skein/core`'s workflow entry. */
+/**
+ * Options of the stub loader. Plain data (no functions) so webpack's persistent cache can store the modules
+ * the loader produced.
+ */
 export interface StubLoaderOptions {
-  /** Stubs of the activity file at this real path. */
-  stubsFor(file: string): Promise<StubSpec[]>;
+  /** JSON file: real path of each activity file the worker loaded → its stubs (`Record<string, StubSpec[]>`). */
+  stubsFile: string;
+  /** URL of this module, whose `stubsFromModule()` serves activity files the stubs file does not list. */
+  stubSpecModule: string;
   coreWorkflowEntry: string;
 }
 

@@ -1,8 +1,8 @@
 /**
  * Small AST helpers shared by rules: what `@skein/core` bindings a file has, which calls define a step or
- * evaluator, and whether a value is a statically known string.
+ * evaluator, and whether code runs at module top level.
  */
-import type { CallExpression, Expression, Node, Program } from '@babel/types';
+import type { CallExpression, Program } from '@babel/types';
 import type { RulePath } from '@skein/discovery';
 import type { FileRole, ResolvedImport } from '../../types.js';
 
@@ -77,24 +77,6 @@ export function definitionKind(call: CallExpression, bindings: CoreBindings, pat
 }
 
 /**
- * The value of a statically known string: a string literal, a template without expressions, or an
- * identifier bound to a `const` initialized with one of those. Null otherwise.
- */
-export function staticString(node: Node | null | undefined, path: RulePath): string | null {
-  if (!node) return null;
-  if (node.type === 'StringLiteral') return node.value;
-  if (node.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? null;
-  if (node.type === 'Identifier') {
-    const binding = path.scope.getBinding(node.name);
-    if (!binding || binding.kind !== 'const' || !binding.path.isVariableDeclarator()) return null;
-    const init = (binding.path.node as { init?: Expression | null }).init;
-    if (!init || init.type === 'Identifier') return null;
-    return staticString(init, binding.path);
-  }
-  return null;
-}
-
-/**
  * True when `path` runs when the module is evaluated: not inside any function, nor in the initializer of a
  * non-static class field (which runs when an instance is created).
  */
@@ -105,36 +87,4 @@ export function isModuleTopLevel(path: RulePath): boolean {
     if ((n.type === 'ClassProperty' || n.type === 'ClassPrivateProperty' || n.type === 'ClassAccessorProperty') && !n.static) return false;
   }
   return true;
-}
-
-/** A statically known name in a definition call: the `name`, or one of the `aliases`. */
-export interface DefinitionName {
-  /** `workflow`, `alias`, `step` or `evaluator`. */
-  what: string;
-  name: string;
-  node: Node;
-}
-
-/**
- * The statically known names of a `workflow({ name, aliases })`, `step({ name })` or
- * `evaluator({ name })` call (names that are not static are left to `steps/static-name` and discovery).
- */
-export function definitionNames(call: CallExpression, kind: string, path: RulePath): DefinitionName[] {
-  const arg = call.arguments[0];
-  if (arg?.type !== 'ObjectExpression') return [];
-  const out: DefinitionName[] = [];
-  for (const p of arg.properties) {
-    if (p.type !== 'ObjectProperty' || p.computed) continue;
-    const key = p.key.type === 'Identifier' ? p.key.name : p.key.type === 'StringLiteral' ? p.key.value : null;
-    if (key === 'name') {
-      const name = staticString(p.value, path);
-      if (name !== null) out.push({ what: kind, name, node: p.value });
-    } else if (key === 'aliases' && kind === 'workflow' && p.value.type === 'ArrayExpression') {
-      for (const el of p.value.elements) {
-        const name = el && el.type !== 'SpreadElement' ? staticString(el, path) : null;
-        if (name !== null && el) out.push({ what: 'alias', name, node: el });
-      }
-    }
-  }
-  return out;
 }

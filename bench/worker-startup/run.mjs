@@ -1,0 +1,150 @@
+/**
+ * Worker startup benchmark (the dev loop), against a real Temporal dev server and API started here.
+ * Each figure is measured from spawning `skein worker` (a fresh Node process, as `skein dev` runs it) to the
+ * first completed `POST /workflow/run` of one of the project's workflows:
+ *
+ * On the 1,000-workflow generated project (bench/support/generated-project.mjs, 200 packages x 5):
+ * - baseline: bundle cache off (every start bundles from scratch, as before the cache);
+ * - cold start: empty cache (webpack from scratch, filling the bundle cache and webpack's cache);
+ * - warm restart, no change: target <= 3 s;
+ * - restart after editing one step file: target <= 5 s, and the edit is what runs;
+ * - restart after editing one workflow-side file (bundle rebuilt from webpack's persistent cache): figure only;
+ * - worker RSS after start: target <= 600 MB.
+ * On examples/ (a temp copy): bundling time of a warm restart, target <= 1 s.
+ *
+ *   npm run build && node bench/worker-startup/run.mjs [--runs 3]
+ *
+ * Medians over --runs (the cold and baseline starts once each). The machine's load average is printed with
+ * the figures: other processes on a shared machine slow every figure down.
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { createApiServer, loadApiConfig } from '@skein/api';
+import { locateTemporal, startDevServer } from '@skein/cli';
+import { generateProject } from '../support/generated-project.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '../..');
+const args = process.argv.slice(2);
+const RUNS = Number(args[args.indexOf('--runs') + 1] || 3) || 3;
+const bin = path.join(repo, 'packages/cli/bin/skein.js');
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+// A page for the generated steps to fetch: short, so the original workflow answers { ok: false }.
+const page = createServer((_req, res) => res.end('short page'));
+await new Promise((r) => page.listen(0, '127.0.0.1', r));
+const pageUrl = `http://127.0.0.1:${page.address().port}/`;
+
+const temporal = await locateTemporal();
+const server = await startDevServer({ binary: temporal.path });
+const api = await createApiServer(loadApiConfig({ ...process.env, TEMPORAL_ADDRESS: server.address, PORT: '0' }), { logger: pino({ level: 'silent' }) });
+const { url: apiUrl } = await api.listen();
+
+/** Spawns `skein worker <dir>`, runs `workflowName` once through the API; resolves with the timings and RSS, stops the worker. */
+async function startAndRun(dir, workflowName, input, env = {}) {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [bin, 'worker', dir], {
+    env: { ...process.env, TEMPORAL_ADDRESS: server.address, SKEIN_LOG_PRETTY: '0', SKEIN_LOG_LEVEL: 'info', SKEIN_TRACE_DIR: 'off', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  const ready = await new Promise((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      out += d;
+      const line = out.split('\n').find((l) => l.includes('"startup"'));
+      if (line) resolve(JSON.parse(line));
+    });
+    child.once('exit', (code) => reject(new Error(`worker exited with ${code}:\n${err}`)));
+  });
+  const res = await fetch(`${apiUrl}/workflow/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workflowName, input }) });
+  const body = await res.json();
+  const ms = performance.now() - t0;
+  if (body.status !== 'completed') throw new Error(`run did not complete: ${JSON.stringify(body)}`);
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const rssMb = Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+  return { ms, rssMb, output: body.output, startup: ready.startup };
+}
+
+const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const verdict = (value, target) => (value <= target ? 'target met' : 'target MISSED');
+const lines = [];
+const report = (line) => {
+  lines.push(line);
+  console.log(line);
+};
+
+try {
+  // 1,000-workflow project.
+  const big = path.join(repo, 'bench', '.generated', 'worker-startup');
+  generateProject(big, { packages: 200, workflows: 5 });
+  const input = { url: pageUrl };
+  const cacheDir = path.join(big, '.skein', 'bundles');
+
+  const baseline = await startAndRun(big, 'wf_0_0', input, { SKEIN_BUNDLE_CACHE: 'off' });
+  rmSync(cacheDir, { recursive: true, force: true });
+  const cold = await startAndRun(big, 'wf_0_0', input);
+  const warm = [];
+  for (let i = 0; i < RUNS; i++) warm.push(await startAndRun(big, 'wf_0_0', input));
+
+  const stepFile = path.join(big, 'node_modules/@bench/pkg-0/workflows/wf_0_0/steps.js');
+  const stepSource = readFileSync(stepFile, 'utf8');
+  const edited = [];
+  for (let i = 0; i < RUNS; i++) {
+    // The edit makes the page look long and wordy: only the edited code answers { ok: true }.
+    writeFileSync(stepFile, stepSource.replace('fn: async (text) => ({ length: text.length, words: text.split(/\\s+/).length }),', `fn: async () => ({ length: 5000 + ${i}, words: 50 }),`));
+    const r = await startAndRun(big, 'wf_0_0', input);
+    if (r.output.ok !== true) throw new Error(`the edited step did not run: ${JSON.stringify(r.output)}`);
+    edited.push(r);
+  }
+  writeFileSync(stepFile, stepSource);
+
+  const workflowFile = path.join(big, 'node_modules/@bench/pkg-0/workflows/wf_0_0/workflow.js');
+  const workflowSource = readFileSync(workflowFile, 'utf8');
+  const rebuilt = [];
+  for (let i = 0; i < RUNS; i++) {
+    writeFileSync(workflowFile, workflowSource.replace("const NAME = 'wf_0_0';", `const NAME = 'wf_0_0';\nconst EDIT = ${i};`));
+    rebuilt.push(await startAndRun(big, 'wf_0_0', input));
+  }
+  writeFileSync(workflowFile, workflowSource);
+
+  // examples/ (a temp copy, resolving packages through the repository's node_modules).
+  const examples = mkdtempSync(path.join(tmpdir(), 'skein-bench-examples-'));
+  cpSync(path.join(repo, 'examples'), examples, { recursive: true, filter: (src) => !src.includes(`${path.sep}.skein`) });
+  symlinkSync(path.join(repo, 'node_modules'), path.join(examples, 'node_modules'));
+  const exCold = await startAndRun(examples, 'welcome', { name: 'ada' });
+  const exWarm = [];
+  for (let i = 0; i < RUNS; i++) exWarm.push(await startAndRun(examples, 'welcome', { name: 'ada' }));
+  rmSync(examples, { recursive: true, force: true });
+
+  const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+  report(`load average ${load} on ${availableParallelism()} cores (a shared machine: other work slows every figure)`);
+  report(`1,000-workflow project, spawn -> first completed POST /workflow/run (median of ${RUNS} unless noted):`);
+  report(`  baseline, bundle cache off (once):           ${fmt(baseline.ms)} (bundling ${fmt(baseline.startup.bundleMs)})`);
+  report(`  cold start, empty cache (once):              ${fmt(cold.ms)} (bundling ${fmt(cold.startup.bundleMs)}) -> ${(cold.ms / baseline.ms).toFixed(2)}x baseline; target: as today or better: ${cold.ms <= baseline.ms * 1.1 ? 'target met' : 'target MISSED'}`);
+  const w = median(warm.map((r) => r.ms));
+  report(`  warm restart, no change:                     ${fmt(w)} (bundle cache ${warm.map((r) => r.startup.bundleCache).join('/')}, bundling ${fmt(median(warm.map((r) => r.startup.bundleMs)))}); target <= 3 s: ${verdict(w, 3000)}`);
+  const part = (k) => fmt(median(warm.map((r) => r.startup[k])));
+  report(`    of which in the worker: validation ${part('validateMs')}, loading modules ${part('loadMs')}, bundle ${part('bundleMs')}, engine registration ${part('connectMs')}; the rest is process start and the run`);
+  const e = median(edited.map((r) => r.ms));
+  report(`  restart after editing one step file:         ${fmt(e)} (the edit ran; bundle cache ${edited.map((r) => r.startup.bundleCache).join('/')}); target <= 5 s: ${verdict(e, 5000)}`);
+  const rb = median(rebuilt.map((r) => r.ms));
+  report(`  restart after editing one workflow file:     ${fmt(rb)} (bundle rebuilt from webpack's cache in ${fmt(median(rebuilt.map((r) => r.startup.bundleMs)))}); no target`);
+  const rss = median(warm.map((r) => r.rssMb));
+  report(`  worker RSS after start (warm):               ${rss.toFixed(0)} MB (cold start: ${cold.rssMb.toFixed(0)} MB, baseline: ${baseline.rssMb.toFixed(0)} MB); target <= 600 MB: ${verdict(rss, 600)}`);
+  const exBundle = median(exWarm.map((r) => r.startup.bundleMs));
+  report(`examples/: warm restart bundling ${fmt(exBundle)} (cold ${fmt(exCold.startup.bundleMs)}; spawn -> first run ${fmt(median(exWarm.map((r) => r.ms)))}); target <= 1 s: ${verdict(exBundle, 1000)}`);
+} finally {
+  await api.close();
+  await server.stop();
+  page.close();
+}

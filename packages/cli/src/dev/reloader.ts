@@ -1,0 +1,110 @@
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { WorkerMessage } from './protocol.js';
+import { spawnWorker, type WorkerProcess } from './worker-process.js';
+
+type Ready = Extract<WorkerMessage, { type: 'ready' }>;
+
+/**
+ * Keeps one worker child process serving the project and swaps it on demand: the new worker validates,
+ * bundles (through the bundle cache) and registers while the old one keeps serving; once the new one is
+ * ready the old one stops gracefully (in-flight runs continue on the new worker: Temporal replays them).
+ * A new worker that fails to start (an invalid project: the validator's findings) leaves the old one
+ * serving. Reloads never overlap: changes during a reload start one more reload after it.
+ */
+export class WorkerReloader {
+  private current: WorkerProcess | undefined;
+  private running: Promise<void> | undefined;
+  private queued: string[] | undefined;
+  private stopped = false;
+  /** Called after every successful start with the new worker's report. */
+  onReady: (ready: Ready) => void = () => {};
+
+  constructor(
+    private readonly projectDir: string,
+    private readonly env: Record<string, string>,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Starts the first worker. @throws Error with the worker's own explanation when it cannot start. */
+  async start(): Promise<Ready> {
+    const worker = spawnWorker(this.projectDir, this.env);
+    const ready = await worker.ready;
+    this.adopt(worker);
+    this.onReady(ready);
+    return ready;
+  }
+
+  /** Called when the serving worker exits on its own (crash, lost engine), with its exit code. */
+  onExit: (code: number | null) => void = () => {};
+
+  /** Reloads for `files` (absolute paths, for the log line); coalesces with a reload in progress. */
+  reload(files: string[]): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.running) {
+      this.queued = [...(this.queued ?? []), ...files];
+      return this.running;
+    }
+    this.running = this.swap(files).finally(() => {
+      this.running = undefined;
+      const next = this.queued;
+      this.queued = undefined;
+      if (next && !this.stopped) void this.reload(next);
+    });
+    return this.running;
+  }
+
+  /** Stops the current worker (and lets a reload in progress finish first). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running?.catch(() => {});
+    await this.current?.stop();
+  }
+
+  private adopt(worker: WorkerProcess): void {
+    this.current = worker;
+    void worker.exited.then((code) => {
+      if (this.current === worker && !this.stopped) this.onExit(code);
+    });
+  }
+
+  private async swap(files: string[]): Promise<void> {
+    const started = performance.now();
+    const what = describeChange(this.projectDir, files);
+    const next = spawnWorker(this.projectDir, this.env);
+    let ready: Ready;
+    try {
+      ready = await next.ready;
+    } catch (err) {
+      this.logger.error(
+        { changed: files },
+        `reload failed after ${what}; still serving the previous version. Fix this and save again:\n${(err as Error).message}`,
+      );
+      return;
+    }
+    const previous = this.current;
+    this.adopt(next);
+    await previous?.stop();
+    if (this.stopped) {
+      await next.stop();
+      return;
+    }
+    this.onReady(ready);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    this.logger.info(
+      { changed: files, ms: Math.round(performance.now() - started), bundleCache: ready.startup.bundleCache },
+      `reloaded in ${seconds} s: ${what} (${ready.workflows.length} workflow(s), bundle ${ready.startup.bundleCache === 'hit' ? 'from cache' : 'rebuilt'})`,
+    );
+  }
+}
+
+/** "summarize/steps.js changed" or "3 files changed (summarize/steps.js, ...)", paths relative to the project. */
+export function describeChange(projectDir: string, files: string[]): string {
+  const rel = [...new Set(files)].map((f) => {
+    const r = path.relative(projectDir, f);
+    return r.startsWith('..') ? f : r;
+  });
+  if (rel.length === 1) return `${rel[0]} changed`;
+  const shown = rel.slice(0, 3).join(', ');
+  return `${rel.length} files changed (${shown}${rel.length > 3 ? ', ...' : ''})`;
+}

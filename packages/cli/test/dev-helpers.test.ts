@@ -1,0 +1,42 @@
+import { EngineUnavailableError } from '@skein/api';
+import { WorkerStartupError } from '@skein/worker';
+import { describe, expect, it } from 'vitest';
+import { describeChange } from '../src/dev/reloader.js';
+import { explainError } from '../src/explain.js';
+import { TemporalNotFoundError } from '../src/temporal/locate.js';
+
+describe('describeChange: the "what changed" part of the reload line', () => {
+  it('names one file relative to the project, or counts several', () => {
+    expect(describeChange('/p', ['/p/summarize/steps.js'])).toBe('summarize/steps.js changed');
+    expect(describeChange('/p', ['/p/a.js', '/p/b.js', '/p/c.js', '/p/d.js'])).toBe('4 files changed (a.js, b.js, c.js, ...)');
+    expect(describeChange('/p', ['/elsewhere/pkg/steps.js'])).toBe('/elsewhere/pkg/steps.js changed');
+  });
+});
+
+describe('explainError: one line with the fix', () => {
+  it('a port in use names the address and PORT', () => {
+    const err = Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:3001'), { code: 'EADDRINUSE' });
+    expect(explainError(err, { listen: '127.0.0.1:3001' })).toBe(
+      '127.0.0.1:3001 is already in use: stop the process using it, or set PORT to another port (PORT=0 picks a free one)',
+    );
+  });
+
+  it('an unreachable engine hides the transport text and says how to get one', () => {
+    for (const err of [
+      new EngineUnavailableError('Cannot reach the Temporal server at 127.0.0.1:1: tonic::transport::Error(Transport, ConnectError)'),
+      new WorkerStartupError('Cannot reach the Temporal server at 127.0.0.1:1: start one', 'tonic::transport::Error(...)'),
+    ]) {
+      const line = explainError(err);
+      expect(line).toBe('cannot reach the Temporal server at 127.0.0.1:1: start one ("skein dev" runs its own) or set TEMPORAL_ADDRESS to a running server');
+    }
+  });
+
+  it('a missing binary names the install command', () => {
+    expect(explainError(new TemporalNotFoundError('No temporal binary found (PATH: none).'))).toMatch(/Fix: run "npx skein temporal install"/);
+  });
+
+  it('an invalid project keeps every finding', () => {
+    const report = 'p: 2 error(s) in workflow packages; the worker will not start.\nsteps.js\n  3:1 error ...';
+    expect(explainError(new WorkerStartupError(report))).toBe(report);
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * Dev-only parity proof for the hand-written single traversal (`walk` of @skein/discovery, kept for speed): every
+ * file rule runs over every source file under fixtures/ once under `walk` and once under `@babel/traverse`, in every
+ * role the rule applies to, and both must report exactly the same findings (rule, message id, position, data).
+ * `@babel/traverse` is a devDependency; nothing in the packages loads it.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import traverse from '@babel/traverse';
+import { mergeVisitors, parseSource, walk, type RuleVisitor } from '@skein/discovery';
+import { describe, expect, it } from 'vitest';
+import { visitorsForRole } from '../src/engine/file-linter.js';
+import { fileRules } from '../src/rules/index.js';
+import type { CodeRole, FileRule, ResolvedImport, ValidatorDiagnostic } from '../src/types.js';
+import { REPO } from './helpers.js';
+
+const SOURCE = /\.(?:[mc]?js|[mc]?ts)$/;
+const ROLES: CodeRole[] = ['workflow', 'workflow-code', 'steps', 'evaluators', 'shared-steps', 'shared-evaluators', 'other'];
+
+/** Every JavaScript/TypeScript source under fixtures/ (node_modules included: they are fixtures too), below 256 KiB. */
+function sources(dir: string, out: string[] = []): string[] {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) sources(p, out);
+    else if (e.isFile() && SOURCE.test(e.name) && !/\.d\.[mc]?ts$/.test(e.name) && fs.statSync(p).size < 256 * 1024) out.push(p);
+  }
+  return out;
+}
+
+/** Imports resolve by name: `./steps.js` is a steps file, `./evaluators.js` an evaluators file, others plain modules. */
+function resolveByName(specifier: string): ResolvedImport {
+  const role = /steps(\.[mc]?[jt]s)?$/.test(specifier) ? 'steps' : /evaluators(\.[mc]?[jt]s)?$/.test(specifier) ? 'evaluators' : null;
+  return specifier.startsWith('.') ? { kind: 'file', path: `/pkg/${specifier}`, role, inPackage: true } : { kind: 'unresolved' };
+}
+
+function findings(file: string, role: CodeRole, rules: readonly FileRule[], run: (visitors: RuleVisitor[]) => void): string[] {
+  const out: ValidatorDiagnostic[] = [];
+  run(visitorsForRole({ file, role, packageRoot: path.dirname(file), rules, resolve: resolveByName, report: (d) => out.push(d), sites: [] }));
+  return out.map((d) => `${d.ruleId}:${d.messageId}@${d.line}:${d.column} ${JSON.stringify(d.data ?? {})}`).sort();
+}
+
+const files = sources(path.join(REPO, 'fixtures'));
+
+describe('walk and @babel/traverse agree for every rule over every fixture file', () => {
+  it('covers the fixture tree', () => {
+    expect(files.length).toBeGreaterThan(100);
+  });
+
+  it.each(ROLES)('role %s', (role) => {
+    const rules = fileRules.filter((r) => r.appliesTo.includes(role));
+    let compared = 0;
+    let reported = 0;
+    for (const file of files) {
+      const { ast, errors } = parseSource(fs.readFileSync(file, 'utf8'), file);
+      if (!ast || errors.length > 0) continue;
+      let ours: string[];
+      try {
+        ours = findings(file, role, rules, (v) => walk(ast, mergeVisitors(v)));
+      } catch {
+        continue; // a tree too deep to walk is a finding of the store, not a rule's
+      }
+      const babel = findings(file, role, rules, (v) => traverse(ast, traverse.visitors.merge(v as never[]) as never));
+      expect(ours, `${path.relative(REPO, file)} as ${role}`).toEqual(babel);
+      compared++;
+      reported += ours.length;
+    }
+    expect(compared).toBeGreaterThan(100);
+    // The comparison is not vacuous: the fixtures make the rules report.
+    if (role === 'workflow' || role === 'steps') expect(reported).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,122 @@
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { digest, fileDigest, mapLimit, pathKind } from './digest.js';
+
+/**
+ * What a cached bundle was built from: every file webpack read (with its SHA-1) and every path whose
+ * absence as a file decided a resolution (an added `steps.ts` next to `steps.js` changes the bundle), with
+ * what was there (`none`, `dir`, ...).
+ */
+export interface BundleInputs {
+  files: Array<[file: string, sha1: string]>;
+  missing: Array<[file: string, kind: string]>;
+}
+
+/** One cache record, `<configKey>-<inputsKey>.json` in the cache directory (several per configuration key). */
+interface BundleRecord extends BundleInputs {
+  configKey: string;
+  /** File name of the bundle, `<configKey>-<inputsKey>.js`. */
+  bundle: string;
+}
+
+/** How many bundle records are kept (all keys together); older ones are pruned with their bundles. */
+const KEEP_RECORDS = 4;
+const FILE_CONCURRENCY = 64;
+
+/**
+ * The workflow bundle cache under a project's `.skein/bundles/` (layout in docs/architecture.md):
+ * - `configKey` hashes everything known before bundling (Skein's and Temporal's versions, the generated entry
+ *   module, the activity stubs, the full bundler options); it prefixes the names of its records;
+ * - a record lists the files of the workflow graph webpack read, with their content hashes, and the paths
+ *   whose absence mattered; its bundle is used only while every one of them is unchanged (content, not
+ *   timestamps), so a bundle is never stale. Several records per key are kept (newest first), so undoing an
+ *   edit finds the bundle from before it;
+ * - `webpack/` holds webpack's persistent file-system cache, used on a miss so a one-file change rebuilds
+ *   only what changed.
+ */
+export class BundleCache {
+  constructor(readonly dir: string) {}
+
+  /** webpack's persistent cache directory. */
+  get webpackDir(): string {
+    return path.join(this.dir, 'webpack');
+  }
+
+  /**
+   * The cached bundle code for `configKey` when its recorded inputs are all unchanged, else `null` (a miss:
+   * no record, an input changed, or the cache is unreadable).
+   */
+  async lookup(configKey: string): Promise<string | null> {
+    for (const name of await this.records(configKey)) {
+      let record: BundleRecord;
+      try {
+        record = JSON.parse(await readFile(path.join(this.dir, name), 'utf8')) as BundleRecord;
+      } catch {
+        continue;
+      }
+      if (record.configKey !== configKey || !(await unchanged(record))) continue;
+      const code = await readFile(path.join(this.dir, record.bundle), 'utf8').catch(() => null);
+      if (code === null) continue;
+      // Most recently used first, and last to be pruned.
+      const now = new Date();
+      await utimes(path.join(this.dir, name), now, now).catch(() => {});
+      return code;
+    }
+    return null;
+  }
+
+  /** Record file names for `configKey` (all keys when omitted), newest first. */
+  private async records(configKey?: string): Promise<string[]> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    const mine = names.filter((n) => n.endsWith('.json') && (!configKey || n.startsWith(`${configKey}-`)));
+    const dated = await Promise.all(mine.map(async (n) => ({ n, mtime: await stat(path.join(this.dir, n)).then((s) => s.mtimeMs, () => 0) })));
+    return dated.sort((a, b) => b.mtime - a.mtime).map((d) => d.n);
+  }
+
+  /**
+   * Records a freshly built bundle: hashes `inputs` (the files as they are now) except those `covered` by the
+   * configuration key (activity files, whose bundle form is their stubs), writes the bundle and the record atomically (temp file + rename) and prunes old records. Failures to write are returned, never
+   * thrown: a read-only project still runs, just without the cache.
+   */
+  async store(configKey: string, code: string, inputs: { files: string[]; missing: string[]; covered?: ReadonlySet<string> }): Promise<Error | undefined> {
+    try {
+      const own = [...new Set(inputs.files)].filter((f) => !inputs.covered?.has(f)).sort();
+      const hashed = await mapLimit(own, FILE_CONCURRENCY, async (file) => [file, await fileDigest(file)] as const);
+      const files = hashed.filter((e): e is [string, string] => e[1] !== null);
+      const missing = await mapLimit([...new Set(inputs.missing)].sort(), FILE_CONCURRENCY, async (file): Promise<[string, string]> => [file, await pathKind(file)]);
+      const name = `${configKey}-${digest(JSON.stringify([files, missing, digest(code)]))}`;
+      const bundle = `${name}.js`;
+      await mkdir(this.dir, { recursive: true });
+      await atomicWrite(path.join(this.dir, bundle), code);
+      const record: BundleRecord = { configKey, bundle, files, missing };
+      await atomicWrite(path.join(this.dir, `${name}.json`), JSON.stringify(record));
+      await this.prune();
+      return undefined;
+    } catch (err) {
+      return err as Error;
+    }
+  }
+
+  /** Keeps the newest `KEEP_RECORDS` records and the bundles they name; deletes every other bundle file. */
+  private async prune(): Promise<void> {
+    const records = await this.records();
+    await Promise.all(records.slice(KEEP_RECORDS).map((n) => rm(path.join(this.dir, n), { force: true })));
+    const kept = new Set(records.slice(0, KEEP_RECORDS).map((n) => n.replace(/\.json$/, '.js')));
+    const names = await readdir(this.dir);
+    await Promise.all(names.filter((n) => n.endsWith('.js') && !kept.has(n)).map((n) => rm(path.join(this.dir, n), { force: true })));
+  }
+}
+
+/** Whether every input a record lists is as it was: same file contents, same kind of thing at each absent path. */
+async function unchanged(record: BundleRecord): Promise<boolean> {
+  const sameFiles = await mapLimit(record.files, FILE_CONCURRENCY, async ([file, sha1]) => (await fileDigest(file)) === sha1);
+  if (sameFiles.includes(false)) return false;
+  const sameAbsent = await mapLimit(record.missing, FILE_CONCURRENCY, async ([file, kind]) => (await pathKind(file)) === kind);
+  return !sameAbsent.includes(false);
+}
+
+async function atomicWrite(file: string, text: string): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, file);
+}

@@ -1,0 +1,70 @@
+import { hash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+
+/**
+ * A stable text form of any value for hashing: object keys sorted, functions by their source text, regular
+ * expressions by source and flags, class instances by constructor name and own enumerable fields, Maps and
+ * Sets by entries. Cycles print as `[cycle]`. Used to key the bundle cache on the full bundler options,
+ * whatever a webpack configuration hook adds to them.
+ */
+export function stableText(value: unknown): string {
+  const seen = new Set<object>();
+  const walk = (v: unknown): string => {
+    if (v === undefined) return 'undefined';
+    if (v === null || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') return JSON.stringify(v);
+    if (typeof v === 'bigint') return `${v}n`;
+    if (typeof v === 'symbol') return v.toString();
+    if (typeof v === 'function') return `fn:${v.toString()}`;
+    if (v instanceof RegExp) return `re:${v.toString()}`;
+    if (seen.has(v)) return '[cycle]';
+    seen.add(v);
+    try {
+      if (Array.isArray(v)) return `[${v.map(walk).join(',')}]`;
+      if (v instanceof Map) return `Map${walk([...v.entries()])}`;
+      if (v instanceof Set) return `Set${walk([...v.values()])}`;
+      const proto = Object.getPrototypeOf(v) as { constructor?: { name?: string } } | null;
+      const tag = proto && proto !== Object.prototype ? `${proto.constructor?.name ?? 'anonymous'}` : '';
+      const keys = Object.keys(v).sort();
+      return `${tag}{${keys.map((k) => `${JSON.stringify(k)}:${walk((v as Record<string, unknown>)[k])}`).join(',')}}`;
+    } finally {
+      seen.delete(v);
+    }
+  };
+  return walk(value);
+}
+
+/** SHA-1 (hex) of a string or buffer; identifies content, not a security boundary. */
+export function digest(data: string | Buffer): string {
+  return hash('sha1', data, 'hex');
+}
+
+/** SHA-1 (hex) of a file's bytes, or `null` when it cannot be read (deleted, a directory, no permission). */
+export async function fileDigest(file: string): Promise<string | null> {
+  try {
+    return digest(await readFile(file));
+  } catch {
+    return null;
+  }
+}
+
+/** What is at a path: `file`, `dir`, `other`, or `none`. */
+export async function pathKind(file: string): Promise<'file' | 'dir' | 'other' | 'none'> {
+  return stat(file).then(
+    (s) => (s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other'),
+    () => 'none',
+  );
+}
+
+/** Runs `fn` over `items` with at most `limit` calls in flight; results in input order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  });
+  await Promise.all(lanes);
+  return out;
+}

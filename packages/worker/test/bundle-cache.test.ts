@@ -1,0 +1,84 @@
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discover } from '@skein/discovery';
+import { bundleWorkflows } from '../src/bundle/bundle.js';
+import { loadProject } from '../src/load.js';
+
+const repoModules = path.resolve(import.meta.dirname, '../../../node_modules');
+let dir: string;
+
+async function write(rel: string, text: string) {
+  await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+  await writeFile(path.join(dir, rel), text);
+}
+
+async function bundle() {
+  const manifest = await discover(dir, { ceiling: dir });
+  return bundleWorkflows(await loadProject(manifest), { cacheDir: path.join(dir, '.skein', 'bundles') });
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'skein-bundle-cache-'));
+  await symlink(repoModules, path.join(dir, 'node_modules'));
+  await write('package.json', JSON.stringify({ name: 'cache-probe', version: '1.0.0', type: 'module', private: true }));
+  await write('greet/format.js', `export const greeting = (name) => 'Hello ' + name + ' (v1)';\n`);
+  await write(
+    'greet/workflow.js',
+    `import { workflow } from '@skein/core';\nimport { greeting } from './format.js';\nimport { shout } from './steps.js';\nexport default workflow({ name: 'greet', fn: async (input) => shout(greeting(input.name)) });\n`,
+  );
+  await write('greet/steps.js', `import { step } from '@skein/core';\nexport const shout = step({ name: 'shout', fn: async (text) => text.toUpperCase() });\n`);
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('workflow bundle cache', () => {
+  it('builds on a miss, serves the same bundle on a hit without webpack, and rebuilds when an imported file changes', async () => {
+    const first = await bundle();
+    expect(first.cache).toBe('miss');
+    expect(first.code).toContain('(v1)');
+    // webpack's persistent cache is written in the background, after the bundle is returned.
+    await first.persisted;
+    expect(await readdir(path.join(dir, '.skein', 'bundles', 'webpack'))).not.toHaveLength(0);
+
+    const second = await bundle();
+    expect(second.cache).toBe('hit');
+    expect(second.code).toBe(first.code);
+
+    // A step's body is not part of the bundle (its stub is): editing it reuses the bundle.
+    await write('greet/steps.js', `import { step } from '@skein/core';\nexport const shout = step({ name: 'shout', fn: async (text) => text.toUpperCase() + '!' });\n`);
+    expect((await bundle()).cache).toBe('hit');
+
+    // One imported (workflow-side) file changes: never the stale bundle.
+    await write('greet/format.js', `export const greeting = (name) => 'Hello ' + name + ' (v2)';\n`);
+    const third = await bundle();
+    expect(third.cache).toBe('miss');
+    expect(third.code).toContain('(v2)');
+    expect(third.code).not.toContain('(v1)');
+
+    // Undoing the edit finds the bundle from before it.
+    await write('greet/format.js', `export const greeting = (name) => 'Hello ' + name + ' (v1)';\n`);
+    const undone = await bundle();
+    expect(undone.cache).toBe('hit');
+    expect(undone.code).toBe(first.code);
+    await write('greet/format.js', `export const greeting = (name) => 'Hello ' + name + ' (v2)';\n`);
+
+    // A file whose absence decided a resolution appears (format.ts next to format.js): rebuilt too.
+    const fourth = await bundle();
+    expect(fourth.cache).toBe('hit');
+    await write('greet/format.ts', `export const greeting = (name: string) => 'Hello ' + name + ' (ts)';\n`);
+    const fifth = await bundle();
+    expect(fifth.cache).toBe('miss');
+    expect(fifth.code).toContain('(ts)');
+  }, 180_000);
+
+  it('bundles without writing anything when the cache is off', async () => {
+    const manifest = await discover(dir, { ceiling: dir });
+    const result = await bundleWorkflows(await loadProject(manifest), { cacheDir: false });
+    expect(result.cache).toBe('off');
+    expect(result.code).toContain('catalogWorkflow');
+  }, 120_000);
+});

@@ -1,0 +1,39 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { logError, logSerializers } from '../src/logger.js';
+
+function capture() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  return { logger: pino({ name: 'skein-worker', serializers: logSerializers }, stream), lines };
+}
+
+describe('worker log lines', () => {
+  it('serialize an error with name, message, stack and its cause chain, never as {}', () => {
+    const { logger, lines } = capture();
+    const cause = new TypeError('socket closed');
+    const err = new Error('Workflow failed', { cause });
+    logger.error({ err }, 'Workflow failed');
+    const line = JSON.parse(lines[0]!) as { err: Record<string, unknown> };
+    expect(line.err).toMatchObject({ name: 'Error', message: 'Workflow failed', cause: { name: 'TypeError', message: 'socket closed' } });
+    expect(String(line.err.stack)).toContain('Workflow failed');
+    expect(String((line.err.cause as { stack: string }).stack)).toContain('socket closed');
+  });
+
+  it('carry exactly one name key, also on children', () => {
+    const { logger, lines } = capture();
+    logger.child({ component: 'bundle' }).info('bundled');
+    expect(lines[0]!.match(/"name":/g)).toHaveLength(1);
+  });
+
+  it('pass values that are not errors through unchanged', () => {
+    expect(logError('plain')).toBe('plain');
+    expect(logError({ already: 'serialized' })).toEqual({ already: 'serialized' });
+  });
+});

@@ -1,0 +1,105 @@
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '@skein/cli';
+import { spawnSkein, type CliProcess } from '../support/processes.js';
+import { repoRoot } from '../support/stack.js';
+
+/** A copy of examples/ in a temp folder (never the repository's files), resolving packages through the repo's node_modules. */
+async function examplesCopy(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'skein-dev-watch-'));
+  await cp(path.join(repoRoot, 'examples'), dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}.skein`) });
+  await symlink(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'));
+  return dir;
+}
+
+async function summarize(apiPort: number): Promise<{ status: string; output?: { words: number } }> {
+  const res = await fetch(`http://127.0.0.1:${apiPort}/workflow/run`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ workflowName: 'summarize', input: { text: 'One two three. Four five.' } }),
+  });
+  return (await res.json()) as { status: string; output?: { words: number } };
+}
+
+/** The JSON log lines printed so far. */
+function lines(dev: CliProcess): Array<Record<string, unknown>> {
+  return dev
+    .stdout()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** Waits until `count` log lines match `pattern` (the reload messages repeat). */
+async function waitForCount(dev: CliProcess, pattern: RegExp, count: number, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (lines(dev).filter((l) => pattern.test(String(l.msg))).length < count) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${count}x ${pattern}:\n${dev.output()}`);
+    if (dev.child.exitCode !== null) throw new Error(`exited before ${pattern}:\n${dev.output()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const stepsFile = (dir: string) => path.join(dir, 'summarize', 'steps.js');
+const wordCount = 'words: text.split(/\\s+/).filter(Boolean).length,';
+
+describe('skein dev: watch mode and an engine of its own', () => {
+  const dirs: string[] = [];
+  const devs: CliProcess[] = [];
+  const ports: number[] = [];
+
+  beforeAll(async () => {
+    for (let i = 0; i < 2; i++) {
+      dirs.push(await examplesCopy());
+      ports.push(await freePort());
+    }
+    // The second project counts words differently from the start, so each API shows which worker served it.
+    const second = await readFile(stepsFile(dirs[1]!), 'utf8');
+    await writeFile(stepsFile(dirs[1]!), second.replace(wordCount, 'words: 2000,'));
+    // Both start at once; neither is told a Temporal port or address: each must run its own server.
+    for (let i = 0; i < 2; i++) devs.push(spawnSkein(['dev', dirs[i]!], { PORT: String(ports[i]), TEMPORAL_ADDRESS: '' }));
+    await Promise.all(devs.map((d) => d.waitFor(/Skein is up/, 180_000)));
+  }, 240_000);
+
+  afterAll(async () => {
+    for (const dev of devs) {
+      if (dev.child.exitCode === null) {
+        dev.child.kill('SIGINT');
+        await dev.exited;
+      }
+    }
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('two projects run side by side, each on its own dev server', async () => {
+    const banners = devs.map((d) => lines(d).find((l) => /Skein is up/.test(String(l.msg)))!);
+    expect(banners[0]!.temporal).not.toBe(banners[1]!.temporal);
+    expect(banners[0]!.msg).toMatch(/API http:\/\/127\.0\.0\.1:\d+ \(docs http:\/\/127\.0\.0\.1:\d+\/docs\).*catalog "main", workflows: onboard, summarize, welcome/);
+    expect(await summarize(ports[0]!)).toMatchObject({ status: 'completed', output: { words: 5 } });
+    expect(await summarize(ports[1]!)).toMatchObject({ status: 'completed', output: { words: 2000 } });
+  }, 120_000);
+
+  it('reloads an edited step while the API stays up; a validation error keeps the previous worker serving', async () => {
+    const [dev, dir, port] = [devs[0]!, dirs[0]!, ports[0]!];
+    const original = await readFile(stepsFile(dir), 'utf8');
+    await writeFile(stepsFile(dir), original.replace(wordCount, 'words: 1000,'));
+    await waitForCount(dev, /^reloaded in [\d.]+ s: summarize\/steps\.js changed/, 1);
+    expect(await summarize(port)).toMatchObject({ status: 'completed', output: { words: 1000 } });
+
+    // A workflow importing a Node module is refused by the validator: the findings are printed, the old worker stays.
+    const workflowFile = path.join(dir, 'summarize', 'workflow.js');
+    const workflowSource = await readFile(workflowFile, 'utf8');
+    await writeFile(workflowFile, `import { readFileSync } from 'node:fs';\n${workflowSource}`);
+    await waitForCount(dev, /^reload failed after summarize\/workflow\.js changed; still serving the previous version/, 1);
+    expect(lines(dev).find((l) => /^reload failed/.test(String(l.msg)))!.msg).toContain('workflow/no-node-modules');
+    expect(await summarize(port)).toMatchObject({ status: 'completed', output: { words: 1000 } });
+
+    await writeFile(workflowFile, workflowSource);
+    await waitForCount(dev, /^reloaded in /, 2);
+    expect(await summarize(port)).toMatchObject({ status: 'completed', output: { words: 1000 } });
+    // The other project never saw any of this.
+    expect(await summarize(ports[1]!)).toMatchObject({ status: 'completed', output: { words: 2000 } });
+  }, 300_000);
+});
