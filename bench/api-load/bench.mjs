@@ -1,6 +1,7 @@
 /**
  * bench/api-load: 200 concurrent `POST /workflow/run` of a trivial workflow (`echo`) with autocannon.
- * Prints throughput, latency p50/p99, errors (target 0) and the API process memory before and after.
+ * Prints throughput, latency p50/p99, errors (target 0) and the API process memory before and after, then the same
+ * load straight through @temporalio/client (start + result) in the same run: its runs/s and p50/p99, and the ratios.
  * Usage: node bench/api-load/bench.mjs [durationSeconds=20] [connections=200]
  */
 import { randomUUID } from 'node:crypto';
@@ -22,6 +23,7 @@ try {
   }
   const before = await memory();
   const nonCompleted = { count: 0 };
+  const statuses = new Map();
   const result = await autocannon({
     url: `${url}/workflow/run`,
     method: 'POST',
@@ -32,7 +34,12 @@ try {
     timeout: 60,
     setupClient(client) {
       client.on('body', (buf) => {
-        if (!buf.toString().includes('"status":"completed"')) nonCompleted.count += 1;
+        const text = buf.toString();
+        if (!text.includes('"status":"completed"')) {
+          nonCompleted.count += 1;
+          const type = /"error":"(\w+)"/.exec(text)?.[1] ?? 'other';
+          statuses.set(type, (statuses.get(type) ?? 0) + 1);
+        }
       });
     },
   });
@@ -42,19 +49,35 @@ try {
   console.log(`  throughput   ${fmt(result.requests.average)} req/s (total ${result.requests.total})`);
   console.log(`  latency      p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   max ${result.latency.max} ms`);
   console.log(`  errors       ${result.errors} transport, ${result.timeouts} timeouts, ${result.non2xx} non-2xx, ${nonCompleted.count} not completed`);
+  if (statuses.size > 0) console.log(`  error types  ${[...statuses].map(([t, n]) => `${t} ${n}`).join(', ')}`);
   // Reference: the same load straight through @temporalio/client (start + result), to show what bounds throughput.
   let done = 0;
+  let failed = 0;
+  const latencies = [];
   const end = Date.now() + DURATION * 1000;
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       while (Date.now() < end) {
-        const h = await stack.client.workflow.start('echo', { taskQueue: stack.catalog, workflowId: randomUUID(), args: [{ hello: 'load' }] });
-        await h.result();
-        done += 1;
+        const t0 = performance.now();
+        try {
+          const h = await stack.client.workflow.start('echo', { taskQueue: stack.catalog, workflowId: randomUUID(), args: [{ hello: 'load' }] });
+          await h.result();
+          // Counted like autocannon counts the API: only what completed within the window.
+          if (Date.now() <= end) {
+            latencies.push(performance.now() - t0);
+            done += 1;
+          }
+        } catch {
+          failed += 1;
+        }
       }
     }),
   );
-  console.log(`  reference    @temporalio/client directly, ${CONNECTIONS} concurrent: ${fmt(done / DURATION)} runs/s`);
+  latencies.sort((a, b) => a - b);
+  const pct = (p) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN);
+  const directRate = done / DURATION;
+  console.log(`  reference    @temporalio/client directly, ${CONNECTIONS} concurrent: ${fmt(directRate)} runs/s, p50 ${pct(50)} ms   p99 ${pct(99)} ms, ${failed} errors`);
+  console.log(`  ratio        API/direct throughput ${fmt(result.requests.average / directRate)}   p99 ${fmt(result.latency.p99 / pct(99))}`);
   console.log(`  API memory   rss ${mb(before.rss)} → ${mb(after.rss)}   heap used ${mb(before.heapUsed)} → ${mb(after.heapUsed)} (after GC, 2 s idle)`);
 } finally {
   await served.stop();

@@ -38,13 +38,20 @@ describe('signal, query, update', () => {
     expect(ping.body).toEqual({ workflowId, runId });
     const state = await eventually(async () => {
       const q = await h.call('POST', '/workflow/{id}/query/{query}', { params: { id: workflowId, query: 'state' }, body: {} });
-      return q.body.result.pings === 1 ? q : undefined;
+      return q.body.pings === 1 ? q : undefined;
     });
+    // The handler's value itself is the body (CONTRACT "Endpoint details"), whatever its JSON type.
     expect(state.status).toBe(200);
-    expect(state.body).toEqual({ result: { value: 'a', pings: 1, done: false } });
+    expect(state.body).toEqual({ value: 'a', pings: 1, done: false });
+    const count = await h.call('POST', '/workflow/{id}/query/{query}', { params: { id: workflowId, query: 'pingCount' }, body: {} });
+    expect([count.status, count.text, count.headers.get('content-type')]).toEqual([200, '1', 'application/json; charset=utf-8']);
+    const greeting = await h.call('POST', '/workflow/{id}/query/{query}', { params: { id: workflowId, query: 'greeting' }, body: {} });
+    expect([greeting.status, greeting.text]).toEqual([200, '"pong"']);
     const update = await h.call('POST', '/workflow/{id}/update/{update}', { params: { id: workflowId, update: 'setValue' }, body: { payload: { value: 'b' } } });
     expect(update.status).toBe(200);
-    expect(update.body).toEqual({ result: { previous: 'a', value: 'b' } });
+    expect(update.body).toEqual({ previous: 'a', value: 'b' });
+    const touch = await h.call('POST', '/workflow/{id}/update/{update}', { params: { id: workflowId, update: 'touch' }, body: {} });
+    expect([touch.status, touch.text, touch.headers.get('content-type')]).toEqual([200, '', 'application/json; charset=utf-8']);
     const finish = await h.call('POST', '/workflow/{id}/signal/{signal}', { params: { id: workflowId, signal: 'finish' }, body: { payload: { by: 'test' } } });
     expect(finish.status).toBe(202);
     const result = await eventually(async () => {
@@ -69,14 +76,21 @@ describe('signal, query, update', () => {
     expect(update.status).toBe(409);
   });
 
-  it('an unknown query or update name is a 400 ValidationError', async () => {
+  it('an unknown query or update name is a 404 naming the handlers the workflow registers', async () => {
     const { workflowId } = await startWaiter();
     const q = await h.call('POST', '/workflow/{id}/query/{query}', { params: { id: workflowId, query: 'nope' }, body: {} });
-    expect(q.status).toBe(400);
-    expect(q.body.error).toBe('ValidationError');
+    expect(q.status).toBe(404);
+    expect(q.body).toEqual({
+      error: 'QueryNotFoundError',
+      workflowId,
+      message: 'The workflow registers no query "nope"; its queries: "greeting", "pingCount", "state"',
+    });
     const u = await h.call('POST', '/workflow/{id}/update/{update}', { params: { id: workflowId, update: 'nope' }, body: {} });
-    expect(u.status).toBe(400);
-    expect(u.body.error).toBe('ValidationError');
+    expect(u.status).toBe(404);
+    expect(u.body).toEqual({ error: 'UpdateNotFoundError', workflowId, message: 'The workflow registers no update "nope"; its updates: "setValue", "touch"' });
+    // The run is not harmed by either.
+    const state = await h.call('POST', '/workflow/{id}/query/{query}', { params: { id: workflowId, query: 'state' }, body: {} });
+    expect(state.body).toMatchObject({ done: false });
     await h.client.workflow.getHandle(workflowId).terminate();
   });
 });

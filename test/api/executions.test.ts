@@ -241,7 +241,12 @@ describe('GET /workflow/runs', () => {
     });
     expect(list.body.count).toBe(list.body.runs.length);
     for (const r of list.body.runs) expect(r.workflowType).toBe('twoSteps');
-    expect(list.body.runs.find((x: { runId: string }) => x.runId === run.body.runId)).toMatchObject({ status: 'completed', workflowId: run.body.workflowId });
+    const listed = list.body.runs.find((x: { runId: string }) => x.runId === run.body.runId);
+    expect(listed).toMatchObject({ status: 'completed', workflowId: run.body.workflowId });
+    // ISO 8601 strings here (CONTRACT), unlike the status route's epoch ms.
+    const status = await h.call('GET', '/workflow/{id}/status', { params: { id: run.body.workflowId } });
+    expect(listed.startedAt).toBe(new Date(status.body.startedAt).toISOString());
+    expect(listed.completedAt).toBe(new Date(status.body.completedAt).toISOString());
     const bad = await h.call('GET', '/workflow/runs', { query: { limit: 0 } });
     expect(bad.status).toBe(400);
   });

@@ -94,8 +94,10 @@ describe('service routes', () => {
     const echo = def.body.workflows.find((w: { name: string }) => w.name === 'echo');
     expect(echo).toMatchObject({ aliases: ['echoAlias'], description: 'Returns its input (one step).' });
     expect(echo.activities).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'identity', kind: 'step', shared: false, type: 'echo#identity' })]));
+    expect(def.body.catalogs).toContainEqual({ catalog: h.catalog, live: true, version: def.body.version });
     const named = await h.call('GET', '/workflow/catalog/{catalog}', { params: { catalog: h.catalog } });
-    expect(named.body).toEqual(def.body);
+    const { catalogs: _catalogs, ...document } = def.body;
+    expect(named.body).toEqual(document);
     const missing = await h.call('GET', '/workflow/catalog/{catalog}', { params: { catalog: 'nobody-serves-this' } });
     expect(missing.status).toBe(404);
     expect(missing.body.error).toBe('CatalogNotAvailableError');

@@ -130,7 +130,7 @@ describe('GET /workflow/catalog', () => {
     const res = await stack.get('/workflow/catalog');
     expect(res.status).toBe(200);
     expect(res.body.catalog).toBe(stack.catalog);
-    expect(res.body.workflows.map((w: { name: string }) => w.name).sort()).toEqual(['onboard', 'summarize', 'welcome']);
+    expect(res.body.workflows.map((w: { name: string }) => w.name).sort()).toEqual(['approval', 'fanout', 'onboard', 'pager', 'summarize', 'welcome']);
     const onboard = res.body.workflows.find((w: { name: string }) => w.name === 'onboard');
     expect(onboard).toMatchObject({
       aliases: ['onboard_customer'],

@@ -3,6 +3,9 @@ import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import { ApiError } from './errors.js';
 import { abortSignal } from './middleware/abort.js';
+import { bearerAuth } from './middleware/auth.js';
+import { jsonLimits, requireJsonBody } from './middleware/body-limits.js';
+import { browserGuard } from './middleware/browser.js';
 import { errorRenderer } from './middleware/errors.js';
 import { requestLogger } from './middleware/logging.js';
 import { requestId } from './middleware/request-id.js';
@@ -12,8 +15,10 @@ import { deprecationHeaders, parseOr400, routerPath, type ApiState, type Deps, t
 export const BODY_LIMIT = '1mb';
 
 /**
- * Composes the Koa application: request id → request log → error rendering → abort signal → JSON body (1 MiB)
- * → routes. Each route validates its params, query and body with its zod schemas before the handler runs.
+ * Composes the Koa application: request id → request log → error rendering → Host/Origin allow-list and CORS
+ * (403) → bearer token (401, when configured) → JSON content type and encoding (415) → abort signal → JSON body
+ * (1 MiB, 413) → depth and Unicode limits (400) → routes → 405 with `Allow` for a known path and another method →
+ * 404. Each route validates its params, query and body with its zod schemas before the handler runs.
  */
 export function createApp(deps: Deps, routes: RouteDef[]): Koa<ApiState> {
   const app = new Koa<ApiState>();
@@ -42,12 +47,23 @@ export function createApp(deps: Deps, routes: RouteDef[]): Koa<ApiState> {
   app.use(requestId());
   app.use(requestLogger(deps.logger));
   app.use(errorRenderer());
+  app.use(browserGuard({ corsOrigins: deps.config.corsOrigins, allowedHosts: deps.config.allowedHosts, listenHost: deps.config.host }));
+  app.use(bearerAuth(deps.config.apiToken));
+  app.use(requireJsonBody());
   app.use(abortSignal(deps.shutdown));
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8', extendTypes: { json: ['application/json', 'application/*+json'] } }));
-  app.use(router.routes());
-  app.use(async (ctx) => {
+  app.use(jsonLimits());
+  app.use(async (ctx, next) => {
+    await next();
+    // 405 for a known path and another method; koa-router answers 501 for a method it does not know (TRACE).
+    if (ctx.status === 405 || (ctx.status === 501 && ctx.response.get('Allow'))) {
+      const allow = ctx.response.get('Allow');
+      throw new ApiError('MethodNotAllowedError', { message: `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`, headers: { Allow: allow } });
+    }
     if (ctx.status === 404 && ctx.body === undefined) throw new ApiError('NotFoundError', { message: `No route for ${ctx.method} ${ctx.path}` });
   });
+  app.use(router.routes());
+  app.use(router.allowedMethods());
   app.on('error', (err) => deps.logger.error({ err }, 'unhandled koa error'));
   return app;
 }

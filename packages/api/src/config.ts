@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { ConnectionOptions } from '@temporalio/client';
 
@@ -21,6 +22,34 @@ export interface ApiConfig {
   sseKeepAliveMs: number;
   /** How long `close()` waits for in-flight requests, in ms (10 000 per the brief). */
   shutdownGraceMs: number;
+  /**
+   * Extra allowed `Origin`s (`SKEIN_CORS_ORIGINS`, comma-separated, e.g. `https://app.example.com`; `*` allows
+   * any). Loopback origins (`http://localhost:<any port>`, `127.0.0.1`, `[::1]`) are always allowed.
+   */
+  corsOrigins: string[];
+  /**
+   * Extra allowed `Host` names (`SKEIN_ALLOWED_HOSTS`, comma-separated host names without port; `*` allows any).
+   * Loopback names are always allowed; guards against DNS rebinding.
+   */
+  allowedHosts: string[];
+  /** Bearer token every request but `/health` and `/ready` must carry (`SKEIN_API_TOKEN`); null = no auth. */
+  apiToken: string | null;
+  /**
+   * Deadline of one engine call in ms (`SKEIN_ENGINE_TIMEOUT_MS`, default 10 000; a loaded engine is waited for up
+   * to it). An unreachable engine fails sooner: its retries stop after 2 s (`temporal/deadline.ts`).
+   */
+  engineTimeoutMs: number;
+  /** How long a query or update may wait for a worker, in ms (`SKEIN_HANDLER_TIMEOUT_MS`, default 10 000) → 504 after. */
+  handlerTimeoutMs: number;
+  /** How long a catalog document and its poller liveness are cached, in ms (`SKEIN_CATALOG_CACHE_MS`, default 2 000). */
+  catalogCacheMs: number;
+  /**
+   * The only directory trace-log reads local trace files from (`SKEIN_TRACE_DIR`, default `<cwd>/.skein/traces`,
+   * the worker's default when both run in the project directory).
+   */
+  traceDir: string;
+  /** The only URL prefix trace-log fetches remote traces from (`SKEIN_TRACE_REMOTE_URL`); null = never fetch. */
+  traceRemoteUrl: string | null;
   /** Temporal connection, from `@temporalio/envconfig` (`TEMPORAL_ADDRESS`, `TEMPORAL_API_KEY`, TLS, ...). */
   temporal: { connection: ConnectionOptions; namespace: string };
 }
@@ -28,6 +57,13 @@ export interface ApiConfig {
 /** Raised by {@link loadApiConfig} for a malformed environment variable; the message is one line. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+function list(env: NodeJS.ProcessEnv, name: string): string[] {
+  return (env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -61,6 +97,14 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     historyMaxWaitMs: int(env, 'SKEIN_HISTORY_MAX_WAIT_MS', 15_000, 1),
     readyIntervalMs: int(env, 'SKEIN_READY_INTERVAL_MS', 5_000, 10),
     readyFailures: int(env, 'SKEIN_READY_FAILURES', 3, 1),
+    corsOrigins: list(env, 'SKEIN_CORS_ORIGINS').map((o) => (o === '*' ? o : o.replace(/\/+$/, '').toLowerCase())),
+    allowedHosts: list(env, 'SKEIN_ALLOWED_HOSTS').map((h) => h.toLowerCase()),
+    apiToken: env.SKEIN_API_TOKEN?.trim() || null,
+    engineTimeoutMs: int(env, 'SKEIN_ENGINE_TIMEOUT_MS', 10_000, 100, 600_000),
+    handlerTimeoutMs: int(env, 'SKEIN_HANDLER_TIMEOUT_MS', 10_000, 100, 600_000),
+    catalogCacheMs: int(env, 'SKEIN_CATALOG_CACHE_MS', 2_000, 0, 60_000),
+    traceDir: path.resolve(env.SKEIN_TRACE_DIR?.trim() || path.join(process.cwd(), '.skein', 'traces')),
+    traceRemoteUrl: env.SKEIN_TRACE_REMOTE_URL?.trim() || null,
     sseKeepAliveMs: 15_000,
     shutdownGraceMs: 10_000,
     temporal: { connection, namespace: temporal.namespace ?? 'default' },

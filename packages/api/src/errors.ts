@@ -12,13 +12,22 @@ export const ERROR_TABLE = {
   CatalogNotAvailableError: { status: 404, message: 'No worker serves the requested catalog' },
   StepNotFoundError: { status: 404, message: 'No step of that name was scheduled in the run' },
   NotFoundError: { status: 404, message: 'Not found' },
+  QueryNotFoundError: { status: 404, message: 'The workflow registers no query handler of that name' },
+  UpdateNotFoundError: { status: 404, message: 'The workflow registers no update handler of that name' },
+  UnauthorizedError: { status: 401, message: 'A valid bearer token is required' },
+  ForbiddenOriginError: { status: 403, message: 'Requests from this origin or host are not allowed' },
+  MethodNotAllowedError: { status: 405, message: 'Method not allowed on this path' },
   WorkflowExecutionTimedOutError: { status: 408, message: 'The workflow did not complete within the timeout; it keeps running' },
   WorkflowExecutionAlreadyStartedError: { status: 409, message: 'A workflow execution with this id is already running' },
   WorkflowExecutionAlreadyCompletedError: { status: 409, message: 'The workflow run is already closed' },
   WorkflowNotCompletedError: { status: 409, message: 'The workflow run has not completed yet' },
   StepNotCompletedError: { status: 409, message: 'The step has not completed in this run' },
+  RequestTimeoutError: { status: 408, message: 'The request was not received in time' },
   PayloadTooLargeError: { status: 413, message: 'Request body exceeds 1 MiB' },
+  UnsupportedMediaTypeError: { status: 415, message: 'A request body must be JSON (Content-Type: application/json)' },
+  RequestHeaderFieldsTooLargeError: { status: 431, message: 'Request headers are too large' },
   InternalError: { status: 500, message: 'Internal server error' },
+  WorkflowTaskTimeoutError: { status: 504, message: 'No worker answered within the deadline' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 /** One of the error type names of {@link ERROR_TABLE}. */
@@ -45,13 +54,19 @@ export class ApiError extends Error {
   readonly status: number;
   readonly workflowId: string | null;
   readonly issues: ValidationIssue[] | undefined;
+  /** Response headers the error carries (`Allow`, `Retry-After`, `WWW-Authenticate`); the renderer writes them. */
+  readonly headers: Record<string, string>;
 
-  constructor(type: ErrorType, options: { message?: string; workflowId?: string | null; issues?: ValidationIssue[]; cause?: unknown } = {}) {
+  constructor(
+    type: ErrorType,
+    options: { message?: string; workflowId?: string | null; issues?: ValidationIssue[]; cause?: unknown; headers?: Record<string, string> } = {},
+  ) {
     super(options.message ?? ERROR_TABLE[type].message, options.cause === undefined ? undefined : { cause: options.cause });
     this.type = type;
     this.status = ERROR_TABLE[type].status;
     this.workflowId = options.workflowId ?? null;
     this.issues = options.issues;
+    this.headers = options.headers ?? {};
   }
 }
 

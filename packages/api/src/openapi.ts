@@ -8,6 +8,7 @@ import { errorResponseSchema, validationErrorResponseSchema } from './schemas/co
 export const API_VERSION = '0.1.0';
 
 const requestIdHeader = { description: 'Request id (echoes a valid incoming X-Request-ID)', schema: { type: 'string' as const } };
+const retryAfterHeader = { description: 'Seconds to wait before retrying (no worker polls the catalog)', schema: { type: 'string' as const } };
 const deprecationHeaderDocs = {
   Deprecation: { description: 'Always `true`: this route is deprecated', schema: { type: 'string' as const } },
   Sunset: { description: 'Removal date: Thu, 16 Jul 2026 00:00:00 GMT', schema: { type: 'string' as const } },
@@ -17,16 +18,39 @@ const deprecationHeaderDocs = {
   },
 };
 
+/** Paths that answer without the bearer token (CONTRACT `UnauthorizedError`). */
+const TOKEN_EXEMPT = new Set(['/health', '/ready']);
+
+/**
+ * The error types a route can answer: its own, plus those every route shares (CONTRACT "HTTP conventions"):
+ * 400, 403 (Origin/Host allow-list), 401 (bearer token, when configured), 415 and 413 for routes with a body, 500.
+ */
+export function routeErrorTypes(route: RouteDef): ErrorType[] {
+  return [
+    'ValidationError',
+    ...(route.errors ?? []),
+    ...(TOKEN_EXEMPT.has(route.path) ? [] : (['UnauthorizedError'] as const)),
+    'ForbiddenOriginError',
+    ...(route.body ? (['UnsupportedMediaTypeError', 'PayloadTooLargeError'] as const) : []),
+    'InternalError',
+  ];
+}
+
 function errorResponses(route: RouteDef): ZodOpenApiResponsesObject {
-  const types: ErrorType[] = ['ValidationError', ...(route.errors ?? []), 'InternalError'];
+  const types = routeErrorTypes(route);
   const byStatus = new Map<number, ErrorType[]>();
   for (const t of types) {
     const status = ERROR_TABLE[t].status;
     byStatus.set(status, [...new Set([...(byStatus.get(status) ?? []), t])]);
   }
-  const headers = { 'X-Request-ID': requestIdHeader, ...(route.deprecated ? deprecationHeaderDocs : {}) };
   const out: ZodOpenApiResponsesObject = {};
   for (const [status, names] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    const headers = {
+      'X-Request-ID': requestIdHeader,
+      ...(route.deprecated ? deprecationHeaderDocs : {}),
+      ...(names.includes('CatalogNotAvailableError') ? { 'Retry-After': retryAfterHeader } : {}),
+      ...(status === 401 ? { 'WWW-Authenticate': { description: '`Bearer realm="skein"`', schema: { type: 'string' as const } } } : {}),
+    };
     out[String(status) as '400'] = {
       description: names.join(', '),
       headers,
@@ -56,6 +80,7 @@ function operation(route: RouteDef): ZodOpenApiOperationObject {
     responses,
     ...(route.description ? { description: route.description } : {}),
     ...(route.deprecated ? { deprecated: true } : {}),
+    ...(TOKEN_EXEMPT.has(route.path) ? { security: [] } : {}),
   };
   const requestParams: NonNullable<ZodOpenApiOperationObject['requestParams']> = {};
   if (route.params) requestParams.path = route.params as never;
@@ -67,9 +92,11 @@ function operation(route: RouteDef): ZodOpenApiOperationObject {
 
 /**
  * Builds the OpenAPI 3.1 document of the API from the same route definitions and zod schemas that validate
- * requests, so the document cannot drift from the code. `serverUrl` fills `servers` when given.
+ * requests, so the document cannot drift from the code. `serverUrl` fills `servers` when given. The `bearerAuth`
+ * security scheme is always described; it is required (top-level `security`) only when `tokenRequired`
+ * (`SKEIN_API_TOKEN` set); by default the requirement list is empty, as SPEC "Authentication" declares.
  */
-export function buildOpenApiDocument(routes: RouteDef[] = allRoutes, serverUrl?: string): ReturnType<typeof createDocument> {
+export function buildOpenApiDocument(routes: RouteDef[] = allRoutes, serverUrl?: string, tokenRequired = false): ReturnType<typeof createDocument> {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of routes) {
     if (route.hidden) continue;
@@ -82,10 +109,22 @@ export function buildOpenApiDocument(routes: RouteDef[] = allRoutes, serverUrl?:
       version: API_VERSION,
       description:
         'Run, inspect, signal and control Skein workflows on Temporal. Errors follow one model: `ErrorResponse` ' +
-        '`{ error, message, workflowId }`, or `ValidationErrorResponse` `{ error: "ValidationError", message, issues }` for 400s.',
+        '`{ error, message, workflowId }`, or `ValidationErrorResponse` `{ error: "ValidationError", message, issues }` for 400s. ' +
+        'Every route also answers 405 `MethodNotAllowedError` (with `Allow`) to another method on its path; request ' +
+        'bodies must be `application/json`, nest at most 512 levels and hold well-formed Unicode; only loopback ' +
+        '`Origin`s and `Host`s are served unless `SKEIN_CORS_ORIGINS` / `SKEIN_ALLOWED_HOSTS` extend the lists.',
     },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
-    security: [],
+    security: tokenRequired ? [{ bearerAuth: [] }] : [],
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Only when the server sets `SKEIN_API_TOKEN`: `Authorization: Bearer <token>` on every route but /health and /ready.',
+        },
+      },
+    },
     tags: [
       { name: 'Executions', description: 'Run and start workflows, read results, status and input' },
       { name: 'History', description: 'Paged and streamed engine history' },

@@ -7,7 +7,10 @@ import { createApp } from './app.js';
 import type { ApiConfig } from './config.js';
 import { allRoutes } from './routes/index.js';
 import type { ApiState, Deps } from './route.js';
+import { clientErrorHandler } from './client-errors.js';
+import { pingEngine, startReadinessMonitor } from './readiness.js';
 import { CatalogCache } from './temporal/catalog.js';
+import { EngineCallPolicy } from './temporal/deadline.js';
 
 /** A running (or ready to run) API server; see {@link createApiServer}. */
 export interface ApiServer {
@@ -41,11 +44,6 @@ function oneLine(err: unknown): string {
   return msg.split('\n')[0]!.trim();
 }
 
-/** One engine health check: `GetSystemInfo` with a deadline. Resolves when the engine answered. */
-async function ping(client: Client, timeoutMs: number): Promise<void> {
-  await client.withDeadline(Date.now() + timeoutMs, () => client.workflowService.getSystemInfo({}));
-}
-
 /**
  * Creates the API server: connects to Temporal (unless `options.client` is given), checks the engine answers,
  * and composes the Koa app with every route. Call `listen()` to serve.
@@ -55,18 +53,24 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
   const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'skein-api' } });
   let connection: Connection | undefined;
   let client = options.client;
+  const callPolicy = new EngineCallPolicy(config.engineTimeoutMs);
   const address = config.temporal.connection.address ?? 'localhost:7233';
   if (!client) {
     try {
-      connection = await Connection.connect({ ...config.temporal.connection, connectTimeout: '5s' });
+      connection = await Connection.connect({
+        ...config.temporal.connection,
+        connectTimeout: '5s',
+        interceptors: callPolicy.interceptors,
+      });
     } catch (err) {
       throw new EngineUnavailableError(`Cannot reach the Temporal server at ${address}: ${oneLine(err)}`);
     }
     client = new Client({ connection, namespace: config.temporal.namespace });
   }
   try {
-    await ping(client, 5_000);
+    await pingEngine(client, 5_000);
   } catch (err) {
+    await callPolicy.retriesSettled();
     await connection?.close().catch(() => {});
     throw new EngineUnavailableError(`Temporal server at ${address} does not answer: ${oneLine(err)}`);
   }
@@ -76,7 +80,7 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
   const deps: Deps = {
     client,
     config,
-    catalogs: new CatalogCache(client),
+    catalogs: new CatalogCache(client, config.catalogCacheMs, closing.signal),
     health: { healthy: true },
     shutdown: hardStop.signal,
     closing: closing.signal,
@@ -84,37 +88,23 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
   };
   const app = createApp(deps, allRoutes);
 
-  // Readiness monitor (SPEC "/ready", CONTRACT SKEIN_READY_INTERVAL_MS / SKEIN_READY_FAILURES).
   const fatalCallbacks: Array<(reason: string) => void> = [];
-  let failures = 0;
   let fatal = false;
-  let checking = false;
-  const monitor = setInterval(async () => {
-    if (checking || fatal) return;
-    checking = true;
-    try {
-      await ping(client, Math.max(100, Math.min(config.readyIntervalMs, 5_000)));
-      if (!deps.health.healthy) logger.info('engine health check recovered');
-      failures = 0;
-      deps.health.healthy = true;
-    } catch (err) {
-      failures += 1;
-      deps.health.healthy = false;
-      logger.warn({ err, failures, threshold: config.readyFailures }, 'engine health check failed');
-      if (failures >= config.readyFailures) {
-        fatal = true;
-        const reason = `Temporal server at ${address} failed ${failures} consecutive health checks: ${oneLine(err)}`;
-        logger.error({ failures }, reason);
-        for (const cb of fatalCallbacks) cb(reason);
-      }
-    } finally {
-      checking = false;
-    }
-  }, config.readyIntervalMs);
-  monitor.unref();
+  const stopMonitor = startReadinessMonitor(client, {
+    intervalMs: config.readyIntervalMs,
+    failures: config.readyFailures,
+    address,
+    logger,
+    health: deps.health,
+    onFatal(reason) {
+      fatal = true;
+      for (const cb of fatalCallbacks) cb(reason);
+    },
+  });
 
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5_000;
+  server.on('clientError', clientErrorHandler(logger));
   const sockets = new Set<Socket>();
   server.on('connection', (s) => {
     sockets.add(s);
@@ -132,13 +122,15 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
 
   let closePromise: Promise<void> | undefined;
   async function doClose(): Promise<void> {
-    clearInterval(monitor);
+    stopMonitor();
     const stopped = new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
     closing.abort(new Error('server closing'));
     server.closeIdleConnections();
     if (inFlight > 0) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, config.shutdownGraceMs);
+        // With the engine lost, in-flight requests fail within the 2 s retry budget: do not wait the full grace.
+        const graceMs = fatal ? Math.min(config.shutdownGraceMs, 2_500) : config.shutdownGraceMs;
+        const timer = setTimeout(resolve, graceMs);
         drained = () => {
           clearTimeout(timer);
           resolve();
@@ -149,7 +141,10 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
     server.closeAllConnections();
     for (const s of sockets) s.destroy();
     await stopped;
-    if (connection) await connection.close().catch(() => {});
+    if (connection) {
+      await callPolicy.retriesSettled();
+      await connection.close().catch(() => {});
+    }
     logger.info('API server closed');
   }
 

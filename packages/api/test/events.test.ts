@@ -28,6 +28,16 @@ describe('history event JSON', () => {
     expect(attrs.input.payloads[0]).toEqual({ metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('{"a":1}').toString('base64') });
   });
 
+  it('adds eventTypeName (no EVENT_TYPE_ prefix) right after eventType, and stepName only when given', () => {
+    const json = eventToJson(event, false);
+    expect(Object.keys(json).slice(0, 4)).toEqual(['eventId', 'eventTime', 'eventType', 'eventTypeName']);
+    expect(json.eventTypeName).toBe('WORKFLOW_EXECUTION_STARTED');
+    expect(json).not.toHaveProperty('stepName');
+    const named = eventToJson(event, false, 'fetchOrder');
+    expect(Object.keys(named).slice(2, 5)).toEqual(['eventType', 'eventTypeName', 'stepName']);
+    expect(named.stepName).toBe('fetchOrder');
+  });
+
   it('decodes payloads with the default converter when asked', () => {
     const attrs = eventToJson(event, true).workflowExecutionStartedEventAttributes as any;
     expect(attrs.input.payloads).toEqual([{ a: 1 }]);

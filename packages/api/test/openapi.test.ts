@@ -22,6 +22,20 @@ describe('OpenAPI document', () => {
     expect(doc.paths['/workflow/{id}/stop'].patch.responses['200'].headers).toHaveProperty('Sunset');
   });
 
+  it('documents the fields seed-system clients read: eventTypeName, stepName, startTime/closeTime, ISO run dates, runId', () => {
+    const s = doc.components.schemas;
+    expect(s.HistoryEvent.required).toEqual(expect.arrayContaining(['eventId', 'eventType', 'eventTypeName']));
+    expect(s.HistoryEvent.properties.stepName.type).toBe('string');
+    expect(s.WorkflowMeta.required).toEqual(expect.arrayContaining(['startTime', 'closeTime']));
+    expect(s.WorkflowMeta.properties.startTime.format).toBe('date-time');
+    const run = s.RunsResponse.properties.runs.items.properties;
+    expect(run.startedAt.format).toBe('date-time');
+    expect(run.completedAt.anyOf.map((x: any) => x.format ?? x.type)).toEqual(['date-time', 'null']);
+    expect(s.StatusResponse.properties.startedAt.type).toBe('integer');
+    const latest = doc.paths['/workflow/{id}/history'].get.parameters.map((p: any) => p.name);
+    expect(latest).toEqual(expect.arrayContaining(['pageSize', 'pageToken', 'includePayloads', 'longPollTimeoutMs', 'runId']));
+  });
+
   it('request schemas in the document agree with the zod validators', () => {
     const ajv = new Ajv2020({ strict: false });
     const schema = { ...doc.components.schemas.RunRequest, components: doc.components };

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError } from 'commander';
+import { registerClientCommands } from './client/register.js';
 import { apiCommand } from './commands/api.js';
 import { devCommand, type DevOptions } from './commands/dev.js';
 import { temporalCommand } from './commands/temporal.js';
@@ -44,5 +45,7 @@ program
     }
     return temporalCommand(action);
   });
+
+registerClientCommands(program);
 
 await program.parseAsync();

@@ -11,9 +11,9 @@ import {
   type EvaluationResult,
   type WorkflowConfig,
 } from './shared/definition.js';
-import { checkSchema } from './shared/validate.js';
 import { runActivity } from './activity/run.js';
 import type { SkeinActivity, SkeinWorkflow } from './shared/callables.js';
+import { runLocally } from './local/run.js';
 
 export { z } from 'zod';
 export * from './shared/names.js';
@@ -22,25 +22,28 @@ export * from './shared/options.js';
 export * from './shared/callables.js';
 export { deepMerge, isPlainObject } from './shared/merge.js';
 export { checkSchema, SCHEMA_ERROR_TYPE } from './shared/validate.js';
-export { runActivity } from './activity/run.js';
+export { runActivity, toActivityFailure } from './activity/run.js';
+export * from './shared/context.js';
+export { FatalError, ValidationError, hasErrorType, errorTypeName, isNonRetryableError, NON_ERROR_THROWN } from './shared/errors.js';
+export { durationMs, type Duration } from './shared/duration.js';
+export { executeInParallel, type ParallelOptions, type ParallelResult } from './shared/parallel.js';
+export { sleep } from './local/run.js';
+// Signals, queries and updates: Temporal's own definitions (usable anywhere); `setHandler` and `condition`
+// only work inside a workflow execution (the worker's sandbox), as in `@temporalio/workflow`.
+export { condition, defineQuery, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
 
 /**
  * Defines a workflow. The worker runs `fn` in Temporal's deterministic sandbox; there, calling a step or
  * evaluator schedules an activity and calling another workflow starts a child workflow.
- * In plain Node (unit tests) calling the returned function runs `fn` directly with schema checks.
+ * In plain Node (unit tests) calling the returned function runs `fn` directly with schema checks and a local
+ * `context` (`runLocally`): continue-as-new starts the next run in-process, child calls run in-process too (their
+ * call options are ignored there: a detached call also runs the child to completion and answers its output).
  * @throws DefinitionError on a malformed config (bad name, non-function `fn`, unknown option keys).
  */
 export function workflow<I = unknown, O = unknown>(config: WorkflowConfig<I, O>): SkeinWorkflow<I, O> {
   const def = normalizeWorkflowConfig(config);
-  const call = async (input: I): Promise<O> => {
-    const i = checkSchema(def.inputSchema, input, `input of workflow "${def.name}"`);
-    if (!i.ok) throw new TypeError(i.message);
-    const out = await def.fn(i.value as I);
-    const o = checkSchema(def.outputSchema, out, `output of workflow "${def.name}"`);
-    if (!o.ok) throw new TypeError(o.message);
-    return o.value as O;
-  };
-  return Object.assign(call, { [SKEIN]: def }) as SkeinWorkflow<I, O>;
+  const call = (input?: I) => runLocally(def as never, input);
+  return Object.assign(call, { [SKEIN]: def }) as unknown as SkeinWorkflow<I, O>;
 }
 
 /**

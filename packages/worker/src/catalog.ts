@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { CATALOG_WORKFLOW_TYPE, activityType, catalogWorkflowId, type Schema } from '@skein/core';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
@@ -11,6 +12,18 @@ export interface CatalogDocument {
   catalog: string;
   /** Epoch ms of publication. */
   publishedAt: number;
+  /**
+   * Hash of what the worker serves (workflows, their schemas and activities, shared activities): SHA-256, hex.
+   * Two workers with the same version serve the same project; see `claimCatalog`.
+   */
+  version: string;
+  /** Temporal identity of the worker that published the document (as `DescribeTaskQueue` lists its pollers). */
+  identity: string;
+  /**
+   * During a rolling deploy (`SKEIN_ROLLING_DEPLOY=1`): the older versions still served by live workers. The API
+   * serves their names too while their workers' identities still poll the catalog.
+   */
+  previous?: CatalogVersionEntry[];
   workflows: Array<{
     name: string;
     aliases: string[];
@@ -27,6 +40,14 @@ export interface CatalogDocument {
   sharedActivities: Array<{ name: string; kind: 'step' | 'evaluator'; package: string | null }>;
 }
 
+/** An older version of a catalog kept listed during a rolling deploy. */
+export type CatalogVersionEntry = Pick<CatalogDocument, 'version' | 'identity' | 'workflows' | 'sharedActivities'>;
+
+/** The version of what a catalog document serves: SHA-256 (hex) of its workflows and shared activities. */
+export function catalogVersion(doc: Pick<CatalogDocument, 'workflows' | 'sharedActivities'>): string {
+  return createHash('sha256').update(JSON.stringify({ workflows: doc.workflows, sharedActivities: doc.sharedActivities })).digest('hex');
+}
+
 /** Payloads above this size (bytes) risk Temporal's blob limit (2 MiB by default); schemas are dropped beyond it. */
 export const CATALOG_MEMO_BUDGET_BYTES = 1_500_000;
 
@@ -39,11 +60,9 @@ function jsonSchema(schema: Schema | undefined): object | null {
   }
 }
 
-/** Builds the catalog document of a loaded project. */
-export function buildCatalogDocument(project: LoadedProject, catalog: string, now = Date.now()): CatalogDocument {
-  return {
-    catalog,
-    publishedAt: now,
+/** Builds the catalog document of a loaded project, published by the worker `identity`. */
+export function buildCatalogDocument(project: LoadedProject, catalog: string, identity: string, now = Date.now()): CatalogDocument {
+  const served = {
     workflows: project.workflows.map((wf) => ({
       name: wf.def.name,
       aliases: wf.def.aliases,
@@ -63,6 +82,7 @@ export function buildCatalogDocument(project: LoadedProject, catalog: string, no
       package: 'package' in a.entry ? ((a.entry as { package: { name: string } | null }).package?.name ?? null) : null,
     })),
   };
+  return { catalog, publishedAt: now, version: catalogVersion(served), identity, ...served };
 }
 
 /**
@@ -77,7 +97,8 @@ export function fitCatalogDocument(doc: CatalogDocument): { doc: CatalogDocument
 
 /**
  * Publishes the catalog: starts `$catalog` (id `$catalog:<catalog>`) on the catalog's task queue with the
- * document as its memo, replacing any previous run (the newest worker's catalog wins).
+ * document as its memo, replacing any previous run. Call `claimCatalog` first: it refuses a catalog that a live
+ * worker of another version serves.
  */
 export async function publishCatalog(client: Client, doc: CatalogDocument): Promise<void> {
   await client.workflow.start(CATALOG_WORKFLOW_TYPE, {

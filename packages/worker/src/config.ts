@@ -17,6 +17,8 @@ export interface WorkerConfig {
   engine: EngineConnectionConfig;
   /** Engine health check (`SKEIN_ENGINE_CHECK_INTERVAL_MS`, default 5 000; `SKEIN_ENGINE_CHECK_FAILURES`, default 3). */
   engineCheck: { intervalMs: number; failures: number };
+  /** `SKEIN_ROLLING_DEPLOY=1` (or `true`): start next to a live worker of another catalog version (see `claimCatalog`). */
+  rollingDeploy: boolean;
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -53,5 +55,6 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
       intervalMs: positiveInt(env, 'SKEIN_ENGINE_CHECK_INTERVAL_MS', 5000),
       failures: positiveInt(env, 'SKEIN_ENGINE_CHECK_FAILURES', 3),
     },
+    rollingDeploy: /^(1|true|yes)$/i.test(env.SKEIN_ROLLING_DEPLOY ?? ''),
   };
 }

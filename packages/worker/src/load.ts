@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { definitionOf, type ActivityDefinition, type WorkflowDefinition } from '@skein/core';
 import type { ActivityEntry, Manifest, SharedActivityEntry, WorkflowEntry } from '@skein/discovery';
 import { WorkerStartupError } from './errors.js';
+import { describeTypeScriptLoadError } from './typescript/load-error.js';
 
 /** A discovered workflow with the definition its module exports at runtime. */
 export interface LoadedWorkflow {
@@ -35,7 +36,7 @@ async function importModule(file: string): Promise<Record<string, unknown>> {
     return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (err) {
     const e = err as Error;
-    throw new WorkerStartupError(`Cannot load ${file}: ${e.message.split('\n')[0]}`, e.stack);
+    throw new WorkerStartupError(`Cannot load ${file}: ${describeTypeScriptLoadError(e) ?? e.message.split('\n')[0]}`, e.stack);
   }
 }
 

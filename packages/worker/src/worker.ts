@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import { dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter } from '@skein/core';
 import type { Manifest } from '@skein/discovery';
@@ -7,6 +9,7 @@ import type { Logger } from 'pino';
 import { ActivityResolver, buildActivities } from './activities.js';
 import { bundleWorkflows } from './bundle/bundle.js';
 import { buildCatalogDocument, fitCatalogDocument, publishCatalog, type CatalogDocument } from './catalog.js';
+import { claimCatalog, retireCatalog } from './catalog-ownership.js';
 import { loadWorkerConfig, type EngineConnectionConfig } from './config.js';
 import { WorkerStartupError } from './errors.js';
 import { loadProject } from './load.js';
@@ -18,6 +21,7 @@ import { WorkerEvents } from './hooks/events.js';
 import { loadHookFiles } from './hooks/hook-files.js';
 import { skeinSinks } from './hooks/sinks.js';
 import { TraceRecorder } from './traces/recorder.js';
+import { enableTypeScriptSources } from './typescript/resolve-hook.js';
 import type { TraceExporter } from './traces/types.js';
 
 /** Options of `startWorker()`; anything omitted comes from the environment (`loadWorkerConfig`). */
@@ -40,6 +44,12 @@ export interface StartWorkerOptions {
   traceExporters?: TraceExporter[];
   /** Advanced Temporal worker tuning passed through (e.g. `maxCachedWorkflows`, `maxConcurrentActivityTaskExecutions`). */
   workerOptions?: Partial<Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions'>>;
+  /**
+   * Deliberate rolling deploy: start even though a live worker with a different catalog version serves the
+   * catalog; both versions' workflows stay listed until the old worker's pollers are gone. Default
+   * `SKEIN_ROLLING_DEPLOY=1`, else false (the worker refuses to start).
+   */
+  rollingDeploy?: boolean;
   /**
    * Workflow bundle cache directory (see `bundleWorkflows`); `false` bundles from scratch on every start.
    * Default `SKEIN_BUNDLE_CACHE` (a directory, or `off`), else `<projectDir>/.skein/bundles`.
@@ -85,6 +95,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   } as EngineConnectionConfig;
 
   const tStart = performance.now();
+  // Project .ts files (steps, evaluators, shared activities, hook files) run from source in this process.
+  enableTypeScriptSources();
   const manifest = await checkProject(options.projectDir, logger);
   const tValidated = performance.now();
   if (manifest.workflows.length === 0) {
@@ -124,9 +136,19 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
     await Promise.allSettled([nativeConnection.close(), clientConnection.close()]);
   };
   try {
+    const client = new Client({ connection: clientConnection, namespace: engine.namespace });
+    // Unique per worker, so that the engine's poller list tells workers (even in one process) apart.
+    const identity = `${process.pid}@${os.hostname()}/${randomUUID().slice(0, 8)}`;
+    const built = buildCatalogDocument(project, catalog, identity);
+    const previous = await claimCatalog(client, built, { rollingDeploy: options.rollingDeploy ?? env.rollingDeploy });
+    const fitted = fitCatalogDocument(previous.length > 0 ? { ...built, previous } : built);
+    const catalogDocument = fitted.doc;
+    if (fitted.schemasDropped) logger.warn('catalog too large for the engine memo: published without JSON Schemas');
+    if (previous.length > 0) logger.warn({ previous: previous.map((p) => p.identity) }, 'rolling deploy: older catalog versions stay listed while their workers poll');
     const worker = await Worker.create({
       connection: nativeConnection,
       namespace: engine.namespace,
+      identity,
       taskQueue: catalog,
       workflowBundle,
       activities,
@@ -135,10 +157,6 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
       shutdownGraceTime: options.shutdownGraceTimeMs ?? 10_000,
       ...options.workerOptions,
     });
-    const client = new Client({ connection: clientConnection, namespace: engine.namespace });
-    const fitted = fitCatalogDocument(buildCatalogDocument(project, catalog));
-    const catalogDocument = fitted.doc;
-    if (fitted.schemasDropped) logger.warn('catalog too large for the engine memo: published without JSON Schemas');
     await dispatchLifecycle('onBeforeStart', {
       eventId: crypto.randomUUID(),
       eventDate: Date.now(),
@@ -171,6 +189,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
       })
       .finally(async () => {
         stopWatching();
+        // A clean stop leaves nothing Running that pretends the catalog is served (unless another worker still is).
+        if (!lost && (await retireCatalog(client, catalog, identity))) logger.info({ catalog }, 'catalog retired: no other worker serves it');
         // Let webpack finish writing its persistent cache (a cold start writes it in the background).
         await bundled.persisted;
         const pending = await drainHooks(30_000);

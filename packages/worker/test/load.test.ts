@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ActivityResolver, buildActivities } from '../src/activities.js';
-import { buildCatalogDocument, fitCatalogDocument } from '../src/catalog.js';
+import { buildCatalogDocument, catalogVersion, fitCatalogDocument } from '../src/catalog.js';
 import { workflowEntrySource } from '../src/bundle/entry.js';
 import { WorkerStartupError } from '../src/errors.js';
 import { loadProject } from '../src/load.js';
@@ -62,7 +62,7 @@ describe('workflow bundle entry', () => {
 
 describe('catalog document', () => {
   it('lists workflows with aliases, JSON Schemas and activity types', async () => {
-    const doc = buildCatalogDocument(await loadProject(examplesManifest()), 'main', 1000);
+    const doc = buildCatalogDocument(await loadProject(examplesManifest()), 'main', 'worker-1', 1000);
     const welcome = doc.workflows.find((w) => w.name === 'welcome')!;
     expect(welcome.aliases).toEqual(['greet_customer']);
     expect(welcome.inputSchema).toMatchObject({ type: 'object', properties: { name: { type: 'string' } } });
@@ -72,11 +72,20 @@ describe('catalog document', () => {
       { name: 'slugify', kind: 'step', package: null },
       { name: 'titleCase', kind: 'step', package: '@skein-fixtures/greetings' },
     ]);
-    expect(doc).toMatchObject({ catalog: 'main', publishedAt: 1000 });
+    expect(doc).toMatchObject({ catalog: 'main', publishedAt: 1000, identity: 'worker-1' });
+  });
+
+  it('is versioned by a hash of what it serves, not by who published it or when', async () => {
+    const project = await loadProject(examplesManifest());
+    const a = buildCatalogDocument(project, 'main', 'worker-1', 1000);
+    const b = buildCatalogDocument(project, 'main', 'worker-2', 2000);
+    expect(a.version).toMatch(/^[0-9a-f]{64}$/);
+    expect(b.version).toBe(a.version);
+    expect(catalogVersion({ workflows: a.workflows.slice(1), sharedActivities: a.sharedActivities })).not.toBe(a.version);
   });
 
   it('drops JSON Schemas when the document would not fit the engine memo', async () => {
-    const doc = buildCatalogDocument(await loadProject(examplesManifest()), 'main', 1000);
+    const doc = buildCatalogDocument(await loadProject(examplesManifest()), 'main', 'worker-1', 1000);
     const huge = { ...doc, workflows: Array.from({ length: 4000 }, (_, i) => ({ ...doc.workflows[2]!, name: `w${i}` })) };
     const fitted = fitCatalogDocument(huge);
     expect(fitted.schemasDropped).toBe(true);

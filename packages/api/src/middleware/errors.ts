@@ -3,9 +3,18 @@ import { ApiError, errorBody } from '../errors.js';
 import type { ApiState } from '../route.js';
 
 function fromFrameworkError(err: unknown): ApiError | undefined {
-  const e = err as { status?: number; type?: string; name?: string; expose?: boolean } | null;
+  const e = err as { status?: number; type?: string; name?: string; expose?: boolean; code?: string } | null;
   if (!e || typeof e !== 'object') return undefined;
   if (e.status === 413 || e.type === 'entity.too.large') return new ApiError('PayloadTooLargeError', { cause: err });
+  if (e.status === 415 || e.type === 'encoding.unsupported') return new ApiError('UnsupportedMediaTypeError', { message: 'Unsupported Content-Encoding', cause: err });
+  if (typeof e.code === 'string' && e.code.startsWith('Z_')) {
+    // zlib could not decode a gzip/deflate/br body.
+    return new ApiError('ValidationError', {
+      message: 'Request body could not be decoded with its Content-Encoding',
+      issues: [{ code: 'invalid_encoding', path: ['body'], message: 'Body is not valid for its Content-Encoding' }],
+      cause: err,
+    });
+  }
   if (e.name === 'SyntaxError' || e.type === 'entity.parse.failed' || (e.status === 400 && e.expose)) {
     return new ApiError('ValidationError', {
       message: 'Malformed JSON body',
@@ -13,7 +22,7 @@ function fromFrameworkError(err: unknown): ApiError | undefined {
       cause: err,
     });
   }
-  if (e.status === 415 || e.status === 411 || e.type === 'charset.unsupported' || e.type === 'encoding.unsupported') {
+  if (e.status === 411 || e.type === 'charset.unsupported' || e.type === 'request.size.invalid' || e.type === 'request.aborted') {
     return new ApiError('ValidationError', {
       message: 'Unsupported request body encoding',
       issues: [{ code: 'invalid_body', path: ['body'], message: 'Request body must be UTF-8 JSON' }],
@@ -25,7 +34,7 @@ function fromFrameworkError(err: unknown): ApiError | undefined {
 
 /**
  * The one place errors become responses (STYLE "Koa"): renders {@link ApiError}s from CONTRACT's table, maps
- * body-parser failures (malformed JSON → 400, too large → 413), and turns anything else into a 500
+ * body-parser failures (malformed JSON or a broken encoding → 400, too large → 413, unknown encoding → 415), and turns anything else into a 500
  * `InternalError` with a generic message. The original error goes to the log with the request id, never to the
  * client.
  */
@@ -59,6 +68,7 @@ export function errorRenderer(): Koa.Middleware<ApiState> {
         return;
       }
       ctx.status = apiError.status;
+      ctx.set(apiError.headers);
       ctx.type = 'application/json';
       ctx.body = errorBody(apiError);
     }

@@ -4,7 +4,7 @@ import type { ApiState } from '../route.js';
 
 /**
  * Logs one line per request when its response finishes: request id, method, route, workflow id, run id,
- * `http.status_code` (SPEC v0.11.0) and duration. `ctx.state.log` is a child logger bound to the request id.
+ * `http.status_code` (SPEC v0.11.0; null for a request the client abandoned before the answer) and duration. `ctx.state.log` is a child logger bound to the request id.
  */
 export function requestLogger(logger: Logger): Koa.Middleware<ApiState> {
   return async (ctx, next) => {
@@ -13,7 +13,8 @@ export function requestLogger(logger: Logger): Koa.Middleware<ApiState> {
     const done = () => {
       ctx.res.off('finish', done);
       ctx.res.off('close', done);
-      const status = ctx.res.headersSent ? ctx.res.statusCode : ctx.status;
+      // A request the client abandoned before any answer has no status (not Koa's default 404).
+      const status = ctx.res.headersSent ? ctx.res.statusCode : null;
       const line = {
         'http.method': ctx.method,
         'http.route': ctx.state.route ?? null,
@@ -24,7 +25,8 @@ export function requestLogger(logger: Logger): Koa.Middleware<ApiState> {
         durationMs: Math.round((performance.now() - started) * 10) / 10,
         aborted: !ctx.res.writableFinished,
       };
-      if (status >= 500) ctx.state.log.error(line, 'request failed');
+      if (status === null) ctx.state.log.info(line, 'request abandoned by the client');
+      else if (status >= 500) ctx.state.log.error(line, 'request failed');
       else ctx.state.log.info(line, 'request');
     };
     ctx.res.once('finish', done);

@@ -1,19 +1,39 @@
 import { z } from 'zod';
+import { ApiError } from '../errors.js';
 import { defineRoute } from '../route.js';
-import { catalogResponseSchema } from '../schemas/catalog.js';
+import { boundedName } from '../schemas/common.js';
+import { catalogResponseSchema, defaultCatalogResponseSchema } from '../schemas/catalog.js';
+
+const LIVENESS =
+  'A catalog is available while a worker polls its task queue (the engine\'s DescribeTaskQueue pollers, seen in the last ' +
+  '70 s, cached `SKEIN_CATALOG_CACHE_MS`) and its `$catalog` execution runs (a cleanly stopped worker retires it at once). ' +
+  'Otherwise 404 `CatalogNotAvailableError` with `Retry-After`.';
 
 export const catalogRoutes = [
   defineRoute({
     method: 'get',
     path: '/workflow/catalog',
     operationId: 'getDefaultCatalog',
-    summary: 'Workflows of the default catalog',
-    description: 'The catalog document the worker serving the default catalog published.',
+    summary: 'Workflows of the default catalog, and which catalogs are live',
+    description: `The document the workers serving the default catalog published, and \`catalogs\`: every catalog with a published document and whether a worker polls it. ${LIVENESS} The 404's message names the live catalogs.`,
     tag: 'Catalog',
-    responses: { 200: { description: 'Catalog', schema: catalogResponseSchema } },
+    responses: { 200: { description: 'Catalog', schema: defaultCatalogResponseSchema } },
     errors: ['CatalogNotAvailableError'],
     async handler({ ctx, deps }) {
-      ctx.body = await deps.catalogs.get(deps.config.defaultCatalog);
+      const [doc, catalogs] = await Promise.allSettled([deps.catalogs.get(deps.config.defaultCatalog), deps.catalogs.list()]);
+      if (doc.status === 'rejected') {
+        const err = doc.reason as unknown;
+        if (err instanceof ApiError && err.type === 'CatalogNotAvailableError' && catalogs.status === 'fulfilled') {
+          const live = catalogs.value.filter((c) => c.live).map((c) => `"${c.catalog}"`);
+          throw new ApiError('CatalogNotAvailableError', {
+            message: `${err.message}; live catalogs: ${live.length > 0 ? live.join(', ') : 'none'}`,
+            headers: err.headers,
+          });
+        }
+        throw err;
+      }
+      if (catalogs.status === 'rejected') throw catalogs.reason;
+      ctx.body = { ...doc.value, catalogs: catalogs.value };
     },
   }),
   defineRoute({
@@ -21,8 +41,9 @@ export const catalogRoutes = [
     path: '/workflow/catalog/{catalog}',
     operationId: 'getCatalog',
     summary: 'Workflows of a catalog',
+    description: `The document the workers serving the catalog published, and those workers. ${LIVENESS}`,
     tag: 'Catalog',
-    params: z.object({ catalog: z.string().min(1).max(200).meta({ description: 'Catalog (task queue) name' }) }),
+    params: z.object({ catalog: boundedName(200).meta({ description: 'Catalog (task queue) name' }) }),
     responses: { 200: { description: 'Catalog', schema: catalogResponseSchema } },
     errors: ['CatalogNotAvailableError'],
     async handler({ ctx, deps, params }) {

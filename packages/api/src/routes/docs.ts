@@ -39,7 +39,8 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-let documentCache: unknown;
+/** The document, built once per token setting (two servers in one process may differ). */
+const documentCache = new Map<boolean, unknown>();
 
 export const docsRoutes = [
   defineRoute({
@@ -50,9 +51,10 @@ export const docsRoutes = [
     description: 'Generated from the zod schemas that validate requests.',
     tag: 'Service',
     responses: { 200: { description: 'The OpenAPI document', schema: z.record(z.string(), z.unknown()) } },
-    async handler({ ctx }) {
-      documentCache ??= buildOpenApiDocument(allRoutes);
-      ctx.body = documentCache;
+    async handler({ ctx, deps }) {
+      const tokenRequired = deps.config.apiToken !== null;
+      if (!documentCache.has(tokenRequired)) documentCache.set(tokenRequired, buildOpenApiDocument(allRoutes, undefined, tokenRequired));
+      ctx.body = documentCache.get(tokenRequired);
     },
   }),
   defineRoute({

@@ -5,7 +5,19 @@
  */
 import type Koa from 'koa';
 import { assertRunning, type ApiState, type Deps } from '../route.js';
+import { jsonSafe } from '../temporal/payloads.js';
 import { describeRun, type RunInfo } from '../temporal/runs.js';
+
+/**
+ * Answers a query or update with the handler's value itself as the JSON body (CONTRACT "Endpoint details":
+ * `3`, `"pong"`, `{"x":1}`), `Content-Type: application/json`; a handler that returned `undefined` answers 200
+ * with an empty body. Bytes become base64 strings and bigints decimal strings (`jsonSafe`).
+ */
+export function sendHandlerValue(ctx: Koa.ParameterizedContext<ApiState>, value: unknown): void {
+  ctx.status = 200;
+  ctx.body = value === undefined ? '' : JSON.stringify(jsonSafe(value));
+  ctx.type = 'application/json';
+}
 
 /**
  * The arguments passed to a signal, query or update handler for a request body `{ payload }`.

@@ -1,6 +1,6 @@
 import { defineRoute, type Deps } from '../route.js';
 import { idParams, runParams } from '../schemas/common.js';
-import { historyPageSchema, historyQuerySchema } from '../schemas/history.js';
+import { historyPageSchema, historyQuerySchema, latestHistoryQuerySchema } from '../schemas/history.js';
 import { readHistoryPage, workflowMeta } from '../temporal/history.js';
 import { decodeCursor, encodeCursor, type HistoryCursor } from '../temporal/history-token.js';
 import { describeRun } from '../temporal/runs.js';
@@ -36,9 +36,12 @@ async function page(ctx: Koa.ParameterizedContext<ApiState>, deps: Deps, workflo
 
 const description =
   'Paged engine history. `pageToken` is the opaque `nextPageToken` of the previous page (it carries its run). ' +
-  'With `longPollTimeoutMs`, a read at the end of history waits for the next event for up to that many ms, ' +
+  'Existing events always come back at once. Without `longPollTimeoutMs`, `nextPageToken` is null once a page ' +
+  'reaches the current end of the history, for open runs too, so following tokens until null always ends. ' +
+  'With `longPollTimeoutMs`, a read at the end of an open run waits for the next event for up to that many ms, ' +
   'clamped to the server maximum (SKEIN_HISTORY_MAX_WAIT_MS); on timeout it answers `events: []` and the same ' +
-  'cursor. Without it, the answer is immediate. `nextPageToken` is null at the end of a closed run.';
+  'cursor; `nextPageToken` is null only at the end of a closed run. Events carry `eventTypeName` and, on activity ' +
+  'events, `stepName`.';
 
 export const historyRoutes = [
   defineRoute({
@@ -49,11 +52,11 @@ export const historyRoutes = [
     description,
     tag: 'History',
     params: idParams,
-    query: historyQuerySchema,
+    query: latestHistoryQuerySchema,
     responses: { 200: { description: 'A page of history', schema: historyPageSchema } },
     errors: ['WorkflowNotFoundError'],
     async handler({ ctx, deps, params, query }) {
-      await page(ctx, deps, params.id, undefined, query);
+      await page(ctx, deps, params.id, query.runId, query);
     },
   }),
   defineRoute({

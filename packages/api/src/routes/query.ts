@@ -1,20 +1,18 @@
 import { z } from 'zod';
 import { QueryNotRegisteredError, QueryRejectedError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApiError, validationError } from '../errors.js';
+import { ApiError } from '../errors.js';
 import { defineRoute } from '../route.js';
 import { workflowIdSchema } from '../schemas/common.js';
-import { handlerName, handlerRequestSchema, handlerResponseSchema } from '../schemas/workflow.js';
+import { handlerName, handlerRequestSchema, handlerValueSchema } from '../schemas/workflow.js';
 import { engineError } from '../temporal/engine.js';
-import { jsonSafe } from '../temporal/payloads.js';
-import { handlerArgs, latestRunningRun } from './handler-args.js';
+import { isHandlerTimeout, isUnknownUpdate, nameList, registeredUpdateNames, unknownQueryNames } from '../temporal/handlers.js';
+import { handlerArgs, latestRunningRun, sendHandlerValue } from './handler-args.js';
 
-function unknownHandler(kind: 'query' | 'update', name: string, cause: unknown) {
-  const err = validationError(`The workflow has no ${kind} handler "${name}"`, [
-    { code: 'unknown_handler', path: ['params', kind], message: `no ${kind} handler of this name` },
-  ]);
-  (err as { cause?: unknown }).cause = cause;
-  return err;
-}
+const timeout = (kind: 'query' | 'update', workflowId: string, ms: number) =>
+  new ApiError('WorkflowTaskTimeoutError', {
+    workflowId,
+    message: `No worker answered the ${kind} within ${ms} ms; is a worker polling the workflow's catalog?`,
+  });
 
 export const queryRoutes = [
   defineRoute({
@@ -22,25 +20,40 @@ export const queryRoutes = [
     path: '/workflow/{id}/query/{query}',
     operationId: 'queryWorkflow',
     summary: 'Query the latest run',
-    description: 'Runs a query handler of the latest run with `payload` as its argument and answers `{ result }`.',
+    description:
+      "Runs a query handler of the latest run with `payload` as its argument and answers the handler's value itself " +
+      'as the JSON body (`3`, `"pong"`, `{"x":1}`; an `undefined` value is an empty body). 404 `QueryNotFoundError` ' +
+      'names the queries the workflow registers; 504 `WorkflowTaskTimeoutError` when no worker answers within ' +
+      '`SKEIN_HANDLER_TIMEOUT_MS` (10 s).',
     tag: 'Control',
     params: z.object({ id: workflowIdSchema, query: handlerName }),
     body: handlerRequestSchema,
-    responses: { 200: { description: 'Query result', schema: handlerResponseSchema } },
-    errors: ['WorkflowNotFoundError', 'PayloadTooLargeError'],
+    responses: { 200: { description: "The query handler's value (empty body when it returned undefined)", schema: handlerValueSchema } },
+    errors: ['WorkflowNotFoundError', 'QueryNotFoundError', 'PayloadTooLargeError', 'WorkflowTaskTimeoutError'],
     async handler({ ctx, deps, params, body }) {
       const args = handlerArgs(body.payload);
+      const handle = deps.client.workflow.getHandle(params.id);
+      const deadline = Date.now() + deps.config.handlerTimeoutMs;
+      let value: unknown;
       try {
-        const result = await deps.client.withAbortSignal(ctx.state.signal, () =>
-          deps.client.workflow.getHandle(params.id).query(params.query, ...args),
-        );
-        ctx.body = { result: jsonSafe(result) };
+        value = await deps.client.withAbortSignal(ctx.state.signal, () => deps.client.withDeadline(deadline, () => handle.query(params.query, ...args)));
       } catch (err) {
-        if (err instanceof QueryNotRegisteredError) throw unknownHandler('query', params.query, err);
-        if (err instanceof QueryRejectedError) throw new ApiError('InternalError', { message: 'The query was rejected', cause: err });
-        if (/unknown queryType|QueryNotRegistered/i.test(String((err as Error)?.message))) throw unknownHandler('query', params.query, err);
+        if (isHandlerTimeout(err, deadline, ctx.state.signal)) throw timeout('query', params.id, deps.config.handlerTimeoutMs);
+        if (err instanceof QueryNotRegisteredError) {
+          const names = unknownQueryNames(err.message);
+          if (names) {
+            throw new ApiError('QueryNotFoundError', {
+              workflowId: params.id,
+              message: `The workflow registers no query "${params.query}"; its queries: ${nameList(names)}`,
+              cause: err,
+            });
+          }
+          throw new ApiError('InternalError', { message: 'The query handler failed', workflowId: params.id, cause: err });
+        }
+        if (err instanceof QueryRejectedError) throw new ApiError('InternalError', { message: 'The query was rejected', workflowId: params.id, cause: err });
         throw engineError(err, params.id);
       }
+      sendHandlerValue(ctx, value);
     },
   }),
   defineRoute({
@@ -48,28 +61,42 @@ export const queryRoutes = [
     path: '/workflow/{id}/update/{update}',
     operationId: 'updateWorkflow',
     summary: 'Update the latest run',
-    description: 'Runs an update handler of the latest run with `payload` as its argument, waits for it and answers `{ result }`.',
+    description:
+      "Runs an update handler of the latest run with `payload` as its argument, waits for it and answers the handler's " +
+      'value itself as the JSON body (an `undefined` value is an empty body). 404 `UpdateNotFoundError` names the ' +
+      'updates the workflow registers; 504 `WorkflowTaskTimeoutError` when no worker answers within ' +
+      '`SKEIN_HANDLER_TIMEOUT_MS` (10 s).',
     tag: 'Control',
     params: z.object({ id: workflowIdSchema, update: handlerName }),
     body: handlerRequestSchema,
-    responses: { 200: { description: 'Update result', schema: handlerResponseSchema } },
-    errors: ['WorkflowNotFoundError', 'WorkflowExecutionAlreadyCompletedError', 'PayloadTooLargeError'],
+    responses: { 200: { description: "The update handler's value (empty body when it returned undefined)", schema: handlerValueSchema } },
+    errors: ['WorkflowNotFoundError', 'UpdateNotFoundError', 'WorkflowExecutionAlreadyCompletedError', 'PayloadTooLargeError', 'WorkflowTaskTimeoutError'],
     async handler({ ctx, deps, params, body }) {
-      await latestRunningRun(ctx, deps, params.id);
+      const run = await latestRunningRun(ctx, deps, params.id);
       const args = handlerArgs(body.payload);
+      const deadline = Date.now() + deps.config.handlerTimeoutMs;
+      let value: unknown;
       try {
-        const result = await deps.client.withAbortSignal(ctx.state.signal, () =>
-          deps.client.workflow.getHandle(params.id).executeUpdate(params.update, { args } as never),
+        value = await deps.client.withAbortSignal(ctx.state.signal, () =>
+          deps.client.withDeadline(deadline, () => deps.client.workflow.getHandle(params.id, run.runId).executeUpdate(params.update, { args } as never)),
         );
-        ctx.body = { result: jsonSafe(result) };
       } catch (err) {
+        if (isHandlerTimeout(err, deadline, ctx.state.signal)) throw timeout('update', params.id, deps.config.handlerTimeoutMs);
         if (err instanceof WorkflowUpdateFailedError) {
           const msg = String((err.cause as Error | undefined)?.message ?? '');
-          if (/unknown update|not registered|no registered handler|no handler/i.test(msg)) throw unknownHandler('update', params.update, err);
-          throw new ApiError('InternalError', { message: 'The update failed', workflowId: params.id, cause: err });
+          if (isUnknownUpdate(msg)) {
+            const names = await registeredUpdateNames(deps.client, params.id, run.runId, Math.max(deadline, Date.now() + 2_000));
+            throw new ApiError('UpdateNotFoundError', {
+              workflowId: params.id,
+              message: `The workflow registers no update "${params.update}"; its updates: ${nameList(names)}`,
+              cause: err,
+            });
+          }
+          throw new ApiError('InternalError', { message: 'The update handler failed', workflowId: params.id, cause: err });
         }
         throw engineError(err, params.id);
       }
+      sendHandlerValue(ctx, value);
     },
   }),
 ];

@@ -14,7 +14,9 @@ export const runsRoutes = [
     path: '/workflow/runs',
     operationId: 'listRuns',
     summary: 'List runs',
-    description: 'Most recent runs first (the `$catalog` registry workflows excluded), optionally filtered by workflow type and catalog.',
+    description:
+      'Most recent runs first (the `$catalog` registry workflows excluded), optionally filtered by workflow type and catalog. ' +
+      '`startedAt` and `completedAt` are ISO 8601 strings here (as the seed system sends them); the status routes answer epoch ms.',
     tag: 'Executions',
     query: runsQuerySchema,
     responses: { 200: { description: 'Runs', schema: runsResponseSchema } },
@@ -30,8 +32,8 @@ export const runsRoutes = [
             runId: w.runId,
             workflowType: w.type,
             status: runStatus(w.status.name),
-            startedAt: w.startTime.getTime(),
-            completedAt: w.closeTime ? w.closeTime.getTime() : null,
+            startedAt: w.startTime.toISOString(),
+            completedAt: w.closeTime ? w.closeTime.toISOString() : null,
           });
           if (out.length >= query.limit) break;
         }

@@ -3,7 +3,7 @@ import type Koa from 'koa';
 import { ApiError } from '../errors.js';
 import { defineRoute, type ApiState, type Deps } from '../route.js';
 import { idParams, runParams } from '../schemas/common.js';
-import { streamQuerySchema } from '../schemas/history.js';
+import { latestStreamQuerySchema, streamQuerySchema } from '../schemas/history.js';
 import { readHistoryPage, workflowMeta } from '../temporal/history.js';
 import type { HistoryCursor } from '../temporal/history-token.js';
 import { describeRun } from '../temporal/runs.js';
@@ -73,9 +73,10 @@ async function stream(ctx: Koa.ParameterizedContext<ApiState>, deps: Deps, workf
 }
 
 const description =
-  'Server-sent events: `event: workflow` (metadata, once), `event: history` per event with `id: <eventId>`, ' +
-  'then `event: done` with the closing status. A comment line keeps idle streams alive every 15 s. ' +
-  '`Last-Event-ID` (or `lastEventId`) resumes after that event.';
+  'Server-sent events: `event: workflow` (metadata, once), `event: history` per event with `id: <eventId>` ' +
+  '(the same event JSON as the paged history, with `eventTypeName` and `stepName`), then `event: done` with the ' +
+  'closing status. A comment line keeps idle streams alive every 15 s. `Last-Event-ID` (or `lastEventId`) resumes ' +
+  'after that event.';
 
 export const streamRoutes = [
   defineRoute({
@@ -86,11 +87,11 @@ export const streamRoutes = [
     description,
     tag: 'History',
     params: idParams,
-    query: streamQuerySchema,
+    query: latestStreamQuerySchema,
     responses: { 200: { description: 'An event stream', contentType: 'text/event-stream' } },
     errors: ['WorkflowNotFoundError'],
     async handler({ ctx, deps, params, query }) {
-      await stream(ctx, deps, params.id, undefined, query.lastEventId, query.includePayloads);
+      await stream(ctx, deps, params.id, query.runId, query.lastEventId, query.includePayloads);
     },
   }),
   defineRoute({

@@ -4,6 +4,7 @@ import { defineRoute } from '../route.js';
 import { runParams } from '../schemas/common.js';
 import { traceLogResponseSchema } from '../schemas/workflow.js';
 import { describeRun, traceDestinations } from '../temporal/runs.js';
+import { confinedTraceFile, remoteTraceAllowed } from '../temporal/trace-source.js';
 
 /** Largest trace file the API reads (bytes). */
 const MAX_TRACE_BYTES = 50 * 1024 * 1024;
@@ -16,7 +17,8 @@ export const traceLogRoutes = [
     summary: 'Trace log of one run',
     description:
       "The run's trace tree from its local trace file (or its remote destination). 409 while the run is running; " +
-      '404 `NotFoundError` when the run has no trace destination or it cannot be read.',
+      '404 `NotFoundError` when the run has no trace destination or it cannot be read. Only files under the trace ' +
+      'directory (`SKEIN_TRACE_DIR`) and URLs under `SKEIN_TRACE_REMOTE_URL` are read, whatever the run\'s memo names.',
     tag: 'Executions',
     params: runParams,
     responses: { 200: { description: 'Trace', schema: traceLogResponseSchema } },
@@ -27,10 +29,11 @@ export const traceLogRoutes = [
       const dest = traceDestinations(info.memo);
       const notFound = (cause?: unknown) =>
         new ApiError('NotFoundError', { message: 'No readable trace for this run', workflowId: params.id, cause });
-      if (dest.local) {
+      const localFile = dest.local ? await confinedTraceFile(deps.config.traceDir, dest.local) : undefined;
+      if (dest.local && localFile) {
         let data: unknown;
         try {
-          const text = await readFile(dest.local, 'utf8');
+          const text = await readFile(localFile, 'utf8');
           if (text.length > MAX_TRACE_BYTES) throw new Error('trace file too large');
           data = JSON.parse(text);
         } catch (err) {
@@ -39,10 +42,10 @@ export const traceLogRoutes = [
         ctx.body = { workflowId: params.id, runId: params.rid, source: 'local', location: dest.local, data };
         return;
       }
-      if (dest.remote) {
+      if (dest.remote && remoteTraceAllowed(deps.config.traceRemoteUrl, dest.remote)) {
         let data: unknown;
         try {
-          const res = await fetch(dest.remote, { signal: AbortSignal.any([ctx.state.signal, AbortSignal.timeout(10_000)]) });
+          const res = await fetch(dest.remote, { redirect: 'error', signal: AbortSignal.any([ctx.state.signal, AbortSignal.timeout(10_000)]) });
           if (!res.ok) throw new Error(`remote trace answered ${res.status}`);
           data = await res.json();
         } catch (err) {

@@ -5,6 +5,7 @@ import 'zod-openapi';
 export const catalogResponseSchema = z
   .object({
     catalog: z.string(),
+    version: z.string().nullable().meta({ description: 'Hash (SHA-256, hex) of what the publishing worker serves' }),
     publishedAt: z.number().int().meta({ description: 'Epoch ms' }),
     workflows: z.array(
       z.object({
@@ -21,8 +22,20 @@ export const catalogResponseSchema = z
     sharedActivities: z
       .array(z.object({ name: z.string(), kind: z.enum(['step', 'evaluator']), package: z.string().nullable() }))
       .meta({ description: 'Shared activities (SPEC rule 6), callable from every workflow of the catalog as `<workflow>#<name>`.' }),
+    workers: z
+      .array(z.object({ identity: z.string(), lastPollAt: z.number().int().meta({ description: 'Epoch ms of its last poll' }) }))
+      .meta({ description: 'Workers polling the catalog (Temporal DescribeTaskQueue pollers seen in the last 70 s), newest first' }),
   })
   .meta({ id: 'CatalogResponse' });
+
+/** `GET /workflow/catalog`: the default catalog's document, plus every running catalog and whether it is live. */
+export const defaultCatalogResponseSchema = catalogResponseSchema
+  .extend({
+    catalogs: z
+      .array(z.object({ catalog: z.string(), live: z.boolean(), version: z.string().nullable() }))
+      .meta({ description: 'Every catalog with a published document (at most 100) and whether a worker polls it' }),
+  })
+  .meta({ id: 'DefaultCatalogResponse' });
 
 /** `GET /ready` body. */
 export const readyResponseSchema = z.object({ status: z.enum(['ready', 'unavailable']) }).meta({ id: 'ReadyResponse' });

@@ -3,8 +3,20 @@ import 'zod-openapi';
 import { ERROR_TYPES } from '../errors.js';
 import { RUN_STATUSES } from '../temporal/status.js';
 
-/** `{id}`: a workflow execution id. */
-export const workflowIdSchema = z.string().min(1).max(1000).meta({ description: 'Workflow execution id', example: 'order-42' });
+/**
+ * A non-empty name of at most `maxBytes` UTF-8 bytes, as the engine counts them (Temporal's `limit.maxIDLength`
+ * is 1 000 bytes), not UTF-16 characters. Well-formed Unicode is checked for every request string upstream
+ * (`middleware/body-limits.ts`).
+ */
+export function boundedName(maxBytes: number): z.ZodString {
+  return z
+    .string()
+    .min(1)
+    .refine((s) => Buffer.byteLength(s, 'utf8') <= maxBytes, { message: `Must be at most ${maxBytes} bytes in UTF-8` }) as unknown as z.ZodString;
+}
+
+/** `{id}`: a workflow execution id, at most 1 000 UTF-8 bytes. */
+export const workflowIdSchema = boundedName(1000).meta({ description: 'Workflow execution id (at most 1 000 UTF-8 bytes)', example: 'order-42' });
 
 /** `{rid}`: a Temporal run id (a UUID, CONTRACT "HTTP conventions"). */
 export const runIdSchema = z.guid().meta({ description: 'Run id (UUID)', example: '0199a6b2-6d4c-7c3e-9f5a-1b2c3d4e5f60' });
@@ -17,6 +29,9 @@ export const runStatusSchema = z.enum(RUN_STATUSES).meta({ id: 'RunStatus', desc
 
 /** Epoch milliseconds. */
 export const epochMs = z.number().int().meta({ description: 'Epoch milliseconds' });
+
+/** An ISO 8601 date-time string in UTC, e.g. `2026-11-21T16:10:42.395Z`. */
+export const isoDateTime = z.iso.datetime().meta({ description: 'ISO 8601 date-time (UTC)', example: '2026-11-21T16:10:42.395Z' });
 
 /** `trace`: available trace destinations; unavailable ones are omitted (SPEC v0.10.0). */
 export const traceSchema = z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import 'zod-openapi';
-import { epochMs, runStatusSchema } from './common.js';
+import { epochMs, isoDateTime, runIdSchema, runStatusSchema } from './common.js';
 
 /** CONTRACT history query parameters. */
 export const historyQuerySchema = z.object({
@@ -16,7 +16,18 @@ export const historyQuerySchema = z.object({
     .int()
     .min(1)
     .optional()
-    .meta({ description: 'At the end of history, wait up to this many ms for a new event (clamped to the server maximum)' }),
+    .meta({
+      description:
+        'Long-poll: at the end of an open run\'s history, wait up to this many ms for a new event (clamped to the server maximum); existing events always come back at once',
+    }),
+});
+
+/**
+ * Query of the latest-run history route: the history query plus `runId`, which pins a run as the seed system's
+ * clients do (`GET /workflow/{id}/history?runId=…`); a `pageToken` must then belong to that run.
+ */
+export const latestHistoryQuerySchema = historyQuerySchema.extend({
+  runId: runIdSchema.optional().meta({ description: 'Read this run instead of the latest (same as `/workflow/{id}/runs/{rid}/history`)' }),
 });
 
 /** `workflow` metadata of a history page or stream. */
@@ -29,16 +40,30 @@ export const workflowMetaSchema = z
     status: runStatusSchema,
     startedAt: epochMs,
     completedAt: epochMs.nullable(),
+    startTime: isoDateTime.meta({ description: 'Start of the run (ISO 8601)' }),
+    closeTime: isoDateTime.nullable().meta({ description: 'Close of the run (ISO 8601); null while running' }),
     historyLength: z.number().int(),
   })
   .meta({ id: 'WorkflowMeta' });
 
-/** One engine history event in Temporal's JSON shape (`eventId` as a number, `eventType` as its enum name). */
+/**
+ * One engine history event in Temporal's JSON shape (`eventId` as a number, `eventType` as its enum name), plus
+ * `eventTypeName` and, on activity events, `stepName` (CONTRACT "History query parameters").
+ */
 export const historyEventSchema = z
   .object({
     eventId: z.number().int(),
     eventTime: z.string().optional(),
-    eventType: z.string(),
+    eventType: z.string().meta({ example: 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED' }),
+    eventTypeName: z.string().meta({ description: '`eventType` without the `EVENT_TYPE_` prefix', example: 'ACTIVITY_TASK_SCHEDULED' }),
+    stepName: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'On activity events (scheduled, started, completed, failed, timed out, cancel requested, canceled): the step or evaluator name, from the activity type `<workflow>#<name>`',
+        example: 'fetchOrder',
+      }),
   })
   .loose()
   .meta({ id: 'HistoryEvent' });
@@ -49,7 +74,10 @@ export const historyPageSchema = z
     workflow: workflowMetaSchema,
     runId: z.string(),
     events: z.array(historyEventSchema),
-    nextPageToken: z.string().nullable().meta({ description: 'Cursor of the next page; null at the end of a closed run' }),
+    nextPageToken: z.string().nullable().meta({
+      description:
+        'Cursor of the next page. Null once the page reaches the end of the history (of an open run too) when `longPollTimeoutMs` is not given; with it, null only at the end of a closed run',
+    }),
   })
   .meta({ id: 'HistoryPage' });
 
@@ -58,3 +86,6 @@ export const streamQuerySchema = z.object({
   lastEventId: z.coerce.number().int().min(0).optional().meta({ description: 'Resume after this event id (same as the Last-Event-ID header)' }),
   includePayloads: historyQuerySchema.shape.includePayloads,
 });
+
+/** Query of the latest-run history stream: plus `runId`, as on the paged latest-run route. */
+export const latestStreamQuerySchema = streamQuerySchema.extend({ runId: latestHistoryQuerySchema.shape.runId });

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import 'zod-openapi';
-import { epochMs, jsonValue, runStatusSchema, traceSchema, workflowIdSchema } from './common.js';
+import { boundedName, epochMs, isoDateTime, jsonValue, runStatusSchema, traceSchema, workflowIdSchema } from './common.js';
 import { RUN_STATUSES } from '../temporal/status.js';
 
-const catalogName = z.string().min(1).max(200).meta({ description: 'Catalog (task queue) to route to; falls back to the default catalog' });
+const catalogName = boundedName(200).meta({ description: 'Catalog (task queue) to route to (at most 200 UTF-8 bytes); falls back to the default catalog' });
 
 /** `POST /workflow/start` body (SPEC "Run request" without `timeout`). */
 export const startRequestSchema = z
   .object({
-    workflowName: z.string().min(1).max(200).meta({ description: "A workflow's name or one of its aliases" }),
+    workflowName: boundedName(200).meta({ description: "A workflow's name or one of its aliases" }),
     input: jsonValue.optional().meta({ description: 'Payload passed to the workflow; absent = null' }),
     workflowId: workflowIdSchema.optional().meta({ description: 'Optional; must not be in use by a running execution' }),
     catalog: catalogName.optional(),
@@ -109,7 +109,7 @@ export const runsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100).meta({ description: '1–1000, default 100' }),
 });
 
-/** `GET /workflow/runs` response. */
+/** `GET /workflow/runs` response (CONTRACT: dates as ISO 8601 strings here, unlike the status routes' epoch ms). */
 export const runsResponseSchema = z
   .object({
     runs: z.array(
@@ -118,8 +118,8 @@ export const runsResponseSchema = z
         runId: z.string(),
         workflowType: z.string(),
         status: runStatusSchema,
-        startedAt: epochMs,
-        completedAt: epochMs.nullable(),
+        startedAt: isoDateTime.meta({ description: 'Start of the run (ISO 8601, as the seed system sends it)' }),
+        completedAt: isoDateTime.nullable().meta({ description: 'Close of the run (ISO 8601); null while running' }),
       }),
     ),
     count: z.number().int(),
@@ -136,18 +136,18 @@ export const handlerRequestSchema = z
   .object({ payload: jsonValue.optional().meta({ description: 'Argument passed to the handler' }) })
   .meta({ id: 'HandlerRequest' });
 
-/** Query and update answer `{ result }`. */
-export const handlerResponseSchema = z.object({ result: jsonValue }).meta({ id: 'HandlerResponse' });
+/** Query and update answer the handler's value itself (CONTRACT "Endpoint details"); no body for `undefined`. */
+export const handlerValueSchema = jsonValue.meta({ id: 'HandlerValue', description: "The handler's return value itself, any JSON value" });
 
 /** `{signal}`, `{query}`, `{update}` handler names. */
-export const handlerName = z.string().min(1).max(200);
+export const handlerName = boundedName(200);
 
 /** Terminate body. */
 export const terminateRequestSchema = z.object({ reason: z.string().max(1000).optional() }).meta({ id: 'TerminateRequest' });
 
 /** SPEC "Reset request". */
 export const resetRequestSchema = z
-  .object({ stepName: z.string().min(1).max(200), reason: z.string().max(1000).optional() })
+  .object({ stepName: boundedName(200), reason: z.string().max(1000).optional() })
   .meta({ id: 'ResetRequest' });
 
 /** CONTRACT trace-log response. */

@@ -1,7 +1,15 @@
+/**
+ * Which workflows a catalog serves, and whether it is served at all, from the engine itself (CONTRACT
+ * `CatalogNotAvailableError`; docs/api.md "Catalogs"): the document the newest worker published in the memo of
+ * its running `$catalog:<catalog>` execution, and the workers polling the catalog's task queue
+ * (`DescribeTaskQueue`).
+ */
 import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { ApiError } from '../errors.js';
 import { GRPC, grpcCode } from './engine.js';
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { temporal } from './proto.js';
+import { waitCloseEvent } from './runs.js';
 
 /** The reserved workflow type of the per-catalog registry (CONTRACT "Names"; same value as `@skein/core`). */
 export const CATALOG_WORKFLOW_TYPE = '$catalog';
@@ -10,6 +18,16 @@ export const CATALOG_WORKFLOW_TYPE = '$catalog';
 export function catalogWorkflowId(catalog: string): string {
   return `${CATALOG_WORKFLOW_TYPE}:${catalog}`;
 }
+
+/**
+ * A poller counts as live when the engine saw it poll within this many ms (the worker's rule too,
+ * `@skein/worker` `LIVE_POLLER_WINDOW_MS`): an idle worker re-polls at least every minute, so a crashed
+ * worker's catalog stays available for up to 70 s. A cleanly stopped worker retires its catalog at once.
+ */
+export const LIVE_POLLER_WINDOW_MS = 70_000;
+
+/** Seconds a client should wait before retrying a run on a catalog with no live worker (`Retry-After`). */
+export const CATALOG_RETRY_AFTER_S = 5;
 
 /** One activity of a catalog entry. */
 export interface CatalogActivity {
@@ -37,55 +55,129 @@ export interface CatalogSharedActivity {
   package: string | null;
 }
 
-/** The document a worker publishes in the memo of its `$catalog` workflow. */
+/** A worker polling a catalog: its Temporal identity and when it last polled (epoch ms). */
+export interface CatalogWorker {
+  identity: string;
+  lastPollAt: number;
+}
+
+/** What `GET /workflow/catalog/{catalog}` answers: the served document and the live workers. */
 export interface CatalogDocument {
   catalog: string;
+  /** Hash of what the publishing worker serves (SHA-256 hex; null for a worker of an older release). */
+  version: string | null;
   publishedAt: number;
   /** Each workflow lists its own steps and evaluators; shared activities are listed once, below. */
   workflows: CatalogWorkflow[];
   sharedActivities: CatalogSharedActivity[];
+  /** Workers polling the catalog within {@link LIVE_POLLER_WINDOW_MS}. */
+  workers: CatalogWorker[];
 }
 
-interface Entry {
+/** One running catalog and whether a worker polls it. */
+export interface CatalogSummary {
+  catalog: string;
+  live: boolean;
+  version: string | null;
+}
+
+interface VersionEntry {
+  version?: string;
+  identity?: string;
+  workflows?: unknown;
+  sharedActivities?: unknown;
+}
+
+/** The memo document as a worker publishes it (`@skein/worker` `CatalogDocument`). */
+interface PublishedDocument extends VersionEntry {
+  catalog?: string;
+  publishedAt?: number;
+  previous?: VersionEntry[];
+}
+
+interface DocEntry {
+  promise: Promise<{ runId: string; startedAt: number; doc: PublishedDocument } | undefined>;
   at: number;
-  promise: Promise<CatalogDocument>;
+}
+
+const ms = (t: { seconds?: { toNumber(): number } | number | null; nanos?: number | null } | null | undefined): number =>
+  t ? Number(typeof t.seconds === 'number' ? t.seconds : (t.seconds?.toNumber() ?? 0)) * 1000 + Math.floor((t.nanos ?? 0) / 1e6) : 0;
+
+const asArray = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
+
+function workflowView(w: Partial<CatalogWorkflow>): CatalogWorkflow {
+  return {
+    name: String(w.name),
+    aliases: asArray<string>(w.aliases),
+    description: w.description ?? null,
+    inputSchema: w.inputSchema ?? null,
+    outputSchema: w.outputSchema ?? null,
+    activities: asArray<CatalogActivity>(w.activities),
+  };
 }
 
 /**
- * Answers "which workflows does catalog X serve" from the memo of its running `$catalog` workflow
- * (`handle.describe()`), cached for `ttlMs` (default 1 500 ms) per catalog.
+ * Answers "is catalog X served, and which workflows does it serve", with few engine calls:
+ * - the published document is read once (`DescribeWorkflowExecution` of `$catalog:<catalog>`) and kept until
+ *   that execution closes (a worker retired it or a newer one replaced it), which a background long-poll on
+ *   its close event reports at once; at most 10 minutes;
+ * - the live workers (`DescribeTaskQueue` pollers) are cached for `ttlMs` (`SKEIN_CATALOG_CACHE_MS`, 2 000).
+ * So `POST /workflow/start` on a warm catalog costs one engine call: the start itself.
  */
 export class CatalogCache {
   readonly #client: Client;
   readonly #ttlMs: number;
-  readonly #entries = new Map<string, Entry>();
+  readonly #signal: AbortSignal | undefined;
+  readonly #docs = new Map<string, DocEntry>();
+  readonly #live = new Map<string, { at: number; promise: Promise<CatalogWorker[]> }>();
 
-  constructor(client: Client, ttlMs = 1_500) {
+  /**
+   * @param client the engine client.
+   * @param ttlMs how long poller liveness is cached, ms.
+   * @param signal aborted when the server closes: stops the background close watchers.
+   */
+  constructor(client: Client, ttlMs = 2_000, signal?: AbortSignal) {
     this.#client = client;
     this.#ttlMs = ttlMs;
+    this.#signal = signal;
   }
 
   /**
-   * The catalog document of `catalog`, from cache unless `fresh` or expired.
-   * @throws ApiError `CatalogNotAvailableError` (404) when no `$catalog` workflow runs for it; `InternalError` when
-   *   the engine fails.
+   * The served document of `catalog`: the newest worker's workflows, plus those of older versions whose workers
+   * still poll during a rolling deploy; `fresh` re-reads the document.
+   * @throws ApiError `CatalogNotAvailableError` (404, `Retry-After`) when no `$catalog` execution runs or no worker
+   *   polls the catalog; `InternalError` when the engine fails.
    */
   async get(catalog: string, fresh = false): Promise<CatalogDocument> {
-    const now = Date.now();
-    const hit = this.#entries.get(catalog);
-    if (hit && !fresh && now - hit.at < this.#ttlMs) return hit.promise;
-    if (hit && fresh && now - hit.at < 50) return hit.promise; // a refresh that just happened is fresh enough
-    const promise = this.#load(catalog);
-    const entry = { at: now, promise };
-    this.#entries.set(catalog, entry);
-    promise.catch(() => {
-      if (this.#entries.get(catalog) === entry) this.#entries.delete(catalog);
-    });
-    return promise;
+    const [loaded, workers] = await Promise.all([this.#document(catalog, fresh), this.workers(catalog)]);
+    const notAvailable = (why: string) =>
+      new ApiError('CatalogNotAvailableError', {
+        message: `No worker serves catalog "${catalog}": ${why}`,
+        headers: { 'Retry-After': String(CATALOG_RETRY_AFTER_S) },
+      });
+    if (!loaded) throw notAvailable('no worker has published it, or its last worker stopped');
+    if (workers.length === 0) throw notAvailable(`no worker has polled it in the last ${LIVE_POLLER_WINDOW_MS / 1000} s`);
+    const { doc } = loaded;
+    const liveIds = new Set(workers.map((w) => w.identity));
+    const workflows = asArray<Partial<CatalogWorkflow>>(doc.workflows).map(workflowView);
+    const sharedActivities = asArray<CatalogSharedActivity>(doc.sharedActivities);
+    for (const older of asArray<VersionEntry>(doc.previous)) {
+      if (!older.identity || !liveIds.has(older.identity)) continue;
+      for (const w of asArray<Partial<CatalogWorkflow>>(older.workflows)) if (!workflows.some((x) => x.name === w.name)) workflows.push(workflowView(w));
+      for (const a of asArray<CatalogSharedActivity>(older.sharedActivities)) if (!sharedActivities.some((x) => x.name === a.name)) sharedActivities.push(a);
+    }
+    return {
+      catalog: typeof doc.catalog === 'string' ? doc.catalog : catalog,
+      version: typeof doc.version === 'string' ? doc.version : null,
+      publishedAt: typeof doc.publishedAt === 'number' ? doc.publishedAt : loaded.startedAt,
+      workflows,
+      sharedActivities,
+      workers,
+    };
   }
 
   /**
-   * Resolves a workflow name or alias to the catalog's entry; on a miss the catalog is re-read once so a worker
+   * Resolves a workflow name or alias to the catalog's entry; on a miss the document is re-read once so a worker
    * that has just started is seen.
    * @throws ApiError `UnsupportedWorkflowError` (404) when neither the name nor an alias is registered;
    *   `CatalogNotAvailableError` (404) when the catalog is not served.
@@ -102,29 +194,96 @@ export class CatalogCache {
     });
   }
 
-  async #load(catalog: string): Promise<CatalogDocument> {
-    const notAvailable = () => new ApiError('CatalogNotAvailableError', { message: `No worker serves catalog "${catalog}"` });
+  /**
+   * The workers polling `catalog`'s workflow task queue within {@link LIVE_POLLER_WINDOW_MS}, cached `ttlMs`.
+   * @throws ApiError `InternalError` when the engine fails.
+   */
+  async workers(catalog: string): Promise<CatalogWorker[]> {
+    const hit = this.#live.get(catalog);
+    if (hit && Date.now() - hit.at < this.#ttlMs) return hit.promise;
+    const promise = this.#client.workflowService
+      .describeTaskQueue({
+        namespace: this.#client.options.namespace,
+        taskQueue: { name: catalog, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+        taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+      })
+      .then(
+        (res) => {
+          const now = Date.now();
+          return (res.pollers ?? [])
+            .map((p) => ({ identity: p.identity ?? '', lastPollAt: ms(p.lastAccessTime as never) }))
+            .filter((p) => now - p.lastPollAt <= LIVE_POLLER_WINDOW_MS)
+            .sort((a, b) => b.lastPollAt - a.lastPollAt);
+        },
+        (err: unknown) => {
+          // A name the engine refuses as a task queue cannot be served by anyone.
+          if (grpcCode(err) === GRPC.INVALID_ARGUMENT) return [];
+          throw new ApiError('InternalError', { cause: err });
+        },
+      );
+    const entry = { at: Date.now(), promise };
+    this.#live.set(catalog, entry);
+    promise.catch(() => {
+      if (this.#live.get(catalog) === entry) this.#live.delete(catalog);
+    });
+    return promise;
+  }
+
+  /**
+   * Every catalog with a running `$catalog` execution (at most 100, from the engine's visibility store) and
+   * whether a worker polls it.
+   * @throws ApiError `InternalError` when the engine fails.
+   */
+  async list(): Promise<CatalogSummary[]> {
+    const found: Array<{ catalog: string; version: string | null }> = [];
+    try {
+      const query = `WorkflowType = '${CATALOG_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running'`;
+      for await (const wf of this.#client.workflow.list({ query, pageSize: 100 })) {
+        const doc = wf.memo?.catalog as PublishedDocument | undefined;
+        found.push({ catalog: wf.taskQueue, version: typeof doc?.version === 'string' ? doc.version : null });
+        if (found.length >= 100) break;
+      }
+    } catch (err) {
+      throw new ApiError('InternalError', { cause: err });
+    }
+    const live = await Promise.all(found.map((c) => this.workers(c.catalog).then((w) => w.length > 0, () => false)));
+    return found.map((c, i) => ({ catalog: c.catalog, live: live[i]!, version: c.version })).sort((a, b) => a.catalog.localeCompare(b.catalog));
+  }
+
+  #document(catalog: string, fresh: boolean): DocEntry['promise'] {
+    const now = Date.now();
+    const hit = this.#docs.get(catalog);
+    if (hit && !fresh) return hit.promise;
+    if (hit && fresh && now - hit.at < 50) return hit.promise; // a refresh that just happened is fresh enough
+    const promise = this.#loadDocument(catalog);
+    const entry: DocEntry = { at: now, promise };
+    this.#docs.set(catalog, entry);
+    const drop = () => {
+      if (this.#docs.get(catalog) === entry) this.#docs.delete(catalog);
+    };
+    promise.then((loaded) => (loaded ? this.#watch(catalog, loaded.runId, drop) : drop()), drop);
+    return promise;
+  }
+
+  /** Drops the cached document as soon as its `$catalog` execution closes (or after 10 minutes). */
+  #watch(catalog: string, runId: string, drop: () => void): void {
+    if (this.#signal?.aborted) return drop();
+    waitCloseEvent(this.#client, catalogWorkflowId(catalog), runId, { deadline: Date.now() + 10 * 60_000, ...(this.#signal ? { signal: this.#signal } : {}) }).then(
+      drop,
+      drop,
+    );
+  }
+
+  async #loadDocument(catalog: string): Promise<{ runId: string; startedAt: number; doc: PublishedDocument } | undefined> {
     let description;
     try {
       description = await this.#client.workflow.getHandle(catalogWorkflowId(catalog)).describe();
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError || grpcCode(err) === GRPC.NOT_FOUND) throw notAvailable();
+      if (err instanceof WorkflowNotFoundError || grpcCode(err) === GRPC.NOT_FOUND || grpcCode(err) === GRPC.INVALID_ARGUMENT) return undefined;
       throw new ApiError('InternalError', { cause: err });
     }
-    const doc = description.memo?.catalog as CatalogDocument | undefined;
-    if (description.status.name !== 'RUNNING' || !doc || !Array.isArray(doc.workflows)) throw notAvailable();
-    return {
-      catalog: typeof doc.catalog === 'string' ? doc.catalog : catalog,
-      publishedAt: typeof doc.publishedAt === 'number' ? doc.publishedAt : description.startTime.getTime(),
-      workflows: doc.workflows.map((w) => ({
-        name: w.name,
-        aliases: Array.isArray(w.aliases) ? w.aliases : [],
-        description: w.description ?? null,
-        inputSchema: w.inputSchema ?? null,
-        outputSchema: w.outputSchema ?? null,
-        activities: Array.isArray(w.activities) ? w.activities : [],
-      })),
-      sharedActivities: Array.isArray(doc.sharedActivities) ? doc.sharedActivities : [],
-    };
+    const doc = description.memo?.catalog as PublishedDocument | undefined;
+    if (description.status.name !== 'RUNNING' || !doc || !Array.isArray(doc.workflows)) return undefined;
+    return { runId: description.runId, startedAt: description.startTime.getTime(), doc };
   }
 }

@@ -19,7 +19,8 @@ export function grpcCode(err: unknown): number | undefined {
 /**
  * Translates an error thrown by `@temporalio/client` into a client-facing {@link ApiError} (the engine error is kept
  * as `cause` for the server log only): unknown execution → 404 `WorkflowNotFoundError`, id in use → 409
- * `WorkflowExecutionAlreadyStartedError`, anything else → 500 `InternalError`. ApiErrors pass through.
+ * `WorkflowExecutionAlreadyStartedError`, a value the engine refuses (`INVALID_ARGUMENT`) → 400 `ValidationError`,
+ * anything else → 500 `InternalError`. ApiErrors pass through.
  */
 export function engineError(err: unknown, workflowId: string | null = null): ApiError {
   if (err instanceof ApiError) return err;
@@ -28,6 +29,14 @@ export function engineError(err: unknown, workflowId: string | null = null): Api
   }
   if (err instanceof WorkflowExecutionAlreadyStartedError || grpcCode(err) === GRPC.ALREADY_EXISTS) {
     return new ApiError('WorkflowExecutionAlreadyStartedError', { workflowId, cause: err });
+  }
+  if (grpcCode(err) === GRPC.INVALID_ARGUMENT) {
+    // A value the client sent that the engine refuses (an id or name it does not accept): the client's mistake.
+    return new ApiError('ValidationError', {
+      message: 'The engine rejected a value of the request as invalid',
+      issues: [{ code: 'rejected_by_engine', path: [], message: 'A workflow id, catalog or name is not accepted by the engine' }],
+      cause: err,
+    });
   }
   return new ApiError('InternalError', { workflowId, cause: err });
 }

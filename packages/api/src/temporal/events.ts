@@ -46,13 +46,29 @@ function convert(value: unknown, key: string, decode: boolean): unknown {
   return obj;
 }
 
+const TYPE_PREFIX = 'EVENT_TYPE_';
+
 /**
  * Renders one engine history event as JSON in Temporal's shape: `eventId` (and every int64) a number, `eventTime` ISO 8601,
  * `eventType` its enum name (`EVENT_TYPE_WORKFLOW_EXECUTION_STARTED`), attributes under their proto field
  * name; timestamps ISO, durations `"<n>s"`, bytes base64. With `decodePayloads`, every payload is replaced by
  * its value decoded with the default payload converter.
+ *
+ * Right after `eventType` it adds `eventTypeName` (the enum name without `EVENT_TYPE_`, e.g.
+ * `ACTIVITY_TASK_SCHEDULED`) and, when `stepName` is given (activity events, see `step-names.ts`), `stepName`
+ * (CONTRACT "History query parameters": the fields the seed system's clients read).
  */
-export function eventToJson(event: T.api.history.v1.IHistoryEvent, decodePayloads: boolean): Record<string, unknown> {
+export function eventToJson(event: T.api.history.v1.IHistoryEvent, decodePayloads: boolean, stepName?: string): Record<string, unknown> {
   const obj = HistoryEvent.toObject(event as never, { longs: Number, enums: String, bytes: String, defaults: false }) as Record<string, unknown>;
-  return convert(obj, '', decodePayloads) as Record<string, unknown>;
+  const converted = convert(obj, '', decodePayloads) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k in converted) {
+    out[k] = converted[k];
+    if (k === 'eventType') {
+      const name = String(converted[k]);
+      out.eventTypeName = name.startsWith(TYPE_PREFIX) ? name.slice(TYPE_PREFIX.length) : name;
+      if (stepName !== undefined) out.stepName = stepName;
+    }
+  }
+  return out;
 }

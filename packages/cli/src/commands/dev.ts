@@ -63,16 +63,26 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
     });
     logger.info(`Temporal: ${engine.description}`);
     const address = engine.address;
+    const traceDir = process.env.SKEIN_TRACE_DIR ?? path.join(dataDir, 'traces');
     reloader = new WorkerReloader(root, {
       TEMPORAL_ADDRESS: address,
-      SKEIN_TRACE_DIR: process.env.SKEIN_TRACE_DIR ?? path.join(dataDir, 'traces'),
+      SKEIN_TRACE_DIR: traceDir,
+      // A reload, or a restart after a crash, finds the previous instance's pollers still listed for up to 70 s:
+      // the new version of the same project takes over the catalog instead of refusing to start.
+      SKEIN_ROLLING_DEPLOY: '1',
       SKEIN_BUNDLE_CACHE: process.env.SKEIN_BUNDLE_CACHE ?? path.join(dataDir, 'bundles'),
       SKEIN_LOG_PRETTY: prettyLogs() ? '1' : '0',
       // The banner and one line per reload say what the worker did; its own lines only for warnings and errors.
       SKEIN_LOG_LEVEL: process.env.SKEIN_LOG_LEVEL ?? 'warn',
     }, logger);
     const ready = await reloader.start();
-    const config = loadApiConfig({ ...process.env, TEMPORAL_ADDRESS: address, PORT: await apiPort(options.port) });
+    const config = loadApiConfig({
+      ...process.env,
+      TEMPORAL_ADDRESS: address,
+      PORT: await apiPort(options.port),
+      // trace-log reads only under the API's trace directory: the one the worker writes to.
+      SKEIN_TRACE_DIR: traceDir,
+    });
     listen = `${config.host}:${config.port}`;
     api = await createApiServer(config, { logger: component(base, 'api') });
     api.onFatal((reason) => {

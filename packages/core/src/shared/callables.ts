@@ -8,18 +8,43 @@ export interface ChildWorkflowCallOptions {
   activityOptions?: ActivityOptions;
   /** Child workflow id; default `<parentWorkflowId>/<childName>-<n>` (deterministic). */
   workflowId?: string;
-  /** Let the child outlive its parent (Temporal `ParentClosePolicy.ABANDON`). Default false. */
+  /**
+   * Fire and forget: the child is started with Temporal's `ParentClosePolicy.ABANDON`, so it outlives its
+   * parent, and the call resolves as soon as it has started, to `{ workflowId, runId }`, without waiting for its
+   * result. Default false: the call resolves to the child's output and the child is terminated if the parent
+   * closes first (`ParentClosePolicy.TERMINATE`).
+   */
   detached?: boolean;
 }
 
-/** What `workflow()` returns: callable as a child workflow from workflow code. */
+/** Options of a detached (fire-and-forget) child workflow call. */
+export type DetachedCallOptions = ChildWorkflowCallOptions & { detached: true };
+
+/** What a detached child workflow call resolves to once the child has started. */
+export interface StartedChildWorkflow {
+  workflowId: string;
+  runId: string;
+}
+
+/** The input parameter of a workflow call: optional when the workflow accepts `undefined` (no `inputSchema`). */
+type InputArgs<I, Opts> = undefined extends I ? [input?: I, options?: Opts] : [input: I, options?: Opts];
+
+/**
+ * What `workflow()` returns: callable as a child workflow from workflow code, in every shape
+ * `child()`, `child(input)`, `child(input, { activityOptions })`, `child(undefined, { activityOptions })`,
+ * `child(undefined, { detached: true })`. An attached call not awaited still runs, until its parent closes.
+ */
 export interface SkeinWorkflow<I, O> {
-  (input: I, options?: ChildWorkflowCallOptions): Promise<O>;
+  (input: undefined extends I ? I | undefined : I, options: DetachedCallOptions): Promise<StartedChildWorkflow>;
+  (...args: InputArgs<I, ChildWorkflowCallOptions>): Promise<O>;
   readonly [SKEIN]: WorkflowDefinition<I, O>;
 }
 
-/** What `step()` and `evaluator()` return: callable from workflow code (an activity) or directly in Node. */
+/**
+ * What `step()` and `evaluator()` return: callable from workflow code (an activity) or directly in Node.
+ * `input` is any JSON value: object, array or scalar.
+ */
 export interface SkeinActivity<I, O> {
-  (input: I): Promise<O>;
+  (...args: undefined extends I ? [input?: I] : [input: I]): Promise<O>;
   readonly [SKEIN]: ActivityDefinition<I, O>;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NAME_PATTERN } from './names.js';
 import { activityDefinitionOptionsSchema, workflowOptionsSchema, type ActivityOptions } from './options.js';
+import type { WorkflowContext } from './context.js';
 
 /** Marks a value returned by `workflow()`, `step()` or `evaluator()`; the key is a registered symbol so copies of core agree. */
 export const SKEIN = Symbol.for('skein.definition');
@@ -33,8 +34,11 @@ export interface WorkflowConfig<I, O> {
   aliases?: string[];
   inputSchema?: Schema<I>;
   outputSchema?: Schema<O>;
-  /** The workflow body; runs in Temporal's deterministic sandbox. */
-  fn: (input: I) => Promise<O> | O;
+  /**
+   * The workflow body; runs in Temporal's deterministic sandbox. `context` carries the run's `info` and
+   * `control.continueAsNew` (see `WorkflowContext`).
+   */
+  fn: (input: I, context: WorkflowContext<I>) => Promise<O> | O;
   options?: WorkflowDefinitionOptions;
 }
 
@@ -45,7 +49,10 @@ export interface ActivityConfig<I, O> {
   description?: string;
   inputSchema?: Schema<I>;
   outputSchema?: Schema<O>;
-  /** The activity body; runs in Node.js on the worker, may do I/O. */
+  /**
+   * The activity body; runs in Node.js on the worker, may do I/O. `input` is any JSON value (object, array,
+   * scalar) checked by `inputSchema`. Throw `FatalError` (or a subclass) to fail without retries.
+   */
   fn: (input: I) => Promise<O> | O;
   options?: { activityOptions?: ActivityOptions };
 }

@@ -8,6 +8,15 @@ export const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The reserved workflow type of the per-catalog registry workflow (CONTRACT "Names"). */
 export const CATALOG_WORKFLOW_TYPE = '$catalog';
 
+/**
+ * Signal a worker sends to `$catalog` with its Temporal identity when it stops cleanly, so the workers still
+ * serving the catalog know its pollers (which the engine keeps listing for a while) are gone.
+ */
+export const CATALOG_WORKER_STOPPED_SIGNAL = 'workerStopped';
+
+/** Memo key of `$catalog` listing the identities of the workers that stopped cleanly (newest 100). */
+export const CATALOG_STOPPED_MEMO_KEY = 'stoppedWorkers';
+
 /** The package.json key of the framework's namespace (CONTRACT "Names"). */
 export const PACKAGE_JSON_KEY = 'skein';
 

@@ -9,8 +9,10 @@ import {
   TemporalFailure,
   condition,
   defineQuery,
+  defineSignal,
   executeChild,
   proxyActivities,
+  startChild,
   setHandler,
   upsertMemo,
   workflowInfo,
@@ -29,17 +31,23 @@ import {
   type WorkflowConfig,
   type WorkflowDefinition,
 } from '../shared/definition.js';
-import { activityType } from '../shared/names.js';
+import { CATALOG_STOPPED_MEMO_KEY, CATALOG_WORKER_STOPPED_SIGNAL, activityType } from '../shared/names.js';
 import type { ActivityOptions } from '../shared/options.js';
 import { SCHEMA_ERROR_TYPE, checkSchema } from '../shared/validate.js';
 import { runContext, setRunContext, type SkeinRunArgs } from './context.js';
 import type { ChildWorkflowCallOptions, SkeinActivity, SkeinWorkflow } from '../shared/callables.js';
+import { NON_ERROR_THROWN, describeThrownValue, errorTypeName, isNonRetryableError } from '../shared/errors.js';
+import { workflowContext } from './workflow-context.js';
 
 export { z } from 'zod';
 export * from '../shared/names.js';
 export type * from '../shared/definition.js';
 export type * from '../shared/callables.js';
 export type { ActivityOptions } from '../shared/options.js';
+export type * from '../shared/context.js';
+export type { Duration } from '../shared/duration.js';
+export { FatalError, ValidationError, hasErrorType } from '../shared/errors.js';
+export * from './helpers.js';
 
 function effectiveWorkflowOptions(): ActivityOptions {
   const ctx = runContext();
@@ -86,7 +94,7 @@ async function runDefinition(def: WorkflowDefinition, input: unknown, args: Skei
   publishTraceDestinations();
   sinks.skein.workflowStarted(input ?? null);
   try {
-    const output = await runBody(def, input);
+    const output = await runBody(def, input, args);
     sinks.skein.workflowCompleted(output);
     return output;
   } catch (err) {
@@ -95,17 +103,21 @@ async function runDefinition(def: WorkflowDefinition, input: unknown, args: Skei
   }
 }
 
-async function runBody(def: WorkflowDefinition, input: unknown): Promise<unknown> {
+async function runBody(def: WorkflowDefinition, input: unknown, args: SkeinRunArgs | undefined): Promise<unknown> {
   const checkedInput = checkSchema(def.inputSchema, input ?? undefined, `input of workflow "${def.name}"`);
   if (!checkedInput.ok) throw ApplicationFailure.nonRetryable(checkedInput.message, SCHEMA_ERROR_TYPE);
   let output: unknown;
   try {
-    output = await def.fn(checkedInput.value);
+    output = await def.fn(checkedInput.value, workflowContext(def, args));
   } catch (err) {
     // Temporal's own control flow (failures, cancellation, continue-as-new) passes through untouched.
     if (err instanceof TemporalFailure || err instanceof ContinueAsNew) throw err;
-    const e = err instanceof Error ? err : new Error(String(err));
-    throw ApplicationFailure.create({ message: e.message, type: e.name, cause: e });
+    if (!(err instanceof Error)) {
+      throw ApplicationFailure.nonRetryable(`workflow "${def.name}" threw a non-Error value: ${describeThrownValue(err)}`, NON_ERROR_THROWN);
+    }
+    const failure = ApplicationFailure.create({ message: err.message, type: errorTypeName(err), nonRetryable: isNonRetryableError(err), cause: err });
+    failure.stack = err.stack; // the failure's stack trace is where the error was thrown (source-mapped to .ts)
+    throw failure;
   }
   const checkedOutput = checkSchema(def.outputSchema, output, `output of workflow "${def.name}"`);
   if (!checkedOutput.ok) throw ApplicationFailure.nonRetryable(checkedOutput.message, SCHEMA_ERROR_TYPE);
@@ -127,7 +139,7 @@ export function emit(name: string, payload: unknown): void {
  */
 export function workflow<I = unknown, O = unknown>(config: WorkflowConfig<I, O>): SkeinWorkflow<I, O> {
   const def = normalizeWorkflowConfig(config) as WorkflowDefinition;
-  const call = async (input: I, options?: ChildWorkflowCallOptions): Promise<O> => {
+  const call = async (input?: I, options?: ChildWorkflowCallOptions): Promise<unknown> => {
     const info = workflowInfo();
     const ctx = runContext();
     ctx.childSeq += 1;
@@ -135,12 +147,16 @@ export function workflow<I = unknown, O = unknown>(config: WorkflowConfig<I, O>)
       inheritedActivityOptions: effectiveWorkflowOptions(),
       invocationActivityOptions: options?.activityOptions,
     };
-    return (await executeChild(def.name, {
-      args: [input ?? null, childArgs],
+    const childOptions = {
+      args: [input ?? null, childArgs] as [unknown, SkeinRunArgs],
       taskQueue: info.taskQueue,
       workflowId: options?.workflowId ?? `${info.workflowId}/${def.name}-${ctx.childSeq}`,
-      parentClosePolicy: options?.detached ? ParentClosePolicy.ABANDON : ParentClosePolicy.TERMINATE,
-    })) as O;
+    };
+    if (options?.detached) {
+      const handle = await startChild(def.name, { ...childOptions, parentClosePolicy: ParentClosePolicy.ABANDON });
+      return { workflowId: handle.workflowId, runId: handle.firstExecutionRunId };
+    }
+    return executeChild(def.name, { ...childOptions, parentClosePolicy: ParentClosePolicy.TERMINATE });
   };
   return Object.assign(call, { [SKEIN]: def }) as SkeinWorkflow<I, O>;
 }
@@ -202,11 +218,21 @@ export const evaluator: <I, V>(config: ActivityConfig<I, EvaluationResult<V>>) =
 /** Query answered by the `$catalog` registry workflow. */
 export const catalogQuery = defineQuery<unknown>('catalog');
 
+const catalogWorkerStoppedSignal = defineSignal<[string]>(CATALOG_WORKER_STOPPED_SIGNAL);
+
 /**
  * The `$catalog` registry workflow (CONTRACT "Names"): holds the catalog the worker published in its memo
- * (`memo.catalog`), answers `catalogQuery` with it, and runs until the next worker start replaces it.
+ * (`memo.catalog`), answers `catalogQuery` with it, records workers that stopped (`memo.stoppedWorkers`), and
+ * runs until the next worker start replaces it or the last worker retires it.
  */
 export async function catalogWorkflow(): Promise<void> {
   setHandler(catalogQuery, () => workflowInfo().memo?.catalog ?? null);
+  const stopped: string[] = [];
+  setHandler(catalogWorkerStoppedSignal, (identity) => {
+    if (typeof identity !== 'string' || stopped.includes(identity)) return;
+    stopped.push(identity);
+    if (stopped.length > 100) stopped.shift();
+    upsertMemo({ [CATALOG_STOPPED_MEMO_KEY]: [...stopped] });
+  });
   await condition(() => false);
 }

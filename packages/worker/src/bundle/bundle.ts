@@ -114,6 +114,28 @@ function probeConfig(): Configuration {
 }
 
 /**
+ * TypeScript in workflow code (issue "TypeScript at run time"). Temporal's bundler already compiles `.ts`
+ * outside node_modules with swc-loader (transpile only; enums and namespaces included) and maps `./x.js` to
+ * `./x.ts`; this widens the same rule to `.mts`/`.cts` and maps `.mjs`/`.cjs` imports to them. Its inline source
+ * maps (`devtoolModuleFilenameTemplate: [absolute-resource-path]`) make workflow stack traces name `.ts` lines.
+ * Mutates and returns `config`.
+ */
+export function withTypeScriptSources(config: Configuration): Configuration {
+  const resolve = (config.resolve ??= {});
+  resolve.extensions = [...new Set([...(resolve.extensions ?? ['.ts', '.js']), '.mts', '.cts'])];
+  resolve.extensionAlias = {
+    '.js': ['.ts', '.js'],
+    ...resolve.extensionAlias,
+    '.mjs': ['.mts', '.mjs'],
+    '.cjs': ['.cts', '.cjs'],
+  };
+  for (const rule of config.module?.rules ?? []) {
+    if (rule && typeof rule === 'object' && rule.test instanceof RegExp && rule.test.test('workflow.ts')) rule.test = /\.[cm]?ts$/;
+  }
+  return config;
+}
+
+/**
  * Bundles every workflow of the project with Temporal's bundler (webpack), through the bundle cache
  * (`BundleCache`, under `settings.cacheDir`):
  * - bare imports resolve through the `skein-workflow-bundle` / `output-workflow-bundle` export conditions
@@ -151,6 +173,7 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
       modules: [...(config.resolve?.modules ?? ['node_modules']), temporalModulesDir()],
       conditionNames: [...WORKFLOW_BUNDLE_CONDITIONS, 'webpack', 'import', 'module', 'browser', 'default'],
     };
+    withTypeScriptSources(config);
     config.module?.rules?.push({
       test: isActivityFile,
       enforce: 'pre',

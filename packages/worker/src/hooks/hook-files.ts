@@ -3,10 +3,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PACKAGE_JSON_KEY } from '@skein/core';
 import { WorkerStartupError } from '../errors.js';
+import { describeTypeScriptLoadError } from '../typescript/load-error.js';
 
 /**
  * Imports the root project's hook files (`"skein": { "hookFiles": ["./hooks.js"] }` in its package.json,
- * CONTRACT "Names"), which register hooks with `@skein/core`'s `onWorkflowStart`, `on`, ... Paths are
+ * CONTRACT "Names"; `.ts` hook files run from source too), which register hooks with `@skein/core`'s `onWorkflowStart`, `on`, ... Paths are
  * relative to the project root and must stay inside it.
  * @returns the absolute paths imported.
  * @throws WorkerStartupError for a malformed `hookFiles`, a path outside the project, or a file that fails to load.
@@ -34,7 +35,8 @@ export async function loadHookFiles(projectRoot: string): Promise<string[]> {
     try {
       await import(pathToFileURL(file).href);
     } catch (err) {
-      throw new WorkerStartupError(`Cannot load hook file ${file}: ${(err as Error).message.split('\n')[0]}`, (err as Error).stack);
+      const detail = describeTypeScriptLoadError(err) ?? (err as Error).message.split('\n')[0];
+      throw new WorkerStartupError(`Cannot load hook file ${file}: ${detail}`, (err as Error).stack);
     }
     loaded.push(file);
   }

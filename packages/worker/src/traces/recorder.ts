@@ -13,6 +13,16 @@ interface RootState {
   writing: Promise<void>;
 }
 
+/**
+ * `file` resolved, after checking it lies inside `dir` (defence in depth: `traceFilePath` already derives safe
+ * names). @throws Error when it does not.
+ */
+function confined(dir: string, file: string): string {
+  const resolved = path.resolve(file);
+  if (!resolved.startsWith(path.resolve(dir) + path.sep)) throw new Error(`trace file ${JSON.stringify(resolved)} is outside the trace directory`);
+  return resolved;
+}
+
 const runKey = (d: { workflowId: string; runId: string }) => `${d.workflowId}:${d.runId}`;
 
 /**
@@ -36,7 +46,7 @@ export class TraceRecorder {
     const key = runKey(root);
     let state = this.roots.get(key);
     if (state) return state;
-    const file = traceFilePath(this.dir, root);
+    const file = confined(this.dir, traceFilePath(this.dir, root));
     // A worker restarted mid-run continues the file its predecessor wrote.
     const existing = await readFile(file, 'utf8').then((t) => JSON.parse(t) as TraceFile, () => undefined);
     state = this.roots.get(key);

@@ -1,0 +1,79 @@
+/**
+ * Bounded engine calls (CONTRACT "HTTP conventions": the engine unreachable → 500 within 2 s): every gRPC call
+ * the API makes gets a deadline, and Temporal's retries of a failed attempt (the engine unreachable answers
+ * UNAVAILABLE at once) stop {@link RETRY_BUDGET_MS} after the call began and never run past the deadline. A slow
+ * but reachable engine is waited for up to the deadline; an unreachable one fails within about 2 s. Calls that set
+ * their own deadline (`client.withDeadline`) keep it; calls that wait by design (history long-polls, queries,
+ * updates) are bounded by their callers and get no default here.
+ */
+import type { Interceptor } from '@grpc/grpc-js';
+import { defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
+
+/** WorkflowService methods that wait by design; their callers bound them (abort signal or own deadline). */
+export const WAITING_METHODS: ReadonlySet<string> = new Set([
+  'GetWorkflowExecutionHistory',
+  'QueryWorkflow',
+  'UpdateWorkflowExecution',
+  'PollWorkflowExecutionUpdate',
+]);
+
+/** Below this many ms left before the deadline, a failed call is not retried. */
+const MIN_RETRY_WINDOW_MS = 20;
+
+/** Failed attempts are retried (Temporal's back-off) for at most this long after the call began, ms. */
+export const RETRY_BUDGET_MS = 1_800;
+
+/**
+ * A gRPC client interceptor: gives every call without a deadline one `defaultMs` from now (except
+ * {@link WAITING_METHODS}), then applies Temporal's own retry policy (`defaultGrpcRetryOptions`) with its
+ * back-off cut to the time left of the retry budget, so that no wait between attempts outlives it or the deadline.
+ * @param defaultMs deadline of a call, in ms.
+ */
+export function deadlineRetryInterceptor(defaultMs: number, onRetryScheduled: (at: number) => void = () => {}): Interceptor {
+  const base = defaultGrpcRetryOptions();
+  const unbounded = makeGrpcRetryInterceptor(base);
+  return (options, nextCall) => {
+    const path = options.method_definition.path;
+    const method = path.slice(path.lastIndexOf('/') + 1);
+    const deadline =
+      options.deadline !== undefined ? options.deadline : WAITING_METHODS.has(method) ? undefined : Date.now() + defaultMs;
+    if (deadline === undefined) return unbounded(options, nextCall);
+    const deadlineMs = deadline instanceof Date ? deadline.getTime() : deadline;
+    if (!Number.isFinite(deadlineMs)) return unbounded(options, nextCall);
+    let delay = 0;
+    const retryUntil = Math.min(deadlineMs, Date.now() + RETRY_BUDGET_MS);
+    const bounded = makeGrpcRetryInterceptor({
+      retryableDecider(attempt, status) {
+        const left = retryUntil - Date.now();
+        if (left < MIN_RETRY_WINDOW_MS || !base.retryableDecider(attempt, status)) return false;
+        delay = Math.min(base.delayFunction(attempt, status), left - MIN_RETRY_WINDOW_MS);
+        onRetryScheduled(Date.now() + delay);
+        return true;
+      },
+      delayFunction: () => delay,
+    });
+    return bounded({ ...options, deadline: deadlineMs }, nextCall);
+  };
+}
+
+/**
+ * The engine-call policy of one API connection: its interceptors (they replace Temporal's default retry
+ * interceptor), and {@link EngineCallPolicy.retriesSettled} for a clean close: a retry scheduled before the
+ * connection closes would otherwise fire on a shut channel and throw outside any request.
+ */
+export class EngineCallPolicy {
+  #lastRetryAt = 0;
+  /** Pass as `ConnectionOptions.interceptors`. */
+  readonly interceptors: Interceptor[];
+
+  /** @param defaultMs deadline of a call without one, ms (`SKEIN_ENGINE_TIMEOUT_MS`). */
+  constructor(defaultMs: number) {
+    this.interceptors = [deadlineRetryInterceptor(defaultMs, (at) => (this.#lastRetryAt = Math.max(this.#lastRetryAt, at)))];
+  }
+
+  /** Resolves once every retry scheduled so far has fired (at most {@link RETRY_BUDGET_MS} from now). */
+  async retriesSettled(): Promise<void> {
+    const wait = this.#lastRetryAt - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait + 50));
+  }
+}

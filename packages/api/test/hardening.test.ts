@@ -1,0 +1,107 @@
+import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { jsonLimitIssue, MAX_JSON_DEPTH } from '../src/middleware/body-limits.js';
+import { hostAllowed, originAllowed } from '../src/middleware/browser.js';
+import { buildOpenApiDocument } from '../src/openapi.js';
+import { workflowIdSchema } from '../src/schemas/common.js';
+import { isUnknownUpdate, nameList, unknownQueryNames } from '../src/temporal/handlers.js';
+import { confinedTraceFile, remoteTraceAllowed } from '../src/temporal/trace-source.js';
+
+const nested = (levels: number) => JSON.parse(`${'['.repeat(levels)}1${']'.repeat(levels)}`);
+
+describe('request limits', () => {
+  it('counts nesting from the body (level 1) and stops at the first level past the limit, at any depth', () => {
+    expect(jsonLimitIssue(nested(MAX_JSON_DEPTH))).toBeUndefined();
+    expect(jsonLimitIssue(nested(MAX_JSON_DEPTH + 1))).toMatchObject({ code: 'too_deep' });
+    expect(jsonLimitIssue(nested(100_000))).toMatchObject({ code: 'too_deep' });
+    expect(jsonLimitIssue({ a: { b: [{}] } }, 3)).toMatchObject({ code: 'too_deep', path: ['body', 'a', 'b', 0] });
+  });
+
+  it('finds lone surrogates in values and keys, not in well-formed pairs', () => {
+    expect(jsonLimitIssue({ x: ['ok', 'é😀'] })).toBeUndefined();
+    expect(jsonLimitIssue({ x: ['ok', 'a\ud800'] })).toMatchObject({ code: 'invalid_string', path: ['body', 'x', 1] });
+    expect(jsonLimitIssue({ ['\udc00']: 1 })).toMatchObject({ code: 'invalid_string' });
+  });
+
+  it('bounds workflow ids in UTF-8 bytes, as the engine counts them', () => {
+    expect(workflowIdSchema.safeParse('é'.repeat(500)).success).toBe(true);
+    expect(workflowIdSchema.safeParse('é'.repeat(501)).success).toBe(false);
+    expect(workflowIdSchema.safeParse('x'.repeat(1000)).success).toBe(true);
+    expect(workflowIdSchema.safeParse('').success).toBe(false);
+  });
+});
+
+describe('browser allow-lists', () => {
+  const policy = { corsOrigins: ['https://app.example.com'], allowedHosts: ['skein.internal'], listenHost: '127.0.0.1' };
+
+  it('allows loopback origins on any port and listed ones; refuses others, opaque and non-http origins', () => {
+    for (const o of ['http://localhost:5173', 'https://127.0.0.1', 'http://[::1]:8080', 'http://app.localhost:3000', 'https://app.example.com']) {
+      expect(originAllowed(o, policy), o).toBe(true);
+    }
+    for (const o of ['https://evil.example', 'null', 'file://', 'http://localhost.evil.example', 'https://app.example.com.evil.example']) {
+      expect(originAllowed(o, policy), o).toBe(false);
+    }
+    expect(originAllowed('https://anything.example', { ...policy, corsOrigins: ['*'] })).toBe(true);
+  });
+
+  it('allows loopback hosts, the listen address and listed names, with or without port', () => {
+    for (const h of ['localhost:3001', '127.0.0.1', '[::1]:3001', 'skein.internal', 'skein.internal:8080']) expect(hostAllowed(h, policy), h).toBe(true);
+    for (const h of ['evil.example', 'evil.example:3001', 'localhost@evil.example', 'a/b']) expect(hostAllowed(h, policy), h).toBe(false);
+    expect(hostAllowed('10.0.0.5:3001', { ...policy, listenHost: '10.0.0.5' })).toBe(true);
+    expect(hostAllowed('10.0.0.5:3001', { ...policy, listenHost: '0.0.0.0' })).toBe(false);
+  });
+});
+
+describe('handler names from engine failures', () => {
+  it('reads the registered queries from the SDK and server messages, built-ins left out', () => {
+    expect(unknownQueryNames('Workflow did not register a handler for nope. Registered queries: [__stack_trace __enhanced_stack_trace __temporal_workflow_metadata state greeting]')).toEqual(['greeting', 'state']);
+    expect(unknownQueryNames('unknown queryType nope. KnownQueryTypes=[a b]')).toEqual(['a', 'b']);
+    expect(unknownQueryNames('Error: boom in the handler')).toBeUndefined();
+    expect(isUnknownUpdate('No registered handler for update: nope')).toBe(true);
+    expect(isUnknownUpdate('boom')).toBe(false);
+    expect(nameList([])).toBe('none');
+    expect(nameList(['a', 'b'])).toBe('"a", "b"');
+  });
+});
+
+describe('trace sources', () => {
+  it('reads local traces only inside the trace folder, symbolic links resolved', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'skein-trace-src-'));
+    const traces = path.join(dir, 'traces');
+    mkdirSync(path.join(traces, 'wf'), { recursive: true });
+    writeFileSync(path.join(traces, 'wf', 'r.json'), '{}');
+    writeFileSync(path.join(dir, 'secret.json'), '{}');
+    symlinkSync(path.join(dir, 'secret.json'), path.join(traces, 'wf', 'link.json'));
+    expect(await confinedTraceFile(traces, path.join(traces, 'wf', 'r.json'))).toBe(path.join(traces, 'wf', 'r.json'));
+    expect(await confinedTraceFile(traces, path.join(traces, 'wf', '..', '..', 'secret.json'))).toBeUndefined();
+    expect(await confinedTraceFile(traces, path.join(traces, 'wf', 'link.json'))).toBeUndefined();
+    expect(await confinedTraceFile(traces, 'wf/r.json')).toBeUndefined();
+    expect(await confinedTraceFile(traces, path.join(traces, 'missing.json'))).toBeUndefined();
+  });
+
+  it('fetches remote traces only under the configured prefix', () => {
+    const prefix = 'https://traces.example.com/skein/';
+    expect(remoteTraceAllowed(prefix, 'https://traces.example.com/skein/wf/r.json')).toBe(true);
+    expect(remoteTraceAllowed(prefix, 'https://traces.example.com/other/r.json')).toBe(false);
+    expect(remoteTraceAllowed(prefix, 'https://traces.example.com/skein-evil/r.json')).toBe(false);
+    expect(remoteTraceAllowed(prefix, 'https://u:p@traces.example.com/skein/r.json')).toBe(false);
+    expect(remoteTraceAllowed(prefix, 'http://169.254.169.254/latest')).toBe(false);
+    expect(remoteTraceAllowed(null, 'https://traces.example.com/skein/r.json')).toBe(false);
+  });
+});
+
+describe('OpenAPI security', () => {
+  it('describes bearerAuth always and requires it only with a token; /health and /ready never', () => {
+    const open = buildOpenApiDocument() as any;
+    const guarded = buildOpenApiDocument(undefined, undefined, true) as any;
+    expect(open.security).toEqual([]);
+    expect(guarded.security).toEqual([{ bearerAuth: [] }]);
+    expect(open.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(guarded.paths['/health'].get.security).toEqual([]);
+    expect(open.paths['/workflow/run'].post.responses).toHaveProperty('415');
+    expect(open.paths['/workflow/run'].post.responses).toHaveProperty('403');
+    expect(open.paths['/workflow/{id}/query/{query}'].post.responses).toHaveProperty('504');
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * Human output of the client commands: colours (only on a TTY, `NO_COLOR`/`FORCE_COLOR` respected, through
+ * Node's `util.styleText`), borderless tables (cli-table3), durations, times and status marks.
+ */
+import { styleText } from 'node:util';
+import Table from 'cli-table3';
+import { parseApiTime } from '@skein/client';
+
+type Style = Parameters<typeof styleText>[0];
+
+/** `text` styled for `stream` (default stdout); plain when that stream is not a colour terminal. */
+export function paint(style: Style, text: string, stream: NodeJS.WriteStream = process.stdout): string {
+  return styleText(style, text, { stream });
+}
+
+const STATUS_STYLE: Record<string, Style> = {
+  completed: 'green',
+  running: 'cyan',
+  failed: 'red',
+  terminated: 'red',
+  timed_out: 'red',
+  canceled: 'yellow',
+  cancelled: 'yellow',
+  continued_as_new: 'blue',
+};
+
+const STATUS_MARK: Record<string, string> = {
+  completed: '✔',
+  running: '…',
+  failed: '✖',
+  terminated: '✖',
+  timed_out: '✖',
+  canceled: '⊘',
+  cancelled: '⊘',
+  continued_as_new: '↻',
+};
+
+/** A status word, coloured by outcome for `stream` (default stdout). */
+export function statusText(status: string, stream?: NodeJS.WriteStream): string {
+  return paint(STATUS_STYLE[status] ?? 'white', status, stream);
+}
+
+/** A one-character status mark (✔ ✖ … ⊘ ↻), coloured by outcome for `stream` (default stdout). */
+export function statusMark(status: string, stream?: NodeJS.WriteStream): string {
+  return paint(STATUS_STYLE[status] ?? 'white', STATUS_MARK[status] ?? '?', stream);
+}
+
+/**
+ * The outcome line of a closed run, for stderr: `✔ completed  [name  ]<workflowId>  run <runId>[  <duration>]`.
+ */
+export function outcomeLine(status: string, ref: { workflowId: string; runId: string }, name?: string, tookMs?: number): string {
+  const e = process.stderr;
+  const tail = `${ref.workflowId}  run ${ref.runId}${tookMs === undefined ? '' : `  ${formatDuration(tookMs)}`}`;
+  return `${statusMark(status, e)} ${statusText(status, e)}  ${name ? `${name}  ` : ''}${paint('dim', tail, e)}\n`;
+}
+
+/** Writes a line to stderr, styled for stderr. */
+export function note(text: string, style: Style = 'dim'): void {
+  process.stderr.write(paint(style, text, process.stderr) + '\n');
+}
+
+/** A duration for people: `850 ms`, `1.2 s`, `3 m 05 s`, `2 h 01 m`. */
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '-';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  if (s < 3600) return `${Math.floor(s / 60)} m ${String(s % 60).padStart(2, '0')} s`;
+  return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} m`;
+}
+
+/** An API time (ISO string or epoch ms) as a local `YYYY-MM-DD HH:MM:SS`, or `-`. */
+export function formatTime(value: string | number | null | undefined): string {
+  const date = parseApiTime(value);
+  if (!date) return '-';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+}
+
+/** Milliseconds between two API times; `until` null means now (a running run). */
+export function elapsed(from: string | number | null | undefined, until: string | number | null | undefined): number | null {
+  const start = parseApiTime(from);
+  if (!start) return null;
+  return (parseApiTime(until) ?? new Date()).getTime() - start.getTime();
+}
+
+const NO_BORDER = {
+  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
+  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
+};
+
+/** A borderless table with a dim upper-case header row, like `docker ps` or `kubectl get`. */
+export function table(head: string[], rows: string[][]): string {
+  const t = new Table({ head: head.map((h) => paint('dim', h.toUpperCase())), chars: NO_BORDER, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 } });
+  t.push(...rows);
+  return `${t.toString().split('\n').map((l) => l.trimEnd()).join('\n')}\n`;
+}
+
+/** Aligned `key  value` lines. */
+export function keyValues(pairs: Array<[string, string]>): string {
+  const width = Math.max(...pairs.map(([k]) => k.length));
+  return pairs.map(([k, v]) => `${paint('dim', k.padEnd(width))}  ${v}\n`).join('');
+}
+
+/** A JSON value pretty-printed for people (2 spaces), with a final newline. */
+export function prettyJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2) ?? 'undefined'}\n`;
+}
+
+/** Writes to stdout. */
+export function out(text: string): void {
+  process.stdout.write(text);
+}
+
+/** Writes one compact JSON document and a newline to stdout (`--json`). */
+export function outJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value ?? null)}\n`);
+}

@@ -1,0 +1,25 @@
+/**
+ * `skein validate [dir]`: the validator, with exactly the flags, output formats and exit codes of
+ * `validate-workflow-package` (0 clean, 1 errors, 2 usage or internal error): arguments pass through to it.
+ */
+import type { Command } from 'commander';
+import { clientConventions } from '../client/common.js';
+
+/** Adds `validate` to `program`. */
+export function registerValidateCommand(program: Command): void {
+  clientConventions(program.command('validate'))
+    .description('check a workflow package or project without running it (the flags of validate-workflow-package; skein validate --help)')
+    .argument('[args...]', 'directory and options, as for validate-workflow-package')
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(async (args: string[]) => {
+      const { runCli } = await import('@skein/validator');
+      process.exitCode = await runCli(args, {
+        stdout: (text) => process.stdout.write(text.replace(/^Usage: validate-workflow-package/, 'Usage: skein validate')),
+        stderr: (text) => process.stderr.write(text),
+        cwd: process.cwd(),
+        color: process.stdout.isTTY === true && !process.env.NO_COLOR,
+      });
+    });
+}

@@ -1,0 +1,103 @@
+/** `skein workflow run` and `skein workflow start`. */
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import ms from 'ms';
+import yoctoSpinner from 'yocto-spinner';
+import type { RunResponse } from '@skein/client';
+import { action, clientFrom, isFailedStatus, parseJson, readJsonFile, UsageError, withClientOptions, WorkflowOutcomeError, type ClientFlags } from '../../client/common.js';
+import { formatDuration, keyValues, out, outcomeLine, outJson, prettyJson } from '../../client/output.js';
+
+interface StartFlags extends ClientFlags {
+  input?: string;
+  inputFile?: string;
+  catalog?: string;
+  id?: string;
+}
+
+interface RunFlags extends StartFlags {
+  timeout?: number;
+}
+
+/** Bounds of `timeout` in `POST /workflow/run` (CONTRACT: integer ms, 250 to 3 600 000). */
+const MIN_WAIT_MS = 250;
+const MAX_WAIT_MS = 3_600_000;
+
+/**
+ * Parses `--timeout`: a duration in the `ms` format Temporal uses (`30s`, `5m`, `1h`) or plain milliseconds.
+ * @returns milliseconds, 250 to 3 600 000 (CONTRACT `timeout` of `POST /workflow/run`)
+ * @throws InvalidArgumentError (a usage error) otherwise
+ */
+export function duration(value: string): number {
+  const n = /^\d+$/.test(value) ? Number(value) : ms(value as ms.StringValue);
+  if (typeof n !== 'number' || !Number.isFinite(n)) throw new InvalidArgumentError('must be a duration such as 30s, 5m or 1h');
+  if (n < MIN_WAIT_MS || n > MAX_WAIT_MS) throw new InvalidArgumentError('must be from 250ms to 1h');
+  return Math.round(n);
+}
+
+/** The workflow input from `--input`, `--input-file` or a `-` argument (standard input); absent = no input. */
+async function readInput(dash: string | undefined, flags: StartFlags): Promise<{ input?: unknown }> {
+  if (dash !== undefined && dash !== '-') throw new UsageError(`unexpected argument "${dash}" (pass the input with --input, --input-file or "-")`);
+  const given = [flags.input !== undefined, flags.inputFile !== undefined, dash === '-'].filter(Boolean).length;
+  if (given > 1) throw new UsageError('give the input once: --input, --input-file or "-"');
+  if (flags.input !== undefined) return { input: parseJson(flags.input, '--input') };
+  if (flags.inputFile !== undefined) return { input: await readJsonFile(flags.inputFile, '--input-file') };
+  if (dash === '-') return { input: await readJsonFile('-', 'the input') };
+  return {};
+}
+
+function startOptions(cmd: Command, extra: (cmd: Command) => Command = (c) => c): Command {
+  return withClientOptions(
+    extra(
+      cmd
+        .argument('<name>', "the workflow's name or one of its aliases")
+        .argument('[-]', 'read the input JSON from standard input')
+        .option('--input <json>', 'the input, as JSON')
+        .option('--input-file <file>', 'read the input JSON from a file ("-" reads standard input)')
+        .option('--catalog <catalog>', "the catalog (task queue) to run on (default: the API's default catalog)")
+        .option('--id <workflowId>', 'the workflow id (default: a new UUID)'),
+    ),
+  );
+}
+
+/** Prints a run response: the output on stdout, the outcome line (and error) on stderr. */
+function printRun(name: string, res: RunResponse, tookMs: number): void {
+  process.stderr.write(outcomeLine(res.status, res, name, tookMs));
+  if (res.status === 'completed') out(prettyJson(res.output));
+  else if (res.error) process.stderr.write(`error: ${res.errorDetails?.name ?? res.failure?.type ?? 'Error'}: ${res.error}\n`);
+}
+
+/** Registers `run` and `start` on the `workflow` command. */
+export function registerRunCommands(workflow: Command): void {
+  startOptions(workflow.command('run'), (cmd) => cmd.option('--timeout <duration>', "how long to wait, e.g. 30s, 5m (250ms to 1h; default the API's, 30s)", duration))
+    .description('run a workflow and wait for it: prints its output (--json: the whole run response)')
+    .action(
+      action(async (name: string, dash: string | undefined, flags: RunFlags) => {
+        const client = clientFrom(flags);
+        const body = { workflowName: name, ...(await readInput(dash, flags)), catalog: flags.catalog, workflowId: flags.id, timeout: flags.timeout };
+        const started = Date.now();
+        const spinner = process.stderr.isTTY && !flags.json ? yoctoSpinner({ text: `running ${name}` }).start() : undefined;
+        const tick = spinner && setInterval(() => (spinner.text = `running ${name}  ${formatDuration(Date.now() - started)}`), 1000);
+        let res: RunResponse;
+        try {
+          res = await client.run(body);
+        } finally {
+          clearInterval(tick);
+          spinner?.stop();
+        }
+        if (flags.json) outJson(res);
+        else printRun(name, res, Date.now() - started);
+        if (isFailedStatus(res.status)) throw new WorkflowOutcomeError(res.status);
+      }),
+    );
+
+  startOptions(workflow.command('start'))
+    .description('start a workflow without waiting: prints its workflowId and runId')
+    .action(
+      action(async (name: string, dash: string | undefined, flags: StartFlags) => {
+        const client = clientFrom(flags);
+        const ref = await client.start({ workflowName: name, ...(await readInput(dash, flags)), catalog: flags.catalog, workflowId: flags.id });
+        if (flags.json) outJson(ref);
+        else out(keyValues([['workflowId', ref.workflowId], ['runId', ref.runId]]));
+      }),
+    );
+}

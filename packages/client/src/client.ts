@@ -1,0 +1,291 @@
+import createFetchClient, { type Client as FetchClient } from 'openapi-fetch';
+import { SkeinApiError, SkeinConnectionError } from './errors.js';
+import type { paths } from './generated/openapi.js';
+import { followHistory, type FollowHistoryOptions } from './history-stream.js';
+import type {
+  CatalogResponse,
+  ExecutionRef,
+  HistoryEvent,
+  HistoryPage,
+  HistoryStreamDone,
+  InputResponse,
+  ReadyResponse,
+  ResultResponse,
+  RunRequest,
+  RunResponse,
+  RunsResponse,
+  StartRequest,
+  StatusResponse,
+  TraceLogResponse,
+} from './types.js';
+
+/** The API's address when none is given: `skein dev` and `skein api` listen there (CONTRACT `PORT`). */
+export const DEFAULT_API_URL = 'http://127.0.0.1:3001';
+
+/** How a {@link SkeinClient} reaches the API. */
+export interface SkeinClientOptions {
+  /** Base URL of the API, e.g. `http://127.0.0.1:3001` (default {@link DEFAULT_API_URL}). */
+  url?: string;
+  /** Bearer token, sent as `Authorization: Bearer <token>` (the API requires it when `SKEIN_API_TOKEN` is set). */
+  token?: string;
+  /** Deadline of each request in ms (default 30 000). `run` waits longer: its own `timeout` plus 10 s. */
+  timeoutMs?: number;
+  /** The fetch implementation (default the global `fetch`). */
+  fetch?: typeof fetch;
+  /** Extra headers sent with every request. */
+  headers?: Record<string, string>;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Aborts the request; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** Options of calls that can target one run instead of the latest. */
+export interface RunOptions extends CallOptions {
+  /** A run id: target that run instead of the latest run of the execution. */
+  runId?: string;
+}
+
+/** Options of the paged history read. */
+export interface HistoryOptions extends RunOptions {
+  /** Events per page, 1–50 (server default 20). */
+  pageSize?: number;
+  /** Cursor from a previous page's `nextPageToken`. */
+  pageToken?: string;
+  /** Decode input and output payloads in events. */
+  includePayloads?: boolean;
+  /** At the end of an open run's history, wait up to this many ms for a new event. */
+  longPollTimeoutMs?: number;
+}
+
+/** Filters of {@link SkeinClient.listRuns}. */
+export interface ListRunsOptions extends CallOptions {
+  workflowType?: string;
+  catalog?: string;
+  /** 1–1000, server default 100. */
+  limit?: number;
+}
+
+const RUN_WAIT_MARGIN_MS = 10_000;
+const MAX_RUN_WAIT_MS = 3_600_000;
+
+type Outcome<T> = { data?: T; error?: unknown; response: Response };
+
+/**
+ * A typed client of the Skein HTTP API (CONTRACT "Endpoint details"), over fetch. It needs only the API's
+ * URL: no engine connection, no worker code. Every method resolves with the response body or rejects with
+ * {@link SkeinApiError} (the API answered an error) or {@link SkeinConnectionError} (the API is unreachable or
+ * silent past the deadline). Workflow failures are not errors: `run` and `result` resolve with their `status`.
+ */
+export class SkeinClient {
+  /** Base URL without a trailing slash. */
+  readonly url: string;
+  private readonly api: FetchClient<paths>;
+  private readonly timeoutMs: number;
+  private readonly headers: Record<string, string>;
+  private readonly fetchImpl: typeof fetch;
+
+  /** @throws TypeError when `options.url` is not an absolute URL (checked before any request). */
+  constructor(options: SkeinClientOptions = {}) {
+    this.url = (options.url ?? DEFAULT_API_URL).replace(/\/+$/, '');
+    new URL(this.url); // throws TypeError on a malformed URL, before any request
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.headers = { ...(options.headers ?? {}), ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
+    this.fetchImpl = options.fetch ?? globalThis.fetch;
+    this.api = createFetchClient<paths>({ baseUrl: this.url, headers: this.headers, fetch: (req) => this.fetchImpl(req) });
+  }
+
+  /** `POST /workflow/run`: starts a workflow and waits for it (at most `request.timeout` ms, server default 30 s). */
+  run(request: RunRequest, options: CallOptions = {}): Promise<RunResponse> {
+    const wait = (request.timeout ?? MAX_RUN_WAIT_MS) + RUN_WAIT_MARGIN_MS;
+    return this.send(options, wait, (signal) => this.api.POST('/workflow/run', { body: request, signal }));
+  }
+
+  /** `POST /workflow/start`: starts a workflow and answers at once with its ids. */
+  start(request: StartRequest, options: CallOptions = {}): Promise<ExecutionRef> {
+    return this.send(options, this.timeoutMs, (signal) => this.api.POST('/workflow/start', { body: request, signal }));
+  }
+
+  /** Status of the latest run, or of `runId`: `{ workflowId, runId, status, startedAt, completedAt }`. */
+  status(workflowId: string, options: RunOptions = {}): Promise<StatusResponse> {
+    const { runId } = options;
+    return this.send(options, this.timeoutMs, (signal) =>
+      runId
+        ? this.api.GET('/workflow/{id}/runs/{rid}/status', { params: { path: { id: workflowId, rid: runId } }, signal })
+        : this.api.GET('/workflow/{id}/status', { params: { path: { id: workflowId } }, signal }),
+    );
+  }
+
+  /** Result (v2) of the latest run, or of `runId`. Rejects with `WorkflowNotCompletedError` (409) while it runs. */
+  result(workflowId: string, options: RunOptions = {}): Promise<ResultResponse> {
+    const { runId } = options;
+    return this.send(options, this.timeoutMs, (signal) =>
+      runId
+        ? this.api.GET('/workflow/{id}/runs/{rid}/result', { params: { path: { id: workflowId, rid: runId } }, signal })
+        : this.api.GET('/workflow/{id}/result', { params: { path: { id: workflowId } }, signal }),
+    );
+  }
+
+  /** The input the latest run (or `runId`) was started with. */
+  input(workflowId: string, options: RunOptions = {}): Promise<InputResponse> {
+    const { runId } = options;
+    return this.send(options, this.timeoutMs, (signal) =>
+      runId
+        ? this.api.GET('/workflow/{id}/runs/{rid}/input', { params: { path: { id: workflowId, rid: runId } }, signal })
+        : this.api.GET('/workflow/{id}/input', { params: { path: { id: workflowId } }, signal }),
+    );
+  }
+
+  /**
+   * `GET /workflow/runs`: most recent runs first. `startedAt`/`completedAt` are ISO 8601 strings per CONTRACT
+   * (epoch ms from older servers); read them with {@link parseApiTime}.
+   */
+  listRuns(options: ListRunsOptions = {}): Promise<RunsResponse> {
+    const query = { workflowType: options.workflowType, catalog: options.catalog, limit: options.limit };
+    return this.send(options, this.timeoutMs, (signal) => this.api.GET('/workflow/runs', { params: { query }, signal }));
+  }
+
+  /** One page of history of the latest run (or `runId`). Pass `nextPageToken` back as `pageToken` for the next. */
+  history(workflowId: string, options: HistoryOptions = {}): Promise<HistoryPage> {
+    const { runId } = options;
+    const query = {
+      pageSize: options.pageSize,
+      pageToken: options.pageToken,
+      includePayloads: options.includePayloads === undefined ? undefined : options.includePayloads ? ('true' as const) : ('false' as const),
+      longPollTimeoutMs: options.longPollTimeoutMs,
+    };
+    const wait = this.timeoutMs + (options.longPollTimeoutMs ?? 0);
+    return this.send(options, wait, (signal) =>
+      runId
+        ? this.api.GET('/workflow/{id}/runs/{rid}/history', { params: { path: { id: workflowId, rid: runId }, query }, signal })
+        : this.api.GET('/workflow/{id}/history', { params: { path: { id: workflowId }, query }, signal }),
+    );
+  }
+
+  /**
+   * Every history event of one run, page by page, until the current end of its history (an open run's later
+   * events are not waited for: use {@link followHistory}). The run is pinned by the first page.
+   */
+  async *historyEvents(workflowId: string, options: Omit<HistoryOptions, 'pageToken' | 'longPollTimeoutMs'> = {}): AsyncGenerator<HistoryEvent, void, undefined> {
+    let pageToken: string | undefined;
+    do {
+      const page = await this.history(workflowId, { ...options, pageToken });
+      yield* page.events;
+      pageToken = page.nextPageToken ?? undefined;
+    } while (pageToken);
+  }
+
+  /**
+   * Follows a run's history over the server-sent events route until the run closes, resuming with
+   * `Last-Event-ID` after a dropped connection. See {@link FollowHistoryOptions}.
+   * @returns the `done` frame: the run's closing status
+   */
+  followHistory(workflowId: string, options: FollowHistoryOptions): Promise<HistoryStreamDone> {
+    return followHistory({ url: this.url, headers: this.headers, fetch: this.fetchImpl }, workflowId, options);
+  }
+
+  /** Sends signal `name` to the latest run; answers the run that received it. */
+  signal(workflowId: string, name: string, payload?: Record<string, unknown>, options: CallOptions = {}): Promise<ExecutionRef> {
+    return this.send(options, this.timeoutMs, (signal) =>
+      this.api.POST('/workflow/{id}/signal/{signal}', { params: { path: { id: workflowId, signal: name } }, body: { payload }, signal }),
+    );
+  }
+
+  /**
+   * Runs query handler `name` of the latest run and resolves with the handler's return value (the response body
+   * itself, CONTRACT; `undefined` for an empty body).
+   */
+  query(workflowId: string, name: string, payload?: unknown, options: CallOptions = {}): Promise<unknown> {
+    return this.sendForValue(options, (signal) =>
+      this.api.POST('/workflow/{id}/query/{query}', { params: { path: { id: workflowId, query: name } }, body: { payload }, signal, parseAs: 'text' }),
+    );
+  }
+
+  /** Runs update handler `name` of the latest run, waits for it and resolves with its return value (as {@link query}). */
+  update(workflowId: string, name: string, payload?: unknown, options: CallOptions = {}): Promise<unknown> {
+    return this.sendForValue(options, (signal) =>
+      this.api.POST('/workflow/{id}/update/{update}', { params: { path: { id: workflowId, update: name } }, body: { payload }, signal, parseAs: 'text' }),
+    );
+  }
+
+  /** Requests cancellation of a run (the latest when `runId` is absent) through the run-pinned route. */
+  async stop(workflowId: string, options: RunOptions = {}): Promise<ExecutionRef> {
+    const rid = await this.resolveRunId(workflowId, options);
+    return this.send(options, this.timeoutMs, (signal) => this.api.PATCH('/workflow/{id}/runs/{rid}/stop', { params: { path: { id: workflowId, rid } }, signal }));
+  }
+
+  /** Terminates a run (the latest when `runId` is absent) through the run-pinned route. */
+  async terminate(workflowId: string, options: RunOptions & { reason?: string } = {}): Promise<ExecutionRef> {
+    const rid = await this.resolveRunId(workflowId, options);
+    return this.send(options, this.timeoutMs, (signal) =>
+      this.api.POST('/workflow/{id}/runs/{rid}/terminate', { params: { path: { id: workflowId, rid } }, body: { reason: options.reason }, signal }),
+    );
+  }
+
+  /**
+   * Resets a run (the latest when `runId` is absent) to just after step `stepName`'s last completion, through the
+   * run-pinned route. Resolves with the new run's ids.
+   */
+  async reset(workflowId: string, stepName: string, options: RunOptions & { reason?: string } = {}): Promise<ExecutionRef> {
+    const rid = await this.resolveRunId(workflowId, options);
+    return this.send(options, this.timeoutMs, (signal) =>
+      this.api.POST('/workflow/{id}/runs/{rid}/reset', { params: { path: { id: workflowId, rid } }, body: { stepName, reason: options.reason }, signal }),
+    );
+  }
+
+  /** The trace tree of a closed run (the latest when `runId` is absent). */
+  async traceLog(workflowId: string, options: RunOptions = {}): Promise<TraceLogResponse> {
+    const rid = await this.resolveRunId(workflowId, options);
+    return this.send(options, this.timeoutMs, (signal) => this.api.GET('/workflow/{id}/runs/{rid}/trace-log', { params: { path: { id: workflowId, rid } }, signal }));
+  }
+
+  /** The catalog document of `catalog` (the API's default catalog when absent). */
+  catalog(catalog?: string, options: CallOptions = {}): Promise<CatalogResponse> {
+    return this.send(options, this.timeoutMs, (signal) =>
+      catalog ? this.api.GET('/workflow/catalog/{catalog}', { params: { path: { catalog } }, signal }) : this.api.GET('/workflow/catalog', { signal }),
+    );
+  }
+
+  /** `GET /ready`: `{ status: 'ready' }`, or `{ status: 'unavailable' }` (a 503, resolved rather than thrown). */
+  async ready(options: CallOptions = {}): Promise<ReadyResponse> {
+    try {
+      return await this.send(options, this.timeoutMs, (signal) => this.api.GET('/ready', { signal }));
+    } catch (err) {
+      if (err instanceof SkeinApiError && err.status === 503) return { status: 'unavailable' };
+      throw err;
+    }
+  }
+
+  /** `runId`, or the latest run's id read from the status route. */
+  private async resolveRunId(workflowId: string, options: RunOptions): Promise<string> {
+    return options.runId ?? (await this.status(workflowId, { signal: options.signal })).runId;
+  }
+
+  private async sendForValue(options: CallOptions, call: (signal: AbortSignal) => Promise<Outcome<string>>): Promise<unknown> {
+    const text = await this.send(options, this.timeoutMs, call);
+    if (text === undefined || text === '') return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new SkeinApiError({ status: 502, type: 'HttpError', message: 'The API answered a body that is not JSON' });
+    }
+  }
+
+  /** Runs one request with its deadline and turns every failure into a SkeinApiError or SkeinConnectionError. */
+  private async send<T>(options: CallOptions, timeoutMs: number, call: (signal: AbortSignal) => Promise<Outcome<T>>): Promise<T> {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+    let outcome: Outcome<T>;
+    try {
+      outcome = await call(signal);
+    } catch (err) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      if (err instanceof SyntaxError) throw new SkeinApiError({ status: 502, type: 'HttpError', message: 'The API answered a body that is not JSON' });
+      throw new SkeinConnectionError(this.url, err, deadline.aborted);
+    }
+    if (!outcome.response.ok) throw SkeinApiError.fromResponse(outcome.response, outcome.error);
+    return outcome.data as T;
+  }
+}

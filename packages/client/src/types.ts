@@ -1,0 +1,41 @@
+/**
+ * Named types of the API's bodies, taken from the generated OpenAPI types (`generated/openapi.ts`, rebuilt by
+ * `npm run generate:client` from the same zod schemas the API validates with).
+ */
+import type { components, operations } from './generated/openapi.js';
+
+type Schemas = components['schemas'];
+
+export type RunRequest = Schemas['RunRequest'];
+export type StartRequest = Schemas['StartRequest'];
+export type RunResponse = Schemas['RunResponse'];
+export type ResultResponse = Schemas['ResultResponse'];
+export type InputResponse = Schemas['InputResponse'];
+export type StatusResponse = Schemas['StatusResponse'];
+export type ExecutionRef = Schemas['ExecutionRef'];
+export type RunsResponse = Schemas['RunsResponse'];
+/** One row of `GET /workflow/runs`. */
+export type RunSummary = RunsResponse['runs'][number];
+export type RunStatus = Schemas['RunStatus'];
+export type HistoryPage = Schemas['HistoryPage'];
+export type HistoryEvent = Schemas['HistoryEvent'];
+export type WorkflowMeta = Schemas['WorkflowMeta'];
+export type CatalogResponse = Schemas['CatalogResponse'];
+/** One workflow of a catalog document. */
+export type CatalogWorkflow = CatalogResponse['workflows'][number];
+export type TraceLogResponse = Schemas['TraceLogResponse'];
+export type ErrorResponse = Schemas['ErrorResponse'];
+export type ValidationErrorResponse = Schemas['ValidationErrorResponse'];
+export type ReadyResponse = Schemas['ReadyResponse'];
+
+/** Query parameters of the paged history routes. */
+export type HistoryQuery = NonNullable<operations['getRunHistory']['parameters']['query']>;
+/** Query parameters of `GET /workflow/runs`. */
+export type RunsQuery = NonNullable<operations['listRuns']['parameters']['query']>;
+
+/** `event: done` of the history stream: the run closed with `status`. */
+export interface HistoryStreamDone {
+  workflowId: string;
+  runId: string;
+  status: RunStatus;
+}

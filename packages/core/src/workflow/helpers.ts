@@ -1,0 +1,19 @@
+/**
+ * Workflow helpers of the workflow-safe entry (issue "Workflow helpers"), all deterministic and replay-safe:
+ * `sleep` is a Temporal timer, `executeInParallel` pure promise scheduling, and signals, queries, updates and
+ * `condition` are Temporal's own, re-exported so authors need no direct `@temporalio/workflow` dependency.
+ */
+import { sleep as temporalSleep } from '@temporalio/workflow';
+import { durationMs, type Duration } from '../shared/duration.js';
+
+export { condition, defineQuery, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
+export { executeInParallel, type ParallelOptions, type ParallelResult } from '../shared/parallel.js';
+
+/**
+ * Waits `duration` on a durable Temporal timer (it survives worker restarts; replay does not wait again).
+ * @param duration milliseconds, or a string such as `'3s'`, `'2m'`, `'1 hour'`.
+ * @throws TypeError (rejected promise) for anything else, e.g. `sleep('soon')`: the run fails with that name.
+ */
+export async function sleep(duration: Duration): Promise<void> {
+  await temporalSleep(durationMs(duration, 'sleep()'));
+}

@@ -1,0 +1,55 @@
+/**
+ * Running a project's `.ts` files in the worker's Node process (issue "TypeScript at run time"): Node 24 strips
+ * the types itself; this adds the one thing it lacks, TypeScript's `.js`-suffixed relative imports
+ * (`import { x } from './steps.js'` where only `steps.ts` exists, as `moduleResolution: "nodenext"` requires).
+ * Self-contained (Node built-ins only) so it loads before anything else, from source or from `dist/`.
+ */
+import { existsSync } from 'node:fs';
+import { registerHooks, type ResolveHookContext, type ResolveFnOutput } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+/** A TypeScript source extension for each JavaScript output extension, as `tsc` maps them. */
+const SOURCE_EXTENSIONS: Record<string, string> = { '.js': '.ts', '.mjs': '.mts', '.cjs': '.cts' };
+
+const TYPESCRIPT_PARENT = /\.[cm]?ts$/;
+
+let registered = false;
+
+/**
+ * The TypeScript source a failed relative import of a `.ts` file may mean: `./x.js` → `./x.ts`,
+ * `./x.mjs` → `./x.mts`, `./x.cjs` → `./x.cts`. Undefined when the specifier is not relative, has another
+ * extension, or the importer is not a TypeScript file.
+ */
+export function typeScriptSourceFor(specifier: string, parentURL: string | undefined): string | undefined {
+  if (!parentURL || !TYPESCRIPT_PARENT.test(new URL(parentURL).pathname)) return undefined;
+  if (!(specifier.startsWith('./') || specifier.startsWith('../') || specifier.startsWith('file:'))) return undefined;
+  const match = /\.[cm]?js$/.exec(specifier);
+  if (!match) return undefined;
+  return specifier.slice(0, match.index) + SOURCE_EXTENSIONS[match[0]];
+}
+
+function resolve(
+  specifier: string,
+  context: ResolveHookContext,
+  nextResolve: (specifier: string, context?: Partial<ResolveHookContext>) => ResolveFnOutput,
+): ResolveFnOutput {
+  const source = typeScriptSourceFor(specifier, context.parentURL);
+  // The written .js file wins when it exists (as in TypeScript's own resolution); otherwise its .ts source.
+  // Checked up front so the common case costs one stat, not a thrown ERR_MODULE_NOT_FOUND.
+  if (source !== undefined && context.parentURL) {
+    const written = fileURLToPath(new URL(specifier, context.parentURL));
+    if (!existsSync(written) && existsSync(fileURLToPath(new URL(source, context.parentURL)))) return nextResolve(source, context);
+  }
+  return nextResolve(specifier, context);
+}
+
+/**
+ * Lets `.ts`/`.mts`/`.cts` files of the project import each other with `.js`/`.mjs`/`.cjs` suffixes, by a
+ * synchronous, in-thread resolve hook (`module.registerHooks`) that only acts when the written file does not
+ * exist and its TypeScript source does. Type stripping itself is Node's (on by default since Node 23.6). Idempotent; process-wide.
+ */
+export function enableTypeScriptSources(): void {
+  if (registered) return;
+  registerHooks({ resolve });
+  registered = true;
+}

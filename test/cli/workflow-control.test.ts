@@ -1,0 +1,151 @@
+/**
+ * `skein workflow` signal, query, update, stop, terminate and `history --follow`, against a real stack. These
+ * need a run that stays open until told otherwise, so the worker serves fixtures/projects/api-suite (its
+ * `waiter` workflow) rather than examples/, whose workflows finish at once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiServer, loadApiConfig, type ApiServer } from '@skein/api';
+import { pino } from 'pino';
+import { spawnSkein } from '../support/processes.js';
+import { startStack, type Stack } from '../support/stack.js';
+import { oneTo, printedEventIds, skein, until } from './client-support.js';
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+
+let stack: Stack;
+let restarted: ApiServer | undefined;
+const sk = (args: string[]) => skein(stack.url, args);
+
+beforeAll(async () => {
+  stack = await startStack('fixtures/projects/api-suite');
+});
+
+afterAll(async () => {
+  await restarted?.close();
+  await stack?.close();
+});
+
+/** Starts a `waiter` run with the CLI and waits until its handlers are registered (first workflow task done). */
+async function startWaiter(value: unknown): Promise<{ workflowId: string; runId: string }> {
+  const res = await sk(['workflow', 'start', 'waiter', '--json', '--input', JSON.stringify({ value })]);
+  expect(res.code).toBe(0);
+  const ref = JSON.parse(res.stdout) as { workflowId: string; runId: string };
+  await until(async () => (await stack.get(`/workflow/${ref.workflowId}/history`)).body.events.some((e: { eventType: string }) => e.eventType === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED'));
+  return ref;
+}
+
+/**
+ * The body the API answers for a query or update holding `value`: the value itself (CONTRACT), or `{ result }`
+ * from servers before the change. The CLI prints whatever body the API answered, so the tests compare with it.
+ */
+async function answerBodyOf(workflowId: string, value: unknown): Promise<unknown> {
+  const raw = (await stack.post(`/workflow/${workflowId}/query/state`, {})).body;
+  return raw && typeof raw === 'object' && Object.keys(raw).length === 1 && 'result' in raw ? { result: value } : value;
+}
+
+describe('signal, query, update', () => {
+  it('signals the latest run, prints query and update answers; handler errors exit 3', async () => {
+    const { workflowId, runId } = await startWaiter('a');
+    const ping = await sk(['workflow', 'signal', workflowId, 'ping']);
+    expect(ping).toEqual({ code: 0, stdout: `signal ping sent  ${workflowId}  run ${runId}\n`, stderr: '' });
+
+    await until(async () => JSON.stringify((await stack.post(`/workflow/${workflowId}/query/state`, {})).body).includes('"pings":1'));
+    const query = await sk(['workflow', 'query', workflowId, 'state']);
+    expect(query.code).toBe(0);
+    expect(JSON.parse(query.stdout)).toEqual(await answerBodyOf(workflowId, { value: 'a', pings: 1, done: false }));
+
+    const update = await sk(['workflow', 'update', workflowId, 'setValue', '--payload', '{"value":"b"}', '--json']);
+    expect(update.code).toBe(0);
+    expect(JSON.parse(update.stdout)).toEqual(await answerBodyOf(workflowId, { previous: 'a', value: 'b' }));
+
+    const unknown = await sk(['workflow', 'query', workflowId, 'nope']);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toMatch(/^error: (QueryNotFoundError|ValidationError): .*nope/);
+    const badPayload = await sk(['workflow', 'signal', workflowId, 'ping', '--payload', '[1]']);
+    expect(badPayload).toMatchObject({ code: 2, stderr: 'error: --payload of a signal must be a JSON object\n' });
+
+    const finish = await sk(['workflow', 'signal', workflowId, 'finish', '--payload', '{"by":"cli"}', '--json']);
+    expect(JSON.parse(finish.stdout)).toEqual({ workflowId, runId });
+    await until(async () => (await stack.get(`/workflow/${workflowId}/status`)).body.status === 'completed');
+    const result = await sk(['workflow', 'result', workflowId]);
+    expect(JSON.parse(result.stdout)).toEqual({ value: 'b', pings: 1, finish: { by: 'cli' } });
+  });
+});
+
+describe('stop and terminate', () => {
+  it('stop cancels the latest run through the pinned route; result and follow then exit 1', async () => {
+    const { workflowId, runId } = await startWaiter(1);
+    const stop = await sk(['workflow', 'stop', workflowId]);
+    expect(stop).toEqual({ code: 0, stdout: `cancellation requested  ${workflowId}  run ${runId}\n`, stderr: '' });
+    await until(async () => (await stack.get(`/workflow/${workflowId}/status`)).body.status === 'canceled');
+    const result = await sk(['workflow', 'result', workflowId]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`^⊘ cancelled {2}${workflowId} {2}run ${runId}\n`));
+
+    const follow = await sk(['workflow', 'history', workflowId, '--follow', '--json']);
+    expect(follow.code).toBe(1);
+    const frames = follow.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(frames[0]).toMatchObject({ type: 'workflow', workflow: { workflowId, runId, workflowType: 'waiter' } });
+    expect(frames.at(-1)).toEqual({ type: 'done', workflowId, runId, status: 'canceled' });
+    expect(frames.slice(1, -1).map((f) => f.event.eventId)).toEqual(oneTo(frames.length - 2));
+  });
+
+  it('terminate --run ends that run with a reason; a second terminate exits 3', async () => {
+    const { workflowId, runId } = await startWaiter(1);
+    const res = await sk(['workflow', 'terminate', workflowId, '--run', runId, '--reason', 'cli says bye']);
+    expect(res).toEqual({ code: 0, stdout: `terminated  ${workflowId}  run ${runId}\n`, stderr: '' });
+    const status = await sk(['workflow', 'status', workflowId, '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ runId, status: 'terminated' });
+    const history = await sk(['workflow', 'history', workflowId]);
+    expect(history.stdout.trimEnd().split('\n').at(-1)).toMatch(/WORKFLOW_EXECUTION_TERMINATED +cli says bye$/);
+    const again = await sk(['workflow', 'terminate', workflowId]);
+    expect(again.code).toBe(3);
+    expect(again.stderr).toMatch(/^error: WorkflowExecutionAlreadyCompletedError: /);
+  });
+});
+
+describe('run --timeout', () => {
+  it('exits 1 when the wait ends first, naming the execution that keeps running; result meanwhile exits 3', async () => {
+    const res = await sk(['workflow', 'run', 'sleeper', '--input', '{"ms":60000}', '--timeout', '500ms', '--id', `cli-sleeper-${Date.now()}`, '--json']);
+    expect(res.code).toBe(1);
+    const body = JSON.parse(res.stdout);
+    expect(body).toMatchObject({ error: 'WorkflowExecutionTimedOutError', workflowId: expect.stringMatching(/^cli-sleeper-/) });
+    expect(res.stderr).toBe(`error: WorkflowExecutionTimedOutError: ${body.message}\nthe execution keeps running: skein workflow result ${body.workflowId}\n`);
+    const pending = await sk(['workflow', 'result', body.workflowId]);
+    expect(pending.code).toBe(3);
+    expect(pending.stderr).toMatch(/^error: WorkflowNotCompletedError: /);
+    expect((await stack.post(`/workflow/${body.workflowId}/runs/${(await stack.get(`/workflow/${body.workflowId}/status`)).body.runId}/terminate`, {})).status).toBe(200);
+  });
+});
+
+describe('history --follow', () => {
+  it('streams events as they happen, survives an API restart mid-stream without losing or repeating one, and exits when the run closes', async () => {
+    const { workflowId, runId } = await startWaiter('x');
+    const follow = spawnSkein(['workflow', 'history', workflowId, '--follow'], { SKEIN_API_URL: stack.url });
+    follow.child.stdin!.end();
+    await follow.waitFor(/WORKFLOW_TASK_COMPLETED/, 30_000);
+    expect(follow.stderr()).toBe(`following waiter  ${workflowId}  run ${runId}\n`);
+
+    // Restart the API on the same port while the stream is open; the run goes on meanwhile.
+    const port = new URL(stack.url).port;
+    await stack.api.close();
+    await follow.waitFor(/connection lost/, 30_000);
+    await new Promise((r) => setTimeout(r, 300)); // at least one refused reconnection
+    restarted = await createApiServer(
+      loadApiConfig({ ...process.env, TEMPORAL_ADDRESS: stack.address, PORT: port, SKEIN_CATALOG: stack.catalog }),
+      { logger: pino({ level: 'silent' }) },
+    );
+    await restarted.listen();
+
+    expect((await stack.post(`/workflow/${workflowId}/signal/ping`, { payload: {} })).status).toBe(202);
+    await follow.waitFor(/WORKFLOW_EXECUTION_SIGNALED +ping/, 30_000);
+    expect((await stack.post(`/workflow/${workflowId}/signal/finish`, { payload: {} })).status).toBe(202);
+    expect(await follow.exited).toBe(0);
+
+    const { historyLength } = (await stack.get(`/workflow/${workflowId}/history?pageSize=1`)).body.workflow;
+    expect(printedEventIds(follow.stdout())).toEqual(oneTo(historyLength));
+    expect(follow.stdout().trimEnd().split('\n').at(-1)).toMatch(/WORKFLOW_EXECUTION_COMPLETED$/);
+    expect(follow.stderr()).toMatch(/connection lost \(.+\); resuming after event \d+ in \d+ ms\n/);
+    expect(follow.stderr()).toMatch(new RegExp(`✔ completed {2}${workflowId} {2}run ${UUID}\n$`));
+  });
+});
