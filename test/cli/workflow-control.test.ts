@@ -33,15 +33,6 @@ async function startApproval(request: string): Promise<{ workflowId: string; run
   return ref;
 }
 
-/**
- * The body the API answers for a query or update holding `value`: the value itself (CONTRACT), or `{ result }`
- * from servers before the change. The CLI prints whatever body the API answered, so the tests compare with it.
- */
-async function answerBodyOf(workflowId: string, value: unknown): Promise<unknown> {
-  const raw = (await stack.post(`/workflow/${workflowId}/query/status`, {})).body;
-  return raw && typeof raw === 'object' && Object.keys(raw).length === 1 && 'result' in raw ? { result: value } : value;
-}
-
 describe('signal, query, update', () => {
   it('signals the latest run, prints query and update answers; handler errors exit 3', async () => {
     const { workflowId, runId } = await startApproval('a');
@@ -51,15 +42,15 @@ describe('signal, query, update', () => {
     await until(async () => JSON.stringify((await stack.post(`/workflow/${workflowId}/query/status`, {})).body).includes('looks fine'));
     const query = await sk(['workflow', 'query', workflowId, 'status']);
     expect(query.code).toBe(0);
-    expect(JSON.parse(query.stdout)).toEqual(await answerBodyOf(workflowId, { state: 'waiting', comments: ['looks fine'], deadlineMinutes: 60 }));
+    expect(JSON.parse(query.stdout)).toEqual({ state: 'waiting', comments: ['looks fine'], deadlineMinutes: 60 });
 
     const update = await sk(['workflow', 'update', workflowId, 'extend', '--payload', '30', '--json']);
     expect(update.code).toBe(0);
-    expect(JSON.parse(update.stdout)).toEqual(await answerBodyOf(workflowId, 90));
+    expect(JSON.parse(update.stdout)).toEqual(90);
 
     const unknown = await sk(['workflow', 'query', workflowId, 'nope']);
     expect(unknown.code).toBe(3);
-    expect(unknown.stderr).toMatch(/^error: (QueryNotFoundError|ValidationError): .*nope/);
+    expect(unknown.stderr).toMatch(/^error: QueryNotFoundError: .*nope/);
     const badPayload = await sk(['workflow', 'signal', workflowId, 'comment', '--payload', '[1]']);
     expect(badPayload).toMatchObject({ code: 2, stderr: 'error: --payload of a signal must be a JSON object\n' });
 
