@@ -52,7 +52,7 @@ export interface paths {
         };
         /**
          * List runs
-         * @description Most recent runs first (the `$catalog` registry workflows excluded), optionally filtered by workflow type and catalog.
+         * @description Most recent runs first (the `$catalog` registry workflows excluded), optionally filtered by workflow type and catalog. `startedAt` and `completedAt` are ISO 8601 strings here (as the seed system sends them); the status routes answer epoch ms.
          */
         get: operations["listRuns"];
         put?: never;
@@ -71,8 +71,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Workflows of the default catalog
-         * @description The catalog document the worker serving the default catalog published.
+         * Workflows of the default catalog, and which catalogs are live
+         * @description The document the workers serving the default catalog published, and `catalogs`: every catalog with a published document and whether a worker polls it. A catalog is available while a worker polls its task queue (the engine's DescribeTaskQueue pollers, seen in the last 70 s, cached `SKEIN_CATALOG_CACHE_MS`) and its `$catalog` execution runs (a cleanly stopped worker retires it at once). Otherwise 404 `CatalogNotAvailableError` with `Retry-After`. The 404's message names the live catalogs.
          */
         get: operations["getDefaultCatalog"];
         put?: never;
@@ -90,7 +90,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Workflows of a catalog */
+        /**
+         * Workflows of a catalog
+         * @description The document the workers serving the catalog published, and those workers. A catalog is available while a worker polls its task queue (the engine's DescribeTaskQueue pollers, seen in the last 70 s, cached `SKEIN_CATALOG_CACHE_MS`) and its `$catalog` execution runs (a cleanly stopped worker retires it at once). Otherwise 404 `CatalogNotAvailableError` with `Retry-After`.
+         */
         get: operations["getCatalog"];
         put?: never;
         post?: never;
@@ -131,7 +134,7 @@ export interface paths {
         put?: never;
         /**
          * Query the latest run
-         * @description Runs a query handler of the latest run with `payload` as its argument and answers `{ result }`.
+         * @description Runs a query handler of the latest run with `payload` as its argument and answers the handler's value itself as the JSON body (`3`, `"pong"`, `{"x":1}`; an `undefined` value is an empty body). 404 `QueryNotFoundError` names the queries the workflow registers; 504 `WorkflowTaskTimeoutError` when no worker answers within `SKEIN_HANDLER_TIMEOUT_MS` (10 s).
          */
         post: operations["queryWorkflow"];
         delete?: never;
@@ -151,7 +154,7 @@ export interface paths {
         put?: never;
         /**
          * Update the latest run
-         * @description Runs an update handler of the latest run with `payload` as its argument, waits for it and answers `{ result }`.
+         * @description Runs an update handler of the latest run with `payload` as its argument, waits for it and answers the handler's value itself as the JSON body (an `undefined` value is an empty body). 404 `UpdateNotFoundError` names the updates the workflow registers; 504 `WorkflowTaskTimeoutError` when no worker answers within `SKEIN_HANDLER_TIMEOUT_MS` (10 s).
          */
         post: operations["updateWorkflow"];
         delete?: never;
@@ -277,7 +280,7 @@ export interface paths {
         };
         /**
          * History of the latest run (paged)
-         * @description Paged engine history. `pageToken` is the opaque `nextPageToken` of the previous page (it carries its run). With `longPollTimeoutMs`, a read at the end of history waits for the next event for up to that many ms, clamped to the server maximum (SKEIN_HISTORY_MAX_WAIT_MS); on timeout it answers `events: []` and the same cursor. Without it, the answer is immediate. `nextPageToken` is null at the end of a closed run.
+         * @description Paged engine history. `pageToken` is the opaque `nextPageToken` of the previous page (it carries its run). Existing events always come back at once. Without `longPollTimeoutMs`, `nextPageToken` is null once a page reaches the current end of the history, for open runs too, so following tokens until null always ends. With `longPollTimeoutMs`, a read at the end of an open run waits for the next event for up to that many ms, clamped to the server maximum (SKEIN_HISTORY_MAX_WAIT_MS); on timeout it answers `events: []` and the same cursor; `nextPageToken` is null only at the end of a closed run. Events carry `eventTypeName` and, on activity events, `stepName`.
          */
         get: operations["getLatestHistory"];
         put?: never;
@@ -297,7 +300,7 @@ export interface paths {
         };
         /**
          * History of one run (paged)
-         * @description Paged engine history. `pageToken` is the opaque `nextPageToken` of the previous page (it carries its run). With `longPollTimeoutMs`, a read at the end of history waits for the next event for up to that many ms, clamped to the server maximum (SKEIN_HISTORY_MAX_WAIT_MS); on timeout it answers `events: []` and the same cursor. Without it, the answer is immediate. `nextPageToken` is null at the end of a closed run.
+         * @description Paged engine history. `pageToken` is the opaque `nextPageToken` of the previous page (it carries its run). Existing events always come back at once. Without `longPollTimeoutMs`, `nextPageToken` is null once a page reaches the current end of the history, for open runs too, so following tokens until null always ends. With `longPollTimeoutMs`, a read at the end of an open run waits for the next event for up to that many ms, clamped to the server maximum (SKEIN_HISTORY_MAX_WAIT_MS); on timeout it answers `events: []` and the same cursor; `nextPageToken` is null only at the end of a closed run. Events carry `eventTypeName` and, on activity events, `stepName`.
          */
         get: operations["getRunHistory"];
         put?: never;
@@ -317,7 +320,7 @@ export interface paths {
         };
         /**
          * Stream the history of the latest run (SSE)
-         * @description Server-sent events: `event: workflow` (metadata, once), `event: history` per event with `id: <eventId>`, then `event: done` with the closing status. A comment line keeps idle streams alive every 15 s. `Last-Event-ID` (or `lastEventId`) resumes after that event.
+         * @description Server-sent events: `event: workflow` (metadata, once), `event: history` per event with `id: <eventId>` (the same event JSON as the paged history, with `eventTypeName` and `stepName`), then `event: done` with the closing status. A comment line keeps idle streams alive every 15 s. `Last-Event-ID` (or `lastEventId`) resumes after that event.
          */
         get: operations["streamLatestHistory"];
         put?: never;
@@ -337,7 +340,7 @@ export interface paths {
         };
         /**
          * Stream the history of one run (SSE)
-         * @description Server-sent events: `event: workflow` (metadata, once), `event: history` per event with `id: <eventId>`, then `event: done` with the closing status. A comment line keeps idle streams alive every 15 s. `Last-Event-ID` (or `lastEventId`) resumes after that event.
+         * @description Server-sent events: `event: workflow` (metadata, once), `event: history` per event with `id: <eventId>` (the same event JSON as the paged history, with `eventTypeName` and `stepName`), then `event: done` with the closing status. A comment line keeps idle streams alive every 15 s. `Last-Event-ID` (or `lastEventId`) resumes after that event.
          */
         get: operations["streamRunHistory"];
         put?: never;
@@ -357,7 +360,7 @@ export interface paths {
         };
         /**
          * Trace log of one run
-         * @description The run's trace tree from its local trace file (or its remote destination). 409 while the run is running; 404 `NotFoundError` when the run has no trace destination or it cannot be read.
+         * @description The run's trace tree from its local trace file (or its remote destination). 409 while the run is running; 404 `NotFoundError` when the run has no trace destination or it cannot be read. Only files under the trace directory (`SKEIN_TRACE_DIR`) and URLs under `SKEIN_TRACE_REMOTE_URL` are read, whatever the run's memo names.
          */
         get: operations["getTraceLog"];
         put?: never;
@@ -579,7 +582,7 @@ export interface components {
              * @example order-42
              */
             workflowId?: string;
-            /** @description Catalog (task queue) to route to; falls back to the default catalog */
+            /** @description Catalog (task queue) to route to (at most 200 UTF-8 bytes); falls back to the default catalog */
             catalog?: string;
             /**
              * @deprecated
@@ -599,7 +602,7 @@ export interface components {
              * @example order-42
              */
             workflowId?: string;
-            /** @description Catalog (task queue) to route to; falls back to the default catalog */
+            /** @description Catalog (task queue) to route to (at most 200 UTF-8 bytes); falls back to the default catalog */
             catalog?: string;
             /**
              * @deprecated
@@ -680,7 +683,7 @@ export interface components {
              * @description Error type name
              * @enum {string}
              */
-            error: "ValidationError" | "WorkflowNotFoundError" | "UnsupportedWorkflowError" | "CatalogNotAvailableError" | "StepNotFoundError" | "NotFoundError" | "WorkflowExecutionTimedOutError" | "WorkflowExecutionAlreadyStartedError" | "WorkflowExecutionAlreadyCompletedError" | "WorkflowNotCompletedError" | "StepNotCompletedError" | "PayloadTooLargeError" | "InternalError";
+            error: "ValidationError" | "WorkflowNotFoundError" | "UnsupportedWorkflowError" | "CatalogNotAvailableError" | "StepNotFoundError" | "NotFoundError" | "QueryNotFoundError" | "UpdateNotFoundError" | "UnauthorizedError" | "ForbiddenOriginError" | "MethodNotAllowedError" | "WorkflowExecutionTimedOutError" | "WorkflowExecutionAlreadyStartedError" | "WorkflowExecutionAlreadyCompletedError" | "WorkflowNotCompletedError" | "StepNotCompletedError" | "RequestTimeoutError" | "PayloadTooLargeError" | "UnsupportedMediaTypeError" | "RequestHeaderFieldsTooLargeError" | "InternalError" | "WorkflowTaskTimeoutError";
             message: string;
             /** @description The execution the error is tied to, if any */
             workflowId: string | null;
@@ -695,9 +698,14 @@ export interface components {
                 runId: string;
                 workflowType: string;
                 status: components["schemas"]["RunStatus"];
-                /** @description Epoch milliseconds */
-                startedAt: number;
-                completedAt: number | null;
+                /**
+                 * Format: date-time
+                 * @description Start of the run (ISO 8601, as the seed system sends it)
+                 * @example 2026-11-21T16:10:42.395Z
+                 */
+                startedAt: string;
+                /** @description Close of the run (ISO 8601); null while running */
+                completedAt: string | null;
             }[];
             count: number;
         };
@@ -706,8 +714,10 @@ export interface components {
          * @enum {string}
          */
         RunStatus: "running" | "completed" | "failed" | "canceled" | "terminated" | "timed_out" | "continued_as_new";
-        CatalogResponse: {
+        DefaultCatalogResponse: {
             catalog: string;
+            /** @description Hash (SHA-256, hex) of what the publishing worker serves */
+            version: string | null;
             /** @description Epoch ms */
             publishedAt: number;
             workflows: {
@@ -738,11 +748,62 @@ export interface components {
                 kind: "step" | "evaluator";
                 package: string | null;
             }[];
+            /** @description Workers polling the catalog (Temporal DescribeTaskQueue pollers seen in the last 70 s), newest first */
+            workers: {
+                identity: string;
+                /** @description Epoch ms of its last poll */
+                lastPollAt: number;
+            }[];
+            /** @description Every catalog with a published document (at most 100) and whether a worker polls it */
+            catalogs: {
+                catalog: string;
+                live: boolean;
+                version: string | null;
+            }[];
         };
-        HandlerResponse: {
-            /** @description Any JSON value */
-            result: unknown;
+        CatalogResponse: {
+            catalog: string;
+            /** @description Hash (SHA-256, hex) of what the publishing worker serves */
+            version: string | null;
+            /** @description Epoch ms */
+            publishedAt: number;
+            workflows: {
+                name: string;
+                aliases: string[];
+                description: string | null;
+                /** @description JSON Schema */
+                inputSchema: {
+                    [key: string]: unknown;
+                } | null;
+                /** @description JSON Schema */
+                outputSchema: {
+                    [key: string]: unknown;
+                } | null;
+                /** @description The workflow's own steps and evaluators, with their activity types `<workflow>#<name>`. */
+                activities: {
+                    name: string;
+                    /** @enum {string} */
+                    kind: "step" | "evaluator";
+                    shared: boolean;
+                    type: string;
+                }[];
+            }[];
+            /** @description Shared activities (SPEC rule 6), callable from every workflow of the catalog as `<workflow>#<name>`. */
+            sharedActivities: {
+                name: string;
+                /** @enum {string} */
+                kind: "step" | "evaluator";
+                package: string | null;
+            }[];
+            /** @description Workers polling the catalog (Temporal DescribeTaskQueue pollers seen in the last 70 s), newest first */
+            workers: {
+                identity: string;
+                /** @description Epoch ms of its last poll */
+                lastPollAt: number;
+            }[];
         };
+        /** @description The handler's return value itself, any JSON value */
+        HandlerValue: unknown;
         StatusResponse: {
             workflowId: string;
             runId: string;
@@ -780,7 +841,7 @@ export interface components {
             workflow: components["schemas"]["WorkflowMeta"];
             runId: string;
             events: components["schemas"]["HistoryEvent"][];
-            /** @description Cursor of the next page; null at the end of a closed run */
+            /** @description Cursor of the next page. Null once the page reaches the end of the history (of an open run too) when `longPollTimeoutMs` is not given; with it, null only at the end of a closed run */
             nextPageToken: string | null;
         };
         WorkflowMeta: {
@@ -792,12 +853,31 @@ export interface components {
             /** @description Epoch milliseconds */
             startedAt: number;
             completedAt: number | null;
+            /**
+             * Format: date-time
+             * @description Start of the run (ISO 8601)
+             * @example 2026-11-21T16:10:42.395Z
+             */
+            startTime: string;
+            /** @description Close of the run (ISO 8601); null while running */
+            closeTime: string | null;
             historyLength: number;
         };
         HistoryEvent: {
             eventId: number;
             eventTime?: string;
+            /** @example EVENT_TYPE_ACTIVITY_TASK_SCHEDULED */
             eventType: string;
+            /**
+             * @description `eventType` without the `EVENT_TYPE_` prefix
+             * @example ACTIVITY_TASK_SCHEDULED
+             */
+            eventTypeName: string;
+            /**
+             * @description On activity events (scheduled, started, completed, failed, timed out, cancel requested, canceled): the step or evaluator name, from the activity type `<workflow>#<name>`
+             * @example fetchOrder
+             */
+            stepName?: string;
         } & {
             [key: string]: unknown;
         };
@@ -862,11 +942,37 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
                 };
             };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description CatalogNotAvailableError, UnsupportedWorkflowError */
             404: {
                 headers: {
                     /** @description Request id (echoes a valid incoming X-Request-ID) */
                     "X-Request-ID"?: string;
+                    /** @description Seconds to wait before retrying (no worker polls the catalog) */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -897,6 +1003,17 @@ export interface operations {
             };
             /** @description PayloadTooLargeError */
             413: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UnsupportedMediaTypeError */
+            415: {
                 headers: {
                     /** @description Request id (echoes a valid incoming X-Request-ID) */
                     "X-Request-ID"?: string;
@@ -954,11 +1071,37 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
                 };
             };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description CatalogNotAvailableError, UnsupportedWorkflowError */
             404: {
                 headers: {
                     /** @description Request id (echoes a valid incoming X-Request-ID) */
                     "X-Request-ID"?: string;
+                    /** @description Seconds to wait before retrying (no worker polls the catalog) */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -978,6 +1121,17 @@ export interface operations {
             };
             /** @description PayloadTooLargeError */
             413: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UnsupportedMediaTypeError */
+            415: {
                 headers: {
                     /** @description Request id (echoes a valid incoming X-Request-ID) */
                     "X-Request-ID"?: string;
@@ -1038,6 +1192,30 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
                 };
             };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description InternalError */
             500: {
                 headers: {
@@ -1068,7 +1246,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogResponse"];
+                    "application/json": components["schemas"]["DefaultCatalogResponse"];
                 };
             };
             /** @description ValidationError */
@@ -1082,11 +1260,37 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
                 };
             };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description CatalogNotAvailableError */
             404: {
                 headers: {
                     /** @description Request id (echoes a valid incoming X-Request-ID) */
                     "X-Request-ID"?: string;
+                    /** @description Seconds to wait before retrying (no worker polls the catalog) */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1140,11 +1344,37 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
                 };
             };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description CatalogNotAvailableError */
             404: {
                 headers: {
                     /** @description Request id (echoes a valid incoming X-Request-ID) */
                     "X-Request-ID"?: string;
+                    /** @description Seconds to wait before retrying (no worker polls the catalog) */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1169,7 +1399,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id */
+                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
                 id: string;
                 signal: string;
             };
@@ -1203,6 +1433,30 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
                 };
             };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description WorkflowNotFoundError */
             404: {
                 headers: {
@@ -1227,6 +1481,17 @@ export interface operations {
             };
             /** @description PayloadTooLargeError */
             413: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UnsupportedMediaTypeError */
+            415: {
                 headers: {
                     /** @description Request id (echoes a valid incoming X-Request-ID) */
                     "X-Request-ID"?: string;
@@ -1254,7 +1519,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id */
+                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
                 id: string;
                 query: string;
             };
@@ -1266,7 +1531,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Query result */
+            /** @description The query handler's value (empty body when it returned undefined) */
             200: {
                 headers: {
                     /** @description Request id (echoes a valid incoming X-Request-ID) */
@@ -1274,7 +1539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HandlerResponse"];
+                    "application/json": components["schemas"]["HandlerValue"];
                 };
             };
             /** @description ValidationError */
@@ -1288,7 +1553,31 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
                 };
             };
-            /** @description WorkflowNotFoundError */
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description WorkflowNotFoundError, QueryNotFoundError */
             404: {
                 headers: {
                     /** @description Request id (echoes a valid incoming X-Request-ID) */
@@ -1310,8 +1599,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UnsupportedMediaTypeError */
+            415: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description InternalError */
             500: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description WorkflowTaskTimeoutError */
+            504: {
                 headers: {
                     /** @description Request id (echoes a valid incoming X-Request-ID) */
                     "X-Request-ID"?: string;
@@ -1328,7 +1639,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id */
+                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
                 id: string;
                 update: string;
             };
@@ -1340,7 +1651,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Update result */
+            /** @description The update handler's value (empty body when it returned undefined) */
             200: {
                 headers: {
                     /** @description Request id (echoes a valid incoming X-Request-ID) */
@@ -1348,7 +1659,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HandlerResponse"];
+                    "application/json": components["schemas"]["HandlerValue"];
                 };
             };
             /** @description ValidationError */
@@ -1362,7 +1673,31 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
                 };
             };
-            /** @description WorkflowNotFoundError */
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description WorkflowNotFoundError, UpdateNotFoundError */
             404: {
                 headers: {
                     /** @description Request id (echoes a valid incoming X-Request-ID) */
@@ -1395,8 +1730,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UnsupportedMediaTypeError */
+            415: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description InternalError */
             500: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description WorkflowTaskTimeoutError */
+            504: {
                 headers: {
                     /** @description Request id (echoes a valid incoming X-Request-ID) */
                     "X-Request-ID"?: string;
@@ -1413,7 +1770,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id */
+                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
                 id: string;
             };
             cookie?: never;
@@ -1440,6 +1797,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description WorkflowNotFoundError */
@@ -1471,7 +1852,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id */
+                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -1500,6 +1881,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description WorkflowNotFoundError */
@@ -1531,7 +1936,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id */
+                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
                 id: string;
             };
             cookie?: never;
@@ -1558,6 +1963,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description WorkflowNotFoundError */
@@ -1589,7 +2018,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id */
+                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -1618,6 +2047,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description WorkflowNotFoundError */
@@ -1649,7 +2102,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id */
+                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
                 id: string;
             };
             cookie?: never;
@@ -1676,6 +2129,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description WorkflowNotFoundError */
@@ -1718,7 +2195,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id */
+                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -1747,6 +2224,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description WorkflowNotFoundError */
@@ -1793,12 +2294,14 @@ export interface operations {
                 pageToken?: string;
                 /** @description Decode input/output payloads in events (default false) */
                 includePayloads?: "true" | "false";
-                /** @description At the end of history, wait up to this many ms for a new event (clamped to the server maximum) */
+                /** @description Long-poll: at the end of an open run's history, wait up to this many ms for a new event (clamped to the server maximum); existing events always come back at once */
                 longPollTimeoutMs?: number;
+                /** @description Read this run instead of the latest (same as `/workflow/{id}/runs/{rid}/history`) */
+                runId?: string;
             };
             header?: never;
             path: {
-                /** @description Workflow execution id */
+                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
                 id: string;
             };
             cookie?: never;
@@ -1825,6 +2328,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description WorkflowNotFoundError */
@@ -1860,12 +2387,12 @@ export interface operations {
                 pageToken?: string;
                 /** @description Decode input/output payloads in events (default false) */
                 includePayloads?: "true" | "false";
-                /** @description At the end of history, wait up to this many ms for a new event (clamped to the server maximum) */
+                /** @description Long-poll: at the end of an open run's history, wait up to this many ms for a new event (clamped to the server maximum); existing events always come back at once */
                 longPollTimeoutMs?: number;
             };
             header?: never;
             path: {
-                /** @description Workflow execution id */
+                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -1894,6 +2421,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description WorkflowNotFoundError */
@@ -1927,10 +2478,12 @@ export interface operations {
                 lastEventId?: number;
                 /** @description Decode input/output payloads in events (default false) */
                 includePayloads?: "true" | "false";
+                /** @description Read this run instead of the latest (same as `/workflow/{id}/runs/{rid}/history`) */
+                runId?: string;
             };
             header?: never;
             path: {
-                /** @description Workflow execution id */
+                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
                 id: string;
             };
             cookie?: never;
@@ -1957,6 +2510,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description WorkflowNotFoundError */
@@ -1993,7 +2570,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Workflow execution id */
+                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -2022,6 +2599,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description WorkflowNotFoundError */
@@ -2053,7 +2654,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id */
+                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -2082,6 +2683,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description WorkflowNotFoundError, NotFoundError */
@@ -2124,7 +2749,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id */
+                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -2153,6 +2778,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description WorkflowNotFoundError */
@@ -2195,7 +2844,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id */
+                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -2230,6 +2879,30 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
                 };
             };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description WorkflowNotFoundError */
             404: {
                 headers: {
@@ -2243,6 +2916,28 @@ export interface operations {
             };
             /** @description WorkflowExecutionAlreadyCompletedError */
             409: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UnsupportedMediaTypeError */
+            415: {
                 headers: {
                     /** @description Request id (echoes a valid incoming X-Request-ID) */
                     "X-Request-ID"?: string;
@@ -2270,7 +2965,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id */
+                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
                 id: string;
             };
             cookie?: never;
@@ -2309,6 +3004,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description Always `true`: this route is deprecated */
+                    Deprecation?: string;
+                    /** @description Removal date: Thu, 16 Jul 2026 00:00:00 GMT */
+                    Sunset?: string;
+                    /** @description The run-pinned successor route of the targeted run, `</workflow/<id>/runs/<rid>/<op>>; rel="successor-version"` (`{rid}` when the run could not be read) */
+                    Link?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description Always `true`: this route is deprecated */
+                    Deprecation?: string;
+                    /** @description Removal date: Thu, 16 Jul 2026 00:00:00 GMT */
+                    Sunset?: string;
+                    /** @description The run-pinned successor route of the targeted run, `</workflow/<id>/runs/<rid>/<op>>; rel="successor-version"` (`{rid}` when the run could not be read) */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description WorkflowNotFoundError */
@@ -2369,7 +3100,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id */
+                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
                 id: string;
             };
             cookie?: never;
@@ -2414,6 +3145,42 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
                 };
             };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description Always `true`: this route is deprecated */
+                    Deprecation?: string;
+                    /** @description Removal date: Thu, 16 Jul 2026 00:00:00 GMT */
+                    Sunset?: string;
+                    /** @description The run-pinned successor route of the targeted run, `</workflow/<id>/runs/<rid>/<op>>; rel="successor-version"` (`{rid}` when the run could not be read) */
+                    Link?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description Always `true`: this route is deprecated */
+                    Deprecation?: string;
+                    /** @description Removal date: Thu, 16 Jul 2026 00:00:00 GMT */
+                    Sunset?: string;
+                    /** @description The run-pinned successor route of the targeted run, `</workflow/<id>/runs/<rid>/<op>>; rel="successor-version"` (`{rid}` when the run could not be read) */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description WorkflowNotFoundError */
             404: {
                 headers: {
@@ -2433,6 +3200,40 @@ export interface operations {
             };
             /** @description WorkflowExecutionAlreadyCompletedError */
             409: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description Always `true`: this route is deprecated */
+                    Deprecation?: string;
+                    /** @description Removal date: Thu, 16 Jul 2026 00:00:00 GMT */
+                    Sunset?: string;
+                    /** @description The run-pinned successor route of the targeted run, `</workflow/<id>/runs/<rid>/<op>>; rel="successor-version"` (`{rid}` when the run could not be read) */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description Always `true`: this route is deprecated */
+                    Deprecation?: string;
+                    /** @description Removal date: Thu, 16 Jul 2026 00:00:00 GMT */
+                    Sunset?: string;
+                    /** @description The run-pinned successor route of the targeted run, `</workflow/<id>/runs/<rid>/<op>>; rel="successor-version"` (`{rid}` when the run could not be read) */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UnsupportedMediaTypeError */
+            415: {
                 headers: {
                     /** @description Request id (echoes a valid incoming X-Request-ID) */
                     "X-Request-ID"?: string;
@@ -2472,7 +3273,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id */
+                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -2507,6 +3308,30 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
                 };
             };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description WorkflowNotFoundError, StepNotFoundError */
             404: {
                 headers: {
@@ -2520,6 +3345,28 @@ export interface operations {
             };
             /** @description StepNotCompletedError */
             409: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UnsupportedMediaTypeError */
+            415: {
                 headers: {
                     /** @description Request id (echoes a valid incoming X-Request-ID) */
                     "X-Request-ID"?: string;
@@ -2547,7 +3394,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id */
+                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
                 id: string;
             };
             cookie?: never;
@@ -2592,6 +3439,42 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
                 };
             };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description Always `true`: this route is deprecated */
+                    Deprecation?: string;
+                    /** @description Removal date: Thu, 16 Jul 2026 00:00:00 GMT */
+                    Sunset?: string;
+                    /** @description The run-pinned successor route of the targeted run, `</workflow/<id>/runs/<rid>/<op>>; rel="successor-version"` (`{rid}` when the run could not be read) */
+                    Link?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description Always `true`: this route is deprecated */
+                    Deprecation?: string;
+                    /** @description Removal date: Thu, 16 Jul 2026 00:00:00 GMT */
+                    Sunset?: string;
+                    /** @description The run-pinned successor route of the targeted run, `</workflow/<id>/runs/<rid>/<op>>; rel="successor-version"` (`{rid}` when the run could not be read) */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description WorkflowNotFoundError, StepNotFoundError */
             404: {
                 headers: {
@@ -2611,6 +3494,40 @@ export interface operations {
             };
             /** @description StepNotCompletedError */
             409: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description Always `true`: this route is deprecated */
+                    Deprecation?: string;
+                    /** @description Removal date: Thu, 16 Jul 2026 00:00:00 GMT */
+                    Sunset?: string;
+                    /** @description The run-pinned successor route of the targeted run, `</workflow/<id>/runs/<rid>/<op>>; rel="successor-version"` (`{rid}` when the run could not be read) */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description Always `true`: this route is deprecated */
+                    Deprecation?: string;
+                    /** @description Removal date: Thu, 16 Jul 2026 00:00:00 GMT */
+                    Sunset?: string;
+                    /** @description The run-pinned successor route of the targeted run, `</workflow/<id>/runs/<rid>/<op>>; rel="successor-version"` (`{rid}` when the run could not be read) */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UnsupportedMediaTypeError */
+            415: {
                 headers: {
                     /** @description Request id (echoes a valid incoming X-Request-ID) */
                     "X-Request-ID"?: string;
@@ -2676,6 +3593,17 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
                 };
             };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description InternalError */
             500: {
                 headers: {
@@ -2731,6 +3659,17 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
                 };
             };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description InternalError */
             500: {
                 headers: {
@@ -2777,6 +3716,30 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
                 };
             };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description InternalError */
             500: {
                 headers: {
@@ -2819,6 +3782,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description InternalError */
