@@ -3,29 +3,15 @@ import type { Client } from '@temporalio/client';
 import type { temporal as T } from '@temporalio/proto';
 import { ApiError } from '../errors.js';
 import { engine } from './engine.js';
+import { historyPages } from './history-pages.js';
 import { temporal, toNumber } from './proto.js';
 
 const EventType = temporal.api.enums.v1.EventType;
 
-/** Reads every event of a run (pages of 1 000). */
+/** Reads every event of a run (engine pages of 1 000). @throws ApiError as `historyPages` does. */
 export async function fullHistory(client: Client, workflowId: string, runId: string, signal?: AbortSignal): Promise<T.api.history.v1.IHistoryEvent[]> {
   const events: T.api.history.v1.IHistoryEvent[] = [];
-  let token: Uint8Array | undefined;
-  do {
-    const res = await engine(workflowId, () =>
-      client.withAbortSignal(signal ?? new AbortController().signal, () =>
-        client.workflowService.getWorkflowExecutionHistory({
-          namespace: client.options.namespace,
-          execution: { workflowId, runId },
-          maximumPageSize: 1000,
-          skipArchival: true,
-          ...(token ? { nextPageToken: token } : {}),
-        }),
-      ),
-    );
-    events.push(...(res.history?.events ?? []));
-    token = res.nextPageToken?.length ? res.nextPageToken : undefined;
-  } while (token);
+  for await (const page of historyPages(client, workflowId, runId, signal)) events.push(...page);
   return events;
 }
 

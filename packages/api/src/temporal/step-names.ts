@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { temporal as T } from '@temporalio/proto';
-import { engine } from './engine.js';
+import { historyPages } from './history-pages.js';
 import { toNumber } from './proto.js';
 
 type IHistoryEvent = T.api.history.v1.IHistoryEvent;
@@ -75,24 +75,11 @@ function learn(entry: RunSteps, events: IHistoryEvent[]): void {
 
 /** Reads the run's history from its first event until event `upTo` is covered, learning every scheduled activity. */
 async function backfill(client: Client, workflowId: string, runId: string, entry: RunSteps, upTo: number, signal: AbortSignal): Promise<void> {
-  let token: Uint8Array | undefined;
-  do {
-    const res = await engine(workflowId, () =>
-      client.withAbortSignal(signal, () =>
-        client.workflowService.getWorkflowExecutionHistory({
-          namespace: client.options.namespace,
-          execution: { workflowId, runId },
-          maximumPageSize: 1000,
-          skipArchival: true,
-          ...(token ? { nextPageToken: token } : {}),
-        }),
-      ),
-    );
-    const events = res.history?.events ?? [];
+  for await (const events of historyPages(client, workflowId, runId, signal)) {
     // A page from the start is contiguous with what is known, so `scannedTo` follows it.
     learn(entry, events);
-    token = res.nextPageToken?.length ? res.nextPageToken : undefined;
-  } while (token && entry.scannedTo < upTo);
+    if (entry.scannedTo >= upTo) return;
+  }
 }
 
 /**
