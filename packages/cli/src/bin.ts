@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError } from 'commander';
 import { registerClientCommands } from './client/register.js';
-import { apiCommand } from './commands/api.js';
-import { devCommand, type DevOptions } from './commands/dev.js';
-import { temporalCommand } from './commands/temporal.js';
-import { workerCommand } from './commands/worker.js';
+import type { DevOptions } from './commands/dev.js';
+
+// The server-side commands load the worker and the API (Temporal's native bridge, webpack, Koa): imported only
+// when one of them runs, so `skein workflow …` starts in a fraction of the time (bench/cli-client).
 
 function port(value: string): number {
   const n = Number(value);
@@ -24,26 +24,26 @@ program
   .option('--port <port>', 'API port (default PORT, else 3001, or a free port when taken)', port)
   .option('--data-dir <dir>', 'dev state: the dev server SQLite file, traces (default <projectDir>/.skein)')
   .option('--no-watch', 'do not watch the project for changes')
-  .action((dir: string, opts: DevOptions) => devCommand(dir, opts));
+  .action(async (dir: string, opts: DevOptions) => (await import('./commands/dev.js')).devCommand(dir, opts));
 
 program
   .command('worker')
   .description('serve the workflows of a project on the catalog task queue (SKEIN_CATALOG, default main)')
   .argument('[projectDir]', 'project directory', '.')
-  .action((dir: string) => workerCommand(dir));
+  .action(async (dir: string) => (await import('./commands/worker.js')).workerCommand(dir));
 
-program.command('api').description('serve the HTTP API on PORT (default 3001)').action(() => apiCommand());
+program.command('api').description('serve the HTTP API on PORT (default 3001)').action(async () => (await import('./commands/api.js')).apiCommand());
 
 program
   .command('temporal')
   .description('find (path) or install (install) the temporal CLI used for the embedded dev server')
   .argument('<action>', 'path | install')
-  .action((action: string) => {
+  .action(async (action: string) => {
     if (action !== 'path' && action !== 'install') {
       process.stderr.write('skein: temporal takes "path" or "install"\n');
       process.exit(2);
     }
-    return temporalCommand(action);
+    return (await import('./commands/temporal.js')).temporalCommand(action);
   });
 
 registerClientCommands(program);
