@@ -10,7 +10,9 @@
  */
 const config = {
   testRunner: 'vitest',
-  vitest: { configFile: 'test/mutation/vitest.config.ts', related: false },
+  // vmThreads: each test file still gets fresh modules (Stryker's setup file must run per file), but in a VM context
+  // of one long-lived worker instead of a new one: about 1.6x the mutants per minute of the default pool here.
+  vitest: { configFile: 'test/mutation/vitest.config.ts', related: false, pool: 'vmThreads' },
   plugins: ['@stryker-mutator/vitest-runner', './test/mutation/message-text-ignorer.mjs'],
   ignorers: ['message-text'],
   mutate: ['packages/discovery/src/**/*.ts', 'packages/validator/src/rules/**/*.ts', '!**/*.d.ts'],

@@ -33,9 +33,8 @@ export function resolveModuleFile(fs: FileSystem, target: string, fromTypeScript
   if (isFile(fs, target)) return target;
   if (twin && isFile(fs, twin)) return twin;
   for (const ext of EXTENSIONS) if (isFile(fs, target + ext)) return target + ext;
-  if (statOrUndefined(fs, target)?.kind === 'directory') {
-    for (const ext of EXTENSIONS) if (isFile(fs, join(target, `index${ext}`))) return join(target, `index${ext}`);
-  }
+  // A folder's index file (only a folder can hold one, so no separate directory check).
+  for (const ext of EXTENSIONS) if (isFile(fs, join(target, `index${ext}`))) return join(target, `index${ext}`);
   return undefined;
 }
 
