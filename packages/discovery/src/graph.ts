@@ -9,18 +9,23 @@ import type { Diagnostics, Position } from './diagnostics.js';
 import type { Definition, ModuleInfo } from './module-info.js';
 import type { ModuleStore } from './store.js';
 
-/** Where an export name leads. */
-export type Resolved =
-  /** A `workflow()`/`step()`/`evaluator()` definition exported as `exportName` of `file`. */
-  | { kind: 'definition'; file: string; exportName: string; definition: Definition }
-  /** Some other value exported by `file`. */
-  | { kind: 'value'; file: string; exportName: string }
-  /** A namespace object of `file` (`import * as x` then `export { x }`). */
-  | { kind: 'namespace'; file: string }
-  /** A non-relative specifier discovery does not follow. */
-  | { kind: 'external'; specifier: string; imported: string }
-  /** Nothing (missing file, missing name, cycle, unreadable module). */
-  | { kind: 'none' };
+/** A `workflow()`/`step()`/`evaluator()` definition, exported as `exportName` of `file`. */
+export interface ReachedDefinition {
+  kind: 'definition';
+  file: string;
+  exportName: string;
+  definition: Definition;
+}
+
+/**
+ * Something that is not a definition: another value, a namespace object (`import * as x` then `export { x }`), or a
+ * binding of a non-relative specifier discovery does not follow. It still counts as "found" for the ambiguity rule
+ * of `export *` (two stars providing a name hide it).
+ */
+const OTHER = { kind: 'other' } as const;
+
+/** Where an export name leads: a definition, something else (`{ kind: 'other' }`), or nothing (`undefined`: missing file or name, cycle, unreadable module). */
+export type Resolved = ReachedDefinition | typeof OTHER | undefined;
 
 /** True for `./x` and `../x` specifiers. */
 export function isRelative(specifier: string): boolean {
@@ -88,49 +93,49 @@ export class ExportGraph {
   /** What export `name` of `file` leads to. */
   resolveExport(file: string, name: string, seen: Set<string> = new Set()): Resolved {
     const key = `${file}\0${name}`;
-    if (seen.has(key)) return { kind: 'none' };
+    if (seen.has(key)) return undefined;
     seen.add(key);
     const info = this.module(file);
-    if (!info) return { kind: 'none' };
+    if (!info) return undefined;
     const binding = info.exports.get(name);
     if (binding) {
       switch (binding.kind) {
         case 'definition':
           return { kind: 'definition', file, exportName: name, definition: binding.definition };
         case 'value':
-          return { kind: 'value', file, exportName: name };
+          return OTHER;
         case 'reexport':
           return this.#follow(file, binding.source, binding.imported, binding.sourcePosition, seen);
         case 'local':
           return this.resolveLocal(info, binding.local, seen);
       }
     }
-    if (name === 'default') return { kind: 'none' };
+    if (name === 'default') return undefined;
     const found: Resolved[] = [];
     for (const star of info.stars) {
       if (!isRelative(star.source)) continue;
       const target = this.target(file, star.source, star.sourcePosition);
       if (!target) continue;
       const r = this.resolveExport(target.file, name, seen);
-      if (r.kind !== 'none') found.push(r);
+      if (r) found.push(r);
     }
-    return found.length === 1 ? (found[0] as Resolved) : { kind: 'none' };
+    return found.length === 1 ? found[0] : undefined;
   }
 
   /** What a top-level binding of a module leads to (imports are followed). */
   resolveLocal(info: ModuleInfo, local: string, seen: Set<string> = new Set()): Resolved {
     const binding = info.locals.get(local);
-    if (!binding) return { kind: 'none' };
+    if (!binding) return undefined;
     if (binding.kind === 'definition') return { kind: 'definition', file: info.file, exportName: local, definition: binding.definition };
-    if (binding.kind === 'value') return { kind: 'value', file: info.file, exportName: local };
+    if (binding.kind === 'value') return OTHER;
     return this.#follow(info.file, binding.source, binding.imported, binding.position, seen);
   }
 
   #follow(from: string, source: string, imported: string, position: Position, seen: Set<string>): Resolved {
-    if (!isRelative(source)) return { kind: 'external', specifier: source, imported };
+    if (!isRelative(source)) return OTHER;
     const target = this.target(from, source, position);
-    if (!target) return { kind: 'none' };
-    if (imported === '*') return { kind: 'namespace', file: target.file };
+    if (!target) return undefined;
+    if (imported === '*') return OTHER;
     return this.resolveExport(target.file, imported, seen);
   }
 }

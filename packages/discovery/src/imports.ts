@@ -61,7 +61,7 @@ export class PackageProbe {
         const entry = this.entry(pkg, subpath);
         if (!entry) return false;
         const r = this.graph.resolveExport(entry, name);
-        return r.kind === 'definition' && kindOf(r.definition, r.file) === 'workflow';
+        return r?.kind === 'definition' && kindOf(r.definition, r.file) === 'workflow';
       })();
       this.#names.set(key, found);
     }

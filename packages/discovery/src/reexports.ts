@@ -98,7 +98,7 @@ export function followEntry(graph: ExportGraph, entry: string, isWorkflowSpecifi
   };
   for (const name of graph.exportNames(entry)) {
     const r = graph.resolveExport(entry, name);
-    if (r.kind !== 'definition' || kindOf(r.definition, r.file) !== 'workflow') continue;
+    if (r?.kind !== 'definition' || kindOf(r.definition, r.file) !== 'workflow') continue;
     if (classifyFile(r.file) !== 'workflow') continue; // a misplaced definition: the validator's `conventions/misplaced-definition`
     add({ file: r.file, localExport: r.exportName, exportName: name, definition: r.definition });
   }
@@ -144,7 +144,7 @@ function reachesWorkflow(graph: ExportGraph, from: string, specifier: string, is
   if ((graph.store.load(file)).missing) return false;
   for (const name of graph.exportNames(file)) {
     const r = graph.resolveExport(file, name);
-    if (r.kind === 'definition' && kindOf(r.definition, r.file) === 'workflow') return true;
+    if (r?.kind === 'definition' && kindOf(r.definition, r.file) === 'workflow') return true;
   }
   return false;
 }
@@ -173,7 +173,7 @@ function reportRuntimeAssembly(graph: ExportGraph, info: ModuleInfo): void {
     for (const ref of binding.references) {
       if (!info.locals.has(ref.name)) continue;
       const r = graph.resolveLocal(info, ref.name);
-      if (r.kind === 'definition' && kindOf(r.definition, r.file) === 'workflow') {
+      if (r?.kind === 'definition' && kindOf(r.definition, r.file) === 'workflow') {
         graph.diagnostics.report('reexport/runtime-assembly', 'assembled', info.file, ref.position, { name: ref.name, exportName });
       }
     }

@@ -63,6 +63,29 @@ describe('export resolution', () => {
     expect(names(m)).toEqual(['kept as kept']);
   });
 
+  it('drops a name one star provides as a workflow and another as a plain value, also when re-exported by name', async () => {
+    const m = await discoverPackage({
+      'index.js': "export * from './stars.js';\nexport { same as picked } from './stars.js';\nexport { default as kept } from './kept/workflow.js';\n",
+      'stars.js': "export * from './one.js';\nexport * from './two.js';\n",
+      'one.js': "export { default as same } from './a/workflow.js';\n",
+      'two.js': "export const same = 'not a workflow';\n",
+      'a/workflow.js': workflowJs('a'),
+      'kept/workflow.js': workflowJs('kept'),
+    });
+    expect(names(m)).toEqual(['kept as kept']);
+  });
+
+  it('resolves a name re-exported by name through a barrel whose other star lacks it', async () => {
+    const m = await discoverPackage({
+      'index.js': "export { same as picked } from './stars.js';\n",
+      'stars.js': "export * from './one.js';\nexport * from './two.js';\n",
+      'one.js': "export { default as same } from './a/workflow.js';\n",
+      'two.js': "export const other = 1;\n",
+      'a/workflow.js': workflowJs('a'),
+    });
+    expect(names(m)).toEqual(['a as picked']);
+  });
+
   it('warns about a re-export from an absolute path or a file: URL even when it is not a workflow file', async () => {
     const m = await discoverPackage({
       'index.js': "export * from '/opt/lib/barrel.js';\nexport { x } from 'file:///opt/lib/other.js';\nexport { default as alpha } from './alpha/workflow.js';\n",
