@@ -270,12 +270,64 @@ describe('bounded waits with the engine down', () => {
       }
       const t0 = Date.now();
       const run = await raw('/workflow/run', { base, ...json(JSON.stringify({ workflowName: 'echo', catalog: 'not-cached', timeout: 1000 })) });
-      expect(run.status).toBeGreaterThanOrEqual(500);
+      // Unreachable (500 InternalError) or, when the last attempt is still connecting at the run's 1 s timeout,
+      // not accepted in time (408 with the workflowId): never a wait past the timeout plus the 2 s bound.
+      expect([500, 408], run.text).toContain(run.status);
+      if (run.status === 408) expect(run.body).toMatchObject({ error: 'WorkflowExecutionTimedOutError', workflowId: expect.any(String) });
       expect(Date.now() - t0).toBeLessThan(2_500);
       await eventually(async () => fatalAt > 0, 10_000, 20);
       expect(fatalAt - downAt).toBeLessThanOrEqual(500 * 3 + 1_000);
     } finally {
       proxy.close();
+      await api.close();
+    }
+  });
+});
+
+describe('run honours its timeout with a slow engine', () => {
+  it('a start the engine is too slow to accept answers 408 with the workflowId at the timeout, not the engine deadline', async () => {
+    // A TCP proxy that, once `delayMs` is set, holds every byte the API sends by that long: the engine is
+    // reachable but slow, for this API only.
+    const [engineHost, enginePort] = h.address.split(':');
+    let delayMs = 0;
+    const sockets = new Set<net.Socket>();
+    const proxy = net.createServer((client) => {
+      const upstream = net.connect(Number(enginePort), engineHost);
+      sockets.add(client).add(upstream);
+      client.on('data', (chunk) => {
+        if (delayMs === 0) upstream.write(chunk);
+        else setTimeout(() => upstream.destroyed || upstream.write(chunk), delayMs);
+      });
+      upstream.pipe(client);
+      const end = () => (client.destroy(), upstream.destroy());
+      client.on('error', end).on('close', end);
+      upstream.on('error', end).on('close', end);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const proxyAddress = `127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
+    const api = await createApiServer(
+      loadApiConfig({ PORT: '0', SKEIN_CATALOG: h.catalog, TEMPORAL_ADDRESS: proxyAddress, SKEIN_ENGINE_TIMEOUT_MS: '8000' }),
+      { logger: silent },
+    );
+    const base = (await api.listen()).url;
+    try {
+      // A first run while the engine is fast: the catalog is looked up and the connection is warm.
+      const warm = await raw('/workflow/run', { base, ...json(JSON.stringify({ workflowName: 'echo', input: 1, timeout: 20_000 })) });
+      expect(warm.status, warm.text).toBe(200);
+      delayMs = 3_000;
+      const workflowId = `slow-start-${Date.now()}`;
+      const t0 = Date.now();
+      const res = await raw('/workflow/run', { base, ...json(JSON.stringify({ workflowName: 'echo', input: 2, workflowId, timeout: 700 })) });
+      const elapsed = Date.now() - t0;
+      expect(res.status, res.text).toBe(408);
+      expect(res.body).toMatchObject({ error: 'WorkflowExecutionTimedOutError', workflowId });
+      expect(res.headers.get('x-request-id')).toBeTruthy();
+      expect(elapsed).toBeGreaterThanOrEqual(650);
+      expect(elapsed).toBeLessThan(2_500);
+    } finally {
+      delayMs = 0;
+      proxy.close();
+      for (const s of sockets) s.destroy();
       await api.close();
     }
   });
