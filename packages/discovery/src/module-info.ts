@@ -266,7 +266,7 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
         const position = positionOf(s);
         if (s.type === 'ExportNamespaceSpecifier') {
           const exported = exportedName(s.exported);
-          unsupported.push({ kind: 'namespace-reexport', source: stmt.source?.value ?? '', exported, position: positionOf(stmt) });
+          unsupported.push({ kind: 'namespace-reexport', source: (stmt.source as t.StringLiteral).value, exported, position: positionOf(stmt) }); // `export * as` always has a source
           continue;
         }
         const exported = exportedName(s.exported);

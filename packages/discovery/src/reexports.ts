@@ -59,7 +59,7 @@ export function followEntry(graph: ExportGraph, entry: string, isWorkflowSpecifi
     }
     for (const star of info.stars) edges.push({ source: star.source, position: star.sourcePosition, star: true });
     for (const form of info.unsupported) {
-      if (form.kind === 'namespace-reexport' && form.source) edges.push({ source: form.source, position: form.position, star: false });
+      if (form.kind === 'namespace-reexport') edges.push({ source: form.source, position: form.position, star: false });
     }
     reportRuntimeAssembly(graph, info);
     reportNamespaces(graph, info, isWorkflowSpecifier);
@@ -130,8 +130,7 @@ function reportUnsupported(info: ModuleInfo, diagnostics: Diagnostics): void {
       case 'computed-path':
         diagnostics.report('reexport/computed-path', 'computed', info.file, form.position, { what: form.what });
         break;
-      case 'namespace-reexport':
-        break; // reported by reportNamespaces, which knows whether the namespace holds workflows
+      // 'namespace-reexport' is reported by reportNamespaces, which knows whether the namespace holds workflows.
     }
   }
 }
@@ -171,8 +170,7 @@ function reportRuntimeAssembly(graph: ExportGraph, info: ModuleInfo): void {
   for (const [exportName, binding] of info.exports) {
     if (binding.kind !== 'value') continue;
     for (const ref of binding.references) {
-      if (!info.locals.has(ref.name)) continue;
-      const r = graph.resolveLocal(info, ref.name);
+      const r = graph.resolveLocal(info, ref.name); // undefined for a name that is no module binding (a global)
       if (r?.kind === 'definition' && kindOf(r.definition, r.file) === 'workflow') {
         graph.diagnostics.report('reexport/runtime-assembly', 'assembled', info.file, ref.position, { name: ref.name, exportName });
       }

@@ -170,6 +170,7 @@ describe('exports', () => {
     expect(exported(analyze('export default function () {}\n'), 'default')).toBe('value [] @1:1');
     expect(exported(analyze('export default class {}\n'), 'default')).toBe('value [] @1:1');
     expect(exported(analyze('export default { greet, version: v, [k]: 1, m() {} };\n'), 'default')).toBe('value [greet@1:18, v@1:34, k@1:38] @1:1');
+    expect(exported(analyze('export default [a, , b, ...c];\n'), 'default')).toBe('value [a@1:17, b@1:22, c@1:28] @1:1');
   });
 
   it('records `export * as ns` as an unsupported namespace re-export, not as an export', () => {
