@@ -67,27 +67,22 @@ export class ExportGraph {
   }
 
   /**
-   * Every export name of `file`, own exports first (source order) then names reached through `export *`
-   * (never `default`; names two stars provide are ambiguous in ESM and dropped).
+   * Every name `file` may export: its own export names (source order), then the names its relative `export *`
+   * targets may export, each once. Whether a name really leads somewhere is `resolveExport`'s answer (the one place
+   * that knows `export *` never passes on `default`, and that a name two stars provide is ambiguous in ESM).
    */
   exportNames(file: string, seen: Set<string> = new Set()): string[] {
     if (seen.has(file)) return [];
     seen.add(file);
     const info = this.module(file);
     if (!info) return [];
-    const names = [...info.exports.keys()];
-    const own = new Set(names);
-    const fromStars = new Map<string, number>();
+    const names = new Set(info.exports.keys());
     for (const star of info.stars) {
       if (!isRelative(star.source)) continue;
       const target = this.target(file, star.source, star.sourcePosition);
-      if (!target) continue;
-      for (const name of this.exportNames(target.file, seen)) {
-        if (name !== 'default' && !own.has(name)) fromStars.set(name, (fromStars.get(name) ?? 0) + 1);
-      }
+      if (target) for (const name of this.exportNames(target.file, seen)) names.add(name);
     }
-    for (const [name, count] of fromStars) if (count === 1) names.push(name);
-    return names;
+    return [...names];
   }
 
   /** What export `name` of `file` leads to. */

@@ -86,6 +86,19 @@ describe('export resolution', () => {
     expect(names(m)).toEqual(['a as picked']);
   });
 
+  it('never passes `default` on through `export *`, whether listed or imported by name', async () => {
+    const m = await discoverPackage({
+      'index.js': "export * from './barrel.js';\nexport { default as picked } from './stars.js';\nexport { default as kept } from './kept/workflow.js';\n",
+      'barrel.js': "export { default } from './a/workflow.js';\n",
+      'stars.js': "export * from './b/workflow.js';\n",
+      'a/workflow.js': workflowJs('a'),
+      'b/workflow.js': workflowJs('b'),
+      'kept/workflow.js': workflowJs('kept'),
+    });
+    // b is registered by file (`export * from` a workflow file), never under the name `picked`; a not at all.
+    expect(names(m)).toEqual(['b as *', 'kept as kept']);
+  });
+
   it('warns about a re-export from an absolute path or a file: URL even when it is not a workflow file', async () => {
     const m = await discoverPackage({
       'index.js': "export * from '/opt/lib/barrel.js';\nexport { x } from 'file:///opt/lib/other.js';\nexport { default as alpha } from './alpha/workflow.js';\n",
