@@ -9,7 +9,7 @@ import type { Diagnostics } from './diagnostics.js';
 import { resolveEntry } from './entry.js';
 import type { FileSystem } from './fs.js';
 import { isRelative, type ExportGraph } from './graph.js';
-import { AUTHORING_MODULES, type ModuleInfo } from './module-info.js';
+import { isAuthoringSource, type ModuleInfo } from './module-info.js';
 import type { InstalledPackage } from './packages.js';
 import { PACKAGE_JSON_KEY } from '@skein/core';
 
@@ -105,7 +105,7 @@ export function checkWorkflowImports(info: ModuleInfo, probe: PackageProbe, diag
       }
       continue;
     }
-    if (AUTHORING_MODULES.some((m) => decl.source === m || decl.source.startsWith(`${m}/`))) continue;
+    if (isAuthoringSource(decl.source)) continue;
     const found = probe.packageOf(decl.source);
     if (!found) continue;
     const { pkg, subpath } = found;

@@ -8,8 +8,8 @@ import type * as t from '@babel/types';
 import { positionOf, type Position } from './diagnostics.js';
 import type { RuleVisitor } from './traverse.js';
 
-/** Module specifiers whose `workflow`, `step` and `evaluator` exports are the authoring API. */
-export const AUTHORING_MODULES = ['@skein/core'];
+/** The module whose `workflow`, `step` and `evaluator` exports are the authoring API (with its subpaths). */
+export const AUTHORING_MODULE = '@skein/core';
 
 /** A statically read string, or where reading it failed. */
 export type StaticString = { ok: true; value: string; position: Position } | { ok: false; position: Position };
@@ -85,8 +85,9 @@ export interface ModuleInfo {
 type AuthoringName = Definition['callee'];
 const AUTHORING_NAMES = new Set<string>(['workflow', 'step', 'evaluator']);
 
-function isAuthoringSource(source: string): boolean {
-  return AUTHORING_MODULES.some((m) => source === m || source.startsWith(`${m}/`));
+/** True for `@skein/core` and its subpaths (`@skein/core/workflow`). */
+export function isAuthoringSource(source: string): boolean {
+  return source === AUTHORING_MODULE || source.startsWith(`${AUTHORING_MODULE}/`);
 }
 
 function staticStringOf(node: t.Node | null | undefined): string | undefined {
