@@ -62,9 +62,13 @@ export const rule: FileRule = {
   },
 };
 
+/**
+ * True when `target` (a `process.env.X` member) is written by its parent `container`: the left side of an
+ * assignment, or the operand of `++`/`--` or `delete` (their only operand, so no identity check is needed there;
+ * only a unary expression has the operator `delete`).
+ */
 function isWriteTarget(container: unknown, target: unknown): boolean {
-  const c = container as { type: string; left?: unknown; argument?: unknown; operator?: string };
+  const c = container as { type: string; left?: unknown; operator?: string };
   if (c.type === 'AssignmentExpression') return c.left === target;
-  if (c.type === 'UpdateExpression') return c.argument === target;
-  return c.type === 'UnaryExpression' && c.operator === 'delete' && c.argument === target;
+  return c.type === 'UpdateExpression' || c.operator === 'delete';
 }
