@@ -10,7 +10,7 @@ export function dependencyFields(pkg: Record<string, unknown>): Record<Dependenc
     const v = pkg[field];
     if (!v || typeof v !== 'object' || Array.isArray(v)) return {};
     const out: Record<string, string> = {};
-    for (const [k, range] of Object.entries(v as Record<string, unknown>)) out[k] = typeof range === 'string' ? range : String(range);
+    for (const [k, range] of Object.entries(v as Record<string, unknown>)) out[k] = String(range);
     return out;
   };
   return {
