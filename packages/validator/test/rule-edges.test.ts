@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { mergeVisitors, parseSource, walk, type RulePath } from '@skein/discovery';
 import type { CallExpression } from '@babel/types';
 import { coreBindings, definitionKind, isActivityImport, isActivityRole, isModuleTopLevel } from '../src/rules/util/ast.js';
+import { rule as importStyle } from '../src/rules/steps/import-style.js';
 import { rule as noTopLevelCall } from '../src/rules/steps/no-top-level-call.js';
 import { rule as noNodeGlobals } from '../src/rules/workflow/no-node-globals.js';
 import { rule as noNondeterministicApis } from '../src/rules/workflow/no-nondeterministic-apis.js';
@@ -145,5 +146,27 @@ describe('global references', () => {
 
   it('only a `require(…)` call with a computed specifier is a dynamic require, not `new require(…)`', () => {
     expect(positions(noNodeGlobals, 'const a = new require(name);\nconst b = require(name);')).toEqual(['dynamicRequire@2:11']);
+  });
+});
+
+describe('steps/import-style: which imports of a steps file are not by name', () => {
+  const OPTIONS: LintOptions = { role: 'workflow', imports: { './steps.js': 'steps', './util.js': null } };
+
+  it('a string-named `default` is a default import, in `import` and in a destructured `require`', () => {
+    expect(positions(importStyle, "import { 'default' as s, greet } from './steps.js';", OPTIONS)).toEqual(['defaultImport@1:10']);
+    expect(positions(importStyle, "const { 'default': s } = require('./steps.js');", OPTIONS)).toEqual(['requireNotDestructured@1:26']);
+    expect(positions(importStyle, "const { greet, default: d } = require('./steps.js');", OPTIONS)).toEqual(['requireNotDestructured@1:31']);
+  });
+
+  it('only a require or import() of a steps file with a static path counts', () => {
+    const none = [
+      "async function f() { return [import(name), import('./util.js'), import(`./steps.js`)]; }",
+      "const { greet } = load('./steps.js');",
+      'const a = require();\nconst b = require(name);',
+      "const { greet } = require('./util.js');",
+      "const { [key]: g, greet } = require('./steps.js');",
+    ];
+    for (const code of none) expect(positions(importStyle, code, OPTIONS), code).toEqual([]);
+    expect(positions(importStyle, "use(require('./steps.js'));", OPTIONS)).toEqual(['requireNotDestructured@1:5']);
   });
 });

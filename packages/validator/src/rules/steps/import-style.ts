@@ -4,6 +4,7 @@
  * re-exports, dynamic `import()` and non-destructured `require` (or one that takes `default`) of a steps or
  * evaluators file fail validation.
  */
+import type { Node } from '@babel/types';
 import type { FileRule, RuleMeta } from '../../types.js';
 import { ruleMeta } from '../../engine/rule-meta.js';
 import { isRequireCall } from '../../engine/import-collector.js';
@@ -57,8 +58,9 @@ export const rule: FileRule = {
         const arg = path.node.arguments[0];
         if (arg?.type !== 'StringLiteral' || !isActivity(arg.value)) return;
         const parent = path.parent;
-        if (parent.type === 'VariableDeclarator' && parent.init === path.node && parent.id.type === 'ObjectPattern') {
-          const takesDefault = parent.id.properties.some((p) => p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.key.name === 'default');
+        // A call whose parent is a declarator is its initializer (the only expression a declarator holds).
+        if (parent.type === 'VariableDeclarator' && parent.id.type === 'ObjectPattern') {
+          const takesDefault = parent.id.properties.some((p) => p.type === 'ObjectProperty' && !p.computed && keyName(p.key) === 'default');
           if (!takesDefault) return;
         }
         context.report({ node: path.node, messageId: 'requireNotDestructured', data: { source: JSON.stringify(arg.value) } });
@@ -66,3 +68,9 @@ export const rule: FileRule = {
     };
   },
 };
+
+/** The name of a non-computed destructuring key (`default` and `'default'` alike). */
+function keyName(key: Node): string | undefined {
+  if (key.type === 'Identifier') return key.name;
+  return key.type === 'StringLiteral' ? key.value : undefined;
+}
