@@ -9,6 +9,7 @@ import { mergeVisitors, parseSource, walk, type RulePath } from '@skein/discover
 import type { CallExpression } from '@babel/types';
 import { coreBindings, definitionKind, isActivityImport, isActivityRole, isModuleTopLevel } from '../src/rules/util/ast.js';
 import { rule as importStyle } from '../src/rules/steps/import-style.js';
+import { rule as namedExportsOnly } from '../src/rules/steps/named-exports-only.js';
 import { rule as noTopLevelCall } from '../src/rules/steps/no-top-level-call.js';
 import { rule as noNodeGlobals } from '../src/rules/workflow/no-node-globals.js';
 import { rule as noNondeterministicApis } from '../src/rules/workflow/no-nondeterministic-apis.js';
@@ -168,5 +169,14 @@ describe('steps/import-style: which imports of a steps file are not by name', ()
     ];
     for (const code of none) expect(positions(importStyle, code, OPTIONS), code).toEqual([]);
     expect(positions(importStyle, "use(require('./steps.js'));", OPTIONS)).toEqual(['requireNotDestructured@1:5']);
+  });
+});
+
+describe('steps/named-exports-only: what a finding names', () => {
+  it('names the role, the namespace and its source of an `export * as`', () => {
+    const [d] = lint(namedExportsOnly, "export * as 'my ns' from './more.js';", { role: 'shared-steps', file: '/pkg/shared/steps/x.js' });
+    expect(d).toMatchObject({ messageId: 'exportNamespace', data: { role: 'shared steps', name: 'my ns', source: '"./more.js"' } });
+    const [e] = lint(namedExportsOnly, "export * as ns from './more.js';", { role: 'evaluators', file: '/pkg/hello/evaluators.js' });
+    expect(e).toMatchObject({ messageId: 'exportNamespace', data: { role: 'evaluators', name: 'ns', source: '"./more.js"' } });
   });
 });

@@ -3,6 +3,7 @@
  * `export default`, `export *` (and `export * as ns`), and `module.exports = …` make the activity names
  * invisible to static discovery and fail validation at worker startup.
  */
+import type { ExportNamedDeclaration, StringLiteral } from '@babel/types';
 import type { FileRule, RuleMeta } from '../../types.js';
 import { ruleMeta } from '../../engine/rule-meta.js';
 import { isModuleTopLevel } from '../util/ast.js';
@@ -37,8 +38,8 @@ export const rule: FileRule = {
         context.report({ node: path.node, messageId: 'exportAll', data: { role, source: JSON.stringify(path.node.source.value) } });
       },
       ExportNamespaceSpecifier(path) {
-        const parent = path.parent;
-        const source = parent.type === 'ExportNamedDeclaration' && parent.source ? JSON.stringify(parent.source.value) : '""';
+        // Only `export * as ns from 'x'` holds a namespace specifier, so its parent always has a source.
+        const source = JSON.stringify(((path.parent as ExportNamedDeclaration).source as StringLiteral).value);
         const name = path.node.exported.type === 'Identifier' ? path.node.exported.name : path.node.exported.value;
         context.report({ node: path.parent, messageId: 'exportNamespace', data: { role, name, source } });
       },
