@@ -15,6 +15,7 @@ import { WorkerStartupError } from './errors.js';
 import { loadProject } from './load.js';
 import { createLogger, installTemporalRuntimeLogger } from './logger.js';
 import { checkProject } from './validate.js';
+import { openStartupCaches } from './cache/startup-caches.js';
 import { watchEngine } from './engine-watch.js';
 import { activityInterceptor } from './hooks/activity-interceptor.js';
 import { WorkerEvents } from './hooks/events.js';
@@ -55,6 +56,12 @@ export interface StartWorkerOptions {
    * Default `SKEIN_BUNDLE_CACHE` (a directory, or `off`), else `<projectDir>/.skein/bundles`.
    */
   bundleCache?: string | false;
+  /**
+   * Startup cache directory (file digests, the validation outcome, the project facts: `openStartupCaches`);
+   * `false` validates and loads every module on every start. Default `SKEIN_STARTUP_CACHE` (a directory, or
+   * `off`), else `<projectDir>/.skein/startup`.
+   */
+  startupCache?: string | false;
   /** Engine health check: period and consecutive failures before the worker stops with an error. Defaults 5 000 ms, 3. */
   engineCheck?: { intervalMs?: number; failures?: number };
 }
@@ -67,7 +74,16 @@ export interface SkeinWorker {
   /** Absolute trace directory, or null when local traces are off. */
   traceDir: string | null;
   /** Where startup time went, in ms: static validation, loading modules, bundling workflow code, engine connection and registration. */
-  startup: { validateMs: number; loadMs: number; bundleMs: number; connectMs: number; totalMs: number; bundleCache: 'hit' | 'miss' | 'off' };
+  startup: {
+    validateMs: number;
+    loadMs: number;
+    bundleMs: number;
+    connectMs: number;
+    totalMs: number;
+    bundleCache: 'hit' | 'miss' | 'off';
+    /** Whether the validation outcome came from the startup cache. */
+    validationCache: 'hit' | 'miss' | 'off';
+  };
   /**
    * Resolves when the worker has stopped after `shutdown()`; rejects if it crashed or lost the engine
    * (after the bounded health-check retry).
@@ -97,7 +113,11 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   const tStart = performance.now();
   // Project .ts files (steps, evaluators, shared activities, hook files) run from source in this process.
   enableTypeScriptSources();
-  const manifest = await checkProject(options.projectDir, logger);
+  const startupEnv = process.env.SKEIN_STARTUP_CACHE?.trim();
+  const startupDir = options.startupCache ?? (startupEnv === 'off' ? false : startupEnv ? path.resolve(startupEnv) : path.join(path.resolve(options.projectDir), '.skein', 'startup'));
+  const caches = startupDir === false ? undefined : openStartupCaches(startupDir);
+  const checked = await checkProject(options.projectDir, logger, caches);
+  const manifest = checked.manifest;
   const tValidated = performance.now();
   if (manifest.workflows.length === 0) {
     throw new WorkerStartupError(`No workflows found in ${manifest.root}: add a workflow.js or install a package that exposes workflows`);
@@ -114,7 +134,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   const tLoaded = performance.now();
   const cacheEnv = process.env.SKEIN_BUNDLE_CACHE?.trim();
   const bundleCacheDir = options.bundleCache ?? (cacheEnv === 'off' ? false : cacheEnv ? path.resolve(cacheEnv) : path.join(manifest.root, '.skein', 'bundles'));
-  const bundled = await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), cacheDir: bundleCacheDir });
+  const bundled = await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), cacheDir: bundleCacheDir, ...(caches ? { digests: caches.digests } : {}) });
   if (bundled.storeError) logger.warn({ err: bundled.storeError }, `workflow bundle cache not written (${bundled.storeError.message}); the next start bundles again`);
   const workflowBundle = { code: bundled.code };
   const tBundled = performance.now();
@@ -208,11 +228,14 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
       connectMs: ms(tBundled, tReady),
       totalMs: ms(tStart, tReady),
       bundleCache: bundled.cache,
+      validationCache: checked.cache,
     };
     logger.info(
       { catalog, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, startup },
       `worker serving ${catalogDocument.workflows.length} workflow(s) on catalog "${catalog}"`,
     );
+    const digestsError = await caches?.digests.save();
+    if (digestsError) logger.warn({ err: digestsError }, `file digests not cached (${digestsError.message})`);
     return {
       catalog,
       manifest,

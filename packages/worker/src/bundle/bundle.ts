@@ -12,6 +12,7 @@ import { workflowEntrySource } from './entry.js';
 import { classifyFile } from '@skein/discovery';
 import type { StubLoaderOptions, StubSpec } from './stub-spec.js';
 import { BundleCache } from './cache.js';
+import type { FileDigests } from '../cache/file-digests.js';
 import { digest, stableText } from './digest.js';
 import { withoutSourcesContent } from './source-map.js';
 
@@ -55,6 +56,8 @@ export interface BundleSettings {
   traceDir?: string;
   /** Bundle cache directory; `false` bundles from scratch every time (no files written). */
   cacheDir?: string | false;
+  /** The start's shared file digests (`FileDigests`), so the cache check reads each unchanged file at most once. */
+  digests?: FileDigests;
 }
 
 /** A workflow bundle and how it was obtained. */
@@ -149,7 +152,7 @@ export function withTypeScriptSources(config: Configuration): Configuration {
  */
 export async function bundleWorkflows(project: LoadedProject, settings: BundleSettings = {}): Promise<WorkflowBundleResult> {
   const core = coreWorkflowEntry();
-  const cache = settings.cacheDir === false ? null : new BundleCache(path.resolve(settings.cacheDir ?? path.join(project.manifest.root, '.skein', 'bundles')));
+  const cache = settings.cacheDir === false ? null : new BundleCache(path.resolve(settings.cacheDir ?? path.join(project.manifest.root, '.skein', 'bundles')), settings.digests);
   const entrySource = workflowEntrySource(project.workflows, core, settings.traceDir ? { traceDir: settings.traceDir } : {});
   const stubs = Object.fromEntries(
     [...project.activityFiles].sort(([a], [b]) => a.localeCompare(b)).map(([file, acts]) => [

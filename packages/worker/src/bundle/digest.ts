@@ -1,5 +1,5 @@
-import { hash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { sha1 } from '../cache/file-digests.js';
 
 /**
  * A stable text form of any value for hashing: object keys sorted, functions by their source text, regular
@@ -33,19 +33,8 @@ export function stableText(value: unknown): string {
   return walk(value);
 }
 
-/** SHA-1 (hex) of a string or buffer; identifies content, not a security boundary. */
-export function digest(data: string | Buffer): string {
-  return hash('sha1', data, 'hex');
-}
-
-/** SHA-1 (hex) of a file's bytes, or `null` when it cannot be read (deleted, a directory, no permission). */
-export async function fileDigest(file: string): Promise<string | null> {
-  try {
-    return digest(await readFile(file));
-  } catch {
-    return null;
-  }
-}
+/** SHA-1 (hex) of a string or buffer (`sha1`, under the name the bundle code uses). */
+export const digest = sha1;
 
 /** What is at a path: `file`, `dir`, `other`, or `none`. */
 export async function pathKind(file: string): Promise<'file' | 'dir' | 'other' | 'none'> {

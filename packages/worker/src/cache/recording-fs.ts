@@ -1,0 +1,113 @@
+import { statSync } from 'node:fs';
+import { errorCode, nodeFileSystem, type DirEntry, type FileSystem } from '@skein/discovery';
+import { sha1, type FileDigests } from './file-digests.js';
+
+/**
+ * One answer the file system gave an analysis: the call, its path, and what it returned in a comparable form
+ * (a content SHA-1, `kind:size`, a real path, a listing's SHA-1) or `E:<code>` when it threw. `read` answers
+ * carry the file's stat from before the read, `[size, mtimeMs, ctimeMs, ino, atMs]`, for `FileDigests`.
+ */
+export type Observation =
+  | [call: 'read', path: string, answer: string, stat?: [number, number, number, number, number]]
+  | [call: 'stat' | 'realpath' | 'readdir', path: string, answer: string];
+
+const failed = (err: unknown) => `E:${errorCode(err)}`;
+const listing = (entries: DirEntry[]) => sha1(entries.map((e) => `${e.name}\0${e.kind}`).sort().join('\n'));
+const statAnswer = (s: { kind: string; size: number }) => (s.kind === 'directory' ? 'directory' : `${s.kind}:${s.size}`);
+
+/**
+ * A `FileSystem` (discovery's interface, over `base`) that records every answer it gives: what an analysis
+ * read is exactly what its outcome depends on. `observations()` lists them (each path and call once).
+ */
+export function recordingFileSystem(base: FileSystem = nodeFileSystem): { fs: FileSystem; observations(): Observation[] } {
+  const seen = new Map<string, Observation>();
+  const note = (o: Observation) => {
+    const key = `${o[0]}\0${o[1]}`;
+    if (!seen.has(key)) seen.set(key, o);
+  };
+  const fs: FileSystem = {
+    readFile(p) {
+      let before: [number, number, number, number, number] | undefined;
+      try {
+        const s = statSync(p);
+        before = [s.size, s.mtimeMs, s.ctimeMs, s.ino, Date.now()];
+      } catch {
+        before = undefined;
+      }
+      try {
+        const text = base.readFile(p);
+        note(before ? ['read', p, sha1(Buffer.from(text, 'utf8')), before] : ['read', p, sha1(Buffer.from(text, 'utf8'))]);
+        return text;
+      } catch (err) {
+        note(['read', p, failed(err)]);
+        throw err;
+      }
+    },
+    stat(p) {
+      try {
+        const s = base.stat(p);
+        note(['stat', p, statAnswer(s)]);
+        return s;
+      } catch (err) {
+        note(['stat', p, failed(err)]);
+        throw err;
+      }
+    },
+    realpath(p) {
+      try {
+        const real = base.realpath(p);
+        note(['realpath', p, real]);
+        return real;
+      } catch (err) {
+        note(['realpath', p, failed(err)]);
+        throw err;
+      }
+    },
+    readdir(p) {
+      try {
+        const entries = base.readdir(p);
+        note(['readdir', p, listing(entries)]);
+        return entries;
+      } catch (err) {
+        note(['readdir', p, failed(err)]);
+        throw err;
+      }
+    },
+  };
+  return { fs, observations: () => [...seen.values()] };
+}
+
+/**
+ * Whether the file system would give every recorded answer again: same file contents (by `digests`, so an
+ * unchanged file is only stat'ed), same kinds and sizes, same real paths, same directory listings, same errors.
+ * The first difference stops the check.
+ */
+export function sameAnswers(observations: readonly Observation[], digests: FileDigests, base: FileSystem = nodeFileSystem): boolean {
+  const answer = (call: () => string): string => {
+    try {
+      return call();
+    } catch (err) {
+      return failed(err);
+    }
+  };
+  for (const [call, p, expected] of observations) {
+    let now: string;
+    if (call === 'read') {
+      if (expected.startsWith('E:')) now = answer(() => (base.readFile(p), 'read'));
+      else now = digests.digest(p) ?? answer(() => (base.readFile(p), 'unreadable'));
+    } else if (call === 'stat') now = answer(() => statAnswer(base.stat(p)));
+    else if (call === 'realpath') now = answer(() => base.realpath(p));
+    else now = answer(() => listing(base.readdir(p)));
+    if (now !== expected) return false;
+  }
+  return true;
+}
+
+/** Feeds the content digests a recording saw into `digests`, so the next check only stats those files. */
+export function rememberReads(observations: readonly Observation[], digests: FileDigests): void {
+  for (const o of observations) {
+    if (o[0] !== 'read' || !o[3] || o[2].startsWith('E:')) continue;
+    const [size, mtimeMs, ctimeMs, ino, at] = o[3];
+    digests.remember(o[1], { size, mtimeMs, ctimeMs, ino }, o[2], at);
+  }
+}
