@@ -83,6 +83,8 @@ export interface SkeinWorker {
     bundleCache: 'hit' | 'miss' | 'off';
     /** Whether the validation outcome came from the startup cache. */
     validationCache: 'hit' | 'miss' | 'off';
+    /** Workflows and shared activities whose modules were imported at start, and those whose facts came from the startup cache (imported on first call). */
+    modules: { imported: number; cached: number };
   };
   /**
    * Resolves when the worker has stopped after `shutdown()`; rejects if it crashed or lost the engine
@@ -123,8 +125,9 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
     throw new WorkerStartupError(`No workflows found in ${manifest.root}: add a workflow.js or install a package that exposes workflows`);
   }
   setHookErrorReporter((err, hook) => logger.error({ hook, err }, `hook ${hook} failed`));
+  const project = await loadProject(manifest, caches);
+  if (project.storeError) logger.warn({ err: project.storeError }, `project facts not cached (${project.storeError.message}); the next start imports every module`);
   const hookFiles = await loadHookFiles(manifest.root);
-  const project = await loadProject(manifest);
   const resolver = new ActivityResolver(project);
   const activities = buildActivities(resolver);
   const traceDirOption = options.traceDir ?? process.env.SKEIN_TRACE_DIR ?? path.join(manifest.root, '.skein', 'traces');
@@ -229,6 +232,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
       totalMs: ms(tStart, tReady),
       bundleCache: bundled.cache,
       validationCache: checked.cache,
+      modules: project.counts,
     };
     logger.info(
       { catalog, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, startup },

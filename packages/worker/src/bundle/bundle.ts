@@ -157,7 +157,7 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
   const stubs = Object.fromEntries(
     [...project.activityFiles].sort(([a], [b]) => a.localeCompare(b)).map(([file, acts]) => [
       file,
-      acts.map((a): StubSpec => ({ exportName: a.entry.exportName, name: a.def.name, kind: a.def.kind, activityOptions: a.def.options?.activityOptions })),
+      acts.map((a): StubSpec => ({ exportName: a.entry.exportName, name: a.facts.name, kind: a.facts.kind, activityOptions: a.facts.activityOptions })),
     ]),
   );
   const stubsText = JSON.stringify(stubs);
