@@ -204,13 +204,14 @@ export async function loadProject(manifest: Manifest, cache?: LoadCache): Promis
 
   const activityFiles = new Map<string, LoadedActivity[]>();
   for (const act of [...[...scoped.values()].flat(), ...shared]) {
-    const real = realpathSync(act.entry.file);
+    const real = realpathSync.native(act.entry.file);
     const list = activityFiles.get(real) ?? [];
     if (!list.some((a) => a.entry.exportName === act.entry.exportName)) list.push(act);
     activityFiles.set(real, list);
   }
   const project: LoadedProject = { manifest, workflows, scoped, shared, activityFiles, definitions, counts };
-  if (facts && recorder && cache) {
+  // Nothing imported: the stored facts are still exactly these.
+  if (facts && recorder && cache && (counts.imported > 0 || known.size !== store.length)) {
     const entries = store.flatMap((e) => ('roots' in e ? (filesOf(e, recorder.graph, cache.digests) ?? []) : [e]));
     const storeError = await facts.store(key, entries);
     if (storeError) project.storeError = storeError;
@@ -223,7 +224,7 @@ function filesOf(e: { subject: string; facts: CachedFacts; roots: string[] }, gr
   const files: Array<[string, string]> = [];
   for (const file of closureOf(
     graph,
-    e.roots.map((r) => realpathSync(r)),
+    e.roots.map((r) => realpathSync.native(r)),
   )) {
     const digest = graph.sources.get(file) ?? digests.digest(file);
     if (digest === null) return undefined;

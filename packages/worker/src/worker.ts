@@ -115,6 +115,50 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   const tStart = performance.now();
   // Project .ts files (steps, evaluators, shared activities, hook files) run from source in this process.
   enableTypeScriptSources();
+  // The engine connections open while the project is checked and loaded; nothing is asked of the engine
+  // before the project passed validation, and a failed start closes them.
+  installTemporalRuntimeLogger(logger);
+  const connecting = connectEngine(engine);
+  // Awaited after the project checks out; until then a failure must not count as an unhandled rejection.
+  connecting.catch(() => {});
+  const closeLater = () => void connecting.then((c) => Promise.allSettled([c.nativeConnection.close(), c.clientConnection.close()]), () => {});
+  try {
+    return await startOnConnection(options, { env, logger, catalog, engine, tStart, connecting });
+  } catch (err) {
+    closeLater();
+    throw err;
+  }
+}
+
+/** Opens the worker's two engine connections (native for polling, client for the catalog). @throws WorkerStartupError naming the address. */
+async function connectEngine(engine: EngineConnectionConfig): Promise<{ nativeConnection: NativeConnection; clientConnection: Connection }> {
+  const native = NativeConnection.connect({ ...engine.connectionOptions, address: engine.address });
+  const client = Connection.connect({ ...(engine.connectionOptions as object), address: engine.address, connectTimeout: 5000 });
+  const [n, c] = await Promise.allSettled([native, client]);
+  if (n.status === 'fulfilled' && c.status === 'fulfilled') return { nativeConnection: n.value, clientConnection: c.value };
+  if (n.status === 'fulfilled') await n.value.close().catch(() => {});
+  if (c.status === 'fulfilled') await c.value.close().catch(() => {});
+  const err = (n.status === 'rejected' ? n.reason : (c as PromiseRejectedResult).reason) as Error;
+  // The transport's own text (tonic::transport::Error(...)) goes to `details`, not into the one line.
+  throw new WorkerStartupError(
+    `Cannot reach the Temporal server at ${engine.address}: start one ("skein dev" runs its own) or set TEMPORAL_ADDRESS to a running server`,
+    err.message,
+  );
+}
+
+/** The part of `startWorker` after the connections were started (see there). */
+async function startOnConnection(
+  options: StartWorkerOptions,
+  ctx: {
+    env: ReturnType<typeof loadWorkerConfig>;
+    logger: Logger;
+    catalog: string;
+    engine: EngineConnectionConfig;
+    tStart: number;
+    connecting: ReturnType<typeof connectEngine>;
+  },
+): Promise<SkeinWorker> {
+  const { env, logger, catalog, engine, tStart, connecting } = ctx;
   const startupEnv = process.env.SKEIN_STARTUP_CACHE?.trim();
   const startupDir = options.startupCache ?? (startupEnv === 'off' ? false : startupEnv ? path.resolve(startupEnv) : path.join(path.resolve(options.projectDir), '.skein', 'startup'));
   const caches = startupDir === false ? undefined : openStartupCaches(startupDir);
@@ -142,19 +186,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   const workflowBundle = { code: bundled.code };
   const tBundled = performance.now();
 
-  installTemporalRuntimeLogger(logger);
-  let nativeConnection: NativeConnection;
-  let clientConnection: Connection;
-  try {
-    nativeConnection = await NativeConnection.connect({ ...engine.connectionOptions, address: engine.address });
-    clientConnection = await Connection.connect({ ...(engine.connectionOptions as object), address: engine.address, connectTimeout: 5000 });
-  } catch (err) {
-    // The transport's own text (tonic::transport::Error(...)) goes to `details`, not into the one line.
-    throw new WorkerStartupError(
-      `Cannot reach the Temporal server at ${engine.address}: start one ("skein dev" runs its own) or set TEMPORAL_ADDRESS to a running server`,
-      (err as Error).message,
-    );
-  }
+  const { nativeConnection, clientConnection } = await connecting;
   const closeConnections = async () => {
     await Promise.allSettled([nativeConnection.close(), clientConnection.close()]);
   };

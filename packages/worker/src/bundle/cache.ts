@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { atomicWrite, FileDigests } from '../cache/file-digests.js';
-import { digest, mapLimit, pathKind } from './digest.js';
+import { digest, mapLimit, pathKind, pathKindSync } from './digest.js';
 
 /**
  * What a cached bundle was built from: every file webpack read (with its SHA-1) and every path whose
@@ -115,6 +115,5 @@ export class BundleCache {
 /** Whether every input a record lists is as it was: same file contents, same kind of thing at each absent path. */
 async function unchanged(record: BundleRecord, digests: FileDigests): Promise<boolean> {
   if (!record.files.every(([file, sha1]) => digests.digest(file) === sha1)) return false;
-  const sameAbsent = await mapLimit(record.missing, FILE_CONCURRENCY, async ([file, kind]) => (await pathKind(file)) === kind);
-  return !sameAbsent.includes(false);
+  return record.missing.every(([file, kind]) => pathKindSync(file) === kind);
 }

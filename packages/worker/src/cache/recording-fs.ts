@@ -74,7 +74,9 @@ export function recordingFileSystem(base: FileSystem = nodeFileSystem): { fs: Fi
       }
     },
   };
-  return { fs, observations: () => [...seen.values()] };
+  // A file read in full answers for its stat too (same bytes, same kind and size): only the read is kept.
+  const observations = () => [...seen.values()].filter((o) => !(o[0] === 'stat' && seen.get(`read\0${o[1]}`)?.[2].startsWith('E:') === false));
+  return { fs, observations };
 }
 
 /**
