@@ -12,7 +12,18 @@ export type Observation =
   | [call: 'stat' | 'realpath' | 'readdir', path: string, answer: string];
 
 const failed = (err: unknown) => `E:${errorCode(err)}`;
-const listing = (entries: DirEntry[]) => sha1(entries.map((e) => `${e.name}\0${e.kind}`).sort().join('\n'));
+/**
+ * A directory listing's SHA-1, leaving out `.skein/` folders: Skein's own output (caches, traces), created by
+ * the start that recorded the listing and skipped by discovery like every dot-folder.
+ */
+const listing = (entries: DirEntry[]) =>
+  sha1(
+    entries
+      .filter((e) => !(e.name === '.skein' && e.kind === 'directory'))
+      .map((e) => `${e.name}\0${e.kind}`)
+      .sort()
+      .join('\n'),
+  );
 const statAnswer = (s: { kind: string; size: number }) => (s.kind === 'directory' ? 'directory' : `${s.kind}:${s.size}`);
 
 /**
