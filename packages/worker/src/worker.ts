@@ -25,6 +25,9 @@ import { TraceRecorder } from './traces/recorder.js';
 import { enableTypeScriptSources } from './typescript/resolve-hook.js';
 import type { TraceExporter } from './traces/types.js';
 
+/** How long after the worker is up webpack's persistent cache is written (ms). */
+const WEBPACK_CACHE_DELAY_MS = 5_000;
+
 /** Options of `startWorker()`; anything omitted comes from the environment (`loadWorkerConfig`). */
 export interface StartWorkerOptions {
   /** The project to serve: its own workflows plus every exposed package in its node_modules. */
@@ -246,8 +249,8 @@ async function startOnConnection(
         stopWatching();
         // A clean stop leaves nothing Running that pretends the catalog is served (unless another worker still is).
         if (!lost && (await retireCatalog(client, catalog, identity))) logger.info({ catalog }, 'catalog retired: no other worker serves it');
-        // Let webpack finish writing its persistent cache (a cold start writes it in the background).
-        await bundled.persisted;
+        // Write webpack's persistent cache now if the delayed write has not started, and let it finish.
+        await bundled.persist?.();
         const pending = await drainHooks(30_000);
         if (pending > 0) logger.warn({ pending }, 'hooks still running after 30 s; not waiting longer');
         await traces?.flush();
@@ -270,6 +273,9 @@ async function startOnConnection(
       { catalog, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, startup },
       `worker serving ${catalogDocument.workflows.length} workflow(s) on catalog "${catalog}"`,
     );
+    // webpack's persistent cache (after a bundle cache miss) is written once the worker has served its first
+    // moments, so the write does not compete with the start and the first runs for CPU.
+    if (bundled.persist) setTimeout(() => void bundled.persist!(), WEBPACK_CACHE_DELAY_MS).unref();
     const digestsError = await caches?.digests.save();
     if (digestsError) logger.warn({ err: digestsError }, `file digests not cached (${digestsError.message})`);
     return {

@@ -69,11 +69,12 @@ export interface WorkflowBundleResult {
   /** Why storing failed on a miss (the bundle is still returned), for a warning. */
   storeError?: Error;
   /**
-   * On a miss: resolves once webpack's persistent cache is written (in the background, after the bundle is
-   * returned). Await it before the process exits to keep the cache; an interrupted write only costs a full
-   * rebuild on a later miss (webpack discards an unreadable cache).
+   * On a miss: writes webpack's persistent cache (held back until called, so that the write does not compete
+   * with the start for CPU) and resolves once it is written; later calls return the same promise. Call it
+   * before the process exits to keep the cache; an interrupted write only costs a full rebuild on a later
+   * miss (webpack discards an unreadable cache).
    */
-  persisted?: Promise<void>;
+  persist?: () => Promise<void>;
 }
 
 /** Temporal's webpack configuration object, as its configuration hook receives it. */
@@ -207,7 +208,9 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
     if (code !== null) return { code, cache: 'hit' };
   }
   let inputs: { files: string[]; missing: string[] } = { files: [], missing: [] };
-  let persisted: Promise<void> = Promise.resolve();
+  let closeCompiler: ((callback: () => void) => void) | undefined;
+  let persisted: Promise<void> | undefined;
+  const persist = () => (persisted ??= closeCompiler ? new Promise<void>((resolve) => closeCompiler!(() => resolve())) : Promise.resolve());
   const errors: string[] = [];
   try {
     const bundle = await bundleWorkflowCode({
@@ -240,11 +243,11 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
                 inputs = { files: [...stats.compilation.fileDependencies], missing: [...stats.compilation.missingDependencies] };
               });
               // webpack writes its persistent cache when the compiler closes, and Temporal's bundler waits for
-              // that before it returns the bundle (which it has checked by then). Close in the background
-              // instead: the worker starts while the cache is being written.
+              // that before it returns the bundle (which it has checked by then). Close later instead
+              // (`persist`): the worker starts without waiting for the cache.
               const close = compiler.close.bind(compiler);
               compiler.close = (callback) => {
-                persisted = new Promise<void>((resolve) => close(() => resolve()));
+                closeCompiler = (done) => close(() => done());
                 callback(null);
               };
             },
@@ -258,7 +261,7 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
     // An activity file's bundle form is its stubs (in the configuration key), not its content: editing a step's
     // body leaves the bundle as it is.
     const storeError = await cache.store(configKey, code, { ...inputs, covered: new Set(Object.keys(stubs)) });
-    return storeError ? { code, cache: 'miss', persisted, storeError } : { code, cache: 'miss', persisted };
+    return storeError ? { code, cache: 'miss', persist, storeError } : { code, cache: 'miss', persist };
   } catch (err) {
     const detail = errors.join('\n') || (err as Error).message;
     throw new WorkerStartupError(`Bundling workflow code failed:\n${detail}`, (err as Error).stack);
