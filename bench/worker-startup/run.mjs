@@ -23,7 +23,7 @@
  * figure down.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -109,6 +109,14 @@ try {
     rmSync(startupDir, { recursive: true, force: true });
     colds.push(await startAndRun(big, 'wf_0_0', input));
   }
+  // A cold start leaves webpack's persistent cache to a detached low-priority process: let it finish (a developer
+  // edits a while after starting) so that the workflow-edit figure rebuilds from it and the warm figures do not
+  // share the CPU with it.
+  const primeLock = path.join(cacheDir, 'webpack.lock');
+  const primeStart = performance.now();
+  await new Promise((r) => setTimeout(r, 6_000));
+  while (existsSync(primeLock) && performance.now() - primeStart < 600_000) await new Promise((r) => setTimeout(r, 500));
+  const primeMs = performance.now() - primeStart;
   const warm = [];
   for (let i = 0; i < RUNS; i++) warm.push(await startAndRun(big, 'wf_0_0', input));
 
@@ -165,6 +173,7 @@ try {
   report(`    ${breakdown(baselines)}`);
   report(`  cold start, empty caches:                    ${fmt(c)} -> ${(c / b).toFixed(2)}x baseline; target: as today or better (<= 1.10x): ${verdict(c, b * 1.1)}`);
   report(`    ${breakdown(colds)}`);
+  report(`    then webpack's persistent cache primed in the background (low priority) within ${fmt(primeMs)} of the stop`);
   const w = med(warm, (r) => r.ms);
   report(`  warm restart, no change:                     ${fmt(w)}; target <= 3 s: ${verdict(w, 3000)}`);
   report(`    ${breakdown(warm)}`);

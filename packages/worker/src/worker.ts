@@ -249,8 +249,10 @@ async function startOnConnection(
         stopWatching();
         // A clean stop leaves nothing Running that pretends the catalog is served (unless another worker still is).
         if (!lost && (await retireCatalog(client, catalog, identity))) logger.info({ catalog }, 'catalog retired: no other worker serves it');
-        // Write webpack's persistent cache now if the delayed write has not started, and let it finish.
-        await bundled.persist?.();
+        // Write webpack's persistent cache now if the delayed write has not started: wait for an in-process
+        // write (the open compiler holds it); a detached priming process finishes on its own.
+        const persisting = bundled.persist?.();
+        if (!bundled.persistDetached) await persisting;
         const pending = await drainHooks(30_000);
         if (pending > 0) logger.warn({ pending }, 'hooks still running after 30 s; not waiting longer');
         await traces?.flush();
