@@ -67,6 +67,18 @@ describe('validation outcome cache', () => {
     expect(after.cache).toBe('miss');
     expect(after.manifest.workflows.map((w) => w.name).sort()).toEqual(['greet', 'other', 'third']);
   }, 60_000);
+
+  it('sees an entry added to a folder whose listing it trusted by its stat', async () => {
+    // Folders written more than 2 s before they are listed are trusted by their stat from then on.
+    await new Promise((r) => setTimeout(r, 2_100));
+    expect((await checkProject(dir, logger, caches())).cache).toBe('miss');
+    expect((await checkProject(dir, logger, caches())).cache).toBe('hit');
+    // Only the root's listing shows the new folder (nothing looked for it by name).
+    await write('fourth/workflow.js', `import { workflow } from '@skein/core';\nexport default workflow({ name: 'fourth', fn: async () => 4 });\n`);
+    const after = await checkProject(dir, logger, caches());
+    expect(after.cache).toBe('miss');
+    expect(after.manifest.workflows.map((w) => w.name).sort()).toEqual(['fourth', 'greet', 'other']);
+  }, 60_000);
 });
 
 describe('file digests', () => {

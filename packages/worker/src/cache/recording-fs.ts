@@ -5,11 +5,18 @@ import { sha1, type FileDigests } from './file-digests.js';
 /**
  * One answer the file system gave an analysis: the call, its path, and what it returned in a comparable form
  * (a content SHA-1, `kind:size`, a real path, a listing's SHA-1) or `E:<code>` when it threw. `read` answers
- * carry the file's stat from before the read, `[size, mtimeMs, ctimeMs, ino, atMs]`, for `FileDigests`.
+ * carry the file's stat from before the read, `[size, mtimeMs, ctimeMs, ino, atMs]`, for `FileDigests`;
+ * `readdir` answers the folder's, `[mtimeMs, ctimeMs, ino, atMs]`: adding, removing or renaming an entry
+ * changes a folder's mtime and ctime, so an unchanged stat (not written within 2 s before it was listed)
+ * stands for an unchanged listing.
  */
 export type Observation =
   | [call: 'read', path: string, answer: string, stat?: [number, number, number, number, number]]
-  | [call: 'stat' | 'realpath' | 'readdir', path: string, answer: string];
+  | [call: 'readdir', path: string, answer: string, stat?: [number, number, number, number]]
+  | [call: 'stat' | 'realpath', path: string, answer: string];
+
+/** A folder written less than this long (ms) before it was listed may change again without its stat changing. */
+const RACY_MS = 2_000;
 
 const failed = (err: unknown) => `E:${errorCode(err)}`;
 /**
@@ -75,9 +82,16 @@ export function recordingFileSystem(base: FileSystem = nodeFileSystem): { fs: Fi
       }
     },
     readdir(p) {
+      let before: [number, number, number, number] | undefined;
+      try {
+        const s = statSync(p);
+        before = [s.mtimeMs, s.ctimeMs, s.ino, Date.now()];
+      } catch {
+        before = undefined;
+      }
       try {
         const entries = base.readdir(p);
-        note(['readdir', p, listing(entries)]);
+        note(before ? ['readdir', p, listing(entries), before] : ['readdir', p, listing(entries)]);
         return entries;
       } catch (err) {
         note(['readdir', p, failed(err)]);
@@ -103,7 +117,9 @@ export function sameAnswers(observations: readonly Observation[], digests: FileD
       return failed(err);
     }
   };
-  for (const [call, p, expected] of observations) {
+  for (const o of observations) {
+    const [call, p, expected] = o;
+    if (o[0] === 'readdir' && o[3] && sameFolderStat(p, o[3])) continue;
     let now: string;
     if (call === 'read') {
       if (expected.startsWith('E:')) now = answer(() => (base.readFile(p), 'read'));
@@ -114,6 +130,16 @@ export function sameAnswers(observations: readonly Observation[], digests: FileD
     if (now !== expected) return false;
   }
   return true;
+}
+
+/** Whether a folder's stat is what it was when it was listed (and it had not just been written then). */
+function sameFolderStat(p: string, [mtimeMs, ctimeMs, ino, atMs]: [number, number, number, number]): boolean {
+  try {
+    const s = statSync(p, { throwIfNoEntry: false });
+    return s !== undefined && s.isDirectory() && s.mtimeMs === mtimeMs && s.ctimeMs === ctimeMs && s.ino === ino && atMs - Math.max(mtimeMs, ctimeMs) > RACY_MS;
+  } catch {
+    return false;
+  }
 }
 
 /** Feeds the content digests a recording saw into `digests`, so the next check only stats those files. */
