@@ -2,7 +2,7 @@
 /**
  * Bin entry of `validate-workflow-package` (`npx validate-workflow-package [dir]`). All logic is in
  * `cli/run.ts`; this file runs it in a validation thread sized by `VALIDATION_THREAD_LIMITS` (a young generation of
- * 16 MB, which keeps the command's resident memory down on large projects; see thread-limits.ts), forwards the
+ * 12 MB, which keeps the command's resident memory down on large projects; see thread-limits.ts), forwards the
  * thread's output and exits with its code. A thread that dies (out of memory, a crash) is an internal error (exit 3).
  */
 import { Worker } from 'node:worker_threads';
