@@ -10,6 +10,7 @@ import { pino } from 'pino';
 import { Client, Connection } from '@temporalio/client';
 import { createApiServer, loadApiConfig, type ApiServer } from '@skein/api';
 import { startWorker, type SkeinWorker } from '@skein/worker';
+import { spawnSkein, type CliProcess } from '../support/processes.js';
 import { repoRoot } from '../support/stack.js';
 import { eventually } from './support.js';
 
@@ -21,6 +22,7 @@ let url: string;
 let connection: Connection;
 let client: Client;
 const workers: SkeinWorker[] = [];
+let rolling: CliProcess | undefined;
 
 const start = (project: string, extra: { rollingDeploy?: boolean } = {}) =>
   startWorker({ projectDir: path.join(repoRoot, project), catalog, engine: { address }, logger, traceDir: false, ...extra });
@@ -41,6 +43,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  if (rolling && rolling.child.exitCode === null) rolling.child.kill('SIGKILL');
   await api?.close();
   for (const w of workers) await w.shutdown();
   await connection?.close();
@@ -61,24 +64,29 @@ describe('catalog liveness from the engine', () => {
 
   it('a second worker with a different project refuses the catalog unless it is a rolling deploy, which serves both', async () => {
     await expect(start('fixtures/projects/catalog-other')).rejects.toThrow(
-      new RegExp(`Catalog "${catalog}" is served by another live worker .*SKEIN_ROLLING_DEPLOY=1`),
+      new RegExp(`Catalog "${catalog}" is served by another live worker .*--rolling-deploy \\(SKEIN_ROLLING_DEPLOY=1\\)`),
     );
     // The refused worker changed nothing: the first project is still served alone.
     const still = await get(`/workflow/catalog/${catalog}`);
     expect(still.body.version).toBe(workers[0]!.catalogDocument.version);
     expect(still.body.workflows.map((w: { name: string }) => w.name)).not.toContain('shout');
 
-    workers.push(await start('fixtures/projects/catalog-other', { rollingDeploy: true }));
+    // The deliberate rolling deploy, as an operator starts it: `skein worker --rolling-deploy`.
+    rolling = spawnSkein(['worker', 'fixtures/projects/catalog-other', '--rolling-deploy'], {
+      TEMPORAL_ADDRESS: address,
+      SKEIN_CATALOG: catalog,
+    });
     const both = await eventually(async () => {
       const r = await get(`/workflow/catalog/${catalog}`);
-      return r.body.version === workers[1]!.catalogDocument.version ? r : undefined;
-    });
+      return r.status === 200 && r.body.version !== workers[0]!.catalogDocument.version ? r : undefined;
+    }, 60_000);
     const names = both.body.workflows.map((w: { name: string }) => w.name);
     expect(names).toEqual(expect.arrayContaining(['shout', 'echo']));
   });
 
   it('workers stopped cleanly retire the catalog: a run on it is 404 CatalogNotAvailableError at once, with Retry-After', async () => {
-    await workers[1]!.shutdown();
+    rolling!.child.kill('SIGTERM');
+    expect(await rolling!.exited).toBe(0);
     // The other worker still serves the catalog.
     expect((await get(`/workflow/catalog/${catalog}`)).status).toBe(200);
     await workers[0]!.shutdown();

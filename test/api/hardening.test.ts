@@ -54,6 +54,38 @@ function rawHttp(port: number, request: string | Buffer): Promise<string> {
   });
 }
 
+/**
+ * A TCP proxy in front of the dev server, for one API only: `delay(ms)` holds every byte the API sends by that
+ * long (a reachable but slow engine); `cut()` closes it and every connection through it (the engine is gone).
+ */
+async function engineProxy(engineAddress: string) {
+  const [engineHost, enginePort] = engineAddress.split(':');
+  let delayMs = 0;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(enginePort), engineHost);
+    sockets.add(client).add(upstream);
+    client.on('data', (chunk) => {
+      if (delayMs === 0) upstream.write(chunk);
+      else setTimeout(() => upstream.destroyed || upstream.write(chunk), delayMs);
+    });
+    upstream.pipe(client);
+    const end = () => (client.destroy(), upstream.destroy());
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    address: `127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    delay: (ms: number) => void (delayMs = ms),
+    cut() {
+      delayMs = 0;
+      server.close();
+      for (const s of sockets) s.destroy();
+    },
+  };
+}
+
 describe('client mistakes are 4xx with the contract body, checked before anything starts', () => {
   it('input nested beyond 512 levels (5 000 and 4 000) is a 400; nothing is started', async () => {
     for (const levels of [5_000, 4_000]) {
@@ -237,21 +269,9 @@ describe('browser safety and the opt-in token', () => {
 
 describe('bounded waits with the engine down', () => {
   it('requests fail within 2 s, run does not wait past its timeout, and onFatal fires on schedule', async () => {
-    // A TCP proxy in front of the dev server: closing it takes the engine away from this API only.
-    const [engineHost, enginePort] = h.address.split(':');
-    const sockets = new Set<net.Socket>();
-    const proxy = net.createServer((client) => {
-      const upstream = net.connect(Number(enginePort), engineHost);
-      sockets.add(client).add(upstream);
-      client.pipe(upstream).pipe(client);
-      const end = () => (client.destroy(), upstream.destroy());
-      client.on('error', end).on('close', end);
-      upstream.on('error', end).on('close', end);
-    });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-    const proxyAddress = `127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
+    const proxy = await engineProxy(h.address);
     const api = await createApiServer(
-      loadApiConfig({ PORT: '0', SKEIN_CATALOG: h.catalog, TEMPORAL_ADDRESS: proxyAddress, SKEIN_READY_INTERVAL_MS: '500', SKEIN_READY_FAILURES: '3' }),
+      loadApiConfig({ PORT: '0', SKEIN_CATALOG: h.catalog, TEMPORAL_ADDRESS: proxy.address, SKEIN_READY_INTERVAL_MS: '500', SKEIN_READY_FAILURES: '3' }),
       { logger: silent },
     );
     const base = (await api.listen()).url;
@@ -259,9 +279,8 @@ describe('bounded waits with the engine down', () => {
     api.onFatal(() => (fatalAt = Date.now()));
     try {
       expect((await raw('/workflow/catalog', { base })).status).toBe(200);
-      proxy.close();
+      proxy.cut();
       const downAt = Date.now();
-      for (const s of sockets) s.destroy();
       for (const route of ['/workflow/some-id/status', '/workflow/catalog/elsewhere']) {
         const t0 = Date.now();
         const res = await raw(route, { base });
@@ -270,12 +289,44 @@ describe('bounded waits with the engine down', () => {
       }
       const t0 = Date.now();
       const run = await raw('/workflow/run', { base, ...json(JSON.stringify({ workflowName: 'echo', catalog: 'not-cached', timeout: 1000 })) });
-      expect(run.status).toBeGreaterThanOrEqual(500);
+      // Unreachable (500 InternalError) or, when the last attempt is still connecting at the run's 1 s timeout,
+      // not accepted in time (408 with the workflowId): never a wait past the timeout plus the 2 s bound.
+      expect([500, 408], run.text).toContain(run.status);
+      if (run.status === 408) expect(run.body).toMatchObject({ error: 'WorkflowExecutionTimedOutError', workflowId: expect.any(String) });
       expect(Date.now() - t0).toBeLessThan(2_500);
       await eventually(async () => fatalAt > 0, 10_000, 20);
       expect(fatalAt - downAt).toBeLessThanOrEqual(500 * 3 + 1_000);
     } finally {
-      proxy.close();
+      proxy.cut();
+      await api.close();
+    }
+  });
+});
+
+describe('run honours its timeout with a slow engine', () => {
+  it('a start the engine is too slow to accept answers 408 with the workflowId at the timeout, not the engine deadline', async () => {
+    const proxy = await engineProxy(h.address);
+    const api = await createApiServer(
+      loadApiConfig({ PORT: '0', SKEIN_CATALOG: h.catalog, TEMPORAL_ADDRESS: proxy.address, SKEIN_ENGINE_TIMEOUT_MS: '8000' }),
+      { logger: silent },
+    );
+    const base = (await api.listen()).url;
+    try {
+      // A first run while the engine is fast: the catalog is looked up and the connection is warm.
+      const warm = await raw('/workflow/run', { base, ...json(JSON.stringify({ workflowName: 'echo', input: 1, timeout: 20_000 })) });
+      expect(warm.status, warm.text).toBe(200);
+      proxy.delay(3_000);
+      const workflowId = `slow-start-${Date.now()}`;
+      const t0 = Date.now();
+      const res = await raw('/workflow/run', { base, ...json(JSON.stringify({ workflowName: 'echo', input: 2, workflowId, timeout: 700 })) });
+      const elapsed = Date.now() - t0;
+      expect(res.status, res.text).toBe(408);
+      expect(res.body).toMatchObject({ error: 'WorkflowExecutionTimedOutError', workflowId });
+      expect(res.headers.get('x-request-id')).toBeTruthy();
+      expect(elapsed).toBeGreaterThanOrEqual(650);
+      expect(elapsed).toBeLessThan(2_500);
+    } finally {
+      proxy.cut();
       await api.close();
     }
   });

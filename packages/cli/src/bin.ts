@@ -30,7 +30,8 @@ program
   .command('worker')
   .description('serve the workflows of a project on the catalog task queue (SKEIN_CATALOG, default main)')
   .argument('[projectDir]', 'project directory', '.')
-  .action(async (dir: string) => (await import('./commands/worker.js')).workerCommand(dir));
+  .option('--rolling-deploy', 'start next to a live worker of another version of the catalog (as SKEIN_ROLLING_DEPLOY=1)')
+  .action(async (dir: string, opts: { rollingDeploy?: boolean }) => (await import('./commands/worker.js')).workerCommand(dir, opts));
 
 program.command('api').description('serve the HTTP API on PORT (default 3001)').action(async () => (await import('./commands/api.js')).apiCommand());
 

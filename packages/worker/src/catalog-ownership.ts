@@ -78,7 +78,7 @@ export async function claimCatalog(client: Client, doc: CatalogDocument, options
     throw new WorkerStartupError(
       `Catalog "${doc.catalog}" is served by another live worker (${live[0]!.identity}) with a different project ` +
         `(catalog version ${String(current.version).slice(0, 12)}, workflows: ${names}; this worker's version is ${doc.version.slice(0, 12)}). ` +
-        'Stop that worker, use another catalog (SKEIN_CATALOG), or set SKEIN_ROLLING_DEPLOY=1 if this is a deliberate rolling deploy.',
+        'Stop that worker, use another catalog (SKEIN_CATALOG), or, if this is a deliberate rolling deploy, start it with --rolling-deploy (SKEIN_ROLLING_DEPLOY=1).',
     );
   }
   const liveIds = new Set(live.map((p) => p.identity));

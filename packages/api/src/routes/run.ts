@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import { defineRoute } from '../route.js';
 import { runRequestSchema, runResponseSchema } from '../schemas/workflow.js';
 import { describeRun, outcomeOf, runResponseFailure, traceDestinations, waitCloseEvent } from '../temporal/runs.js';
+import { GRPC, grpcCode } from '../temporal/engine.js';
 import { startExecution } from './start.js';
 
 export const runRoutes = [
@@ -13,7 +15,8 @@ export const runRoutes = [
     description:
       'Starts the workflow and waits at most `timeout` ms for that run to close. A failed run is a 200 with ' +
       '`status`, `error`, `errorDetails` and `failure`. When the wait ends first the answer is 408 ' +
-      '`WorkflowExecutionTimedOutError` with `workflowId`, and the execution keeps running.',
+      '`WorkflowExecutionTimedOutError` with `workflowId`, and the execution keeps running. `timeout` bounds the ' +
+      'start as well: an engine too slow to accept the start within it also answers 408 (the start may still land).',
     tag: 'Executions',
     body: runRequestSchema,
     responses: { 200: { description: 'The run closed', schema: runResponseSchema } },
@@ -25,15 +28,30 @@ export const runRoutes = [
       'PayloadTooLargeError',
     ],
     async handler({ ctx, deps, body }) {
-      const deadline = Date.now() + (body.timeout ?? deps.config.runTimeoutMs);
-      const started = await startExecution(deps, body);
-      ctx.state.workflowId = started.workflowId;
+      const timeoutMs = body.timeout ?? deps.config.runTimeoutMs;
+      const deadline = Date.now() + timeoutMs;
+      const workflowId = body.workflowId ?? randomUUID();
+      ctx.state.workflowId = workflowId;
+      // The start (catalog lookup included) is bounded by the run's timeout too, not only by the engine deadline.
+      const startDeadline = Math.min(deadline, Date.now() + deps.config.engineTimeoutMs);
+      let started: Awaited<ReturnType<typeof startExecution>>;
+      try {
+        started = await deps.client.withDeadline(startDeadline, () => startExecution(deps, { ...body, workflowId }));
+      } catch (err) {
+        if (startDeadline === deadline && grpcCode(err) === GRPC.DEADLINE_EXCEEDED) {
+          throw new ApiError('WorkflowExecutionTimedOutError', {
+            workflowId,
+            message: `The engine did not accept the start within ${timeoutMs} ms; the execution may or may not have started`,
+          });
+        }
+        throw err;
+      }
       ctx.state.runId = started.runId;
       const close = await waitCloseEvent(deps.client, started.workflowId, started.runId, { deadline, signal: ctx.state.signal });
       if (!close) {
         throw new ApiError('WorkflowExecutionTimedOutError', {
           workflowId: started.workflowId,
-          message: `Workflow did not complete within ${body.timeout ?? deps.config.runTimeoutMs} ms; it keeps running`,
+          message: `Workflow did not complete within ${timeoutMs} ms; it keeps running`,
         });
       }
       const outcome = outcomeOf(close);

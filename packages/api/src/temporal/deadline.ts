@@ -23,15 +23,34 @@ const MIN_RETRY_WINDOW_MS = 20;
 /** Failed attempts are retried (Temporal's back-off) for at most this long after the call began, ms. */
 export const RETRY_BUDGET_MS = 1_800;
 
+/** What {@link deadlineRetryInterceptor} asks before, and reports after, scheduling a retry. */
+export interface RetryHooks {
+  /** False once the connection is closing: a failed attempt then fails its call instead of being retried. */
+  mayRetry?: () => boolean;
+  /** Called with the time (epoch ms) a retry is scheduled to fire. */
+  onRetryScheduled?: (at: number) => void;
+}
+
 /**
  * A gRPC client interceptor: gives every call without a deadline one `defaultMs` from now (except
  * {@link WAITING_METHODS}), then applies Temporal's own retry policy (`defaultGrpcRetryOptions`) with its
  * back-off cut to the time left of the retry budget, so that no wait between attempts outlives it or the deadline.
+ * Calls without a deadline (the waiting methods) keep Temporal's back-off. Every retry asks `hooks.mayRetry` and
+ * reports when it fires (`hooks.onRetryScheduled`).
  * @param defaultMs deadline of a call, in ms.
  */
-export function deadlineRetryInterceptor(defaultMs: number, onRetryScheduled: (at: number) => void = () => {}): Interceptor {
+export function deadlineRetryInterceptor(defaultMs: number, hooks: RetryHooks = {}): Interceptor {
   const base = defaultGrpcRetryOptions();
-  const unbounded = makeGrpcRetryInterceptor(base);
+  const mayRetry = hooks.mayRetry ?? (() => true);
+  const onRetryScheduled = hooks.onRetryScheduled ?? (() => {});
+  const unbounded = makeGrpcRetryInterceptor({
+    retryableDecider: (attempt, status) => mayRetry() && base.retryableDecider(attempt, status),
+    delayFunction(attempt, status) {
+      const delay = base.delayFunction(attempt, status);
+      onRetryScheduled(Date.now() + delay);
+      return delay;
+    },
+  });
   return (options, nextCall) => {
     const path = options.method_definition.path;
     const method = path.slice(path.lastIndexOf('/') + 1);
@@ -45,7 +64,7 @@ export function deadlineRetryInterceptor(defaultMs: number, onRetryScheduled: (a
     const bounded = makeGrpcRetryInterceptor({
       retryableDecider(attempt, status) {
         const left = retryUntil - Date.now();
-        if (left < MIN_RETRY_WINDOW_MS || !base.retryableDecider(attempt, status)) return false;
+        if (left < MIN_RETRY_WINDOW_MS || !mayRetry() || !base.retryableDecider(attempt, status)) return false;
         delay = Math.min(base.delayFunction(attempt, status), left - MIN_RETRY_WINDOW_MS);
         onRetryScheduled(Date.now() + delay);
         return true;
@@ -58,21 +77,32 @@ export function deadlineRetryInterceptor(defaultMs: number, onRetryScheduled: (a
 
 /**
  * The engine-call policy of one API connection: its interceptors (they replace Temporal's default retry
- * interceptor), and {@link EngineCallPolicy.retriesSettled} for a clean close: a retry scheduled before the
- * connection closes would otherwise fire on a shut channel and throw outside any request.
+ * interceptor), and {@link EngineCallPolicy.retriesSettled} for a clean close: a retry that fires on a shut
+ * channel would throw outside any request (an uncaught exception), so closing first stops new retries, then waits
+ * for the ones already scheduled.
  */
 export class EngineCallPolicy {
   #lastRetryAt = 0;
+  #closing = false;
   /** Pass as `ConnectionOptions.interceptors`. */
   readonly interceptors: Interceptor[];
 
   /** @param defaultMs deadline of a call without one, ms (`SKEIN_ENGINE_TIMEOUT_MS`). */
   constructor(defaultMs: number) {
-    this.interceptors = [deadlineRetryInterceptor(defaultMs, (at) => (this.#lastRetryAt = Math.max(this.#lastRetryAt, at)))];
+    this.interceptors = [
+      deadlineRetryInterceptor(defaultMs, {
+        mayRetry: () => !this.#closing,
+        onRetryScheduled: (at) => (this.#lastRetryAt = Math.max(this.#lastRetryAt, at)),
+      }),
+    ];
   }
 
-  /** Resolves once every retry scheduled so far has fired (at most {@link RETRY_BUDGET_MS} from now). */
+  /**
+   * Stops retrying failed attempts (they fail their calls from now on) and resolves once every retry scheduled
+   * before has fired: within Temporal's longest back-off (a few seconds) at most, usually at once.
+   */
   async retriesSettled(): Promise<void> {
+    this.#closing = true;
     const wait = this.#lastRetryAt - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait + 50));
   }

@@ -8,11 +8,16 @@ import { ApiError } from '../errors.js';
 /** gRPC status codes the API distinguishes. */
 export const GRPC = { INVALID_ARGUMENT: 3, DEADLINE_EXCEEDED: 4, NOT_FOUND: 5, ALREADY_EXISTS: 6, FAILED_PRECONDITION: 9, CANCELLED: 1 } as const;
 
-/** The gRPC status code of an engine error, if it is one (directly or as its cause). */
+/**
+ * The gRPC status code of an engine error, if it is one: the error itself or the first gRPC error along its
+ * `cause` chain (the SDK wraps some in `ServiceError`, the API in `ApiError`; at most 4 levels are followed).
+ */
 export function grpcCode(err: unknown): number | undefined {
-  if (isGrpcServiceError(err)) return err.code;
-  const cause = (err as { cause?: unknown } | null)?.cause;
-  if (cause && isGrpcServiceError(cause)) return cause.code;
+  let current = err;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    if (isGrpcServiceError(current)) return current.code;
+    current = (current as { cause?: unknown }).cause;
+  }
   return undefined;
 }
 

@@ -6,18 +6,20 @@ import { cliLogger, fail } from '../logger.js';
 import { onShutdownSignal } from './signals.js';
 
 /**
- * `skein worker [projectDir]`: serves the project's workflows on `SKEIN_CATALOG` until SIGINT/SIGTERM.
+ * `skein worker [projectDir] [--rolling-deploy]`: serves the project's workflows on `SKEIN_CATALOG` until
+ * SIGINT/SIGTERM. `--rolling-deploy` lets it start next to a live worker of another catalog version (as
+ * `SKEIN_ROLLING_DEPLOY=1`; without either, such a start is refused).
  * Started by `skein dev` with an IPC channel, it also reports `ready` or `failed` (`WorkerMessage`) to its
  * parent and stops when the parent goes away.
  */
-export async function workerCommand(projectDir = '.'): Promise<void> {
+export async function workerCommand(projectDir = '.', options: { rollingDeploy?: boolean } = {}): Promise<void> {
   const logger = cliLogger('skein-worker');
   const report = (message: WorkerMessage) => process.send?.(message);
   // Started by `skein dev`: when the parent goes away (even while starting), stop too.
   let stopOnDisconnect: () => void = () => process.exit(1);
   if (process.send) process.once('disconnect', () => stopOnDisconnect());
   try {
-    const worker = await startWorker({ projectDir: path.resolve(projectDir), logger });
+    const worker = await startWorker({ projectDir: path.resolve(projectDir), logger, ...(options.rollingDeploy ? { rollingDeploy: true } : {}) });
     stopOnDisconnect = () => process.kill(process.pid, 'SIGTERM');
     report({
       type: 'ready',

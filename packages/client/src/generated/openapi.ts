@@ -14,7 +14,7 @@ export interface paths {
         put?: never;
         /**
          * Run a workflow and wait for its result
-         * @description Starts the workflow and waits at most `timeout` ms for that run to close. A failed run is a 200 with `status`, `error`, `errorDetails` and `failure`. When the wait ends first the answer is 408 `WorkflowExecutionTimedOutError` with `workflowId`, and the execution keeps running.
+         * @description Starts the workflow and waits at most `timeout` ms for that run to close. A failed run is a 200 with `status`, `error`, `errorDetails` and `failure`. When the wait ends first the answer is 408 `WorkflowExecutionTimedOutError` with `workflowId`, and the execution keeps running. `timeout` bounds the start as well: an engine too slow to accept the start within it also answers 408 (the start may still land).
          */
         post: operations["runWorkflow"];
         delete?: never;
