@@ -30,7 +30,8 @@ export class PackageProbe {
 
   constructor(
     readonly fs: FileSystem,
-    readonly packages: ReadonlyMap<string, InstalledPackage>,
+    /** The installed package of a name (a bare specifier's package name), if any. */
+    readonly packageNamed: (name: string) => InstalledPackage | undefined,
     /** A graph whose diagnostics are discarded: another package's problems are not the project's findings. */
     readonly graph: ExportGraph,
   ) {}
@@ -38,7 +39,7 @@ export class PackageProbe {
   /** The installed package a bare specifier names, with its subpath. */
   packageOf(specifier: string): { pkg: InstalledPackage; subpath: string } | undefined {
     const split = splitBareSpecifier(specifier);
-    const pkg = split && this.packages.get(split.name);
+    const pkg = split && this.packageNamed(split.name);
     return split && pkg ? { pkg, subpath: split.subpath } : undefined;
   }
 
