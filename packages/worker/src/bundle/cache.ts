@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { atomicWrite, FileDigests } from '../cache/file-digests.js';
-import { digest, mapLimit, pathKind, pathKindSync } from './digest.js';
+import { digest, pathKind } from './digest.js';
 
 /**
  * What a cached bundle was built from: every file webpack read (with its SHA-1) and every path whose
@@ -22,7 +22,6 @@ interface BundleRecord extends BundleInputs {
 
 /** How many bundle records are kept (all keys together); older ones are pruned with their bundles. */
 const KEEP_RECORDS = 4;
-const FILE_CONCURRENCY = 64;
 
 /**
  * The workflow bundle cache under a project's `.skein/bundles/` (layout in docs/architecture.md):
@@ -88,7 +87,7 @@ export class BundleCache {
       const own = [...new Set(inputs.files)].filter((f) => !inputs.covered?.has(f)).sort();
       const hashed = own.map((file) => [file, this.digests.digest(file)] as const);
       const files = hashed.filter((e): e is [string, string] => e[1] !== null);
-      const missing = await mapLimit([...new Set(inputs.missing)].sort(), FILE_CONCURRENCY, async (file): Promise<[string, string]> => [file, await pathKind(file)]);
+      const missing = [...new Set(inputs.missing)].sort().map((file): [string, string] => [file, pathKind(file)]);
       const name = `${configKey}-${digest(JSON.stringify([files, missing, digest(code)]))}`;
       const bundle = `${name}.js`;
       await mkdir(this.dir, { recursive: true });
@@ -115,5 +114,5 @@ export class BundleCache {
 /** Whether every input a record lists is as it was: same file contents, same kind of thing at each absent path. */
 async function unchanged(record: BundleRecord, digests: FileDigests): Promise<boolean> {
   if (!record.files.every(([file, sha1]) => digests.digest(file) === sha1)) return false;
-  return record.missing.every(([file, kind]) => pathKindSync(file) === kind);
+  return record.missing.every(([file, kind]) => pathKind(file) === kind);
 }

@@ -1,5 +1,4 @@
 import { statSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { sha1 } from '../cache/file-digests.js';
 
 /**
@@ -37,34 +36,12 @@ export function stableText(value: unknown): string {
 /** SHA-1 (hex) of a string or buffer (`sha1`, under the name the bundle code uses). */
 export const digest = sha1;
 
-/** What is at a path: `file`, `dir`, `other`, or `none`. */
-export async function pathKind(file: string): Promise<'file' | 'dir' | 'other' | 'none'> {
-  return stat(file).then(
-    (s) => (s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other'),
-    () => 'none',
-  );
-}
-
-/** `pathKind`, synchronously (a cache check stats thousands of paths: one syscall each, no thread-pool round trip). */
-export function pathKindSync(file: string): 'file' | 'dir' | 'other' | 'none' {
+/** What is at a path: `file`, `dir`, `other`, or `none` (synchronous: a cache check stats thousands of paths, one syscall each). */
+export function pathKind(file: string): 'file' | 'dir' | 'other' | 'none' {
   try {
     const s = statSync(file, { throwIfNoEntry: false });
     return !s ? 'none' : s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other';
   } catch {
     return 'none';
   }
-}
-
-/** Runs `fn` over `items` with at most `limit` calls in flight; results in input order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  });
-  await Promise.all(lanes);
-  return out;
 }
