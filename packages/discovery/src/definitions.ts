@@ -2,7 +2,7 @@
  * Turning statically read `workflow()` / `step()` / `evaluator()` calls into checked names
  * (SPEC rules 2 and 10; CONTRACT "Names": `^[A-Za-z_][A-Za-z0-9_]*$`, `$catalog` reserved).
  */
-import { CATALOG_WORKFLOW_TYPE, NAME_PATTERN } from '@skein/core';
+import { CATALOG_WORKFLOW_TYPE, NAME_PATTERN } from '@skein/core/names';
 import { classifyFile } from './conventions.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { Definition, ModuleInfo, StaticString } from './module-info.js';

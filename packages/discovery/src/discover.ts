@@ -15,7 +15,7 @@ import { layoutOf } from './layout.js';
 import type { Definition } from './module-info.js';
 import { checkWorkflowNames, resolveActivities, type SharedSource } from './namespaces.js';
 import { keyPosition } from './json-position.js';
-import { checkPackageFlag, intendsWorkflowPackage, listInstalledPackages, readManifest, toInstalledPackage, type InstalledPackage } from './packages.js';
+import { checkPackageFlag, findInstalledPackage, intendsWorkflowPackage, listInstalledPackages, readManifest, toInstalledPackage, type InstalledPackage } from './packages.js';
 import { followEntry } from './reexports.js';
 import { createSession, type AnalysisSession } from './session.js';
 import type { ModuleStore } from './store.js';
@@ -75,10 +75,19 @@ export async function discover(projectRoot: string, options: DiscoverOptions = {
   const manifest = readManifest(fs, root, diagnostics, true);
   const rootPackage = manifest.ok ? toInstalledPackage(root, manifest.json, manifest.text) : undefined;
   const packageMode = options.mode === 'package' || (options.mode === 'auto' && manifest.ok && intendsWorkflowPackage(manifest.json));
-  // In package mode the installed packages only answer import checks; their own problems are not the package's.
-  const installed = options.localOnly ? [] : listInstalledPackages(fs, root, options.ceiling, new Set([root]), packageMode ? new Diagnostics() : diagnostics);
-  const exposed = packageMode ? [] : installed.filter((p) => p.expose === 'exposed').sort((a, b) => cmp(a.name, b.name) || cmp(a.root, b.root));
-  const probe = new PackageProbe(fs, new Map(installed.map((p) => [p.name, p])), new ExportGraph(store, new Diagnostics()));
+  // A project serves every exposed installed package, so it lists them all. In package mode the installed packages
+  // only answer the import checks of workflow code (their own problems are not the package's): each is looked up by
+  // name when an import names it.
+  const installed = options.localOnly || packageMode ? [] : listInstalledPackages(fs, root, options.ceiling, new Set([root]), diagnostics);
+  const exposed = installed.filter((p) => p.expose === 'exposed').sort((a, b) => cmp(a.name, b.name) || cmp(a.root, b.root));
+  const byName = new Map<string, InstalledPackage | undefined>(installed.map((p) => [p.name, p]));
+  const packageNamed = (name: string): InstalledPackage | undefined => {
+    if (!packageMode || options.localOnly || byName.has(name)) return byName.get(name);
+    const found = findInstalledPackage(fs, root, options.ceiling, new Set([root]), name);
+    byName.set(name, found);
+    return found;
+  };
+  const probe = new PackageProbe(fs, packageNamed, new ExportGraph(store, new Diagnostics()));
   const run: Run = { fs, diagnostics, store, graph: new ExportGraph(store, diagnostics), probe };
 
   let sources: SourceResult[];

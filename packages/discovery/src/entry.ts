@@ -3,7 +3,7 @@
  * then `import`, then `default`; subpath patterns; else `main`; else `index.js`.
  */
 import { join } from 'node:path';
-import { WORKFLOW_BUNDLE_CONDITIONS } from '@skein/core';
+import { WORKFLOW_BUNDLE_CONDITIONS } from '@skein/core/names';
 import { isFile, type FileSystem } from './fs.js';
 
 /** Export conditions discovery honours, in order of preference. */

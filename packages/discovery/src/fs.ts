@@ -3,7 +3,7 @@
  * so tests can use in-memory trees and so "never imports package code" is evident: nothing here can load a module).
  */
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 
 /** What a directory entry is, without following symlinks. */
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
@@ -78,12 +78,19 @@ export function isFile(fs: FileSystem, path: string): boolean {
  * Wraps a `FileSystem` so that `stat`, `realpath`, `readdir` and JSON reads of one path are asked once (results
  * and errors are remembered). Used for the duration of one `discover()` run, which lists the same folders
  * from several places (the package walk, the activity listing, entry resolution).
+ *
+ * `realpath` of a path whose folder was listed already is worked out without a system call: when the listing shows
+ * the entry is a plain file or folder (not a symlink), its real path is the folder's real path joined with its name.
+ * A walk lists every folder before anyone asks for the real path of the files in it, so the thousands of
+ * `realpath` calls of a validation (one per file, from the resolver and the module graph) cost a map lookup each.
  */
 export function cachingFileSystem(fs: FileSystem): FileSystem {
   type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
   const stats = new Map<string, Outcome<FileStat>>();
   const reals = new Map<string, Outcome<string>>();
   const dirs = new Map<string, Outcome<DirEntry[]>>();
+  /** Entry kinds of each listed folder, by name (built on first use from `dirs`). */
+  const kinds = new Map<string, Map<string, EntryKind>>();
   const json = new Map<string, Outcome<string>>();
   const memo = <T>(cache: Map<string, Outcome<T>>, path: string, call: () => T): T => {
     let found = cache.get(path);
@@ -98,12 +105,36 @@ export function cachingFileSystem(fs: FileSystem): FileSystem {
     if (!found.ok) throw found.error;
     return found.value;
   };
+  const kindIn = (dir: string, name: string): EntryKind | undefined => {
+    let byName = kinds.get(dir);
+    if (!byName) {
+      const listed = dirs.get(dir);
+      if (!listed?.ok) return undefined;
+      byName = new Map(listed.value.map((e) => [e.name, e.kind]));
+      kinds.set(dir, byName);
+    }
+    return byName.get(name);
+  };
+  const realpath = (path: string): string => memo(reals, path, () => derivedRealpath(path) ?? fs.realpath(path));
+  /** The real path of `path` from its listed folder, or undefined when that is not known without asking `fs`. */
+  const derivedRealpath = (path: string): string | undefined => {
+    const dir = dirname(path);
+    if (dir === path || !isAbsolute(path) || normalize(path) !== path) return undefined;
+    const name = basename(path);
+    const kind = kindIn(dir, name);
+    if (kind !== 'file' && kind !== 'directory') return undefined;
+    try {
+      return join(realpath(dir), name); // the folder was listed, so it exists: at worst one `fs.realpath` for it
+    } catch {
+      return undefined;
+    }
+  };
   return {
     // Source files are read once by the module store; JSON (package.json, tsconfig.json) is asked for by several
     // readers (discovery, layout, the validator's package rules), so it is remembered too.
     readFile: (path) => (path.endsWith('.json') ? memo(json, path, () => fs.readFile(path)) : fs.readFile(path)),
     stat: (path) => memo(stats, path, () => fs.stat(path)),
-    realpath: (path) => memo(reals, path, () => fs.realpath(path)),
+    realpath,
     readdir: (path) => memo(dirs, path, () => fs.readdir(path)),
   };
 }
@@ -124,7 +155,7 @@ export function confineFileSystem(base: FileSystem, roots: readonly string[]): F
   const prefixes = roots.map((r) => (r.endsWith(sep) ? r : r + sep));
   const verdicts = new Map<string, boolean>();
   const realDirs = new Map<string, string | null>();
-  const symlinks = new Map<string, ReadonlySet<string>>();
+  const kinds = new Map<string, ReadonlyMap<string, EntryKind>>();
   const listings = new Map<string, DirEntry[]>();
   /** A directory's entries, listed once (both for the symlink check and for callers). */
   const list = (dir: string): DirEntry[] => {
@@ -135,31 +166,40 @@ export function confineFileSystem(base: FileSystem, roots: readonly string[]): F
     }
     return entries;
   };
-  /** Real path of a directory (memoized; null when it cannot be resolved). */
+  /** Kinds of a directory's entries by name (memoized; empty when it cannot be listed). */
+  const entriesOf = (dir: string): ReadonlyMap<string, EntryKind> => {
+    let byName = kinds.get(dir);
+    if (!byName) {
+      try {
+        byName = new Map(list(dir).map((e) => [e.name, e.kind]));
+      } catch {
+        byName = new Map();
+      }
+      kinds.set(dir, byName);
+    }
+    return byName;
+  };
+  /**
+   * Real path of a directory below a root (memoized; null when it cannot be resolved). A root is real; a folder
+   * listed as a plain directory (not a symlink) in a real parent is real too, so `realpath` is asked only below a
+   * symlink.
+   */
   const realDir = (dir: string): string | null => {
     let real = realDirs.get(dir);
     if (real === undefined) {
-      try {
-        real = base.realpath(dir);
-      } catch {
-        real = null;
+      const parent = dirname(dir);
+      if (roots.includes(dir)) real = dir;
+      else if (parent !== dir && roots.some((r) => isInside(r, parent)) && realDir(parent) === parent && entriesOf(parent).get(basename(dir)) === 'directory') real = dir;
+      else {
+        try {
+          real = base.realpath(dir);
+        } catch {
+          real = null;
+        }
       }
       realDirs.set(dir, real);
     }
     return real;
-  };
-  /** Names of the symlinks in a directory (memoized; empty when it cannot be listed). */
-  const symlinksIn = (dir: string): ReadonlySet<string> => {
-    let names = symlinks.get(dir);
-    if (!names) {
-      try {
-        names = new Set(list(dir).filter((e) => e.kind === 'symlink').map((e) => e.name));
-      } catch {
-        names = new Set();
-      }
-      symlinks.set(dir, names);
-    }
-    return names;
   };
   // Only symlinks can lead out: a path escapes when its folder's real path is outside the root, or when it is itself
   // a symlink whose target is. So realpath is asked once per folder and once per symlink, not once per file.
@@ -171,12 +211,12 @@ export function confineFileSystem(base: FileSystem, roots: readonly string[]): F
     for (let i = 0; i < roots.length; i++) {
       const root = roots[i] as string;
       if (abs !== root && !abs.startsWith(prefixes[i] as string)) continue;
-      if (abs.slice(root.length).split(sep).includes('node_modules')) break;
+      if (abs.includes(`${sep}node_modules`, root.length) && abs.slice(root.length).split(sep).includes('node_modules')) break;
       if (abs === root) break;
       const dir = dirname(abs);
       const real = realDir(dir);
       if (real !== null && !isInside(root, real)) verdict = true;
-      else if (real !== null && symlinksIn(dir).has(basename(abs))) {
+      else if (real !== null && entriesOf(dir).get(basename(abs)) === 'symlink') {
         try {
           verdict = !isInside(root, base.realpath(abs));
         } catch {

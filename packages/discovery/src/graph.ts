@@ -40,6 +40,9 @@ export function isAbsoluteSpecifier(specifier: string): boolean {
 
 /** Resolves export names over modules loaded from a `ModuleStore`, reporting load problems to `diagnostics`. */
 export class ExportGraph {
+  /** Answers of `resolvePath` by importing file, then specifier (entries and barrels ask about each edge several times). */
+  readonly #paths = new Map<string, Map<string, string>>();
+
   constructor(
     readonly store: ModuleStore,
     readonly diagnostics: Diagnostics,
@@ -47,7 +50,17 @@ export class ExportGraph {
 
   /** The file a relative specifier in `from` names (`.js` → `.ts` twin, extensionless, folder index; see module-path.ts). */
   resolvePath(from: string, specifier: string): string {
-    return resolveRelativeImport(this.store.fs, from, specifier);
+    let byFile = this.#paths.get(from);
+    if (!byFile) {
+      byFile = new Map();
+      this.#paths.set(from, byFile);
+    }
+    let path = byFile.get(specifier);
+    if (path === undefined) {
+      path = resolveRelativeImport(this.store.fs, from, specifier);
+      byFile.set(specifier, path);
+    }
+    return path;
   }
 
   /** Loads a module, reporting unreadable/oversized/unparsable files. */

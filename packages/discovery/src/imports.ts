@@ -11,7 +11,7 @@ import type { FileSystem } from './fs.js';
 import { isRelative, type ExportGraph } from './graph.js';
 import { isAuthoringSource, type ModuleInfo } from './module-info.js';
 import type { InstalledPackage } from './packages.js';
-import { PACKAGE_JSON_KEY } from '@skein/core';
+import { PACKAGE_JSON_KEY } from '@skein/core/names';
 
 /** `name` and `./subpath` of a bare specifier (`@scope/pkg/x` → `@scope/pkg`, `./x`), or undefined. */
 export function splitBareSpecifier(specifier: string): { name: string; subpath: string } | undefined {
@@ -30,7 +30,8 @@ export class PackageProbe {
 
   constructor(
     readonly fs: FileSystem,
-    readonly packages: ReadonlyMap<string, InstalledPackage>,
+    /** The installed package of a name (a bare specifier's package name), if any. */
+    readonly packageNamed: (name: string) => InstalledPackage | undefined,
     /** A graph whose diagnostics are discarded: another package's problems are not the project's findings. */
     readonly graph: ExportGraph,
   ) {}
@@ -38,7 +39,7 @@ export class PackageProbe {
   /** The installed package a bare specifier names, with its subpath. */
   packageOf(specifier: string): { pkg: InstalledPackage; subpath: string } | undefined {
     const split = splitBareSpecifier(specifier);
-    const pkg = split && this.packages.get(split.name);
+    const pkg = split && this.packageNamed(split.name);
     return split && pkg ? { pkg, subpath: split.subpath } : undefined;
   }
 

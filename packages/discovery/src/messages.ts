@@ -49,6 +49,12 @@ export const MESSAGES = {
   'reexport/runtime-assembly': {
     assembled: { message: "Workflow '{{name}}' is exported inside the value of export '{{exportName}}', assembled at runtime; discovery cannot see it there.", hint: `Export each workflow directly: ${FIX_FORMS}.` },
   },
+  'reexport/cycle': {
+    cycle: {
+      message: "'{{name}}' is re-exported from '{{source}}' in a cycle ({{chain}}): it never reaches a definition, and Node refuses to load the module (SyntaxError: Detected cycle while resolving name '{{name}}'), so nothing exported through it is registered.",
+      hint: "Re-export '{{name}}' from the module that defines it, e.g. export { default as {{name}} } from './{{name}}/workflow.js'.",
+    },
+  },
   'reexport/unresolved': {
     unresolved: { message: "'{{specifier}}' does not resolve to a file ({{file}}).", hint: "Point the re-export at an existing file with its full relative path and extension, e.g. './greet/workflow.js'." },
   },

@@ -6,8 +6,8 @@
  * project only when it is resolvable from the project itself.
  */
 import { dirname, join, resolve } from 'node:path';
-import { PACKAGE_JSON_KEY } from '@skein/core';
-import type { Diagnostics } from './diagnostics.js';
+import { PACKAGE_JSON_KEY } from '@skein/core/names';
+import { Diagnostics } from './diagnostics.js';
 import { jsonErrorPosition, keyPosition } from './json-position.js';
 import { errorCode, type FileSystem } from './fs.js';
 import type { PackageRef } from './types.js';
@@ -108,6 +108,20 @@ export function listInstalledPackages(
     out.push(pkg);
   }
   return out;
+}
+
+/**
+ * The installed package a bare import of `name` from `projectRoot` reaches: the nearest `node_modules/<name>` of the
+ * chain (see `nodeModulesChain`) whose package.json names it, never one of `excludeRoots` (real paths). Reads only
+ * that package's manifest, so package mode, where installed packages only answer the import checks of workflow
+ * code, never lists (or holds) every package of `node_modules`. Problems of the package are not reported.
+ */
+export function findInstalledPackage(fs: FileSystem, projectRoot: string, ceiling: string | undefined, excludeRoots: ReadonlySet<string>, name: string): InstalledPackage | undefined {
+  for (const nodeModules of nodeModulesChain(projectRoot, ceiling)) {
+    const pkg = readPackage(fs, join(nodeModules, name), new Diagnostics());
+    if (pkg && pkg.name === name && !excludeRoots.has(pkg.root)) return pkg;
+  }
+  return undefined;
 }
 
 function listDir(fs: FileSystem, dir: string): string[] {

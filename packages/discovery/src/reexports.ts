@@ -7,6 +7,7 @@
 import { classifyFile } from './conventions.js';
 import { kindOf } from './definitions.js';
 import type { Diagnostics, Position } from './diagnostics.js';
+import { dirname, relative } from 'node:path';
 import { isAbsoluteSpecifier, isRelative, type ExportGraph } from './graph.js';
 import type { Definition, ModuleInfo } from './module-info.js';
 
@@ -42,6 +43,7 @@ export function followEntry(graph: ExportGraph, entry: string, isWorkflowSpecifi
   const workflowFiles = new Set<string>();
   const starWorkflowFiles = new Set<string>();
   const visited = new Set<string>();
+  const cycles = new Set<string>();
 
   const visit = (file: string): void => {
     if (visited.has(file)) return;
@@ -63,6 +65,7 @@ export function followEntry(graph: ExportGraph, entry: string, isWorkflowSpecifi
     }
     reportRuntimeAssembly(graph, info);
     reportNamespaces(graph, info, isWorkflowSpecifier);
+    reportCycles(graph, info, cycles);
     const next: string[] = [];
     for (const edge of edges) {
       if (!isRelative(edge.source)) {
@@ -175,5 +178,68 @@ function reportRuntimeAssembly(graph: ExportGraph, info: ModuleInfo): void {
         graph.diagnostics.report('reexport/runtime-assembly', 'assembled', info.file, ref.position, { name: ref.name, exportName });
       }
     }
+  }
+}
+
+/** One step of a named re-export chain: export `name` of `file`, re-exported from `source` at `position`. */
+interface ChainLink {
+  file: string;
+  name: string;
+  source: string;
+  position: Position;
+}
+
+/** Where export `name` of `info` is re-exported from by name (`export { x } from`, or import-then-export), if it is. */
+function namedSource(info: ModuleInfo, name: string): { source: string; imported: string; position: Position } | undefined {
+  const binding = info.exports.get(name);
+  if (binding?.kind === 'reexport') return { source: binding.source, imported: binding.imported, position: binding.position };
+  if (binding?.kind !== 'local') return undefined;
+  const local = info.locals.get(binding.local);
+  return local?.kind === 'import' ? { source: local.source, imported: local.imported, position: binding.position } : undefined;
+}
+
+/**
+ * The cycle a named re-export chain from export `name` of `file` runs into, as the links of the cycle in chain order,
+ * or undefined when the chain ends (at a definition, a value, a missing file, a namespace or a non-relative path).
+ */
+function namedCycle(graph: ExportGraph, file: string, name: string): ChainLink[] | undefined {
+  const chain: ChainLink[] = [];
+  const onChain = new Map<string, number>();
+  for (let at = { file, name }; ; ) {
+    const key = `${at.file}\0${at.name}`;
+    const start = onChain.get(key);
+    if (start !== undefined) return chain.slice(start);
+    const info = graph.store.load(at.file).info;
+    const next = info && namedSource(info, at.name);
+    if (!next || next.imported === '*' || !isRelative(next.source)) return undefined;
+    onChain.set(key, chain.length);
+    chain.push({ file: at.file, name: at.name, source: next.source, position: next.position });
+    const target = graph.resolvePath(at.file, next.source);
+    if (graph.store.load(target).missing) return undefined; // reported as `reexport/unresolved`
+    at = { file: target, name: next.imported };
+  }
+}
+
+/**
+ * Reports named re-exports of `info` that run into a cycle (`export { a } from './b.js'` where b.js re-exports `a`
+ * from the first file): ESM refuses to link such a module, and discovery would otherwise lose the name silently.
+ * Each cycle is reported once, at the link where the chain from this module enters it; `reported` holds the cycles
+ * reported so far (by their members).
+ */
+function reportCycles(graph: ExportGraph, info: ModuleInfo, reported: Set<string>): void {
+  for (const name of info.exports.keys()) {
+    const cycle = namedCycle(graph, info.file, name);
+    if (!cycle) continue;
+    const key = cycle.map((l) => `${l.file}\0${l.name}`).sort().join('\n');
+    if (reported.has(key)) continue;
+    reported.add(key);
+    const first = cycle[0] as ChainLink;
+    const from = dirname(first.file);
+    const shown = (file: string) => {
+      const rel = relative(from, file);
+      return rel.startsWith('.') ? rel : `./${rel}`;
+    };
+    const chain = [...cycle, first].map((l) => `${shown(l.file)} '${l.name}'`).join(' → ');
+    graph.diagnostics.report('reexport/cycle', 'cycle', first.file, first.position, { name: first.name, source: first.source, chain });
   }
 }

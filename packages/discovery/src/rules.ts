@@ -29,6 +29,7 @@ export const RULES = {
   'reexport/non-relative': { severity: 'warning', specRule: 2, summary: 'A package entry or barrel re-exports workflows from a non-relative path.' },
   'reexport/namespace': { severity: 'error', specRule: 3, summary: 'A package entry or barrel exports a namespace object holding workflows (export * as ns from, or import * as ns then export { ns }).' },
   'reexport/runtime-assembly': { severity: 'error', specRule: 3, summary: 'Workflows are exported inside a value assembled at runtime (object, array, call).' },
+  'reexport/cycle': { severity: 'error', specRule: 2, summary: 'A named re-export leads back to itself (export { a } from a module that re-exports a from the first); Node refuses to load the module.' },
   'reexport/unresolved': { severity: 'error', specRule: 2, summary: 'A relative re-export points at a file that does not exist.' },
   'imports/namespace': { severity: 'error', specRule: 3, summary: 'Workflow code imports a workflow package or workflow file as a namespace (import * as x).' },
   'imports/dynamic': { severity: 'error', specRule: 3, summary: 'Workflow code loads a workflow package or workflow file with a dynamic import().' },

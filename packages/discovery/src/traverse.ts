@@ -24,19 +24,26 @@ export interface Binding {
   scope: Scope;
 }
 
-/** A lexical scope. */
+const NO_BINDINGS: ReadonlyMap<string, Binding> = new Map();
+
+/** A lexical scope. Most scopes (arrow functions, blocks) declare nothing, so the map is made on the first declaration. */
 export class Scope {
-  readonly bindings = new Map<string, Binding>();
+  #bindings: Map<string, Binding> | undefined;
 
   constructor(
     readonly path: RulePath,
     readonly parent: Scope | null,
   ) {}
 
+  /** The names declared in this scope. */
+  get bindings(): ReadonlyMap<string, Binding> {
+    return this.#bindings ?? NO_BINDINGS;
+  }
+
   /** The binding `name` resolves to from this scope, or undefined for a global. */
   getBinding(name: string): Binding | undefined {
     for (let s: Scope | null = this; s; s = s.parent) {
-      const b = s.bindings.get(name);
+      const b = s.#bindings?.get(name);
       if (b) return b;
     }
     return undefined;
@@ -49,7 +56,8 @@ export class Scope {
 
   /** Declares `id` here (the first declaration of a name wins, as for `var` re-declarations). */
   declare(id: Identifier, kind: BindingKind, path: RulePath): void {
-    if (!this.bindings.has(id.name)) this.bindings.set(id.name, { identifier: id, kind, path, scope: this });
+    const bindings = (this.#bindings ??= new Map());
+    if (!bindings.has(id.name)) bindings.set(id.name, { identifier: id, kind, path, scope: this });
   }
 }
 
@@ -98,11 +106,12 @@ type AnyVisit = (path: RulePath) => void;
 export function mergeVisitors(visitors: readonly RuleVisitor[]): Map<string, AnyVisit[]> {
   const table = new Map<string, AnyVisit[]>();
   for (const v of visitors) {
-    for (const [type, fn] of Object.entries(v)) {
+    for (const type in v) {
+      const fn = (v as Record<string, unknown>)[type];
       if (typeof fn !== 'function') continue;
-      const list = table.get(type) ?? [];
-      list.push(fn as AnyVisit);
-      table.set(type, list);
+      const list = table.get(type);
+      if (list) list.push(fn as AnyVisit);
+      else table.set(type, [fn as AnyVisit]);
     }
   }
   return table;
@@ -287,11 +296,24 @@ const VALUE_TS_NODES = new Set([
   'TSExternalModuleReference',
 ]);
 
-/** True for an AST node that is walked: any JavaScript node, and the TypeScript nodes that carry values. */
-function isValueNode(value: unknown): boolean {
-  if (!value || typeof value !== 'object') return false;
-  const type = (value as Node).type;
-  return typeof type === 'string' && (!type.startsWith('TS') || VALUE_TS_NODES.has(type));
+/** True for a node type that is walked: any JavaScript node, and the TypeScript nodes that carry values. */
+function isWalkedType(type: string): boolean {
+  return !type.startsWith('TS') || VALUE_TS_NODES.has(type);
+}
+
+/**
+ * Per node type, the child keys that may hold walked nodes (`VISITOR_KEYS` without the type-only ones), and whether
+ * the type is walked at all; worked out once per type, so the walk itself does one map lookup per node.
+ */
+const CHILD_KEYS = new Map<string, readonly string[] | null>();
+
+function childKeysOf(type: string): readonly string[] | null {
+  let keys = CHILD_KEYS.get(type);
+  if (keys === undefined) {
+    keys = isWalkedType(type) ? (VISITOR_KEYS[type] ?? []).filter((k) => !TYPE_ONLY_KEYS.has(k)) : null;
+    CHILD_KEYS.set(type, keys);
+  }
+  return keys;
 }
 
 /**
@@ -301,24 +323,27 @@ function isValueNode(value: unknown): boolean {
 export function walk(root: Node, table: ReadonlyMap<string, AnyVisit[]>): void {
   const program = root.type === 'File' ? root.program : root;
   const placeholder = new Scope(null as unknown as RulePath, null);
-  const visit = (node: Node, parentPath: RulePath | null, parentScope: Scope): void => {
+  const visit = (node: Node, keys: readonly string[], parentPath: RulePath | null, parentScope: Scope): void => {
     const path = new RulePath(node, parentPath, parentScope);
     const scope = scopeFor(path, parentScope);
     path.scope = scope;
     const fns = table.get(node.type);
-    if (fns) for (const fn of fns) fn(path);
-    const keys = VISITOR_KEYS[node.type];
-    if (!keys) return;
-    for (const key of keys) {
-      if (TYPE_ONLY_KEYS.has(key)) continue;
-      const child = (node as unknown as Record<string, unknown>)[key];
-      if (!child) continue;
+    if (fns !== undefined) for (let i = 0; i < fns.length; i++) (fns[i] as AnyVisit)(path);
+    for (let k = 0; k < keys.length; k++) {
+      const child = (node as unknown as Record<string, unknown>)[keys[k] as string] as Node | Node[] | null | undefined;
+      if (child === null || child === undefined) continue;
       if (Array.isArray(child)) {
-        for (const item of child) if (isValueNode(item)) visit(item as Node, path, scope);
-      } else if (isValueNode(child)) {
-        visit(child as Node, path, scope);
+        for (let i = 0; i < child.length; i++) {
+          const item = child[i];
+          if (item === null || item === undefined) continue; // array holes: `[, a]`
+          const itemKeys = childKeysOf(item.type);
+          if (itemKeys !== null) visit(item, itemKeys, path, scope);
+        }
+      } else if (typeof child.type === 'string') {
+        const childKeys = childKeysOf(child.type);
+        if (childKeys !== null) visit(child, childKeys, path, scope);
       }
     }
   };
-  visit(program, null, placeholder);
+  visit(program, childKeysOf(program.type) ?? [], null, placeholder);
 }

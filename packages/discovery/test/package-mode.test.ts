@@ -95,3 +95,30 @@ describe('nothing is written', () => {
     }
   });
 });
+
+describe('installed packages in package mode', () => {
+  const withImport = (extra: Record<string, string>) =>
+    files(packageJson('p', { ...EXPOSE, ...ENTRY }), {
+      '/p/greet/workflow.js': "import { workflow } from '@skein/core';\nimport { other } from 'flows';\nexport default workflow({ name: 'greet', fn: async (x) => other(x) });\n",
+      ...extra,
+    });
+  const flows = (json: Record<string, unknown>) => ({
+    '/p/node_modules/flows/package.json': packageJson('flows', { exports: './index.js', ...json }),
+    '/p/node_modules/flows/index.js': "export { default as other } from './other/workflow.js';\n",
+    '/p/node_modules/flows/other/workflow.js': "import { workflow } from '@skein/core';\nexport default workflow({ name: 'other', fn: async (x) => x });\n",
+  });
+
+  it('answers the import checks of workflow code: a workflow imported from an installed package without the flag is package/no-expose-flag', async () => {
+    const m = await run(withImport(flows({})));
+    expect(briefs(m)).toEqual(['package/no-expose-flag warning greet/workflow.js:2:10']);
+    expect(m.packages).toEqual([]);
+  });
+
+  it('reads only the packages workflow code imports, not every package of node_modules', async () => {
+    const fs = memoryFileSystem(withImport({ ...flows(EXPOSE), '/p/node_modules/unrelated/package.json': '{ not json' }));
+    const read: string[] = [];
+    const m = await discover('/p', { fs: { ...fs, readFile: (path) => (read.push(path), fs.readFile(path)) }, ceiling: '/p', mode: 'package' });
+    expect(briefs(m)).toEqual([]);
+    expect(read.filter((f) => f.includes('node_modules'))).toEqual(['/p/node_modules/flows/package.json']);
+  });
+});

@@ -56,6 +56,7 @@ const CASES: Case[] = [
   { rule: 'fs/file-too-large', invalid: ['fs/file-too-large hello/table.js:1:1'], options: { maxFileBytes: 4096 } },
   // Discovery's findings (SPEC rules 1-4, 7, 10) reach the report unchanged.
   { rule: 'names/duplicate-activity', invalid: ['names/duplicate-activity hello/evaluators.js:3:22'] },
+  { rule: 'reexport/cycle', invalid: ['reexport/cycle index.js:4:10'] },
   { rule: 'discovery', invalid: ['conventions/unreachable-workflow hello/workflow.js:1:1', 'reexport/commonjs index.js:1:1', 'conventions/no-workflows package.json:1:1'] },
   { rule: 'discovery-project', invalid: ['package/no-expose-flag hello/workflow.js:3:10', 'names/duplicate-workflow hello/workflow.js:5:16'], project: true },
 ];

@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { activityType, runActivity } from '@skein/core';
-import type { LoadedActivity, LoadedProject } from './load.js';
+import type { ActivityDefinitions, LoadedActivity, LoadedProject } from './load.js';
 
 /** A Temporal activity implementation: one JSON input, one JSON output. */
 export type ActivityImplementation = (input: unknown) => Promise<unknown>;
@@ -14,13 +14,30 @@ export class ActivityResolver {
   private readonly scoped = new Map<string, LoadedActivity>();
   private readonly shared = new Map<string, LoadedActivity>();
   private readonly workflows = new Set<string>();
+  private readonly definitions: ActivityDefinitions;
 
   constructor(project: LoadedProject) {
     for (const wf of project.workflows) {
-      this.workflows.add(wf.def.name);
-      for (const act of project.scoped.get(wf.def.name) ?? []) this.scoped.set(activityType(wf.def.name, act.def.name), act);
+      this.workflows.add(wf.facts.name);
+      for (const act of project.scoped.get(wf.entry.name) ?? []) this.scoped.set(activityType(wf.facts.name, act.facts.name), act);
     }
-    for (const act of project.shared) this.shared.set(act.def.name, act);
+    for (const act of project.shared) this.shared.set(act.facts.name, act);
+    this.definitions = project.definitions;
+  }
+
+  /**
+   * Runs an activity's definition with its schemas (`runActivity`), importing its module on first use. A module
+   * that fails to load, or no longer defines what discovery read, fails the attempt with a non-retryable
+   * `ActivityLoadFailed` naming the file and the cause.
+   */
+  async run(act: LoadedActivity, input: unknown): Promise<unknown> {
+    let def;
+    try {
+      def = await this.definitions.of(act.entry);
+    } catch (err) {
+      throw ApplicationFailure.create({ message: (err as Error).message, type: 'ActivityLoadFailed', nonRetryable: true });
+    }
+    return runActivity(def, input);
   }
 
   /** The activity serving `type`, or undefined when none does. Workflow-scoped wins (rule 8 forbids both). */
@@ -46,13 +63,13 @@ export class ActivityResolver {
  * The activities the worker registers: every workflow's own steps and evaluators as `W#<name>`, and one
  * dynamic `default` activity that serves every shared activity as `W#<shared name>` for any workflow W of
  * the catalog (SPEC rules 6 and 10) — one registration per shared activity instead of one per workflow and
- * shared activity. Each runs its definition with its schemas (`runActivity`).
+ * shared activity. Each runs its definition with its schemas (`ActivityResolver.run`).
  */
 export function buildActivities(resolver: ActivityResolver): Record<string, ActivityImplementation> {
   const out: Record<string, ActivityImplementation> = {};
   for (const type of resolver.scopedTypes()) {
-    const def = resolver.resolve(type)!.def;
-    out[type] = (input) => runActivity(def, input);
+    const act = resolver.resolve(type)!;
+    out[type] = (input) => resolver.run(act, input);
   }
   if (resolver.hasShared) {
     out.default = (input) => {
@@ -61,7 +78,7 @@ export function buildActivities(resolver: ActivityResolver): Record<string, Acti
       if (!act) {
         throw ApplicationFailure.nonRetryable(`Activity type "${type}" is not served on this catalog`, 'ActivityNotRegistered');
       }
-      return runActivity(act.def, input);
+      return resolver.run(act, input);
     };
   }
   return out;

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CATALOG_WORKFLOW_TYPE, activityType, catalogWorkflowId, type Schema } from '@skein/core';
-import { z } from 'zod';
+import { CATALOG_WORKFLOW_TYPE, activityType, catalogWorkflowId } from '@skein/core';
 import type { Client } from '@temporalio/client';
 import type { LoadedProject } from './load.js';
 
@@ -51,34 +50,25 @@ export function catalogVersion(doc: Pick<CatalogDocument, 'workflows' | 'sharedA
 /** Payloads above this size (bytes) risk Temporal's blob limit (2 MiB by default); schemas are dropped beyond it. */
 export const CATALOG_MEMO_BUDGET_BYTES = 1_500_000;
 
-function jsonSchema(schema: Schema | undefined): object | null {
-  if (!schema) return null;
-  try {
-    return z.toJSONSchema(schema as z.ZodType, { unrepresentable: 'any' }) as object;
-  } catch {
-    return null;
-  }
-}
-
 /** Builds the catalog document of a loaded project, published by the worker `identity`. */
 export function buildCatalogDocument(project: LoadedProject, catalog: string, identity: string, now = Date.now()): CatalogDocument {
   const served = {
     workflows: project.workflows.map((wf) => ({
-      name: wf.def.name,
-      aliases: wf.def.aliases,
-      description: wf.def.description ?? null,
-      inputSchema: jsonSchema(wf.def.inputSchema),
-      outputSchema: jsonSchema(wf.def.outputSchema),
-      activities: (project.scoped.get(wf.def.name) ?? []).map((a) => ({
-        name: a.def.name,
-        kind: a.def.kind,
+      name: wf.facts.name,
+      aliases: wf.facts.aliases,
+      description: wf.facts.description,
+      inputSchema: wf.facts.inputSchema,
+      outputSchema: wf.facts.outputSchema,
+      activities: (project.scoped.get(wf.entry.name) ?? []).map((a) => ({
+        name: a.facts.name,
+        kind: a.facts.kind,
         shared: false,
-        type: activityType(wf.def.name, a.def.name),
+        type: activityType(wf.facts.name, a.facts.name),
       })),
     })),
     sharedActivities: project.shared.map((a) => ({
-      name: a.def.name,
-      kind: a.def.kind,
+      name: a.facts.name,
+      kind: a.facts.kind,
       package: 'package' in a.entry ? ((a.entry as { package: { name: string } | null }).package?.name ?? null) : null,
     })),
   };

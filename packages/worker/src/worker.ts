@@ -15,6 +15,7 @@ import { WorkerStartupError } from './errors.js';
 import { loadProject } from './load.js';
 import { createLogger, installTemporalRuntimeLogger } from './logger.js';
 import { checkProject } from './validate.js';
+import { openStartupCaches } from './cache/startup-caches.js';
 import { watchEngine } from './engine-watch.js';
 import { activityInterceptor } from './hooks/activity-interceptor.js';
 import { WorkerEvents } from './hooks/events.js';
@@ -23,6 +24,9 @@ import { skeinSinks } from './hooks/sinks.js';
 import { TraceRecorder } from './traces/recorder.js';
 import { enableTypeScriptSources } from './typescript/resolve-hook.js';
 import type { TraceExporter } from './traces/types.js';
+
+/** How long after the worker is up webpack's persistent cache is written (ms). */
+const WEBPACK_CACHE_DELAY_MS = 5_000;
 
 /** Options of `startWorker()`; anything omitted comes from the environment (`loadWorkerConfig`). */
 export interface StartWorkerOptions {
@@ -55,6 +59,12 @@ export interface StartWorkerOptions {
    * Default `SKEIN_BUNDLE_CACHE` (a directory, or `off`), else `<projectDir>/.skein/bundles`.
    */
   bundleCache?: string | false;
+  /**
+   * Startup cache directory (file digests, the validation outcome, the project facts: `openStartupCaches`);
+   * `false` validates and loads every module on every start. Default `SKEIN_STARTUP_CACHE` (a directory, or
+   * `off`), else `<projectDir>/.skein/startup`.
+   */
+  startupCache?: string | false;
   /** Engine health check: period and consecutive failures before the worker stops with an error. Defaults 5 000 ms, 3. */
   engineCheck?: { intervalMs?: number; failures?: number };
 }
@@ -67,7 +77,18 @@ export interface SkeinWorker {
   /** Absolute trace directory, or null when local traces are off. */
   traceDir: string | null;
   /** Where startup time went, in ms: static validation, loading modules, bundling workflow code, engine connection and registration. */
-  startup: { validateMs: number; loadMs: number; bundleMs: number; connectMs: number; totalMs: number; bundleCache: 'hit' | 'miss' | 'off' };
+  startup: {
+    validateMs: number;
+    loadMs: number;
+    bundleMs: number;
+    connectMs: number;
+    totalMs: number;
+    bundleCache: 'hit' | 'miss' | 'off';
+    /** Whether the validation outcome came from the startup cache. */
+    validationCache: 'hit' | 'miss' | 'off';
+    /** Workflows and shared activities whose modules were imported at start, and those whose facts came from the startup cache (imported on first call). */
+    modules: { imported: number; cached: number };
+  };
   /**
    * Resolves when the worker has stopped after `shutdown()`; rejects if it crashed or lost the engine
    * (after the bounded health-check retry).
@@ -97,14 +118,63 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   const tStart = performance.now();
   // Project .ts files (steps, evaluators, shared activities, hook files) run from source in this process.
   enableTypeScriptSources();
-  const manifest = await checkProject(options.projectDir, logger);
+  // The engine connections open while the project is checked and loaded; nothing is asked of the engine
+  // before the project passed validation, and a failed start closes them.
+  installTemporalRuntimeLogger(logger);
+  const connecting = connectEngine(engine);
+  // Awaited after the project checks out; until then a failure must not count as an unhandled rejection.
+  connecting.catch(() => {});
+  const closeLater = () => void connecting.then((c) => Promise.allSettled([c.nativeConnection.close(), c.clientConnection.close()]), () => {});
+  try {
+    return await startOnConnection(options, { env, logger, catalog, engine, tStart, connecting });
+  } catch (err) {
+    closeLater();
+    throw err;
+  }
+}
+
+/** Opens the worker's two engine connections (native for polling, client for the catalog). @throws WorkerStartupError naming the address. */
+async function connectEngine(engine: EngineConnectionConfig): Promise<{ nativeConnection: NativeConnection; clientConnection: Connection }> {
+  const native = NativeConnection.connect({ ...engine.connectionOptions, address: engine.address });
+  const client = Connection.connect({ ...(engine.connectionOptions as object), address: engine.address, connectTimeout: 5000 });
+  const [n, c] = await Promise.allSettled([native, client]);
+  if (n.status === 'fulfilled' && c.status === 'fulfilled') return { nativeConnection: n.value, clientConnection: c.value };
+  if (n.status === 'fulfilled') await n.value.close().catch(() => {});
+  if (c.status === 'fulfilled') await c.value.close().catch(() => {});
+  const err = (n.status === 'rejected' ? n.reason : (c as PromiseRejectedResult).reason) as Error;
+  // The transport's own text (tonic::transport::Error(...)) goes to `details`, not into the one line.
+  throw new WorkerStartupError(
+    `Cannot reach the Temporal server at ${engine.address}: start one ("skein dev" runs its own) or set TEMPORAL_ADDRESS to a running server`,
+    err.message,
+  );
+}
+
+/** The part of `startWorker` after the connections were started (see there). */
+async function startOnConnection(
+  options: StartWorkerOptions,
+  ctx: {
+    env: ReturnType<typeof loadWorkerConfig>;
+    logger: Logger;
+    catalog: string;
+    engine: EngineConnectionConfig;
+    tStart: number;
+    connecting: ReturnType<typeof connectEngine>;
+  },
+): Promise<SkeinWorker> {
+  const { env, logger, catalog, engine, tStart, connecting } = ctx;
+  const startupEnv = process.env.SKEIN_STARTUP_CACHE?.trim();
+  const startupDir = options.startupCache ?? (startupEnv === 'off' ? false : startupEnv ? path.resolve(startupEnv) : path.join(path.resolve(options.projectDir), '.skein', 'startup'));
+  const caches = startupDir === false ? undefined : openStartupCaches(startupDir);
+  const checked = await checkProject(options.projectDir, logger, caches);
+  const manifest = checked.manifest;
   const tValidated = performance.now();
   if (manifest.workflows.length === 0) {
     throw new WorkerStartupError(`No workflows found in ${manifest.root}: add a workflow.js or install a package that exposes workflows`);
   }
   setHookErrorReporter((err, hook) => logger.error({ hook, err }, `hook ${hook} failed`));
+  const project = await loadProject(manifest, caches);
+  if (project.storeError) logger.warn({ err: project.storeError }, `project facts not cached (${project.storeError.message}); the next start imports every module`);
   const hookFiles = await loadHookFiles(manifest.root);
-  const project = await loadProject(manifest);
   const resolver = new ActivityResolver(project);
   const activities = buildActivities(resolver);
   const traceDirOption = options.traceDir ?? process.env.SKEIN_TRACE_DIR ?? path.join(manifest.root, '.skein', 'traces');
@@ -114,24 +184,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   const tLoaded = performance.now();
   const cacheEnv = process.env.SKEIN_BUNDLE_CACHE?.trim();
   const bundleCacheDir = options.bundleCache ?? (cacheEnv === 'off' ? false : cacheEnv ? path.resolve(cacheEnv) : path.join(manifest.root, '.skein', 'bundles'));
-  const bundled = await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), cacheDir: bundleCacheDir });
+  const bundled = await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), cacheDir: bundleCacheDir, ...(caches ? { digests: caches.digests } : {}) });
   if (bundled.storeError) logger.warn({ err: bundled.storeError }, `workflow bundle cache not written (${bundled.storeError.message}); the next start bundles again`);
   const workflowBundle = { code: bundled.code };
   const tBundled = performance.now();
 
-  installTemporalRuntimeLogger(logger);
-  let nativeConnection: NativeConnection;
-  let clientConnection: Connection;
-  try {
-    nativeConnection = await NativeConnection.connect({ ...engine.connectionOptions, address: engine.address });
-    clientConnection = await Connection.connect({ ...(engine.connectionOptions as object), address: engine.address, connectTimeout: 5000 });
-  } catch (err) {
-    // The transport's own text (tonic::transport::Error(...)) goes to `details`, not into the one line.
-    throw new WorkerStartupError(
-      `Cannot reach the Temporal server at ${engine.address}: start one ("skein dev" runs its own) or set TEMPORAL_ADDRESS to a running server`,
-      (err as Error).message,
-    );
-  }
+  const { nativeConnection, clientConnection } = await connecting;
   const closeConnections = async () => {
     await Promise.allSettled([nativeConnection.close(), clientConnection.close()]);
   };
@@ -191,8 +249,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
         stopWatching();
         // A clean stop leaves nothing Running that pretends the catalog is served (unless another worker still is).
         if (!lost && (await retireCatalog(client, catalog, identity))) logger.info({ catalog }, 'catalog retired: no other worker serves it');
-        // Let webpack finish writing its persistent cache (a cold start writes it in the background).
-        await bundled.persisted;
+        // Write webpack's persistent cache now if the delayed write has not started: wait for an in-process
+        // write (the open compiler holds it); a detached priming process finishes on its own.
+        const persisting = bundled.persist?.();
+        if (!bundled.persistDetached) await persisting;
         const pending = await drainHooks(30_000);
         if (pending > 0) logger.warn({ pending }, 'hooks still running after 30 s; not waiting longer');
         await traces?.flush();
@@ -208,11 +268,18 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
       connectMs: ms(tBundled, tReady),
       totalMs: ms(tStart, tReady),
       bundleCache: bundled.cache,
+      validationCache: checked.cache,
+      modules: project.counts,
     };
     logger.info(
       { catalog, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, startup },
       `worker serving ${catalogDocument.workflows.length} workflow(s) on catalog "${catalog}"`,
     );
+    // webpack's persistent cache (after a bundle cache miss) is written once the worker has served its first
+    // moments, so the write does not compete with the start and the first runs for CPU.
+    if (bundled.persist) setTimeout(() => void bundled.persist!(), WEBPACK_CACHE_DELAY_MS).unref();
+    const digestsError = await caches?.digests.save();
+    if (digestsError) logger.warn({ err: digestsError }, `file digests not cached (${digestsError.message})`);
     return {
       catalog,
       manifest,

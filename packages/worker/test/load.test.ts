@@ -9,13 +9,13 @@ import { examplesManifest } from './manifest-helpers.js';
 describe('loadProject', () => {
   it('pairs every discovered workflow and activity with its runtime definition', async () => {
     const project = await loadProject(examplesManifest());
-    expect(project.workflows.map((w) => [w.def.name, w.binding])).toEqual([
+    expect(project.workflows.map((w) => [w.facts.name, w.binding])).toEqual([
       ['onboard', 'default'],
       ['summarize', 'default'],
       ['welcome', 'default'],
     ]);
-    expect(project.scoped.get('summarize')?.map((a) => a.def.name)).toEqual(['countWords', 'extractKeywords', 'judgeReadability']);
-    expect(project.shared.map((a) => a.def.name)).toEqual(['slugify', 'titleCase']);
+    expect(project.scoped.get('summarize')?.map((a) => a.facts.name)).toEqual(['countWords', 'extractKeywords', 'judgeReadability']);
+    expect(project.shared.map((a) => a.facts.name)).toEqual(['slugify', 'titleCase']);
     expect([...project.activityFiles.values()].flat()).toHaveLength(8);
   });
 
@@ -41,8 +41,8 @@ describe('activity registration (SPEC rules 6 and 10)', () => {
 
   it('resolves shared activities for every workflow of the catalog, and nothing else', async () => {
     const resolver = new ActivityResolver(await loadProject(examplesManifest()));
-    expect(resolver.resolve('summarize#slugify')?.def.name).toBe('slugify');
-    expect(resolver.resolve('welcome#titleCase')?.def.name).toBe('titleCase');
+    expect(resolver.resolve('summarize#slugify')?.facts.name).toBe('slugify');
+    expect(resolver.resolve('welcome#titleCase')?.facts.name).toBe('titleCase');
     expect(resolver.resolve('onboard#countWords')).toBeUndefined();
     expect(resolver.resolve('stranger#slugify')).toBeUndefined();
     expect(resolver.resolve('slugify')).toBeUndefined();

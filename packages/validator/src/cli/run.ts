@@ -11,6 +11,7 @@ import { formatSarif } from '../formatters/sarif.js';
 import { formatStylish } from '../formatters/stylish.js';
 import type { ValidationReport } from '../types.js';
 import { DEFAULT_MAX_FILE_BYTES, validate, ValidationInputError } from '../validate.js';
+import { EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 
 /** Where the command writes, and the environment it runs in. */
 export interface CliIo {
@@ -25,14 +26,7 @@ export interface CliIo {
 export const FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
 export type Format = (typeof FORMATS)[number];
 
-/** Exit code: no errors (and warnings within `--max-warnings`). */
-export const EXIT_OK = 0;
-/** Exit code: errors, or more warnings than `--max-warnings`. */
-export const EXIT_FINDINGS = 1;
-/** Exit code: usage error (bad arguments, a directory that does not exist). Bad input files are findings, never this. */
-export const EXIT_USAGE = 2;
-/** Exit code: a bug in the validator itself (never expected; reported without a stack trace). */
-export const EXIT_INTERNAL = 3;
+export { EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 
 /** The `--help` text. */
 export const USAGE = `Usage: validate-workflow-package [dir] [options]

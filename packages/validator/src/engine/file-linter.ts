@@ -92,15 +92,7 @@ export class FileLinter implements ModuleHook {
     this.linted.set(file, role);
     const sites: ImportSite[] = [];
     this.sites.set(file, sites);
-    const memo = new Map<string, ResolvedImport>();
-    const resolve = (specifier: string): ResolvedImport => {
-      let r = memo.get(specifier);
-      if (!r) {
-        r = this.resolveFrom(file, specifier);
-        memo.set(specifier, r);
-      }
-      return r;
-    };
+    const resolve = (specifier: string): ResolvedImport => this.resolveFrom(file, specifier); // the resolver remembers answers
     return visitorsForRole({ file, role, packageRoot: this.packageRootOf(file), rules: this.rules, resolve, report: (d) => this.session.diagnostics.add(d), sites });
   }
 }

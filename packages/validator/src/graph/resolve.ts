@@ -70,18 +70,38 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
     return v;
   };
 
+  /** Answers by importing file and specifier (the rules and the module graph ask about the same imports). */
+  const answers = new Map<string, Map<string, ResolvedImport>>();
+  let answeredFor: readonly string[] | undefined;
+  /** Package root of each file asked about. Both caches are emptied whenever a dependency root is added (answers may change). */
+  const rootOfFile = new Map<string, string | null>();
+  const deepestContaining = (roots: Iterable<string>, real: string): string | undefined => {
+    let best: string | undefined;
+    for (const r of roots) if (isInside(r, real) && (best === undefined || r.length > best.length)) best = r;
+    return best;
+  };
   const packageRootOf = (file: string): string | null => {
-    const real = fs.realpath(file) ?? file;
-    const own = ownRoots().filter((r) => isInside(r, real)).sort((a, b) => b.length - a.length)[0];
-    const deps = [...dependencyRoots].filter((r) => isInside(r, real)).sort((a, b) => b.length - a.length)[0];
-    if (own && deps) return deps.length > own.length ? deps : own;
-    return own ?? deps ?? null;
+    let root = rootOfFile.get(file);
+    if (root === undefined) {
+      const real = fs.realpath(file) ?? file;
+      const own = deepestContaining(ownRoots(), real);
+      const deps = deepestContaining(dependencyRoots, real);
+      root = own && deps ? (deps.length > own.length ? deps : own) : (own ?? deps ?? null);
+      rootOfFile.set(file, root);
+    }
+    return root;
+  };
+  const addDependencyRoot = (root: string): void => {
+    if (dependencyRoots.has(root)) return;
+    dependencyRoots.add(root);
+    rootOfFile.clear();
+    answers.clear();
   };
 
   const tryFile = (candidate: string, fromFile: string): string | null => resolveModuleFile(fsys, candidate, isTypeScriptFile(fromFile)) ?? null;
 
   /** True when `real` is a package's own file: below an own root, not inside a `node_modules` there. */
-  const isOwn = (real: string): boolean => ownRoots().some((r) => isInside(r, real) && !real.slice(r.length).split(path.sep).includes('node_modules'));
+  const isOwn = (real: string): boolean => ownRoots().some((r) => isInside(r, real) && !`${real}${path.sep}`.includes(`${path.sep}node_modules${path.sep}`, r.length));
 
   const asFile = (file: string): ResolvedImport => {
     const real = fs.realpath(file) ?? file;
@@ -112,7 +132,7 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
       if (fs.isDirectory(candidate) && fs.isFile(path.join(candidate, 'package.json'))) {
         const realRoot = fs.realpath(candidate);
         if (realRoot) {
-          dependencyRoots.add(realRoot);
+          addDependencyRoot(realRoot);
           return resolveInPackage(realRoot, subpath);
         }
       }
@@ -141,13 +161,33 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
     return asFile(found);
   };
 
+  const resolveUncached = (fromFile: string, specifier: string): ResolvedImport => {
+    if (isBuiltin(specifier)) return { kind: 'builtin', name: specifier.replace(/^node:/, '') };
+    if (specifier.startsWith('.') || specifier.startsWith('/')) return resolveRelative(fromFile, specifier);
+    if (/^[a-z][a-z0-9+.-]*:/i.test(specifier)) return { kind: 'unresolved' };
+    return resolveBare(fromFile, specifier);
+  };
   return {
     packageRootOf,
     resolve(fromFile, specifier) {
-      if (isBuiltin(specifier)) return { kind: 'builtin', name: specifier.replace(/^node:/, '') };
-      if (specifier.startsWith('.') || specifier.startsWith('/')) return resolveRelative(fromFile, specifier);
-      if (/^[a-z][a-z0-9+.-]*:/i.test(specifier)) return { kind: 'unresolved' };
-      return resolveBare(fromFile, specifier);
+      const roots = ownRoots();
+      if (roots !== answeredFor) {
+        // The session set its own roots after this resolver was made: earlier answers may no longer hold.
+        answers.clear();
+        rootOfFile.clear();
+        answeredFor = roots;
+      }
+      let byFile = answers.get(fromFile);
+      if (!byFile) {
+        byFile = new Map();
+        answers.set(fromFile, byFile);
+      }
+      let resolved = byFile.get(specifier);
+      if (!resolved) {
+        resolved = resolveUncached(fromFile, specifier);
+        byFile.set(specifier, resolved);
+      }
+      return resolved;
     },
   };
 }

@@ -4,50 +4,18 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleWorkflowCode, type BundleOptions } from '@temporalio/worker';
-import { WORKFLOW_BUNDLE_CONDITIONS } from '@skein/core';
 import { WorkerStartupError } from '../errors.js';
 import type { LoadedProject } from '../load.js';
 import { workflowEntrySource } from './entry.js';
-import { classifyFile } from '@skein/discovery';
+import { primeWebpackCache } from './prime.js';
 import type { StubLoaderOptions, StubSpec } from './stub-spec.js';
+import { coreWorkflowEntry, keyedBundlerOptions, runWebpack, type WebpackRun } from './webpack.js';
 import { BundleCache } from './cache.js';
+import type { FileDigests } from '../cache/file-digests.js';
 import { digest, stableText } from './digest.js';
 import { withoutSourcesContent } from './source-map.js';
 
-/** The loader module next to this one: `.cjs` when compiled, the `.cts` source under a TypeScript runner. */
-const stubLoaderPath = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './stub-loader.cts' : './stub-loader.cjs', import.meta.url));
-
-/** Absolute path of `@skein/core`'s workflow-safe entry (the `skein-workflow-bundle` condition's target). */
-export function coreWorkflowEntry(): string {
-  return fileURLToPath(import.meta.resolve('@skein/core/workflow'));
-}
-
-/**
- * Which modules of the bundle are replaced by activity stubs: every activity file the worker loaded, plus any
- * other file that discovery's conventions (`classifyFile`) call a steps, evaluators or shared-activity file and
- * that belongs to the project or to an exposed package itself (not to one of their dependencies, whose own
- * `steps.js` is ordinary code).
- */
-export function activityFileTest(project: LoadedProject, stubs: { has(file: string): boolean }): (file: string) => boolean {
-  const roots = [project.manifest.root, ...project.manifest.packages.map((p) => p.root)];
-  const owned = (file: string) =>
-    roots.some((root) => {
-      const rel = path.relative(root, file);
-      return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) && !rel.split(path.sep).includes('node_modules');
-    });
-  return (file) => {
-    if (stubs.has(file)) return true;
-    const role = classifyFile(file);
-    return role !== null && role !== 'workflow' && owned(file);
-  };
-}
-
-/** The `node_modules` folder holding the worker's own `@temporalio/workflow`, for modules the bundler injects. */
-function temporalModulesDir(): string {
-  const workflowEntry = fileURLToPath(import.meta.resolve('@temporalio/workflow'));
-  return workflowEntry.slice(0, workflowEntry.lastIndexOf(`${path.sep}@temporalio${path.sep}`));
-}
+export { activityFileTest, coreWorkflowEntry, withTypeScriptSources } from './webpack.js';
 
 /** Where and whether bundles are cached: a directory (default `<project>/.skein/bundles`), or `false` for none. */
 export interface BundleSettings {
@@ -55,6 +23,8 @@ export interface BundleSettings {
   traceDir?: string;
   /** Bundle cache directory; `false` bundles from scratch every time (no files written). */
   cacheDir?: string | false;
+  /** The start's shared file digests (`FileDigests`), so the cache check reads each unchanged file at most once. */
+  digests?: FileDigests;
 }
 
 /** A workflow bundle and how it was obtained. */
@@ -66,15 +36,17 @@ export interface WorkflowBundleResult {
   /** Why storing failed on a miss (the bundle is still returned), for a warning. */
   storeError?: Error;
   /**
-   * On a miss: resolves once webpack's persistent cache is written (in the background, after the bundle is
-   * returned). Await it before the process exits to keep the cache; an interrupted write only costs a full
-   * rebuild on a later miss (webpack discards an unreadable cache).
+   * On a miss: writes webpack's persistent cache, held back until called so that it does not compete with the
+   * start for CPU; resolves once written (later calls return the same promise). When webpack ran with its
+   * cache (`persistDetached` false), the open compiler writes it: call it before the process exits to keep the
+   * cache. When there was no webpack cache yet (a cold start runs webpack without one, as fast as without any
+   * cache), a detached low-priority process builds and writes it (`primeWebpackCache`) and finishes on its own.
+   * An interrupted write only costs a full rebuild on a later miss (webpack discards an unreadable cache).
    */
-  persisted?: Promise<void>;
+  persist?: () => Promise<void>;
+  /** Whether `persist` runs in a process of its own that outlives this one (no need to wait for it). */
+  persistDetached?: boolean;
 }
-
-/** Temporal's webpack configuration object, as its configuration hook receives it. */
-type Configuration = Parameters<NonNullable<BundleOptions['webpackConfigHook']>>[0];
 
 /** Versions of everything outside the project that shapes the bundle: Skein's, Temporal's, webpack's. */
 function toolVersions(): Record<string, string> {
@@ -104,37 +76,6 @@ function toolVersions(): Record<string, string> {
   };
 }
 
-/** A stand-in for Temporal's own webpack configuration, to record what a configuration hook adds to it. */
-function probeConfig(): Configuration {
-  return {
-    resolve: { modules: ['node_modules'], extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } },
-    module: { rules: [] },
-    plugins: [],
-  };
-}
-
-/**
- * TypeScript in workflow code (issue "TypeScript at run time"). Temporal's bundler already compiles `.ts`
- * outside node_modules with swc-loader (transpile only; enums and namespaces included) and maps `./x.js` to
- * `./x.ts`; this widens the same rule to `.mts`/`.cts` and maps `.mjs`/`.cjs` imports to them. Its inline source
- * maps (`devtoolModuleFilenameTemplate: [absolute-resource-path]`) make workflow stack traces name `.ts` lines.
- * Mutates and returns `config`.
- */
-export function withTypeScriptSources(config: Configuration): Configuration {
-  const resolve = (config.resolve ??= {});
-  resolve.extensions = [...new Set([...(resolve.extensions ?? ['.ts', '.js']), '.mts', '.cts'])];
-  resolve.extensionAlias = {
-    '.js': ['.ts', '.js'],
-    ...resolve.extensionAlias,
-    '.mjs': ['.mts', '.mjs'],
-    '.cjs': ['.cts', '.cjs'],
-  };
-  for (const rule of config.module?.rules ?? []) {
-    if (rule && typeof rule === 'object' && rule.test instanceof RegExp && rule.test.test('workflow.ts')) rule.test = /\.[cm]?ts$/;
-  }
-  return config;
-}
-
 /**
  * Bundles every workflow of the project with Temporal's bundler (webpack), through the bundle cache
  * (`BundleCache`, under `settings.cacheDir`):
@@ -149,12 +90,12 @@ export function withTypeScriptSources(config: Configuration): Configuration {
  */
 export async function bundleWorkflows(project: LoadedProject, settings: BundleSettings = {}): Promise<WorkflowBundleResult> {
   const core = coreWorkflowEntry();
-  const cache = settings.cacheDir === false ? null : new BundleCache(path.resolve(settings.cacheDir ?? path.join(project.manifest.root, '.skein', 'bundles')));
+  const cache = settings.cacheDir === false ? null : new BundleCache(path.resolve(settings.cacheDir ?? path.join(project.manifest.root, '.skein', 'bundles')), settings.digests);
   const entrySource = workflowEntrySource(project.workflows, core, settings.traceDir ? { traceDir: settings.traceDir } : {});
   const stubs = Object.fromEntries(
     [...project.activityFiles].sort(([a], [b]) => a.localeCompare(b)).map(([file, acts]) => [
       file,
-      acts.map((a): StubSpec => ({ exportName: a.entry.exportName, name: a.def.name, kind: a.def.kind, activityOptions: a.def.options?.activityOptions })),
+      acts.map((a): StubSpec => ({ exportName: a.entry.exportName, name: a.facts.name, kind: a.facts.kind, activityOptions: a.facts.activityOptions })),
     ]),
   );
   const stubsText = JSON.stringify(stubs);
@@ -166,99 +107,42 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
   await writeIfChanged(entryFile, entrySource);
   await writeIfChanged(stubsFile, stubsText);
   const loaderOptions: StubLoaderOptions = { stubsFile, stubSpecModule: new URL('./stub-spec.js', import.meta.url).href, coreWorkflowEntry: core };
-  const isActivityFile = activityFileTest(project, new Set(project.activityFiles.keys()));
-  const skeinConfig = (config: Configuration): Configuration => {
-    config.resolve = {
-      ...config.resolve,
-      modules: [...(config.resolve?.modules ?? ['node_modules']), temporalModulesDir()],
-      conditionNames: [...WORKFLOW_BUNDLE_CONDITIONS, 'webpack', 'import', 'module', 'browser', 'default'],
-    };
-    withTypeScriptSources(config);
-    config.module?.rules?.push({
-      test: isActivityFile,
-      enforce: 'pre',
-      use: [{ loader: stubLoaderPath, options: loaderOptions as never }],
-    });
-    return config;
-  };
-  const options = {
-    workflowsPath: entryFile,
-    workflowInterceptorModules: [fileURLToPath(import.meta.resolve('@skein/core/workflow-interceptors'))],
-    // zod is large and keeps no per-execution state: evaluate it once per reusable V8 context instead of once
-    // per workflow execution (Temporal re-evaluates the other modules for every execution).
-    preloadModules: ['zod'],
-    webpackConfigHook: skeinConfig,
+  const run: WebpackRun = {
+    entryFile,
+    loaderOptions,
+    roots: [project.manifest.root, ...project.manifest.packages.map((p) => p.root)],
+    activityFiles: [...project.activityFiles.keys()],
   };
   const configKey = digest(
     stableText({
       format: 1,
       tools: toolVersions(),
-      roots: [project.manifest.root, ...project.manifest.packages.map((p) => p.root)],
+      roots: run.roots,
       entrySource,
       stubs: stubsText,
-      options: { ...options, webpackConfigHook: skeinConfig(probeConfig()) },
+      options: keyedBundlerOptions(run),
     }),
   );
   if (cache) {
     const code = await cache.lookup(configKey);
     if (code !== null) return { code, cache: 'hit' };
   }
-  let inputs: { files: string[]; missing: string[] } = { files: [], missing: [] };
-  let persisted: Promise<void> = Promise.resolve();
-  const errors: string[] = [];
+  const persistent = cache ? { dir: cache.webpackDir, version: configKey } : undefined;
+  // webpack's cache costs a cold build time (snapshots, serialization): with none yet, build without it and
+  // fill it later in the background; with one, rebuild from it.
+  const warmWebpack = persistent !== undefined && existsSync(persistent.dir) && readdirSync(persistent.dir).length > 0;
   try {
-    const bundle = await bundleWorkflowCode({
-      ...options,
-      logger: {
-        log: () => {},
-        trace: () => {},
-        debug: () => {},
-        info: () => {},
-        warn: () => {},
-        error: (message: string) => errors.push(message),
-      },
-      webpackConfigHook: (config) => {
-        skeinConfig(config);
-        if (!cache) return config;
-        config.cache = {
-          type: 'filesystem',
-          cacheDirectory: cache.webpackDir,
-          name: 'workflows',
-          version: configKey,
-          compression: false,
-        };
-        // Exposed packages live in node_modules and are edited in place: never trust a package version alone.
-        config.snapshot = { ...config.snapshot, managedPaths: [], immutablePaths: [] };
-        config.plugins = [
-          ...(config.plugins ?? []),
-          {
-            apply(compiler) {
-              compiler.hooks.done.tap('skein-bundle-inputs', (stats) => {
-                inputs = { files: [...stats.compilation.fileDependencies], missing: [...stats.compilation.missingDependencies] };
-              });
-              // webpack writes its persistent cache when the compiler closes, and Temporal's bundler waits for
-              // that before it returns the bundle (which it has checked by then). Close in the background
-              // instead: the worker starts while the cache is being written.
-              const close = compiler.close.bind(compiler);
-              compiler.close = (callback) => {
-                persisted = new Promise<void>((resolve) => close(() => resolve()));
-                callback(null);
-              };
-            },
-          },
-        ];
-        return config;
-      },
-    });
-    const code = withoutSourcesContent(bundle.code);
-    if (!cache) return { code, cache: 'off' };
+    const built = await runWebpack(warmWebpack ? { ...run, persistent } : run);
+    const code = withoutSourcesContent(built.code);
+    if (!cache || !persistent) return { code, cache: 'off' };
+    const persist = built.close ?? (() => primeWebpackCache({ ...run, persistent }));
     // An activity file's bundle form is its stubs (in the configuration key), not its content: editing a step's
     // body leaves the bundle as it is.
-    const storeError = await cache.store(configKey, code, { ...inputs, covered: new Set(Object.keys(stubs)) });
-    return storeError ? { code, cache: 'miss', persisted, storeError } : { code, cache: 'miss', persisted };
+    const storeError = await cache.store(configKey, code, { ...built.inputs, covered: new Set(Object.keys(stubs)) });
+    const result: WorkflowBundleResult = { code, cache: 'miss', persist, persistDetached: !built.close };
+    return storeError ? { ...result, storeError } : result;
   } catch (err) {
-    const detail = errors.join('\n') || (err as Error).message;
-    throw new WorkerStartupError(`Bundling workflow code failed:\n${detail}`, (err as Error).stack);
+    throw new WorkerStartupError(`Bundling workflow code failed:\n${(err as Error).message}`, (err as Error).stack);
   } finally {
     if (!cache) await rm(workDir, { recursive: true, force: true });
   }

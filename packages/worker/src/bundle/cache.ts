@@ -1,6 +1,7 @@
-import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
-import { digest, fileDigest, mapLimit, pathKind } from './digest.js';
+import { atomicWrite, FileDigests } from '../cache/file-digests.js';
+import { digest, pathKind } from './digest.js';
 
 /**
  * What a cached bundle was built from: every file webpack read (with its SHA-1) and every path whose
@@ -21,7 +22,6 @@ interface BundleRecord extends BundleInputs {
 
 /** How many bundle records are kept (all keys together); older ones are pruned with their bundles. */
 const KEEP_RECORDS = 4;
-const FILE_CONCURRENCY = 64;
 
 /**
  * The workflow bundle cache under a project's `.skein/bundles/` (layout in docs/architecture.md):
@@ -35,7 +35,11 @@ const FILE_CONCURRENCY = 64;
  *   only what changed.
  */
 export class BundleCache {
-  constructor(readonly dir: string) {}
+  /** @param digests the start's shared file digests (`FileDigests`); in memory only when omitted. */
+  constructor(
+    readonly dir: string,
+    private readonly digests: FileDigests = new FileDigests(null),
+  ) {}
 
   /** webpack's persistent cache directory. */
   get webpackDir(): string {
@@ -54,7 +58,7 @@ export class BundleCache {
       } catch {
         continue;
       }
-      if (record.configKey !== configKey || !(await unchanged(record))) continue;
+      if (record.configKey !== configKey || !(await unchanged(record, this.digests))) continue;
       const code = await readFile(path.join(this.dir, record.bundle), 'utf8').catch(() => null);
       if (code === null) continue;
       // Most recently used first, and last to be pruned.
@@ -81,9 +85,9 @@ export class BundleCache {
   async store(configKey: string, code: string, inputs: { files: string[]; missing: string[]; covered?: ReadonlySet<string> }): Promise<Error | undefined> {
     try {
       const own = [...new Set(inputs.files)].filter((f) => !inputs.covered?.has(f)).sort();
-      const hashed = await mapLimit(own, FILE_CONCURRENCY, async (file) => [file, await fileDigest(file)] as const);
+      const hashed = own.map((file) => [file, this.digests.digest(file)] as const);
       const files = hashed.filter((e): e is [string, string] => e[1] !== null);
-      const missing = await mapLimit([...new Set(inputs.missing)].sort(), FILE_CONCURRENCY, async (file): Promise<[string, string]> => [file, await pathKind(file)]);
+      const missing = [...new Set(inputs.missing)].sort().map((file): [string, string] => [file, pathKind(file)]);
       const name = `${configKey}-${digest(JSON.stringify([files, missing, digest(code)]))}`;
       const bundle = `${name}.js`;
       await mkdir(this.dir, { recursive: true });
@@ -108,15 +112,7 @@ export class BundleCache {
 }
 
 /** Whether every input a record lists is as it was: same file contents, same kind of thing at each absent path. */
-async function unchanged(record: BundleRecord): Promise<boolean> {
-  const sameFiles = await mapLimit(record.files, FILE_CONCURRENCY, async ([file, sha1]) => (await fileDigest(file)) === sha1);
-  if (sameFiles.includes(false)) return false;
-  const sameAbsent = await mapLimit(record.missing, FILE_CONCURRENCY, async ([file, kind]) => (await pathKind(file)) === kind);
-  return !sameAbsent.includes(false);
-}
-
-async function atomicWrite(file: string, text: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
+async function unchanged(record: BundleRecord, digests: FileDigests): Promise<boolean> {
+  if (!record.files.every(([file, sha1]) => digests.digest(file) === sha1)) return false;
+  return record.missing.every(([file, kind]) => pathKind(file) === kind);
 }

@@ -1,5 +1,5 @@
-import { hash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { sha1 } from '../cache/file-digests.js';
 
 /**
  * A stable text form of any value for hashing: object keys sorted, functions by their source text, regular
@@ -33,38 +33,15 @@ export function stableText(value: unknown): string {
   return walk(value);
 }
 
-/** SHA-1 (hex) of a string or buffer; identifies content, not a security boundary. */
-export function digest(data: string | Buffer): string {
-  return hash('sha1', data, 'hex');
-}
+/** SHA-1 (hex) of a string or buffer (`sha1`, under the name the bundle code uses). */
+export const digest = sha1;
 
-/** SHA-1 (hex) of a file's bytes, or `null` when it cannot be read (deleted, a directory, no permission). */
-export async function fileDigest(file: string): Promise<string | null> {
+/** What is at a path: `file`, `dir`, `other`, or `none` (synchronous: a cache check stats thousands of paths, one syscall each). */
+export function pathKind(file: string): 'file' | 'dir' | 'other' | 'none' {
   try {
-    return digest(await readFile(file));
+    const s = statSync(file, { throwIfNoEntry: false });
+    return !s ? 'none' : s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other';
   } catch {
-    return null;
+    return 'none';
   }
-}
-
-/** What is at a path: `file`, `dir`, `other`, or `none`. */
-export async function pathKind(file: string): Promise<'file' | 'dir' | 'other' | 'none'> {
-  return stat(file).then(
-    (s) => (s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other'),
-    () => 'none',
-  );
-}
-
-/** Runs `fn` over `items` with at most `limit` calls in flight; results in input order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  });
-  await Promise.all(lanes);
-  return out;
 }

@@ -15,13 +15,13 @@ export function workflowEntrySource(workflows: LoadedWorkflow[], coreWorkflowEnt
     const local = `wf${i}`;
     const binding = wf.binding === 'default' ? local : `{ ${wf.binding} as ${local} }`;
     lines.push(`import ${binding} from ${JSON.stringify(wf.entry.file)};`);
-    lines.push(`export const ${wf.def.name} = workflowFunction(${local});`);
-    exported.add(wf.def.name);
+    lines.push(`export const ${wf.facts.name} = workflowFunction(${local});`);
+    exported.add(wf.facts.name);
   });
   for (const wf of workflows) {
-    for (const alias of wf.def.aliases) {
+    for (const alias of wf.facts.aliases) {
       if (exported.has(alias)) continue;
-      lines.push(`export const ${alias} = ${wf.def.name};`);
+      lines.push(`export const ${alias} = ${wf.facts.name};`);
       exported.add(alias);
     }
   }

@@ -26,7 +26,7 @@ export function activityInterceptor(resolver: ActivityResolver, events: WorkerEv
         const details: WorkflowDetails = header
           ? (defaultPayloadConverter.fromPayload(header) as WorkflowDetails)
           : fallbackDetails(info);
-        const known = resolver.resolve(info.activityType)?.def;
+        const known = resolver.resolve(info.activityType)?.facts;
         const kind: OutputActivityKind = known?.kind ?? 'internal_step';
         const activityInfo: ActivityDetails = {
           activityId: info.activityId,

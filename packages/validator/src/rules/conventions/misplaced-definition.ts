@@ -45,13 +45,13 @@ export const rule: FileRule = {
   appliesTo: ['workflow', 'workflow-code', 'steps', 'evaluators', 'shared-steps', 'shared-evaluators', 'other'],
   create(context) {
     return visitDefinitionCalls(['workflow', 'step', 'evaluator'], (callPath, kind) => {
+      if (kind === 'workflow' ? context.role === 'workflow' : ACTIVITY_ROLES.has(context.role)) return; // where it belongs
       if (!isModuleTopLevel(callPath)) return; // a factory that forwards to step()/workflow() defines nothing by itself
       const file = path.relative(context.packageRoot, context.file) || context.file;
       if (kind === 'workflow') {
-        if (context.role !== 'workflow') context.report({ node: callPath.node, messageId: 'workflow', data: { file, target: path.relative(context.packageRoot, targetFor(context.file, kind)) } });
+        context.report({ node: callPath.node, messageId: 'workflow', data: { file, target: path.relative(context.packageRoot, targetFor(context.file, kind)) } });
         return;
       }
-      if (ACTIVITY_ROLES.has(context.role)) return;
       context.report({ node: callPath.node, messageId: 'activity', data: { kind, what: kind === 'step' ? 'a steps file' : 'an evaluators file', file, target: path.relative(context.packageRoot, targetFor(context.file, kind)) } });
     });
   },

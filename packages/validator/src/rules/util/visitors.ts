@@ -3,7 +3,7 @@
  * `@skein/core` definition calls of a file, and the `Identifier` visitor that finds uses of global names.
  * Each returns a fresh visitor (with its own per-file state), so call it inside the rule's `create()`.
  */
-import type { CallExpression, Identifier } from '@babel/types';
+import type { CallExpression, Identifier, MemberExpression, OptionalMemberExpression } from '@babel/types';
 import type { RulePath, RuleVisitor } from '@skein/discovery';
 import { coreBindings, definitionKind, type CoreBindings } from './ast.js';
 
@@ -31,22 +31,43 @@ export function visitDefinitionCalls(kinds: readonly string[], onCall: (path: Ru
   };
 }
 
+/** A use of a global: the identifier (`process`) or the `globalThis` member expression (`globalThis.process`). */
+export type GlobalReference = RulePath<Identifier> | RulePath<MemberExpression> | RulePath<OptionalMemberExpression>;
+
+/** The global a `globalThis.x` / `globalThis['x']` / `globalThis?.x` expression reads, or undefined. */
+function globalThisMember(path: RulePath<MemberExpression> | RulePath<OptionalMemberExpression>): string | undefined {
+  const { object, property, computed } = path.node;
+  if (object.type !== 'Identifier' || object.name !== 'globalThis' || path.scope.hasBinding('globalThis')) return undefined;
+  if (!computed && property.type === 'Identifier') return property.name;
+  return computed && property.type === 'StringLiteral' ? property.value : undefined;
+}
+
 /**
  * Visits the uses of the global variables `names` (SPEC rule 12, `workflow/no-node-globals` and
- * `workflow/no-nondeterministic-apis`): identifiers read as values that no enclosing scope declares, other
- * than the operand of `typeof` (a feature test).
+ * `workflow/no-nondeterministic-apis`): identifiers read as values that no enclosing scope declares, and the same
+ * globals read through `globalThis` (`globalThis.process.env`, `globalThis['fetch']`), other than the operand of
+ * `typeof` (a feature test).
  * @param names the global names to look for.
- * @param onReference called with the identifier's path for each such use.
- * @returns the `Identifier` visitor.
+ * @param onReference called with the reference's path (the identifier, or the whole `globalThis.x` expression,
+ *   standing where the identifier would) and the global's name, for each such use.
+ * @returns the `Identifier`, `MemberExpression` and `OptionalMemberExpression` visitors.
  */
-export function visitGlobalReferences(names: ReadonlySet<string>, onReference: (path: RulePath<Identifier>) => void): RuleVisitor {
+export function visitGlobalReferences(names: ReadonlySet<string>, onReference: (path: GlobalReference, name: string) => void): RuleVisitor {
+  const isFeatureTest = (path: GlobalReference) => path.parent.type === 'UnaryExpression' && path.parent.operator === 'typeof';
+  const member = (path: RulePath<MemberExpression> | RulePath<OptionalMemberExpression>) => {
+    const name = globalThisMember(path);
+    if (name === undefined || !names.has(name) || isFeatureTest(path)) return;
+    onReference(path, name);
+  };
   return {
     Identifier(path) {
       const name = path.node.name;
       if (!names.has(name) || !path.isReferencedIdentifier()) return;
       if (path.scope.hasBinding(name, { noGlobals: true })) return;
-      if (path.parent.type === 'UnaryExpression' && path.parent.operator === 'typeof') return;
-      onReference(path);
+      if (isFeatureTest(path)) return;
+      onReference(path, name);
     },
+    MemberExpression: member,
+    OptionalMemberExpression: member,
   };
 }

@@ -2,7 +2,8 @@
  * `workflow/no-node-globals` (SPEC rule 12): workflow code runs in Temporal's deterministic sandbox, where
  * Node's globals do not exist. Flags references to `process` (including `process.env` reads and writes),
  * `__dirname`, `__filename`, `require` with a computed specifier, and the I/O globals `fetch`,
- * `XMLHttpRequest` and `WebSocket`, in workflow files and the files they import.
+ * `XMLHttpRequest` and `WebSocket`, in workflow files and the files they import; read directly or through `globalThis`
+ * (`globalThis.process.env`, `globalThis['fetch']`).
  */
 import type { FileRule, RuleMeta } from '../../types.js';
 import { ruleMeta } from '../../engine/rule-meta.js';
@@ -32,8 +33,7 @@ export const rule: FileRule = {
   meta,
   appliesTo: ['workflow', 'workflow-code'],
   create(context) {
-    return visitGlobalReferences(FLAGGED_GLOBALS, (path) => {
-      const name = path.node.name;
+    return visitGlobalReferences(FLAGGED_GLOBALS, (path, name) => {
       const parent = path.parent;
       if (name === 'require') {
         if (parent.type === 'CallExpression' && parent.callee === path.node && parent.arguments[0]?.type !== 'StringLiteral') {

@@ -1,7 +1,7 @@
 /**
  * `workflow/no-nondeterministic-apis` (SPEC rule 12): APIs Temporal's workflow sandbox replaces with
  * throwing stubs because their behaviour depends on the garbage collector: `WeakRef` and
- * `FinalizationRegistry` (they throw `DeterminismViolationError` at run time).
+ * `FinalizationRegistry` (they throw `DeterminismViolationError` at run time), however reached (`globalThis.WeakRef` too).
  */
 import type { FileRule, RuleMeta } from '../../types.js';
 import { ruleMeta } from '../../engine/rule-meta.js';
@@ -23,8 +23,8 @@ export const rule: FileRule = {
   meta,
   appliesTo: ['workflow', 'workflow-code'],
   create(context) {
-    return visitGlobalReferences(FORBIDDEN, (path) => {
-      context.report({ node: path.node, messageId: 'forbidden', data: { name: path.node.name } });
+    return visitGlobalReferences(FORBIDDEN, (path, name) => {
+      context.report({ node: path.node, messageId: 'forbidden', data: { name } });
     });
   },
 };

@@ -1,0 +1,197 @@
+/**
+ * One webpack run of the workflow bundle, from plain data (`WebpackRun`), so that the worker and a background
+ * process priming webpack's persistent cache (`prime-main.ts`) build exactly the same thing.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode, type BundleOptions } from '@temporalio/worker';
+import { WORKFLOW_BUNDLE_CONDITIONS } from '@skein/core';
+import { classifyFile } from '@skein/discovery';
+import type { LoadedProject } from '../load.js';
+import type { StubLoaderOptions } from './stub-spec.js';
+
+/** The loader module next to this one: `.cjs` when compiled, the `.cts` source under a TypeScript runner. */
+const stubLoaderPath = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './stub-loader.cts' : './stub-loader.cjs', import.meta.url));
+
+/** Absolute path of `@skein/core`'s workflow-safe entry (the `skein-workflow-bundle` condition's target). */
+export function coreWorkflowEntry(): string {
+  return fileURLToPath(import.meta.resolve('@skein/core/workflow'));
+}
+
+/**
+ * Which modules of the bundle are replaced by activity stubs: every activity file the worker loaded, plus any
+ * other file that discovery's conventions (`classifyFile`) call a steps, evaluators or shared-activity file and
+ * that belongs to the project or to an exposed package itself (not to one of their dependencies, whose own
+ * `steps.js` is ordinary code).
+ */
+export function activityFileTest(project: LoadedProject, stubs: { has(file: string): boolean }): (file: string) => boolean {
+  return activityFileTestFor([project.manifest.root, ...project.manifest.packages.map((p) => p.root)], stubs);
+}
+
+/** `activityFileTest` from the project's roots (the project first, then its exposed packages). */
+export function activityFileTestFor(roots: readonly string[], stubs: { has(file: string): boolean }): (file: string) => boolean {
+  const owned = (file: string) =>
+    roots.some((root) => {
+      const rel = path.relative(root, file);
+      return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) && !rel.split(path.sep).includes('node_modules');
+    });
+  return (file) => {
+    if (stubs.has(file)) return true;
+    const role = classifyFile(file);
+    return role !== null && role !== 'workflow' && owned(file);
+  };
+}
+
+/** The `node_modules` folder holding the worker's own `@temporalio/workflow`, for modules the bundler injects. */
+function temporalModulesDir(): string {
+  const workflowEntry = fileURLToPath(import.meta.resolve('@temporalio/workflow'));
+  return workflowEntry.slice(0, workflowEntry.lastIndexOf(`${path.sep}@temporalio${path.sep}`));
+}
+
+/** Temporal's webpack configuration object, as its configuration hook receives it. */
+type Configuration = Parameters<NonNullable<BundleOptions['webpackConfigHook']>>[0];
+
+/** A stand-in for Temporal's own webpack configuration, to record what a configuration hook adds to it. */
+function probeConfig(): Configuration {
+  return {
+    resolve: { modules: ['node_modules'], extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } },
+    module: { rules: [] },
+    plugins: [],
+  };
+}
+
+/**
+ * TypeScript in workflow code (issue "TypeScript at run time"). Temporal's bundler already compiles `.ts`
+ * outside node_modules with swc-loader (transpile only; enums and namespaces included) and maps `./x.js` to
+ * `./x.ts`; this widens the same rule to `.mts`/`.cts` and maps `.mjs`/`.cjs` imports to them. Its inline source
+ * maps (`devtoolModuleFilenameTemplate: [absolute-resource-path]`) make workflow stack traces name `.ts` lines.
+ * Mutates and returns `config`.
+ */
+export function withTypeScriptSources(config: Configuration): Configuration {
+  const resolve = (config.resolve ??= {});
+  resolve.extensions = [...new Set([...(resolve.extensions ?? ['.ts', '.js']), '.mts', '.cts'])];
+  resolve.extensionAlias = {
+    '.js': ['.ts', '.js'],
+    ...resolve.extensionAlias,
+    '.mjs': ['.mts', '.mjs'],
+    '.cjs': ['.cts', '.cjs'],
+  };
+  for (const rule of config.module?.rules ?? []) {
+    if (rule && typeof rule === 'object' && rule.test instanceof RegExp && rule.test.test('workflow.ts')) rule.test = /\.[cm]?ts$/;
+  }
+  return config;
+}
+
+
+/** Everything one webpack run of the workflow bundle needs, as plain (JSON) data. */
+export interface WebpackRun {
+  /** The generated entry module (`entry.ts`). */
+  entryFile: string;
+  loaderOptions: StubLoaderOptions;
+  /** The project's root, then its exposed packages' roots. */
+  roots: string[];
+  /** Real paths of the activity files the stubs stand for. */
+  activityFiles: string[];
+  /** webpack's persistent file-system cache: its directory and version (the bundle cache's configuration key). */
+  persistent?: { dir: string; version: string };
+}
+
+/** The bundler options of a run, with Skein's webpack settings as the configuration hook (`skeinConfig`). */
+export function bundlerOptions(run: WebpackRun) {
+  const isActivityFile = activityFileTestFor(run.roots, new Set(run.activityFiles));
+  const skeinConfig = (config: Configuration): Configuration => {
+    config.resolve = {
+      ...config.resolve,
+      modules: [...(config.resolve?.modules ?? ['node_modules']), temporalModulesDir()],
+      conditionNames: [...WORKFLOW_BUNDLE_CONDITIONS, 'webpack', 'import', 'module', 'browser', 'default'],
+    };
+    withTypeScriptSources(config);
+    config.module?.rules?.push({
+      test: isActivityFile,
+      enforce: 'pre',
+      use: [{ loader: stubLoaderPath, options: run.loaderOptions as never }],
+    });
+    return config;
+  };
+  return {
+    workflowsPath: run.entryFile,
+    workflowInterceptorModules: [fileURLToPath(import.meta.resolve('@skein/core/workflow-interceptors'))],
+    // zod is large and keeps no per-execution state: evaluate it once per reusable V8 context instead of once
+    // per workflow execution (Temporal re-evaluates the other modules for every execution).
+    preloadModules: ['zod'],
+    webpackConfigHook: skeinConfig,
+  };
+}
+
+/** The bundler options as the cache key sees them: the configuration hook replaced by what it produces. */
+export function keyedBundlerOptions(run: WebpackRun): object {
+  const options = bundlerOptions(run);
+  return { ...options, webpackConfigHook: options.webpackConfigHook(probeConfig()) };
+}
+
+/** A finished webpack run: the bundle, the files it read, and (with a persistent cache) how to write that cache. */
+export interface WebpackResult {
+  code: string;
+  /** Every file webpack read, and every path whose absence decided a resolution. */
+  inputs: { files: string[]; missing: string[] };
+  /** With `run.persistent`: closes the compiler, which writes webpack's persistent cache; resolves when written. */
+  close?: () => Promise<void>;
+}
+
+/**
+ * Runs Temporal's bundler (webpack) once. With `run.persistent`, webpack reads and fills its persistent cache,
+ * and the compiler is kept open until `close()` (Temporal's bundler would otherwise wait for the cache write
+ * before returning the bundle).
+ * @throws Error whose message is webpack's own error text when bundling fails.
+ */
+export async function runWebpack(run: WebpackRun): Promise<WebpackResult> {
+  const options = bundlerOptions(run);
+  let inputs: WebpackResult['inputs'] = { files: [], missing: [] };
+  let closeCompiler: ((done: () => void) => void) | undefined;
+  const errors: string[] = [];
+  try {
+    const bundle = await bundleWorkflowCode({
+      ...options,
+      logger: {
+        log: () => {},
+        trace: () => {},
+        debug: () => {},
+        info: () => {},
+        warn: () => {},
+        error: (message: string) => errors.push(message),
+      },
+      webpackConfigHook: (config) => {
+        options.webpackConfigHook(config);
+        if (run.persistent) {
+          config.cache = { type: 'filesystem', cacheDirectory: run.persistent.dir, name: 'workflows', version: run.persistent.version, compression: false };
+          // Exposed packages live in node_modules and are edited in place: never trust a package version alone.
+          config.snapshot = { ...config.snapshot, managedPaths: [], immutablePaths: [] };
+        }
+        config.plugins = [
+          ...(config.plugins ?? []),
+          {
+            apply(compiler) {
+              compiler.hooks.done.tap('skein-bundle-inputs', (stats) => {
+                inputs = { files: [...stats.compilation.fileDependencies], missing: [...stats.compilation.missingDependencies] };
+              });
+              if (!run.persistent) return;
+              // webpack writes its persistent cache when the compiler closes: close when asked instead.
+              const close = compiler.close.bind(compiler);
+              compiler.close = (callback) => {
+                closeCompiler = (done) => close(() => done());
+                callback(null);
+              };
+            },
+          },
+        ];
+        return config;
+      },
+    });
+    let closed: Promise<void> | undefined;
+    const close = closeCompiler ? () => (closed ??= new Promise<void>((resolve) => closeCompiler!(resolve))) : undefined;
+    return close ? { code: bundle.code, inputs, close } : { code: bundle.code, inputs };
+  } catch (err) {
+    const detail = errors.join('\n') || (err as Error).message;
+    throw Object.assign(new Error(detail), { stack: (err as Error).stack });
+  }
+}

@@ -1,0 +1,19 @@
+import path from 'node:path';
+import { FileDigests } from './file-digests.js';
+import { ValidationCache } from './validation-cache.js';
+
+/**
+ * The caches a worker start reads and fills under one directory (default `<project>/.skein/startup/`; layout in
+ * docs/architecture.md): the shared file digests (`file-digests.json`), the validation outcome
+ * (`validation.bin`). Each is keyed by the content of what it was computed from, never by time alone.
+ */
+export interface StartupCaches {
+  dir: string;
+  digests: FileDigests;
+  validation: ValidationCache;
+}
+
+/** Opens the startup caches under `dir` (nothing is written until a cache is filled). */
+export function openStartupCaches(dir: string): StartupCaches {
+  return { dir, digests: new FileDigests(path.join(dir, 'file-digests.json')), validation: new ValidationCache(dir) };
+}
