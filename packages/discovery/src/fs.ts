@@ -145,6 +145,34 @@ export function isInside(parent: string, child: string): boolean {
   return child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
 }
 
+const rootSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/**
+ * The deepest of `roots` (absolute paths) that is `file` itself or one of its folders, or undefined: the answer of
+ * `isInside` over every root, found by walking up from `file` (as many set lookups as `file` has folders, however
+ * many roots there are; a project with hundreds of exposed packages asks this for every file).
+ * `roots` is remembered per array: pass a new array when the roots change, never a mutated one.
+ */
+export function deepestRoot(roots: readonly string[], file: string): string | undefined {
+  let set = rootSets.get(roots);
+  if (!set) {
+    set = new Set(roots.map((r) => resolve(r)));
+    rootSets.set(roots, set);
+  }
+  for (let dir = file; ; ) {
+    if (set.has(dir)) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** True when `file` is inside one of `roots` and not in a `node_modules` folder below that root. */
+export function isOwnFile(roots: readonly string[], file: string): boolean {
+  const root = deepestRoot(roots, file);
+  return root !== undefined && !`${file}${sep}`.includes(`${sep}node_modules${sep}`, root.length);
+}
+
 /**
  * Wraps `base` so that a path inside one of `roots` (real paths), outside its `node_modules`, whose real path
  * leaves that root throws `EOUTSIDE` (with the real `target`): a symlink such as `hello/steps.js -> /etc/passwd` is never

@@ -8,7 +8,7 @@ export type * from './types.js';
 export { discover } from './discover.js';
 export { classifyFile, isCompanionFile, isDeclarationFile, isSkippedDirName, isTestFile, sourceStem, SOURCE_EXTENSIONS } from './conventions.js';
 export { ENTRY_CONDITIONS, resolveEntry, resolveExportsTarget, type EntryResolution, type PackageJsonLike } from './entry.js';
-export { cachingFileSystem, confineFileSystem, errorCode, isInside, nodeFileSystem, statOrUndefined, type DirEntry, type EntryKind, type FileStat, type FileSystem } from './fs.js';
+export { cachingFileSystem, confineFileSystem, deepestRoot, errorCode, isInside, isOwnFile, nodeFileSystem, statOrUndefined, type DirEntry, type EntryKind, type FileStat, type FileSystem } from './fs.js';
 export { docsPath, RULES, RULE_IDS, type RuleId, type RuleMeta } from './rules.js';
 export { MESSAGES, renderMessage, type CoreRuleId, type MessageId, type Template } from './messages.js';
 export { compareDiagnostics, Diagnostics, positionOf, type Position } from './diagnostics.js';

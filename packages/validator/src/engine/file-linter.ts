@@ -4,7 +4,7 @@
  * the file's role; the store merges them with discovery's own visitor and walks the AST once. Rules never parse.
  */
 import type { File } from '@babel/types';
-import { classifyFile, isDeclarationFile, isInside, isTestFile, renderMessage, sourceStem, type AnalysisSession, type ModuleHook, type RuleVisitor } from '@skein/discovery';
+import { classifyFile, isDeclarationFile, isOwnFile, isTestFile, renderMessage, sourceStem, type AnalysisSession, type ModuleHook, type RuleVisitor } from '@skein/discovery';
 import type { CodeRole, FileRule, ReportDescriptor, ResolvedImport, RuleMeta, ValidatorDiagnostic } from '../types.js';
 import { importCollector, type ImportSite } from './import-collector.js';
 
@@ -75,7 +75,7 @@ export class FileLinter implements ModuleHook {
 
   /** True when `file` belongs to a validated package (inside an own root, not in its `node_modules`). */
   isOwn(file: string): boolean {
-    return this.session.ownRoots.some((r) => isInside(r, file) && !file.slice(r.length).split(/[\\/]/).includes('node_modules'));
+    return isOwnFile(this.session.ownRoots, file);
   }
 
   /** The role `file` is linted as, when it is parsed now. */

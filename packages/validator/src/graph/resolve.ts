@@ -6,7 +6,7 @@
  */
 import { isBuiltin } from 'node:module';
 import * as path from 'node:path';
-import { isInside, isTypeScriptFile, resolveExportsTarget, resolveModuleFile, statOrUndefined, type FileSystem } from '@skein/discovery';
+import { deepestRoot, isInside, isOwnFile, isTypeScriptFile, resolveExportsTarget, resolveModuleFile, statOrUndefined, type FileSystem } from '@skein/discovery';
 import type { FileRole, ResolvedImport } from '../types.js';
 
 /**
@@ -51,6 +51,8 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
   };
   const pkgJsonCache = new Map<string, Record<string, unknown> | null>();
   const dependencyRoots = new Set<string>();
+  /** `dependencyRoots` as the array `deepestRoot` takes (a new one whenever a root is added). */
+  let dependencyRootList: readonly string[] = [];
 
   const readPackageJson = (dir: string): Record<string, unknown> | null => {
     let v = pkgJsonCache.get(dir);
@@ -75,17 +77,12 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
   let answeredFor: readonly string[] | undefined;
   /** Package root of each file asked about. Both caches are emptied whenever a dependency root is added (answers may change). */
   const rootOfFile = new Map<string, string | null>();
-  const deepestContaining = (roots: Iterable<string>, real: string): string | undefined => {
-    let best: string | undefined;
-    for (const r of roots) if (isInside(r, real) && (best === undefined || r.length > best.length)) best = r;
-    return best;
-  };
   const packageRootOf = (file: string): string | null => {
     let root = rootOfFile.get(file);
     if (root === undefined) {
       const real = fs.realpath(file) ?? file;
-      const own = deepestContaining(ownRoots(), real);
-      const deps = deepestContaining(dependencyRoots, real);
+      const own = deepestRoot(ownRoots(), real);
+      const deps = deepestRoot(dependencyRootList, real);
       root = own && deps ? (deps.length > own.length ? deps : own) : (own ?? deps ?? null);
       rootOfFile.set(file, root);
     }
@@ -94,6 +91,7 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
   const addDependencyRoot = (root: string): void => {
     if (dependencyRoots.has(root)) return;
     dependencyRoots.add(root);
+    dependencyRootList = [...dependencyRoots];
     rootOfFile.clear();
     answers.clear();
   };
@@ -101,7 +99,7 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
   const tryFile = (candidate: string, fromFile: string): string | null => resolveModuleFile(fsys, candidate, isTypeScriptFile(fromFile)) ?? null;
 
   /** True when `real` is a package's own file: below an own root, not inside a `node_modules` there. */
-  const isOwn = (real: string): boolean => ownRoots().some((r) => isInside(r, real) && !`${real}${path.sep}`.includes(`${path.sep}node_modules${path.sep}`, r.length));
+  const isOwn = (real: string): boolean => isOwnFile(ownRoots(), real);
 
   const asFile = (file: string): ResolvedImport => {
     const real = fs.realpath(file) ?? file;
