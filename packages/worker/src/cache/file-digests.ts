@@ -19,7 +19,8 @@ export type DigestEntry = [size: number, mtimeMs: number, ctimeMs: number, ino: 
 const RACY_MS = 2_000;
 
 /**
- * Content digests of files, computed once per process and remembered across starts in one JSON file
+ * Content digests of files, computed at most once per instance (one instance per worker start: a long-lived
+ * instance would keep answering a file's first digest after it changed) and remembered across starts in one JSON file
  * (`<project>/.skein/startup/file-digests.json`): a file whose size, mtime, ctime and inode are what they
  * were when it was hashed (and that was not written just before) keeps its recorded SHA-1 without being read;
  * anything else is read and hashed again. The one digest pass every startup cache (workflow bundle,
