@@ -1,7 +1,9 @@
 /**
  * Positions inside JSON text (package.json, tsconfig.json), so findings about a key point at that key. The one
- * JSON-position helper of the analysis.
+ * JSON-position helper of the analysis; the text is read by `jsonc-parser` (its syntax tree carries offsets), so a
+ * key is found as a property, never as a string that happens to appear in a value.
  */
+import { findNodeAtLocation, parseTree, visit, type Node } from 'jsonc-parser';
 import type { Position } from './diagnostics.js';
 
 /** 1-based position of a `JSON.parse` error, from V8's "(line L column C)" or "at position N". */
@@ -25,26 +27,26 @@ export function positionAt(text: string, offset: number): Position {
   return { line, column: offset - lineStart + 1 };
 }
 
-/** 1-based position of the first `"key"` in a package.json text, if present. */
+/** 1-based position of the first property named `key` (at any depth, in text order), if present. */
 export function keyPosition(text: string, key: string): Position | undefined {
-  const offset = text.indexOf(`"${key}"`);
+  let offset = -1;
+  visit(text, {
+    onObjectProperty(property, propertyOffset) {
+      if (offset < 0 && property === key) offset = propertyOffset;
+    },
+  });
   return offset >= 0 ? positionAt(text, offset) : undefined;
 }
 
 /**
- * Position of the key `"key"` inside the object that follows `"section"` (e.g. `"@skein/core"` under
- * `"dependencies"`), or of `"section"` itself when `key` is omitted. Falls back to 1:1.
+ * Position of the property `key` of the top-level object `section` (e.g. `"@skein/core"` under
+ * `"dependencies"`), or of the property `section` itself when `key` is omitted or absent. Falls back to 1:1.
  */
 export function jsonKeyPosition(text: string, section: string, key?: string): Position {
-  const sectionIndex = text.search(new RegExp(`"${escapeRegExp(section)}"\\s*:`));
-  if (sectionIndex < 0) return { line: 1, column: 1 };
-  if (key === undefined) return positionAt(text, sectionIndex);
-  const open = text.indexOf('{', sectionIndex);
-  const close = open < 0 ? -1 : text.indexOf('}', open);
-  const keyIndex = open < 0 ? -1 : text.slice(open, close < 0 ? undefined : close).search(new RegExp(`"${escapeRegExp(key)}"\\s*:`));
-  return keyIndex < 0 ? positionAt(text, sectionIndex) : positionAt(text, open + keyIndex);
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const root = parseTree(text);
+  const propertyOffset = (node: Node | undefined) => (node?.parent?.type === 'property' ? node.parent.offset : undefined);
+  const sectionOffset = root ? propertyOffset(findNodeAtLocation(root, [section])) : undefined;
+  if (sectionOffset === undefined) return { line: 1, column: 1 };
+  const keyOffset = key === undefined || !root ? undefined : propertyOffset(findNodeAtLocation(root, [section, key]));
+  return positionAt(text, keyOffset ?? sectionOffset);
 }
