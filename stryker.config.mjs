@@ -18,7 +18,8 @@ const config = {
   mutate: ['packages/discovery/src/**/*.ts', 'packages/validator/src/rules/**/*.ts', '!**/*.d.ts'],
   // The fixtures' own node_modules folders are test data: copy them into the sandbox. The repository's node_modules
   // is not linked in: the sandbox lies inside the checkout (.stryker-tmp/), so Node finds it as an ancestor.
-  ignorePatterns: ['/.stryker-tmp', '/reports', '/bench', '/examples', '/test/**/*.test.ts', '!/fixtures/**/node_modules'],
+  // `.skein/` folders are run-time state (the fuzz test's Python venv, bundle and startup caches), never inputs.
+  ignorePatterns: ['/.stryker-tmp', '/reports', '/bench', '/examples', '/test/**/*.test.ts', '**/.skein', '!/fixtures/**/node_modules'],
   symlinkNodeModules: false,
   // Files are copied byte for byte: no `// @ts-nocheck` header (it shifts the fixtures' line numbers).
   disableTypeChecks: false,

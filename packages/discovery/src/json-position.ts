@@ -3,7 +3,7 @@
  * JSON-position helper of the analysis; the text is read by `jsonc-parser` (its syntax tree carries offsets), so a
  * key is found as a property, never as a string that happens to appear in a value.
  */
-import { findNodeAtLocation, parseTree, visit, type Node } from 'jsonc-parser';
+import { findNodeAtLocation, parseTree, visit, type JSONPath } from 'jsonc-parser';
 import type { Position } from './diagnostics.js';
 
 /** 1-based position of a `JSON.parse` error, from V8's "(line L column C)" or "at position N". */
@@ -29,13 +29,13 @@ export function positionAt(text: string, offset: number): Position {
 
 /** 1-based position of the first property named `key` (at any depth, in text order), if present. */
 export function keyPosition(text: string, key: string): Position | undefined {
-  let offset = -1;
+  let offset: number | undefined;
   visit(text, {
     onObjectProperty(property, propertyOffset) {
-      if (offset < 0 && property === key) offset = propertyOffset;
+      if (offset === undefined && property === key) offset = propertyOffset;
     },
   });
-  return offset >= 0 ? positionAt(text, offset) : undefined;
+  return offset === undefined ? undefined : positionAt(text, offset);
 }
 
 /**
@@ -44,9 +44,11 @@ export function keyPosition(text: string, key: string): Position | undefined {
  */
 export function jsonKeyPosition(text: string, section: string, key?: string): Position {
   const root = parseTree(text);
-  const propertyOffset = (node: Node | undefined) => (node?.parent?.type === 'property' ? node.parent.offset : undefined);
-  const sectionOffset = root ? propertyOffset(findNodeAtLocation(root, [section])) : undefined;
+  const propertyAt = (path: JSONPath): number | undefined => {
+    const node = root && findNodeAtLocation(root, path);
+    return node?.parent?.type === 'property' ? node.parent.offset : undefined;
+  };
+  const sectionOffset = propertyAt([section]);
   if (sectionOffset === undefined) return { line: 1, column: 1 };
-  const keyOffset = key === undefined || !root ? undefined : propertyOffset(findNodeAtLocation(root, [section, key]));
-  return positionAt(text, keyOffset ?? sectionOffset);
+  return positionAt(text, (key === undefined ? undefined : propertyAt([section, key])) ?? sectionOffset);
 }

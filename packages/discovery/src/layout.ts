@@ -7,11 +7,11 @@
  * is skipped when `src/` exists or any workflow file lies outside `dist/`; otherwise `dist/` is what is judged. `tsconfig.json` is read as JSONC (comments, trailing commas);
  * `extends` is not followed.
  */
-import { join, resolve, sep } from 'node:path';
-import { parse, type ParseError } from 'jsonc-parser';
+import { join, resolve } from 'node:path';
+import { parse } from 'jsonc-parser';
 import { classifyFile, isSkippedDirName } from './conventions.js';
 import { Diagnostics } from './diagnostics.js';
-import { statOrUndefined, type FileSystem } from './fs.js';
+import { isInside, statOrUndefined, type FileSystem } from './fs.js';
 import { walkFiles } from './walk.js';
 
 /** The side of a compiled project that is judged, and the folders skipped to get it. */
@@ -34,10 +34,6 @@ function realOf(fs: FileSystem, path: string): string {
   }
 }
 
-function inside(dir: string, file: string): boolean {
-  return file === dir || file.startsWith(dir.endsWith(sep) ? dir : dir + sep);
-}
-
 /** True when a workflow file exists under `root` outside `compiled` (so the root itself holds sources). */
 function hasWorkflowFileOutside(fs: FileSystem, root: string, compiled: string): boolean {
   const skip = realOf(fs, compiled);
@@ -45,24 +41,19 @@ function hasWorkflowFileOutside(fs: FileSystem, root: string, compiled: string):
   return walkFiles(fs, root, { skipDir: (name, real) => isSkippedDirName(name) || real === skip, wantFile: (_name, path) => classifyFile(path) === 'workflow' }, sink).length > 0;
 }
 
-/** `compilerOptions.rootDir` / `outDir` of `<root>/tsconfig.json`, absolute, when it sets them. */
-function tsconfigDirs(fs: FileSystem, root: string): { rootDir?: string; outDir?: string } {
+/** `compilerOptions.rootDir` / `outDir` of `<root>/tsconfig.json`, absolute, when it sets them as strings. */
+function tsconfigDirs(fs: FileSystem, root: string): { rootDir: string | undefined; outDir: string | undefined } {
   let text: string;
   try {
     text = fs.readFile(join(root, 'tsconfig.json'));
   } catch {
-    return {};
+    return { rootDir: undefined, outDir: undefined };
   }
-  const errors: ParseError[] = [];
-  const json = parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as { compilerOptions?: Record<string, unknown> } | undefined;
-  const options = json && typeof json === 'object' ? json.compilerOptions : undefined;
+  // jsonc-parser recovers from syntax errors (what it can read is used); a non-object yields no options.
+  const json = parse(text, undefined, { allowTrailingComma: true, disallowComments: false }) as { compilerOptions?: Record<string, unknown> } | null | undefined;
+  const options = json?.compilerOptions;
   const dir = (key: string) => (options && typeof options[key] === 'string' ? resolve(root, options[key] as string) : undefined);
-  const out: { rootDir?: string; outDir?: string } = {};
-  const rootDir = dir('rootDir');
-  const outDir = dir('outDir');
-  if (rootDir) out.rootDir = rootDir;
-  if (outDir) out.outDir = outDir;
-  return out;
+  return { rootDir: dir('rootDir'), outDir: dir('outDir') };
 }
 
 /**
@@ -76,7 +67,7 @@ export function layoutOf(fs: FileSystem, root: string, entryFile?: string): Layo
   if (!isDir(fs, compiled) || compiled === root) return { skipped: new Set(), judged: 'plain' };
   const sourcesExist = sources === root ? hasWorkflowFileOutside(fs, root, compiled) : isDir(fs, sources);
   if (!sourcesExist) return { skipped: new Set(), judged: 'compiled' };
-  const entryCompiled = entryFile !== undefined && inside(realOf(fs, compiled), entryFile);
+  const entryCompiled = entryFile !== undefined && isInside(realOf(fs, compiled), entryFile);
   if (entryCompiled && sources !== root) return { skipped: new Set([realOf(fs, sources)]), judged: 'compiled' };
   if (entryCompiled) return { skipped: new Set(), judged: 'compiled' };
   return { skipped: new Set([realOf(fs, compiled)]), judged: 'sources' };

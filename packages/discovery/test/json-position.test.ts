@@ -18,6 +18,8 @@ describe('positions inside JSON text', () => {
     expect(positionAt('ab\ncd', 0)).toEqual({ line: 1, column: 1 });
     expect(positionAt('ab\ncd', 4)).toEqual({ line: 2, column: 2 });
     expect(positionAt('ab\n', 3)).toEqual({ line: 2, column: 1 });
+    // The newline itself still belongs to its line.
+    expect(positionAt('ab\ncd', 2)).toEqual({ line: 1, column: 3 });
   });
 
   it('keyPosition finds the first property of that name in text order, never a string inside a value', () => {
@@ -48,6 +50,9 @@ describe('positions inside JSON text', () => {
     expect(at?.line).toBe(3);
     expect(jsonErrorPosition('{\n"a" 1}', 'Unexpected number in JSON at position 6')).toEqual({ line: 2, column: 5 });
     expect(jsonErrorPosition(text, 'Expected property name (line 2 column 9)')).toEqual({ line: 2, column: 9 });
+    expect(jsonErrorPosition(text, 'Bad control character in string literal (line 12 column 34)')).toEqual({ line: 12, column: 34 });
+    const long = `{\n${' '.repeat(120)}x}`;
+    expect(jsonErrorPosition(long, 'Unexpected token x at position 122')).toEqual({ line: 2, column: 121 });
     expect(jsonErrorPosition(text, 'Unexpected end of input')).toBeUndefined();
   });
 });
