@@ -50,9 +50,8 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
     },
   };
   const pkgJsonCache = new Map<string, Record<string, unknown> | null>();
-  const dependencyRoots = new Set<string>();
-  /** `dependencyRoots` as the array `deepestRoot` takes (a new one whenever a root is added). */
-  let dependencyRootList: readonly string[] = [];
+  /** Roots of the dependencies met so far; replaced (never mutated) when one is added, as `deepestRoot` requires. */
+  let dependencyRoots: readonly string[] = [];
 
   const readPackageJson = (dir: string): Record<string, unknown> | null => {
     let v = pkgJsonCache.get(dir);
@@ -82,16 +81,15 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
     if (root === undefined) {
       const real = fs.realpath(file) ?? file;
       const own = deepestRoot(ownRoots(), real);
-      const deps = deepestRoot(dependencyRootList, real);
+      const deps = deepestRoot(dependencyRoots, real);
       root = own && deps ? (deps.length > own.length ? deps : own) : (own ?? deps ?? null);
       rootOfFile.set(file, root);
     }
     return root;
   };
   const addDependencyRoot = (root: string): void => {
-    if (dependencyRoots.has(root)) return;
-    dependencyRoots.add(root);
-    dependencyRootList = [...dependencyRoots];
+    if (dependencyRoots.includes(root)) return;
+    dependencyRoots = [...dependencyRoots, root];
     rootOfFile.clear();
     answers.clear();
   };
