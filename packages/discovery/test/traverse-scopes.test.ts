@@ -4,7 +4,7 @@
  * never walked, TypeScript constructs that carry values are.
  */
 import { describe, expect, it } from 'vitest';
-import { mergeVisitors, parseSource, walk, type Binding, type RuleVisitor } from '../src/index.js';
+import { mergeVisitors, parseSource, walk, type Binding, type RuleVisitor, type Scope } from '../src/index.js';
 
 function run(code: string, visitors: RuleVisitor[], file = '/x/file.js'): void {
   const parsed = parseSource(code, file);
@@ -78,6 +78,7 @@ describe('scopes: every way a name is declared', () => {
     ['export class x {}\nx;', ['let']],
     ['export default class x {}\nx;', ['let']],
     ['export default 1;\nx;', ['global']],
+    ["var x;\nexport { x };\nexport * from 'm';\nx;", ['var', 'var']],
     ["import * as x from 'm';\nx;", ['module']],
     ["import { a as x } from 'm';\nx;", ['module']],
   ])('%s', (code, expected) => {
@@ -93,6 +94,42 @@ describe('scopes: every way a name is declared', () => {
     expect(kinds(code, '/x/file.ts')).toEqual(expected);
   });
 
+  it('declares the var of a with statement in CommonJS (sloppy mode)', () => {
+    expect(kinds('with (o) { var x; }\nx;', '/x/file.cjs')).toEqual(['var']);
+  });
+
+  it('opens a scope exactly where JavaScript does, each with its own names (a function body shares its function’s)', () => {
+    const code = [
+      'function f(a, { b }) {',
+      '  var c;',
+      '  let d;',
+      '  { let e; function g() {} }',
+      '  for (let i of a) {}',
+      '  for (var j = 0; ; ) {}',
+      '  try {} catch (err) {}',
+      '  switch (a) { case 1: const k = 1; }',
+      '  class K { static { var s; } m(p) {} }',
+      '  const h = function named(q) {};',
+      '}',
+    ].join('\n');
+    const scopes = new Set<Scope>();
+    run(code, [{ Program: (p) => void scopes.add(p.scope), Identifier: (p) => void scopes.add(p.scope) }]);
+    const described = [...scopes].filter((s) => s.bindings.size > 0).map((s) => `${s.path.node.type}: ${[...s.bindings].map(([n, b]) => `${n}=${b.kind}`).join(' ')}`);
+    expect(described).toEqual([
+      'Program: f=hoisted',
+      'FunctionDeclaration: a=param b=param d=let K=let h=const c=var j=var',
+      'BlockStatement: e=let g=let',
+      'ForOfStatement: i=let',
+      'CatchClause: err=let',
+      'SwitchStatement: k=const',
+      'StaticBlock: s=var',
+      'ClassMethod: p=param',
+      'FunctionExpression: named=local q=param',
+    ]);
+    const top = [...scopes][0]!;
+    expect(top.parent).toBeNull();
+  });
+
   it('keeps the first declaration of a name, in the scope that declares it, with its declaring node', () => {
     const [b] = bindingsOfX('var x = 1;\nvar x = 2;\nx;');
     expect(b?.identifier.loc?.start.line).toBe(1);
@@ -100,6 +137,7 @@ describe('scopes: every way a name is declared', () => {
     expect(b?.scope.path.isProgram()).toBe(true);
     const [fn] = bindingsOfX('function f() { x(); function x() {} }');
     expect(fn?.path.node.type).toBe('FunctionDeclaration');
+    expect(fn?.path.isVariableDeclarator()).toBe(false);
     expect(fn?.scope.path.node.type).toBe('FunctionDeclaration');
     expect((fn?.scope.path.node as { id?: { name: string } }).id?.name).toBe('f');
     const [param] = bindingsOfX('const f = (a, x) => x;');
@@ -160,8 +198,12 @@ describe('what the walk visits', () => {
   it('knows which identifiers are references and which function encloses a node', () => {
     const seen: string[] = [];
     run('const o = { k: v };\no.p;\nconst g = () => w;', [
-      { Identifier: (p) => void seen.push(`${p.node.name}:${p.isReferencedIdentifier()}:${p.getFunctionParent()?.node.type ?? 'module'}`), Program: (p) => void seen.push(`program:${p.isReferencedIdentifier()}:${p.parent.type}`) },
+      {
+        Identifier: (p) => void seen.push(`${p.node.name}:${p.isReferencedIdentifier()}:${p.getFunctionParent()?.node.type ?? 'module'}`),
+        Program: (p) => void seen.push(`program:${p.isReferencedIdentifier()}:${p.parent.type}`),
+        MemberExpression: (p) => void seen.push(`member:${p.isReferencedIdentifier()}`),
+      },
     ]);
-    expect(seen).toEqual(['program:false:Program', 'o:false:module', 'k:false:module', 'v:true:module', 'o:true:module', 'p:false:module', 'g:false:module', 'w:true:ArrowFunctionExpression']);
+    expect(seen).toEqual(['program:false:Program', 'o:false:module', 'k:false:module', 'v:true:module', 'member:false', 'o:true:module', 'p:false:module', 'g:false:module', 'w:true:ArrowFunctionExpression']);
   });
 });
