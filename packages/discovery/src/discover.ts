@@ -72,7 +72,7 @@ export async function discover(projectRoot: string, options: DiscoverOptions = {
     diagnostics.report(code === 'ELOOP' ? 'fs/symlink-loop' : 'fs/unreadable', 'projectRoot', requested, undefined, { dir: requested, code });
     return { root: requested, mode: options.mode === 'package' ? 'package' : 'project', workflows: [], sharedActivities: [], packages: [], diagnostics: diagnostics.sorted(), filesRead: store.filesRead };
   }
-  const manifest = readManifest(fs, root, diagnostics, true);
+  const manifest = readManifest(fs, root, diagnostics);
   const rootPackage = manifest.ok ? toInstalledPackage(root, manifest.json, manifest.text) : undefined;
   const packageMode = options.mode === 'package' || (options.mode === 'auto' && manifest.ok && intendsWorkflowPackage(manifest.json));
   // A project serves every exposed installed package, so it lists them all. In package mode the installed packages
