@@ -73,7 +73,7 @@ export function nodeModulesChain(projectRoot: string, ceiling?: string): string[
 }
 
 /**
- * Lists installed packages (exposed or not), nearest `node_modules` first.
+ * Lists installed packages (exposed or not), nearest `node_modules` first, each directory's entries sorted.
  * `excludeRoots` are real paths never listed (the project itself). Reports unreadable manifests,
  * `package/invalid-expose-flag` for a flag that is not the boolean `true`, and symlink loops. Never rejects.
  */
@@ -118,7 +118,8 @@ function listDir(fs: FileSystem, dir: string): string[] {
   try {
     return (fs.readdir(dir))
       .filter((e) => (e.kind === 'directory' || e.kind === 'symlink') && !e.name.startsWith('.'))
-      .map((e) => e.name);
+      .map((e) => e.name)
+      .sort(); // readdir order varies by file system; of two folders holding one package (or one name), the first wins
   } catch {
     return [];
   }

@@ -115,10 +115,10 @@ describe('installed packages', () => {
     expect(m.diagnostics.map((d) => `${d.ruleId} ${d.file.slice(root.length + 1)}`)).toEqual(['package/missing-manifest node_modules/broken/package.json', 'fs/symlink-loop node_modules/loop']);
   });
 
-  it('lists a nameless package linked under two names once', async () => {
+  it('lists a nameless package linked under two names once, under the first name in sorted order', async () => {
     const root = project(
       { 'packages/flows/package.json': JSON.stringify({ ...EXPOSE, exports: './index.js' }), 'packages/flows/index.js': "export { default as w } from './w/workflow.js';\n", 'packages/flows/w/workflow.js': workflowJs('w') },
-      { 'node_modules/a': '../packages/flows', 'node_modules/b': '../packages/flows' },
+      { 'node_modules/b': '../packages/flows', 'node_modules/a': '../packages/flows' },
     );
     const m = await discover(root, { ceiling: root });
     expect(m.packages.map((p) => p.name)).toEqual(['a']);
