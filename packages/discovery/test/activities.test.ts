@@ -1,0 +1,109 @@
+/**
+ * Steps and evaluators by file convention (SPEC rules 1, 6 and 9): which files of a workflow's folder and of the
+ * shared folders are read, in which order, each source judged once (`x.ts` beside its compiled `x.js`), what else in
+ * a convention folder is a warning, and what each definition registers as.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { discover, type Manifest } from '../src/index.js';
+import { memoryFileSystem } from './memfs.js';
+import { packageJson, tempProject, workflowJs } from './tmp.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+const step = (name: string, exportName = name) => `import { step } from '@skein/core';\nexport const ${exportName} = step({ name: '${name}', fn: async (x) => x });\n`;
+const evaluator = (name: string, exportName = name) => `import { evaluator } from '@skein/core';\nexport const ${exportName} = evaluator({ name: '${name}', fn: async (x) => x });\n`;
+
+function run(files: Record<string, string>): Promise<Manifest> {
+  return discover('/p', { fs: memoryFileSystem({ '/p/package.json': packageJson('p'), '/p/w/workflow.js': workflowJs('w'), ...files }), ceiling: '/p' });
+}
+const activities = (m: Manifest) => m.workflows[0]!.activities.map((a) => `${a.kind} ${a.name} ${a.exportName} ${a.file.slice(3)} ${a.line}:${a.column}${a.shared ? ' shared' : ''}`);
+const shared = (m: Manifest) => m.sharedActivities.map((a) => `${a.kind} ${a.name} ${a.file.slice(3)}`);
+const findings = (m: Manifest) => m.diagnostics.map((d) => `${d.ruleId} ${d.severity} ${d.file.slice(3)}`);
+
+describe('a workflow’s own steps and evaluators', () => {
+  it('reads steps.* then steps/, evaluators.* then evaluators/, each folder by name, .ts before .mts before .js before .mjs', async () => {
+    const m = await run({
+      '/p/w/steps.js': step('s_file'),
+      '/p/w/steps/b.js': step('s_b'),
+      '/p/w/steps/a.mjs': step('s_a_mjs'),
+      '/p/w/steps/c.mts': step('s_c'),
+      '/p/w/steps/c.mjs': step('s_c_compiled'),
+      '/p/w/evaluators.mjs': evaluator('e_file'),
+      '/p/w/evaluators/z.ts': evaluator('e_z'),
+    });
+    expect(activities(m)).toEqual([
+      'step s_file s_file w/steps.js 2:23',
+      'step s_a_mjs s_a_mjs w/steps/a.mjs 2:24',
+      'step s_b s_b w/steps/b.js 2:20',
+      'step s_c s_c w/steps/c.mts 2:20',
+      'evaluator e_file e_file w/evaluators.mjs 2:23',
+      'evaluator e_z e_z w/evaluators/z.ts 2:20',
+    ]);
+    expect(findings(m)).toEqual([]);
+  });
+
+  it('judges steps.ts beside its compiled steps.js once, from the source', async () => {
+    const m = await run({ '/p/w/steps.ts': step('from_ts'), '/p/w/steps.js': step('from_js'), '/p/w/steps/x.ts': step('x_ts'), '/p/w/steps/x.js': step('x_js') });
+    expect(activities(m).map((a) => a.split(' ')[1])).toEqual(['from_ts', 'x_ts']);
+  });
+
+  it('skips declarations, source maps and tests silently, and warns about anything else in a convention folder', async () => {
+    const m = await run({
+      '/p/w/steps/a.js': step('a'),
+      '/p/w/steps/a.d.ts': 'export declare const a: unknown;\n',
+      '/p/w/steps/a.js.map': '{}',
+      '/p/w/steps/a.test.js': step('in_test'),
+      '/p/w/steps/README.md': '# steps\n',
+      '/p/w/steps/nested/b.js': step('nested'),
+      '/p/w/steps/legacy.cjs': 'module.exports = {};\n',
+    });
+    expect(activities(m).map((a) => a.split(' ')[1])).toEqual(['a']);
+    expect(findings(m)).toEqual([
+      'conventions/unexpected-file warning w/steps/README.md',
+      'conventions/unexpected-file warning w/steps/legacy.cjs',
+      'conventions/unexpected-file warning w/steps/nested',
+    ]);
+    expect(m.diagnostics.find((d) => d.file.endsWith('nested'))!.message).toMatch(/folder/);
+  });
+
+  it('registers named exports only, and warns about a step in an evaluators file and an evaluator in a steps file', async () => {
+    const m = await run({
+      '/p/w/steps.js': `${step('ok')}export const judge = evaluator({ name: 'judge', fn: async (x) => x });\nexport default step({ name: 'dflt', fn: async (x) => x });\nimport { evaluator } from '@skein/core';\n`,
+      '/p/w/evaluators.js': `${step('wrong_kind')}`,
+    });
+    expect(activities(m)).toEqual(['step ok ok w/steps.js 2:19', 'evaluator judge judge w/steps.js 3:22', 'step wrong_kind wrong_kind w/evaluators.js 2:27']);
+    expect(findings(m)).toEqual(['activity/kind-mismatch warning w/evaluators.js', 'activity/kind-mismatch warning w/steps.js']);
+    const [inEvaluators, inSteps] = m.diagnostics;
+    expect(inEvaluators!.message).toContain('an evaluators');
+    expect(inSteps!.message).toContain('a steps');
+  });
+
+  it('follows a symlinked steps file and folder, and warns about a dangling one', async () => {
+    const t = tempProject(
+      { 'package.json': packageJson('p'), 'w/workflow.js': workflowJs('w'), 'lib/steps.js': step('linked_file'), 'lib/more/m.js': step('linked_folder') },
+      { 'w/steps.js': '../lib/steps.js', 'w/steps': '../lib/more', 'w/evaluators/gone.js': '../../nowhere.js' },
+    );
+    cleanups.push(t.cleanup);
+    const m = await discover(t.root, { ceiling: t.root });
+    expect(m.workflows[0]!.activities.map((a) => a.name)).toEqual(['linked_file', 'linked_folder']);
+    expect(m.diagnostics.map((d) => `${d.ruleId} ${d.file.slice(t.root.length + 1)}`)).toEqual(['conventions/unexpected-file w/evaluators/gone.js']);
+  });
+});
+
+describe('shared steps and evaluators', () => {
+  it('reads each shared folder once, folders by path, steps before evaluators, and marks them shared', async () => {
+    const m = await run({
+      '/p/shared/evaluators/e.js': evaluator('root_e'),
+      '/p/shared/steps/b.js': step('root_b'),
+      '/p/shared/steps/a.js': step('root_a'),
+      '/p/src/shared/steps/t.ts': step('src_t'),
+      '/p/src/shared/steps/t.js': step('src_t_compiled'),
+    });
+    expect(shared(m)).toEqual(['step root_a shared/steps/a.js', 'step root_b shared/steps/b.js', 'evaluator root_e shared/evaluators/e.js', 'step src_t src/shared/steps/t.ts']);
+    expect(m.sharedActivities.every((a) => a.shared)).toBe(true);
+    expect(m.workflows[0]!.activities).toEqual([]);
+  });
+});
