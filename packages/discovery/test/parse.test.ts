@@ -2,7 +2,7 @@
  * The one parser call (`parseSource`): source type and syntax by extension.
  */
 import { describe, expect, it } from 'vitest';
-import { parseSource } from '../src/index.js';
+import { isTypeScriptFile, parseSource } from '../src/index.js';
 
 const errors = (text: string, file: string) => parseSource(text, file).errors.map((e) => `${e.position.line}:${e.position.column} ${e.message}`);
 
@@ -25,5 +25,22 @@ describe('parseSource', () => {
     expect(errors('const a = <div />;\n', '/p/a.jsx')).toEqual([]);
     expect(errors('const a = <div />;\n', '/p/a.tsx')).toEqual([]);
     expect(errors('const a = <div />;\n', '/p/a.js')).not.toEqual([]);
+  });
+
+  it('accepts decorators and enums in TypeScript', () => {
+    expect(errors('@sealed\nclass A { @log m() {} }\nenum E { A = 1 }\n', '/p/a.ts')).toEqual([]);
+    expect(errors('@sealed\nclass A {}\nconst b = <div />;\n', '/p/a.tsx')).toEqual([]);
+  });
+
+  it('gives each error its 1-based position and Babel’s message without the trailing "(line:column)" and period', () => {
+    expect(errors('let a;\nlet a;\n', '/p/a.js')).toEqual(["2:5 Identifier 'a' has already been declared"]);
+    const fatal = parseSource('const = ;\n', '/p/a.js');
+    expect(fatal.ast).toBeUndefined();
+    expect(fatal.errors.map((e) => `${e.position.line}:${e.position.column} ${e.message}`)).toEqual(['1:7 Unexpected token']);
+  });
+
+  it('knows TypeScript files by extension, declarations included', () => {
+    expect(['a.ts', 'a.mts', 'a.cts', 'a.tsx', 'a.d.ts', '/p/x.d.mts'].map(isTypeScriptFile)).toEqual([true, true, true, true, true, true]);
+    expect(['a.js', 'a.mjs', 'a.jsx', 'a.ts.bak', 'ts', 'a.tsx.map'].map(isTypeScriptFile)).toEqual([false, false, false, false, false, false]);
   });
 });
