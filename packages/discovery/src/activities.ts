@@ -6,7 +6,7 @@
 import { dirname, join } from 'node:path';
 import { classifyFile, isCompanionFile, isTestFile, SOURCE_EXTENSIONS, sourceStem } from './conventions.js';
 import { checkActivityName, exportedDefinitions, kindOf } from './definitions.js';
-import type { Diagnostics } from './diagnostics.js';
+import { cmp, type Diagnostics } from './diagnostics.js';
 import type { FileSystem } from './fs.js';
 import type { ModuleStore } from './store.js';
 import type { ActivityEntry, FileRole } from './types.js';
@@ -36,16 +36,13 @@ function listing(fs: FileSystem, dir: string): Map<string, 'file' | 'directory' 
   return out;
 }
 
-/** Sorts names by stem, then by `SOURCE_EXTENSIONS` preference (so `x.ts` comes before `x.js`). */
-function preferOrder(a: string, b: string): number {
-  const sa = sourceStem(a) ?? a;
-  const sb = sourceStem(b) ?? b;
-  if (sa !== sb) return sa < sb ? -1 : 1;
-  const rank = (n: string) => {
-    const i = SOURCE_EXTENSIONS.findIndex((e) => n.endsWith(e));
-    return i < 0 ? SOURCE_EXTENSIONS.length : i;
-  };
-  return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * The sort key of a name in a convention folder: its stem, then its `SOURCE_EXTENSIONS` preference (so `x.ts` comes
+ * before `x.js`), then the name itself. `\0` (never in a file name) keeps a stem that is a prefix of another first.
+ */
+function preferenceKey(name: string): string {
+  const rank = SOURCE_EXTENSIONS.findIndex((e) => name.endsWith(e));
+  return `${sourceStem(name) ?? name}\0${rank < 0 ? SOURCE_EXTENSIONS.length : rank}\0${name}`;
 }
 
 /**
@@ -56,7 +53,7 @@ function preferOrder(a: string, b: string): number {
 export function conventionFolderFiles(fs: FileSystem, dir: string, diagnostics: Diagnostics): string[] {
   const files: string[] = [];
   const stems = new Set<string>();
-  const entries = [...listing(fs, dir)].sort(([a], [b]) => preferOrder(a, b));
+  const entries = [...listing(fs, dir)].sort(([a], [b]) => cmp(preferenceKey(a), preferenceKey(b)));
   for (const [name, kind] of entries) {
     const path = join(dir, name);
     if (kind === 'file' && (isCompanionFile(name) || isTestFile(path))) continue;

@@ -91,6 +91,14 @@ describe('a workflow’s own steps and evaluators', () => {
     expect(m.workflows[0]!.activities.map((a) => a.name)).toEqual(['linked_file', 'linked_folder']);
     expect(m.diagnostics.map((d) => `${d.ruleId} ${d.file.slice(t.root.length + 1)}`)).toEqual(['conventions/unexpected-file w/evaluators/gone.js']);
   });
+
+
+  it('reads nothing from a steps file that does not parse or a steps folder that cannot be listed, and goes on', async () => {
+    const files = { '/p/package.json': packageJson('p'), '/p/w/workflow.js': workflowJs('w'), '/p/w/steps.js': 'export const = ;\n', '/p/w/evaluators/e.js': evaluator('e'), '/p/w/steps/a.js': step('a') };
+    const m = await discover('/p', { fs: memoryFileSystem(files, ['/p/w/steps']), ceiling: '/p' });
+    expect(activities(m)).toEqual(['evaluator e e w/evaluators/e.js 2:18']);
+    expect(findings(m)).toEqual(['fs/unreadable error w/steps', 'parse/syntax-error error w/steps.js']);
+  });
 });
 
 describe('shared steps and evaluators', () => {
