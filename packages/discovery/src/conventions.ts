@@ -12,7 +12,6 @@ const COMPANION_SUFFIXES = ['.d.ts', '.d.mts', '.d.ts.map', '.d.mts.map', '.js.m
 
 /** Test files: `*.test.*`, `*.spec.*`, and anything under `__tests__/`. Never definitions. */
 export function isTestFile(file: string): boolean {
-  if (!file.includes('__tests__') && !file.includes('.test.') && !file.includes('.spec.')) return false;
   return /(^|[\\/])__tests__[\\/]/.test(file) || /\.(test|spec)\.[^.\\/]+$/.test(file);
 }
 
@@ -44,27 +43,19 @@ export function sourceStem(name: string): string | undefined {
  */
 export function classifyFile(file: string): FileRole | null {
   if (isTestFile(file)) return null;
-  const nameStart = lastSeparator(file, file.length - 1) + 1;
-  const stem = sourceStem(file.slice(nameStart));
+  const parts = file.split(/[\\/]/);
+  const stem = sourceStem(parts[parts.length - 1] as string);
   if (stem === undefined) return null;
   if (stem === 'workflow') return 'workflow';
-  const parentStart = nameStart > 0 ? lastSeparator(file, nameStart - 2) + 1 : -1;
-  const parent = parentStart >= 0 ? file.slice(parentStart, nameStart - 1) : undefined;
+  const parent = parts[parts.length - 2];
   if (parent === 'steps' || parent === 'evaluators') {
-    const grandStart = parentStart > 0 ? lastSeparator(file, parentStart - 2) + 1 : -1;
-    const shared = grandStart >= 0 && file.slice(grandStart, parentStart - 1) === 'shared';
+    const shared = parts[parts.length - 3] === 'shared';
     if (parent === 'steps') return shared ? 'shared-steps' : 'steps';
     return shared ? 'shared-evaluators' : 'evaluators';
   }
   if (stem === 'steps') return 'steps';
   if (stem === 'evaluators') return 'evaluators';
   return null;
-}
-
-/** Index of the last `/` or `\\` at or before `from`, or -1. */
-function lastSeparator(path: string, from: number): number {
-  if (from < 0) return -1;
-  return Math.max(path.lastIndexOf('/', from), path.lastIndexOf('\\', from));
 }
 
 /** True for files that may accompany activity files in a convention folder without a warning (`.d.ts`, source maps). */

@@ -18,6 +18,12 @@ describe('classifyFile across extensions', () => {
     ['/p/src/deep/shared/evaluators/judge.mjs', 'shared-evaluators'],
     ['/p/a/shared/evaluators.js', 'evaluators'],
     ['/p/shared/steps/evaluators.js', 'shared-steps'],
+    ['steps/x.js', 'steps'],
+    ['shared/evaluators/x.js', 'shared-evaluators'],
+    ['/steps/x.js', 'steps'],
+    ['C:\\p\\shared\\steps\\x.ts', 'shared-steps'],
+    ['workflow.js', 'workflow'],
+    ['steps.mjs', 'steps'],
   ] as const)('%s → %s', (file, role) => {
     expect(classifyFile(file)).toBe(role);
   });
@@ -50,7 +56,7 @@ describe('declaration, test and companion files; skipped folders', () => {
 
   it('tests are *.test.*, *.spec.* and anything under a __tests__ folder', () => {
     expect(['/p/a.test.ts', '/p/a.spec.js', '/p/__tests__/a.ts', 'C:\\p\\__tests__\\a.js', '__tests__/a.js'].map(isTestFile)).toEqual([true, true, true, true, true]);
-    expect(['/p/a.tests.ts', '/p/my__tests__/a.ts', '/p/__tests__.ts', '/p/test/a.ts', '/p/a.test/x.ts'].map(isTestFile)).toEqual([false, false, false, false, false]);
+    expect(['/p/a.tests.ts', '/p/my__tests__/a.ts', '/p/__tests__.ts', '/p/test/a.ts', '/p/a.test/x.ts', '/p/a.test.d/x.ts', '/p/a.spec.js.map'].map(isTestFile)).toEqual([false, false, false, false, false, false, false]);
   });
 
   it('companions are declarations and source maps', () => {
