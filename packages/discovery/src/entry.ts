@@ -47,14 +47,9 @@ function pickTarget(value: unknown, conditions: readonly string[], patternMatch:
   return null;
 }
 
-/** Node's PATTERN_KEY_COMPARE: longer prefix before `*` first, then longer key. */
+/** Node's PATTERN_KEY_COMPARE for two pattern keys (each with one `*`): longer prefix before `*` first, then longer key. */
 function comparePatternKeys(a: string, b: string): number {
-  const aBase = a.indexOf('*');
-  const bBase = b.indexOf('*');
-  const aLen = aBase === -1 ? a.length : aBase + 1;
-  const bLen = bBase === -1 ? b.length : bBase + 1;
-  if (aLen !== bLen) return bLen - aLen;
-  return b.length - a.length;
+  return b.indexOf('*') - a.indexOf('*') || b.length - a.length;
 }
 
 /**

@@ -21,6 +21,10 @@ describe('resolveExportsTarget', () => {
     ['every * of a target replaced', { './*': { import: './*/*.js' } }, './a', './a/a.js'],
     ['a key with two *s is no pattern', { './*/*': './x/*.js' }, './a/b', null],
     ['the longer prefix first', { './a/*': './short/*.js', './a/b/*': './long/*.js' }, './a/b/c', './long/c.js'],
+    ['the longer prefix first, even in a shorter key', { './a/*.json.js': './short/*.js', './a/b/*': './long/*' }, './a/b/x.json.js', './long/x.json.js'],
+    ['a * in an exact target kept as written', { '.': './a*.js' }, '.', './a*.js'],
+    ['undefined exports', undefined, '.', null],
+    ['subpath keys mixed with conditions: no conditions object', { './x': './x.js', import: './i.js' }, '.', null],
     ['the longer key first at equal prefixes', { './a/*': './short/*.js', './a/*.js': './long/*.js' }, './a/x.js', './long/x.js'],
   ])('%s', (_what, exportsField, subpath, expected) => {
     expect(resolveExportsTarget(exportsField, subpath)).toBe(expected);

@@ -29,7 +29,10 @@ describe('parseSource', () => {
 
   it('accepts decorators and enums in TypeScript', () => {
     expect(errors('@sealed\nclass A { @log m() {} }\nenum E { A = 1 }\n', '/p/a.ts')).toEqual([]);
-    expect(errors('@sealed\nclass A {}\nconst b = <div />;\n', '/p/a.tsx')).toEqual([]);
+    expect(errors('@sealed\nclass A {}\nconst b: number = <div />;\n', '/p/a.tsx')).toEqual([]);
+    expect(errors('\n'.repeat(11) + 'let b = 1;\nlet b = 2;\n', '/p/a.js')).toEqual(["13:5 Identifier 'b' has already been declared"]);
+    const late = parseSource('\n'.repeat(11) + 'const x = 1; const = ;\n', '/p/a.js');
+    expect(late.errors.map((e) => `${e.position.line}:${e.position.column} ${e.message}`)).toEqual(['12:20 Unexpected token']);
   });
 
   it('gives each error its 1-based position and Babel’s message without the trailing "(line:column)" and period', () => {

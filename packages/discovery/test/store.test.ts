@@ -54,6 +54,13 @@ describe('ModuleStore.load', () => {
   it('lists a module’s unsupported forms in source order, whichever pass found them', () => {
     const store = new ModuleStore(memoryFileSystem({ '/p/a.js': "const a = require('x');\nexport * as ns from './y.js';\nconst b = import('./z.js');\n" }));
     expect(store.load('/p/a.js').info?.unsupported.map((u) => `${u.kind} ${u.position.line}`)).toEqual(['commonjs 1', 'namespace-reexport 2', 'dynamic-import 3']);
+    const oneLine = new ModuleStore(memoryFileSystem({ '/p/b.js': "const a = require('x'); export * as ns from './y.js';\n" }));
+    expect(oneLine.load('/p/b.js').info?.unsupported.map((u) => `${u.kind} ${u.position.column}`)).toEqual(['commonjs 11', 'namespace-reexport 25']);
+  });
+
+  it('finds import() with comments between the keyword and the parenthesis', () => {
+    const store = new ModuleStore(memoryFileSystem({ '/p/a.js': "const a = import /* lazy */ ('./a.js');\nconst b = import // later\n  ('./b.js');\nconst c = import /* one */ /* two */\n('./c.js');\n" }));
+    expect(store.load('/p/a.js').info?.unsupported.map((u) => `${u.kind} ${u.position.line}`)).toEqual(['dynamic-import 1', 'dynamic-import 2', 'dynamic-import 4']);
   });
 });
 
@@ -82,6 +89,7 @@ describe('the session hook', () => {
     const store = new ModuleStore(memoryFileSystem({ '/p/a.js': 'f(1);\n', '/p/broken.js': 'export const = ;\n' }));
     const before = store.load('/p/a.js');
     store.revisit('/p/gone.js');
+    store.revisit('/p/a.js');
     store.hook = { visitorsFor: (file): RuleVisitor[] => (file.endsWith('a.js') ? [{ CallExpression: () => void seen.push(file) }] : []) };
     store.revisit('/p/a.js');
     store.revisit('/p/gone.js');

@@ -36,13 +36,13 @@ describe('walkFiles', () => {
   });
 
   it('reports a root that cannot be read, and a folder that cannot be listed, and walks the rest', () => {
-    expect(walk(memoryFileSystem({}), '/nowhere').findings).toEqual(['fs/unreadable /nowhere']);
+    expect(walk(memoryFileSystem({}), '/nowhere')).toEqual({ files: [], outside: [], findings: ['fs/unreadable /nowhere'] });
     const fs = memoryFileSystem({ '/p/a.js': '', '/p/locked/b.js': '' }, ['/p/locked']);
     expect(walk(fs, '/p')).toEqual({ files: ['/p/a.js'], outside: [], findings: ['fs/unreadable /p/locked'] });
   });
 
   it('follows symlinks inside the root to their real paths, once, and ignores dangling ones', () => {
-    const t = tempProject({ 'real/a.js': '', 'other.txt': '' }, { 'alias': 'real', 'link.js': 'real/a.js', 'dangling.js': 'gone.js', 'skipped': 'real', 'text.js': 'other.txt' });
+    const t = tempProject({ 'real/a.js': '', 'other.txt': '', 'plain.txt': '' }, { 'alias': 'real', 'link.js': 'real/a.js', 'dangling.js': 'gone.js', 'skipped': 'real', 'text.js': 'other.txt', 'unwanted.md': 'plain.txt', 'device': '/dev/null' });
     cleanups.push(t.cleanup);
     const r = walk(nodeFileSystem, t.root, { skipDir: (_name, real) => real === join(t.root, 'nothing'), wantFile: (name) => name.endsWith('.js') });
     expect(r).toEqual({ files: [join(t.root, 'other.txt'), join(t.root, 'real/a.js')], outside: [], findings: [] });
@@ -63,6 +63,20 @@ describe('walkFiles', () => {
     expect(r.files).toEqual([join(t.root, 'a.js')]);
     expect(r.outside.sort()).toEqual([`${join(t.root, 'out')} -> ${outside}`, `${join(t.root, 'steps.js')} -> ${join(outside, 'secret.js')}`]);
     expect(r.findings).toEqual([]);
+  });
+
+  it('needs no onOutside, and tells a sibling folder named like the root from the root', () => {
+    const t = tempProject({ 'pkg/a.js': '', 'pkg2/b.js': '' }, { 'pkg/out': '../pkg2' });
+    cleanups.push(t.cleanup);
+    const pkg = join(t.root, 'pkg');
+    expect(walkFiles(nodeFileSystem, pkg, { skipDir: () => false, wantFile: () => true }, new Diagnostics())).toEqual([join(pkg, 'a.js')]);
+    expect(walk(nodeFileSystem, pkg).outside).toEqual([`${join(pkg, 'out')} -> ${join(t.root, 'pkg2')}`]);
+  });
+
+  it('reports a walk root that loops', () => {
+    const t = tempProject({}, { loop: 'loop' });
+    cleanups.push(t.cleanup);
+    expect(walk(nodeFileSystem, join(t.root, 'loop')).findings).toEqual([`fs/symlink-loop ${join(t.root, 'loop')}`]);
   });
 
   it('passes on the target a confined file system names when it refuses a symlink', () => {
