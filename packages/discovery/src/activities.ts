@@ -112,7 +112,7 @@ export function workflowActivities(fs: FileSystem, store: ModuleStore, dir: stri
  */
 export function sharedActivities(fs: FileSystem, store: ModuleStore, sharedFiles: readonly string[], diagnostics: Diagnostics): ActivityEntry[] {
   const order = (dir: string) => `${dirname(dir)}\0${dir.endsWith('steps') ? 0 : 1}`;
-  const folders = [...new Set(sharedFiles.map((f) => dirname(f)))].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+  const folders = [...new Set(sharedFiles.map((f) => dirname(f)))].sort((a, b) => cmp(order(a), order(b)));
   return activitiesFrom(store, folders.flatMap((dir) => conventionFolderFiles(fs, dir, diagnostics)), diagnostics);
 }
 
