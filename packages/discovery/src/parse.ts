@@ -49,10 +49,7 @@ export function parseSource(text: string, file: string): ParsedSource {
       attachComment: false,
       plugins: pluginsFor(file),
     });
-    const errors = (ast.errors ?? []).map((e) => ({
-      position: e.loc ? { line: e.loc.line, column: e.loc.column + 1 } : { line: 1, column: 1 },
-      message: stripLocation(e.message),
-    }));
+    const errors = ast.errors.map((e) => ({ position: { line: e.loc.line, column: e.loc.column + 1 }, message: stripLocation(e.message) }));
     return { ast, errors };
   } catch (error) {
     const e = error as { loc?: { line: number; column: number }; message?: string };

@@ -143,3 +143,55 @@ describe('confineFileSystem', () => {
     expect(outcome(() => fs.readFile(join(pkg, 'a.js/x.js')))).toBe('ENOTDIR');
   });
 });
+
+describe('what the file-system layers ask of the disk', () => {
+  /** Wraps `fs`, logging every call as `method path`. */
+  function logging(fs: FileSystem, log: string[]): FileSystem {
+    return {
+      readFile: (p) => (log.push(`readFile ${p}`), fs.readFile(p)),
+      stat: (p) => (log.push(`stat ${p}`), fs.stat(p)),
+      realpath: (p) => (log.push(`realpath ${p}`), fs.realpath(p)),
+      readdir: (p) => (log.push(`readdir ${p}`), fs.readdir(p)),
+    };
+  }
+
+  it('the session cache asks stat, readdir and realpath once per path, failures included', () => {
+    const log: string[] = [];
+    const fs = cachingFileSystem(logging(memoryFileSystem({ '/p/a/x.js': '', '/p/a/y.js': '' }), log));
+    for (let i = 0; i < 2; i++) {
+      fs.stat('/p/a/x.js');
+      fs.readdir('/p/a');
+      fs.realpath('/p/a/x.js');
+      fs.realpath('/p/a/y.js');
+      expect(outcome(() => fs.stat('/p/gone.js'))).toBe('ENOENT');
+      expect(outcome(() => fs.readdir('/p/gone'))).toBe('ENOENT');
+    }
+    expect(log).toEqual(['stat /p/a/x.js', 'readdir /p/a', 'realpath /p/a', 'stat /p/gone.js', 'readdir /p/gone']);
+  });
+
+  it('confinement lists each folder once and asks realpath only below a symlink, once per folder (and for the target it names when it refuses a path)', () => {
+    const outside = outsideFolder();
+    const root = project({ 'pkg/a/x.js': '', 'pkg/a/y.js': '', 'lib/z.js': '' }, { 'pkg/l': '../lib', 'pkg/out': outside });
+    const pkg = join(root, 'pkg');
+    const log: string[] = [];
+    const fs = confineFileSystem(logging(nodeFileSystem, log), [pkg]);
+    for (let i = 0; i < 2; i++) {
+      fs.readFile(join(pkg, 'a/x.js'));
+      fs.readFile(join(pkg, 'a/y.js'));
+      fs.readdir(join(pkg, 'a'));
+      expect(outcome(() => fs.readFile(join(pkg, 'l/z.js')))).toBe('EOUTSIDE');
+      expect(outcome(() => fs.readFile(join(pkg, 'out/secret.js')))).toBe('EOUTSIDE');
+    }
+    const rel = (line: string) => line.replace(root, '');
+    expect(log.filter((l) => !l.startsWith('readFile')).map(rel)).toEqual([
+      'readdir /pkg',
+      'readdir /pkg/a',
+      'realpath /pkg/l',
+      'realpath /pkg/l/z.js',
+      'realpath /pkg/out',
+      'realpath /pkg/out/secret.js',
+      'realpath /pkg/l/z.js',
+      'realpath /pkg/out/secret.js',
+    ]);
+  });
+});
