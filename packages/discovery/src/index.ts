@@ -19,6 +19,6 @@ export { IMPORT_CALL, mergeVisitors, REQUIRE_WORD, RulePath, Scope, VISIT_SCOPE,
 export { jsonErrorPosition, jsonKeyPosition, keyPosition, positionAt } from './json-position.js';
 export { readManifest, exposeState, checkPackageFlag, intendsWorkflowPackage, type ManifestRead } from './packages.js';
 export { walkFiles, type WalkOptions } from './walk.js';
-export { resolveModuleFile, resolveRelativeImport } from './module-path.js';
+export { resolveModuleFile, resolveRelativeImport, resolveSpecifier } from './module-path.js';
 export { layoutOf, type Layout } from './layout.js';
 export { kindOf, type DefinitionKind } from './definitions.js';
