@@ -6,7 +6,7 @@
  */
 import type * as t from '@babel/types';
 import { positionOf, type Position } from './diagnostics.js';
-import { IMPORT_CALL, VISIT_SCOPE, type RuleVisitor } from './traverse.js';
+import { IMPORT_CALL, VISIT_SCOPE, type RuleVisitor } from './visitor-table.js';
 
 /** The module whose `workflow`, `step` and `evaluator` exports are the authoring API (with its subpaths). */
 export const AUTHORING_MODULE = '@skein/core';

@@ -10,7 +10,8 @@ import { errorCode, type FileSystem } from './fs.js';
 import { analyzeModule, unsupportedFormsVisitor, type ModuleInfo } from './module-info.js';
 import { isTypeScriptFile, parseSource } from './parse.js';
 import type { MessageId } from './messages.js';
-import { mergeVisitors, walk, type RuleVisitor, type SourceFacts } from './traverse.js';
+import { walk } from './traverse.js';
+import { mergeVisitors, type RuleVisitor, type SourceFacts } from './visitor-table.js';
 
 /** Default size cap of one source file: 1 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
