@@ -54,14 +54,18 @@ async function measure(dir, warmRuns) {
   const timer = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 5);
   const times = [];
   const cpu = [];
+  const mainCpu = [];
   let report;
   for (let i = 0; i <= warmRuns; i++) {
     const t = performance.now();
     const c = process.cpuUsage();
+    const tc = process.threadCpuUsage();
     report = await validate(dir);
     const used = process.cpuUsage(c);
+    const usedHere = process.threadCpuUsage(tc);
     times.push(performance.now() - t);
     cpu.push((used.user + used.system) / 1000);
+    mainCpu.push((usedHere.user + usedHere.system) / 1000);
   }
   clearInterval(timer);
   peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
@@ -71,6 +75,7 @@ async function measure(dir, warmRuns) {
       coldMs: times[0],
       warmMs: times.slice(1),
       coldCpuMs: cpu[0],
+      coldMainCpuMs: mainCpu[0],
       warmCpuMs: cpu.slice(1),
       workflows: report.manifest.workflows.length,
       diagnostics: report.diagnostics.length,
@@ -173,8 +178,9 @@ export function summarize(item${t(': { id: string; body: string }')}) {
   return { dir, files: files + (pkg ? 2 : 1) };
 }
 
-function child(dir, warm) {
-  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--measure', dir, '--warm', String(warm)], { encoding: 'utf8' });
+/** One measurement in a fresh Node process; `v8Flags`: V8 flags on its command line. */
+function child(dir, warm, v8Flags = []) {
+  const r = spawnSync(process.execPath, [...v8Flags, fileURLToPath(import.meta.url), '--measure', dir, '--warm', String(warm)], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`measurement failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').at(-1));
 }
@@ -210,13 +216,23 @@ if (args.includes('--measure')) {
 
   console.log(`bench/validate: ${workflows} workflows, ${runs} fresh processes per figure, medians; load average at start ${load()} on ${os.availableParallelism()} cores`);
   const pkgTree = generate(workflows, { pkg: true });
-  const inProcess = Array.from({ length: runs }, () => child(pkgTree.dir, 0));
+  // The library's validate() as is, and under the V8 flags the validate-workflow-package command sets for its own
+  // process (VALIDATION_V8_FLAGS), interleaved so both see the same machine load.
+  const { VALIDATION_V8_FLAGS } = await import(dist);
+  const flagged = [];
+  const inProcess = [];
+  for (let i = 0; i < runs; i++) {
+    inProcess.push(child(pkgTree.dir, 0));
+    flagged.push(child(pkgTree.dir, 0, VALIDATION_V8_FLAGS));
+  }
   const first = inProcess[0];
   console.log(
     `JavaScript package: ${pkgTree.files} files, ${first.workflows} workflows, ${first.errors} errors, ${first.filesChecked} files checked (each read, parsed and walked once)`,
   );
   const bins = Array.from({ length: runs }, () => bin(pkgTree.dir));
   figure('full validation of the JS package, CPU (validate() in a fresh process, module loading excluded)', median(inProcess.map((r) => r.coldCpuMs)), 1000, secs);
+  figure(`the same under the command's V8 flags (${VALIDATION_V8_FLAGS.join(' ')})`, median(flagged.map((r) => r.coldCpuMs)), 1000, secs);
+  figure('CPU of validate-workflow-package on the JS package (whole process: module loading, thread, JSON output)', median(bins.map((r) => r.cpuMs)), 1000, secs);
   figure('peak RSS of validate-workflow-package on the JS package (the process as users run it)', median(bins.map((r) => r.peakRssMb)), 150, (mb) => `${mb.toFixed(0)} MB`);
 
   // The two variants run interleaved (JS, TS, JS, TS, ...) so both see the same machine load; the ratio is of medians.
@@ -233,8 +249,9 @@ if (args.includes('--measure')) {
   console.log('');
   for (const [what, value, target, verdict] of rows) console.log(`${what.padEnd(width)}  ${value.padStart(8)}  ${target.padStart(10)}  ${verdict}`);
   console.log('\nfor reference (medians):');
+  const split = (rs) => `main thread ${secs(median(rs.map((r) => r.coldMainCpuMs)))}, V8's background threads ${secs(median(rs.map((r) => r.coldCpuMs - r.coldMainCpuMs)))}`;
   console.log(`  JS package in-process: wall ${secs(median(inProcess.map((r) => r.coldMs)))}, peak RSS ${median(inProcess.map((r) => r.peakRssMb)).toFixed(0)} MB (no thread, V8's default young generation), module loading ${median(inProcess.map((r) => r.loadMs)).toFixed(0)} ms`);
-  console.log(`  validate-workflow-package on the JS package: CPU ${secs(median(bins.map((r) => r.cpuMs)))} for the whole process (module loading, validation thread and JSON output included)`);
+  console.log(`  JS package in-process CPU: ${split(inProcess)}; under ${VALIDATION_V8_FLAGS.join(' ')}: ${split(flagged)}`);
   console.log(`  JS project CPU ${secs(jsCpu)}, TS project CPU ${secs(tsCpu)}; median of per-pair ratios ${median(pairs.map(([a, b]) => b.coldCpuMs / a.coldCpuMs)).toFixed(2)}`);
   console.log(
     `  worker startup validation (examples project, fresh process, module load included): ${median(examples.map((r) => r.loadMs + r.coldMs)).toFixed(0)} ms ` +
