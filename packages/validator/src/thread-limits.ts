@@ -22,9 +22,9 @@ export const VALIDATION_THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSize
  * Why: a validation runs each function of @babel/parser and of the analysis over a few thousand small files, once.
  * V8's top tier, TurboFan, recompiles the hottest of them on background threads (about 300 ms of CPU on the
  * benchmark's 4,000 files, a fifth of the whole), and the run is over before the faster code pays that back: with
- * Maglev as the top tier the main thread's CPU is the same (bench/validate, A/B in one run). Other flags measured:
- * `--max-opt=2` on the command line does the same, but not when set at run time; `--battery-saver-mode` and
- * `--efficiency-mode` save less; `--single-threaded`, `--no-opt`... see the bench's header.
+ * Maglev as the top tier the main thread's CPU is the same (bench/validate, A/B in one run: the command 1.80 → 1.54
+ * CPU-s at load 7). `--max-opt=2` on the command line does the same, but not when set at run time;
+ * `--battery-saver-mode` and `--efficiency-mode` save less; the others measured are in the bench's header.
  */
 export const VALIDATION_V8_FLAGS: readonly string[] = ['--no-turbofan'];
 
