@@ -7,7 +7,8 @@
  * use; on the benchmark package this walker plus its lexical scopes is several times cheaper, which is
  * what keeps validation above 2,000 files/s. Scopes follow JavaScript: functions (params, `var`,
  * hoisted function declarations), blocks (`let`, `const`, `class`), `for` heads, `catch` clauses, and
- * the module scope (imports).
+ * the module scope (imports). The visitors come merged in a `VisitorTable` (visitor-table.ts); when every one of them
+ * acts at module level only, the walk does not enter functions or instance field initializers.
  */
 import { isReferenced, VISITOR_KEYS } from '@babel/types';
 import type { Identifier, LVal, Node, Statement } from '@babel/types';
