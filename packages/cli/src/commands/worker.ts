@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { startWorker } from '@skein/worker';
 import type { WorkerMessage } from '../dev/protocol.js';
-import { explainError } from '../explain.js';
 import { cliLogger, fail } from '../logger.js';
 import { onShutdownSignal } from './signals.js';
 
@@ -31,6 +30,8 @@ export async function workerCommand(projectDir = '.', options: { rollingDeploy?:
     onShutdownSignal(() => worker.shutdown(), (line) => logger.info(line));
     await worker.done;
   } catch (err) {
+    // Loaded on failure only: it names the API's errors, and the API's modules are not needed to serve.
+    const { explainError } = await import('../explain.js');
     const message = explainError(err);
     report({ type: 'failed', message });
     fail(message);
