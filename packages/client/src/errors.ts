@@ -2,14 +2,10 @@
  * The two ways a call of `@skein/client` fails. Workflow failures are not errors: `run` and `result` resolve
  * with a `status` other than `completed` (CONTRACT "HTTP conventions").
  */
+import type { ValidationErrorResponse } from './types.js';
 
-/** One schema validation issue of a `ValidationError` body (a zod issue). */
-export interface ApiValidationIssue {
-  code: string;
-  path: (string | number)[];
-  message: string;
-  [key: string]: unknown;
-}
+/** One schema validation issue of a `ValidationError` body (a zod issue), as the OpenAPI document types it. */
+export type ApiValidationIssue = ValidationErrorResponse['issues'][number];
 
 /**
  * The API answered with an error status. Carries the CONTRACT error body: `type` (e.g.

@@ -145,10 +145,15 @@ function patternIdentifiers(pattern: LVal | Node | null | undefined, out: Identi
   return out;
 }
 
+/** The declaration an `export` statement carries (`export const a`, `export default function f`), else the statement. */
+function declarationOf(stmt: Statement): Node {
+  return (stmt.type === 'ExportNamedDeclaration' || stmt.type === 'ExportDefaultDeclaration') && stmt.declaration ? stmt.declaration : stmt;
+}
+
 /** Declares the lexical (`let`/`const`/`class`/function-in-block) names of a statement list in `scope`. */
 function declareLexical(statements: readonly Statement[], scope: Scope, blockIsFunctionScope: boolean): void {
   for (const stmt of statements) {
-    const decl = (stmt.type === 'ExportNamedDeclaration' || stmt.type === 'ExportDefaultDeclaration') && stmt.declaration ? (stmt.declaration as Node) : stmt;
+    const decl = declarationOf(stmt);
     if (decl.type === 'VariableDeclaration' && decl.kind !== 'var') {
       for (const d of decl.declarations) {
         const path = new RulePath(d, null, scope);
@@ -164,52 +169,58 @@ function declareLexical(statements: readonly Statement[], scope: Scope, blockIsF
   }
 }
 
-/** Declares the `var` names and hoisted function declarations of a function (or module) body. */
-function declareHoisted(statements: readonly Node[], scope: Scope, topLevel = true): void {
+/** Declares the hoisted function declarations and `var` names of a function (or module, or static block) body. */
+function declareHoisted(statements: readonly Statement[], scope: Scope): void {
   for (const stmt of statements) {
-    if (!stmt) continue;
-    const decl = (stmt.type === 'ExportNamedDeclaration' || stmt.type === 'ExportDefaultDeclaration') && stmt.declaration ? (stmt.declaration as Node) : stmt;
-    switch (decl.type) {
-      case 'VariableDeclaration':
-        if (decl.kind === 'var') {
-          for (const d of decl.declarations) {
-            const path = new RulePath(d, null, scope);
-            for (const id of patternIdentifiers(d.id, [])) scope.declare(id, 'var', path);
-          }
+    const decl = declarationOf(stmt);
+    if (decl.type === 'FunctionDeclaration' && decl.id) scope.declare(decl.id, 'hoisted', new RulePath(decl, null, scope));
+    else declareVars(decl, scope);
+  }
+}
+
+/** Declares the `var` names of a statement and of the statements nested in it (not those of nested functions). */
+function declareVars(stmt: Node | null | undefined, scope: Scope): void {
+  switch (stmt?.type) {
+    case 'VariableDeclaration':
+      if (stmt.kind === 'var') {
+        for (const d of stmt.declarations) {
+          const path = new RulePath(d, null, scope);
+          for (const id of patternIdentifiers(d.id, [])) scope.declare(id, 'var', path);
         }
-        break;
-      case 'FunctionDeclaration':
-        if (topLevel && decl.id) scope.declare(decl.id, 'hoisted', new RulePath(decl, null, scope));
-        break;
-      case 'BlockStatement':
-      case 'StaticBlock':
-        declareHoisted(decl.body, scope, false);
-        break;
-      case 'IfStatement':
-        declareHoisted([decl.consequent, decl.alternate as Node], scope, false);
-        break;
-      case 'ForStatement':
-        declareHoisted([decl.init as Node, decl.body], scope, false);
-        break;
-      case 'ForInStatement':
-      case 'ForOfStatement':
-        declareHoisted([decl.left as Node, decl.body], scope, false);
-        break;
-      case 'WhileStatement':
-      case 'DoWhileStatement':
-      case 'LabeledStatement':
-      case 'WithStatement':
-        declareHoisted([decl.body], scope, false);
-        break;
-      case 'TryStatement':
-        declareHoisted([decl.block, decl.handler?.body as Node, decl.finalizer as Node], scope, false);
-        break;
-      case 'SwitchStatement':
-        for (const c of decl.cases) declareHoisted(c.consequent, scope, false);
-        break;
-      default:
-        break;
-    }
+      }
+      break;
+    case 'BlockStatement':
+      for (const s of stmt.body) declareVars(s, scope);
+      break;
+    case 'IfStatement':
+      declareVars(stmt.consequent, scope);
+      declareVars(stmt.alternate, scope);
+      break;
+    case 'ForStatement':
+      declareVars(stmt.init, scope);
+      declareVars(stmt.body, scope);
+      break;
+    case 'ForInStatement':
+    case 'ForOfStatement':
+      declareVars(stmt.left, scope);
+      declareVars(stmt.body, scope);
+      break;
+    case 'WhileStatement':
+    case 'DoWhileStatement':
+    case 'LabeledStatement':
+    case 'WithStatement':
+      declareVars(stmt.body, scope);
+      break;
+    case 'TryStatement':
+      declareVars(stmt.block, scope);
+      declareVars(stmt.handler?.body, scope);
+      declareVars(stmt.finalizer, scope);
+      break;
+    case 'SwitchStatement':
+      for (const c of stmt.cases) for (const s of c.consequent) declareVars(s, scope);
+      break;
+    default:
+      break;
   }
 }
 
