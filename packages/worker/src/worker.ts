@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { ActivityResolver, buildActivities } from './activities.js';
 import { bundleWorkflows } from './bundle/bundle.js';
 import { buildCatalogDocument, fitCatalogDocument, publishCatalog, type CatalogDocument } from './catalog.js';
-import { claimCatalog, retireCatalog } from './catalog-ownership.js';
+import { claimCatalog, publishedCatalog, retireCatalog } from './catalog-ownership.js';
 import { loadWorkerConfig, type EngineConnectionConfig } from './config.js';
 import { WorkerStartupError } from './errors.js';
 import { loadProject } from './load.js';
@@ -206,6 +206,11 @@ async function serveProject(
   if (manifest.workflows.length === 0) {
     throw new WorkerStartupError(`No workflows found in ${manifest.root}: add a workflow.js or install a package that exposes workflows`);
   }
+  // The project passed its check: the engine may be asked. The published catalog is read while the project
+  // loads and bundles.
+  const clientReady = connecting.then(({ clientConnection }) => new Client({ connection: clientConnection, namespace: engine.namespace }));
+  const published = clientReady.then((client) => publishedCatalog(client, catalog));
+  published.catch(() => {});
   setHookErrorReporter((err, hook) => logger.error({ hook, err }, `hook ${hook} failed`));
   const project = await loadProject(manifest, caches);
   if (project.storeError) logger.warn({ err: project.storeError }, `project facts not cached (${project.storeError.message}); the next start imports every module`);
@@ -229,11 +234,11 @@ async function serveProject(
     await Promise.allSettled([nativeConnection.close(), clientConnection.close()]);
   };
   try {
-    const client = new Client({ connection: clientConnection, namespace: engine.namespace });
+    const client = await clientReady;
     // Unique per worker, so that the engine's poller list tells workers (even in one process) apart.
     const identity = `${process.pid}@${os.hostname()}/${randomUUID().slice(0, 8)}`;
     const built = buildCatalogDocument(project, catalog, identity);
-    const previous = await claimCatalog(client, built, { rollingDeploy: options.rollingDeploy ?? env.rollingDeploy });
+    const previous = await claimCatalog(client, built, { rollingDeploy: options.rollingDeploy ?? env.rollingDeploy, published });
     const fitted = fitCatalogDocument(previous.length > 0 ? { ...built, previous } : built);
     const catalogDocument = fitted.doc;
     if (fitted.schemasDropped) logger.warn('catalog too large for the engine memo: published without JSON Schemas');
