@@ -61,7 +61,7 @@ interface SourceResult {
  * Never rejects for problems in the project or its packages: each is a diagnostic.
  */
 export async function discover(projectRoot: string, options: DiscoverOptions = {}): Promise<Manifest> {
-  const session: AnalysisSession = options.session ?? createSession({ ...(options.fs && { fs: options.fs }), ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }) });
+  const session: AnalysisSession = options.session ?? createSession({ fs: options.fs, maxFileBytes: options.maxFileBytes });
   const { fs, store, diagnostics } = session;
   const requested = resolve(projectRoot);
   let root: string;
@@ -72,7 +72,7 @@ export async function discover(projectRoot: string, options: DiscoverOptions = {
     diagnostics.report(code === 'ELOOP' ? 'fs/symlink-loop' : 'fs/unreadable', 'projectRoot', requested, undefined, { dir: requested, code });
     return { root: requested, mode: options.mode === 'package' ? 'package' : 'project', workflows: [], sharedActivities: [], packages: [], diagnostics: diagnostics.sorted(), filesRead: store.filesRead };
   }
-  const manifest = readManifest(fs, root, diagnostics, true);
+  const manifest = readManifest(fs, root, diagnostics);
   const rootPackage = manifest.ok ? toInstalledPackage(root, manifest.json, manifest.text) : undefined;
   const packageMode = options.mode === 'package' || (options.mode === 'auto' && manifest.ok && intendsWorkflowPackage(manifest.json));
   // A project serves every exposed installed package, so it lists them all. In package mode the installed packages
@@ -132,10 +132,13 @@ function reportNoWorkflows(run: Run, root: string, packageMode: boolean, sources
   run.diagnostics.report('conventions/no-workflows', 'none', join(root, 'package.json'), undefined, { what, why, fix });
 }
 
-/** The workflow definitions a `workflow.js` exports, reporting none (`workflow/no-definition`) and several. */
-function definitionsOf(run: Run, file: string): { exportName: string; definition: Definition }[] {
+/**
+ * The registered workflow definition of a `workflow.js`: the first it exports. Reports none (`workflow/no-definition`)
+ * and several (`workflow/multiple-definitions`), and checks the file's imports.
+ */
+function firstDefinitionOf(run: Run, file: string): { exportName: string; definition: Definition } | undefined {
   const info = run.graph.module(file);
-  if (!info) return [];
+  if (!info) return undefined;
   const defs = exportedDefinitions(info, WORKFLOW_KINDS);
   if (defs.length === 0) {
     run.diagnostics.report('workflow/no-definition', 'none', file, undefined, { file });
@@ -144,7 +147,7 @@ function definitionsOf(run: Run, file: string): { exportName: string; definition
     run.diagnostics.report('workflow/multiple-definitions', 'several', file, extra.definition.position, { file, first: defs[0]?.exportName ?? '' });
   }
   checkWorkflowImports(info, run.probe, run.diagnostics);
-  return defs.slice(0, 1);
+  return defs[0];
 }
 
 /** Builds a manifest entry from a definition, or undefined when its name is unusable (reported). */
@@ -173,7 +176,7 @@ function discoverLocal(run: Run, root: string, packageRoots: ReadonlySet<string>
   const layout = layoutOf(run.fs, root);
   const { workflowFiles, sharedFiles } = conventionFiles(run, root, (real) => packageRoots.has(real) || layout.skipped.has(real));
   const perFile = workflowFiles.map((file) => {
-    const [first] = definitionsOf(run, file);
+    const first = firstDefinitionOf(run, file);
     return first ? entryOf(run, file, first.definition, first.exportName, first.exportName, null) : undefined;
   });
   const shared = sharedActivities(run.fs, run.store, sharedFiles, run.diagnostics);
@@ -205,7 +208,7 @@ function packageWorkflows(run: Run, pkg: InstalledPackage, ref: PackageRef, entr
   const reached = new Set([...reach.workflowFiles, ...reach.workflows.map((w) => w.file)]);
   // The registered definition of each file is its first one (others are `workflow/multiple-definitions`).
   const firstOf = new Map<string, string | undefined>();
-  for (const file of [...reached].sort()) firstOf.set(file, definitionsOf(run, file)[0]?.exportName);
+  for (const file of reached) firstOf.set(file, firstDefinitionOf(run, file)?.exportName);
   const entries = reach.workflows.filter((w) => firstOf.get(w.file) === w.localExport).map((w) => entryOf(run, w.file, w.definition, w.exportName, w.localExport, ref));
   const byFile = new Map<string, WorkflowEntry>();
   for (const e of entries) if (e && !byFile.has(e.file)) byFile.set(e.file, e);

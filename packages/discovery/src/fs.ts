@@ -3,7 +3,7 @@
  * so tests can use in-memory trees and so "never imports package code" is evident: nothing here can load a module).
  */
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 
 /** What a directory entry is, without following symlinks. */
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
@@ -119,8 +119,8 @@ export function cachingFileSystem(fs: FileSystem): FileSystem {
   /** The real path of `path` from its listed folder, or undefined when that is not known without asking `fs`. */
   const derivedRealpath = (path: string): string | undefined => {
     const dir = dirname(path);
-    if (dir === path || !isAbsolute(path) || normalize(path) !== path) return undefined;
     const name = basename(path);
+    if (join(dir, name) !== path) return undefined; // `x.js/`, `a/../x.js`: not an entry as listed; only `fs` knows
     const kind = kindIn(dir, name);
     if (kind !== 'file' && kind !== 'directory') return undefined;
     try {
@@ -180,7 +180,8 @@ export function isOwnFile(roots: readonly string[], file: string): boolean {
  * readable. The validator reads every file through this.
  */
 export function confineFileSystem(base: FileSystem, roots: readonly string[]): FileSystem {
-  const prefixes = roots.map((r) => (r.endsWith(sep) ? r : r + sep));
+  const resolvedRoots = roots.map((r) => resolve(r)); // `/p/` is `/p`
+  const withPrefixes = resolvedRoots.map((root) => ({ root, prefix: root.endsWith(sep) ? root : root + sep }));
   const verdicts = new Map<string, boolean>();
   const realDirs = new Map<string, string | null>();
   const kinds = new Map<string, ReadonlyMap<string, EntryKind>>();
@@ -208,16 +209,16 @@ export function confineFileSystem(base: FileSystem, roots: readonly string[]): F
     return byName;
   };
   /**
-   * Real path of a directory below a root (memoized; null when it cannot be resolved). A root is real; a folder
+   * Real path of a directory inside a root (memoized; null when it cannot be resolved). A root is real; a folder
    * listed as a plain directory (not a symlink) in a real parent is real too, so `realpath` is asked only below a
-   * symlink.
+   * symlink. Called only for a root or a folder below one, so the walk up stops at the root.
    */
   const realDir = (dir: string): string | null => {
     let real = realDirs.get(dir);
     if (real === undefined) {
       const parent = dirname(dir);
-      if (roots.includes(dir)) real = dir;
-      else if (parent !== dir && roots.some((r) => isInside(r, parent)) && realDir(parent) === parent && entriesOf(parent).get(basename(dir)) === 'directory') real = dir;
+      if (resolvedRoots.includes(dir)) real = dir;
+      else if (realDir(parent) === parent && entriesOf(parent).get(basename(dir)) === 'directory') real = dir;
       else {
         try {
           real = base.realpath(dir);
@@ -236,9 +237,8 @@ export function confineFileSystem(base: FileSystem, roots: readonly string[]): F
     if (verdict !== undefined) return verdict;
     verdict = false;
     const abs = resolve(p);
-    for (let i = 0; i < roots.length; i++) {
-      const root = roots[i] as string;
-      if (abs !== root && !abs.startsWith(prefixes[i] as string)) continue;
+    for (const { root, prefix } of withPrefixes) {
+      if (abs !== root && !abs.startsWith(prefix)) continue;
       if (abs.includes(`${sep}node_modules`, root.length) && abs.slice(root.length).split(sep).includes('node_modules')) break;
       if (abs === root) break;
       const dir = dirname(abs);

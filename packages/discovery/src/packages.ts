@@ -26,29 +26,22 @@ export interface InstalledPackage extends PackageRef {
 }
 
 /** Outcome of reading one package.json. */
-export type ManifestRead =
-  | { ok: true; json: Record<string, unknown>; text: string }
-  | { ok: false; missing: boolean };
+export type ManifestRead = { ok: true; json: Record<string, unknown>; text: string } | { ok: false };
 
 /**
- * Reads and parses `<dir>/package.json`, reporting `package/missing-manifest` (when `reportMissing`) or
- * `package/invalid-json` with the position of the JSON error. Never rejects.
+ * Reads and parses `<dir>/package.json`, reporting `package/missing-manifest` or `package/invalid-json` (with the
+ * position of the JSON error). Never throws.
  */
-export function readManifest(fs: FileSystem, dir: string, diagnostics: Diagnostics, reportMissing: boolean): ManifestRead {
+export function readManifest(fs: FileSystem, dir: string, diagnostics: Diagnostics): ManifestRead {
   const file = join(dir, 'package.json');
   let text: string;
   try {
     text = fs.readFile(file);
   } catch (error) {
     const code = errorCode(error);
-    if (code === 'ENOENT' || code === 'EOUTSIDE') {
-      if (reportMissing) {
-        diagnostics.report('package/missing-manifest', 'missing', file, undefined, { dir });
-      }
-      return { ok: false, missing: true };
-    }
-    diagnostics.report('package/invalid-json', 'unreadable', file, undefined, { file, code });
-    return { ok: false, missing: false };
+    if (code === 'ENOENT' || code === 'EOUTSIDE') diagnostics.report('package/missing-manifest', 'missing', file, undefined, { dir });
+    else diagnostics.report('package/invalid-json', 'unreadable', file, undefined, { file, code });
+    return { ok: false };
   }
   try {
     const json: unknown = JSON.parse(text);
@@ -57,16 +50,13 @@ export function readManifest(fs: FileSystem, dir: string, diagnostics: Diagnosti
   } catch (error) {
     const message = (error as Error).message;
     diagnostics.report('package/invalid-json', 'syntax', file, jsonErrorPosition(text, message), { file, reason: message });
-    return { ok: false, missing: false };
+    return { ok: false };
   }
 }
 
 /** The expose state of a package.json (SPEC rule 4; CONTRACT: strictly the boolean `true`). */
 export function exposeState(json: Record<string, unknown>): ExposeState {
-  const ns = json[PACKAGE_JSON_KEY];
-  if (ns === undefined) return 'absent';
-  const workflows = ns && typeof ns === 'object' ? (ns as Record<string, unknown>).workflows : undefined;
-  const expose = workflows && typeof workflows === 'object' ? (workflows as Record<string, unknown>).expose : undefined;
+  const expose = (json[PACKAGE_JSON_KEY] as { workflows?: { expose?: unknown } | null } | null | undefined)?.workflows?.expose;
   if (expose === true) return 'exposed';
   return expose === undefined ? 'absent' : 'invalid';
 }
@@ -129,7 +119,7 @@ function listDir(fs: FileSystem, dir: string): string[] {
     return (fs.readdir(dir))
       .filter((e) => (e.kind === 'directory' || e.kind === 'symlink') && !e.name.startsWith('.'))
       .map((e) => e.name)
-      .sort();
+      .sort(); // readdir order varies by file system; of two folders holding one package (or one name), the first wins
   } catch {
     return [];
   }
@@ -154,10 +144,10 @@ function readPackage(fs: FileSystem, dir: string, diagnostics: Diagnostics): Ins
     }
     return undefined;
   }
-  const manifest = readManifest(fs, root, diagnostics, true);
+  const manifest = readManifest(fs, root, diagnostics);
   if (!manifest.ok) return undefined;
   const { json, text } = manifest;
-  const pkg = toInstalledPackage(root, json, text, dir.split(/[\\/]node_modules[\\/]/).pop() ?? dir);
+  const pkg = toInstalledPackage(root, json, text, dir.split(/[\\/]node_modules[\\/]/).pop() as string);
   const { name, expose, manifest: file } = pkg;
   if (expose === 'invalid') {
     const ns = json[PACKAGE_JSON_KEY] as { workflows?: { expose?: unknown } } | undefined;
@@ -167,7 +157,7 @@ function readPackage(fs: FileSystem, dir: string, diagnostics: Diagnostics): Ins
 }
 
 /** An `InstalledPackage` for a package root whose package.json was read (`fallbackName` when it has no name). */
-export function toInstalledPackage(root: string, json: Record<string, unknown>, text: string, fallbackName = root.split(/[\\/]/).pop() ?? root): InstalledPackage {
+export function toInstalledPackage(root: string, json: Record<string, unknown>, text: string, fallbackName = root.split(/[\\/]/).pop() as string): InstalledPackage {
   const name = typeof json.name === 'string' && json.name !== '' ? json.name : fallbackName;
   const version = typeof json.version === 'string' ? json.version : '0.0.0';
   return { name, version, root, manifest: join(root, 'package.json'), json, text, expose: exposeState(json) };
@@ -184,9 +174,9 @@ function distance(a: string, b: string): number {
   return prev[b.length] as number;
 }
 
-/** The key of `record` that is a near miss of `wanted` (case or up to two edits), if any. */
+/** The key of `record` that is a near miss of `wanted` (case aside, up to two edits), if any; `wanted` is not a key. */
 function nearMiss(record: Record<string, unknown>, wanted: string): string | undefined {
-  return Object.keys(record).find((k) => k !== wanted && (k.toLowerCase() === wanted || distance(k.toLowerCase(), wanted) <= 2));
+  return Object.keys(record).find((k) => distance(k.toLowerCase(), wanted) <= 2);
 }
 
 /**

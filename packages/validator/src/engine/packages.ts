@@ -18,7 +18,7 @@ const MAX_PACKAGE_FILES = 200_000;
  * @param published true/false to force, null to decide from the expose flag (SPEC rule 4)
  */
 export function loadPackage(session: AnalysisSession, root: string, published: boolean | null): PackageInfo {
-  const read = readManifest(session.fs, root, new Diagnostics(), false);
+  const read = readManifest(session.fs, root, new Diagnostics());
   const packageJson = read.ok ? read.json : {};
   const packageJsonText = read.ok ? read.text : '';
   const isPublished = published ?? exposeState(packageJson) === 'exposed';

@@ -1,0 +1,70 @@
+/**
+ * Package entry resolution as Node does it (SPEC rules 2 and 12): `exports` targets by condition, sugar and
+ * patterns, then `main` with its extension and folder searches, then `index.js`; and why an entry does not resolve.
+ */
+import { describe, expect, it } from 'vitest';
+import { resolveEntry, resolveExportsTarget } from '../src/index.js';
+import { memoryFileSystem } from './memfs.js';
+
+describe('resolveExportsTarget', () => {
+  it.each([
+    ['no exports', null, '.', null],
+    ['a target that is not package-relative', 'dist/index.js', '.', null],
+    ['a bare target in a condition', { '.': { import: 'pkg/x.js', default: './d.js' } }, '.', './d.js'],
+    ['a fallback array with no usable target', { '.': ['x.js', { require: './r.cjs' }] }, '.', null],
+    ['a condition holding a number', { '.': { import: 1, default: './d.js' } }, '.', './d.js'],
+    ['an exact subpath', { '.': './i.js', './sub': './s.js' }, './sub', './s.js'],
+    ['an exact subpath over a pattern', { './*': './p/*.js', './x': './exact.js' }, './x', './exact.js'],
+    ['a pattern with a suffix', { './*.js': './lib/*.mjs' }, './a/b.js', './lib/a/b.mjs'],
+    ['a pattern whose suffix does not match', { './*.js': './lib/*.mjs' }, './a/b.ts', null],
+    ['a pattern longer than the subpath', { './flows/*': './f/*.js' }, './flows', null],
+    ['every * of a target replaced', { './*': { import: './*/*.js' } }, './a', './a/a.js'],
+    ['a key with two *s is no pattern', { './*/*': './x/*.js' }, './a/b', null],
+    ['the longer prefix first', { './a/*': './short/*.js', './a/b/*': './long/*.js' }, './a/b/c', './long/c.js'],
+    ['the longer key first at equal prefixes', { './a/*': './short/*.js', './a/*.js': './long/*.js' }, './a/x.js', './long/x.js'],
+  ])('%s', (_what, exportsField, subpath, expected) => {
+    expect(resolveExportsTarget(exportsField, subpath)).toBe(expected);
+  });
+
+  it('honours the conditions given, in their order', () => {
+    const exp = { '.': { node: './n.js', import: './i.js' } };
+    expect(resolveExportsTarget(exp, '.', ['node', 'import'])).toBe('./n.js');
+    expect(resolveExportsTarget(exp, '.', ['browser'])).toBeNull();
+  });
+});
+
+describe('resolveEntry', () => {
+  const fs = memoryFileSystem({
+    '/p/index.js': '',
+    '/p/lib.js': '',
+    '/p/dir/index.js': '',
+    '/p/main.mjs': '',
+    '/p/sub/x.js': '',
+    '/q/other.js': '',
+  });
+
+  it.each([
+    ['main as written', { main: 'main.mjs' }, '.', '/p/main.mjs'],
+    ['main without its .js', { main: 'lib' }, '.', '/p/lib.js'],
+    ['main naming a folder', { main: './dir' }, '.', '/p/dir/index.js'],
+    ['index.js without main', {}, '.', '/p/index.js'],
+    ['index.js when main is empty', { main: '' }, '.', '/p/index.js'],
+    ['index.js when main is not a string', { main: 3 }, '.', '/p/index.js'],
+    ['a subpath without exports', {}, './sub/x.js', '/p/sub/x.js'],
+    ['exports over main', { exports: './lib.js', main: 'main.mjs' }, '.', '/p/lib.js'],
+    ['exports null as absent', { exports: null, main: 'lib' }, '.', '/p/lib.js'],
+  ])('%s', (_what, pkg, subpath, file) => {
+    expect(resolveEntry(fs, '/p', pkg, subpath)).toEqual({ ok: true, file });
+  });
+
+  it.each([
+    ['main pointing nowhere', { main: 'gone' }, '.', '"main" points at gone, which does not exist'],
+    ['no main and no index.js', {}, '.', 'neither "exports" nor "main" is set and index.js does not exist'],
+    ['exports pointing nowhere', { exports: './gone.js' }, '.', '"exports" points at ./gone.js, which does not exist'],
+    ['exports pointing at a folder', { exports: './sub' }, '.', '"exports" points at ./sub, which does not exist'],
+    ['a subpath exports does not list', { exports: { '.': './index.js' } }, './x', '"exports" has no "./x" target for the conditions skein-workflow-bundle, output-workflow-bundle, import, default'],
+    ['a missing subpath without exports', {}, './nope.js', './nope.js does not exist'],
+  ])('%s', (_what, pkg, subpath, reason) => {
+    expect(resolveEntry(fs, subpath === './nope.js' || reason.startsWith('neither') ? '/q' : '/p', pkg, subpath)).toEqual({ ok: false, reason });
+  });
+});
