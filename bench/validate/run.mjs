@@ -11,24 +11,58 @@
  * over `--runs` fresh Node processes (cold module cache and JIT; the OS file cache is warm after generation), printed
  * against its target:
  * - CPU seconds (every thread of the process) of one `validate()` of the JavaScript package, module loading excluded
- *   (target ≤ 1.0 s);
- * - peak RSS of `validate-workflow-package <package>` as users run it (the bin, its validation thread, JSON output),
- *   reported by `probe.mjs` preloaded into that process (target ≤ 150 MB);
+ *   (target ≤ 1.0 s), as the library runs it and under the V8 flags the `validate-workflow-package` command sets for
+ *   its own process (`VALIDATION_V8_FLAGS`: `--no-turbofan`), the two interleaved;
+ * - CPU seconds of `validate-workflow-package <package>` as users run it (the whole process: module loading, its
+ *   validation thread, JSON output), reported by `probe.mjs` preloaded into that process (same target);
+ * - peak RSS of that process (target ≤ 150 MB);
  * - the TypeScript project's CPU over the JavaScript project's, the two run interleaved in the same run so both see
  *   the same machine load (target ≤ 1.3).
  * The load average is printed with the figures: on a shared 2-core machine CPU time is the steadier figure, but it
- * still grows with load (caches, JIT threads competing).
+ * still grows with load (caches, JIT threads competing); so does the split between the main thread and V8's
+ * background threads (`process.threadCpuUsage()`), printed for reference.
  *
  * Where the time goes (CPU profiles, `node --cpu-prof`, self time summed per file over cold runs, load ~7 on 2
- * cores): before this round @babel/parser 30%, traversal and rule visitors 8%, GC 5-12%, realpath/stat/readFile
+ * cores): before the first round @babel/parser 30%, traversal and rule visitors 8%, GC 5-12%, realpath/stat/readFile
  * system calls 13% (one realpath per file and per folder, through the confinement check and the resolver), path
  * resolution and the resolver 8% (each import resolved three times), listing the repository's node_modules 3%, the
- * rest spread thin over discovery and the rules. After: @babel/parser 32-34% (its JIT warm-up alone is half of it:
- * the same 4,000 files parse in ~0.2 s once warm), GC 12%, traversal 8-10%, readFile 3-5%, no realpath system calls,
- * each import resolved once. About 40% of the process's CPU runs on V8's background threads (optimizing compiles
- * and concurrent GC), which a cold run cannot avoid. Memory: the retained facts of all 4,000 modules are ~25 MB
- * (ASTs are dropped after each file's traversal); the rest of the old peak RSS was the young generation growing to
- * 64 MB, which the validation thread's `resourceLimits` caps (packages/validator/src/thread-limits.ts).
+ * rest spread thin over discovery and the rules. After it: @babel/parser 32-34%, GC 12%, traversal 8-10%, readFile
+ * 3-5%, no realpath system calls, each import resolved once. Memory: the retained facts of all 4,000 modules are
+ * ~25 MB (ASTs are dropped after each file's traversal); the rest of the old peak RSS was the young generation
+ * growing to 64 MB, which the validation thread's `resourceLimits` caps (packages/validator/src/thread-limits.ts).
+ *
+ * The second round (same machine, load 5-8 throughout, so A/B runs alternate the variants in one run and take
+ * medians of 5-7 fresh processes):
+ * - How to read a profile here: under load a sample can span a 100-200 ms deschedule and lands on whatever function
+ *   ran (one profile blamed `classifyFile` for 210 ms: one sample); cap each sample's time at the sampling interval
+ *   before summing. A TurboFan-compiled function also absorbs its inlined callees (`activitiesOfFile` showed 50 ms
+ *   of self time per warm run): profile with `--no-turbo-inlining --no-maglev-inlining` to see who does the work.
+ * - Split by thread (`process.threadCpuUsage()`): a cold validation is ~0.93 s on the main thread and ~0.65 s on V8's
+ *   background threads. Parsing the same 4,000 files alone, cold, in a fresh process, costs 0.48 s (0.23 s main,
+ *   0.25 s background): the parser plus its JIT is about a third of the total. A warm validation (the same process,
+ *   third run) is ~0.6 s of main thread, 0.2 s of it parsing.
+ * - The background threads are mostly TurboFan (`--trace-opt` compile times: ~60% of them for @babel/parser's
+ *   functions, recompiled for a run that is over before the faster code pays back): with TurboFan off the main
+ *   thread's CPU is unchanged and the total drops by 0.25-0.3 s (in-process A/B: 1.56 → 1.29 s; parsing alone 0.50
+ *   → 0.34 s). So `validate-workflow-package`, a process that exists to validate, sets `--no-turbofan` for itself
+ *   (`useValidationV8Flags`, before its validation thread starts; command A/B 1.80 → 1.54 s). `--max-opt=2` does the
+ *   same on the command line but not when set at run time; the library's `validate()` leaves the process's flags
+ *   alone (a worker keeps TurboFan for its workflows).
+ * - The traversal skips what no visitor can act on (`VISIT_SCOPE` in packages/discovery/src/visitor-table.ts):
+ *   visitors whose words (`require`, `import(`, `process`, `fetch`, ...) the file's text lacks are left out, and
+ *   when every remaining one acts at module level the walk does not enter functions. In-process A/B: 1.70 → 1.58 s.
+ * - Real paths, package roots and relative specifiers without `path.normalize`/`join`/`resolve` per file (string
+ *   splits of already normalized paths, per-folder `deepestRoot` answers): warm main thread 623 → 598 ms, below the
+ *   noise of a cold run.
+ * - Measured without gain (cold, in-process unless said): `--battery-saver-mode` (-0.29 s in-process, but less than
+ *   `--no-turbofan` for the command: 1.68 vs 1.58 s), `--efficiency-mode` (everything on the main thread; 1.36 s
+ *   in-process, 1.72 s for the command), `--single-threaded`, `--single-threaded-gc`, `--min-semi-space-size=16`,
+ *   `--invocation-count-for-turbofan` 1,000 (worse: 0.69 s parsing alone) and
+ *   10,000 (no change), `--invocation-count-for-maglev=100`, `--no-lazy-feedback-allocation`,
+ *   `--max-inlined-bytecode-size-cumulative=200`, `--max-opt=1` (2.6 s), `NODE_COMPILE_CACHE` for the command
+ *   (1.52 vs 1.50 s), a 24 MB young generation for the validation thread (1.71 vs 1.69 s).
+ * - Not met in-process: what is left is @babel/parser with its JIT warm-up (~0.45 s), GC (~0.1 s) and the analysis'
+ *   own work spread over reading, resolving, discovery and the rules (no function above 3% once profiled honestly).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -54,14 +88,18 @@ async function measure(dir, warmRuns) {
   const timer = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 5);
   const times = [];
   const cpu = [];
+  const mainCpu = [];
   let report;
   for (let i = 0; i <= warmRuns; i++) {
     const t = performance.now();
     const c = process.cpuUsage();
+    const tc = process.threadCpuUsage();
     report = await validate(dir);
     const used = process.cpuUsage(c);
+    const usedHere = process.threadCpuUsage(tc);
     times.push(performance.now() - t);
     cpu.push((used.user + used.system) / 1000);
+    mainCpu.push((usedHere.user + usedHere.system) / 1000);
   }
   clearInterval(timer);
   peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
@@ -71,6 +109,7 @@ async function measure(dir, warmRuns) {
       coldMs: times[0],
       warmMs: times.slice(1),
       coldCpuMs: cpu[0],
+      coldMainCpuMs: mainCpu[0],
       warmCpuMs: cpu.slice(1),
       workflows: report.manifest.workflows.length,
       diagnostics: report.diagnostics.length,
@@ -173,8 +212,9 @@ export function summarize(item${t(': { id: string; body: string }')}) {
   return { dir, files: files + (pkg ? 2 : 1) };
 }
 
-function child(dir, warm) {
-  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--measure', dir, '--warm', String(warm)], { encoding: 'utf8' });
+/** One measurement in a fresh Node process; `v8Flags`: V8 flags on its command line. */
+function child(dir, warm, v8Flags = []) {
+  const r = spawnSync(process.execPath, [...v8Flags, fileURLToPath(import.meta.url), '--measure', dir, '--warm', String(warm)], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`measurement failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').at(-1));
 }
@@ -210,13 +250,23 @@ if (args.includes('--measure')) {
 
   console.log(`bench/validate: ${workflows} workflows, ${runs} fresh processes per figure, medians; load average at start ${load()} on ${os.availableParallelism()} cores`);
   const pkgTree = generate(workflows, { pkg: true });
-  const inProcess = Array.from({ length: runs }, () => child(pkgTree.dir, 0));
+  // The library's validate() as is, and under the V8 flags the validate-workflow-package command sets for its own
+  // process (VALIDATION_V8_FLAGS), interleaved so both see the same machine load.
+  const { VALIDATION_V8_FLAGS } = await import(dist);
+  const flagged = [];
+  const inProcess = [];
+  for (let i = 0; i < runs; i++) {
+    inProcess.push(child(pkgTree.dir, 0));
+    flagged.push(child(pkgTree.dir, 0, VALIDATION_V8_FLAGS));
+  }
   const first = inProcess[0];
   console.log(
     `JavaScript package: ${pkgTree.files} files, ${first.workflows} workflows, ${first.errors} errors, ${first.filesChecked} files checked (each read, parsed and walked once)`,
   );
   const bins = Array.from({ length: runs }, () => bin(pkgTree.dir));
   figure('full validation of the JS package, CPU (validate() in a fresh process, module loading excluded)', median(inProcess.map((r) => r.coldCpuMs)), 1000, secs);
+  figure(`the same under the command's V8 flags (${VALIDATION_V8_FLAGS.join(' ')})`, median(flagged.map((r) => r.coldCpuMs)), 1000, secs);
+  figure('CPU of validate-workflow-package on the JS package (whole process: module loading, thread, JSON output)', median(bins.map((r) => r.cpuMs)), 1000, secs);
   figure('peak RSS of validate-workflow-package on the JS package (the process as users run it)', median(bins.map((r) => r.peakRssMb)), 150, (mb) => `${mb.toFixed(0)} MB`);
 
   // The two variants run interleaved (JS, TS, JS, TS, ...) so both see the same machine load; the ratio is of medians.
@@ -233,8 +283,9 @@ if (args.includes('--measure')) {
   console.log('');
   for (const [what, value, target, verdict] of rows) console.log(`${what.padEnd(width)}  ${value.padStart(8)}  ${target.padStart(10)}  ${verdict}`);
   console.log('\nfor reference (medians):');
+  const split = (rs) => `main thread ${secs(median(rs.map((r) => r.coldMainCpuMs)))}, V8's background threads ${secs(median(rs.map((r) => r.coldCpuMs - r.coldMainCpuMs)))}`;
   console.log(`  JS package in-process: wall ${secs(median(inProcess.map((r) => r.coldMs)))}, peak RSS ${median(inProcess.map((r) => r.peakRssMb)).toFixed(0)} MB (no thread, V8's default young generation), module loading ${median(inProcess.map((r) => r.loadMs)).toFixed(0)} ms`);
-  console.log(`  validate-workflow-package on the JS package: CPU ${secs(median(bins.map((r) => r.cpuMs)))} for the whole process (module loading, validation thread and JSON output included)`);
+  console.log(`  JS package in-process CPU: ${split(inProcess)}; under ${VALIDATION_V8_FLAGS.join(' ')}: ${split(flagged)}`);
   console.log(`  JS project CPU ${secs(jsCpu)}, TS project CPU ${secs(tsCpu)}; median of per-pair ratios ${median(pairs.map(([a, b]) => b.coldCpuMs / a.coldCpuMs)).toFixed(2)}`);
   console.log(
     `  worker startup validation (examples project, fresh process, module load included): ${median(examples.map((r) => r.loadMs + r.coldMs)).toFixed(0)} ms ` +

@@ -19,6 +19,8 @@
  * Medians over --runs (baseline and cold starts over --cold-runs, interleaved so that load drifts hit both).
  * Each figure comes with the worker's own startup breakdown (validation, loading modules, bundling, engine
  * registration; "process" is spawn to startWorker plus the rest, "first run" the POST /workflow/run itself).
+ * `skein worker` begins the project check before it loads Temporal's SDK: "validation" is the wait for the check
+ * once startWorker runs, and the cache lookup and the part of a validation that ran meanwhile are in "process".
  * The machine's load average is printed with the figures: other processes on a shared machine slow every
  * figure down.
  */

@@ -1,10 +1,17 @@
 #!/usr/bin/env node
+import module from 'node:module';
 import { Command, InvalidArgumentError } from 'commander';
 import { registerClientCommands } from './client/register.js';
 import type { DevOptions } from './commands/dev.js';
 
 // The server-side commands load the worker and the API (Temporal's native bridge, webpack, Koa): imported only
 // when one of them runs, so `skein workflow …` starts in a fraction of the time (bench/cli-client).
+// Node's on-disk compile cache (each entry checked against its module's source, so an edited file compiles
+// again) spares a restarted worker compiling Temporal's SDK and Skein's packages anew. Threads and child
+// processes (the workflow and validation threads) take it from NODE_COMPILE_CACHE, so it is set for them.
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off; NODE_COMPILE_CACHE=<dir> moves it (default: the OS temp dir).
+const compileCache = module.enableCompileCache?.();
+if (compileCache?.directory) process.env.NODE_COMPILE_CACHE ??= compileCache.directory;
 
 function port(value: string): number {
   const n = Number(value);

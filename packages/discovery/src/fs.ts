@@ -3,7 +3,7 @@
  * so tests can use in-memory trees and so "never imports package code" is evident: nothing here can load a module).
  */
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 
 /** What a directory entry is, without following symlinks. */
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
@@ -92,11 +92,11 @@ export function cachingFileSystem(fs: FileSystem): FileSystem {
   /** Entry kinds of each listed folder, by name (built on first use from `dirs`). */
   const kinds = new Map<string, Map<string, EntryKind>>();
   const json = new Map<string, Outcome<string>>();
-  const memo = <T>(cache: Map<string, Outcome<T>>, path: string, call: () => T): T => {
+  const memo = <T>(cache: Map<string, Outcome<T>>, path: string, call: (path: string) => T): T => {
     let found = cache.get(path);
     if (!found) {
       try {
-        found = { ok: true, value: call() };
+        found = { ok: true, value: call(path) };
       } catch (error) {
         found = { ok: false, error };
       }
@@ -115,28 +115,55 @@ export function cachingFileSystem(fs: FileSystem): FileSystem {
     }
     return byName.get(name);
   };
-  const realpath = (path: string): string => memo(reals, path, () => derivedRealpath(path) ?? fs.realpath(path));
+  const realpathOf = (path: string): string => derivedRealpath(path) ?? fs.realpath(path);
+  const realpath = (path: string): string => memo(reals, path, realpathOf);
   /** The real path of `path` from its listed folder, or undefined when that is not known without asking `fs`. */
   const derivedRealpath = (path: string): string | undefined => {
-    const dir = dirname(path);
-    const name = basename(path);
-    if (join(dir, name) !== path) return undefined; // `x.js/`, `a/../x.js`: not an entry as listed; only `fs` knows
-    const kind = kindIn(dir, name);
+    const split = splitPlainPath(path); // `x.js/`, `a/../x.js`: not an entry as listed; only `fs` knows
+    if (split === undefined) return undefined;
+    const kind = kindIn(split.dir, split.name);
     if (kind !== 'file' && kind !== 'directory') return undefined;
     try {
-      return join(realpath(dir), name); // the folder was listed, so it exists: at worst one `fs.realpath` for it
+      return joinName(realpath(split.dir), split.name); // the folder was listed, so it exists: at worst one `fs.realpath` for it
     } catch {
       return undefined;
     }
   };
+  // One function per method, made once: `memo` is on the path of every call.
+  const readJson = (path: string): string => fs.readFile(path);
+  const statOf = (path: string): FileStat => fs.stat(path);
+  const list = (path: string): DirEntry[] => fs.readdir(path);
   return {
     // Source files are read once by the module store; JSON (package.json, tsconfig.json) is asked for by several
     // readers (discovery, layout, the validator's package rules), so it is remembered too.
-    readFile: (path) => (path.endsWith('.json') ? memo(json, path, () => fs.readFile(path)) : fs.readFile(path)),
-    stat: (path) => memo(stats, path, () => fs.stat(path)),
+    readFile: (path) => (path.endsWith('.json') ? memo(json, path, readJson) : fs.readFile(path)),
+    stat: (path) => memo(stats, path, statOf),
     realpath,
-    readdir: (path) => memo(dirs, path, () => fs.readdir(path)),
+    readdir: (path) => memo(dirs, path, list),
   };
+}
+
+/** A path with an empty, `.` or `..` segment, or a trailing separator (POSIX). */
+const UNPLAIN_SEGMENT = /\/(?:\.{1,2})?(?:\/|$)/;
+
+/**
+ * The folder and name of a normalized absolute path other than the root (`dirname` and `basename`), or undefined for
+ * any other path. On POSIX a character scan instead of `normalize`, which this is asked for every file.
+ */
+function splitPlainPath(path: string): { dir: string; name: string } | undefined {
+  if (sep === '/') {
+    if (path.charCodeAt(0) !== 47 || UNPLAIN_SEGMENT.test(path)) return undefined;
+    const cut = path.lastIndexOf('/');
+    return { dir: cut === 0 ? '/' : path.slice(0, cut), name: path.slice(cut + 1) };
+  }
+  const dir = dirname(path);
+  if (dir === path || !isAbsolute(path) || normalize(path) !== path) return undefined;
+  return { dir, name: basename(path) };
+}
+
+/** `join(dir, name)` for a normalized `dir` and a directory entry's name (no separator, never `.` or `..`). */
+function joinName(dir: string, name: string): string {
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
 }
 
 /** True when `child` is `parent` or below it (both absolute and normalized, as `path.resolve` returns them). */
@@ -145,33 +172,58 @@ export function isInside(parent: string, child: string): boolean {
   return child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
 }
 
-const rootSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+/** The roots of one `deepestRoot` array, and the answer for each folder asked about so far. */
+interface RootIndex {
+  roots: ReadonlySet<string>;
+  byDir: Map<string, string | null>;
+}
+
+const rootIndexes = new WeakMap<readonly string[], RootIndex>();
 
 /**
  * The deepest of `roots` (absolute paths) that is `file` itself or one of its folders, or undefined: the answer of
  * `isInside` over every root, found by walking up from `file` (as many set lookups as `file` has folders, however
- * many roots there are; a project with hundreds of exposed packages asks this for every file).
- * `roots` is remembered per array: pass a new array when the roots change, never a mutated one.
+ * many roots there are; a project with hundreds of exposed packages asks this for every file), and remembered per
+ * folder (the files of one folder share the answer). `roots` is remembered per array: pass a new array when the
+ * roots change, never a mutated one.
  */
 export function deepestRoot(roots: readonly string[], file: string): string | undefined {
-  let set = rootSets.get(roots);
-  if (!set) {
-    set = new Set(roots.map((r) => resolve(r)));
-    rootSets.set(roots, set);
+  let index = rootIndexes.get(roots);
+  if (!index) {
+    index = { roots: new Set(roots.map((r) => resolve(r))), byDir: new Map() };
+    rootIndexes.set(roots, index);
   }
-  for (let dir = file; ; ) {
-    if (set.has(dir)) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
+  if (index.roots.has(file)) return file;
+  const folder = dirname(file);
+  if (folder === file) return undefined;
+  let found = index.byDir.get(folder);
+  if (found === undefined) {
+    found = null;
+    for (let dir = folder; ; ) {
+      if (index.roots.has(dir)) {
+        found = dir;
+        break;
+      }
+      const parent = dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
+    }
+    index.byDir.set(folder, found);
   }
+  return found ?? undefined;
 }
+
+const NODE_MODULES_END = `${sep}node_modules`;
+const NODE_MODULES_SEGMENT = `${NODE_MODULES_END}${sep}`;
 
 /** True when `file` is inside one of `roots` and not in a `node_modules` folder below that root. */
 export function isOwnFile(roots: readonly string[], file: string): boolean {
   const root = deepestRoot(roots, file);
-  return root !== undefined && !`${file}${sep}`.includes(`${sep}node_modules${sep}`, root.length);
+  if (root === undefined) return false;
+  // A `node_modules` segment after the root: inside the path, or as its last segment.
+  return !file.includes(NODE_MODULES_SEGMENT, root.length) && !(file.endsWith(NODE_MODULES_END) && file.length - NODE_MODULES_END.length >= root.length);
 }
+
 
 /**
  * Wraps `base` so that a path inside one of `roots` (real paths), outside its `node_modules`, whose real path

@@ -6,7 +6,7 @@
  */
 import type * as t from '@babel/types';
 import { positionOf, type Position } from './diagnostics.js';
-import type { RuleVisitor } from './traverse.js';
+import { IMPORT_CALL, VISIT_SCOPE, type RuleVisitor } from './visitor-table.js';
 
 /** The module whose `workflow`, `step` and `evaluator` exports are the authoring API (with its subpaths). */
 export const AUTHORING_MODULE = '@skein/core';
@@ -319,14 +319,21 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
   }
 }
 
+/** `module.exports = …`, `exports.x = …` (also written `module['exports']`). */
+const EXPORTS_WORD = /\bexports\b/;
+/** `require(…)`, `Object.defineProperty(exports, …)`. */
+const REQUIRE_OR_EXPORTS = /\b(?:require|exports)\b/;
+
 /**
  * Discovery's visitor in the single traversal of a module: CommonJS exports and requires, dynamic imports and
  * computed paths anywhere in it, pushed to `out` in traversal order (the store sorts them by position).
- * A `require()` inside a CommonJS export assignment is part of that form, not a second one.
+ * A `require()` inside a CommonJS export assignment is part of that form, not a second one. Each form needs one of
+ * the words `exports`, `require` or `import(` in the text, so the walk leaves the visitor out of most files.
  */
 export function unsupportedFormsVisitor(out: UnsupportedForm[]): RuleVisitor {
   const cjsRanges: [number, number][] = [];
   return {
+    [VISIT_SCOPE]: { AssignmentExpression: EXPORTS_WORD, CallExpression: REQUIRE_OR_EXPORTS, ImportExpression: IMPORT_CALL },
     AssignmentExpression({ node: n }) {
       if (n.left.type !== 'MemberExpression') return;
       const left = n.left;

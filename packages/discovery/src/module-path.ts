@@ -5,7 +5,7 @@
  * absent (a project whose `.js` output is gone); an extensionless path tries each source extension, then the
  * folder's `index` file. Reads only `stat`.
  */
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { isTypeScriptFile } from './parse.js';
 import { statOrUndefined, type FileSystem } from './fs.js';
 
@@ -17,10 +17,30 @@ function isFile(fs: FileSystem, path: string): boolean {
   return statOrUndefined(fs, path)?.kind === 'file';
 }
 
+const TWINNED = Object.keys(TS_TWIN);
+
 /** The TypeScript twin of a `.js`-style path (`a.js` → `a.ts`), or undefined. */
 function twinOf(path: string): string | undefined {
-  const ext = Object.keys(TS_TWIN).find((e) => path.endsWith(e));
-  return ext ? path.slice(0, -ext.length) + TS_TWIN[ext] : undefined;
+  for (const ext of TWINNED) if (path.endsWith(ext)) return path.slice(0, -ext.length) + TS_TWIN[ext];
+  return undefined;
+}
+
+/** `./a/b.js`: a relative specifier of plain segments only (no `.`, `..` or empty segment, no trailing `/`). */
+const PLAIN_RELATIVE = /^\.\/(?:[^/.][^/]*\/)*[^/.][^/]*$/;
+/** A normalized absolute POSIX folder (no empty, `.` or `..` segment, no trailing `/` unless it is the root). */
+const PLAIN_FOLDER = /^\/(?:(?:[^/]+\/)*[^/]+)?$/;
+const DOT_SEGMENT = /\/\.{1,2}(?:\/|$)/;
+
+/**
+ * `path.resolve(dir, specifier)` for an absolute `dir`: on POSIX, `./x.js` from a normalized folder is joined as
+ * strings (most imports; `resolve` normalizes the whole path again, character by character), anything else goes
+ * through `resolve`.
+ */
+export function resolveSpecifier(dir: string, specifier: string): string {
+  if (sep === '/' && PLAIN_RELATIVE.test(specifier) && PLAIN_FOLDER.test(dir) && !DOT_SEGMENT.test(dir)) {
+    return dir === '/' ? specifier.slice(1) : dir + specifier.slice(1);
+  }
+  return resolve(dir, specifier);
 }
 
 /**
@@ -43,6 +63,6 @@ export function resolveModuleFile(fs: FileSystem, target: string, fromTypeScript
  * resolved path when nothing exists (so callers can report it as unresolved).
  */
 export function resolveRelativeImport(fs: FileSystem, fromFile: string, specifier: string): string {
-  const target = resolve(dirname(fromFile), specifier);
+  const target = resolveSpecifier(dirname(fromFile), specifier);
   return resolveModuleFile(fs, target, isTypeScriptFile(fromFile)) ?? target;
 }

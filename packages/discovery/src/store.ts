@@ -8,9 +8,10 @@ import type { File } from '@babel/types';
 import type { Diagnostics, Position } from './diagnostics.js';
 import { errorCode, type FileSystem } from './fs.js';
 import { analyzeModule, unsupportedFormsVisitor, type ModuleInfo } from './module-info.js';
-import { parseSource } from './parse.js';
+import { isTypeScriptFile, parseSource } from './parse.js';
 import type { MessageId } from './messages.js';
-import { mergeVisitors, walk, type RuleVisitor } from './traverse.js';
+import { walk } from './traverse.js';
+import { mergeVisitors, type RuleVisitor, type SourceFacts } from './visitor-table.js';
 
 /** Default size cap of one source file: 1 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
@@ -83,9 +84,9 @@ export class ModuleStore {
   revisit(file: string): void {
     const text = this.#read(file);
     if (typeof text !== 'string') return;
-    const { ast } = parseSource(text, file);
+    const { ast, errors } = parseSource(text, file);
     const visitors = ast ? (this.hook?.visitorsFor(file, ast) ?? []) : [];
-    if (ast && visitors.length > 0) this.#walk(file, ast, visitors, []);
+    if (ast && visitors.length > 0) this.#walk(file, ast, visitors, sourceFacts(file, text, errors.length), []);
   }
 
   #read(file: string): string | Loaded {
@@ -107,9 +108,9 @@ export class ModuleStore {
     }
   }
 
-  #walk(file: string, ast: File, visitors: RuleVisitor[], problems: LoadProblem[]): void {
+  #walk(file: string, ast: File, visitors: RuleVisitor[], source: SourceFacts | undefined, problems: LoadProblem[]): void {
     try {
-      walk(ast, mergeVisitors(visitors));
+      walk(ast, mergeVisitors(visitors, source));
     } catch (error) {
       // Only pathological input gets here (a tree too deep for the stack): a finding, never a crash.
       problems.push({ ruleId: 'parse/syntax-error', messageId: 'tooDeep', file, position: undefined, data: { file, reason: (error as Error).message } });
@@ -123,19 +124,17 @@ export class ModuleStore {
     const problems: LoadProblem[] = errors.map((e) => ({ ruleId: 'parse/syntax-error' as const, messageId: 'syntax' as const, file, position: e.position, data: { file, reason: e.message } }));
     if (!ast) return { info: undefined, problems };
     const info = analyzeModule(file, ast.program);
-    const visitors = this.hook?.visitorsFor(file, ast) ?? [];
-    if (mayHaveUnsupportedForms(text)) visitors.unshift(unsupportedFormsVisitor(info.unsupported));
-    if (visitors.length > 0) this.#walk(file, ast, visitors, problems);
+    const visitors = [unsupportedFormsVisitor(info.unsupported), ...(this.hook?.visitorsFor(file, ast) ?? [])];
+    this.#walk(file, ast, visitors, sourceFacts(file, text, errors.length), problems);
     info.unsupported.sort((a, b) => a.position.line - b.position.line || a.position.column - b.position.column);
     return { info, problems };
   }
 }
 
 /**
- * False only when the text cannot contain CommonJS exports, `require` or `import()`: none of the words
- * `require`, `exports`, or `import` followed by `(` (comments allowed in between) occurs. Lets discovery's
- * visitor stay out of the traversal of most files.
+ * What the walk may use to skip visitors and subtrees (`mergeVisitors`): only for a file that parsed without any
+ * syntax error, since a recovered tree may hold declarations where the language allows none.
  */
-function mayHaveUnsupportedForms(text: string): boolean {
-  return /\brequire\b|\bexports\b|\bimport\s*(?:\/\*[\s\S]*?\*\/\s*|\/\/[^\n]*\n\s*)*\(/.test(text);
+function sourceFacts(file: string, text: string, syntaxErrors: number): SourceFacts | undefined {
+  return syntaxErrors === 0 ? { text, typescript: isTypeScriptFile(file) } : undefined;
 }

@@ -7,10 +7,12 @@
  * use; on the benchmark package this walker plus its lexical scopes is several times cheaper, which is
  * what keeps validation above 2,000 files/s. Scopes follow JavaScript: functions (params, `var`,
  * hoisted function declarations), blocks (`let`, `const`, `class`), `for` heads, `catch` clauses, and
- * the module scope (imports).
+ * the module scope (imports). The visitors come merged in a `VisitorTable` (visitor-table.ts); when every one of them
+ * acts at module level only, the walk does not enter functions or instance field initializers.
  */
 import { isReferenced, VISITOR_KEYS } from '@babel/types';
 import type { Identifier, LVal, Node, Statement } from '@babel/types';
+import type { AnyVisit, VisitorTable } from './visitor-table.js';
 
 /** How a name was declared (Babel's binding kinds). */
 export type BindingKind = 'var' | 'let' | 'const' | 'module' | 'hoisted' | 'param' | 'local';
@@ -95,26 +97,6 @@ export class RulePath<N extends Node = Node> {
     for (let p = this.parentPath; p; p = p.parentPath) if (FUNCTION_TYPES.has(p.node.type)) return p;
     return null;
   }
-}
-
-/** A rule's visitors: one function per node type it wants to see. */
-export type RuleVisitor = { [K in Node['type']]?: (path: RulePath<Extract<Node, { type: K }>>) => void };
-
-type AnyVisit = (path: RulePath) => void;
-
-/** Merges visitors into one table: node type → every rule's function, in rule order. */
-export function mergeVisitors(visitors: readonly RuleVisitor[]): Map<string, AnyVisit[]> {
-  const table = new Map<string, AnyVisit[]>();
-  for (const v of visitors) {
-    for (const type in v) {
-      const fn = (v as Record<string, unknown>)[type];
-      if (typeof fn !== 'function') continue;
-      const list = table.get(type);
-      if (list) list.push(fn as AnyVisit);
-      else table.set(type, [fn as AnyVisit]);
-    }
-  }
-  return table;
 }
 
 /** Names declared by a binding pattern (`a`, `{ a, b: [c] }`, `...d`, `e = 1`). */
@@ -327,18 +309,34 @@ function childKeysOf(type: string): readonly string[] | null {
   return keys;
 }
 
+/** Nodes whose children are never at module level: functions, and class fields initialized per instance. */
+function endsModuleLevel(node: Node): boolean {
+  if (FUNCTION_TYPES.has(node.type)) return true;
+  return (node.type === 'ClassProperty' || node.type === 'ClassPrivateProperty' || node.type === 'ClassAccessorProperty') && !node.static;
+}
+
 /**
- * Walks `root` (a File or Program) once, calling `table`'s visitors on entering each node.
+ * Walks `root` (a File or Program) once, calling `table`'s visitors on entering each node; with
+ * `table.moduleLevelOnly`, nodes below a function or a non-static class field are not visited.
  * Throws only what a visitor throws (or a RangeError for absurdly deep trees); the engine reports both.
  */
-export function walk(root: Node, table: ReadonlyMap<string, AnyVisit[]>): void {
+export function walk(root: Node, table: VisitorTable): void {
+  if (table.byType.size === 0) return; // nothing would see any node
   const program = root.type === 'File' ? root.program : root;
   const placeholder = new Scope(null as unknown as RulePath, null);
+  const byType = table.byType;
+  const moduleLevelOnly = table.moduleLevelOnly;
   const visit = (node: Node, keys: readonly string[], parentPath: RulePath | null, parentScope: Scope): void => {
     const path = new RulePath(node, parentPath, parentScope);
+    const fns = byType.get(node.type);
+    if (moduleLevelOnly && endsModuleLevel(node)) {
+      if (fns === undefined) return;
+      path.scope = scopeFor(path, parentScope);
+      for (let i = 0; i < fns.length; i++) (fns[i] as AnyVisit)(path);
+      return;
+    }
     const scope = scopeFor(path, parentScope);
     path.scope = scope;
-    const fns = table.get(node.type);
     if (fns !== undefined) for (let i = 0; i < fns.length; i++) (fns[i] as AnyVisit)(path);
     for (let k = 0; k < keys.length; k++) {
       const child = (node as unknown as Record<string, unknown>)[keys[k] as string] as Node | Node[] | null | undefined;

@@ -3,8 +3,9 @@
  * written, the `.ts` twin of a `.js`-style path (first from TypeScript, as a fallback from JavaScript), extensionless
  * paths in extension order, and a folder's `index` file.
  */
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveModuleFile, resolveRelativeImport } from '../src/index.js';
+import { resolveModuleFile, resolveRelativeImport, resolveSpecifier } from '../src/index.js';
 import { memoryFileSystem } from './memfs.js';
 
 const src = (files: string[]) => memoryFileSystem(Object.fromEntries(files.map((f) => [f, 'export {};\n'])));
@@ -60,5 +61,13 @@ describe('resolveRelativeImport', () => {
 
   it('answers the plain resolved path when nothing exists, so callers can report it', () => {
     expect(resolveRelativeImport(src([]), '/p/src/main.ts', '../missing.js')).toBe('/p/missing.js');
+  });
+});
+
+describe('resolveSpecifier', () => {
+  it('answers what path.resolve answers, for plain and unusual folders and specifiers alike', () => {
+    const dirs = ['/', '/a', '/a/b', '/a/', '/a//b', '/a/./b', '/a/../b', '/a/.b', '/a/b.', '/.x'];
+    const specifiers = ['./x.js', './a/b.js', './.x', './', './a//b', './a/', '../x', './a/../b', './a/./b', './x y', './..', './.', '.\\x', '/abs/x.js'];
+    for (const dir of dirs) for (const specifier of specifiers) expect(resolveSpecifier(dir, specifier), `${dir} + ${specifier}`).toBe(path.resolve(dir, specifier));
   });
 });

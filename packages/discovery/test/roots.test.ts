@@ -40,6 +40,23 @@ describe('deepestRoot / isOwnFile: which package root a file belongs to', () => 
     expect(isOwnFile(roots, p('elsewhere', 'a.js'))).toBe(false);
   });
 
+  it('answers files of one folder alike, from the folder answer it remembers, whatever was asked first', () => {
+    const fresh = [project, exposed];
+    expect(deepestRoot(fresh, p('app', 'node_modules', '@acme', 'flows', 'a.js'))).toBe(exposed);
+    expect(deepestRoot(fresh, p('app', 'node_modules', '@acme', 'flows', 'b.js'))).toBe(exposed);
+    expect(deepestRoot(fresh, exposed)).toBe(exposed); // a root itself, though its folder answers the project
+    expect(deepestRoot(fresh, p('app', 'node_modules', '@acme', 'other.js'))).toBe(project);
+    expect(deepestRoot(fresh, p('app', 'node_modules', '@acme', 'other2.js'))).toBe(project);
+    expect(deepestRoot(fresh, p('nowhere', 'x.js'))).toBeUndefined();
+    expect(deepestRoot(fresh, p('nowhere', 'y.js'))).toBeUndefined();
+  });
+
+  it('a node_modules folder as the last segment is not own; a root named node_modules is', () => {
+    expect(isOwnFile(roots, p('app', 'node_modules'))).toBe(false);
+    expect(isOwnFile([p('x', 'node_modules')], p('x', 'node_modules', 'a.js'))).toBe(true);
+    expect(isOwnFile([p('x', 'node_modules')], p('x', 'node_modules'))).toBe(true);
+  });
+
   it('sees new roots when given a new array', () => {
     const file = p('lib', 'workflow.js');
     expect(deepestRoot([project], file)).toBeUndefined();

@@ -10,7 +10,28 @@
  * of the whole command near 135 MB instead of 175 MB (16 MB: about 147 MB), at no measurable CPU cost (scavenges are
  * more frequent, but each copies the same few live objects). See bench/validate.
  */
+import { setFlagsFromString } from 'node:v8';
 import type { ResourceLimits } from 'node:worker_threads';
 
 /** `resourceLimits` of a validation thread: young generation at most 12 MB; the old generation keeps Node's default. */
 export const VALIDATION_THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 12 };
+
+/**
+ * The V8 flags of a process that exists to validate (the `validate-workflow-package` command): `--no-turbofan`.
+ *
+ * Why: a validation runs each function of @babel/parser and of the analysis over a few thousand small files, once.
+ * V8's top tier, TurboFan, recompiles the hottest of them on background threads (about 300 ms of CPU on the
+ * benchmark's 4,000 files, a fifth of the whole), and the run is over before the faster code pays that back: with
+ * Maglev as the top tier the main thread's CPU is the same (bench/validate, A/B in one run: the command 1.80 → 1.54
+ * CPU-s at load 7). `--max-opt=2` on the command line does the same, but not when set at run time;
+ * `--battery-saver-mode` and `--efficiency-mode` save less; the others measured are in the bench's header.
+ */
+export const VALIDATION_V8_FLAGS: readonly string[] = ['--no-turbofan'];
+
+/**
+ * Sets `VALIDATION_V8_FLAGS` for the whole process (V8 flags are process-wide, threads included). Only for a process
+ * that does nothing but validate, before it loads the analysis: a long-running process (a worker) keeps TurboFan.
+ */
+export function useValidationV8Flags(): void {
+  for (const flag of VALIDATION_V8_FLAGS) setFlagsFromString(flag);
+}

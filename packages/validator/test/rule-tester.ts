@@ -2,8 +2,11 @@
  * A small RuleTester (typescript-eslint style) for file rules: runs one rule over a code string in the
  * engine's single traversal, with imports resolved from a table instead of the disk. A case that does not parse
  * fails the test (unless it says it expects a parse error), so a "valid" case can never pass by being unparsable.
+ * Each case runs twice, with every node visited and as the store walks a cleanly parsed file (visitors whose words
+ * the text lacks left out, functions skipped when every visitor left works at module level), and fails unless both
+ * report the same findings: every rule test is also a test of what the walk may skip.
  */
-import { mergeVisitors, parseSource, RULES, walk } from '@skein/discovery';
+import { isTypeScriptFile, mergeVisitors, parseSource, RULES, walk, type SourceFacts } from '@skein/discovery';
 import { visitorsForRole } from '../src/engine/file-linter.js';
 import type { CodeRole, FileRole, FileRule, ResolvedImport, ValidatorDiagnostic } from '../src/types.js';
 
@@ -30,9 +33,17 @@ export function lint(rule: FileRule, code: string, options: LintOptions = {}): V
   const { ast, errors } = parseSource(code, file);
   const parseErrors = errors.map((e) => parseError(e.position.line, e.position.column, e.message));
   if (ast && parseErrors.length === 0) {
+    const run = (source: SourceFacts | undefined, into: ValidatorDiagnostic[]) =>
+      walk(ast, mergeVisitors(visitorsForRole({ file, role: options.role ?? 'workflow', packageRoot: '/pkg', rules: [rule], resolve, report: (d) => into.push(d), sites: [] }), source));
     try {
-      walk(ast, mergeVisitors(visitorsForRole({ file, role: options.role ?? 'workflow', packageRoot: '/pkg', rules: [rule], resolve, report: (d) => out.push(d), sites: [] })));
+      run(undefined, out);
+      const skipping: ValidatorDiagnostic[] = [];
+      run({ text: code, typescript: isTypeScriptFile(file) }, skipping);
+      if (JSON.stringify(skipping) !== JSON.stringify(out)) {
+        throw new Error(`the walk that skips reports ${JSON.stringify(skipping)}, the full walk ${JSON.stringify(out)}`);
+      }
     } catch (error) {
+      if ((error as Error).message.startsWith('the walk that skips')) throw error;
       parseErrors.push(parseError(1, 1, (error as Error).message)); // as the store reports a tree too deep to walk
     }
   }

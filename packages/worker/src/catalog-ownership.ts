@@ -44,8 +44,17 @@ export async function livePollers(client: Client, catalog: string, now = Date.no
     .filter((p) => now - p.lastAccessTime <= LIVE_POLLER_WINDOW_MS);
 }
 
-/** The running `$catalog` document of `catalog` and the identities of workers that stopped, or undefined. */
-async function currentDocument(client: Client, catalog: string): Promise<{ doc: CatalogDocument; stopped: Set<string> } | undefined> {
+/** A catalog's published document (the memo of its running `$catalog`) and the identities of workers that stopped. */
+export interface PublishedCatalog {
+  doc: CatalogDocument;
+  stopped: Set<string>;
+}
+
+/**
+ * The running `$catalog` document of `catalog` and the identities of workers that stopped, or undefined.
+ * @throws the engine's error when the execution cannot be described.
+ */
+export async function publishedCatalog(client: Client, catalog: string): Promise<PublishedCatalog | undefined> {
   try {
     const d = await client.workflow.getHandle(catalogWorkflowId(catalog)).describe();
     const doc = d.memo?.catalog as CatalogDocument | undefined;
@@ -65,10 +74,15 @@ async function currentDocument(client: Client, catalog: string): Promise<{ doc: 
  *   any more: the worker takes the catalog; nothing older is kept.
  * - A different version while some worker (that has not stopped) still polls: refused, unless `rollingDeploy`, in
  *   which case the older versions stay listed; the API serves their names while their publishers still poll.
+ * `options.published`: the catalog's document as read earlier by `publishedCatalog` (default: read now).
  * @throws WorkerStartupError naming the catalog, both versions and the way out.
  */
-export async function claimCatalog(client: Client, doc: CatalogDocument, options: { rollingDeploy: boolean }): Promise<CatalogVersionEntry[]> {
-  const found = await currentDocument(client, doc.catalog);
+export async function claimCatalog(
+  client: Client,
+  doc: CatalogDocument,
+  options: { rollingDeploy: boolean; published?: Promise<PublishedCatalog | undefined> },
+): Promise<CatalogVersionEntry[]> {
+  const found = await (options.published ?? publishedCatalog(client, doc.catalog));
   if (!found || found.doc.version === doc.version) return [];
   const current = found.doc;
   const live = (await livePollers(client, doc.catalog)).filter((p) => !found.stopped.has(p.identity));

@@ -3,6 +3,7 @@
  * activities on a Temporal task queue (the catalog).
  */
 export { startWorker, type StartWorkerOptions, type SkeinWorker } from './worker.js';
+export { beginStartupCheck, type ProjectCheck } from './check.js';
 export { WorkerStartupError } from './errors.js';
 export { loadWorkerConfig, loadEngineConfig, type WorkerConfig, type EngineConnectionConfig } from './config.js';
 export { buildCatalogDocument, type CatalogDocument } from './catalog.js';

@@ -203,8 +203,10 @@ export async function loadProject(manifest: Manifest, cache?: LoadCache): Promis
   }
 
   const activityFiles = new Map<string, LoadedActivity[]>();
+  const reals = new Map<string, string>(); // a steps file holds several activities: one system call per file
+  const realOf = (file: string) => reals.get(file) ?? reals.set(file, realpathSync.native(file)).get(file)!;
   for (const act of [...[...scoped.values()].flat(), ...shared]) {
-    const real = realpathSync.native(act.entry.file);
+    const real = realOf(act.entry.file);
     const list = activityFiles.get(real) ?? [];
     if (!list.some((a) => a.entry.exportName === act.entry.exportName)) list.push(act);
     activityFiles.set(real, list);

@@ -9,13 +9,13 @@ import type { Logger } from 'pino';
 import { ActivityResolver, buildActivities } from './activities.js';
 import { bundleWorkflows } from './bundle/bundle.js';
 import { buildCatalogDocument, fitCatalogDocument, publishCatalog, type CatalogDocument } from './catalog.js';
-import { claimCatalog, retireCatalog } from './catalog-ownership.js';
+import { claimCatalog, publishedCatalog, retireCatalog } from './catalog-ownership.js';
 import { loadWorkerConfig, type EngineConnectionConfig } from './config.js';
 import { WorkerStartupError } from './errors.js';
 import { loadProject } from './load.js';
 import { createLogger, installTemporalRuntimeLogger } from './logger.js';
-import { checkProject } from './validate.js';
-import { openStartupCaches } from './cache/startup-caches.js';
+import { beginProjectCheck, finishProjectCheck, type CheckedProject, type ProjectCheck } from './validate.js';
+import { openStartupCaches, startupCacheDir, type StartupCaches } from './cache/startup-caches.js';
 import { watchEngine } from './engine-watch.js';
 import { activityInterceptor } from './hooks/activity-interceptor.js';
 import { WorkerEvents } from './hooks/events.js';
@@ -25,7 +25,7 @@ import { TraceRecorder } from './traces/recorder.js';
 import { enableTypeScriptSources } from './typescript/resolve-hook.js';
 import type { TraceExporter } from './traces/types.js';
 
-/** How long after the worker is up webpack's persistent cache is written (ms). */
+/** How long after the worker is up webpack's persistent cache and a new validation outcome are written (ms). */
 const WEBPACK_CACHE_DELAY_MS = 5_000;
 
 /** Options of `startWorker()`; anything omitted comes from the environment (`loadWorkerConfig`). */
@@ -65,6 +65,11 @@ export interface StartWorkerOptions {
    * `off`), else `<projectDir>/.skein/startup`.
    */
   startupCache?: string | false;
+  /**
+   * The startup check of `projectDir`, begun earlier by `beginStartupCheck` (`@skein/worker/check`) with the
+   * same `startupCache`, so that its validation ran while the process loaded the worker; default: begun here.
+   */
+  check?: ProjectCheck;
   /** Engine health check: period and consecutive failures before the worker stops with an error. Defaults 5 000 ms, 3. */
   engineCheck?: { intervalMs?: number; failures?: number };
 }
@@ -161,16 +166,51 @@ async function startOnConnection(
     connecting: ReturnType<typeof connectEngine>;
   },
 ): Promise<SkeinWorker> {
-  const { env, logger, catalog, engine, tStart, connecting } = ctx;
-  const startupEnv = process.env.SKEIN_STARTUP_CACHE?.trim();
-  const startupDir = options.startupCache ?? (startupEnv === 'off' ? false : startupEnv ? path.resolve(startupEnv) : path.join(path.resolve(options.projectDir), '.skein', 'startup'));
-  const caches = startupDir === false ? undefined : openStartupCaches(startupDir);
-  const checked = await checkProject(options.projectDir, logger, caches);
-  const manifest = checked.manifest;
+  const { logger } = ctx;
+  let check = options.check;
+  if (!check) {
+    const startupDir = startupCacheDir(options.projectDir, options.startupCache);
+    check = beginProjectCheck(options.projectDir, startupDir === false ? undefined : openStartupCaches(startupDir));
+  }
+  const caches = check.caches;
+  // A new validation outcome is written once the worker serves (below), not on the way to the first run.
+  const checked = await finishProjectCheck(check, logger, { deferStore: true });
+  let storing: Promise<void> | undefined;
+  const storeValidation = () =>
+    (storing ??= (async () => {
+      const storeError = await checked.store?.();
+      if (storeError) logger.warn({ err: storeError }, `validation outcome not cached (${storeError.message}); the next start validates again`);
+    })());
   const tValidated = performance.now();
+  try {
+    return await serveProject(options, { ...ctx, caches, checked, tValidated, storeValidation });
+  } catch (err) {
+    // A start that fails later (no workflows, a module, bundling, the engine) still keeps the outcome.
+    await storeValidation();
+    throw err;
+  }
+}
+
+/** The part of `startWorker` after the project passed its check (see there). */
+async function serveProject(
+  options: StartWorkerOptions,
+  ctx: Parameters<typeof startOnConnection>[1] & {
+    caches: StartupCaches | undefined;
+    checked: CheckedProject;
+    tValidated: number;
+    storeValidation: () => Promise<void>;
+  },
+): Promise<SkeinWorker> {
+  const { env, logger, catalog, engine, tStart, connecting, caches, checked, tValidated, storeValidation } = ctx;
+  const manifest = checked.manifest;
   if (manifest.workflows.length === 0) {
     throw new WorkerStartupError(`No workflows found in ${manifest.root}: add a workflow.js or install a package that exposes workflows`);
   }
+  // The project passed its check: the engine may be asked. The published catalog is read while the project
+  // loads and bundles.
+  const clientReady = connecting.then(({ clientConnection }) => new Client({ connection: clientConnection, namespace: engine.namespace }));
+  const published = clientReady.then((client) => publishedCatalog(client, catalog));
+  published.catch(() => {});
   setHookErrorReporter((err, hook) => logger.error({ hook, err }, `hook ${hook} failed`));
   const project = await loadProject(manifest, caches);
   if (project.storeError) logger.warn({ err: project.storeError }, `project facts not cached (${project.storeError.message}); the next start imports every module`);
@@ -194,11 +234,11 @@ async function startOnConnection(
     await Promise.allSettled([nativeConnection.close(), clientConnection.close()]);
   };
   try {
-    const client = new Client({ connection: clientConnection, namespace: engine.namespace });
+    const client = await clientReady;
     // Unique per worker, so that the engine's poller list tells workers (even in one process) apart.
     const identity = `${process.pid}@${os.hostname()}/${randomUUID().slice(0, 8)}`;
     const built = buildCatalogDocument(project, catalog, identity);
-    const previous = await claimCatalog(client, built, { rollingDeploy: options.rollingDeploy ?? env.rollingDeploy });
+    const previous = await claimCatalog(client, built, { rollingDeploy: options.rollingDeploy ?? env.rollingDeploy, published });
     const fitted = fitCatalogDocument(previous.length > 0 ? { ...built, previous } : built);
     const catalogDocument = fitted.doc;
     if (fitted.schemasDropped) logger.warn('catalog too large for the engine memo: published without JSON Schemas');
@@ -253,6 +293,7 @@ async function startOnConnection(
         // write (the open compiler holds it); a detached priming process finishes on its own.
         const persisting = bundled.persist?.();
         if (!bundled.persistDetached) await persisting;
+        await storeValidation();
         const pending = await drainHooks(30_000);
         if (pending > 0) logger.warn({ pending }, 'hooks still running after 30 s; not waiting longer');
         await traces?.flush();
@@ -278,6 +319,7 @@ async function startOnConnection(
     // webpack's persistent cache (after a bundle cache miss) is written once the worker has served its first
     // moments, so the write does not compete with the start and the first runs for CPU.
     if (bundled.persist) setTimeout(() => void bundled.persist!(), WEBPACK_CACHE_DELAY_MS).unref();
+    if (checked.store) setTimeout(() => void storeValidation(), WEBPACK_CACHE_DELAY_MS).unref();
     const digestsError = await caches?.digests.save();
     if (digestsError) logger.warn({ err: digestsError }, `file digests not cached (${digestsError.message})`);
     return {

@@ -50,13 +50,55 @@ describe('activity registration (SPEC rules 6 and 10)', () => {
 });
 
 describe('workflow bundle entry', () => {
-  it('exports one Temporal workflow type per name and alias, plus $catalog', async () => {
+  /** Evaluates the generated CommonJS entry with stand-in modules; records which modules were evaluated. */
+  function evaluateEntry(src: string, modules: Record<string, () => unknown>) {
+    const evaluated: string[] = [];
+    const core = {
+      configureBundle: () => {},
+      catalogWorkflow: function catalog() {},
+      workflowFunction: (def: unknown) => Object.assign(() => def, { def }),
+    };
+    const require = (id: string) => {
+      if (id === '/core/workflow/index.js') return core;
+      evaluated.push(id);
+      return modules[id]!();
+    };
+    const exports: Record<string, unknown> = {};
+    new Function('exports', 'require', src)(exports, require);
+    return { exports: exports as Record<string, { def: unknown }>, evaluated };
+  }
+
+  it('exports one Temporal workflow type per name and alias, plus $catalog, evaluating a workflow module only when its type is read', async () => {
     const project = await loadProject(examplesManifest());
+    const file = (name: string) => project.workflows.find((w) => w.facts.name === name)!.entry.file;
     const src = workflowEntrySource(project.workflows, '/core/workflow/index.js');
-    expect(src).toContain('export const onboard = workflowFunction(wf0);');
-    expect(src).toContain('export const onboard_customer = onboard;');
-    expect(src).toContain('export const greet_customer = welcome;');
-    expect(src).toContain('export { catalogWorkflow as $catalog };');
+    const defs = Object.fromEntries(project.workflows.map((w) => [w.facts.name, { name: w.facts.name }]));
+    const modules = Object.fromEntries(project.workflows.map((w) => [w.entry.file, () => ({ __esModule: true, default: defs[w.facts.name] })]));
+    const { exports, evaluated } = evaluateEntry(src, modules);
+    expect(Object.keys(exports).sort()).toEqual(['$catalog', 'greet_customer', 'onboard', 'onboard_customer', 'summarize', 'welcome']);
+    expect(evaluated).toEqual([]);
+    expect(exports.welcome!.def).toBe(defs.welcome);
+    expect(evaluated).toEqual([file('welcome')]);
+    // An alias is the same workflow function; a type is built once per evaluation of the entry.
+    expect(exports.greet_customer).toBe(exports.welcome);
+    expect(exports.onboard_customer!.def).toBe(defs.onboard);
+    expect(evaluated).toEqual([file('welcome'), file('onboard')]);
+  });
+
+  it('reads a binding as an ES import does: by name from an ES module, module.exports as the default of CommonJS', async () => {
+    const project = await loadProject(examplesManifest());
+    const [a, b, c] = project.workflows;
+    const named = { ...a!, binding: 'defined' };
+    const src = workflowEntrySource([named, b!, c!], '/core/workflow/index.js');
+    const cjsDefault = { kind: 'commonjs' };
+    const { exports } = evaluateEntry(src, {
+      [a!.entry.file]: () => ({ __esModule: true, defined: 'named-def', default: 'wrong' }),
+      [b!.entry.file]: () => cjsDefault,
+      [c!.entry.file]: () => ({ __esModule: true, default: 'esm-default' }),
+    });
+    expect(exports[a!.facts.name]!.def).toBe('named-def');
+    expect(exports[b!.facts.name]!.def).toBe(cjsDefault);
+    expect(exports[c!.facts.name]!.def).toBe('esm-default');
   });
 });
 

@@ -8,7 +8,8 @@ import { ActivityResolver, buildActivities } from '../src/activities.js';
 import { FileDigests } from '../src/cache/file-digests.js';
 import { openStartupCaches } from '../src/cache/startup-caches.js';
 import { ActivityDefinitions, loadProject, type LoadedProject } from '../src/load.js';
-import { checkProject } from '../src/validate.js';
+import { beginStartupCheck } from '../src/check.js';
+import { checkProject, finishProjectCheck } from '../src/validate.js';
 
 const repoModules = path.resolve(import.meta.dirname, '../../../node_modules');
 const logger = pino({ level: 'silent' });
@@ -58,6 +59,26 @@ describe('validation outcome cache', () => {
     await write('greet/steps.js', stepSource('text.toUpperCase()'));
     expect((await checkProject(dir, logger, caches())).cache).toBe('miss');
     expect((await checkProject(dir, logger, caches())).cache).toBe('hit');
+  }, 60_000);
+
+  it('a check begun ahead of the worker writes a new outcome only when asked, and still refuses an edit that adds an error', async () => {
+    const startupCache = path.join(dir, '.skein', 'startup');
+    const first = await finishProjectCheck(beginStartupCheck(dir, { startupCache }), logger, { deferStore: true });
+    expect(first.cache).toBe('miss');
+    expect(first.manifest.workflows.map((w) => w.name).sort()).toEqual(['greet', 'other']);
+    // Not written yet: the next start validates again.
+    expect(beginStartupCheck(dir, { startupCache }).cache).toBe('miss');
+    expect(await first.store!()).toBeUndefined();
+    const second = beginStartupCheck(dir, { startupCache });
+    expect(second.cache).toBe('hit');
+    expect((await finishProjectCheck(second, logger, { deferStore: true })).store).toBeUndefined();
+
+    await write('greet/steps.js', `import { step } from '@skein/core';\nconst n = () => 'shout';\nexport const shout = step({ name: n(), fn: async (text) => text });\n`);
+    await expect(finishProjectCheck(beginStartupCheck(dir, { startupCache }), logger, { deferStore: true })).rejects.toThrow(/greet\/steps\.js/);
+    // The refusal is stored at once: the start after refuses from the cache.
+    const again = beginStartupCheck(dir, { startupCache });
+    expect(again.cache).toBe('hit');
+    await expect(finishProjectCheck(again, logger)).rejects.toThrow(/greet\/steps\.js/);
   }, 60_000);
 
   it('validates again when a file appears where discovery looked (a new workflow folder)', async () => {

@@ -1,8 +1,6 @@
 import path from 'node:path';
-import { startWorker } from '@skein/worker';
+import { beginStartupCheck, type ProjectCheck } from '@skein/worker/check';
 import type { WorkerMessage } from '../dev/protocol.js';
-import { explainError } from '../explain.js';
-import { cliLogger, fail } from '../logger.js';
 import { onShutdownSignal } from './signals.js';
 
 /**
@@ -11,15 +9,25 @@ import { onShutdownSignal } from './signals.js';
  * `SKEIN_ROLLING_DEPLOY=1`; without either, such a start is refused).
  * Started by `skein dev` with an IPC channel, it also reports `ready` or `failed` (`WorkerMessage`) to its
  * parent and stops when the parent goes away.
+ * The project's startup check begins before the worker's modules (Temporal's SDK) load: a changed project's
+ * validation runs in its thread meanwhile.
  */
 export async function workerCommand(projectDir = '.', options: { rollingDeploy?: boolean } = {}): Promise<void> {
-  const logger = cliLogger('skein-worker');
   const report = (message: WorkerMessage) => process.send?.(message);
   // Started by `skein dev`: when the parent goes away (even while starting), stop too.
   let stopOnDisconnect: () => void = () => process.exit(1);
   if (process.send) process.once('disconnect', () => stopOnDisconnect());
+  const dir = path.resolve(projectDir);
+  let check: ProjectCheck | undefined;
   try {
-    const worker = await startWorker({ projectDir: path.resolve(projectDir), logger, ...(options.rollingDeploy ? { rollingDeploy: true } : {}) });
+    check = beginStartupCheck(dir);
+  } catch {
+    check = undefined; // startWorker begins it again and reports what fails
+  }
+  const [{ startWorker }, { cliLogger, fail }] = await Promise.all([import('@skein/worker'), import('../logger.js')]);
+  const logger = cliLogger('skein-worker');
+  try {
+    const worker = await startWorker({ projectDir: dir, logger, ...(check ? { check } : {}), ...(options.rollingDeploy ? { rollingDeploy: true } : {}) });
     stopOnDisconnect = () => process.kill(process.pid, 'SIGTERM');
     report({
       type: 'ready',
@@ -31,6 +39,8 @@ export async function workerCommand(projectDir = '.', options: { rollingDeploy?:
     onShutdownSignal(() => worker.shutdown(), (line) => logger.info(line));
     await worker.done;
   } catch (err) {
+    // Loaded on failure only: it names the API's errors, and the API's modules are not needed to serve.
+    const { explainError } = await import('../explain.js');
     const message = explainError(err);
     report({ type: 'failed', message });
     fail(message);

@@ -4,7 +4,7 @@
  * imports are skipped (they do not reach the workflow bundle).
  */
 import type { Node, StringLiteral } from '@babel/types';
-import type { RulePath, RuleVisitor } from '@skein/discovery';
+import { IMPORT_CALL, REQUIRE_WORD, VISIT_SCOPE, type RulePath, type RuleVisitor } from '@skein/discovery';
 
 /** A static import site, 1-based position. */
 export interface ImportSite {
@@ -37,6 +37,7 @@ export function importCollector(sites: ImportSite[]): RuleVisitor {
     if (s) sites.push(s);
   };
   return {
+    [VISIT_SCOPE]: { ImportDeclaration: 'module', ExportNamedDeclaration: 'module', ExportAllDeclaration: 'module', ImportExpression: IMPORT_CALL, CallExpression: REQUIRE_WORD },
     ImportDeclaration(path) {
       if (path.node.importKind === 'type' || path.node.importKind === 'typeof') return;
       push(site(path.node.source));

@@ -6,7 +6,7 @@
  */
 import { isBuiltin } from 'node:module';
 import * as path from 'node:path';
-import { deepestRoot, isInside, isOwnFile, isTypeScriptFile, resolveExportsTarget, resolveModuleFile, statOrUndefined, type FileSystem } from '@skein/discovery';
+import { deepestRoot, isInside, isOwnFile, isTypeScriptFile, resolveExportsTarget, resolveModuleFile, resolveSpecifier, statOrUndefined, type FileSystem } from '@skein/discovery';
 import type { FileRole, ResolvedImport } from '../types.js';
 
 /**
@@ -107,7 +107,7 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
   const resolveRelative = (fromFile: string, specifier: string): ResolvedImport => {
     const from = fs.realpath(fromFile) ?? fromFile;
     const base = packageRootOf(from);
-    const target = path.resolve(path.dirname(from), specifier);
+    const target = resolveSpecifier(path.dirname(from), specifier);
     if (base && !isInside(base, target)) return { kind: 'outside', path: target };
     const found = tryFile(target, from);
     if (!found) return { kind: 'unresolved' };

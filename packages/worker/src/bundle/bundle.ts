@@ -102,7 +102,7 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
   // Generated inputs live at content-named paths, stable across restarts (webpack's cache keys on paths).
   const workDir = cache ? path.join(cache.dir, 'work') : await mkdtemp(path.join(tmpdir(), 'skein-bundle-'));
   await mkdir(workDir, { recursive: true });
-  const entryFile = path.join(workDir, `workflows-${digest(entrySource).slice(0, 16)}.js`);
+  const entryFile = path.join(workDir, `workflows-${digest(entrySource).slice(0, 16)}.cjs`);
   const stubsFile = path.join(workDir, `stubs-${digest(stubsText).slice(0, 16)}.json`);
   await writeIfChanged(entryFile, entrySource);
   await writeIfChanged(stubsFile, stubsText);

@@ -1,30 +1,40 @@
 import type { LoadedWorkflow } from '../load.js';
 
 /**
- * Source of the generated module the workflow bundle is built from: one export per workflow name and alias
- * (the Temporal workflow types), plus `$catalog`. Every import is an absolute path. `settings` (the trace
- * directory) are compiled in, so they are the same for every execution of this bundle.
+ * Source of the generated module the workflow bundle is built from (CommonJS, written as a `.cjs` file): one
+ * export per workflow name and alias (the Temporal workflow types), plus `$catalog`. Every import is an
+ * absolute path. `settings` (the trace directory) are compiled in, so they are the same for every execution
+ * of this bundle.
+ *
+ * Each workflow type is a getter that evaluates its workflow's module (and what that imports) when Temporal
+ * first reads it in an execution: Temporal evaluates the bundle's modules again for every workflow execution
+ * (`importWorkflows()`, one module cache per execution), so an execution of one workflow of a 1,000-workflow
+ * project evaluates that workflow's modules, not the 999 others'. Replay-safe: an execution of a workflow
+ * type evaluates the same modules, in the same order, every time (the entry, then that type's module).
+ * A definition's binding is read the way an ES `import` of it reads it (webpack's interop): a module compiled
+ * from ESM (`__esModule`) by name; a CommonJS module's `default` is its `module.exports`.
  */
 export function workflowEntrySource(workflows: LoadedWorkflow[], coreWorkflowEntry: string, settings: { traceDir?: string } = {}): string {
   const lines = [
-    `import { workflowFunction, catalogWorkflow, configureBundle } from ${JSON.stringify(coreWorkflowEntry)};`,
-    `configureBundle(${JSON.stringify(settings)});`,
+    `'use strict';`,
+    `const core = require(${JSON.stringify(coreWorkflowEntry)});`,
+    `core.configureBundle(${JSON.stringify(settings)});`,
+    `const binding = (mod, name) => (mod && mod.__esModule) || name !== 'default' ? mod[name] : mod;`,
+    `const types = Object.create(null);`,
+    `const type = (name, load) => Object.defineProperty(exports, name, { enumerable: true, get: () => types[name] ??= core.workflowFunction(load()) });`,
   ];
   const exported = new Set<string>();
-  workflows.forEach((wf, i) => {
-    const local = `wf${i}`;
-    const binding = wf.binding === 'default' ? local : `{ ${wf.binding} as ${local} }`;
-    lines.push(`import ${binding} from ${JSON.stringify(wf.entry.file)};`);
-    lines.push(`export const ${wf.facts.name} = workflowFunction(${local});`);
+  for (const wf of workflows) {
+    lines.push(`type(${JSON.stringify(wf.facts.name)}, () => binding(require(${JSON.stringify(wf.entry.file)}), ${JSON.stringify(wf.binding)}));`);
     exported.add(wf.facts.name);
-  });
+  }
   for (const wf of workflows) {
     for (const alias of wf.facts.aliases) {
       if (exported.has(alias)) continue;
-      lines.push(`export const ${alias} = ${wf.facts.name};`);
+      lines.push(`Object.defineProperty(exports, ${JSON.stringify(alias)}, { enumerable: true, get: () => exports[${JSON.stringify(wf.facts.name)}] });`);
       exported.add(alias);
     }
   }
-  lines.push('export { catalogWorkflow as $catalog };');
+  lines.push('exports.$catalog = core.catalogWorkflow;');
   return lines.join('\n') + '\n';
 }

@@ -106,6 +106,11 @@ export function bundlerOptions(run: WebpackRun) {
       conditionNames: [...WORKFLOW_BUNDLE_CONDITIONS, 'webpack', 'import', 'module', 'browser', 'default'],
     };
     withTypeScriptSources(config);
+    // A compact bundle (no path comments, short module ids; the inline source map still names every file): the
+    // worker compiles it twice at each start (Temporal's debugger preload and the workflow thread), and a
+    // 1,000-workflow project's bundle is half path comments and path-long module ids otherwise.
+    config.output = { ...config.output, pathinfo: false };
+    config.optimization = { ...config.optimization, moduleIds: 'deterministic' };
     config.module?.rules?.push({
       test: isActivityFile,
       enforce: 'pre',

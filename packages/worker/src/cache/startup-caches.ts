@@ -5,7 +5,7 @@ import { ValidationCache } from './validation-cache.js';
 /**
  * The caches a worker start reads and fills under one directory (default `<project>/.skein/startup/`; layout in
  * docs/architecture.md): the shared file digests (`file-digests.json`), the validation outcome
- * (`validation.bin`). Each is keyed by the content of what it was computed from, never by time alone.
+ * (`validation.json`). Each is keyed by the content of what it was computed from, never by time alone.
  */
 export interface StartupCaches {
   dir: string;
@@ -16,4 +16,15 @@ export interface StartupCaches {
 /** Opens the startup caches under `dir` (nothing is written until a cache is filled). */
 export function openStartupCaches(dir: string): StartupCaches {
   return { dir, digests: new FileDigests(path.join(dir, 'file-digests.json')), validation: new ValidationCache(dir) };
+}
+
+/**
+ * The startup cache directory of a worker on `projectDir`: `option` when given (a directory, or `false` for
+ * none), else `SKEIN_STARTUP_CACHE` (a directory, or `off`), else `<projectDir>/.skein/startup`.
+ */
+export function startupCacheDir(projectDir: string, option?: string | false): string | false {
+  if (option !== undefined) return option;
+  const fromEnv = process.env.SKEIN_STARTUP_CACHE?.trim();
+  if (fromEnv === 'off') return false;
+  return fromEnv ? path.resolve(fromEnv) : path.join(path.resolve(projectDir), '.skein', 'startup');
 }

@@ -7,6 +7,7 @@
  * factory take their kind from their file); test files are never looked at.
  */
 import * as path from 'node:path';
+import { VISIT_SCOPE } from '@skein/discovery';
 import type { CodeRole, FileRule, RuleMeta } from '../../types.js';
 import { ruleMeta } from '../../engine/rule-meta.js';
 import { isModuleTopLevel } from '../util/ast.js';
@@ -44,7 +45,7 @@ export const rule: FileRule = {
   meta,
   appliesTo: ['workflow', 'workflow-code', 'steps', 'evaluators', 'shared-steps', 'shared-evaluators', 'other'],
   create(context) {
-    return visitDefinitionCalls(['workflow', 'step', 'evaluator'], (callPath, kind) => {
+    const visitor = visitDefinitionCalls(['workflow', 'step', 'evaluator'], (callPath, kind) => {
       if (kind === 'workflow' ? context.role === 'workflow' : ACTIVITY_ROLES.has(context.role)) return; // where it belongs
       if (!isModuleTopLevel(callPath)) return; // a factory that forwards to step()/workflow() defines nothing by itself
       const file = path.relative(context.packageRoot, context.file) || context.file;
@@ -54,5 +55,6 @@ export const rule: FileRule = {
       }
       context.report({ node: callPath.node, messageId: 'activity', data: { kind, what: kind === 'step' ? 'a steps file' : 'an evaluators file', file, target: path.relative(context.packageRoot, targetFor(context.file, kind)) } });
     });
+    return { ...visitor, [VISIT_SCOPE]: { Program: 'module', CallExpression: 'module' } }; // only calls made while the module loads count
   },
 };

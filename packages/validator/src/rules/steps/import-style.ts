@@ -5,6 +5,7 @@
  * evaluators file fail validation.
  */
 import type { Node } from '@babel/types';
+import { IMPORT_CALL, REQUIRE_WORD, VISIT_SCOPE } from '@skein/discovery';
 import type { FileRule, RuleMeta } from '../../types.js';
 import { ruleMeta } from '../../engine/rule-meta.js';
 import { isRequireCall } from '../../engine/import-collector.js';
@@ -34,6 +35,7 @@ export const rule: FileRule = {
   create(context) {
     const isActivity = (specifier: string) => isActivityImport(context.resolve(specifier));
     return {
+      [VISIT_SCOPE]: { ImportDeclaration: 'module', ExportAllDeclaration: 'module', ImportExpression: IMPORT_CALL, CallExpression: REQUIRE_WORD },
       ImportDeclaration(path) {
         const node = path.node;
         if (node.importKind === 'type' || !isActivity(node.source.value)) return;

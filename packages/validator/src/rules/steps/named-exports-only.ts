@@ -4,6 +4,7 @@
  * invisible to static discovery and fail validation at worker startup.
  */
 import type { ExportNamedDeclaration, StringLiteral } from '@babel/types';
+import { VISIT_SCOPE } from '@skein/discovery';
 import type { FileRule, RuleMeta } from '../../types.js';
 import { ruleMeta } from '../../engine/rule-meta.js';
 import { isModuleTopLevel } from '../util/ast.js';
@@ -30,6 +31,8 @@ export const rule: FileRule = {
   create(context) {
     const role = context.role.replace('shared-', 'shared ');
     return {
+      // Export declarations sit at module level; the `module.exports` assignment counts only there (isModuleTopLevel).
+      [VISIT_SCOPE]: { ExportDefaultDeclaration: 'module', ExportAllDeclaration: 'module', ExportNamespaceSpecifier: 'module', AssignmentExpression: 'module' },
       ExportDefaultDeclaration(path) {
         context.report({ node: path.node, messageId: 'default', data: { role } });
       },

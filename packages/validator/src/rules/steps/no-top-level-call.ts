@@ -4,6 +4,7 @@
  * by name (import or destructured `require`) and steps defined in the same file with `step()`/`evaluator()`.
  */
 import type { Identifier, Node } from '@babel/types';
+import { VISIT_SCOPE } from '@skein/discovery';
 import type { FileRule, ResolvedImport, RuleMeta } from '../../types.js';
 import { ruleMeta } from '../../engine/rule-meta.js';
 import { coreBindings, definitionKind, isActivityImport, isModuleTopLevel } from '../util/ast.js';
@@ -32,6 +33,7 @@ export const rule: FileRule = {
     /** Binding identifiers (declaration nodes) that hold a step or evaluator → what it is. */
     const activityBindings = new Map<Identifier, string>();
     return {
+      [VISIT_SCOPE]: { Program: 'module', CallExpression: 'module' }, // a call inside a function is never reported
       Program(path) {
         const bindings = coreBindings(path.node);
         const addPattern = (id: Node, kind: string) => {

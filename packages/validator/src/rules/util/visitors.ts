@@ -4,7 +4,7 @@
  * Each returns a fresh visitor (with its own per-file state), so call it inside the rule's `create()`.
  */
 import type { CallExpression, Identifier, MemberExpression, OptionalMemberExpression } from '@babel/types';
-import type { RulePath, RuleVisitor } from '@skein/discovery';
+import { VISIT_SCOPE, wordPattern, type RulePath, type RuleVisitor } from '@skein/discovery';
 import { coreBindings, definitionKind, type CoreBindings } from './ast.js';
 
 /**
@@ -42,6 +42,9 @@ function globalThisMember(path: RulePath<MemberExpression> | RulePath<OptionalMe
   return computed && property.type === 'StringLiteral' ? property.value : undefined;
 }
 
+/** The `VisitScope` pattern of each name set (rules pass the same set for every file). */
+const namePatterns = new WeakMap<ReadonlySet<string>, RegExp>();
+
 /**
  * Visits the uses of the global variables `names` (SPEC rule 12, `workflow/no-node-globals` and
  * `workflow/no-nondeterministic-apis`): identifiers read as values that no enclosing scope declares, and the same
@@ -53,6 +56,11 @@ function globalThisMember(path: RulePath<MemberExpression> | RulePath<OptionalMe
  * @returns the `Identifier`, `MemberExpression` and `OptionalMemberExpression` visitors.
  */
 export function visitGlobalReferences(names: ReadonlySet<string>, onReference: (path: GlobalReference, name: string) => void): RuleVisitor {
+  let words = namePatterns.get(names);
+  if (!words) {
+    words = wordPattern(names);
+    namePatterns.set(names, words);
+  }
   const isFeatureTest = (path: GlobalReference) => path.parent.type === 'UnaryExpression' && path.parent.operator === 'typeof';
   const member = (path: RulePath<MemberExpression> | RulePath<OptionalMemberExpression>) => {
     const name = globalThisMember(path);
@@ -60,6 +68,8 @@ export function visitGlobalReferences(names: ReadonlySet<string>, onReference: (
     onReference(path, name);
   };
   return {
+    // Every use spells a name of `names` (an identifier, or the string of `globalThis['x']`): files without one skip it.
+    [VISIT_SCOPE]: { Identifier: words, MemberExpression: words, OptionalMemberExpression: words },
     Identifier(path) {
       const name = path.node.name;
       if (!names.has(name) || !path.isReferencedIdentifier()) return;
