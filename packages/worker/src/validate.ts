@@ -16,9 +16,9 @@ export interface CheckedProject {
   cache: 'hit' | 'miss' | 'off';
   /**
    * With `deferStore` after a validation: writes its outcome to the startup cache (once; later calls return the
-   * same promise), resolving with the error when writing failed (never rejects).
+   * same promise). A failed write is logged as a warning (the next start validates again); never rejects.
    */
-  store?: () => Promise<Error | undefined>;
+  store?: () => Promise<void>;
 }
 
 /**
@@ -88,22 +88,23 @@ export async function finishProjectCheck(check: ProjectCheck, logger: Logger, op
     const observations = outcome.observations;
     if (caches && observations) {
       rememberReads(observations, caches.digests);
-      let stored: Promise<Error | undefined> | undefined;
-      store = () => (stored ??= caches.validation.store(key, observations, report));
+      let stored: Promise<void> | undefined;
+      store = () =>
+        (stored ??= caches.validation.store(key, observations, report).then((storeError) => {
+          if (storeError) logger.warn({ err: storeError }, `validation outcome not cached (${storeError.message}); the next start validates again`);
+        }));
     }
   } catch (err) {
     if (err instanceof ValidationInputError) throw new WorkerStartupError(err.message);
     throw err;
   }
   if (store && !options.deferStore) {
-    const storeError = await store();
-    if (storeError) logger.warn({ err: storeError }, `validation outcome not cached (${storeError.message}); the next start validates again`);
+    await store();
     store = undefined;
   }
   if (report.errorCount > 0) {
     // A refused project's outcome is stored too: the next start refuses it without validating again.
-    const storeError = await store?.();
-    if (storeError) logger.warn({ err: storeError }, `validation outcome not cached (${storeError.message}); the next start validates again`);
+    await store?.();
     throw new WorkerStartupError(
       `${report.root}: ${report.errorCount} error(s) in workflow packages; the worker will not start.\n${formatStylish(report, { color: false })}`,
     );

@@ -175,18 +175,12 @@ async function startOnConnection(
   const caches = check.caches;
   // A new validation outcome is written once the worker serves (below), not on the way to the first run.
   const checked = await finishProjectCheck(check, logger, { deferStore: true });
-  let storing: Promise<void> | undefined;
-  const storeValidation = () =>
-    (storing ??= (async () => {
-      const storeError = await checked.store?.();
-      if (storeError) logger.warn({ err: storeError }, `validation outcome not cached (${storeError.message}); the next start validates again`);
-    })());
   const tValidated = performance.now();
   try {
-    return await serveProject(options, { ...ctx, caches, checked, tValidated, storeValidation });
+    return await serveProject(options, { ...ctx, caches, checked, tValidated });
   } catch (err) {
     // A start that fails later (no workflows, a module, bundling, the engine) still keeps the outcome.
-    await storeValidation();
+    await checked.store?.();
     throw err;
   }
 }
@@ -198,10 +192,9 @@ async function serveProject(
     caches: StartupCaches | undefined;
     checked: CheckedProject;
     tValidated: number;
-    storeValidation: () => Promise<void>;
   },
 ): Promise<SkeinWorker> {
-  const { env, logger, catalog, engine, tStart, connecting, caches, checked, tValidated, storeValidation } = ctx;
+  const { env, logger, catalog, engine, tStart, connecting, caches, checked, tValidated } = ctx;
   const manifest = checked.manifest;
   if (manifest.workflows.length === 0) {
     throw new WorkerStartupError(`No workflows found in ${manifest.root}: add a workflow.js or install a package that exposes workflows`);
@@ -293,7 +286,7 @@ async function serveProject(
         // write (the open compiler holds it); a detached priming process finishes on its own.
         const persisting = bundled.persist?.();
         if (!bundled.persistDetached) await persisting;
-        await storeValidation();
+        await checked.store?.();
         const pending = await drainHooks(30_000);
         if (pending > 0) logger.warn({ pending }, 'hooks still running after 30 s; not waiting longer');
         await traces?.flush();
@@ -319,7 +312,7 @@ async function serveProject(
     // webpack's persistent cache (after a bundle cache miss) is written once the worker has served its first
     // moments, so the write does not compete with the start and the first runs for CPU.
     if (bundled.persist) setTimeout(() => void bundled.persist!(), WEBPACK_CACHE_DELAY_MS).unref();
-    if (checked.store) setTimeout(() => void storeValidation(), WEBPACK_CACHE_DELAY_MS).unref();
+    if (checked.store) setTimeout(() => void checked.store?.(), WEBPACK_CACHE_DELAY_MS).unref();
     const digestsError = await caches?.digests.save();
     if (digestsError) logger.warn({ err: digestsError }, `file digests not cached (${digestsError.message})`);
     return {
