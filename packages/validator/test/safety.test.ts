@@ -125,6 +125,16 @@ describe('broken files', () => {
     expect(await exitCode(root)).toBe(1);
   });
 
+  it('still judges what a recovered syntax error leaves inside a function (an `export default` there is walked, not skipped)', async () => {
+    // Babel recovers `export` inside a function; the walk that skips function bodies is only for error-free files.
+    const steps = "import { step } from '@skein/core';\nexport const greet = step({ name: 'greet', fn: async (i) => i });\nfunction later() {\n  export default step({ name: 'late', fn: async (i) => i });\n}\n";
+    const root = makePackage('recovered-export', { 'hello/steps.js': steps });
+    const report = await validate(root);
+    const found = report.diagnostics.filter((d) => d.file.endsWith('steps.js')).map((d) => `${d.ruleId} ${d.line}`);
+    expect(found).toContain('parse/syntax-error 4');
+    expect(found).toContain('steps/named-exports-only 4');
+  });
+
   it('does not parse an enormous file and reports it once', async () => {
     const root = makePackage('huge', { 'hello/steps.js': STEPS + `// ${'x'.repeat(3 * 1024 * 1024)}\n` });
     const started = performance.now();
