@@ -160,7 +160,12 @@ describe('exports', () => {
     expect(exported(info, 'b')).toBe('value [] @2:1');
     expect(exported(info, 'f')).toBe('value [] @3:1');
     expect(exported(info, 'K')).toBe('value [] @4:1');
-    expect(info.exports.has('d')).toBe(false);
+    expect([...info.exports.keys()]).toEqual(['a', 'b', 'f', 'K']);
+  });
+
+  it('records no export for a TypeScript interface or type alias (they hold no value at run time)', () => {
+    const info = analyze(`${CORE}export interface Shape { a: string }\nexport type Id = string;\nexport const w = workflow({ name: 'w' });\n`);
+    expect([...info.exports.keys()]).toEqual(['w']);
   });
 
   it('binds every kind of default export', () => {
@@ -206,6 +211,14 @@ describe('unsupported forms (SPEC rule 3)', () => {
       { kind: 'commonjs', what: "require('./a.js')", position: { line: 1, column: 11 }, source: './a.js' },
       { kind: 'computed-path', what: 'require()', position: { line: 2, column: 11 } },
       { kind: 'commonjs', what: 'module.exports = …', position: { line: 3, column: 1 } },
+    ]);
+  });
+
+  it('reports a require after an export assignment (only a require inside one is part of it), and no call of another name', () => {
+    expect(unsupported("module.exports = load('./a.js');\nconst b = require('./b.js');\nexports.c = obj.require('./c.js');\nload('./d.js');\n")).toEqual([
+      { kind: 'commonjs', what: 'module.exports = …', position: { line: 1, column: 1 } },
+      { kind: 'commonjs', what: "require('./b.js')", position: { line: 2, column: 11 }, source: './b.js' },
+      { kind: 'commonjs', what: 'exports.c = …', position: { line: 3, column: 1 }, binding: 'c' },
     ]);
   });
 
