@@ -31,6 +31,14 @@ const listing = (entries: DirEntry[]) =>
       .sort()
       .join('\n'),
   );
+/** The disk's stat of `p` taken before a read or listing, or undefined when it cannot be had. */
+const statBefore = (p: string) => {
+  try {
+    return statSync(p);
+  } catch {
+    return undefined;
+  }
+};
 const statAnswer = (s: { kind: string; size: number }) => (s.kind === 'directory' ? 'directory' : `${s.kind}:${s.size}`);
 
 /**
@@ -43,60 +51,33 @@ export function recordingFileSystem(base: FileSystem = nodeFileSystem): { fs: Fi
     const key = `${o[0]}\0${o[1]}`;
     if (!seen.has(key)) seen.set(key, o);
   };
+  /** Asks `run` for `call` on `p`, notes its answer (`answer` of the value, or the error code), returns or rethrows it. */
+  const recorded = <T>(call: Observation[0], p: string, run: () => T, answer: (value: T) => Observation): T => {
+    let value: T;
+    try {
+      value = run();
+    } catch (err) {
+      note([call, p, failed(err)] as Observation);
+      throw err;
+    }
+    note(answer(value));
+    return value;
+  };
   const fs: FileSystem = {
     readFile(p) {
-      let before: [number, number, number, number, number] | undefined;
-      try {
-        const s = statSync(p);
-        before = [s.size, s.mtimeMs, s.ctimeMs, s.ino, Date.now()];
-      } catch {
-        before = undefined;
-      }
-      try {
-        const text = base.readFile(p);
-        note(before ? ['read', p, sha1(Buffer.from(text, 'utf8')), before] : ['read', p, sha1(Buffer.from(text, 'utf8'))]);
-        return text;
-      } catch (err) {
-        note(['read', p, failed(err)]);
-        throw err;
-      }
+      const s = statBefore(p);
+      const before: [number, number, number, number, number] | undefined = s && [s.size, s.mtimeMs, s.ctimeMs, s.ino, Date.now()];
+      return recorded('read', p, () => base.readFile(p), (text) => {
+        const digest = sha1(Buffer.from(text, 'utf8'));
+        return before ? ['read', p, digest, before] : ['read', p, digest];
+      });
     },
-    stat(p) {
-      try {
-        const s = base.stat(p);
-        note(['stat', p, statAnswer(s)]);
-        return s;
-      } catch (err) {
-        note(['stat', p, failed(err)]);
-        throw err;
-      }
-    },
-    realpath(p) {
-      try {
-        const real = base.realpath(p);
-        note(['realpath', p, real]);
-        return real;
-      } catch (err) {
-        note(['realpath', p, failed(err)]);
-        throw err;
-      }
-    },
+    stat: (p) => recorded('stat', p, () => base.stat(p), (s) => ['stat', p, statAnswer(s)]),
+    realpath: (p) => recorded('realpath', p, () => base.realpath(p), (real) => ['realpath', p, real]),
     readdir(p) {
-      let before: [number, number, number, number] | undefined;
-      try {
-        const s = statSync(p);
-        before = [s.mtimeMs, s.ctimeMs, s.ino, Date.now()];
-      } catch {
-        before = undefined;
-      }
-      try {
-        const entries = base.readdir(p);
-        note(before ? ['readdir', p, listing(entries), before] : ['readdir', p, listing(entries)]);
-        return entries;
-      } catch (err) {
-        note(['readdir', p, failed(err)]);
-        throw err;
-      }
+      const s = statBefore(p);
+      const before: [number, number, number, number] | undefined = s && [s.mtimeMs, s.ctimeMs, s.ino, Date.now()];
+      return recorded('readdir', p, () => base.readdir(p), (entries) => (before ? ['readdir', p, listing(entries), before] : ['readdir', p, listing(entries)]));
     },
   };
   // A file read in full answers for its stat too (same bytes, same kind and size): only the read is kept.
