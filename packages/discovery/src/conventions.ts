@@ -12,7 +12,7 @@ const COMPANION_SUFFIXES = ['.d.ts', '.d.mts', '.d.ts.map', '.d.mts.map', '.js.m
 
 /** Test files: `*.test.*`, `*.spec.*`, and anything under `__tests__/`. Never definitions. */
 export function isTestFile(file: string): boolean {
-  return /(^|[\\/])__tests__[\\/]/.test(file) || /\.(test|spec)\.[^.\\/]+$/.test(file);
+  return (file.includes('__tests__') && /(^|[\\/])__tests__[\\/]/.test(file)) || /\.(test|spec)\.[^.\\/]+$/.test(file);
 }
 
 /** True for `.d.ts` / `.d.mts` / `.d.cts` declaration files. */
@@ -25,9 +25,14 @@ export function isDeclarationFile(file: string): boolean {
  * not a `.ts`/`.mts`/`.js`/`.mjs` source (declarations and test files included).
  */
 export function sourceStem(name: string): string | undefined {
-  if (isDeclarationFile(name) || isTestFile(name)) return undefined;
-  const ext = SOURCE_EXTENSIONS.find((e) => name.endsWith(e));
-  if (!ext || name.length === ext.length) return undefined;
+  let ext: string | undefined;
+  for (const e of SOURCE_EXTENSIONS) {
+    if (name.endsWith(e)) {
+      ext = e;
+      break;
+    }
+  }
+  if (ext === undefined || name.length === ext.length || isDeclarationFile(name) || isTestFile(name)) return undefined;
   return name.slice(0, -ext.length);
 }
 
@@ -42,20 +47,27 @@ export function sourceStem(name: string): string | undefined {
  * Accepts `/` or `\` separators.
  */
 export function classifyFile(file: string): FileRole | null {
-  if (isTestFile(file)) return null;
-  const parts = file.split(/[\\/]/);
-  const stem = sourceStem(parts[parts.length - 1] as string);
-  if (stem === undefined) return null;
+  // From the path's tail: asked several times for each of thousands of files, so no split of the whole path (the
+  // `__tests__` check, which needs the whole path, runs only for a source file name, mostly as a substring search).
+  const cut = lastSeparator(file, file.length - 1);
+  const stem = sourceStem(file.slice(cut + 1));
+  if (stem === undefined || (file.includes('__tests__') && isTestFile(file))) return null;
   if (stem === 'workflow') return 'workflow';
-  const parent = parts[parts.length - 2];
+  const parentCut = cut > 0 ? lastSeparator(file, cut - 1) : -1;
+  const parent = cut > 0 ? file.slice(parentCut + 1, cut) : undefined;
   if (parent === 'steps' || parent === 'evaluators') {
-    const shared = parts[parts.length - 3] === 'shared';
+    const shared = parentCut > 0 && file.slice(lastSeparator(file, parentCut - 1) + 1, parentCut) === 'shared';
     if (parent === 'steps') return shared ? 'shared-steps' : 'steps';
     return shared ? 'shared-evaluators' : 'evaluators';
   }
   if (stem === 'steps') return 'steps';
   if (stem === 'evaluators') return 'evaluators';
   return null;
+}
+
+/** The index of the last `/` or `\\` at or before `from` in `path`, or -1. */
+function lastSeparator(path: string, from: number): number {
+  return Math.max(path.lastIndexOf('/', from), path.lastIndexOf('\\', from));
 }
 
 /** True for files that may accompany activity files in a convention folder without a warning (`.d.ts`, source maps). */

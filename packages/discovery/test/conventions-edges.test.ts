@@ -24,11 +24,19 @@ describe('classifyFile across extensions', () => {
     ['C:\\p\\shared\\steps\\x.ts', 'shared-steps'],
     ['workflow.js', 'workflow'],
     ['steps.mjs', 'steps'],
+    ['/shared/steps/x.js', 'shared-steps'],
+    ['/shared/evaluators/x.js', 'shared-evaluators'],
+    ['C:\\p/shared\\evaluators/x.ts', 'shared-evaluators'],
+    ['p\\steps\\x.js', 'steps'],
+    ['/p/__tests__x/workflow.js', 'workflow'],
+    ['/p/x__tests__/steps.js', 'steps'],
+    ['/p/notshared/steps/x.js', 'steps'],
+    ['/p/shared/a/steps/x.js', 'steps'],
   ] as const)('%s → %s', (file, role) => {
     expect(classifyFile(file)).toBe(role);
   });
 
-  it.each(['/p/a/.ts', '/p/a/steps/.js', '/p/a/workflow.cts', '/p/a/workflow.jsx', '/p/a/workflow.d.mts', '/p/a/steps.test.mjs', '/p/__tests__/steps/x.js', '/p/a/workflows.js', '/p/steps', '/p/a/steps/x.ts.bak'])('%s → null', (file) => {
+  it.each(['/p/a/.ts', '/p/a/steps/.js', '/p/a/workflow.cts', '/p/a/workflow.jsx', '/p/a/workflow.d.mts', '/p/a/steps.test.mjs', '/p/__tests__/steps/x.js', '/p/a/workflows.js', '/p/steps', '/p/a/steps/x.ts.bak', '/p/a/__tests__/workflow.js', 'C:\\p\\__tests__\\steps.ts', '/', '', '/p/a/workflow.spec.ts'])('%s → null', (file) => {
     expect(classifyFile(file)).toBeNull();
   });
 });
