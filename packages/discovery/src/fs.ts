@@ -179,10 +179,10 @@ export function isInside(parent: string, child: string): boolean {
   return child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
 }
 
-/** The roots of one `deepestRoot` array, and the answer for each folder asked about so far. */
+/** The roots of one `deepestRoot` array, and the answer for each path asked about so far (null: none). */
 interface RootIndex {
   roots: ReadonlySet<string>;
-  byDir: Map<string, string | null>;
+  byPath: Map<string, string | null>;
 }
 
 const rootIndexes = new WeakMap<readonly string[], RootIndex>();
@@ -191,33 +191,31 @@ const rootIndexes = new WeakMap<readonly string[], RootIndex>();
  * The deepest of `roots` (absolute paths) that is `file` itself or one of its folders, or undefined: the answer of
  * `isInside` over every root, found by walking up from `file` (as many set lookups as `file` has folders, however
  * many roots there are; a project with hundreds of exposed packages asks this for every file), and remembered per
- * folder (the files of one folder share the answer). `roots` is remembered per array: pass a new array when the
+ * path, folders included (the files of one folder share their folder's answer; a file asked again, as every file is
+ * by the linter and the resolver, costs one lookup). `roots` is remembered per array: pass a new array when the
  * roots change, never a mutated one.
  */
 export function deepestRoot(roots: readonly string[], file: string): string | undefined {
   let index = rootIndexes.get(roots);
   if (!index) {
-    index = { roots: new Set(roots.map((r) => resolve(r))), byDir: new Map() };
+    index = { roots: new Set(roots.map((r) => resolve(r))), byPath: new Map() };
     rootIndexes.set(roots, index);
   }
-  if (index.roots.has(file)) return file;
-  const folder = splitPlainPath(file)?.dir ?? dirname(file); // asked per file: no `normalize` for a plain path
-  if (folder === file) return undefined;
-  let found = index.byDir.get(folder);
+  return rootAt(index, file) ?? undefined;
+}
+
+/** `deepestRoot`'s answer for `path`, from its folder's (remembered). */
+function rootAt(index: RootIndex, path: string): string | null {
+  let found = index.byPath.get(path);
   if (found === undefined) {
-    found = null;
-    for (let dir = folder; ; ) {
-      if (index.roots.has(dir)) {
-        found = dir;
-        break;
-      }
-      const parent = dirname(dir);
-      if (parent === dir) break;
-      dir = parent;
+    if (index.roots.has(path)) found = path;
+    else {
+      const parent = dirname(path);
+      found = parent === path ? null : rootAt(index, parent);
     }
-    index.byDir.set(folder, found);
+    index.byPath.set(path, found);
   }
-  return found ?? undefined;
+  return found;
 }
 
 const NODE_MODULES_END = `${sep}node_modules`;
