@@ -41,6 +41,16 @@ describe('classifyFile across extensions', () => {
   });
 });
 
+describe('classifyFile asked again', () => {
+  it('answers a path the same every time, also after more paths than it remembers', () => {
+    const first = ['/p/a/workflow.js', '/p/a/steps/x.js', '/p/a/lib.js'].map(classifyFile);
+    for (let i = 0; i <= 100_000; i++) classifyFile(`/q/${i}/shared/steps/x.js`);
+    expect(['/p/a/workflow.js', '/p/a/steps/x.js', '/p/a/lib.js'].map(classifyFile)).toEqual(first);
+    expect(first).toEqual(['workflow', 'steps', null]);
+    expect(classifyFile('/q/100000/shared/steps/x.js')).toBe('shared-steps');
+  });
+});
+
 describe('sourceStem', () => {
   it.each([
     ['workflow.ts', 'workflow'],
