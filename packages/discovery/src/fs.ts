@@ -131,7 +131,8 @@ export function cachingFileSystem(fs: FileSystem): FileSystem {
     const kind = kindIn(split.dir, split.name);
     if (kind !== 'file' && kind !== 'directory') return undefined;
     try {
-      return joinName(realpath(split.dir), split.name); // the folder was listed, so it exists: at worst one `fs.realpath` for it
+      const realDir = realpath(split.dir); // the folder was listed, so it exists: at worst one `fs.realpath` for it
+      return realDir === split.dir ? path : joinName(realDir, split.name); // the path itself when real: no new string to hash
     } catch {
       return undefined;
     }
@@ -196,6 +197,7 @@ const rootIndexes = new WeakMap<readonly string[], RootIndex>();
  * roots change, never a mutated one.
  */
 export function deepestRoot(roots: readonly string[], file: string): string | undefined {
+  if (roots.length === 0) return undefined; // the resolver's dependency roots, before any bare import: asked per file
   let index = rootIndexes.get(roots);
   if (!index) {
     index = { roots: new Set(roots.map((r) => resolve(r))), byPath: new Map() };
