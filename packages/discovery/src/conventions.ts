@@ -66,16 +66,15 @@ const ROLE_MEMORY = 100_000;
 
 /** `classifyFile` worked out. */
 function roleOf(file: string): FileRole | null {
-  // From the path's tail, no split of the whole path (the `__tests__` check, which needs the whole path, runs only
-  // for a source file name, mostly as a substring search).
-  const cut = lastSeparator(file, file.length - 1);
-  const stem = sourceStem(file.slice(cut + 1));
+  // Name, parent and grandparent cut from the path's tail, not a split of the whole path (the `__tests__` check,
+  // which needs the whole path, runs only for a source file name, mostly as a substring search).
+  const [folder, name] = splitLast(file);
+  const stem = sourceStem(name);
   if (stem === undefined || (file.includes('__tests__') && isTestFile(file))) return null;
   if (stem === 'workflow') return 'workflow';
-  const parentCut = cut > 0 ? lastSeparator(file, cut - 1) : -1;
-  const parent = cut > 0 ? file.slice(parentCut + 1, cut) : undefined;
+  const [above, parent] = splitLast(folder);
   if (parent === 'steps' || parent === 'evaluators') {
-    const shared = parentCut > 0 && file.slice(lastSeparator(file, parentCut - 1) + 1, parentCut) === 'shared';
+    const shared = splitLast(above)[1] === 'shared';
     if (parent === 'steps') return shared ? 'shared-steps' : 'steps';
     return shared ? 'shared-evaluators' : 'evaluators';
   }
@@ -84,9 +83,10 @@ function roleOf(file: string): FileRole | null {
   return null;
 }
 
-/** The index of the last `/` or `\\` at or before `from` in `path`, or -1. */
-function lastSeparator(path: string, from: number): number {
-  return Math.max(path.lastIndexOf('/', from), path.lastIndexOf('\\', from));
+/** `path` cut at its last `/` or `\\`: what is before it (`''` when there is none) and what is after it. */
+function splitLast(path: string): [string, string] {
+  const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return [path.slice(0, Math.max(cut, 0)), path.slice(cut + 1)];
 }
 
 /** True for files that may accompany activity files in a convention folder without a warning (`.d.ts`, source maps). */
