@@ -108,6 +108,19 @@ describe('confineFileSystem', () => {
     expect(fs.readdir(pkg).map((e) => `${e.name}:${e.kind}`).sort()).toEqual(['alias.js:symlink', 'out:symlink', 'own.js:file', 'package.json:file', 'steps.js:symlink']);
   });
 
+  it('judges a path that is not normalized (`.`, `..`, doubled or trailing separators) as the path it names', () => {
+    const outside = outsideFolder();
+    const root = project({ 'pkg/own.js': 'own', 'pkg/a/x.js': 'x' }, { 'pkg/steps.js': join(outside, 'secret.js') });
+    const pkg = join(root, 'pkg');
+    const fs = confineFileSystem(nodeFileSystem, [pkg]);
+    expect(outcome(() => fs.readFile(`${pkg}/a/../steps.js`))).toBe('EOUTSIDE');
+    expect(outcome(() => fs.readFile(`${pkg}/./steps.js`))).toBe('EOUTSIDE');
+    expect(outcome(() => fs.readFile(`${pkg}//steps.js`))).toBe('EOUTSIDE');
+    expect(fs.readFile(`${pkg}/a/../own.js`)).toBe('own');
+    expect(fs.readdir(`${pkg}/a/`).map((e) => e.name)).toEqual(['x.js']);
+    expect(fs.readdir(`${pkg}/a/../a`).map((e) => e.name)).toEqual(['x.js']);
+  });
+
   it('keeps dependencies readable wherever their links lead (node_modules of the package), but not a folder merely named like it', () => {
     const outside = outsideFolder();
     const root = project({ 'pkg/own.js': '' }, { 'pkg/node_modules/dep': outside, 'pkg/node_modules_old': outside });
