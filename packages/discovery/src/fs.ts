@@ -131,8 +131,7 @@ export function cachingFileSystem(fs: FileSystem): FileSystem {
     const kind = kindIn(split.dir, split.name);
     if (kind !== 'file' && kind !== 'directory') return undefined;
     try {
-      const realDir = realpath(split.dir); // the folder was listed, so it exists: at worst one `fs.realpath` for it
-      return realDir === split.dir ? path : joinName(realDir, split.name); // the path itself when real: no new string to hash
+      return joinName(realpath(split.dir), split.name); // the folder was listed, so it exists: at worst one `fs.realpath` for it
     } catch {
       return undefined;
     }
@@ -155,18 +154,14 @@ export function cachingFileSystem(fs: FileSystem): FileSystem {
 const UNPLAIN_SEGMENT = /\/(?:\.{1,2})?(?:\/|$)/;
 
 /**
- * The folder and name of a normalized absolute path other than the root (`dirname` and `basename`), or undefined for
- * any other path. On POSIX a character scan instead of `normalize`, which this is asked for every file.
+ * The folder and name of a normalized absolute POSIX path other than the root (`dirname` and `basename`, by a
+ * character scan instead of `normalize`: asked for every file), or undefined for any other path, and for every path
+ * on Windows, whose callers then take the `node:path` way (`resolve`, `dirname`) or ask the file system.
  */
 export function splitPlainPath(path: string): { dir: string; name: string } | undefined {
-  if (sep === '/') {
-    if (path.charCodeAt(0) !== 47 || UNPLAIN_SEGMENT.test(path)) return undefined;
-    const cut = path.lastIndexOf('/');
-    return { dir: cut === 0 ? '/' : path.slice(0, cut), name: path.slice(cut + 1) };
-  }
-  const dir = dirname(path);
-  if (dir === path || !isAbsolute(path) || normalize(path) !== path) return undefined;
-  return { dir, name: basename(path) };
+  if (sep !== '/' || path.charCodeAt(0) !== 47 || UNPLAIN_SEGMENT.test(path)) return undefined;
+  const cut = path.lastIndexOf('/');
+  return { dir: cut === 0 ? '/' : path.slice(0, cut), name: path.slice(cut + 1) };
 }
 
 /** `join(dir, name)` for a normalized `dir` and a directory entry's name (no separator, never `.` or `..`). */

@@ -61,6 +61,14 @@ describe('cachingFileSystem real paths', () => {
     }
   });
 
+  it('derives the real path of a file in the file-system root from the root listing', () => {
+    const base = counting(memoryFileSystem({ '/x.js': '' }));
+    const fs = cachingFileSystem(base);
+    fs.readdir('/');
+    expect(fs.realpath('/x.js')).toBe('/x.js');
+    expect(base.realpaths).toEqual(['/']);
+  });
+
   it('remembers a failure and throws it again', () => {
     const base = counting(memoryFileSystem(files));
     const fs = cachingFileSystem(base);
