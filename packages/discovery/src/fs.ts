@@ -3,7 +3,7 @@
  * so tests can use in-memory trees and so "never imports package code" is evident: nothing here can load a module).
  */
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
+import { basename, dirname, resolve, sep } from 'node:path';
 
 /** What a directory entry is, without following symlinks. */
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
