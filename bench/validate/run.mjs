@@ -65,8 +65,9 @@
  *   own work spread over reading, resolving, discovery and the rules (no function above 3% once profiled honestly).
  *
  * Third round, file system, walk, classification and import resolution (in-process A/B against the second round's
- * main, --no-turbofan, cold, 9 interleaved pairs, load 4-5: median pair difference -124 ms CPU, -105 ms main thread;
- * medians 1.27 -> 1.20 CPU-s, main 871 -> 792 ms; the TypeScript project likewise, 1.49 -> 1.40): the caching file
+ * main, --no-turbofan, cold, interleaved, medians of per-pair differences: -124 ms CPU and -105 ms main thread over
+ * 9 pairs at load 4-5, -77 and -94 ms over 11 pairs at load 2-3; the TypeScript project -191 and -147 ms over 7
+ * pairs; so roughly 1.27 -> 1.20 CPU-s on a quiet machine): the caching file
  * system keeps answers without a wrapper object per path; confinement splits normalized paths as strings (no
  * `path.resolve` per new path); `deepestRoot` remembers its answer per path (the linter and the resolver ask about
  * every file); the walk joins names with `joinName` and keeps one ancestor set; `classifyFile` reads the path's tail
