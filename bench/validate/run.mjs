@@ -12,9 +12,9 @@
  * against its target:
  * - CPU seconds (every thread of the process) of one `validate()` of the JavaScript package, module loading excluded
  *   (target ≤ 1.0 s), as the library runs it and under the V8 flags the `validate-workflow-package` command sets for
- *   its own process (`VALIDATION_V8_FLAGS`: `--no-turbofan`), the two interleaved;
- * - CPU seconds of `validate-workflow-package <package>` as users run it (the whole process: module loading, its
- *   validation thread, JSON output), reported by `probe.mjs` preloaded into that process (same target);
+ *   its own process (`VALIDATION_V8_FLAGS`: `--no-turbofan --semi-space-growth-factor=1`), the two interleaved;
+ * - CPU seconds of `validate-workflow-package <package>` as users run it (the whole process: module loading, the
+ *   validation, JSON output), reported by `probe.mjs` preloaded into that process (same target);
  * - peak RSS of that process (target ≤ 150 MB);
  * - the TypeScript project's CPU over the JavaScript project's, the two run interleaved in the same run so both see
  *   the same machine load (target ≤ 1.3).
@@ -29,7 +29,7 @@
  * rest spread thin over discovery and the rules. After it: @babel/parser 32-34%, GC 12%, traversal 8-10%, readFile
  * 3-5%, no realpath system calls, each import resolved once. Memory: the retained facts of all 4,000 modules are
  * ~25 MB (ASTs are dropped after each file's traversal); the rest of the old peak RSS was the young generation
- * growing to 64 MB, which the validation thread's `resourceLimits` caps (packages/validator/src/thread-limits.ts).
+ * growing to 64 MB, which the command keeps at its initial size (packages/validator/src/thread-limits.ts).
  *
  * The second round (same machine, load 5-8 throughout, so A/B runs alternate the variants in one run and take
  * medians of 5-7 fresh processes):

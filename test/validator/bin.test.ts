@@ -1,7 +1,6 @@
 /**
- * The `validate-workflow-package` bin as users run it (the built package): the command runs in a validation thread
- * with the validator's `resourceLimits` (see packages/validator/src/thread-limits.ts), and the process reports what
- * the thread printed and exits with its code.
+ * The `validate-workflow-package` bin as users run it (the built package): the command runs under the validator's V8
+ * flags (see packages/validator/src/thread-limits.ts), prints its report and exits with its code.
  */
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
@@ -13,7 +12,7 @@ const BIN = path.join(REPO, 'packages/validator/bin/validate-workflow-package.js
 const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: REPO, encoding: 'utf8' });
 
 describe('validate-workflow-package (bin)', () => {
-  it('prints the findings of the validation thread and exits 1 on errors', () => {
+  it('prints the findings and exits 1 on errors', () => {
     const r = run('fixtures/validator/reexport/cycle/invalid', '--format', 'json');
     expect(r.status).toBe(1);
     const report = JSON.parse(r.stdout) as { diagnostics: { ruleId: string; line: number }[]; summary: { errorCount: number } };

@@ -1,25 +1,30 @@
 #!/usr/bin/env node
 /**
- * Bin entry of `validate-workflow-package` (`npx validate-workflow-package [dir]`). All logic is in
- * `cli/run.ts`; this file runs it in a validation thread sized by `VALIDATION_THREAD_LIMITS` (a young generation of
- * 12 MB, which keeps the command's resident memory down on large projects; see thread-limits.ts), forwards the
- * thread's output and exits with its code. A thread that dies (out of memory, a crash) is an internal error (exit 3).
- * The process exists only to validate, so it runs without V8's TurboFan tier (`useValidationV8Flags`).
+ * Bin entry of `validate-workflow-package` (`npx validate-workflow-package [dir]`). All logic is in `cli/run.ts`;
+ * this file sets the V8 flags of a process that exists only to validate (`useValidationV8Flags`: no TurboFan, a young
+ * generation that does not grow; see thread-limits.ts), then loads and runs the command on the main thread, prints
+ * what it returns and exits with its code. `run()` never throws; anything that escapes it anyway is an internal
+ * error (exit 3), reported without a stack trace.
+ *
+ * Why no worker thread: the young generation used to be capped by running the command in a thread created with
+ * `VALIDATION_THREAD_LIMITS`, but a second isolate costs about 0.1 CPU-s of start-up and module loading, a tenth of
+ * the whole command on the 1,000-workflow benchmark (bench/validate).
  */
-import { Worker } from 'node:worker_threads';
 import { EXIT_INTERNAL } from './cli/exit-codes.js';
-import { useValidationV8Flags, VALIDATION_THREAD_LIMITS } from './thread-limits.js';
+import { useValidationV8Flags } from './thread-limits.js';
 
 useValidationV8Flags();
 
-const thread = new Worker(new URL('./cli/thread-main.js', import.meta.url), {
-  workerData: { argv: process.argv.slice(2), cwd: process.cwd(), color: process.stdout.isTTY === true && !process.env.NO_COLOR },
-  resourceLimits: VALIDATION_THREAD_LIMITS,
-});
-thread.on('error', (error: Error) => {
-  process.stderr.write(`validate-workflow-package: internal error: ${error.message}\n`);
+try {
+  // Loaded only now, so the analysis runs (and allocates) under the flags just set.
+  const { run } = await import('./cli/run.js');
+  process.exitCode = await run(process.argv.slice(2), {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    cwd: process.cwd(),
+    color: process.stdout.isTTY === true && !process.env.NO_COLOR,
+  });
+} catch (error) {
+  process.stderr.write(`validate-workflow-package: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = EXIT_INTERNAL;
-});
-thread.on('exit', (code) => {
-  process.exitCode ??= code;
-});
+}
