@@ -77,6 +77,16 @@
  * ~0.3-1 µs each in a full run (cold caches; 0.05 µs in a micro-benchmark): timing each call in-process is the honest
  * measure, not a micro-benchmark. Measured without gain: a regex-free `sourceStem` (~10% of a computation that now
  * runs once per path), reading a file with open/fstat/read instead of stat + readFile (12 vs 13.5 µs per file).
+ *
+ * Third round, the command around `validate()` (bin A/B against the round's start, probe as below, interleaved,
+ * 9 pairs at load 1-2: 1.15 -> 1.05 CPU-s, median pair difference -105 ms; peak RSS 129 -> 108 MB): the validation
+ * thread cost ~0.1 CPU-s (a second isolate: ~47 ms empty, plus its own bootstrap and module loading; the command on an
+ * empty folder 222 -> 125 ms), so the command runs on its main thread and keeps the young generation small with
+ * `--semi-space-growth-factor=1` (a semi-space size set at run time is ignored; the growth factor is read at each
+ * growth). In-process under the command's flags this flag costs ~+25 ms against an unbounded young generation (5
+ * pairs), which the bin no longer has to beat. Node's compile cache (`module.enableCompileCache()`): -22 ms warm, +6 ms
+ * on the first run (7 triples). Left: module loading ~45 ms with the cache (resolution of ~150 ES modules,
+ * @babel/types' evaluation ~7 ms, jsonc-parser ~4 ms), JSON output ~10 ms, GC.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
