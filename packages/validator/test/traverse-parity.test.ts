@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import traverse from '@babel/traverse';
 import { isTypeScriptFile, mergeVisitors, parseSource, walk, type RuleVisitor } from '@skein/discovery';
 import { describe, expect, it } from 'vitest';
-import { visitorsForRole } from '../src/engine/file-linter.js';
+import { rulesByRole, visitorsForRole } from '../src/engine/file-linter.js';
 import { fileRules } from '../src/rules/index.js';
 import type { CodeRole, FileRule, ResolvedImport, ValidatorDiagnostic } from '../src/types.js';
 import { REPO } from './helpers.js';
@@ -37,7 +37,7 @@ function resolveByName(specifier: string): ResolvedImport {
 
 function findings(file: string, role: CodeRole, rules: readonly FileRule[], run: (visitors: RuleVisitor[]) => void): string[] {
   const out: ValidatorDiagnostic[] = [];
-  run(visitorsForRole({ file, role, packageRoot: path.dirname(file), rules, resolve: resolveByName, report: (d) => out.push(d), sites: [] }));
+  run(visitorsForRole(file, role, rulesByRole(rules), { resolve: (_file, specifier) => resolveByName(specifier), packageRootOf: path.dirname, report: (d) => out.push(d) }, []));
   return out.map((d) => `${d.ruleId}:${d.messageId}@${d.line}:${d.column} ${JSON.stringify(d.data ?? {})}`).sort();
 }
 
