@@ -323,6 +323,7 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
 const EXPORTS_WORD = /\bexports\b/;
 /** `require(…)`, `Object.defineProperty(exports, …)`. */
 const REQUIRE_OR_EXPORTS = /\b(?:require|exports)\b/;
+const UNSUPPORTED_FORMS_SCOPE = { AssignmentExpression: EXPORTS_WORD, CallExpression: REQUIRE_OR_EXPORTS, ImportExpression: IMPORT_CALL } as const;
 
 /**
  * Discovery's visitor in the single traversal of a module: CommonJS exports and requires, dynamic imports and
@@ -333,7 +334,6 @@ const REQUIRE_OR_EXPORTS = /\b(?:require|exports)\b/;
 export function unsupportedFormsVisitor(out: UnsupportedForm[]): RuleVisitor {
   const cjsRanges: [number, number][] = [];
   return {
-    [VISIT_SCOPE]: { AssignmentExpression: EXPORTS_WORD, CallExpression: REQUIRE_OR_EXPORTS, ImportExpression: IMPORT_CALL },
     AssignmentExpression({ node: n }) {
       if (n.left.type !== 'MemberExpression') return;
       const left = n.left;
@@ -365,5 +365,6 @@ export function unsupportedFormsVisitor(out: UnsupportedForm[]): RuleVisitor {
       const source = staticStringOf(n.source);
       out.push(source === undefined ? { kind: 'computed-path', what: 'import()', position: positionOf(n) } : { kind: 'dynamic-import', source, position: positionOf(n) });
     },
+    [VISIT_SCOPE]: UNSUPPORTED_FORMS_SCOPE,
   };
 }

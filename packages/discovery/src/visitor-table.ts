@@ -20,7 +20,11 @@ import type { RulePath } from './traverse.js';
  */
 export type VisitScope = 'module' | RegExp;
 
-/** The key under which a visitor object declares the `VisitScope` of its functions (a symbol: never a node type). */
+/**
+ * The key under which a visitor object declares the `VisitScope` of its functions (a symbol: never a node type).
+ * Visitors made per file list it last, with a constant table: a computed key ahead of the functions makes V8 define
+ * each of them one by one, a slow path (about 1 µs per visitor object while the code is cold).
+ */
 export const VISIT_SCOPE: unique symbol = Symbol('skein.visitScope');
 
 /** A rule's visitors: one function per node type it wants to see, and optionally where each has effects. */
