@@ -34,7 +34,7 @@ export function lint(rule: FileRule, code: string, options: LintOptions = {}): V
   const parseErrors = errors.map((e) => parseError(e.position.line, e.position.column, e.message));
   if (ast && parseErrors.length === 0) {
     const run = (source: SourceFacts | undefined, into: ValidatorDiagnostic[]) =>
-      walk(ast, mergeVisitors(visitorsForRole(file, options.role ?? 'workflow', rulesByRole([rule]), { resolve: (_file, specifier) => resolve(specifier), packageRootOf: () => '/pkg', report: (d) => into.push(d) }, []), source));
+      walk(ast, mergeVisitors(visitorsForRole(file, options.role ?? 'workflow', rulesByRole([rule]), { resolve: (_file, specifier) => resolve(specifier), packageRootOf: () => '/pkg', report: (d) => into.push(d) }, [], source), source));
     try {
       run(undefined, out);
       const skipping: ValidatorDiagnostic[] = [];

@@ -4,7 +4,7 @@
  * the file's role; the store merges them with discovery's own visitor and walks the AST once. Rules never parse.
  */
 import type { File } from '@babel/types';
-import { classifyFile, isDeclarationFile, isOwnFile, isTestFile, renderMessage, sourceStem, type AnalysisSession, type ModuleHook, type RuleVisitor } from '@skein/discovery';
+import { classifyFile, isDeclarationFile, isOwnFile, isTestFile, mayMatch, renderMessage, sourceStem, type AnalysisSession, type ModuleHook, type RuleVisitor, type SourceFacts } from '@skein/discovery';
 import type { CodeRole, FileRule, FileRuleContext, ReportDescriptor, ResolvedImport, RuleMeta, ValidatorDiagnostic } from '../types.js';
 import { importCollector, type ImportSite } from './import-collector.js';
 
@@ -90,14 +90,18 @@ export function rulesByRole(rules: readonly FileRule[]): RulesByRole {
   return byRole;
 }
 
-/** The visitors of the rules of `role` for one file, after the import collector filling `sites`. */
-export function visitorsForRole(file: string, role: CodeRole | 'dependency', rules: RulesByRole, host: LintHost, sites: ImportSite[]): RuleVisitor[] {
+/**
+ * The visitors of the rules of `role` for one file, after the import collector filling `sites`. With `source` (a
+ * cleanly parsed file), a rule whose `words` the text lacks is not created.
+ */
+export function visitorsForRole(file: string, role: CodeRole | 'dependency', rules: RulesByRole, host: LintHost, sites: ImportSite[], source: SourceFacts | undefined): RuleVisitor[] {
   const visitors: RuleVisitor[] = [importCollector(sites)];
   if (role === 'dependency') return visitors;
   const list = rules.get(role);
   if (list === undefined) return visitors;
   for (let i = 0; i < list.length; i++) {
     const rule = list[i] as FileRule;
+    if (rule.words !== undefined && !mayMatch(source, rule.words)) continue;
     visitors.push(rule.create(new RuleContext(file, role, rule, host)));
   }
   return visitors;
@@ -142,12 +146,12 @@ export class FileLinter implements ModuleHook {
     return classifyFile(file) ?? (isOwnSource(file) ? 'other' : null);
   }
 
-  visitorsFor(file: string, _ast: File): RuleVisitor[] {
+  visitorsFor(file: string, _ast: File, source: SourceFacts | undefined): RuleVisitor[] {
     const role = this.roleOf(file);
     if (role === null) return [];
     this.linted.set(file, role);
     const sites: ImportSite[] = [];
     this.sites.set(file, sites);
-    return visitorsForRole(file, role, this.#rules, this.#host, sites);
+    return visitorsForRole(file, role, this.#rules, this.#host, sites, source);
   }
 }

@@ -46,6 +46,14 @@ function globalThisMember(path: RulePath<MemberExpression> | RulePath<OptionalMe
 const nameScopes = new WeakMap<ReadonlySet<string>, RuleVisitor[typeof VISIT_SCOPE]>();
 
 /**
+ * The `VisitScope` pattern of the uses {@link visitGlobalReferences} finds of `names` (one of them spelled as an
+ * identifier or as the string of `globalThis['x']`): the `words` of a rule built on it.
+ */
+export function globalNamesPattern(names: ReadonlySet<string>): RegExp {
+  return wordPattern(names);
+}
+
+/**
  * Visits the uses of the global variables `names` (SPEC rule 12, `workflow/no-node-globals` and
  * `workflow/no-nondeterministic-apis`): identifiers read as values that no enclosing scope declares, and the same
  * globals read through `globalThis` (`globalThis.process.env`, `globalThis['fetch']`), other than the operand of
@@ -59,7 +67,7 @@ export function visitGlobalReferences(names: ReadonlySet<string>, onReference: (
   let scope = nameScopes.get(names);
   if (!scope) {
     // Every use spells a name of `names` (an identifier, or the string of `globalThis['x']`): files without one skip it.
-    const words = wordPattern(names);
+    const words = globalNamesPattern(names);
     scope = { Identifier: words, MemberExpression: words, OptionalMemberExpression: words };
     nameScopes.set(names, scope);
   }
