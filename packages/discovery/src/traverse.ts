@@ -360,11 +360,8 @@ export function walk(root: Node, table: VisitorTable): void {
       for (let i = 0; i < fns.length; i++) (fns[i] as AnyVisit)(visited);
       return;
     }
-    let scope = parentScope;
-    if (path !== null) {
-      if ((flags & OPENS_SCOPE) !== 0) scope = path.scope = scopeFor(path, parentScope);
-      if (fns !== undefined) for (let i = 0; i < fns.length; i++) (fns[i] as AnyVisit)(path);
-    }
+    const scope = (flags & OPENS_SCOPE) !== 0 ? ((path as RulePath).scope = scopeFor(path as RulePath, parentScope)) : parentScope;
+    if (fns !== undefined) for (let i = 0; i < fns.length; i++) (fns[i] as AnyVisit)(path as RulePath);
     const keys = info.keys;
     for (let k = 0; k < keys.length; k++) {
       const child = (node as unknown as Record<string, unknown>)[keys[k] as string] as Node | Node[] | null | undefined;
