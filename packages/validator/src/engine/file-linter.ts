@@ -43,8 +43,8 @@ export interface LintHost {
 
 /**
  * The context one rule's `create()` gets for one file (typescript-eslint's `context`): `resolve` and `report` are
- * methods rather than closures made per file, and `packageRoot` is worked out on first use (most rules never read it;
- * one closure per rule and file plus a package-root lookup per file cost ~10% of the linter's per-file time cold).
+ * methods rather than closures made per file, and `packageRoot` is worked out on first use (only a misplaced-definition
+ * finding reads it; on the benchmark's 4,000 files the closures and lookups were a measurable part of the cold run).
  */
 class RuleContext implements FileRuleContext {
   readonly #rule: FileRule;
