@@ -89,8 +89,7 @@ export class ModuleStore {
     const { ast, errors } = parseSource(text, file);
     if (!ast) return;
     const source = sourceFacts(file, text, errors.length);
-    const visitors = this.hook?.visitorsFor(file, ast, source) ?? [];
-    if (visitors.length > 0) this.#walk(file, ast, visitors, source, []);
+    this.#walk(file, ast, this.hook?.visitorsFor(file, ast, source) ?? [], source, []);
   }
 
   #read(file: string): string | Loaded {
