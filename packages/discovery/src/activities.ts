@@ -3,17 +3,20 @@
  * `evaluators.js`, `evaluators/*.js`; a package's (or the project's) `shared/steps/*.js`, `shared/evaluators/*.js`.
  * Activities are the named exports `export const x = step({ name })` / `evaluator({ name })`.
  */
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { classifyFile, isCompanionFile, isTestFile, SOURCE_EXTENSIONS, sourceStem } from './conventions.js';
 import { checkActivityName, exportedDefinitions, kindOf } from './definitions.js';
 import { cmp, type Diagnostics } from './diagnostics.js';
-import type { FileSystem } from './fs.js';
+import { joinName, type FileSystem } from './fs.js';
 import type { ModuleStore } from './store.js';
 import type { ActivityEntry, FileRole } from './types.js';
 
 const ACTIVITY_CALLEES = new Set(['step', 'evaluator'] as const);
 
-/** What a directory holds, by entry name, symlinks followed. Missing or unreadable directories are empty. */
+/**
+ * What a directory holds, by entry name, symlinks followed. Missing or unreadable directories are empty. Folders here
+ * are normalized (real paths and their folders), so paths are made with `joinName`, not `path.join`.
+ */
 function listing(fs: FileSystem, dir: string): Map<string, 'file' | 'directory' | 'other'> {
   const out = new Map<string, 'file' | 'directory' | 'other'>();
   let entries;
@@ -28,7 +31,7 @@ function listing(fs: FileSystem, dir: string): Map<string, 'file' | 'directory' 
         continue;
       }
       try {
-        out.set(e.name, (fs.stat(join(dir, e.name))).kind);
+        out.set(e.name, (fs.stat(joinName(dir, e.name))).kind);
       } catch {
         out.set(e.name, 'other');
       }
@@ -55,7 +58,7 @@ export function conventionFolderFiles(fs: FileSystem, dir: string, diagnostics: 
   const stems = new Set<string>();
   const entries = [...listing(fs, dir)].sort(([a], [b]) => cmp(preferenceKey(a), preferenceKey(b)));
   for (const [name, kind] of entries) {
-    const path = join(dir, name);
+    const path = joinName(dir, name);
     if (kind === 'file' && (isCompanionFile(name) || isTestFile(path))) continue;
     if (kind === 'file' && classifyFile(path) !== null) {
       const stem = sourceStem(name) as string;
@@ -100,8 +103,8 @@ export function workflowActivities(fs: FileSystem, store: ModuleStore, dir: stri
   const files: string[] = [];
   for (const base of ['steps', 'evaluators']) {
     const ext = SOURCE_EXTENSIONS.find((e) => entries.get(`${base}${e}`) === 'file'); // steps.ts beside steps.js: once
-    if (ext) files.push(join(dir, `${base}${ext}`));
-    if (entries.get(base) === 'directory') files.push(...conventionFolderFiles(fs, join(dir, base), diagnostics));
+    if (ext) files.push(joinName(dir, `${base}${ext}`));
+    if (entries.get(base) === 'directory') files.push(...conventionFolderFiles(fs, joinName(dir, base), diagnostics));
   }
   return activitiesFrom(store, files, diagnostics);
 }

@@ -12,7 +12,7 @@ const COMPANION_SUFFIXES = ['.d.ts', '.d.mts', '.d.ts.map', '.d.mts.map', '.js.m
 
 /** Test files: `*.test.*`, `*.spec.*`, and anything under `__tests__/`. Never definitions. */
 export function isTestFile(file: string): boolean {
-  return /(^|[\\/])__tests__[\\/]/.test(file) || /\.(test|spec)\.[^.\\/]+$/.test(file);
+  return (file.includes('__tests__') && /(^|[\\/])__tests__[\\/]/.test(file)) || /\.(test|spec)\.[^.\\/]+$/.test(file);
 }
 
 /** True for `.d.ts` / `.d.mts` / `.d.cts` declaration files. */
@@ -25,9 +25,14 @@ export function isDeclarationFile(file: string): boolean {
  * not a `.ts`/`.mts`/`.js`/`.mjs` source (declarations and test files included).
  */
 export function sourceStem(name: string): string | undefined {
-  if (isDeclarationFile(name) || isTestFile(name)) return undefined;
-  const ext = SOURCE_EXTENSIONS.find((e) => name.endsWith(e));
-  if (!ext || name.length === ext.length) return undefined;
+  let ext: string | undefined;
+  for (const e of SOURCE_EXTENSIONS) {
+    if (name.endsWith(e)) {
+      ext = e;
+      break;
+    }
+  }
+  if (ext === undefined || name.length === ext.length || isDeclarationFile(name) || isTestFile(name)) return undefined;
   return name.slice(0, -ext.length);
 }
 
@@ -42,20 +47,46 @@ export function sourceStem(name: string): string | undefined {
  * Accepts `/` or `\` separators.
  */
 export function classifyFile(file: string): FileRole | null {
-  if (isTestFile(file)) return null;
-  const parts = file.split(/[\\/]/);
-  const stem = sourceStem(parts[parts.length - 1] as string);
-  if (stem === undefined) return null;
+  let role = roles.get(file);
+  if (role === undefined) {
+    role = roleOf(file);
+    if (roles.size >= ROLE_MEMORY) roles.clear();
+    roles.set(file, role);
+  }
+  return role;
+}
+
+/**
+ * Answers of `classifyFile` by path. A validation asks about each file ~7 times (the walk, discovery, the resolver,
+ * the linter, rules): a lookup instead of working it out again saves ~10 ms per 4,000 files (bench/validate). The
+ * function is pure, so the memory is process-wide, and bounded: it starts over past `ROLE_MEMORY` paths.
+ */
+const roles = new Map<string, FileRole | null>();
+const ROLE_MEMORY = 100_000;
+
+/** `classifyFile` worked out. */
+function roleOf(file: string): FileRole | null {
+  // Name, parent and grandparent cut from the path's tail, not a split of the whole path (the `__tests__` check,
+  // which needs the whole path, runs only for a source file name, mostly as a substring search).
+  const [folder, name] = splitLast(file);
+  const stem = sourceStem(name);
+  if (stem === undefined || (file.includes('__tests__') && isTestFile(file))) return null;
   if (stem === 'workflow') return 'workflow';
-  const parent = parts[parts.length - 2];
+  const [above, parent] = splitLast(folder);
   if (parent === 'steps' || parent === 'evaluators') {
-    const shared = parts[parts.length - 3] === 'shared';
+    const shared = splitLast(above)[1] === 'shared';
     if (parent === 'steps') return shared ? 'shared-steps' : 'steps';
     return shared ? 'shared-evaluators' : 'evaluators';
   }
   if (stem === 'steps') return 'steps';
   if (stem === 'evaluators') return 'evaluators';
   return null;
+}
+
+/** `path` cut at its last `/` or `\\`: what is before it (`''` when there is none) and what is after it. */
+function splitLast(path: string): [string, string] {
+  const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return [path.slice(0, Math.max(cut, 0)), path.slice(cut + 1)];
 }
 
 /** True for files that may accompany activity files in a convention folder without a warning (`.d.ts`, source maps). */

@@ -2,9 +2,9 @@
  * One walk of a directory tree through `FileSystem`, resolving symlinks to real paths and guarding against
  * symlink loops (reported as `fs/symlink-loop`, never thrown).
  */
-import { join, sep } from 'node:path';
+import { sep } from 'node:path';
 import type { Diagnostics } from './diagnostics.js';
-import { errorCode, type FileSystem } from './fs.js';
+import { errorCode, joinName, type FileSystem } from './fs.js';
 
 /** What to walk. */
 export interface WalkOptions {
@@ -25,8 +25,10 @@ export interface WalkOptions {
 export function walkFiles(fs: FileSystem, root: string, options: WalkOptions, diagnostics: Diagnostics): string[] {
   const found: string[] = [];
   const visited = new Set<string>();
+  /** The folders being walked, from the root down to the current one (one set, not a copy per folder). */
+  const chain = new Set<string>();
 
-  function visitDir(realDir: string, ancestors: ReadonlySet<string>): void {
+  function visitDir(realDir: string): void {
     visited.add(realDir);
     let entries;
     try {
@@ -35,11 +37,11 @@ export function walkFiles(fs: FileSystem, root: string, options: WalkOptions, di
       diagnostics.report('fs/unreadable', 'directory', realDir, undefined, { dir: realDir, code: errorCode(error) });
       return;
     }
-    const chain = new Set(ancestors).add(realDir);
+    chain.add(realDir); // never there already: only unvisited folders are walked
     for (const entry of entries) {
-        const path = join(realDir, entry.name);
+        const path = joinName(realDir, entry.name); // `realDir` is a real (normalized) path: no `path.join` per entry
         if (entry.kind === 'directory') {
-          if (!options.skipDir(entry.name, path) && !visited.has(path)) visitDir(path, chain);
+          if (!options.skipDir(entry.name, path) && !visited.has(path)) visitDir(path);
           continue;
         }
         if (entry.kind === 'file') {
@@ -77,8 +79,9 @@ export function walkFiles(fs: FileSystem, root: string, options: WalkOptions, di
           diagnostics.report('fs/symlink-loop', 'ancestor', path, undefined, { path, target: real });
           continue;
         }
-        if (!visited.has(real)) visitDir(real, chain);
+        if (!visited.has(real)) visitDir(real);
     }
+    chain.delete(realDir);
   }
 
   let realRoot: string;
@@ -91,6 +94,6 @@ export function walkFiles(fs: FileSystem, root: string, options: WalkOptions, di
   }
   const rootPrefix = realRoot.endsWith(sep) ? realRoot : realRoot + sep;
   const inRoot = (real: string): boolean => real === realRoot || real.startsWith(rootPrefix);
-  visitDir(realRoot, new Set());
+  visitDir(realRoot);
   return [...new Set(found)].sort();
 }

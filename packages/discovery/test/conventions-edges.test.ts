@@ -24,12 +24,30 @@ describe('classifyFile across extensions', () => {
     ['C:\\p\\shared\\steps\\x.ts', 'shared-steps'],
     ['workflow.js', 'workflow'],
     ['steps.mjs', 'steps'],
+    ['/shared/steps/x.js', 'shared-steps'],
+    ['/shared/evaluators/x.js', 'shared-evaluators'],
+    ['C:\\p/shared\\evaluators/x.ts', 'shared-evaluators'],
+    ['p\\steps\\x.js', 'steps'],
+    ['/p/__tests__x/workflow.js', 'workflow'],
+    ['/p/x__tests__/steps.js', 'steps'],
+    ['/p/notshared/steps/x.js', 'steps'],
+    ['/p/shared/a/steps/x.js', 'steps'],
   ] as const)('%s → %s', (file, role) => {
     expect(classifyFile(file)).toBe(role);
   });
 
-  it.each(['/p/a/.ts', '/p/a/steps/.js', '/p/a/workflow.cts', '/p/a/workflow.jsx', '/p/a/workflow.d.mts', '/p/a/steps.test.mjs', '/p/__tests__/steps/x.js', '/p/a/workflows.js', '/p/steps', '/p/a/steps/x.ts.bak'])('%s → null', (file) => {
+  it.each(['/p/a/.ts', '/p/a/steps/.js', '/p/a/workflow.cts', '/p/a/workflow.jsx', '/p/a/workflow.d.mts', '/p/a/steps.test.mjs', '/p/__tests__/steps/x.js', '/p/a/workflows.js', '/p/steps', '/p/a/steps/x.ts.bak', '/p/a/__tests__/workflow.js', 'C:\\p\\__tests__\\steps.ts', '/', '', '/p/a/workflow.spec.ts'])('%s → null', (file) => {
     expect(classifyFile(file)).toBeNull();
+  });
+});
+
+describe('classifyFile asked again', () => {
+  it('answers a path the same every time, also after more paths than it remembers', () => {
+    const first = ['/p/a/workflow.js', '/p/a/steps/x.js', '/p/a/lib.js'].map(classifyFile);
+    for (let i = 0; i <= 100_000; i++) classifyFile(`/q/${i}/shared/steps/x.js`);
+    expect(['/p/a/workflow.js', '/p/a/steps/x.js', '/p/a/lib.js'].map(classifyFile)).toEqual(first);
+    expect(first).toEqual(['workflow', 'steps', null]);
+    expect(classifyFile('/q/100000/shared/steps/x.js')).toBe('shared-steps');
   });
 });
 

@@ -50,6 +50,25 @@ describe('cachingFileSystem real paths', () => {
     expect(base.realpaths).toEqual(['/p/a/link.js', '/p/b/z.js', '/p/a/../a/x.js']);
   });
 
+  it('derives the real path of a file in a listed symlinked folder from the folder real path, not the path asked', () => {
+    const project = tempProject({ 'lib/z.js': '' }, { 'pkg/l': '../lib' });
+    try {
+      const fs = cachingFileSystem(nodeFileSystem);
+      expect(fs.readdir(join(project.root, 'pkg', 'l')).map((e) => `${e.name}:${e.kind}`)).toEqual(['z.js:file']);
+      expect(fs.realpath(join(project.root, 'pkg', 'l', 'z.js'))).toBe(join(project.root, 'lib', 'z.js'));
+    } finally {
+      project.cleanup();
+    }
+  });
+
+  it('derives the real path of a file in the file-system root from the root listing', () => {
+    const base = counting(memoryFileSystem({ '/x.js': '' }));
+    const fs = cachingFileSystem(base);
+    fs.readdir('/');
+    expect(fs.realpath('/x.js')).toBe('/x.js');
+    expect(base.realpaths).toEqual(['/']);
+  });
+
   it('remembers a failure and throws it again', () => {
     const base = counting(memoryFileSystem(files));
     const fs = cachingFileSystem(base);

@@ -3,7 +3,7 @@
  * the validator reads through (a package's own files never lead outside it; its dependencies and missing files
  * behave as they do on disk).
  */
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -108,6 +108,30 @@ describe('confineFileSystem', () => {
     expect(fs.readdir(pkg).map((e) => `${e.name}:${e.kind}`).sort()).toEqual(['alias.js:symlink', 'out:symlink', 'own.js:file', 'package.json:file', 'steps.js:symlink']);
   });
 
+  it('refuses a file in a folder below a symlink that leads outside (the folder is listed as a plain one there)', () => {
+    const outside = outsideFolder();
+    mkdirSync(join(outside, 'sub'));
+    writeFileSync(join(outside, 'sub', 'deep.js'), 'deep');
+    const root = project({ 'pkg/own.js': '' }, { 'pkg/out': outside });
+    const pkg = join(root, 'pkg');
+    const fs = confineFileSystem(nodeFileSystem, [pkg]);
+    expect(outcome(() => fs.readFile(join(pkg, 'out', 'sub', 'deep.js')))).toBe('EOUTSIDE');
+    expect(outcome(() => fs.readdir(join(pkg, 'out', 'sub')))).toBe('EOUTSIDE');
+  });
+
+  it('judges a path that is not normalized (`.`, `..`, doubled or trailing separators) as the path it names', () => {
+    const outside = outsideFolder();
+    const root = project({ 'pkg/own.js': 'own', 'pkg/a/x.js': 'x' }, { 'pkg/steps.js': join(outside, 'secret.js') });
+    const pkg = join(root, 'pkg');
+    const fs = confineFileSystem(nodeFileSystem, [pkg]);
+    expect(outcome(() => fs.readFile(`${pkg}/a/../steps.js`))).toBe('EOUTSIDE');
+    expect(outcome(() => fs.readFile(`${pkg}/./steps.js`))).toBe('EOUTSIDE');
+    expect(outcome(() => fs.readFile(`${pkg}//steps.js`))).toBe('EOUTSIDE');
+    expect(fs.readFile(`${pkg}/a/../own.js`)).toBe('own');
+    expect(fs.readdir(`${pkg}/a/`).map((e) => e.name)).toEqual(['x.js']);
+    expect(fs.readdir(`${pkg}/a/../a`).map((e) => e.name)).toEqual(['x.js']);
+  });
+
   it('keeps dependencies readable wherever their links lead (node_modules of the package), but not a folder merely named like it', () => {
     const outside = outsideFolder();
     const root = project({ 'pkg/own.js': '' }, { 'pkg/node_modules/dep': outside, 'pkg/node_modules_old': outside });
@@ -119,10 +143,11 @@ describe('confineFileSystem', () => {
 
   it('confines a package installed in a node_modules folder (the root itself lies below one)', () => {
     const outside = outsideFolder();
-    const root = project({ 'node_modules/flows/index.js': '' }, { 'node_modules/flows/steps.js': join(outside, 'secret.js') });
+    const root = project({ 'node_modules/flows/index.js': '' }, { 'node_modules/flows/steps.js': join(outside, 'secret.js'), 'node_modules/flows/node_modules_old': outside });
     const pkg = join(root, 'node_modules/flows');
     const fs = confineFileSystem(nodeFileSystem, [pkg]);
     expect(outcome(() => fs.readFile(join(pkg, 'steps.js')))).toBe('EOUTSIDE');
+    expect(outcome(() => fs.readFile(join(pkg, 'node_modules_old/secret.js')))).toBe('EOUTSIDE');
     expect(fs.readFile(join(pkg, 'index.js'))).toBe('');
   });
 

@@ -51,6 +51,16 @@ describe('deepestRoot / isOwnFile: which package root a file belongs to', () => 
     expect(deepestRoot(fresh, p('nowhere', 'y.js'))).toBeUndefined();
   });
 
+  it('answers a path asked again, and a folder asked after its files, as the first time', () => {
+    const fresh = [project, exposed];
+    const file = p('app', 'node_modules', '@acme', 'flows', 'steps', 'x.js');
+    expect([deepestRoot(fresh, file), deepestRoot(fresh, file)]).toEqual([exposed, exposed]);
+    expect(deepestRoot(fresh, p('app', 'node_modules', '@acme', 'flows', 'steps'))).toBe(exposed);
+    expect(deepestRoot(fresh, p('app', 'node_modules', '@acme'))).toBe(project);
+    expect([deepestRoot(fresh, path.parse(project).root), deepestRoot(fresh, path.parse(project).root)]).toEqual([undefined, undefined]);
+    expect(deepestRoot([path.parse(project).root], file)).toBe(path.parse(project).root);
+  });
+
   it('a node_modules folder as the last segment is not own; a root named node_modules is', () => {
     expect(isOwnFile(roots, p('app', 'node_modules'))).toBe(false);
     expect(isOwnFile([p('x', 'node_modules')], p('x', 'node_modules', 'a.js'))).toBe(true);

@@ -35,6 +35,11 @@ describe('walkFiles', () => {
     expect(walk(fs, '/p', { skipDir: (name) => name === 'skip' })).toEqual({ files: ['/p/a.js', '/p/b.js', '/p/sub/c.js'], outside: [], findings: [] });
   });
 
+  it('walks from the file-system root, whose path already ends with the separator', () => {
+    const fs = memoryFileSystem({ '/a.js': '', '/sub/b.js': '' });
+    expect(walk(fs, '/')).toEqual({ files: ['/a.js', '/sub/b.js'], outside: [], findings: [] });
+  });
+
   it('reports a root that cannot be read, and a folder that cannot be listed, and walks the rest', () => {
     expect(walk(memoryFileSystem({}), '/nowhere')).toEqual({ files: [], outside: [], findings: ['fs/unreadable /nowhere'] });
     const fs = memoryFileSystem({ '/p/a.js': '', '/p/locked/b.js': '' }, ['/p/locked']);

@@ -17,6 +17,9 @@ import type { FileRole, ResolvedImport } from '../types.js';
  */
 export const SANDBOX_SAFE_PACKAGES: readonly string[] = ['@temporalio/workflow', '@temporalio/common', '@skein/core'];
 
+/** The answer for a specifier that names nothing (one object: answers are never modified). */
+const UNRESOLVED: ResolvedImport = Object.freeze({ kind: 'unresolved' });
+
 /** Resolves specifiers; caches package.json reads. */
 export interface Resolver {
   resolve(fromFile: string, specifier: string): ResolvedImport;
@@ -99,10 +102,9 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
   /** True when `real` is a package's own file: below an own root, not inside a `node_modules` there. */
   const isOwn = (real: string): boolean => isOwnFile(ownRoots(), real);
 
-  const asFile = (file: string): ResolvedImport => {
-    const real = fs.realpath(file) ?? file;
-    return { kind: 'file', path: real, role: classify(real), inPackage: isOwn(real) };
-  };
+  /** The answer for an existing file, by its real path (asked once per resolved import). */
+  const fileAt = (real: string): ResolvedImport => ({ kind: 'file', path: real, role: classify(real), inPackage: isOwn(real) });
+  const asFile = (file: string): ResolvedImport => fileAt(fs.realpath(file) ?? file);
 
   const resolveRelative = (fromFile: string, specifier: string): ResolvedImport => {
     const from = fs.realpath(fromFile) ?? fromFile;
@@ -110,16 +112,20 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
     const target = resolveSpecifier(path.dirname(from), specifier);
     if (base && !isInside(base, target)) return { kind: 'outside', path: target };
     const found = tryFile(target, from);
-    if (!found) return { kind: 'unresolved' };
+    if (!found) return UNRESOLVED;
     const real = fs.realpath(found) ?? found;
     if (base && !isInside(base, real) && !real.split(path.sep).includes('node_modules')) return { kind: 'outside', path: real };
-    return asFile(found);
+    return fileAt(real);
   };
 
   const resolveBare = (fromFile: string, specifier: string): ResolvedImport => {
     const parts = specifier.split('/');
     const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] as string);
-    if (SANDBOX_SAFE_PACKAGES.includes(name)) return { kind: 'sandbox-safe', name };
+    if (SANDBOX_SAFE_PACKAGES.includes(name)) {
+      const answer: ResolvedImport = { kind: 'sandbox-safe', name };
+      bySpecifier.set(specifier, answer);
+      return answer;
+    }
     const subpath = specifier === name ? '.' : '.' + specifier.slice(name.length);
     let dir = path.dirname(fs.realpath(fromFile) ?? fromFile);
     for (;;) {
@@ -133,7 +139,7 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
         }
       }
       const parent = path.dirname(dir);
-      if (parent === dir) return { kind: 'unresolved' };
+      if (parent === dir) return UNRESOLVED;
       dir = parent;
     }
   };
@@ -143,7 +149,7 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
     let target: string | null = null;
     if (pkg && pkg.exports !== undefined) {
       target = resolveExportsTarget(pkg.exports, subpath);
-      if (target === null) return { kind: 'unresolved' };
+      if (target === null) return UNRESOLVED;
     } else if (subpath === '.') {
       const main = pkg && typeof pkg.module === 'string' ? pkg.module : pkg && typeof pkg.main === 'string' ? pkg.main : 'index.js';
       target = main;
@@ -153,14 +159,25 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
     const full = path.resolve(root, target);
     if (!isInside(root, full)) return { kind: 'outside', path: full };
     const found = tryFile(full, full);
-    if (!found) return { kind: 'unresolved' };
+    if (!found) return UNRESOLVED;
     return asFile(found);
   };
 
+  /**
+   * Answers that depend on the specifier alone (built-ins, sandbox-safe packages), made once and shared by every
+   * importing file: most files import `@skein/core` and a few built-ins.
+   */
+  const bySpecifier = new Map<string, ResolvedImport>();
   const resolveUncached = (fromFile: string, specifier: string): ResolvedImport => {
-    if (isBuiltin(specifier)) return { kind: 'builtin', name: specifier.replace(/^node:/, '') };
+    const shared = bySpecifier.get(specifier);
+    if (shared) return shared;
+    if (isBuiltin(specifier)) {
+      const answer: ResolvedImport = { kind: 'builtin', name: specifier.replace(/^node:/, '') };
+      bySpecifier.set(specifier, answer);
+      return answer;
+    }
     if (specifier.startsWith('.') || specifier.startsWith('/')) return resolveRelative(fromFile, specifier);
-    if (/^[a-z][a-z0-9+.-]*:/i.test(specifier)) return { kind: 'unresolved' };
+    if (/^[a-z][a-z0-9+.-]*:/i.test(specifier)) return UNRESOLVED;
     return resolveBare(fromFile, specifier);
   };
   return {
