@@ -83,7 +83,9 @@
  * `VISIT_SCOPE` tables listed last in visitor literals (a computed key first is a V8 slow path), visitors not made when
  * their words are absent (discovery's unsupported-forms visitor, the globals rules' `words`), one record per node type
  * in the walk, and no path for a node nothing sees: per-pair median -50 and -49 ms CPU, -42 and -44 ms main thread
- * (9 pairs each; 1.31 -> 1.26 and 1.32 -> 1.29 s). Measured without gain: a prefilter of the word patterns with
+ * (9 pairs each; 1.31 -> 1.26 and 1.32 -> 1.29 s). On top of the round above (merged, against 5ffd7ba): -32 and -39 ms
+ * CPU, -28 and -31 ms main thread (9 and 11 pairs; 1.10 -> 1.04 and 1.12 -> 1.06 s); both rounds against 2852d09:
+ * -160 ms CPU (9 pairs, 1.20 -> 1.05 s), the TypeScript project -136 ms (7 pairs, 1.52 -> 1.39 s). Measured without gain: a prefilter of the word patterns with
  * `String.prototype.includes` (slower cold than the regexes: 12.7 vs 7.8 ms for 4,000 texts). Left: visitorsFor's
  * `isOwnFile`/`classifyFile` (~15 ms), the walk's megamorphic child reads (132,000 nodes), analyzeModule (~25 ms).
  */
