@@ -78,6 +78,16 @@
  * measure, not a micro-benchmark. Measured without gain: a regex-free `sourceStem` (~10% of a computation that now
  * runs once per path), reading a file with open/fstat/read instead of stat + readFile (12 vs 13.5 µs per file).
  *
+ * Third round, the per-file rule machinery (measured alone against 2852d09, cold, --no-turbofan, interleaved, load 3): file rules
+ * picked per role once, one context object per rule and file (methods, package root looked up on first use), constant
+ * `VISIT_SCOPE` tables listed last in visitor literals (a computed key first is a V8 slow path), visitors not made when
+ * their words are absent (discovery's unsupported-forms visitor, the globals rules' `words`), one record per node type
+ * in the walk, and no path for a node nothing sees: per-pair median -50 and -49 ms CPU, -42 and -44 ms main thread
+ * (9 pairs each; 1.31 -> 1.26 and 1.32 -> 1.29 s). On top of the round above (merged, against 5ffd7ba): -32 and -39 ms
+ * CPU, -28 and -31 ms main thread (9 and 11 pairs; 1.10 -> 1.04 and 1.12 -> 1.06 s); both rounds against 2852d09:
+ * -160 ms CPU (9 pairs, 1.20 -> 1.05 s), the TypeScript project -136 ms (7 pairs, 1.52 -> 1.39 s). Measured without gain: a prefilter of the word patterns with
+ * `String.prototype.includes` (slower cold than the regexes: 12.7 vs 7.8 ms for 4,000 texts). Left: visitorsFor's
+ * `isOwnFile`/`classifyFile` (~15 ms), the walk's megamorphic child reads (132,000 nodes), analyzeModule (~25 ms).
  * Third round, the command around `validate()` (bin A/B against the round's start, probe as below, interleaved,
  * 9 pairs at load 1-2: 1.15 -> 1.05 CPU-s, median pair difference -105 ms; peak RSS 129 -> 108 MB): the validation
  * thread cost ~0.1 CPU-s (a second isolate: ~47 ms empty, plus its own bootstrap and module loading; the command on an

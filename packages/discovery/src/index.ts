@@ -16,7 +16,7 @@ export { DEFAULT_MAX_FILE_BYTES, ModuleStore, type ModuleHook } from './store.js
 export { createSession, type AnalysisSession } from './session.js';
 export { parseSource, isTypeScriptFile, type ParsedSource } from './parse.js';
 export { RulePath, Scope, walk, type Binding, type BindingKind } from './traverse.js';
-export { IMPORT_CALL, mergeVisitors, REQUIRE_WORD, VISIT_SCOPE, wordPattern, type RuleVisitor, type SourceFacts, type VisitorTable, type VisitScope } from './visitor-table.js';
+export { IMPORT_CALL, mayMatch, mergeVisitors, REQUIRE_WORD, VISIT_SCOPE, wordPattern, type RuleVisitor, type SourceFacts, type VisitorTable, type VisitScope } from './visitor-table.js';
 export { jsonErrorPosition, jsonKeyPosition, keyPosition, positionAt } from './json-position.js';
 export { readManifest, exposeState, checkPackageFlag, intendsWorkflowPackage, type ManifestRead } from './packages.js';
 export { walkFiles, type WalkOptions } from './walk.js';

@@ -6,7 +6,7 @@
  */
 import type * as t from '@babel/types';
 import { positionOf, type Position } from './diagnostics.js';
-import { IMPORT_CALL, VISIT_SCOPE, type RuleVisitor } from './visitor-table.js';
+import { IMPORT_CALL, mayMatch, VISIT_SCOPE, type RuleVisitor, type SourceFacts } from './visitor-table.js';
 
 /** The module whose `workflow`, `step` and `evaluator` exports are the authoring API (with its subpaths). */
 export const AUTHORING_MODULE = '@skein/core';
@@ -323,6 +323,15 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
 const EXPORTS_WORD = /\bexports\b/;
 /** `require(…)`, `Object.defineProperty(exports, …)`. */
 const REQUIRE_OR_EXPORTS = /\b(?:require|exports)\b/;
+const UNSUPPORTED_FORMS_SCOPE = { AssignmentExpression: EXPORTS_WORD, CallExpression: REQUIRE_OR_EXPORTS, ImportExpression: IMPORT_CALL } as const;
+
+/**
+ * True unless the text of a cleanly parsed file (`source`) shows it holds none of the forms `unsupportedFormsVisitor`
+ * looks for (each needs `exports`, `require` or `import(`); then the store does not make the visitor at all.
+ */
+export function mayHoldUnsupportedForms(source: SourceFacts | undefined): boolean {
+  return mayMatch(source, REQUIRE_OR_EXPORTS) || mayMatch(source, IMPORT_CALL);
+}
 
 /**
  * Discovery's visitor in the single traversal of a module: CommonJS exports and requires, dynamic imports and
@@ -333,7 +342,6 @@ const REQUIRE_OR_EXPORTS = /\b(?:require|exports)\b/;
 export function unsupportedFormsVisitor(out: UnsupportedForm[]): RuleVisitor {
   const cjsRanges: [number, number][] = [];
   return {
-    [VISIT_SCOPE]: { AssignmentExpression: EXPORTS_WORD, CallExpression: REQUIRE_OR_EXPORTS, ImportExpression: IMPORT_CALL },
     AssignmentExpression({ node: n }) {
       if (n.left.type !== 'MemberExpression') return;
       const left = n.left;
@@ -365,5 +373,6 @@ export function unsupportedFormsVisitor(out: UnsupportedForm[]): RuleVisitor {
       const source = staticStringOf(n.source);
       out.push(source === undefined ? { kind: 'computed-path', what: 'import()', position: positionOf(n) } : { kind: 'dynamic-import', source, position: positionOf(n) });
     },
+    [VISIT_SCOPE]: UNSUPPORTED_FORMS_SCOPE,
   };
 }

@@ -7,7 +7,7 @@
 import type { File } from '@babel/types';
 import type { Diagnostics, Position } from './diagnostics.js';
 import { errorCode, type FileSystem } from './fs.js';
-import { analyzeModule, unsupportedFormsVisitor, type ModuleInfo } from './module-info.js';
+import { analyzeModule, mayHoldUnsupportedForms, unsupportedFormsVisitor, type ModuleInfo } from './module-info.js';
 import { isTypeScriptFile, parseSource } from './parse.js';
 import type { MessageId } from './messages.js';
 import { walk } from './traverse.js';
@@ -32,10 +32,12 @@ export interface Loaded {
 
 /**
  * Lets a layer above discovery (the validator) take part in the single traversal of each file: the visitors it
- * returns are merged with discovery's and run in the same walk. Called once per parsed file.
+ * returns are merged with discovery's and run in the same walk. Called once per parsed file, with the `SourceFacts`
+ * the walk will use to leave visitors out (absent for a file with syntax errors), so the hook may skip making a
+ * visitor none of whose functions could act (see `mayMatch`).
  */
 export interface ModuleHook {
-  visitorsFor(file: string, ast: File): RuleVisitor[];
+  visitorsFor(file: string, ast: File, source: SourceFacts | undefined): RuleVisitor[];
 }
 
 /** Caches parsed modules by absolute path. */
@@ -85,8 +87,9 @@ export class ModuleStore {
     const text = this.#read(file);
     if (typeof text !== 'string') return;
     const { ast, errors } = parseSource(text, file);
-    const visitors = ast ? (this.hook?.visitorsFor(file, ast) ?? []) : [];
-    if (ast && visitors.length > 0) this.#walk(file, ast, visitors, sourceFacts(file, text, errors.length), []);
+    if (!ast) return;
+    const source = sourceFacts(file, text, errors.length);
+    this.#walk(file, ast, this.hook?.visitorsFor(file, ast, source) ?? [], source, []);
   }
 
   #read(file: string): string | Loaded {
@@ -124,11 +127,18 @@ export class ModuleStore {
     const problems: LoadProblem[] = errors.map((e) => ({ ruleId: 'parse/syntax-error' as const, messageId: 'syntax' as const, file, position: e.position, data: { file, reason: e.message } }));
     if (!ast) return { info: undefined, problems };
     const info = analyzeModule(file, ast.program);
-    const visitors = [unsupportedFormsVisitor(info.unsupported), ...(this.hook?.visitorsFor(file, ast) ?? [])];
-    this.#walk(file, ast, visitors, sourceFacts(file, text, errors.length), problems);
-    info.unsupported.sort((a, b) => a.position.line - b.position.line || a.position.column - b.position.column);
+    const source = sourceFacts(file, text, errors.length);
+    const hooked = this.hook?.visitorsFor(file, ast, source) ?? [];
+    const visitors = mayHoldUnsupportedForms(source) ? [unsupportedFormsVisitor(info.unsupported), ...hooked] : hooked;
+    this.#walk(file, ast, visitors, source, problems);
+    info.unsupported.sort(byPosition);
     return { info, problems };
   }
+}
+
+/** Orders forms by line, then column. */
+function byPosition(a: { position: Position }, b: { position: Position }): number {
+  return a.position.line - b.position.line || a.position.column - b.position.column;
 }
 
 /**

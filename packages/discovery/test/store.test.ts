@@ -58,6 +58,20 @@ describe('ModuleStore.load', () => {
     expect(oneLine.load('/p/b.js').info?.unsupported.map((u) => `${u.kind} ${u.position.column}`)).toEqual(['commonjs 11', 'namespace-reexport 25']);
   });
 
+  it('finds each form whose word the text holds, however little else the file has, and forms spelled with escapes', () => {
+    const files: Record<string, string> = {
+      '/p/exports.js': 'exports.a = 1;\n',
+      '/p/define.js': 'Object.defineProperty(exports, "a", { value: 1 });\n',
+      '/p/import.js': "const m = import('./m.js');\n",
+      '/p/require.js': "const m = require('./m.js');\n",
+      '/p/escaped.js': "const m = req\\u0075ire('./m.js');\n",
+      '/p/none.js': "export const a = f('exports', 1);\n",
+    };
+    const store = new ModuleStore(memoryFileSystem(files));
+    const forms = Object.keys(files).map((file) => store.load(file).info?.unsupported.map((u) => `${u.kind} ${'what' in u ? u.what : u.source}`));
+    expect(forms).toEqual([['commonjs exports.a = …'], ['commonjs Object.defineProperty(exports, …)'], ['dynamic-import ./m.js'], ["commonjs require('./m.js')"], ["commonjs require('./m.js')"], []]);
+  });
+
   it('finds import() with comments between the keyword and the parenthesis', () => {
     const store = new ModuleStore(memoryFileSystem({ '/p/a.js': "const a = import /* lazy */ ('./a.js');\nconst b = import // later\n  ('./b.js');\nconst c = import /* one */ /* two */\n('./c.js');\n" }));
     expect(store.load('/p/a.js').info?.unsupported.map((u) => `${u.kind} ${u.position.line}`)).toEqual(['dynamic-import 1', 'dynamic-import 2', 'dynamic-import 4']);
@@ -74,6 +88,18 @@ describe('the session hook', () => {
     store.load('/p/a.js');
     expect(seen).toEqual(['f', 'g']);
     expect(asked).toEqual(['/p/a.js']);
+  });
+
+  it('gives the hook the facts the walk skips by: the text and language of a cleanly parsed file, none for a file with syntax errors', () => {
+    const asked: unknown[] = [];
+    const store = new ModuleStore(memoryFileSystem({ '/p/a.ts': 'f(1);\n', '/p/b.js': 'return 1;\n' }));
+    store.hook = { visitorsFor: (file, _ast, source) => (asked.push([file, source]), []) };
+    store.load('/p/a.ts');
+    store.load('/p/b.js');
+    store.revisit('/p/a.ts');
+    store.revisit('/p/b.js');
+    const clean = ['/p/a.ts', { text: 'f(1);\n', typescript: true }];
+    expect(asked).toEqual([clean, ['/p/b.js', undefined], clean, ['/p/b.js', undefined]]);
   });
 
   it('turns a visitor that throws (as a too-deep tree does) into a finding at the file, keeping the module’s facts', () => {

@@ -106,12 +106,12 @@ describe('what the walk skips (mergeVisitors with the source text)', () => {
     'function f() { inFunction(); }',
     'const g = () => inArrow();',
     'const o = { m() { inMethod(); }, k: inObject() };',
-    'class A { x = inField(); static y = inStaticField(); [computed()]() {} static { inStaticBlock(); } }',
+    'class A { x = inField(); static y = inStaticField(); [computed()]() {} static { inStaticBlock(); } static s() { inStaticMethod(); } }',
     'if (c) { inBlock(); }',
   ].join('\n');
 
   it('visits every node when any visitor may act anywhere, or without the text', () => {
-    const all = ['top', 'inFunction', 'inArrow', 'inMethod', 'inObject', 'inField', 'inStaticField', 'computed', 'inStaticBlock', 'inBlock'];
+    const all = ['top', 'inFunction', 'inArrow', 'inMethod', 'inObject', 'inField', 'inStaticField', 'computed', 'inStaticBlock', 'inStaticMethod', 'inBlock'];
     expect(callsSeen(code, undefined)).toEqual(all);
     const parsed = parseSource(code, '/x/file.js');
     const seen: string[] = [];
@@ -120,7 +120,8 @@ describe('what the walk skips (mergeVisitors with the source text)', () => {
   });
 
   it('stays at module level when every visitor works there: no function body, no instance field initializer', () => {
-    // Exactly the nodes where the validator's isModuleTopLevel holds (a computed method key counts as inside the method).
+    // Exactly the nodes where the validator's isModuleTopLevel holds (a computed method key counts as inside the method;
+    // a static method is a function like any other).
     expect(callsSeen(code, 'module')).toEqual(['top', 'inObject', 'inStaticField', 'inStaticBlock', 'inBlock']);
   });
 

@@ -102,6 +102,11 @@ export interface FileRule {
   meta: RuleMeta;
   /** Roles of the files this rule looks at. */
   appliesTo: readonly CodeRole[];
+  /**
+   * A `VisitScope` pattern (`wordPattern`) every file the rule can report on matches: for a cleanly parsed file whose
+   * text lacks it, `create()` is not called (as if every visitor were scoped by it). Absent: every file of its roles.
+   */
+  words?: RegExp;
   create(context: FileRuleContext): RuleVisitor;
 }
 

@@ -7,7 +7,7 @@
  * report the same findings: every rule test is also a test of what the walk may skip.
  */
 import { isTypeScriptFile, mergeVisitors, parseSource, RULES, walk, type SourceFacts } from '@skein/discovery';
-import { visitorsForRole } from '../src/engine/file-linter.js';
+import { rulesByRole, visitorsForRole } from '../src/engine/file-linter.js';
 import type { CodeRole, FileRole, FileRule, ResolvedImport, ValidatorDiagnostic } from '../src/types.js';
 
 export interface LintOptions {
@@ -34,7 +34,7 @@ export function lint(rule: FileRule, code: string, options: LintOptions = {}): V
   const parseErrors = errors.map((e) => parseError(e.position.line, e.position.column, e.message));
   if (ast && parseErrors.length === 0) {
     const run = (source: SourceFacts | undefined, into: ValidatorDiagnostic[]) =>
-      walk(ast, mergeVisitors(visitorsForRole({ file, role: options.role ?? 'workflow', packageRoot: '/pkg', rules: [rule], resolve, report: (d) => into.push(d), sites: [] }), source));
+      walk(ast, mergeVisitors(visitorsForRole(file, options.role ?? 'workflow', rulesByRole([rule]), { resolve: (_file, specifier) => resolve(specifier), packageRootOf: () => '/pkg', report: (d) => into.push(d) }, [], source), source));
     try {
       run(undefined, out);
       const skipping: ValidatorDiagnostic[] = [];

@@ -9,9 +9,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import traverse from '@babel/traverse';
-import { isTypeScriptFile, mergeVisitors, parseSource, walk, type RuleVisitor } from '@skein/discovery';
+import { isTypeScriptFile, mergeVisitors, parseSource, walk, type RuleVisitor, type SourceFacts } from '@skein/discovery';
 import { describe, expect, it } from 'vitest';
-import { visitorsForRole } from '../src/engine/file-linter.js';
+import { rulesByRole, visitorsForRole } from '../src/engine/file-linter.js';
 import { fileRules } from '../src/rules/index.js';
 import type { CodeRole, FileRule, ResolvedImport, ValidatorDiagnostic } from '../src/types.js';
 import { REPO } from './helpers.js';
@@ -35,9 +35,9 @@ function resolveByName(specifier: string): ResolvedImport {
   return specifier.startsWith('.') ? { kind: 'file', path: `/pkg/${specifier}`, role, inPackage: true } : { kind: 'unresolved' };
 }
 
-function findings(file: string, role: CodeRole, rules: readonly FileRule[], run: (visitors: RuleVisitor[]) => void): string[] {
+function findings(file: string, role: CodeRole, rules: readonly FileRule[], run: (visitors: RuleVisitor[]) => void, source?: SourceFacts): string[] {
   const out: ValidatorDiagnostic[] = [];
-  run(visitorsForRole({ file, role, packageRoot: path.dirname(file), rules, resolve: resolveByName, report: (d) => out.push(d), sites: [] }));
+  run(visitorsForRole(file, role, rulesByRole(rules), { resolve: (_file, specifier) => resolveByName(specifier), packageRootOf: path.dirname, report: (d) => out.push(d) }, [], source));
   return out.map((d) => `${d.ruleId}:${d.messageId}@${d.line}:${d.column} ${JSON.stringify(d.data ?? {})}`).sort();
 }
 
@@ -64,7 +64,8 @@ describe('walk and @babel/traverse agree for every rule over every fixture file'
       }
       const babel = findings(file, role, rules, (v) => traverse(ast, traverse.visitors.merge(v as never[]) as never));
       expect(ours, `${path.relative(REPO, file)} as ${role}`).toEqual(babel);
-      const skipping = findings(file, role, rules, (v) => walk(ast, mergeVisitors(v, { text, typescript: isTypeScriptFile(file) })));
+      const source = { text, typescript: isTypeScriptFile(file) };
+      const skipping = findings(file, role, rules, (v) => walk(ast, mergeVisitors(v, source)), source);
       expect(skipping, `${path.relative(REPO, file)} as ${role}, skipping`).toEqual(babel);
       compared++;
       reported += ours.length;

@@ -31,13 +31,14 @@ export function isRequireCall(path: RulePath): boolean {
   );
 }
 
+const COLLECTOR_SCOPE = { ImportDeclaration: 'module', ExportNamedDeclaration: 'module', ExportAllDeclaration: 'module', ImportExpression: IMPORT_CALL, CallExpression: REQUIRE_WORD } as const;
+
 /** Returns a visitor that pushes every static import site of the traversed file into `sites`. */
 export function importCollector(sites: ImportSite[]): RuleVisitor {
   const push = (s: ImportSite | null) => {
     if (s) sites.push(s);
   };
   return {
-    [VISIT_SCOPE]: { ImportDeclaration: 'module', ExportNamedDeclaration: 'module', ExportAllDeclaration: 'module', ImportExpression: IMPORT_CALL, CallExpression: REQUIRE_WORD },
     ImportDeclaration(path) {
       if (path.node.importKind === 'type' || path.node.importKind === 'typeof') return;
       push(site(path.node.source));
@@ -56,5 +57,6 @@ export function importCollector(sites: ImportSite[]): RuleVisitor {
     CallExpression(path) {
       if (isRequireCall(path)) push(site(path.node.arguments[0]));
     },
+    [VISIT_SCOPE]: COLLECTOR_SCOPE,
   };
 }

@@ -40,6 +40,8 @@ function targetFor(file: string, kind: string): string {
   return path.join(path.dirname(file), `${base}${ext}`);
 }
 
+const SCOPE = { Program: 'module', CallExpression: 'module' } as const; // only calls made while the module loads count
+
 export const rule: FileRule = {
   kind: 'file',
   meta,
@@ -55,6 +57,7 @@ export const rule: FileRule = {
       }
       context.report({ node: callPath.node, messageId: 'activity', data: { kind, what: kind === 'step' ? 'a steps file' : 'an evaluators file', file, target: path.relative(context.packageRoot, targetFor(context.file, kind)) } });
     });
-    return { ...visitor, [VISIT_SCOPE]: { Program: 'module', CallExpression: 'module' } }; // only calls made while the module loads count
+    visitor[VISIT_SCOPE] = SCOPE;
+    return visitor;
   },
 };

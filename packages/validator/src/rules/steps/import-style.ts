@@ -28,6 +28,8 @@ export const meta: RuleMeta = ruleMeta('steps/import-style', {
   },
 });
 
+const SCOPE = { ImportDeclaration: 'module', ExportAllDeclaration: 'module', ImportExpression: IMPORT_CALL, CallExpression: REQUIRE_WORD } as const;
+
 export const rule: FileRule = {
   kind: 'file',
   meta,
@@ -35,7 +37,6 @@ export const rule: FileRule = {
   create(context) {
     const isActivity = (specifier: string) => isActivityImport(context.resolve(specifier));
     return {
-      [VISIT_SCOPE]: { ImportDeclaration: 'module', ExportAllDeclaration: 'module', ImportExpression: IMPORT_CALL, CallExpression: REQUIRE_WORD },
       ImportDeclaration(path) {
         const node = path.node;
         if (node.importKind === 'type' || !isActivity(node.source.value)) return;
@@ -67,6 +68,7 @@ export const rule: FileRule = {
         }
         context.report({ node: path.node, messageId: 'requireNotDestructured', data: { source: JSON.stringify(arg.value) } });
       },
+      [VISIT_SCOPE]: SCOPE,
     };
   },
 };

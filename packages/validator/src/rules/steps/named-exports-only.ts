@@ -24,6 +24,9 @@ export const meta: RuleMeta = ruleMeta('steps/named-exports-only', {
   },
 });
 
+// Export declarations sit at module level; the `module.exports` assignment counts only there (isModuleTopLevel).
+const SCOPE = { ExportDefaultDeclaration: 'module', ExportAllDeclaration: 'module', ExportNamespaceSpecifier: 'module', AssignmentExpression: 'module' } as const;
+
 export const rule: FileRule = {
   kind: 'file',
   meta,
@@ -31,8 +34,6 @@ export const rule: FileRule = {
   create(context) {
     const role = context.role.replace('shared-', 'shared ');
     return {
-      // Export declarations sit at module level; the `module.exports` assignment counts only there (isModuleTopLevel).
-      [VISIT_SCOPE]: { ExportDefaultDeclaration: 'module', ExportAllDeclaration: 'module', ExportNamespaceSpecifier: 'module', AssignmentExpression: 'module' },
       ExportDefaultDeclaration(path) {
         context.report({ node: path.node, messageId: 'default', data: { role } });
       },
@@ -61,6 +62,7 @@ export const rule: FileRule = {
           context.report({ node: path.node, messageId: 'commonjs', data: { role } });
         }
       },
+      [VISIT_SCOPE]: SCOPE,
     };
   },
 };

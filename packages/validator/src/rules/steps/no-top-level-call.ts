@@ -25,6 +25,8 @@ function kindOfImport(resolved: ResolvedImport): string {
 
 const isDefinitionKind = (k: string | null): k is 'step' | 'evaluator' => k === 'step' || k === 'evaluator';
 
+const SCOPE = { Program: 'module', CallExpression: 'module' } as const; // a call inside a function is never reported
+
 export const rule: FileRule = {
   kind: 'file',
   meta,
@@ -33,7 +35,6 @@ export const rule: FileRule = {
     /** Binding identifiers (declaration nodes) that hold a step or evaluator → what it is. */
     const activityBindings = new Map<Identifier, string>();
     return {
-      [VISIT_SCOPE]: { Program: 'module', CallExpression: 'module' }, // a call inside a function is never reported
       Program(path) {
         const bindings = coreBindings(path.node);
         const addPattern = (id: Node, kind: string) => {
@@ -77,6 +78,7 @@ export const rule: FileRule = {
         if (kind === undefined || !isModuleTopLevel(path)) return;
         context.report({ node: path.node, messageId: 'topLevelCall', data: { kind, name: callee.name } });
       },
+      [VISIT_SCOPE]: SCOPE,
     };
   },
 };

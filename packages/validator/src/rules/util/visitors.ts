@@ -42,8 +42,16 @@ function globalThisMember(path: RulePath<MemberExpression> | RulePath<OptionalMe
   return computed && property.type === 'StringLiteral' ? property.value : undefined;
 }
 
-/** The `VisitScope` pattern of each name set (rules pass the same set for every file). */
-const namePatterns = new WeakMap<ReadonlySet<string>, RegExp>();
+/** The `VISIT_SCOPE` table of each name set (rules pass the same set for every file). */
+const nameScopes = new WeakMap<ReadonlySet<string>, RuleVisitor[typeof VISIT_SCOPE]>();
+
+/**
+ * The `VisitScope` pattern of the uses {@link visitGlobalReferences} finds of `names` (one of them spelled as an
+ * identifier or as the string of `globalThis['x']`): the `words` of a rule built on it.
+ */
+export function globalNamesPattern(names: ReadonlySet<string>): RegExp {
+  return wordPattern(names);
+}
 
 /**
  * Visits the uses of the global variables `names` (SPEC rule 12, `workflow/no-node-globals` and
@@ -56,10 +64,12 @@ const namePatterns = new WeakMap<ReadonlySet<string>, RegExp>();
  * @returns the `Identifier`, `MemberExpression` and `OptionalMemberExpression` visitors.
  */
 export function visitGlobalReferences(names: ReadonlySet<string>, onReference: (path: GlobalReference, name: string) => void): RuleVisitor {
-  let words = namePatterns.get(names);
-  if (!words) {
-    words = wordPattern(names);
-    namePatterns.set(names, words);
+  let scope = nameScopes.get(names);
+  if (!scope) {
+    // Every use spells a name of `names` (an identifier, or the string of `globalThis['x']`): files without one skip it.
+    const words = globalNamesPattern(names);
+    scope = { Identifier: words, MemberExpression: words, OptionalMemberExpression: words };
+    nameScopes.set(names, scope);
   }
   const isFeatureTest = (path: GlobalReference) => path.parent.type === 'UnaryExpression' && path.parent.operator === 'typeof';
   const member = (path: RulePath<MemberExpression> | RulePath<OptionalMemberExpression>) => {
@@ -68,8 +78,6 @@ export function visitGlobalReferences(names: ReadonlySet<string>, onReference: (
     onReference(path, name);
   };
   return {
-    // Every use spells a name of `names` (an identifier, or the string of `globalThis['x']`): files without one skip it.
-    [VISIT_SCOPE]: { Identifier: words, MemberExpression: words, OptionalMemberExpression: words },
     Identifier(path) {
       const name = path.node.name;
       if (!names.has(name) || !path.isReferencedIdentifier()) return;
@@ -79,5 +87,6 @@ export function visitGlobalReferences(names: ReadonlySet<string>, onReference: (
     },
     MemberExpression: member,
     OptionalMemberExpression: member,
+    [VISIT_SCOPE]: scope,
   };
 }

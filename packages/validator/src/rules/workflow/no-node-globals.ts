@@ -7,7 +7,7 @@
  */
 import type { FileRule, RuleMeta } from '../../types.js';
 import { ruleMeta } from '../../engine/rule-meta.js';
-import { visitGlobalReferences } from '../util/visitors.js';
+import { globalNamesPattern, visitGlobalReferences } from '../util/visitors.js';
 
 export const meta: RuleMeta = ruleMeta('workflow/no-node-globals', {
   messages: {
@@ -32,6 +32,7 @@ export const rule: FileRule = {
   kind: 'file',
   meta,
   appliesTo: ['workflow', 'workflow-code'],
+  words: globalNamesPattern(FLAGGED_GLOBALS),
   create(context) {
     return visitGlobalReferences(FLAGGED_GLOBALS, (path, name) => {
       const parent = path.parent;

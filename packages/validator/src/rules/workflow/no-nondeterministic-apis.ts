@@ -5,7 +5,7 @@
  */
 import type { FileRule, RuleMeta } from '../../types.js';
 import { ruleMeta } from '../../engine/rule-meta.js';
-import { visitGlobalReferences } from '../util/visitors.js';
+import { globalNamesPattern, visitGlobalReferences } from '../util/visitors.js';
 
 export const meta: RuleMeta = ruleMeta('workflow/no-nondeterministic-apis', {
   messages: {
@@ -22,6 +22,7 @@ export const rule: FileRule = {
   kind: 'file',
   meta,
   appliesTo: ['workflow', 'workflow-code'],
+  words: globalNamesPattern(FORBIDDEN),
   create(context) {
     return visitGlobalReferences(FORBIDDEN, (path, name) => {
       context.report({ node: path.node, messageId: 'forbidden', data: { name } });
