@@ -300,7 +300,7 @@ if (args.includes('--measure')) {
   const bins = Array.from({ length: runs }, () => bin(pkgTree.dir));
   figure('full validation of the JS package, CPU (validate() in a fresh process, module loading excluded)', median(inProcess.map((r) => r.coldCpuMs)), 1000, secs);
   figure(`the same under the command's V8 flags (${VALIDATION_V8_FLAGS.join(' ')})`, median(flagged.map((r) => r.coldCpuMs)), 1000, secs);
-  figure('CPU of validate-workflow-package on the JS package (whole process: module loading, thread, JSON output)', median(bins.map((r) => r.cpuMs)), 1000, secs);
+  figure('CPU of validate-workflow-package on the JS package (whole process: module loading, validation, JSON output)', median(bins.map((r) => r.cpuMs)), 1000, secs);
   figure('peak RSS of validate-workflow-package on the JS package (the process as users run it)', median(bins.map((r) => r.peakRssMb)), 150, (mb) => `${mb.toFixed(0)} MB`);
 
   // The two variants run interleaved (JS, TS, JS, TS, ...) so both see the same machine load; the ratio is of medians.
@@ -318,7 +318,7 @@ if (args.includes('--measure')) {
   for (const [what, value, target, verdict] of rows) console.log(`${what.padEnd(width)}  ${value.padStart(8)}  ${target.padStart(10)}  ${verdict}`);
   console.log('\nfor reference (medians):');
   const split = (rs) => `main thread ${secs(median(rs.map((r) => r.coldMainCpuMs)))}, V8's background threads ${secs(median(rs.map((r) => r.coldCpuMs - r.coldMainCpuMs)))}`;
-  console.log(`  JS package in-process: wall ${secs(median(inProcess.map((r) => r.coldMs)))}, peak RSS ${median(inProcess.map((r) => r.peakRssMb)).toFixed(0)} MB (no thread, V8's default young generation), module loading ${median(inProcess.map((r) => r.loadMs)).toFixed(0)} ms`);
+  console.log(`  JS package in-process: wall ${secs(median(inProcess.map((r) => r.coldMs)))}, peak RSS ${median(inProcess.map((r) => r.peakRssMb)).toFixed(0)} MB (V8's default young generation), module loading ${median(inProcess.map((r) => r.loadMs)).toFixed(0)} ms`);
   console.log(`  JS package in-process CPU: ${split(inProcess)}; under ${VALIDATION_V8_FLAGS.join(' ')}: ${split(flagged)}`);
   console.log(`  JS project CPU ${secs(jsCpu)}, TS project CPU ${secs(tsCpu)}; median of per-pair ratios ${median(pairs.map(([a, b]) => b.coldCpuMs / a.coldCpuMs)).toFixed(2)}`);
   console.log(
