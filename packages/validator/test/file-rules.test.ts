@@ -136,6 +136,8 @@ const SUITES: Cases[] = [
       { code: "globalThis.process.env.MODE = 'x';\ndelete globalThis['process'].env.X;", errors: ['processEnvWrite@1:1', 'processEnvWrite@2:8'] },
       { code: "const d = globalThis?.__dirname;\nglobalThis.process.exit(1);", errors: ['nodeGlobal@1:11', 'nodeGlobal@2:1'] },
       { code: "await globalThis['fetch']('https://x');\nglobalThis.require(name);", errors: ['ioGlobal@1:7', 'dynamicRequire@2:1'] },
+      // A computed key that is a variable names no global of its own: only the identifier inside it is a use.
+      { code: "globalThis[process];", errors: ['nodeGlobal@1:12'] },
     ],
   },
   {
