@@ -17,6 +17,22 @@ import type { FileRole, ResolvedImport } from '../types.js';
  */
 export const SANDBOX_SAFE_PACKAGES: readonly string[] = ['@temporalio/workflow', '@temporalio/common', '@skein/core'];
 
+/** The package a bare specifier names: `@scope/name` or `name` (`@scope/name/sub` → `@scope/name`). */
+function packageName(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] as string);
+}
+
+/**
+ * The answer for a non-relative specifier when it depends on the specifier alone, whoever imports it: a Node built-in,
+ * or a sandbox-safe package (never followed); undefined for anything else.
+ */
+function specifierOnlyAnswer(specifier: string): ResolvedImport | undefined {
+  if (isBuiltin(specifier)) return { kind: 'builtin', name: specifier.replace(/^node:/, '') };
+  const name = packageName(specifier);
+  return SANDBOX_SAFE_PACKAGES.includes(name) ? { kind: 'sandbox-safe', name } : undefined;
+}
+
 /** The answer for a specifier that names nothing (one object: answers are never modified). */
 const UNRESOLVED: ResolvedImport = Object.freeze({ kind: 'unresolved' });
 
@@ -118,14 +134,9 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
     return fileAt(real);
   };
 
+  /** A bare specifier that is neither a built-in nor a sandbox-safe package, through `node_modules`. */
   const resolveBare = (fromFile: string, specifier: string): ResolvedImport => {
-    const parts = specifier.split('/');
-    const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] as string);
-    if (SANDBOX_SAFE_PACKAGES.includes(name)) {
-      const answer: ResolvedImport = { kind: 'sandbox-safe', name };
-      bySpecifier.set(specifier, answer);
-      return answer;
-    }
+    const name = packageName(specifier);
     const subpath = specifier === name ? '.' : '.' + specifier.slice(name.length);
     let dir = path.dirname(fs.realpath(fromFile) ?? fromFile);
     for (;;) {
@@ -164,19 +175,18 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
   };
 
   /**
-   * Answers that depend on the specifier alone (built-ins, sandbox-safe packages), made once and shared by every
-   * importing file: most files import `@skein/core` and a few built-ins.
+   * Answers that depend on the specifier alone (`specifierOnlyAnswer`), made once and shared by every importing file:
+   * most files import `@skein/core` and a few built-ins.
    */
   const bySpecifier = new Map<string, ResolvedImport>();
   const resolveUncached = (fromFile: string, specifier: string): ResolvedImport => {
-    const shared = bySpecifier.get(specifier);
-    if (shared) return shared;
-    if (isBuiltin(specifier)) {
-      const answer: ResolvedImport = { kind: 'builtin', name: specifier.replace(/^node:/, '') };
-      bySpecifier.set(specifier, answer);
-      return answer;
-    }
     if (specifier.startsWith('.') || specifier.startsWith('/')) return resolveRelative(fromFile, specifier);
+    let shared = bySpecifier.get(specifier);
+    if (shared === undefined) {
+      shared = specifierOnlyAnswer(specifier);
+      if (shared !== undefined) bySpecifier.set(specifier, shared);
+    }
+    if (shared !== undefined) return shared;
     if (/^[a-z][a-z0-9+.-]*:/i.test(specifier)) return UNRESOLVED;
     return resolveBare(fromFile, specifier);
   };
