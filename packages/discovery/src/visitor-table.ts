@@ -66,8 +66,17 @@ const NAMESPACE_WORD = /\b(?:namespace|module)\b/;
  * patterns the text lacks.
  */
 export function mayMatch(source: SourceFacts | undefined, pattern: RegExp): boolean {
-  return source === undefined || SPELLING_ESCAPE.test(source.text) || pattern.test(source.text);
+  if (source === undefined) return true;
+  let escaped = escapedTexts.get(source);
+  if (escaped === undefined) {
+    escaped = SPELLING_ESCAPE.test(source.text);
+    escapedTexts.set(source, escaped);
+  }
+  return escaped || pattern.test(source.text);
 }
+
+/** Whether each file's text holds a `SPELLING_ESCAPE`, by its facts: tested once per file, however many callers ask. */
+const escapedTexts = new WeakMap<SourceFacts, boolean>();
 
 /**
  * Merges visitors into one table: node type → every rule's function, in rule order.
@@ -77,13 +86,13 @@ export function mayMatch(source: SourceFacts | undefined, pattern: RegExp): bool
  */
 export function mergeVisitors(visitors: readonly RuleVisitor[], source?: SourceFacts): VisitorTable {
   const table = new Map<string, AnyVisit[]>();
-  const escaped = source !== undefined && SPELLING_ESCAPE.test(source.text);
   let moduleLevelOnly = source !== undefined && !(source.typescript && NAMESPACE_WORD.test(source.text));
+  /** `mayMatch` per pattern (visitors of several rules share a pattern). */
   const matches = new Map<RegExp, boolean>();
-  const matched = (pattern: RegExp, text: string): boolean => {
+  const matched = (pattern: RegExp): boolean => {
     let found = matches.get(pattern);
     if (found === undefined) {
-      found = escaped || pattern.test(text);
+      found = mayMatch(source, pattern);
       matches.set(pattern, found);
     }
     return found;
@@ -95,7 +104,7 @@ export function mergeVisitors(visitors: readonly RuleVisitor[], source?: SourceF
       if (typeof fn !== 'function') continue;
       const scope = scopes?.[type as Node['type']];
       if (scope !== 'module') {
-        if (source !== undefined && scope !== undefined && !matched(scope, source.text)) continue;
+        if (source !== undefined && scope !== undefined && !matched(scope)) continue;
         moduleLevelOnly = false;
       }
       const list = table.get(type);
