@@ -45,12 +45,20 @@ function globalThisMember(path: RulePath<MemberExpression> | RulePath<OptionalMe
 /** The `VISIT_SCOPE` table of each name set (rules pass the same set for every file). */
 const nameScopes = new WeakMap<ReadonlySet<string>, RuleVisitor[typeof VISIT_SCOPE]>();
 
+/** The pattern of each name set (one object per set, so a rule's `words` and its visitors' scope are the same pattern). */
+const namePatterns = new WeakMap<ReadonlySet<string>, RegExp>();
+
 /**
  * The `VisitScope` pattern of the uses {@link visitGlobalReferences} finds of `names` (one of them spelled as an
- * identifier or as the string of `globalThis['x']`): the `words` of a rule built on it.
+ * identifier or as the string of `globalThis['x']`): the `words` of a rule built on it. The same object for the same set.
  */
 export function globalNamesPattern(names: ReadonlySet<string>): RegExp {
-  return wordPattern(names);
+  let pattern = namePatterns.get(names);
+  if (!pattern) {
+    pattern = wordPattern(names);
+    namePatterns.set(names, pattern);
+  }
+  return pattern;
 }
 
 /**
