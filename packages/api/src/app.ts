@@ -7,6 +7,7 @@ import { bearerAuth } from './middleware/auth.js';
 import { jsonLimits, requireJsonBody } from './middleware/body-limits.js';
 import { browserGuard } from './middleware/browser.js';
 import { errorRenderer } from './middleware/errors.js';
+import { requestMetrics } from './middleware/metrics.js';
 import { requestLogger } from './middleware/logging.js';
 import { requestId } from './middleware/request-id.js';
 import { deprecationHeaders, parseOr400, routerPath, type ApiState, type Deps, type RouteDef } from './route.js';
@@ -15,10 +16,10 @@ import { deprecationHeaders, parseOr400, routerPath, type ApiState, type Deps, t
 export const BODY_LIMIT = '1mb';
 
 /**
- * Composes the Koa application: request id → request log → error rendering → Host/Origin allow-list and CORS
+ * Composes the Koa application: request id → request metrics → request log → error rendering → Host/Origin allow-list and CORS
  * (403) → bearer token (401, when configured) → JSON content type and encoding (415) → abort signal → JSON body
  * (1 MiB, 413) → depth and Unicode limits (400) → routes → 405 with `Allow` for a known path and another method →
- * 404. Each route validates its params, query and body with its zod schemas before the handler runs.
+ * 404. `GET /metrics` skips the Host/Origin and token checks when `config.metricsPublic` is set. Each route validates its params, query and body with its zod schemas before the handler runs.
  */
 export function createApp(deps: Deps, routes: RouteDef[]): Koa<ApiState> {
   const app = new Koa<ApiState>();
@@ -44,11 +45,22 @@ export function createApp(deps: Deps, routes: RouteDef[]): Koa<ApiState> {
     });
   }
 
+  // Router path (`/workflow/:id`) → route template (`/workflow/{id}`), to label requests refused before routing.
+  const templates = new Map(routes.map((r) => [routerPath(r.path), r.path]));
+  const routeOf = (path: string, method: string) => {
+    const layer = router.match(path, method).path[0];
+    return typeof layer?.path === 'string' ? templates.get(layer.path) : undefined;
+  };
+  const publicPaths = new Set(deps.config.metricsPublic ? ['/metrics'] : []);
+  const unlessPublic = (mw: Koa.Middleware<ApiState>): Koa.Middleware<ApiState> =>
+    publicPaths.size === 0 ? mw : (ctx, next) => (publicPaths.has(ctx.path) ? next() : mw(ctx, next));
+
   app.use(requestId());
+  app.use(requestMetrics(deps.metrics, routeOf));
   app.use(requestLogger(deps.logger));
   app.use(errorRenderer());
-  app.use(browserGuard({ corsOrigins: deps.config.corsOrigins, allowedHosts: deps.config.allowedHosts, listenHost: deps.config.host }));
-  app.use(bearerAuth(deps.config.apiToken));
+  app.use(unlessPublic(browserGuard({ corsOrigins: deps.config.corsOrigins, allowedHosts: deps.config.allowedHosts, listenHost: deps.config.host })));
+  app.use(unlessPublic(bearerAuth(deps.config.apiToken)));
   app.use(requireJsonBody());
   app.use(abortSignal(deps.shutdown));
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8', extendTypes: { json: ['application/json', 'application/*+json'] } }));

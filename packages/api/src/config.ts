@@ -50,6 +50,11 @@ export interface ApiConfig {
   traceDir: string;
   /** The only URL prefix trace-log fetches remote traces from (`SKEIN_TRACE_REMOTE_URL`); null = never fetch. */
   traceRemoteUrl: string | null;
+  /**
+   * `GET /metrics` skips the `Host` allow-list and the bearer token (`SKEIN_METRICS_PUBLIC=1` or `true`), for a
+   * scraper that reaches the API by another name; default false (the same rules as every other route).
+   */
+  metricsPublic: boolean;
   /** Temporal connection, from `@temporalio/envconfig` (`TEMPORAL_ADDRESS`, `TEMPORAL_API_KEY`, TLS, ...). */
   temporal: { connection: ConnectionOptions; namespace: string };
 }
@@ -105,6 +110,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     catalogCacheMs: int(env, 'SKEIN_CATALOG_CACHE_MS', 2_000, 0, 60_000),
     traceDir: path.resolve(env.SKEIN_TRACE_DIR?.trim() || path.join(process.cwd(), '.skein', 'traces')),
     traceRemoteUrl: env.SKEIN_TRACE_REMOTE_URL?.trim() || null,
+    metricsPublic: /^(1|true|yes)$/i.test(env.SKEIN_METRICS_PUBLIC?.trim() ?? ''),
     sseKeepAliveMs: 15_000,
     shutdownGraceMs: 10_000,
     temporal: { connection, namespace: temporal.namespace ?? 'default' },

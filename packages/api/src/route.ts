@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { ApiConfig } from './config.js';
 import { ApiError, validationError, type ErrorType, type ValidationIssue } from './errors.js';
+import type { ApiMetrics } from './metrics/registry.js';
 import type { CatalogCache } from './temporal/catalog.js';
 
 /** Shared services handed to every route handler. */
@@ -18,6 +19,8 @@ export interface Deps {
   /** Aborted as soon as a shutdown begins: history streams end at once. */
   closing: AbortSignal;
   logger: Logger;
+  /** The server's Prometheus metrics (served by `GET /metrics`). */
+  metrics: ApiMetrics;
 }
 
 /** Koa state the API sets per request (read by the logger). */

@@ -11,6 +11,8 @@ import { clientErrorHandler } from './client-errors.js';
 import { pingEngine, startReadinessMonitor } from './readiness.js';
 import { CatalogCache } from './temporal/catalog.js';
 import { EngineCallPolicy } from './temporal/deadline.js';
+import { engineCallMetrics } from './metrics/engine-calls.js';
+import { ApiMetrics } from './metrics/registry.js';
 
 /** A running (or ready to run) API server; see {@link createApiServer}. */
 export interface ApiServer {
@@ -54,13 +56,16 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
   let connection: Connection | undefined;
   let client = options.client;
   const callPolicy = new EngineCallPolicy(config.engineTimeoutMs);
+  const health = { healthy: true };
+  const metrics = new ApiMetrics(() => health.healthy);
   const address = config.temporal.connection.address ?? 'localhost:7233';
   if (!client) {
     try {
       connection = await Connection.connect({
         ...config.temporal.connection,
         connectTimeout: '5s',
-        interceptors: callPolicy.interceptors,
+        // Metrics first: one observation per call, whatever number of attempts the retry policy makes.
+        interceptors: [engineCallMetrics(metrics), ...callPolicy.interceptors],
       });
     } catch (err) {
       throw new EngineUnavailableError(`Cannot reach the Temporal server at ${address}: ${oneLine(err)}`);
@@ -80,11 +85,12 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
   const deps: Deps = {
     client,
     config,
-    catalogs: new CatalogCache(client, config.catalogCacheMs, closing.signal),
-    health: { healthy: true },
+    catalogs: new CatalogCache(client, config.catalogCacheMs, closing.signal, metrics),
+    health,
     shutdown: hardStop.signal,
     closing: closing.signal,
     logger,
+    metrics,
   };
   const app = createApp(deps, allRoutes);
 

@@ -7,6 +7,7 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { ApiError } from '../errors.js';
+import type { ApiMetrics } from '../metrics/registry.js';
 import { GRPC, grpcCode } from './engine.js';
 import { temporal } from './proto.js';
 import { waitCloseEvent } from './runs.js';
@@ -130,16 +131,19 @@ export class CatalogCache {
   readonly #signal: AbortSignal | undefined;
   readonly #docs = new Map<string, DocEntry>();
   readonly #live = new Map<string, { at: number; promise: Promise<CatalogWorker[]> }>();
+  readonly #metrics: ApiMetrics | undefined;
 
   /**
    * @param client the engine client.
    * @param ttlMs how long poller liveness is cached, ms.
    * @param signal aborted when the server closes: stops the background close watchers.
+   * @param metrics counts each read answered by the cache or by the engine.
    */
-  constructor(client: Client, ttlMs = 2_000, signal?: AbortSignal) {
+  constructor(client: Client, ttlMs = 2_000, signal?: AbortSignal, metrics?: ApiMetrics) {
     this.#client = client;
     this.#ttlMs = ttlMs;
     this.#signal = signal;
+    this.#metrics = metrics;
   }
 
   /**
@@ -200,7 +204,11 @@ export class CatalogCache {
    */
   async workers(catalog: string): Promise<CatalogWorker[]> {
     const hit = this.#live.get(catalog);
-    if (hit && Date.now() - hit.at < this.#ttlMs) return hit.promise;
+    if (hit && Date.now() - hit.at < this.#ttlMs) {
+      this.#metrics?.catalogLookup('pollers', 'cache');
+      return hit.promise;
+    }
+    this.#metrics?.catalogLookup('pollers', 'engine');
     const promise = this.#client.workflowService
       .describeTaskQueue({
         namespace: this.#client.options.namespace,
@@ -253,8 +261,12 @@ export class CatalogCache {
   #document(catalog: string, fresh: boolean): DocEntry['promise'] {
     const now = Date.now();
     const hit = this.#docs.get(catalog);
-    if (hit && !fresh) return hit.promise;
-    if (hit && fresh && now - hit.at < 50) return hit.promise; // a refresh that just happened is fresh enough
+    // A refresh that just happened is fresh enough.
+    if (hit && (!fresh || now - hit.at < 50)) {
+      this.#metrics?.catalogLookup('document', 'cache');
+      return hit.promise;
+    }
+    this.#metrics?.catalogLookup('document', 'engine');
     const promise = this.#loadDocument(catalog);
     const entry: DocEntry = { at: now, promise };
     this.#docs.set(catalog, entry);
