@@ -1,5 +1,5 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
-import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type LogLevel, type MetricsExporterConfig } from '@temporalio/worker';
 
 /**
  * Log form of an error (server-side logs only, never an API response): `name`, `message`, `stack`, own
@@ -26,16 +26,19 @@ export function createLogger(name: string): Logger {
   return pino({ name, level: process.env.SKEIN_LOG_LEVEL ?? 'info', serializers: logSerializers });
 }
 
-let installed = false;
+let installed: { metrics: boolean } | undefined;
 
 /**
- * Routes the Temporal SDK's own logs (core, worker, workflow sandbox) to `logger` at WARN and above, under
- * `temporal` with every Error in the SDK's metadata serialized by `logError`.
- * Temporal's Runtime can be installed once per process; later calls are no-ops.
+ * Installs Temporal's process-wide `Runtime`: the SDK's own logs (core, worker, workflow sandbox) go to `logger`
+ * at WARN and above, under `temporal`, with every Error in the SDK's metadata serialized by `logError`; with
+ * `metrics`, Core also exports its `temporal_*` metrics and whatever is recorded on
+ * `Runtime.instance().metricMeter` (Skein's `skein_*`) there.
+ * The Runtime can be installed once per process: later calls change nothing.
+ * @returns whether metrics are exported (false when the Runtime had been installed before without them, by an
+ *   earlier call or by the embedding application).
  */
-export function installTemporalRuntimeLogger(logger: Logger): void {
-  if (installed) return;
-  installed = true;
+export function installTemporalRuntime(logger: Logger, metrics?: MetricsExporterConfig): { metrics: boolean } {
+  if (installed) return installed;
   try {
     Runtime.install({
       logger: new DefaultLogger('WARN', (entry) => {
@@ -44,8 +47,12 @@ export function installTemporalRuntimeLogger(logger: Logger): void {
         const meta = entry.meta ? Object.fromEntries(Object.entries(entry.meta).map(([k, v]) => [k, logError(v)])) : undefined;
         fn.call(logger, { temporal: meta }, entry.message);
       }),
+      ...(metrics ? { telemetryOptions: { metrics } } : {}),
     });
+    installed = { metrics: metrics !== undefined };
   } catch {
-    // Already installed by the embedding application: keep its logger.
+    // Already installed by the embedding application: keep its logger and its telemetry.
+    installed = { metrics: false };
   }
+  return installed;
 }

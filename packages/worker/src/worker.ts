@@ -1,19 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter } from '@skein/core';
+import { dispatchLifecycle, drainHooks, on, serializeError, setHookErrorReporter, type LlmUsagePayload, type CostPayload } from '@skein/core';
 import type { Manifest } from '@skein/discovery';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { ActivityResolver, buildActivities } from './activities.js';
 import { bundleWorkflows } from './bundle/bundle.js';
 import { buildCatalogDocument, fitCatalogDocument, publishCatalog, type CatalogDocument } from './catalog.js';
 import { claimCatalog, publishedCatalog, retireCatalog } from './catalog-ownership.js';
-import { loadWorkerConfig, type EngineConnectionConfig } from './config.js';
+import { loadWorkerConfig, type EngineConnectionConfig, type MetricsConfig } from './config.js';
 import { WorkerStartupError } from './errors.js';
 import { loadProject } from './load.js';
-import { createLogger, installTemporalRuntimeLogger } from './logger.js';
+import { createLogger, installTemporalRuntime } from './logger.js';
+import { coreMetricsExporter, resolveMetrics } from './metrics/exporter.js';
+import { WorkerMetrics } from './metrics/worker-metrics.js';
 import { beginProjectCheck, finishProjectCheck, type CheckedProject, type ProjectCheck } from './validate.js';
 import { openStartupCaches, startupCacheDir, type StartupCaches } from './cache/startup-caches.js';
 import { watchEngine } from './engine-watch.js';
@@ -72,6 +74,12 @@ export interface StartWorkerOptions {
   check?: ProjectCheck;
   /** Engine health check: period and consecutive failures before the worker stops with an error. Defaults 5 000 ms, 3. */
   engineCheck?: { intervalMs?: number; failures?: number };
+  /**
+   * Metrics (Temporal Core's `temporal_*` and Skein's `skein_*`): Prometheus on a port (0 = a free one) or OTLP;
+   * `false` = off. Default from `SKEIN_METRICS_PORT` / `SKEIN_METRICS_OTLP` (off when neither is set). Core's
+   * Runtime is process-wide: only the first worker of a process decides.
+   */
+  metrics?: MetricsConfig | false;
 }
 
 /** A running worker. */
@@ -81,6 +89,8 @@ export interface SkeinWorker {
   catalogDocument: CatalogDocument;
   /** Absolute trace directory, or null when local traces are off. */
   traceDir: string | null;
+  /** Where the worker's metrics are: the Prometheus scrape URL or the OTLP collector's; null when off. */
+  metrics: { kind: 'prometheus' | 'otlp'; url: string } | null;
   /** Where startup time went, in ms: static validation, loading modules, bundling workflow code, engine connection and registration. */
   startup: {
     validateMs: number;
@@ -125,13 +135,17 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   enableTypeScriptSources();
   // The engine connections open while the project is checked and loaded; nothing is asked of the engine
   // before the project passed validation, and a failed start closes them.
-  installTemporalRuntimeLogger(logger);
+  const metricsOption = options.metrics ?? env.metrics;
+  const metricsWanted = metricsOption ? await resolveMetrics(metricsOption) : undefined;
+  const runtime = installTemporalRuntime(logger, metricsWanted && coreMetricsExporter(metricsWanted));
+  if (metricsWanted && !runtime.metrics) logger.warn("metrics are off: Temporal's Runtime was installed before this worker started, without them");
+  const metrics = runtime.metrics && metricsWanted ? { url: metricsWanted.url, kind: metricsWanted.kind, recorder: new WorkerMetrics(Runtime.instance().metricMeter) } : undefined;
   const connecting = connectEngine(engine);
   // Awaited after the project checks out; until then a failure must not count as an unhandled rejection.
   connecting.catch(() => {});
   const closeLater = () => void connecting.then((c) => Promise.allSettled([c.nativeConnection.close(), c.clientConnection.close()]), () => {});
   try {
-    return await startOnConnection(options, { env, logger, catalog, engine, tStart, connecting });
+    return await startOnConnection(options, { env, logger, catalog, engine, tStart, connecting, metrics });
   } catch (err) {
     closeLater();
     throw err;
@@ -164,6 +178,8 @@ async function startOnConnection(
     engine: EngineConnectionConfig;
     tStart: number;
     connecting: ReturnType<typeof connectEngine>;
+    /** The metrics' URL and Skein's recorder, when metrics are on. */
+    metrics: { kind: 'prometheus' | 'otlp'; url: string; recorder: WorkerMetrics } | undefined;
   },
 ): Promise<SkeinWorker> {
   const { logger } = ctx;
@@ -194,7 +210,9 @@ async function serveProject(
     tValidated: number;
   },
 ): Promise<SkeinWorker> {
-  const { env, logger, catalog, engine, tStart, connecting, caches, checked, tValidated } = ctx;
+  const { env, logger, catalog, engine, tStart, connecting, caches, checked, tValidated, metrics } = ctx;
+  const recorder = metrics?.recorder;
+  recorder?.validation(tValidated - tStart, checked.cache);
   const manifest = checked.manifest;
   if (manifest.workflows.length === 0) {
     throw new WorkerStartupError(`No workflows found in ${manifest.root}: add a workflow.js or install a package that exposes workflows`);
@@ -204,7 +222,21 @@ async function serveProject(
   const clientReady = connecting.then(({ clientConnection }) => new Client({ connection: clientConnection, namespace: engine.namespace }));
   const published = clientReady.then((client) => publishedCatalog(client, catalog));
   published.catch(() => {});
-  setHookErrorReporter((err, hook) => logger.error({ hook, err }, `hook ${hook} failed`));
+  setHookErrorReporter((err, hook) => {
+    recorder?.hookError(hook);
+    logger.error({ hook, err }, `hook ${hook} failed`);
+  });
+  // Cost events become counters by workflow type; listened to only while metrics are on (a listener makes every emit build its event).
+  const unsubscribeCosts = recorder
+    ? [
+        on<LlmUsagePayload>('cost:llm:request', (e) => {
+          const type = e.workflowDetails?.workflowType ?? 'unknown';
+          recorder.cost(type, 'llm', e.payload?.cost);
+          recorder.tokens(type, e.payload?.inputTokens, e.payload?.outputTokens);
+        }),
+        on<CostPayload>('cost:http:request', (e) => recorder.cost(e.workflowDetails?.workflowType ?? 'unknown', 'http', e.payload?.cost)),
+      ]
+    : [];
   const project = await loadProject(manifest, caches);
   if (project.storeError) logger.warn({ err: project.storeError }, `project facts not cached (${project.storeError.message}); the next start imports every module`);
   const hookFiles = await loadHookFiles(manifest.root);
@@ -212,12 +244,14 @@ async function serveProject(
   const activities = buildActivities(resolver);
   const traceDirOption = options.traceDir ?? process.env.SKEIN_TRACE_DIR ?? path.join(manifest.root, '.skein', 'traces');
   const traceDir = traceDirOption === false || traceDirOption === 'off' ? null : path.resolve(traceDirOption);
-  const traces = traceDir ? new TraceRecorder(traceDir, options.traceExporters, (err) => logger.warn({ err }, 'trace write failed')) : undefined;
-  const events = new WorkerEvents(traces, (err) => logger.warn({ err }, 'trace failed'));
+  const exporters = recorder ? options.traceExporters?.map((e) => countedExporter(e, recorder)) : options.traceExporters;
+  const traces = traceDir ? new TraceRecorder(traceDir, exporters, (err) => logger.warn({ err }, 'trace write failed')) : undefined;
+  const events = new WorkerEvents(traces, (err) => logger.warn({ err }, 'trace failed'), recorder);
   const tLoaded = performance.now();
   const cacheEnv = process.env.SKEIN_BUNDLE_CACHE?.trim();
   const bundleCacheDir = options.bundleCache ?? (cacheEnv === 'off' ? false : cacheEnv ? path.resolve(cacheEnv) : path.join(manifest.root, '.skein', 'bundles'));
   const bundled = await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), cacheDir: bundleCacheDir, ...(caches ? { digests: caches.digests } : {}) });
+  recorder?.bundleCache(bundled.cache);
   if (bundled.storeError) logger.warn({ err: bundled.storeError }, `workflow bundle cache not written (${bundled.storeError.message}); the next start bundles again`);
   const workflowBundle = { code: bundled.code };
   const tBundled = performance.now();
@@ -280,6 +314,7 @@ async function serveProject(
       })
       .finally(async () => {
         stopWatching();
+        for (const unsubscribe of unsubscribeCosts) unsubscribe();
         // A clean stop leaves nothing Running that pretends the catalog is served (unless another worker still is).
         if (!lost && (await retireCatalog(client, catalog, identity))) logger.info({ catalog }, 'catalog retired: no other worker serves it');
         // Write webpack's persistent cache now if the delayed write has not started: wait for an in-process
@@ -306,7 +341,7 @@ async function serveProject(
       modules: project.counts,
     };
     logger.info(
-      { catalog, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, startup },
+      { catalog, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, metrics: metrics?.url ?? null, startup },
       `worker serving ${catalogDocument.workflows.length} workflow(s) on catalog "${catalog}"`,
     );
     // webpack's persistent cache (after a bundle cache miss) is written once the worker has served its first
@@ -320,6 +355,7 @@ async function serveProject(
       manifest,
       catalogDocument,
       traceDir,
+      metrics: metrics ? { kind: metrics.kind, url: metrics.url } : null,
       startup,
       done,
       async shutdown() {
@@ -334,3 +370,19 @@ async function serveProject(
   }
 }
 
+
+/** A trace exporter that counts each export's outcome in `skein_trace_exports_total`, then passes the error on. */
+function countedExporter(exporter: TraceExporter, recorder: WorkerMetrics): TraceExporter {
+  return {
+    name: exporter.name,
+    async export(trace) {
+      try {
+        await exporter.export(trace);
+        recorder.traceExport(exporter.name, 'ok');
+      } catch (err) {
+        recorder.traceExport(exporter.name, 'failed');
+        throw err;
+      }
+    },
+  };
+}
