@@ -38,7 +38,8 @@ program
   .description('serve the workflows of a project on the catalog task queue (SKEIN_CATALOG, default main)')
   .argument('[projectDir]', 'project directory', '.')
   .option('--rolling-deploy', 'start next to a live worker of another version of the catalog (as SKEIN_ROLLING_DEPLOY=1)')
-  .action(async (dir: string, opts: { rollingDeploy?: boolean }) => (await import('./commands/worker.js')).workerCommand(dir, opts));
+  .option('--metrics-port <port>', 'serve Prometheus metrics on this port (as SKEIN_METRICS_PORT; host SKEIN_METRICS_HOST, default 127.0.0.1)', port)
+  .action(async (dir: string, opts: { rollingDeploy?: boolean; metricsPort?: number }) => (await import('./commands/worker.js')).workerCommand(dir, opts));
 
 program.command('api').description('serve the HTTP API on PORT (default 3001)').action(async () => (await import('./commands/api.js')).apiCommand());
 
