@@ -15,13 +15,22 @@ import { deprecationHeaders, parseOr400, routerPath, type ApiState, type Deps, t
 /** Request bodies are capped at 1 MiB (CONTRACT "HTTP conventions"). */
 export const BODY_LIMIT = '1mb';
 
+/** Optional parts of {@link createApp}. */
+export interface AppOptions {
+  /**
+   * Makes the tracing middleware (`middleware/tracing.ts`, loaded only when tracing is on) from the route
+   * lookup of requests refused before routing; it runs right after the request id.
+   */
+  tracing?: (routeOf: (path: string, method: string) => string | undefined) => Koa.Middleware<ApiState>;
+}
+
 /**
- * Composes the Koa application: request id → request metrics → request log → error rendering → Host/Origin allow-list and CORS
+ * Composes the Koa application: request id → request span (when tracing is on) → request metrics → request log → error rendering → Host/Origin allow-list and CORS
  * (403) → bearer token (401, when configured) → JSON content type and encoding (415) → abort signal → JSON body
  * (1 MiB, 413) → depth and Unicode limits (400) → routes → 405 with `Allow` for a known path and another method →
  * 404. `GET /metrics` skips the Host/Origin and token checks when `config.metricsPublic` is set. Each route validates its params, query and body with its zod schemas before the handler runs.
  */
-export function createApp(deps: Deps, routes: RouteDef[]): Koa<ApiState> {
+export function createApp(deps: Deps, routes: RouteDef[], options: AppOptions = {}): Koa<ApiState> {
   const app = new Koa<ApiState>();
   app.proxy = false;
   app.silent = true;
@@ -56,6 +65,7 @@ export function createApp(deps: Deps, routes: RouteDef[]): Koa<ApiState> {
     publicPaths.size === 0 ? mw : (ctx, next) => (publicPaths.has(ctx.path) ? next() : mw(ctx, next));
 
   app.use(requestId());
+  if (options.tracing) app.use(options.tracing(routeOf));
   app.use(requestMetrics(deps.metrics, routeOf));
   app.use(requestLogger(deps.logger));
   app.use(errorRenderer());

@@ -31,6 +31,8 @@ export interface ApiState {
   runId?: string;
   /** Aborted when the client disconnects or the server shuts down. */
   signal: AbortSignal;
+  /** The request span's ids while tracing is on (added to the request's log line). */
+  traceIds?: { trace_id: string; span_id: string };
   log: Logger;
 }
 

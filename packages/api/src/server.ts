@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type Koa from 'koa';
 import { Client, Connection } from '@temporalio/client';
 import { pino, type Logger } from 'pino';
+import { startTracing, traceFields } from '@skein/telemetry';
 import { createApp } from './app.js';
 import type { ApiConfig } from './config.js';
 import { allRoutes } from './routes/index.js';
@@ -30,9 +31,13 @@ export interface ApiServer {
 
 /** Options of {@link createApiServer}. */
 export interface ApiServerOptions {
-  /** Logger (default: pino JSON at `info`, `LOG_LEVEL` honoured). */
+  /** Logger (default: pino JSON at `info`, `LOG_LEVEL` honoured, `trace_id`/`span_id` while a span is active). */
   logger?: Logger;
-  /** A connected Temporal client to use instead of opening one from `config.temporal` (not closed by `close()`). */
+  /**
+   * A connected Temporal client to use instead of opening one from `config.temporal` (not closed by `close()`).
+   * Its calls are neither timed in `/metrics` nor traced: those are set up on the connection and client the
+   * server opens itself.
+   */
   client?: Client;
 }
 
@@ -52,7 +57,12 @@ function oneLine(err: unknown): string {
  * @throws EngineUnavailableError (one-line message) when the engine is unreachable at startup.
  */
 export async function createApiServer(config: ApiConfig, options: ApiServerOptions = {}): Promise<ApiServer> {
-  const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'skein-api' } });
+  const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'skein-api' }, mixin: traceFields });
+  // Tracing (OTEL_EXPORTER_OTLP_ENDPOINT set): the SDK, the request span and the client interceptor load only then.
+  const tracing = await startTracing({ defaultServiceName: 'skein-api', logger });
+  const traced = tracing
+    ? await Promise.all([import('./middleware/tracing.js'), import('@temporalio/interceptors-opentelemetry/lib/client/index.js')])
+    : undefined;
   let connection: Connection | undefined;
   let client = options.client;
   const callPolicy = new EngineCallPolicy(config.engineTimeoutMs);
@@ -68,15 +78,21 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
         interceptors: [engineCallMetrics(metrics), ...callPolicy.interceptors],
       });
     } catch (err) {
+      await tracing?.shutdown();
       throw new EngineUnavailableError(`Cannot reach the Temporal server at ${address}: ${oneLine(err)}`);
     }
-    client = new Client({ connection, namespace: config.temporal.namespace });
+    client = new Client({
+      connection,
+      namespace: config.temporal.namespace,
+      ...(tracing && traced ? { interceptors: { workflow: [new traced[1].OpenTelemetryWorkflowClientInterceptor({ tracer: tracing.tracer })] } } : {}),
+    });
   }
   try {
     await pingEngine(client, 5_000);
   } catch (err) {
     await callPolicy.retriesSettled();
     await connection?.close().catch(() => {});
+    await tracing?.shutdown();
     throw new EngineUnavailableError(`Temporal server at ${address} does not answer: ${oneLine(err)}`);
   }
 
@@ -92,7 +108,7 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
     logger,
     metrics,
   };
-  const app = createApp(deps, allRoutes);
+  const app = createApp(deps, allRoutes, tracing && traced ? { tracing: (routeOf) => traced[0].requestTracing(tracing.tracer, routeOf) } : {});
 
   const fatalCallbacks: Array<(reason: string) => void> = [];
   let fatal = false;
@@ -151,6 +167,7 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
       await callPolicy.retriesSettled();
       await connection.close().catch(() => {});
     }
+    await tracing?.shutdown();
     logger.info('API server closed');
   }
 

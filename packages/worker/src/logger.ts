@@ -1,5 +1,6 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import { DefaultLogger, Runtime, type LogLevel, type MetricsExporterConfig } from '@temporalio/worker';
+import { traceFields } from '@skein/telemetry';
 
 /**
  * Log form of an error (server-side logs only, never an API response): `name`, `message`, `stack`, own
@@ -19,11 +20,11 @@ export const logSerializers: LoggerOptions['serializers'] = { err: (v) => logErr
 
 /**
  * A pino logger with `name` (the only `name` key: never create a child with another one, use
- * `logger.child({ component })`): JSON lines, errors through `logSerializers`; `SKEIN_LOG_LEVEL` sets the
- * level (default `info`).
+ * `logger.child({ component })`): JSON lines, errors through `logSerializers`, `trace_id`/`span_id` while an
+ * OpenTelemetry span is active; `SKEIN_LOG_LEVEL` sets the level (default `info`).
  */
 export function createLogger(name: string): Logger {
-  return pino({ name, level: process.env.SKEIN_LOG_LEVEL ?? 'info', serializers: logSerializers });
+  return pino({ name, level: process.env.SKEIN_LOG_LEVEL ?? 'info', serializers: logSerializers, mixin: traceFields });
 }
 
 let installed: { metrics: boolean } | undefined;

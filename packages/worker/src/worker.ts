@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { dispatchLifecycle, drainHooks, on, serializeError, setHookErrorReporter, type LlmUsagePayload, type CostPayload } from '@skein/core';
+import { dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter } from '@skein/core';
 import type { Manifest } from '@skein/discovery';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { ActivityResolver, buildActivities } from './activities.js';
 import { bundleWorkflows } from './bundle/bundle.js';
@@ -13,9 +13,8 @@ import { claimCatalog, publishedCatalog, retireCatalog } from './catalog-ownersh
 import { loadWorkerConfig, type EngineConnectionConfig, type MetricsConfig } from './config.js';
 import { WorkerStartupError } from './errors.js';
 import { loadProject } from './load.js';
-import { createLogger, installTemporalRuntime } from './logger.js';
-import { coreMetricsExporter, resolveMetrics } from './metrics/exporter.js';
-import { WorkerMetrics } from './metrics/worker-metrics.js';
+import { createLogger } from './logger.js';
+import { startWorkerTelemetry, type WorkerTelemetry } from './telemetry.js';
 import { beginProjectCheck, finishProjectCheck, type CheckedProject, type ProjectCheck } from './validate.js';
 import { openStartupCaches, startupCacheDir, type StartupCaches } from './cache/startup-caches.js';
 import { watchEngine } from './engine-watch.js';
@@ -135,19 +134,17 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   enableTypeScriptSources();
   // The engine connections open while the project is checked and loaded; nothing is asked of the engine
   // before the project passed validation, and a failed start closes them.
-  const metricsOption = options.metrics ?? env.metrics;
-  const metricsWanted = metricsOption ? await resolveMetrics(metricsOption) : undefined;
-  const runtime = installTemporalRuntime(logger, metricsWanted && coreMetricsExporter(metricsWanted));
-  if (metricsWanted && !runtime.metrics) logger.warn("metrics are off: Temporal's Runtime was installed before this worker started, without them");
-  const metrics = runtime.metrics && metricsWanted ? { url: metricsWanted.url, kind: metricsWanted.kind, recorder: new WorkerMetrics(Runtime.instance().metricMeter) } : undefined;
+  // Temporal's Runtime (with metrics when set), and tracing when an OTLP endpoint is configured.
+  const telemetry = await startWorkerTelemetry(logger, options.metrics ?? env.metrics);
   const connecting = connectEngine(engine);
   // Awaited after the project checks out; until then a failure must not count as an unhandled rejection.
   connecting.catch(() => {});
   const closeLater = () => void connecting.then((c) => Promise.allSettled([c.nativeConnection.close(), c.clientConnection.close()]), () => {});
   try {
-    return await startOnConnection(options, { env, logger, catalog, engine, tStart, connecting, metrics });
+    return await startOnConnection(options, { env, logger, catalog, engine, tStart, connecting, telemetry });
   } catch (err) {
     closeLater();
+    void telemetry.close();
     throw err;
   }
 }
@@ -178,8 +175,7 @@ async function startOnConnection(
     engine: EngineConnectionConfig;
     tStart: number;
     connecting: ReturnType<typeof connectEngine>;
-    /** The metrics' URL and Skein's recorder, when metrics are on. */
-    metrics: { kind: 'prometheus' | 'otlp'; url: string; recorder: WorkerMetrics } | undefined;
+    telemetry: WorkerTelemetry;
   },
 ): Promise<SkeinWorker> {
   const { logger } = ctx;
@@ -210,8 +206,8 @@ async function serveProject(
     tValidated: number;
   },
 ): Promise<SkeinWorker> {
-  const { env, logger, catalog, engine, tStart, connecting, caches, checked, tValidated, metrics } = ctx;
-  const recorder = metrics?.recorder;
+  const { env, logger, catalog, engine, tStart, connecting, caches, checked, tValidated, telemetry } = ctx;
+  const recorder = telemetry.metrics?.recorder;
   recorder?.validation(tValidated - tStart, checked.cache);
   const manifest = checked.manifest;
   if (manifest.workflows.length === 0) {
@@ -226,17 +222,6 @@ async function serveProject(
     recorder?.hookError(hook);
     logger.error({ hook, err }, `hook ${hook} failed`);
   });
-  // Cost events become counters by workflow type; listened to only while metrics are on (a listener makes every emit build its event).
-  const unsubscribeCosts = recorder
-    ? [
-        on<LlmUsagePayload>('cost:llm:request', (e) => {
-          const type = e.workflowDetails?.workflowType ?? 'unknown';
-          recorder.cost(type, 'llm', e.payload?.cost);
-          recorder.tokens(type, e.payload?.inputTokens, e.payload?.outputTokens);
-        }),
-        on<CostPayload>('cost:http:request', (e) => recorder.cost(e.workflowDetails?.workflowType ?? 'unknown', 'http', e.payload?.cost)),
-      ]
-    : [];
   const project = await loadProject(manifest, caches);
   if (project.storeError) logger.warn({ err: project.storeError }, `project facts not cached (${project.storeError.message}); the next start imports every module`);
   const hookFiles = await loadHookFiles(manifest.root);
@@ -244,13 +229,17 @@ async function serveProject(
   const activities = buildActivities(resolver);
   const traceDirOption = options.traceDir ?? process.env.SKEIN_TRACE_DIR ?? path.join(manifest.root, '.skein', 'traces');
   const traceDir = traceDirOption === false || traceDirOption === 'off' ? null : path.resolve(traceDirOption);
-  const exporters = recorder ? options.traceExporters?.map((e) => countedExporter(e, recorder)) : options.traceExporters;
-  const traces = traceDir ? new TraceRecorder(traceDir, exporters, (err) => logger.warn({ err }, 'trace write failed')) : undefined;
+  const traces = traceDir ? new TraceRecorder(traceDir, telemetry.countExports(options.traceExporters), (err) => logger.warn({ err }, 'trace write failed')) : undefined;
   const events = new WorkerEvents(traces, (err) => logger.warn({ err }, 'trace failed'), recorder);
   const tLoaded = performance.now();
   const cacheEnv = process.env.SKEIN_BUNDLE_CACHE?.trim();
   const bundleCacheDir = options.bundleCache ?? (cacheEnv === 'off' ? false : cacheEnv ? path.resolve(cacheEnv) : path.join(manifest.root, '.skein', 'bundles'));
-  const bundled = await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), cacheDir: bundleCacheDir, ...(caches ? { digests: caches.digests } : {}) });
+  const bundled = await bundleWorkflows(project, {
+    ...(traceDir ? { traceDir } : {}),
+    cacheDir: bundleCacheDir,
+    ...(caches ? { digests: caches.digests } : {}),
+    ...(telemetry.tracing ? { tracing: true } : {}),
+  });
   recorder?.bundleCache(bundled.cache);
   if (bundled.storeError) logger.warn({ err: bundled.storeError }, `workflow bundle cache not written (${bundled.storeError.message}); the next start bundles again`);
   const workflowBundle = { code: bundled.code };
@@ -277,8 +266,9 @@ async function serveProject(
       taskQueue: catalog,
       workflowBundle,
       activities,
-      sinks: skeinSinks(events),
-      interceptors: { activity: [activityInterceptor(resolver, events)] },
+      sinks: { ...skeinSinks(events), ...telemetry.worker.sinks },
+      // Tracing's activity interceptor first: Skein's runs inside the activity's span.
+      interceptors: { activity: [...telemetry.worker.activityInterceptors, activityInterceptor(resolver, events)] },
       shutdownGraceTime: options.shutdownGraceTimeMs ?? 10_000,
       ...options.workerOptions,
     });
@@ -314,7 +304,6 @@ async function serveProject(
       })
       .finally(async () => {
         stopWatching();
-        for (const unsubscribe of unsubscribeCosts) unsubscribe();
         // A clean stop leaves nothing Running that pretends the catalog is served (unless another worker still is).
         if (!lost && (await retireCatalog(client, catalog, identity))) logger.info({ catalog }, 'catalog retired: no other worker serves it');
         // Write webpack's persistent cache now if the delayed write has not started: wait for an in-process
@@ -325,6 +314,7 @@ async function serveProject(
         const pending = await drainHooks(30_000);
         if (pending > 0) logger.warn({ pending }, 'hooks still running after 30 s; not waiting longer');
         await traces?.flush();
+        await telemetry.close();
         await closeConnections();
       });
     await publishCatalog(client, catalogDocument);
@@ -341,7 +331,7 @@ async function serveProject(
       modules: project.counts,
     };
     logger.info(
-      { catalog, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, metrics: metrics?.url ?? null, startup },
+      { catalog, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, metrics: telemetry.metrics?.url ?? null, startup },
       `worker serving ${catalogDocument.workflows.length} workflow(s) on catalog "${catalog}"`,
     );
     // webpack's persistent cache (after a bundle cache miss) is written once the worker has served its first
@@ -355,7 +345,7 @@ async function serveProject(
       manifest,
       catalogDocument,
       traceDir,
-      metrics: metrics ? { kind: metrics.kind, url: metrics.url } : null,
+      metrics: telemetry.metrics ? { kind: telemetry.metrics.kind, url: telemetry.metrics.url } : null,
       startup,
       done,
       async shutdown() {
@@ -370,19 +360,3 @@ async function serveProject(
   }
 }
 
-
-/** A trace exporter that counts each export's outcome in `skein_trace_exports_total`, then passes the error on. */
-function countedExporter(exporter: TraceExporter, recorder: WorkerMetrics): TraceExporter {
-  return {
-    name: exporter.name,
-    async export(trace) {
-      try {
-        await exporter.export(trace);
-        recorder.traceExport(exporter.name, 'ok');
-      } catch (err) {
-        recorder.traceExport(exporter.name, 'failed');
-        throw err;
-      }
-    },
-  };
-}

@@ -66,7 +66,7 @@ export function hostAllowed(host: string, policy: BrowserPolicy): boolean {
 }
 
 /** Response headers a browser script may read. */
-const EXPOSED = ['X-Request-ID', 'Retry-After', 'Allow', 'Deprecation', 'Sunset', 'Link', 'Location'];
+const EXPOSED = ['X-Request-ID', 'traceparent', 'Retry-After', 'Allow', 'Deprecation', 'Sunset', 'Link', 'Location'];
 
 /**
  * The 403 guard, then `@koa/cors` for allowed origins: `Access-Control-Allow-Origin` echoes the origin
