@@ -158,9 +158,10 @@ export interface Prometheus {
 
 /**
  * Starts Prometheus on a free loopback port with a scrape configuration for `targets` (job name → metrics URL),
- * scraped every second, its storage in a scratch directory.
+ * scraped every second, its storage in a scratch directory. `otlpReceiver` also accepts OTLP/HTTP metrics at
+ * `<url>/api/v1/otlp/v1/metrics`.
  */
-export async function startPrometheus(targets: Record<string, string>): Promise<Prometheus> {
+export async function startPrometheus(targets: Record<string, string>, options: { otlpReceiver?: boolean } = {}): Promise<Prometheus> {
   const file = binary('prometheus', 'PROMETHEUS_PATH');
   const port = await freePort();
   const dir = await mkdtemp(path.join(tmpdir(), 'skein-prometheus-'));
@@ -170,10 +171,10 @@ export async function startPrometheus(targets: Record<string, string>): Promise<
       return `  - job_name: ${job}\n    metrics_path: ${u.pathname}\n    static_configs:\n      - targets: ['${u.host}']\n`;
     })
     .join('');
-  await writeFile(path.join(dir, 'prometheus.yml'), `global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\nscrape_configs:\n${jobs}`);
+  await writeFile(path.join(dir, 'prometheus.yml'), `global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\nscrape_configs:\n${jobs || '  []\n'}`);
   const started = await run(
     file,
-    [`--config.file=${path.join(dir, 'prometheus.yml')}`, `--web.listen-address=127.0.0.1:${port}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, '--log.level=warn'],
+    [`--config.file=${path.join(dir, 'prometheus.yml')}`, `--web.listen-address=127.0.0.1:${port}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, '--log.level=warn', ...(options.otlpReceiver ? ['--web.enable-otlp-receiver'] : [])],
     dir,
   );
   const url = `http://127.0.0.1:${port}`;
