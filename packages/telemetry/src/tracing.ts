@@ -22,7 +22,6 @@ export interface TracingOptions {
   defaultServiceName: string;
   /** Where dropped spans are reported, at most once a minute. */
   logger?: { warn(fields: object, message: string): void };
-  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -61,7 +60,8 @@ let globalsInstalled = false;
  * spans, counted by {@link Tracing.dropped} and logged at most once a minute.
  */
 export async function startTracing(options: TracingOptions): Promise<Tracing | undefined> {
-  const env = options.env ?? process.env;
+  // The SDK's own parts (resource detection, exporters, batch processor) read process.env: so does this.
+  const env = process.env;
   if (!tracingEnabled(env)) return undefined;
   const [api, resources, base, node, semconv] = await Promise.all([
     import('@opentelemetry/api'),
