@@ -106,5 +106,9 @@ describe('the collector down', () => {
     expect(res.body.status).toBe('completed');
     expect(res.headers.get('traceparent')).toMatch(/^00-[0-9a-f]{32}-/);
     expect(Date.now() - started).toBeLessThan(20_000);
+    // The spans it could not export are counted.
+    await expect
+      .poll(async () => /^skein_trace_spans_dropped_total [1-9]/m.test(await (await fetch(`${stack.url}/metrics`)).text()), { timeout: 15_000 })
+      .toBe(true);
   });
 });

@@ -58,16 +58,16 @@ function oneLine(err: unknown): string {
  */
 export async function createApiServer(config: ApiConfig, options: ApiServerOptions = {}): Promise<ApiServer> {
   const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'skein-api' }, mixin: traceFields });
-  // Tracing (OTEL_EXPORTER_OTLP_ENDPOINT set): the SDK, the request span and the client interceptor load only then.
-  const tracing = await startTracing({ defaultServiceName: 'skein-api', logger });
-  const traced = tracing
-    ? await Promise.all([import('./middleware/tracing.js'), import('@temporalio/interceptors-opentelemetry/lib/client/index.js')])
-    : undefined;
   let connection: Connection | undefined;
   let client = options.client;
   const callPolicy = new EngineCallPolicy(config.engineTimeoutMs);
   const health = { healthy: true };
   const metrics = new ApiMetrics(() => health.healthy);
+  // Tracing (OTEL_EXPORTER_OTLP_ENDPOINT set): the SDK, the request span and the client interceptor load only then.
+  const tracing = await startTracing({ defaultServiceName: 'skein-api', logger, onDropped: (n) => metrics.droppedSpans(n) });
+  const traced = tracing
+    ? await Promise.all([import('./middleware/tracing.js'), import('@temporalio/interceptors-opentelemetry/lib/client/index.js')])
+    : undefined;
   const address = config.temporal.connection.address ?? 'localhost:7233';
   if (!client) {
     try {

@@ -22,6 +22,8 @@ export interface TracingOptions {
   defaultServiceName: string;
   /** Where dropped spans are reported, at most once a minute. */
   logger?: { warn(fields: object, message: string): void };
+  /** Called with the number of spans dropped each time some are (to count them in the process's metrics). */
+  onDropped?: (spans: number) => void;
 }
 
 /**
@@ -80,11 +82,15 @@ export async function startTracing(options: TracingOptions): Promise<Tracing | u
   const maxQueueSize = positive(env.OTEL_BSP_MAX_QUEUE_SIZE, 2048);
   let queued = 0;
   let dropped = 0;
+  const drop = (n: number) => {
+    dropped += n;
+    options.onDropped?.(n);
+  };
   const counting: import('@opentelemetry/sdk-trace-base').SpanExporter = {
     export(spans, done) {
       queued -= spans.length;
       exporter.export(spans, (result) => {
-        if (result.code !== 0) dropped += spans.length;
+        if (result.code !== 0) drop(spans.length);
         done(result);
       });
     },
@@ -97,7 +103,7 @@ export async function startTracing(options: TracingOptions): Promise<Tracing | u
     onStart: (span, context) => batch.onStart(span, context),
     onEnd(span) {
       if (queued >= maxQueueSize) {
-        dropped += 1;
+        drop(1);
         return;
       }
       queued += 1;

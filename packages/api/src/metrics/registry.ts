@@ -28,6 +28,7 @@ export class ApiMetrics {
   readonly #engineErrors: Counter<'rpc_method' | 'rpc_grpc_status_code'>;
   readonly #open: Gauge<'kind'>;
   readonly #catalog: Counter<'lookup' | 'source'>;
+  readonly #droppedSpans: Counter;
 
   /**
    * @param ready read at every scrape: whether the engine passes its health checks (the `/ready` answer).
@@ -76,6 +77,16 @@ export class ApiMetrics {
       labelNames: ['lookup', 'source'],
       registers,
     });
+    this.#droppedSpans = new Counter({
+      name: 'skein_trace_spans_dropped_total',
+      help: 'OpenTelemetry spans dropped because the export queue was full or an export failed (the collector slow or unreachable).',
+      registers,
+    });
+  }
+
+  /** Counts spans the tracer dropped. */
+  droppedSpans(spans: number): void {
+    this.#droppedSpans.inc(spans);
   }
 
   /**

@@ -25,6 +25,7 @@ export class WorkerMetrics {
   readonly #activities: MetricCounter;
   readonly #cost: MetricHistogram;
   readonly #tokens: MetricCounter;
+  readonly #droppedSpans: MetricCounter;
 
   /** @param meter Temporal's `Runtime.instance().metricMeter` (or any `MetricMeter`). */
   constructor(meter: MetricMeter) {
@@ -44,6 +45,12 @@ export class WorkerMetrics {
     );
     this.#cost = meter.createHistogram('skein_cost_usd', 'float', 'USD', 'Cost reported by one cost event, in USD, by workflow type and source ("llm": cost:llm:request, "http": cost:http:request).');
     this.#tokens = meter.createCounter('skein_llm_tokens_total', '', 'LLM tokens reported by cost:llm:request events, by workflow type and direction ("input" | "output").');
+    this.#droppedSpans = meter.createCounter('skein_trace_spans_dropped_total', '', 'OpenTelemetry spans dropped because the export queue was full or an export failed.');
+  }
+
+  /** Counts spans the tracer dropped. */
+  droppedSpans(spans: number): void {
+    this.#droppedSpans.add(spans);
   }
 
   /** Records the startup validation's duration (ms) and whether its outcome was cached. */
