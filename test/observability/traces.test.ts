@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { createApiServer, loadApiConfig } from '@skein/api';
 import { freePort } from '@skein/cli';
+import { traceFields } from '@skein/telemetry';
 import { startStack, type Stack } from '../support/stack.js';
 import { startJaeger, type Jaeger, type JaegerTrace } from '../support/backends.js';
 
@@ -90,6 +94,35 @@ describe('traces', () => {
       expect(traceId).not.toBe('0'.repeat(32));
       const trace = await traceHolding(traceId, ['POST /workflow/run', 'RunWorkflow:welcome']);
       expect(trace.spans.find((s) => s.operationName === 'POST /workflow/run')!.references.filter((r) => r.refType === 'CHILD_OF')).toEqual([]);
+    }
+  });
+});
+
+describe('log lines', () => {
+  it("carry the request span's trace_id and span_id", async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    const api = await createApiServer(loadApiConfig({ PORT: '0', TEMPORAL_ADDRESS: stack.address, SKEIN_CATALOG: stack.catalog }), {
+      logger: pino({ level: 'info', mixin: traceFields }, sink),
+    });
+    try {
+      const { url } = await api.listen();
+      const traceId = hex(32);
+      const res = await fetch(`${url}/workflow/run`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', traceparent: `00-${traceId}-${hex(16)}-01` },
+        body: JSON.stringify({ workflowName: 'welcome', input: { name: 'ada' } }),
+      });
+      expect(res.status).toBe(200);
+      const spanId = res.headers.get('traceparent')!.split('-')[2];
+      await expect.poll(() => lines.find((l) => l.msg === 'request' && l['http.route'] === 'POST /workflow/run')).toMatchObject({ trace_id: traceId, span_id: spanId });
+    } finally {
+      await api.close();
     }
   });
 });
