@@ -35,8 +35,11 @@ describe('scraped by Prometheus', () => {
       const res = await stack.post('/workflow/run', { workflowName: 'onboard_customer', input: { name: `ada ${i}`, email: 'ada@example.com' } });
       expect(res.body.status).toBe('completed');
     }
-    const bad = await stack.post('/workflow/run', { workflowName: 'onboard_customer', input: { name: '', email: 'x' } });
-    expect(bad.status).toBe(400);
+    // A run whose input the workflow refuses fails (counted by type); an unknown workflow is a 404.
+    const failed = await stack.post('/workflow/run', { workflowName: 'onboard_customer', input: { name: '', email: 'x' } });
+    expect(failed.body.status).toBe('failed');
+    const bad = await stack.post('/workflow/run', { workflowName: 'no_such_workflow', input: {} });
+    expect(bad.status).toBe(404);
 
     const one = async (q: string) => {
       const r = await prometheus.query(q);
@@ -48,12 +51,13 @@ describe('scraped by Prometheus', () => {
     });
     expect(up.map((t) => t.job).sort()).toEqual(['skein-api', 'skein-worker']);
 
-    const runs = await eventually('3 runs by route', () =>
-      one('http_server_request_duration_seconds_count{job="skein-api",http_route="/workflow/run",http_request_method="POST",http_response_status_code="200"} == 3'),
+    const runs = await eventually('4 runs by route (3 completed, 1 failed: both answer 200)', () =>
+      one('http_server_request_duration_seconds_count{job="skein-api",http_route="/workflow/run",http_request_method="POST",http_response_status_code="200"} == 4'),
     );
     expect(runs).toHaveLength(1);
-    await eventually('the 400', () => one('http_server_request_duration_seconds_count{http_route="/workflow/run",http_response_status_code="400"} == 1'));
+    await eventually('the 404', () => one('http_server_request_duration_seconds_count{http_route="/workflow/run",http_response_status_code="404"} == 1'));
     await eventually('workflows completed by type', () => one('temporal_workflow_completed{job="skein-worker",workflow_type="onboard"} == 3'));
+    await eventually('workflows failed by type', () => one('temporal_workflow_failed{job="skein-worker",workflow_type="onboard"} == 1'));
     await eventually('child workflows completed', () => one('temporal_workflow_completed{workflow_type="welcome"} == 3'));
     await eventually('evaluator outcomes', () =>
       one('skein_activity_outcomes_total{activity_type="onboard#scoreLead",kind="evaluator",outcome="completed"} == 3'),
