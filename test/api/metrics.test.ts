@@ -105,6 +105,22 @@ describe('GET /metrics', () => {
     await fetch(`${h.url}/workflow/${workflowId}/terminate`, { method: 'POST', headers: auth }).catch(() => undefined);
   });
 
+  it('counts an open history stream while it is open, and not after', async () => {
+    const started = await fetch(`${h.url}/workflow/start`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ workflowName: 'waiter', input: {} }),
+    });
+    const { workflowId } = (await started.json()) as { workflowId: string };
+    const aborter = new AbortController();
+    const res = await fetch(`${h.url}/workflow/${workflowId}/history/stream`, { headers: auth, signal: aborter.signal });
+    expect(res.status).toBe(200);
+    await expect.poll(async () => sample(await scrape(), 'skein_api_open_requests', { kind: 'sse' }), { timeout: 5_000 }).toBe(1);
+    aborter.abort();
+    await expect.poll(async () => sample(await scrape(), 'skein_api_open_requests', { kind: 'sse' }), { timeout: 5_000 }).toBe(0);
+    await fetch(`${h.url}/workflow/${workflowId}/terminate`, { method: 'POST', headers: auth }).catch(() => undefined);
+  });
+
   it('answers 50 concurrent scrapes, each complete', async () => {
     const texts = await Promise.all(
       Array.from({ length: 50 }, async () => {
