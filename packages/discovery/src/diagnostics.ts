@@ -4,19 +4,7 @@
  */
 import { MESSAGES, renderMessage, type CoreRuleId, type MessageId, type Template } from './messages.js';
 import { RULES } from './rules.js';
-import type { Diagnostic } from './types.js';
-
-/** A 1-based position. */
-export interface Position {
-  line: number;
-  column: number;
-}
-
-/** The position of the start of a Babel node (`loc.start`, column 0-based), as 1-based line and column. */
-export function positionOf(node: { loc?: { start: { line: number; column: number } } | null } | null | undefined): Position {
-  const start = node?.loc?.start;
-  return start ? { line: start.line, column: start.column + 1 } : { line: 1, column: 1 };
-}
+import type { Diagnostic, Position } from './finding.js';
 
 /** Accumulates diagnostics; never throws. */
 export class Diagnostics {

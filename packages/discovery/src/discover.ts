@@ -19,8 +19,31 @@ import { checkPackageFlag, findInstalledPackage, intendsWorkflowPackage, listIns
 import { followEntry } from './reexports.js';
 import { createSession, type AnalysisSession } from './session.js';
 import type { ModuleStore } from './store.js';
-import type { DiscoverOptions, Manifest, PackageRef, WorkflowEntry } from './types.js';
+import type { Manifest, PackageRef, WorkflowEntry } from './types.js';
 import { walkFiles } from './walk.js';
+
+/** Options of `discover()`. */
+export interface DiscoverOptions {
+  /** Maximum size of one source file in bytes; larger files get a diagnostic and are not parsed. Default 1 MiB. */
+  maxFileBytes?: number;
+  /** Skip `node_modules` packages (only the project's own workflows). Default false. */
+  localOnly?: boolean;
+  /**
+   * The highest directory whose `node_modules` is searched (hoisted installs, SPEC rule 4). Default: the file-system
+   * root. Tests set it to keep an enclosing repository's `node_modules` out.
+   */
+  ceiling?: string;
+  /** The file system to read through. Default: `nodeFileSystem`. Ignored when `session` is given. */
+  fs?: FileSystem;
+  /**
+   * `project` (default): the root is a project; `package`: the root is a workflow package judged as a worker would
+   * see it once installed (strict expose flag, workflows from its entry); `auto`: package mode when the root's
+   * package.json sets or misspells the expose flag.
+   */
+  mode?: 'project' | 'package' | 'auto';
+  /** A session to share with a caller that keeps analysing afterwards (the validator). Default: a new one. */
+  session?: AnalysisSession;
+}
 
 const WORKFLOW_KINDS = new Set(['workflow'] as const);
 /** Everything one discovery run shares. */

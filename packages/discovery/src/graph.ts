@@ -5,7 +5,8 @@
  */
 import { isAbsolute } from 'node:path';
 import { resolveRelativeImport } from './module-path.js';
-import type { Diagnostics, Position } from './diagnostics.js';
+import type { Diagnostics } from './diagnostics.js';
+import type { Position } from './finding.js';
 import type { Definition, ModuleInfo } from './module-info.js';
 import type { ModuleStore } from './store.js';
 

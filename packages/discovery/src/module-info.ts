@@ -5,7 +5,7 @@
  * they never parse or traverse again (STYLE "one rule, one file, one traversal").
  */
 import type * as t from '@babel/types';
-import { positionOf, type Position } from './diagnostics.js';
+import { positionOf, type Position } from './finding.js';
 import { IMPORT_CALL, mayMatch, VISIT_SCOPE, type RuleVisitor, type SourceFacts } from './visitor-table.js';
 
 /** The module whose `workflow`, `step` and `evaluator` exports are the authoring API (with its subpaths). */

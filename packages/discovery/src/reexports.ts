@@ -6,7 +6,8 @@
  */
 import { classifyFile } from './conventions.js';
 import { kindOf } from './definitions.js';
-import type { Diagnostics, Position } from './diagnostics.js';
+import type { Diagnostics } from './diagnostics.js';
+import type { Position } from './finding.js';
 import { dirname, relative } from 'node:path';
 import { isAbsoluteSpecifier, isRelative, type ExportGraph } from './graph.js';
 import type { Definition, ModuleInfo } from './module-info.js';

@@ -4,7 +4,7 @@
  * severity from here; SARIF describes every rule from here. Each id has a page at `docs/rules/<rule-id>.md` (the
  * id's `/` is a folder: `docs/rules/reexport/commonjs.md`); the validator's rules add their message templates.
  */
-import type { Severity } from './types.js';
+import type { Severity } from './finding.js';
 
 /** Static facts about one rule. */
 export interface RuleMeta {

@@ -3,36 +3,9 @@
  * serves, from which files, and every finding along the way. Plain data (JSON-serializable).
  * All paths are absolute; lines and columns are 1-based.
  */
-import type { FileSystem } from './fs.js';
-import type { AnalysisSession } from './session.js';
 
-/** Severity of a finding. Errors make the validator and the worker refuse the project. */
-export type Severity = 'error' | 'warning';
-
-/**
- * One finding, as data (STYLE "diagnostics are data"). Formatters render it; rules never format text
- * beyond `message`.
- */
-export interface Diagnostic {
-  /** Stable rule id, e.g. `reexport/commonjs`; each has a docs page under `docs/rules/`. */
-  ruleId: string;
-  severity: Severity;
-  /** Absolute path of the file the finding is about. */
-  file: string;
-  /** 1-based line; 1 when the finding has no position (a missing file). */
-  line: number;
-  /** 1-based column; 1 when the finding has no position. */
-  column: number;
-  /** One sentence saying what is wrong, naming the things involved. */
-  message: string;
-  /** How to fix it, ideally showing the supported form. */
-  hint?: string;
-  /** SPEC rule number(s) this finding enforces, e.g. `2`. */
-  specRule?: number;
-  /** For findings rendered from a message template (the validator's rules): its id and the values filled in. */
-  messageId?: string;
-  data?: Record<string, string>;
-}
+export type { Diagnostic, Position, Severity } from './finding.js';
+import type { Diagnostic } from './finding.js';
 
 /** An installed package that exposes workflows (SPEC rule 4). */
 export interface PackageRef {
@@ -116,29 +89,6 @@ export interface Manifest {
   diagnostics: Diagnostic[];
   /** Files read, for benchmarks. */
   filesRead: number;
-}
-
-/** Options of `discover()`. */
-export interface DiscoverOptions {
-  /** Maximum size of one source file in bytes; larger files get a diagnostic and are not parsed. Default 1 MiB. */
-  maxFileBytes?: number;
-  /** Skip `node_modules` packages (only the project's own workflows). Default false. */
-  localOnly?: boolean;
-  /**
-   * The highest directory whose `node_modules` is searched (hoisted installs, SPEC rule 4). Default: the file-system
-   * root. Tests set it to keep an enclosing repository's `node_modules` out.
-   */
-  ceiling?: string;
-  /** The file system to read through. Default: `nodeFileSystem`. Ignored when `session` is given. */
-  fs?: FileSystem;
-  /**
-   * `project` (default): the root is a project; `package`: the root is a workflow package judged as a worker would
-   * see it once installed (strict expose flag, workflows from its entry); `auto`: package mode when the root's
-   * package.json sets or misspells the expose flag.
-   */
-  mode?: 'project' | 'package' | 'auto';
-  /** A session to share with a caller that keeps analysing afterwards (the validator). Default: a new one. */
-  session?: AnalysisSession;
 }
 
 /** The role a file plays by convention (SPEC rule 1), or null for any other file. Decided only by discovery. */

@@ -6,6 +6,9 @@ import type { Node } from '@babel/types';
 import type { Diagnostic, FileRole, FileSystem, Manifest, Severity } from '@skein/discovery';
 import type { RuleVisitor } from '@skein/discovery';
 import type { ModuleGraph } from './graph/module-graph.js';
+import type { CodeRole, ResolvedImport } from './graph/code-facts.js';
+
+export type { CodeRole, ResolvedImport };
 
 export type { Diagnostic, FileRole, Manifest, Severity };
 
@@ -69,20 +72,6 @@ export interface ReportDescriptor {
   loc?: { line: number; column: number };
   file?: string;
 }
-
-/**
- * The role a file plays for the per-file rules: discovery's role, workflow code reached by imports, or `other`: any
- * other own source file (looked at only for misplaced definitions).
- */
-export type CodeRole = FileRole | 'workflow-code' | 'other';
-
-/** How an import specifier resolved, from the importing file. */
-export type ResolvedImport =
-  | { kind: 'file'; path: string; role: FileRole | null; inPackage: boolean }
-  | { kind: 'builtin'; name: string }
-  | { kind: 'sandbox-safe'; name: string }
-  | { kind: 'outside'; path: string }
-  | { kind: 'unresolved' };
 
 /** The context a file rule's `create()` receives, one per file. */
 export interface FileRuleContext {
