@@ -30,7 +30,7 @@ export interface Diagnostic {
   /** How to fix it, ideally showing the supported form. */
   hint?: string;
   /** The number of the package rule it enforces, as numbered in `docs/package-rules.md`; absent for robustness findings. */
-  specRule?: number;
+  packageRule?: number;
   /** For findings rendered from a message template: its id and the values filled in. */
   messageId?: string;
   data?: Record<string, string>;

@@ -10,7 +10,7 @@ import type { Position } from './finding.js';
 import { errorCode, type FileSystem } from './fs.js';
 import { analyzeModule, mayHoldUnsupportedForms, unsupportedFormsVisitor, type ModuleInfo } from './module-info.js';
 import { isTypeScriptFile, parseSource } from './parse.js';
-import type { MessageId } from './messages.js';
+import type { MessageId } from './rules.js';
 import { walk } from './traverse.js';
 import { mergeVisitors, type RuleVisitor, type SourceFacts } from './visitor-table.js';
 

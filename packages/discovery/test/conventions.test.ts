@@ -51,6 +51,6 @@ describe('file conventions in a project', () => {
     expect(m.sharedActivities.map((a) => `${a.kind}:${a.name} ${rel(m, a.file)}`)).toEqual(['step:s shared/steps/s.js', 'evaluator:e shared/evaluators/e.js']);
     const nested = m.diagnostics.find((d) => d.file.endsWith('nested'))!;
     expect(nested.message).toContain('nested folder');
-    expect(nested.specRule).toBe(1);
+    expect(nested.packageRule).toBe(1);
   });
 });

@@ -24,9 +24,9 @@ describe('Diagnostics', () => {
     sink.report('package/invalid-json', 'syntax', '/p/package.json', { line: 2, column: 3 }, { file: '/p/package.json', reason: 'x' });
     sink.report('parse/syntax-error', 'syntax', '/p/a.js', undefined, { file: '/p/a.js', reason: 'Unexpected token' });
     const [json, syntax] = sink.sorted().sort((a, b) => a.ruleId.localeCompare(b.ruleId));
-    expect(json).toMatchObject({ ruleId: 'package/invalid-json', severity: 'warning', specRule: 4, line: 2, column: 3 });
+    expect(json).toMatchObject({ ruleId: 'package/invalid-json', severity: 'warning', packageRule: 4, line: 2, column: 3 });
     expect(syntax).toMatchObject({ ruleId: 'parse/syntax-error', severity: 'error', line: 1, column: 1 });
-    expect(Object.keys(syntax as Diagnostic)).not.toContain('specRule');
+    expect(Object.keys(syntax as Diagnostic)).not.toContain('packageRule');
   });
 
   it('drops a finding reported twice at the same place with the same message', () => {

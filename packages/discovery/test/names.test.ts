@@ -33,7 +33,7 @@ describe('names read statically (SPEC rules 2, 7, 10)', () => {
     expect(reserved.message).toBe("The workflow name '$catalog' is reserved for the per-catalog registry workflow.");
     const invalid = m.diagnostics.find((d) => d.file.endsWith('invalid/workflow.js'))!;
     expect(invalid.message).toBe("The workflow name 'bad-name' does not match ^[A-Za-z_][A-Za-z0-9_]*$.");
-    expect(invalid.specRule).toBe(7);
+    expect(invalid.packageRule).toBe(7);
   });
 });
 
@@ -58,7 +58,7 @@ describe('namespaces (SPEC rules 7, 8, 10)', () => {
     expect(d('names/shared-activity-overridden', 'pkg-a/shared/steps/fmt.js').message).toContain(`the first registration (${m.root}/shared/steps/fmt.js) wins`);
     expect(d('names/shared-activity-overridden', 'pkg-a/shared/steps/fmt.js').severity).toBe('warning');
     expect(d('names/scoped-shadows-shared', 'greet/steps.js').message).toContain("both would register as 'greet#log'");
-    expect(d('names/scoped-shadows-shared', 'greet/steps.js').specRule).toBe(8);
+    expect(d('names/scoped-shadows-shared', 'greet/steps.js').packageRule).toBe(8);
 
     expect(m.sharedActivities.map((a) => `${a.package?.name ?? '(local)'} ${a.name} ${rel(m, a.file)}`)).toEqual([
       '(local) fmt shared/steps/fmt.js',

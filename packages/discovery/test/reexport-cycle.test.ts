@@ -24,7 +24,7 @@ describe('named re-export cycles (reexport/cycle)', () => {
     expect(m.diagnostics[0]!.message).toBe(
       "'loop' is re-exported from './b.js' in a cycle (./index.js 'loop' → ./b.js 'loop' → ./index.js 'loop'): it never reaches a definition, and Node refuses to load the module (SyntaxError: Detected cycle while resolving name 'loop'), so nothing exported through it is registered.",
     );
-    expect(m.diagnostics[0]!.specRule).toBe(2);
+    expect(m.diagnostics[0]!.packageRule).toBe(2);
     expect(m.workflows.map((w) => w.name)).toEqual(['greet']);
   });
 

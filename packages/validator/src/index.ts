@@ -9,6 +9,7 @@ export { formatSarif, type SarifOptions } from './formatters/sarif.js';
 export { formatGithub, type GithubOptions } from './formatters/github.js';
 export { run as runCli, EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, type CliIo } from './cli/run.js';
 export { allRuleMetas, fileRules, projectRules } from './rules/index.js';
+export { createRule, defineRuleMeta, type FileRuleDefinition, type ProjectRuleDefinition } from './create-rule.js';
 export { useValidationV8Flags, VALIDATION_THREAD_LIMITS, VALIDATION_V8_FLAGS } from './thread-limits.js';
 export type {
   CodeRole,
@@ -19,6 +20,7 @@ export type {
   ProjectRule,
   ProjectRuleContext,
   Rule,
+  ReportDescriptor,
   RuleMeta,
   Severity,
   ValidateOptions,

@@ -64,7 +64,7 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
           return null;
         }
       },
-      report: (d) => session.diagnostics.add(toDiagnostic(rule, d.file, d)),
+      report: (d) => session.diagnostics.add(toDiagnostic(rule.meta, d.file, d)),
     });
   }
 

@@ -57,7 +57,7 @@ function record(d: Diagnostic, root: string) {
     column: d.column,
     message: portable(d.message),
     hint: d.hint === undefined ? null : portable(d.hint),
-    specRule: d.specRule ?? null,
+    packageRule: d.packageRule ?? null,
   };
 }
 
@@ -126,8 +126,8 @@ describe('golden records of every fixture', () => {
 
   it('pins every rule id with its severity and SPEC rule', async () => {
     const rules = {
-      discovery: Object.fromEntries(Object.entries(RULES).map(([id, r]) => [id, { severity: r.severity, specRule: r.specRule ?? null }])),
-      validator: Object.fromEntries(allRuleMetas.map((r) => [r.id, { severity: r.severity, specRule: r.specRule ?? null }])),
+      discovery: Object.fromEntries(Object.entries(RULES).map(([id, r]) => [id, { severity: r.severity, packageRule: (r.docs as { packageRule?: number }).packageRule ?? null }])),
+      validator: Object.fromEntries(allRuleMetas.map((r) => [r.id, { severity: r.severity, packageRule: r.docs.packageRule ?? null }])),
     };
     await expect(`${JSON.stringify(rules, null, 2)}\n`).toMatchFileSnapshot(path.join(GOLDEN, 'rules.json'));
   });

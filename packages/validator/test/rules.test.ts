@@ -88,7 +88,7 @@ describe('finding contents', () => {
     const [fsImport, , dependency] = report.diagnostics;
     expect(fsImport?.message).toContain('hello/workflow.js → hello/helper.js → hello/format.js → fs');
     expect(fsImport?.hint).toMatch(/step/);
-    expect(fsImport?.specRule).toBe(12);
+    expect(fsImport?.packageRule).toBe(12);
     expect(dependency?.message).toContain('"left-pad-fs"');
     expect(dependency?.message).toContain('node_modules/left-pad-fs/util.js → fs');
     expect(dependency?.hint).toContain('skein-workflow-bundle');
@@ -97,7 +97,7 @@ describe('finding contents', () => {
   it('type-declarations is a warning, the others errors', async () => {
     const report = await validate(fixture('packaging/type-declarations/invalid'));
     expect(report).toMatchObject({ errorCount: 0, warningCount: 1 });
-    expect(report.diagnostics[0]).toMatchObject({ severity: 'warning', specRule: 5, messageId: 'missing' });
+    expect(report.diagnostics[0]).toMatchObject({ severity: 'warning', packageRule: 5, messageId: 'missing' });
   });
 
   it('carries the manifest: workflows, activities and activity types (SPEC rule 10)', async () => {

@@ -31,7 +31,7 @@ export function loadPackage(session: AnalysisSession, root: string, published: b
     {
       skipDir: (name, real) => isSkippedDirName(name) || layout.skipped.has(real),
       wantFile: () => ++count <= MAX_PACKAGE_FILES,
-      onOutside: (file, target) => session.diagnostics.add(toDiagnostic({ meta: outsidePackage }, file, { messageId: 'symlink', data: { file: path.relative(root, file), target } })),
+      onOutside: (file, target) => session.diagnostics.add(toDiagnostic(outsidePackage, file, { messageId: 'symlink', data: { file: path.relative(root, file), target } })),
     },
     session.diagnostics,
   );

@@ -5,32 +5,25 @@
  * `XMLHttpRequest` and `WebSocket`, in workflow files and the files they import; read directly or through `globalThis`
  * (`globalThis.process.env`, `globalThis['fetch']`).
  */
-import type { FileRule, RuleMeta } from '../../types.js';
-import { ruleMeta } from '../../engine/rule-meta.js';
+import { createRule } from '../../create-rule.js';
 import { globalNamesPattern, visitGlobalReferences } from '../util/visitors.js';
-
-export const meta: RuleMeta = ruleMeta('workflow/no-node-globals', {
-  messages: {
-    processEnvWrite: 'Workflow code writes `process.env`; `process` does not exist in the workflow sandbox.',
-    nodeGlobal: 'Workflow code uses the Node global `{{name}}`, which does not exist in the workflow sandbox.',
-    ioGlobal: 'Workflow code calls `{{name}}`; workflow code cannot do I/O.',
-    dynamicRequire: 'Workflow code calls `require()` with a computed specifier; it cannot be bundled for the workflow sandbox.',
-  },
-  hints: {
-    processEnvWrite: 'Read configuration in a step and pass it to the workflow as input.',
-    nodeGlobal: 'Move code that needs `{{name}}` into a step (steps run in Node), and pass the result to the workflow.',
-    ioGlobal: 'Do the request in a step: `export const fetchIt = step({ name: "fetchIt", fn: ... })`.',
-    dynamicRequire: 'Use a static `import` of a workflow-safe module.',
-  },
-});
 
 const NODE_GLOBALS = new Set(['process', '__dirname', '__filename']);
 const IO_GLOBALS = new Set(['fetch', 'XMLHttpRequest', 'WebSocket']);
 const FLAGGED_GLOBALS = new Set([...NODE_GLOBALS, ...IO_GLOBALS, 'require']);
 
-export const rule: FileRule = {
-  kind: 'file',
-  meta,
+export const rule = createRule({
+  meta: {
+    id: 'workflow/no-node-globals',
+    severity: 'error',
+    docs: { description: 'Workflow code does not use Node-only globals (`process`, `__dirname`, dynamic `require`) or I/O globals.', packageRule: 12 },
+    messages: {
+      processEnvWrite: { message: 'Workflow code writes `process.env`; `process` does not exist in the workflow sandbox.', hint: 'Read configuration in a step and pass it to the workflow as input.' },
+      nodeGlobal: { message: 'Workflow code uses the Node global `{{name}}`, which does not exist in the workflow sandbox.', hint: 'Move code that needs `{{name}}` into a step (steps run in Node), and pass the result to the workflow.' },
+      ioGlobal: { message: 'Workflow code calls `{{name}}`; workflow code cannot do I/O.', hint: 'Do the request in a step: `export const fetchIt = step({ name: "fetchIt", fn: ... })`.' },
+      dynamicRequire: { message: 'Workflow code calls `require()` with a computed specifier; it cannot be bundled for the workflow sandbox.', hint: 'Use a static `import` of a workflow-safe module.' },
+    },
+  },
   appliesTo: ['workflow', 'workflow-code'],
   words: globalNamesPattern(FLAGGED_GLOBALS),
   create(context) {
@@ -61,7 +54,7 @@ export const rule: FileRule = {
       context.report({ node: path.node, messageId: isEnvWrite ? 'processEnvWrite' : 'nodeGlobal', data: { name } });
     });
   },
-};
+});
 
 /**
  * True when `target` (a `process.env.X` member) is written by its parent `container`: the left side of an
