@@ -29,7 +29,7 @@ export interface DiscoverOptions {
   /** Skip `node_modules` packages (only the project's own workflows). Default false. */
   localOnly?: boolean;
   /**
-   * The highest directory whose `node_modules` is searched (hoisted installs, SPEC rule 4). Default: the file-system
+   * The highest directory whose `node_modules` is searched (hoisted installs, package rule 4). Default: the file-system
    * root. Tests set it to keep an enclosing repository's `node_modules` out.
    */
   ceiling?: string;
@@ -68,7 +68,7 @@ interface SourceResult {
  *
  * Project mode (default): its own workflows (every `workflow.{ts,mts,js,mjs}` under the root outside `node_modules`,
  * dot-folders, test folders, the unjudged side of a compiled layout (see layout.ts) and exposed packages), the
- * workflows of every installed package that sets `"skein": { "workflows": { "expose": true } }` (SPEC rule 4)
+ * workflows of every installed package that sets `"skein": { "workflows": { "expose": true } }` (package rule 4)
  * reached from its entry's static re-exports (rules 2, 3), their steps and evaluators (rules 1, 9), shared
  * activities of the project and of each package at any depth (`src/shared/steps/*.ts`, rule 6), namespace checks
  * (rules 7, 8) and activity types (rule 10).
@@ -131,7 +131,7 @@ export async function discover(projectRoot: string, options: DiscoverOptions = {
   return { root, mode: packageMode ? 'package' : 'project', workflows, sharedActivities: shared, packages, diagnostics: diagnostics.sorted(), filesRead: store.filesRead };
 }
 
-/** Package mode: a root whose expose flag is missing, misspelled or not the boolean true (SPEC rule 4, strictly). */
+/** Package mode: a root whose expose flag is missing, misspelled or not the boolean true (package rule 4, strictly). */
 function reportNotExposed(run: Run, pkg: InstalledPackage): void {
   if (pkg.expose === 'exposed') return;
   const problem = checkPackageFlag(pkg.json) ?? 'it has no "skein" key';

@@ -1,5 +1,5 @@
 /**
- * Package entry points (SPEC rules 2 and 12): package.json `exports` with the workflow-bundle conditions first,
+ * Package entry points (package rules 2 and 12): package.json `exports` with the workflow-bundle conditions first,
  * then `import`, then `default`; subpath patterns; else `main`; else `index.js`.
  */
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Static export resolution across modules (SPEC rule 2): which definition an export name of a module reaches,
+ * Static export resolution across modules (package rule 2): which definition an export name of a module reaches,
  * through `export { a as b } from`, `export *`, and import-then-export, over any chain of barrels with relative
  * paths. Cycles end resolution; nothing is executed.
  */
@@ -34,7 +34,7 @@ export function isRelative(specifier: string): boolean {
 }
 
 
-/** True for absolute paths and `file:` URLs, which SPEC rule 2 forbids in re-exports. */
+/** True for absolute paths and `file:` URLs, which package rule 2 forbids in re-exports. */
 export function isAbsoluteSpecifier(specifier: string): boolean {
   return isAbsolute(specifier) || specifier.startsWith('file:');
 }

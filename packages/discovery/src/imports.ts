@@ -1,5 +1,5 @@
 /**
- * Checks on how workflow code imports workflows (SPEC rules 3 and 4): no namespace imports of a workflow
+ * Checks on how workflow code imports workflows (package rules 3 and 4): no namespace imports of a workflow
  * package or workflow file, and no named import of a workflow from a package that is not exposed (which would
  * fail at runtime with "workflow does not exist").
  */

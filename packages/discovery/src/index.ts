@@ -1,8 +1,8 @@
 /**
- * `@skein/discovery`: the analysis core. Exact, static discovery of workflow projects and packages (SPEC "Rules for
- * external workflow packages"), and the machinery the validator's rules run on: one file-system interface, one
- * directory walker, one package.json reader, one JSON-position helper, one parser call, one traversal and one
- * diagnostics registry. Reads package.json files and ASTs only; never imports or runs package code.
+ * `@skein/discovery`: the analysis core. Exact, static discovery of workflow projects and packages (the package
+ * rules of docs/package-rules.md), and the machinery the validator's rules run on: one file-system interface, one
+ * directory walker, one package.json reader, one JSON-position helper, one parser call, one traversal, one rule shape
+ * and one diagnostics sink. Reads package.json files and ASTs only; never imports or runs package code.
  */
 export type * from './types.js';
 export { discover, type DiscoverOptions } from './discover.js';

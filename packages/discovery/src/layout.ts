@@ -1,5 +1,5 @@
 /**
- * Which directories of a project or package hold the code to judge (ISSUE 9 point 3). A compiled project is
+ * Which directories of a project or package hold the code to judge. A compiled project is
  * judged once: when `tsconfig.json` maps `compilerOptions.rootDir` to `compilerOptions.outDir` and both exist,
  * definitions come from one side only: the sources for a project (and for a package whose entry lies among the
  * sources), the compiled output for a package whose entry lies in `outDir`. A project that ships only its

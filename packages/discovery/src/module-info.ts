@@ -1,8 +1,8 @@
 /**
  * One pass over one parsed module, turning its AST into the static facts discovery needs: imports, exports,
  * re-exports, `workflow()` / `step()` / `evaluator()` definitions with their static names, and the unsupported
- * forms of SPEC rule 3 (CommonJS, dynamic `import()`, computed paths, `export * as ns`). Rules read this data;
- * they never parse or traverse again (STYLE "one rule, one file, one traversal").
+ * forms of package rule 3 (CommonJS, dynamic `import()`, computed paths, `export * as ns`). Rules read this data;
+ * they never parse or traverse again (one parse and one traversal per file).
  */
 import type * as t from '@babel/types';
 import { positionOf, type Position } from './finding.js';
@@ -63,7 +63,7 @@ export type LocalBinding =
   | { kind: 'definition'; definition: Definition; position: Position }
   | { kind: 'value'; references: Reference[]; position: Position };
 
-/** A construct SPEC rule 3 does not support in an entry or barrel. */
+/** A construct package rule 3 does not support in an entry or barrel. */
 export type UnsupportedForm =
   | { kind: 'commonjs'; what: string; position: Position; source?: string; binding?: string }
   | { kind: 'dynamic-import'; source: string; position: Position }
@@ -153,7 +153,7 @@ function isExportsObject(node: t.Node): boolean {
  * the file's single traversal.
  * Definitions are `workflow`/`step`/`evaluator` imported from `@skein/core` (or a subpath), directly or as a
  * namespace member (`core.workflow(...)`), and wrapper factories (any call with an object literal holding a static
- * `name`; SPEC rule 1 as the framework this re-implements reads it).
+ * `name`; package rule 1).
  */
 export function analyzeModule(file: string, program: t.Program): ModuleInfo {
   const imports: ImportInfo[] = [];

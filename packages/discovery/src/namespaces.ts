@@ -1,5 +1,5 @@
 /**
- * The catalog namespaces (SPEC rules 7, 8 and 10).
+ * The catalog namespaces (package rules 7, 8 and 10).
  *
  * Registration order, which decides every "which one wins": the project's own registrations first, then each
  * exposed package in package-name order; within one source, files in path order. The FIRST registration of a
@@ -70,7 +70,7 @@ export function checkWorkflowNames(workflows: WorkflowEntry[], diagnostics: Diag
 
 /**
  * Resolves shared activities across sources (first registration wins), checks workflow-scoped activities
- * against them (`names/scoped-shadows-shared`), and fills each workflow's `activityTypes` (SPEC rule 10).
+ * against them (`names/scoped-shadows-shared`), and fills each workflow's `activityTypes` (package rule 10).
  * @returns the winning shared activities, in registration order.
  */
 export function resolveActivities(workflows: WorkflowEntry[], sources: SharedSource[], diagnostics: Diagnostics): SharedActivityEntry[] {

@@ -1,5 +1,5 @@
 /**
- * Which installed packages exist and which expose workflows (SPEC rule 4): every package reachable from the
+ * Which installed packages exist and which expose workflows (package rule 4): every package reachable from the
  * project's `node_modules`, then each ancestor's (hoisted installs), scoped packages included, de-duplicated by
  * real path (workspace symlinks) and by name (the nearest install wins, as in Node's resolution).
  * Nested installs (`node_modules/a/node_modules/b`) are not searched: a workflow package is served by the
@@ -54,7 +54,7 @@ export function readManifest(fs: FileSystem, dir: string, diagnostics: Diagnosti
   }
 }
 
-/** The expose state of a package.json (SPEC rule 4; CONTRACT: strictly the boolean `true`). */
+/** The expose state of a package.json (package rule 4: strictly the boolean `true`). */
 export function exposeState(json: Record<string, unknown>): ExposeState {
   const expose = (json[PACKAGE_JSON_KEY] as { workflows?: { expose?: unknown } | null } | null | undefined)?.workflows?.expose;
   if (expose === true) return 'exposed';
@@ -182,7 +182,7 @@ function nearMiss(record: Record<string, unknown>, wanted: string): string | und
 /**
  * What is wrong with a package.json's expose flag, in words, or undefined when it is the boolean true or absent
  * without any near miss: a misspelt `"skein"`, `"workflows"` or `"expose"` key, or a non-boolean value
- * (CONTRACT "Names": strictly the boolean true). Used by package mode (`package/not-exposed`).
+ * (strictly the boolean true). Used by package mode (`package/not-exposed`).
  */
 export function checkPackageFlag(json: Record<string, unknown>): string | undefined {
   return flagProblem(json)?.problem;

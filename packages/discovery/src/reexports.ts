@@ -1,5 +1,5 @@
 /**
- * Following a package entry's re-exports to its workflows (SPEC rules 2 and 3): `export { default as X } from
+ * Following a package entry's re-exports to its workflows (package rules 2 and 3): `export { default as X } from
  * './p/workflow.js'`, `export * from './p/workflow.js'`, import-then-export, through any chain of barrels with
  * relative paths. Every unsupported form met on the way (CommonJS, dynamic `import()`, computed paths,
  * non-relative paths to workflow code, `export * as ns`, runtime export assembly) is reported, never skipped.
@@ -154,7 +154,7 @@ function reachesWorkflow(graph: ExportGraph, from: string, specifier: string, is
 
 /**
  * Reports namespace objects exported from an entry or barrel that hold workflows: `export * as ns from` and
- * `import * as ns from …; export { ns }` (SPEC rule 3). Namespaces of modules without workflows are fine.
+ * `import * as ns from …; export { ns }` (package rule 3). Namespaces of modules without workflows are fine.
  */
 function reportNamespaces(graph: ExportGraph, info: ModuleInfo, isWorkflowSpecifier: WorkflowSpecifierTest): void {
   for (const form of info.unsupported) {

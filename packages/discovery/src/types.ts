@@ -7,7 +7,7 @@
 export type { Diagnostic, Position, Severity } from './finding.js';
 import type { Diagnostic } from './finding.js';
 
-/** An installed package that exposes workflows (SPEC rule 4). */
+/** An installed package that exposes workflows (package rule 4). */
 export interface PackageRef {
   name: string;
   version: string;
@@ -15,7 +15,7 @@ export interface PackageRef {
   root: string;
 }
 
-/** What an activity file is, by file convention (SPEC rule 1). */
+/** What an activity file is, by file convention (package rule 1). */
 export type ActivityKind = 'step' | 'evaluator';
 
 /** A step or evaluator definition found statically in a steps/evaluators file. */
@@ -25,7 +25,7 @@ export interface ActivityEntry {
   /** The export binding it is reached through (`export const <exportName> = step(...)`). */
   exportName: string;
   kind: ActivityKind;
-  /** True for `shared/steps/*.js` and `shared/evaluators/*.js` (SPEC rule 6). */
+  /** True for `shared/steps/*.js` and `shared/evaluators/*.js` (package rule 6). */
   shared: boolean;
   file: string;
   line: number;
@@ -61,7 +61,7 @@ export interface WorkflowEntry {
   activities: ActivityEntry[];
   /**
    * Activity types this workflow may schedule: `<name>#<activity>` for its own activities and for every
-   * shared activity in the catalog (SPEC rule 10).
+   * shared activity in the catalog (package rule 10).
    */
   activityTypes: string[];
 }
@@ -74,16 +74,16 @@ export interface Manifest {
   mode: 'project' | 'package';
   /**
    * Registration order: the project's own workflows by file path, then each exposed package's (packages by name,
-   * workflows by file path). Equal names or aliases are reported (`names/duplicate-workflow`, SPEC rule 7) and
+   * workflows by file path). Equal names or aliases are reported (`names/duplicate-workflow`, package rule 7) and
    * both entries are kept.
    */
   workflows: WorkflowEntry[];
   /**
-   * Shared activities after namespace resolution (SPEC rule 7): one entry per name, the winning registration.
+   * Shared activities after namespace resolution (package rule 7): one entry per name, the winning registration.
    * Order: the project's own first, then packages in discovery order; the project's own always win.
    */
   sharedActivities: SharedActivityEntry[];
-  /** Every exposed package found (SPEC rule 4), in discovery order: by package name. */
+  /** Every exposed package found (package rule 4), in discovery order: by package name. */
   packages: PackageRef[];
   /** Every finding, sorted by file, line, column. */
   diagnostics: Diagnostic[];
@@ -91,5 +91,5 @@ export interface Manifest {
   filesRead: number;
 }
 
-/** The role a file plays by convention (SPEC rule 1), or null for any other file. Decided only by discovery. */
+/** The role a file plays by convention (package rule 1), or null for any other file. Decided only by discovery. */
 export type FileRole = 'workflow' | 'steps' | 'evaluators' | 'shared-steps' | 'shared-evaluators';

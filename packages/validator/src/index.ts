@@ -1,6 +1,6 @@
 /**
- * `@skein/validator`: checks workflow packages and projects against SPEC's "Rules for external workflow
- * packages" without running them. `validate()` returns findings as data; the formatters render them.
+ * `@skein/validator`: checks workflow packages and projects against the package rules
+ * (docs/package-rules.md) without running them. `validate()` returns findings as data; the formatters render them.
  */
 export { validate, ValidationInputError, DEFAULT_MAX_FILE_BYTES } from './validate.js';
 export { formatStylish, type StylishOptions } from './formatters/stylish.js';

@@ -41,7 +41,7 @@ export interface ValidateOptions {
 
 /**
  * A validator finding: a discovery `Diagnostic` plus, for the validator's own rules, the message id and the
- * placeholder values the message was rendered from (STYLE "diagnostics are data").
+ * placeholder values the message was rendered from (a finding is data; reporters render it).
  */
 export interface ValidatorDiagnostic extends Diagnostic {
   messageId?: string;
@@ -99,7 +99,7 @@ export interface PackageInfo {
   files: string[];
   /** The files a publish would include: `files` filtered by package.json's `"files"` field when it has one. */
   publishedFiles: string[];
-  /** True for packages that are published workflow packages (the expose flag is set): SPEC rule 5 applies. */
+  /** True for packages that are published workflow packages (the expose flag is set): package rule 5 applies. */
   published: boolean;
 }
 
@@ -108,7 +108,7 @@ export interface ProjectRuleContext<MessageIds extends string = string> {
   manifest: Manifest;
   /** The validated root and every exposed package found, in discovery order. */
   packages: PackageInfo[];
-  /** Workflow-code import graph facts (SPEC rule 12). */
+  /** Workflow-code import graph facts (package rule 12). */
   graph: ModuleGraph;
   /** Role of a file by discovery's conventions. */
   classify(path: string): FileRole | null;

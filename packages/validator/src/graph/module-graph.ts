@@ -1,5 +1,5 @@
 /**
- * The import graph of workflow code (SPEC rule 12), built during the single traversal of each file:
+ * The import graph of workflow code (package rule 12), built during the single traversal of each file:
  * which specifiers a file imports, where, and what they resolve to.
  */
 import type { CodeRole, ResolvedImport } from './code-facts.js';

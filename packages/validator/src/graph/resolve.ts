@@ -1,7 +1,7 @@
 /**
  * Static module resolution for the validator: relative paths, Node built-ins, and bare specifiers through
  * `node_modules` (any package manager's layout: hoisted, nested, pnpm symlinks) and `exports`, whose
- * targets are picked by discovery's `resolveExportsTarget` (workflow-bundle conditions first, SPEC rule 12).
+ * targets are picked by discovery's `resolveExportsTarget` (workflow-bundle conditions first, package rule 12).
  * Reads only package.json files and checks file existence; never loads code.
  */
 import { isBuiltin } from 'node:module';

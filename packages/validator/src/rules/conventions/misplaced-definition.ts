@@ -1,5 +1,5 @@
 /**
- * `conventions/misplaced-definition` (SPEC rule 1; ISSUE 9 point 5): `step()` / `evaluator()` belong in steps and
+ * `conventions/misplaced-definition` (package rule 1): `step()` / `evaluator()` belong in steps and
  * evaluators files, `workflow()` in a workflow file. Anywhere else the definition is never registered: a step in
  * `utils.ts` fails inside the bundle at run time, a workflow in `shared/common.ts` never exists. Reported at the
  * call, with the file to move it to. Only `@skein/core` calls made while the module loads count (a wrapper factory

@@ -1,5 +1,5 @@
 /**
- * `definitions/shared-folder-name` (SPEC rule 1): `shared/` holds package-level shared steps and evaluators
+ * `definitions/shared-folder-name` (package rule 1): `shared/` holds package-level shared steps and evaluators
  * (`shared/steps/*.js`, `shared/evaluators/*.js`); a workflow folder named `shared` would mix a workflow's
  * own activities with the package's shared ones.
  */

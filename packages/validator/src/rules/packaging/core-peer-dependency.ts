@@ -1,5 +1,5 @@
 /**
- * `packaging/core-peer-dependency` (SPEC rule 5): a published workflow package lists `@skein/core` in
+ * `packaging/core-peer-dependency` (package rule 5): a published workflow package lists `@skein/core` in
  * `peerDependencies`, so the worker's single copy of the authoring API is shared. A regular dependency
  * (a second copy) or no declaration at all is an error.
  */

@@ -1,5 +1,5 @@
 /**
- * `packaging/javascript-sources` (SPEC rule 5): published workflow, steps and evaluators files are
+ * `packaging/javascript-sources` (package rule 5): published workflow, steps and evaluators files are
  * JavaScript. A TypeScript source (`greet/workflow.ts`) whose built `.js` sibling is missing means the
  * package was published without building it; the worker would find no workflow there.
  */

@@ -1,5 +1,5 @@
 /**
- * `packaging/type-declarations` (SPEC rule 5, a recommendation): published workflow, steps and evaluators
+ * `packaging/type-declarations` (package rule 5, a recommendation): published workflow, steps and evaluators
  * files come with `.d.ts` declarations so callers get typed inputs and outputs. One warning per package,
  * at package.json, counting the files without a declaration.
  */

@@ -1,5 +1,5 @@
 /**
- * `packaging/zod-peer-dependency` (SPEC rule 5): when a published package's declaration files import `zod`,
+ * `packaging/zod-peer-dependency` (package rule 5): when a published package's declaration files import `zod`,
  * its users' types must come from the same zod as the worker's, so `zod` must be a peer dependency.
  * Reported at the first zod import of the first declaration file, per package.
  */

@@ -1,5 +1,5 @@
 /**
- * `steps/import-style` (SPEC rule 9): steps and evaluators are imported by name: named imports or
+ * `steps/import-style` (package rule 9): steps and evaluators are imported by name: named imports or
  * destructured `require`. Default imports (also `import { default as x }`), namespace imports, `export *`
  * re-exports, dynamic `import()` and non-destructured `require` (or one that takes `default`) of a steps or
  * evaluators file fail validation.

@@ -1,5 +1,5 @@
 /**
- * `steps/named-exports-only` (SPEC rule 9): files of steps and evaluators use named exports only.
+ * `steps/named-exports-only` (package rule 9): files of steps and evaluators use named exports only.
  * `export default`, `export *` (and `export * as ns`), and `module.exports = …` make the activity names
  * invisible to static discovery and fail validation at worker startup.
  */

@@ -1,5 +1,5 @@
 /**
- * `steps/no-top-level-call` (SPEC rule 9): a step or evaluator is never called while a module is being
+ * `steps/no-top-level-call` (package rule 9): a step or evaluator is never called while a module is being
  * evaluated. Such a call would run an activity at import time, outside any workflow. Covers steps imported
  * by name (import or destructured `require`) and steps defined in the same file with `step()`/`evaluator()`.
  */

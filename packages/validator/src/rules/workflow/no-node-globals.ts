@@ -1,5 +1,5 @@
 /**
- * `workflow/no-node-globals` (SPEC rule 12): workflow code runs in Temporal's deterministic sandbox, where
+ * `workflow/no-node-globals` (package rule 12): workflow code runs in Temporal's deterministic sandbox, where
  * Node's globals do not exist. Flags references to `process` (including `process.env` reads and writes),
  * `__dirname`, `__filename`, `require` with a computed specifier, and the I/O globals `fetch`,
  * `XMLHttpRequest` and `WebSocket`, in workflow files and the files they import; read directly or through `globalThis`

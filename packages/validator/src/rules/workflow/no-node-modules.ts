@@ -1,5 +1,5 @@
 /**
- * `workflow/no-node-modules` (SPEC rule 12): workflow files, and every module they import (their own
+ * `workflow/no-node-modules` (package rule 12): workflow files, and every module they import (their own
  * helpers and their dependencies, resolved through a `skein-workflow-bundle` / `output-workflow-bundle`
  * export condition when one is offered), must not import Node built-ins (`node:*`, `fs`,
  * `child_process`, …): Temporal's workflow bundler refuses them. Steps and evaluators files are not

@@ -1,5 +1,5 @@
 /**
- * `workflow/no-nondeterministic-apis` (SPEC rule 12): APIs Temporal's workflow sandbox replaces with
+ * `workflow/no-nondeterministic-apis` (package rule 12): APIs Temporal's workflow sandbox replaces with
  * throwing stubs because their behaviour depends on the garbage collector: `WeakRef` and
  * `FinalizationRegistry` (they throw `DeterminismViolationError` at run time), however reached (`globalThis.WeakRef` too).
  */
