@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyFile } from '../src/index.js';
 import { briefs, discoverFixture, rel, workflowSummary } from './helpers.js';
 
-describe('classifyFile (SPEC rule 1, decided only here)', () => {
+describe('classifyFile (package rule 1, decided only here)', () => {
   it.each([
     ['/a/b/workflow.js', 'workflow'],
     ['/a/b/steps.js', 'steps'],

@@ -1,5 +1,5 @@
 /**
- * The findings sink: positions from Babel nodes, severity and SPEC rule from the registry, duplicates dropped, and
+ * The findings sink: positions from Babel nodes, severity and package rule from the registry, duplicates dropped, and
  * the total order every report is printed in.
  */
 import { describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ describe('positionOf', () => {
 });
 
 describe('Diagnostics', () => {
-  it('takes severity and SPEC rule from the registry, and leaves out a SPEC rule the registry does not name', () => {
+  it('takes severity and package rule from the registry, and leaves out a package rule the registry does not name', () => {
     const sink = new Diagnostics();
     sink.report('package/invalid-json', 'syntax', '/p/package.json', { line: 2, column: 3 }, { file: '/p/package.json', reason: 'x' });
     sink.report('parse/syntax-error', 'syntax', '/p/a.js', undefined, { file: '/p/a.js', reason: 'Unexpected token' });

@@ -1,5 +1,5 @@
 /**
- * Package entry resolution as Node does it (SPEC rules 2 and 12): `exports` targets by condition, sugar and
+ * Package entry resolution as Node does it (package rules 2 and 12): `exports` targets by condition, sugar and
  * patterns, then `main` with its extension and folder searches, then `index.js`; and why an entry does not resolve.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { briefs, discoverFixture, rel, workflowSummary } from './helpers.js';
 
-describe('names read statically (SPEC rules 2, 7, 10)', () => {
+describe('names read statically (package rules 2, 7, 10)', () => {
   it('reads literals, template literals and top-level const strings; reports the rest at the offending node', async () => {
     const m = await discoverFixture('names');
     expect(briefs(m)).toEqual([
@@ -27,7 +27,7 @@ describe('names read statically (SPEC rules 2, 7, 10)', () => {
     const byName = Object.fromEntries(m.workflows.map((w) => [w.name, w]));
     expect(byName.const_named!.aliases).toEqual(['const_alias', 'literal_alias']);
     expect(byName.with_aliases!.aliases).toEqual(['ok_alias']);
-    // The default-exported step is left to the validator (SPEC rule 9); the two bad names are not registered.
+    // The default-exported step is left to the validator (package rule 9); the two bad names are not registered.
     expect(byName.with_aliases!.activities.map((a) => `${a.name}:${a.exportName} ${rel(m, a.file)}:${a.line}:${a.column}`)).toEqual(['from_const:one aliases/steps.js:5:20']);
     const reserved = m.diagnostics.find((d) => d.file.endsWith('reserved/workflow.js'))!;
     expect(reserved.message).toBe("The workflow name '$catalog' is reserved for the per-catalog registry workflow.");
@@ -37,7 +37,7 @@ describe('names read statically (SPEC rules 2, 7, 10)', () => {
   });
 });
 
-describe('namespaces (SPEC rules 7, 8, 10)', () => {
+describe('namespaces (package rules 7, 8, 10)', () => {
   it('reports equal workflow names and aliases, shared activity overrides (first wins), scoped-vs-shared and same-scope duplicates', async () => {
     const m = await discoverFixture('namespaces');
     expect(briefs(m)).toEqual([

@@ -1,5 +1,5 @@
 /**
- * Package mode (ISSUE 9 point 6; SPEC rule 4, strictly): the root judged as the installed package a worker would
+ * Package mode (package rule 4, strictly): the root judged as the installed package a worker would
  * see. A missing, misspelt or non-boolean expose flag is an error with the fix; zero workflows is an error that says
  * why. `auto` picks package mode only when package.json sets or misspells the flag. Nothing is written anywhere.
  */
