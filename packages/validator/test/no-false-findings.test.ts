@@ -111,7 +111,7 @@ const ROLE_CASES: RoleCase[] = [
     roles: ACTIVITY_ROLES,
   },
   {
-    // Names are judged where definitions are registered; a step anywhere else is misplaced ().
+    // Names are judged where definitions are registered; a step anywhere else is misplaced.
     rule: 'conventions/misplaced-definition',
     code: () => "import { step as makeStep } from '@skein/core';\nexport const stray = makeStep({ name: 'stray', fn: async () => 1 });\n",
     roles: ['workflow', 'workflow-code', 'none'],
