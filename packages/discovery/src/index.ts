@@ -23,4 +23,5 @@ export { readManifest, exposeState, checkPackageFlag, intendsWorkflowPackage, ty
 export { walkFiles, type WalkOptions } from './walk.js';
 export { resolveModuleFile, resolveRelativeImport, resolveSpecifier } from './module-path.js';
 export { layoutOf, type Layout } from './layout.js';
+export { compilerDirs, type CompilerDirs } from './tsconfig.js';
 export { kindOf, type DefinitionKind } from './definitions.js';

@@ -1,0 +1,62 @@
+/**
+ * A project's compile folders from its tsconfig with `extends` followed (tsconfig.ts), and the layout they decide:
+ * a project whose `rootDir`/`outDir` come from a base config is judged from its sources, once.
+ */
+import { describe, expect, it } from 'vitest';
+import { compilerDirs } from '../src/tsconfig.js';
+import { discoverFixture, rel } from './helpers.js';
+import { memoryFileSystem } from './memfs.js';
+
+const dirs = (files: Record<string, string>) => compilerDirs(memoryFileSystem({ '/p/package.json': '{}', ...files }), '/p');
+
+describe('compilerDirs', () => {
+  it('follows a relative extends; path options are relative to the config that sets them', () => {
+    expect(dirs({ '/p/tsconfig.json': '{ "extends": "./cfg/base.json" }', '/p/cfg/base.json': '{ "compilerOptions": { "rootDir": "../src", "outDir": "out" } }' })).toEqual({
+      rootDir: '/p/src',
+      outDir: '/p/cfg/out',
+    });
+  });
+
+  it('adds .json to an extends that lacks it, and lets the project’s own options win', () => {
+    expect(dirs({ '/p/tsconfig.json': '{ "extends": "./base", "compilerOptions": { "outDir": "dist" } }', '/p/base.json': '{ "compilerOptions": { "rootDir": "lib", "outDir": "build" } }' })).toEqual({
+      rootDir: '/p/lib',
+      outDir: '/p/dist',
+    });
+  });
+
+  it('follows a chain of bases and an array of bases, later ones winning', () => {
+    expect(
+      dirs({
+        '/p/tsconfig.json': '{ "extends": ["./a.json", "./b.json"] }',
+        '/p/a.json': '{ "compilerOptions": { "rootDir": "a-src", "outDir": "a-out" } }',
+        '/p/b.json': '{ "extends": "./c.json" }',
+        '/p/c.json': '{ "compilerOptions": { "outDir": "c-out" } }',
+      }),
+    ).toEqual({ rootDir: '/p/a-src', outDir: '/p/c-out' });
+  });
+
+  it('finds a base in node_modules: a path inside a package, or the package’s tsconfig.json, from any folder up', () => {
+    const base = '{ "compilerOptions": { "rootDir": "../../../src", "outDir": "../../../dist" } }';
+    expect(dirs({ '/p/tsconfig.json': '{ "extends": "@org/tsconfig/base.json" }', '/node_modules/@org/tsconfig/base.json': base.replaceAll('../../../', '/p/') })).toEqual({ rootDir: '/p/src', outDir: '/p/dist' });
+    expect(dirs({ '/p/tsconfig.json': '{ "extends": "shared-config" }', '/p/node_modules/shared-config/tsconfig.json': '{ "compilerOptions": { "outDir": "../../out" } }' })).toEqual({
+      rootDir: undefined,
+      outDir: '/p/out',
+    });
+  });
+
+  it('contributes nothing for a missing config, a base that cannot be found, a cycle, or values that are not strings', () => {
+    expect(dirs({})).toEqual({ rootDir: undefined, outDir: undefined });
+    expect(dirs({ '/p/tsconfig.json': '{ "extends": "./missing.json", "compilerOptions": { "outDir": "o" } }' })).toEqual({ rootDir: undefined, outDir: '/p/o' });
+    expect(dirs({ '/p/tsconfig.json': '{ "extends": "./a.json" }', '/p/a.json': '{ "extends": "./tsconfig.json", "compilerOptions": { "rootDir": 1, "outDir": "o" } }' })).toEqual({ rootDir: undefined, outDir: '/p/o' });
+    expect(dirs({ '/p/tsconfig.json': '{ "extends": 3 }' })).toEqual({ rootDir: undefined, outDir: undefined });
+    expect(dirs({ '/p/tsconfig.json': '[1]' })).toEqual({ rootDir: undefined, outDir: undefined });
+  });
+});
+
+describe('a project whose folders come from a base config', () => {
+  it('is judged from its sources: the workflow is found once, in lib/, and build/ is skipped', async () => {
+    const m = await discoverFixture('tsconfig-extends');
+    expect(m.diagnostics).toEqual([]);
+    expect(m.workflows.map((w) => `${w.name} ${rel(m, w.file)}`)).toEqual(['hello lib/hello/workflow.ts']);
+  });
+});
