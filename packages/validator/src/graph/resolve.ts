@@ -1,12 +1,12 @@
 /**
  * Static module resolution for the validator: relative paths, Node built-ins, and bare specifiers through
  * `node_modules` (any package manager's layout: hoisted, nested, pnpm symlinks) and `exports`, whose
- * targets are picked by discovery's `resolveExportsTarget` (workflow-bundle conditions first, package rule 12).
+ * targets are picked by discovery's `resolveEntry` (workflow-bundle conditions first, package rule 12).
  * Reads only package.json files and checks file existence; never loads code.
  */
 import { isBuiltin } from 'node:module';
 import * as path from 'node:path';
-import { deepestRoot, isInside, isOwnFile, isTypeScriptFile, resolveExportsTarget, resolveModuleFile, resolveSpecifier, statOrUndefined, type FileSystem } from '@skein/discovery';
+import { deepestRoot, isInside, isOwnFile, isTypeScriptFile, resolveEntry, resolveModuleFile, resolveSpecifier, statOrUndefined, type FileSystem } from '@skein/discovery';
 import type { FileRole, ResolvedImport } from '../types.js';
 
 /**
@@ -155,23 +155,11 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
     }
   };
 
+  /** A subpath of a dependency, by the one entry resolver of the analysis core (`resolveEntry`). */
   const resolveInPackage = (root: string, subpath: string): ResolvedImport => {
-    const pkg = readPackageJson(root);
-    let target: string | null = null;
-    if (pkg && pkg.exports !== undefined) {
-      target = resolveExportsTarget(pkg.exports, subpath);
-      if (target === null) return UNRESOLVED;
-    } else if (subpath === '.') {
-      const main = pkg && typeof pkg.module === 'string' ? pkg.module : pkg && typeof pkg.main === 'string' ? pkg.main : 'index.js';
-      target = main;
-    } else {
-      target = subpath;
-    }
-    const full = path.resolve(root, target);
-    if (!isInside(root, full)) return { kind: 'outside', path: full };
-    const found = tryFile(full, full);
-    if (!found) return UNRESOLVED;
-    return asFile(found);
+    const entry = resolveEntry(fsys, root, readPackageJson(root) ?? {}, subpath);
+    if (entry.ok) return asFile(entry.file);
+    return entry.outside !== undefined ? { kind: 'outside', path: entry.outside } : UNRESOLVED;
   };
 
   /**
