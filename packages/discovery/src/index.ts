@@ -19,7 +19,7 @@ export { parseSource, isTypeScriptFile, type ParsedSource } from './parse.js';
 export { RulePath, Scope, walk, type AnyVisit, type Binding, type BindingKind, type VisitorTable } from './traverse.js';
 export { IMPORT_CALL, mayMatch, mergeVisitors, REQUIRE_WORD, VISIT_SCOPE, wordPattern, type RuleVisitor, type SourceFacts, type VisitScope } from './visitor-table.js';
 export { jsonErrorPosition, jsonKeyPosition, keyPosition, positionAt } from './json-position.js';
-export { readManifest, exposeState, checkPackageFlag, intendsWorkflowPackage, type ManifestRead } from './packages.js';
+export { readManifest, readPackageJson, exposeState, checkPackageFlag, intendsWorkflowPackage, type ManifestRead, type PackageJsonRead } from './packages.js';
 export { walkFiles, type WalkOptions } from './walk.js';
 export { resolveModuleFile, resolveRelativeImport, resolveSpecifier } from './module-path.js';
 export { layoutOf, type Layout } from './layout.js';

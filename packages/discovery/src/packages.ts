@@ -29,29 +29,49 @@ export interface InstalledPackage extends PackageRef {
 export type ManifestRead = { ok: true; json: Record<string, unknown>; text: string } | { ok: false };
 
 /**
- * Reads and parses `<dir>/package.json`, reporting `package/missing-manifest` or `package/invalid-json` (with the
- * position of the JSON error). Never throws.
+ * Outcome of reading `<dir>/package.json` without reporting: the parsed object and its text, or what went wrong
+ * (`missing`: no such file, or one outside the confined roots; `unreadable`: any other read error, with its `code`;
+ * `syntax`: not JSON, or not a JSON object, with the parser's `message`).
  */
-export function readManifest(fs: FileSystem, dir: string, diagnostics: Diagnostics): ManifestRead {
+export type PackageJsonRead =
+  | { ok: true; file: string; json: Record<string, unknown>; text: string }
+  | { ok: false; file: string; problem: 'missing' | 'unreadable'; code: string }
+  | { ok: false; file: string; problem: 'syntax'; text: string; message: string };
+
+/**
+ * The one package.json reader of the analysis (discovery, the validator's resolver, the worker's hook files):
+ * reads and parses `<dir>/package.json` through `fs`. Never throws.
+ */
+export function readPackageJson(fs: FileSystem, dir: string): PackageJsonRead {
   const file = join(dir, 'package.json');
   let text: string;
   try {
     text = fs.readFile(file);
   } catch (error) {
     const code = errorCode(error);
-    if (code === 'ENOENT' || code === 'EOUTSIDE') diagnostics.report('package/missing-manifest', 'missing', file, undefined, { dir });
-    else diagnostics.report('package/invalid-json', 'unreadable', file, undefined, { file, code });
-    return { ok: false };
+    return { ok: false, file, problem: code === 'ENOENT' || code === 'EOUTSIDE' ? 'missing' : 'unreadable', code };
   }
   try {
     const json: unknown = JSON.parse(text);
     if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new SyntaxError('the top-level value is not an object');
-    return { ok: true, json: json as Record<string, unknown>, text };
+    return { ok: true, file, json: json as Record<string, unknown>, text };
   } catch (error) {
-    const message = (error as Error).message;
-    diagnostics.report('package/invalid-json', 'syntax', file, jsonErrorPosition(text, message), { file, reason: message });
-    return { ok: false };
+    return { ok: false, file, problem: 'syntax', text, message: (error as Error).message };
   }
+}
+
+/**
+ * Reads and parses `<dir>/package.json` (`readPackageJson`), reporting `package/missing-manifest` or
+ * `package/invalid-json` (with the position of the JSON error). Never throws.
+ */
+export function readManifest(fs: FileSystem, dir: string, diagnostics: Diagnostics): ManifestRead {
+  const read = readPackageJson(fs, dir);
+  if (read.ok) return { ok: true, json: read.json, text: read.text };
+  const { file } = read;
+  if (read.problem === 'syntax') diagnostics.report('package/invalid-json', 'syntax', file, jsonErrorPosition(read.text, read.message), { file, reason: read.message });
+  else if (read.problem === 'missing') diagnostics.report('package/missing-manifest', 'missing', file, undefined, { dir });
+  else diagnostics.report('package/invalid-json', 'unreadable', file, undefined, { file, code: read.code });
+  return { ok: false };
 }
 
 /** The expose state of a package.json (package rule 4: strictly the boolean `true`). */
