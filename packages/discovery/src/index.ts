@@ -25,3 +25,4 @@ export { resolveModuleFile, resolveRelativeImport, resolveSpecifier } from './mo
 export { layoutOf, type Layout } from './layout.js';
 export { compilerDirs, type CompilerDirs } from './tsconfig.js';
 export { kindOf, type DefinitionKind } from './definitions.js';
+export { importCollector, isGlobalRequireCall, isRequireCall, type ImportSite } from './import-sites.js';

@@ -6,6 +6,7 @@
  */
 import type * as t from '@babel/types';
 import { positionOf, type Position } from './finding.js';
+import { isGlobalRequireCall } from './import-sites.js';
 import { IMPORT_CALL, mayMatch, VISIT_SCOPE, type RuleVisitor, type SourceFacts } from './visitor-table.js';
 
 /** The module whose `workflow`, `step` and `evaluator` exports are the authoring API (with its subpaths). */
@@ -353,9 +354,10 @@ export function unsupportedFormsVisitor(out: UnsupportedForm[]): RuleVisitor {
       out.push({ kind: 'commonjs', what, position: positionOf(n), ...(source !== undefined && { source }), ...(binding !== undefined && { binding }) });
       cjsRanges.push([n.start ?? 0, n.end ?? 0]);
     },
-    CallExpression({ node: n }) {
+    CallExpression(path) {
+      const n = path.node;
       const callee = n.callee;
-      if (callee.type === 'Identifier' && callee.name === 'require') {
+      if (isGlobalRequireCall(path)) {
         const start = n.start ?? 0;
         if (cjsRanges.some(([s, e]) => start >= s && start < e)) return;
         const source = staticStringOf(n.arguments[0]);

@@ -206,6 +206,12 @@ describe('unsupported forms (package rule 3)', () => {
     expect(unsupported("other.exports = 1;\nmodule.id = 2;\nexports = 3;\nx = require;\nmodule.exports.x.y = 4;\nfoo.module.exports = 5;\n")).toEqual([]);
   });
 
+  it('ignores a require bound in the file (a parameter or a local function is not Node\'s), as the validator\'s import sites do', () => {
+    expect(unsupported("function load(require) { return require('./a.js'); }\nfunction f() { function require(x) { return x; } return require('./b.js'); }\nrequire('./c.js');\n")).toEqual([
+      { kind: 'commonjs', what: "require('./c.js')", position: { line: 3, column: 1 }, source: './c.js' },
+    ]);
+  });
+
   it('reports require calls (static: commonjs, computed: computed path), once inside an export assignment', () => {
     expect(unsupported("const a = require('./a.js');\nconst b = require(name);\nmodule.exports = { c: require('./c.js') };\nfoo.require('./d.js');\n")).toEqual([
       { kind: 'commonjs', what: "require('./a.js')", position: { line: 1, column: 11 }, source: './a.js' },

@@ -4,9 +4,8 @@
  * the file's role; the store merges them with discovery's own visitor and walks the AST once. Rules never parse.
  */
 import type { File } from '@babel/types';
-import { classifyFile, isDeclarationFile, isOwnFile, isTestFile, mayMatch, renderMessage, sourceStem, type AnalysisSession, type MessageTemplate, type ModuleHook, type RuleVisitor, type SourceFacts } from '@skein/discovery';
+import { classifyFile, importCollector, isDeclarationFile, isOwnFile, isTestFile, mayMatch, renderMessage, sourceStem, type AnalysisSession, type ImportSite, type MessageTemplate, type ModuleHook, type RuleVisitor, type SourceFacts } from '@skein/discovery';
 import type { CodeRole, FileRule, FileRuleContext, ReportDescriptor, ResolvedImport, RuleMeta, ValidatorDiagnostic } from '../types.js';
-import { importCollector, type ImportSite } from './import-collector.js';
 
 /**
  * Builds a diagnostic from a rule's meta and a report descriptor: the message and hint rendered from the template of

@@ -5,9 +5,8 @@
  * evaluators file fail validation.
  */
 import type { Node } from '@babel/types';
-import { IMPORT_CALL, REQUIRE_WORD, VISIT_SCOPE } from '@skein/discovery';
+import { IMPORT_CALL, isRequireCall, REQUIRE_WORD, VISIT_SCOPE } from '@skein/discovery';
 import { createRule } from '../../create-rule.js';
-import { isRequireCall } from '../../engine/import-collector.js';
 import { isActivityImport } from '../util/ast.js';
 
 const SCOPE = { ImportDeclaration: 'module', ExportAllDeclaration: 'module', ImportExpression: IMPORT_CALL, CallExpression: REQUIRE_WORD } as const;
