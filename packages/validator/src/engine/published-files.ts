@@ -7,8 +7,9 @@
  * itself (with `ignore-walk` for `.npmignore`/`.gitignore`), while the validator reads only through the analysis
  * `FileSystem` (confined to the package, in memory in tests, recorded by the worker's validation cache) and already
  * holds the package's file list. The packaging rules ask only which workflow, steps, evaluators and declaration files
- * are published; what npm adds on top (README, LICENSE, package.json) or drops (ignore files) never changes their
- * answer.
+ * are published, so what npm always adds (README, LICENSE) does not change their answer. Not read: `.npmignore` and
+ * `.gitignore`; a package that excludes files only through them is judged as publishing them (the rules may then
+ * ask for a `.d.ts` or a built `.js` it does not ship, never miss one it does).
  */
 import * as path from 'node:path';
 
