@@ -37,7 +37,7 @@ export type GlobalReference = RulePath<Identifier> | RulePath<MemberExpression> 
 /** The global a `globalThis.x` / `globalThis['x']` / `globalThis?.x` expression reads, or undefined. */
 function globalThisMember(path: RulePath<MemberExpression> | RulePath<OptionalMemberExpression>): string | undefined {
   const { object, property, computed } = path.node;
-  if (object.type !== 'Identifier' || object.name !== 'globalThis' || path.scope.hasBinding('globalThis')) return undefined;
+  if (object.type !== 'Identifier' || object.name !== 'globalThis' || path.scope.hasBinding('globalThis', { noGlobals: true })) return undefined;
   if (!computed && property.type === 'Identifier') return property.name;
   return computed && property.type === 'StringLiteral' ? property.value : undefined;
 }
