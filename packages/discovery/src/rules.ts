@@ -95,10 +95,15 @@ export const RULES = {
   },
   'reexport/cycle': {
     severity: 'error',
-    docs: { description: 'A named re-export leads back to itself (export { a } from a module that re-exports a from the first); Node refuses to load the module.', packageRule: 2 },
+    docs: { description: 'A named re-export leads back to itself (export { a } from a module that re-exports a from the first, by name or through export *); Node refuses to load the module.', packageRule: 2 },
     messages: {
       cycle: {
         message: "'{{name}}' is re-exported from '{{source}}' in a cycle ({{chain}}): it never reaches a definition, and Node refuses to load the module (SyntaxError: Detected cycle while resolving name '{{name}}'), so nothing exported through it is registered.",
+        hint: "Re-export '{{name}}' from the module that defines it, e.g. export { default as {{name}} } from './{{name}}/workflow.js'.",
+      },
+      starCycle: {
+        message:
+          "'{{name}}' is re-exported from '{{source}}' in a cycle that passes through export * ({{chain}}): it never reaches a definition, and Node refuses to load the module (SyntaxError: the requested module does not provide an export named '{{name}}'), so nothing exported through it is registered.",
         hint: "Re-export '{{name}}' from the module that defines it, e.g. export { default as {{name}} } from './{{name}}/workflow.js'.",
       },
     },
