@@ -2,7 +2,7 @@
  * Turning statically read `workflow()` / `step()` / `evaluator()` calls into checked names
  * (package rules 2, 7 and 10: names match `^[A-Za-z_][A-Za-z0-9_]*$`, and `$catalog` is reserved).
  */
-import { CATALOG_WORKFLOW_TYPE, NAME_PATTERN } from '@skein/core/names';
+import { CATALOG_WORKFLOW_TYPE, NAME_PATTERN } from '@skein/names';
 import { classifyFile } from './conventions.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { Definition, ModuleInfo, StaticString } from './module-info.js';

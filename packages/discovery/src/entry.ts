@@ -12,7 +12,7 @@
  * pattern order.
  */
 import { join } from 'node:path';
-import { WORKFLOW_BUNDLE_CONDITIONS } from '@skein/core/names';
+import { WORKFLOW_BUNDLE_CONDITIONS } from '@skein/names';
 import { isInside, type FileSystem } from './fs.js';
 import { resolveModuleFile } from './module-path.js';
 

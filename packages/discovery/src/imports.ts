@@ -11,7 +11,7 @@ import type { FileSystem } from './fs.js';
 import { isRelative, type ExportGraph } from './graph.js';
 import { isAuthoringSource, type ModuleInfo } from './module-info.js';
 import type { InstalledPackage } from './packages.js';
-import { PACKAGE_JSON_KEY } from '@skein/core/names';
+import { PACKAGE_JSON_KEY } from '@skein/names';
 
 /** `name` and `./subpath` of a bare specifier (`@scope/pkg/x` → `@scope/pkg`, `./x`), or undefined. */
 export function splitBareSpecifier(specifier: string): { name: string; subpath: string } | undefined {

@@ -6,7 +6,7 @@
  * shared activity name wins (so the project's own shared activities always win); later ones are reported as
  * `names/shared-activity-overridden` and left out of `Manifest.sharedActivities`.
  */
-import { activityType } from '@skein/core/names';
+import { activityType } from '@skein/names';
 import type { Diagnostics } from './diagnostics.js';
 import type { ActivityEntry, PackageRef, SharedActivityEntry, WorkflowEntry } from './types.js';
 

@@ -6,7 +6,7 @@
  * project only when it is resolvable from the project itself.
  */
 import { dirname, join, resolve } from 'node:path';
-import { PACKAGE_JSON_KEY } from '@skein/core/names';
+import { PACKAGE_JSON_KEY } from '@skein/names';
 import { Diagnostics } from './diagnostics.js';
 import { jsonErrorPosition, keyPosition } from './json-position.js';
 import { errorCode, type FileSystem } from './fs.js';
