@@ -27,17 +27,16 @@ function isFile(fs: FileSystem, path: string): boolean {
   return statOrUndefined(fs, path)?.kind === 'file';
 }
 
-/** The object a config file holds, or undefined when it cannot be read or holds no object. */
-function readConfig(fs: FileSystem, file: string): Record<string, unknown> | undefined {
+/** What a config file holds (any JSON value; only an object's `compilerOptions` and `extends` are read), or undefined when it cannot be read. */
+function readConfig(fs: FileSystem, file: string): { compilerOptions?: unknown; extends?: unknown } | null | undefined {
   let text: string;
   try {
     text = fs.readFile(file);
   } catch {
     return undefined;
   }
-  // jsonc-parser recovers from syntax errors (what it can read is used).
-  const json: unknown = parse(text, undefined, { allowTrailingComma: true, disallowComments: false });
-  return json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+  // jsonc-parser reads comments and trailing commas, and recovers from other errors (what it can read is used).
+  return parse(text) as { compilerOptions?: unknown; extends?: unknown } | null;
 }
 
 /** The file an `extends` value names, from the folder of the config that holds it; undefined when none exists. */
@@ -61,13 +60,12 @@ function collect(fs: FileSystem, file: string, into: CompilerDirs, seen: Set<str
   if (seen.has(file) || seen.size >= MAX_DEPTH) return;
   seen.add(file);
   const config = readConfig(fs, file);
-  if (config === undefined) return;
-  const options = config.compilerOptions;
-  const own = options !== null && typeof options === 'object' ? (options as Record<string, unknown>) : {};
+  // Indexing a non-object option value gives undefined, as for an absent option.
+  const own = (config?.compilerOptions ?? {}) as Record<string, unknown>;
   for (const key of ['rootDir', 'outDir'] as const) {
     if (into[key] === undefined && typeof own[key] === 'string') into[key] = resolve(dirname(file), own[key] as string);
   }
-  const bases = typeof config.extends === 'string' ? [config.extends] : Array.isArray(config.extends) ? config.extends.filter((e): e is string => typeof e === 'string') : [];
+  const bases = [config?.extends].flat().filter((e): e is string => typeof e === 'string');
   // Later bases override earlier ones: walk them last to first, each filling only what is still unset.
   for (const base of bases.reverse()) {
     const baseFile = resolveExtends(fs, dirname(file), base);

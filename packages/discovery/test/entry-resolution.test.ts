@@ -81,6 +81,14 @@ describe('resolveEntry', () => {
     expect(resolveEntry(fs, '/p', { exports: './main.mjs', module: 'lib.js' })).toEqual({ ok: true, file: '/p/main.mjs' });
   });
 
+  it('takes a JavaScript target as written when its TypeScript twin sits beside it, and an empty main as absent', () => {
+    const both = memoryFileSystem({ '/r/index.js': '', '/r/index.ts': '', '/r/lib.js': '', '/r/lib.ts': '' });
+    expect(resolveEntry(both, '/r', {})).toEqual({ ok: true, file: '/r/index.js' });
+    expect(resolveEntry(both, '/r', { main: 'lib.js' })).toEqual({ ok: true, file: '/r/lib.js' });
+    expect(resolveEntry(both, '/r', { exports: './lib.js' })).toEqual({ ok: true, file: '/r/lib.js' });
+    expect(resolveEntry(fs, '/q', { main: '' })).toEqual({ ok: false, reason: 'neither "exports" nor "main" is set and index.js does not exist' });
+  });
+
   it('never follows a target that leaves the package, and says where it pointed', () => {
     expect(resolveEntry(fs, '/p', { main: '../q/other.js' })).toEqual({ ok: false, reason: '"main" points at ../q/other.js, outside the package', outside: '/q/other.js' });
     expect(resolveEntry(fs, '/p', {}, './../q/other.js')).toEqual({ ok: false, reason: 'the subpath points at ./../q/other.js, outside the package', outside: '/q/other.js' });
