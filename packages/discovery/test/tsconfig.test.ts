@@ -71,6 +71,11 @@ describe('compilerDirs', () => {
     expect(dirs(chain)).toStrictEqual({ rootDir: undefined, outDir: undefined });
     chain['/p/c20.json'] = '{ "extends": "./c21.json", "compilerOptions": { "outDir": "mid" } }';
     expect(dirs(chain)).toStrictEqual({ rootDir: undefined, outDir: '/p/mid' });
+    // The 32nd config read (tsconfig.json, then c1 … c31) counts; the 33rd does not.
+    chain['/p/c20.json'] = '{ "extends": "./c21.json" }';
+    chain['/p/c31.json'] = '{ "extends": "./c32.json", "compilerOptions": { "rootDir": "last" } }';
+    chain['/p/c32.json'] = '{ "extends": "./c33.json", "compilerOptions": { "outDir": "beyond" } }';
+    expect(dirs(chain)).toStrictEqual({ rootDir: '/p/last', outDir: undefined });
   });
 
   it('contributes nothing for a missing config, a base that cannot be found, a cycle, or values that are not strings', () => {

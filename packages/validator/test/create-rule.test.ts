@@ -58,5 +58,7 @@ describe('createRule', () => {
     expect(() => defineRuleMeta({ ...meta, id: 'Example' })).toThrow('rule id "Example" is not shaped <category>/<name> in kebab-case');
     expect(() => createRule({ meta: { ...meta, id: 'workflow/Example' }, check() {} })).toThrow('is not shaped');
     expect(() => defineRuleMeta({ ...meta, messages: {} })).toThrow('rule workflow/example has no messages');
+    for (const id of ['1workflow/example', 'workflow/example!', 'workflow/example-', 'workflow/-x', 'workflow']) expect(() => defineRuleMeta({ ...meta, id }), id).toThrow('is not shaped');
+    for (const id of ['workflow/no-node-globals', 'fs/outside-package', 'steps/import-style']) expect(defineRuleMeta({ ...meta, id }).id).toBe(id);
   });
 });
