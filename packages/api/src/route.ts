@@ -70,6 +70,11 @@ export interface HandlerInput<P, Q, B> {
   params: P;
   query: Q;
   body: B;
+  /**
+   * The OpenAPI document of the routes this app serves, built on first use and then kept. It is handed in rather
+   * than imported so that the route that serves it does not depend on the list of routes it is part of.
+   */
+  openApiDocument: () => unknown;
 }
 
 /** Identity helper that keeps the generic types of a route definition. */
