@@ -11,7 +11,7 @@ export interface Deps {
   client: Client;
   config: ApiConfig;
   catalogs: CatalogCache;
-  /** Engine health as last seen by the readiness monitor. */
+  /** Engine health as last seen by the engine health monitor (`monitorEngine`). */
   health: { healthy: boolean };
   /** Aborted when the drain period of a shutdown ends: every engine call still running is released. */
   shutdown: AbortSignal;
