@@ -117,9 +117,9 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const opts = temporal.connectionOptions;
   const connection: ConnectionOptions = {
     address: opts.address ?? 'localhost:7233',
-    ...(opts.tls !== undefined ? { tls: opts.tls as ConnectionOptions['tls'] } : {}),
-    ...(opts.apiKey !== undefined ? { apiKey: opts.apiKey as string } : {}),
-    ...(opts.metadata !== undefined ? { metadata: opts.metadata as Record<string, string> } : {}),
+    ...(opts.tls !== undefined ? { tls: opts.tls } : {}),
+    ...(opts.apiKey !== undefined ? { apiKey: opts.apiKey } : {}),
+    ...(opts.metadata !== undefined ? { metadata: opts.metadata } : {}),
   };
   return {
     port: s.PORT,

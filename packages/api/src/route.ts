@@ -79,7 +79,7 @@ export interface HandlerInput<P, Q, B> {
 
 /** Identity helper that keeps the generic types of a route definition. */
 export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(def: RouteDef<P, Q, B>): RouteDef {
-  return def as unknown as RouteDef;
+  return def;
 }
 
 /** Converts zod issues to `ValidationErrorResponse.issues`, prefixing each path with where the value came from. */

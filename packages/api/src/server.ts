@@ -101,6 +101,8 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
     },
   });
 
+  // Koa's request handler settles every request itself (its error path answers), so its promise is not awaited.
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5_000;
   server.on('clientError', clientErrorHandler(logger));

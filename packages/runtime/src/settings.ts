@@ -89,7 +89,7 @@ export function choiceSetting<const V extends readonly [string, ...string[]]>(va
   const schema = rawSetting().transform((value, ctx): V[number] => {
     if (value === undefined) return fallback;
     const lower = value.toLowerCase();
-    if ((values as readonly string[]).includes(lower)) return lower as V[number];
+    if ((values as readonly string[]).includes(lower)) return lower;
     ctx.addIssue({ code: 'custom', message: `must be one of ${values.join(', ')}` });
     return z.NEVER;
   });

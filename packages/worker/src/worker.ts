@@ -118,7 +118,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
     ...env.engine,
     ...options.engine,
     connectionOptions: { ...env.engine.connectionOptions, ...options.engine?.connectionOptions },
-  } as EngineConnectionConfig;
+  };
 
   const tStart = performance.now();
   // Project .ts files (steps, evaluators, shared activities, hook files) run from source in this process.

@@ -19,11 +19,14 @@ export function bearerAuth(token: string | null): Koa.Middleware<ApiState> {
   if (token === null) return (_ctx, next) => next();
   const expected = digest(token);
   return async (ctx, next) => {
-    if (EXEMPT.has(ctx.path) || ctx.method === 'OPTIONS') return next();
+    if (EXEMPT.has(ctx.path) || ctx.method === 'OPTIONS') {
+      await next();
+      return;
+    }
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(ctx.get('Authorization'));
     if (!match || !timingSafeEqual(digest(match[1]!), expected)) {
       throw new ApiError('UnauthorizedError', { headers: { 'WWW-Authenticate': 'Bearer realm="skein"' } });
     }
-    return next();
+    await next();
   };
 }

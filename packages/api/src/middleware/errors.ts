@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import type Koa from 'koa';
 import { ApiError, errorBody } from '../errors.js';
 import type { ApiState } from '../route.js';
@@ -57,7 +58,7 @@ export function errorRenderer(): Koa.Middleware<ApiState> {
           errorType: apiError.type,
           workflowId: apiError.workflowId ?? ctx.state.workflowId ?? null,
           route: ctx.state.route ?? null,
-          err: engineCause instanceof Error ? engineCause : engineCause === undefined ? undefined : new Error(String(engineCause)),
+          err: engineCause instanceof Error ? engineCause : engineCause === undefined ? undefined : new Error(inspect(engineCause)),
         };
         if (apiError.status >= 500) log.error(fields, 'request error');
         else log.debug(fields, 'client error');

@@ -12,7 +12,7 @@ export function boundedName(maxBytes: number): z.ZodString {
   return z
     .string()
     .min(1)
-    .refine((s) => Buffer.byteLength(s, 'utf8') <= maxBytes, { message: `Must be at most ${maxBytes} bytes in UTF-8` }) as unknown as z.ZodString;
+    .refine((s) => Buffer.byteLength(s, 'utf8') <= maxBytes, { message: `Must be at most ${maxBytes} bytes in UTF-8` });
 }
 
 /** `{id}`: a workflow execution id, at most 1 000 UTF-8 bytes. */

@@ -59,7 +59,7 @@ const TYPE_PREFIX = 'EVENT_TYPE_';
  * (CONTRACT "History query parameters": the fields the seed system's clients read).
  */
 export function eventToJson(event: T.api.history.v1.IHistoryEvent, decodePayloads: boolean, stepName?: string): Record<string, unknown> {
-  const obj = HistoryEvent.toObject(event as never, { longs: Number, enums: String, bytes: String, defaults: false }) as Record<string, unknown>;
+  const obj = HistoryEvent.toObject(event, { longs: Number, enums: String, bytes: String, defaults: false });
   const converted = convert(obj, '', decodePayloads) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const k in converted) {

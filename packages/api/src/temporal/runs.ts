@@ -65,7 +65,7 @@ export async function describeRun(client: Client, workflowId: string, runId?: st
     startedAt: d.startTime.getTime(),
     completedAt: d.closeTime ? d.closeTime.getTime() : null,
     historyLength: d.historyLength,
-    memo: (d.memo ?? {}) as Record<string, unknown>,
+    memo: d.memo ?? {},
   };
   if (info.status !== 'running') {
     closedRuns.set(`${workflowId}\u0000${info.runId.toLowerCase()}`, info);

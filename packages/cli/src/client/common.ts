@@ -171,7 +171,7 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<number |
     try {
       process.exitCode = (await fn(...args)) ?? EXIT.ok;
     } catch (err) {
-      process.exitCode = reportFailure(err, (cmd.opts() as ClientFlags).json);
+      process.exitCode = reportFailure(err, cmd.opts<ClientFlags>().json);
     }
   };
 }

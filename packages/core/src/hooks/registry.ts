@@ -40,8 +40,8 @@ const registry: Registry = (g[KEY] ??= {
 function subscribe<K extends keyof LifecycleHooks>(name: K, cb: HookCallback<LifecycleHooks[K]>): () => void {
   let set = registry.lifecycle.get(name);
   if (!set) registry.lifecycle.set(name, (set = new Set()));
-  set.add(cb as HookCallback<never>);
-  return () => set.delete(cb as HookCallback<never>);
+  set.add(cb);
+  return () => set.delete(cb);
 }
 
 function invoke<P>(callbacks: Iterable<HookCallback<P>>, payload: P, hook: string): void {

@@ -6,7 +6,7 @@ import ms from 'ms';
  */
 function parseDuration(value: string): number | undefined {
   try {
-    return ms(value as ms.StringValue) as number | undefined;
+    return ms(value as ms.StringValue);
   } catch {
     return undefined;
   }

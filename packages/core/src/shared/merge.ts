@@ -24,6 +24,6 @@ function cloneValue(value: unknown): unknown {
 /** True for `{}`-like objects (not arrays, dates, class instances or null). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false;
-  const proto = Object.getPrototypeOf(value);
+  const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
