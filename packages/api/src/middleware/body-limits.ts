@@ -1,5 +1,5 @@
 /**
- * Request limits checked before any engine call (CONTRACT "HTTP conventions"): a non-empty body must be JSON
+ * Request limits checked before any engine call (docs/reference/api-contract.md, "Requests"): a non-empty body must be JSON
  * (415), and a parsed body must nest at most {@link MAX_JSON_DEPTH} levels and hold only well-formed Unicode
  * strings (400), so that whatever the API accepts the engine and the worker can encode and decode.
  */

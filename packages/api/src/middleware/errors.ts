@@ -34,7 +34,7 @@ function fromFrameworkError(err: unknown): ApiError | undefined {
 }
 
 /**
- * The one place errors become responses (STYLE "Koa"): renders {@link ApiError}s from CONTRACT's table, maps
+ * The one place errors become responses: renders {@link ApiError}s from the error table (`errors.ts`), maps
  * body-parser failures (malformed JSON or a broken encoding → 400, too large → 413, unknown encoding → 415), and turns anything else into a 500
  * `InternalError` with a generic message. The original error goes to the log with the request id, never to the
  * client.

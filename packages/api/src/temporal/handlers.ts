@@ -1,6 +1,6 @@
 /**
- * What the query and update routes need to know about a workflow's handlers (CONTRACT "Endpoint details":
- * unknown query or update → 404 naming the handlers the workflow registers; no worker → 504).
+ * What the query and update routes need to know about a workflow's handlers: an unknown query or update is a 404
+ * naming the handlers the workflow registers; no worker answering is a 504.
  */
 import { isGrpcDeadlineError, type Client } from '@temporalio/client';
 

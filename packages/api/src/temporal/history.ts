@@ -9,7 +9,7 @@ import { stepNames } from './step-names.js';
 import type { HistoryCursor } from './history-token.js';
 import { cachedClosedRun, describeRun, type RunInfo } from './runs.js';
 
-/** `workflow` metadata of a history page or stream (CONTRACT "History query parameters"). */
+/** `workflow` metadata of a history page or stream. */
 export interface WorkflowMeta {
   workflowId: string;
   runId: string;
@@ -128,8 +128,8 @@ function rememberOversized(key: string, page: RawPage): void {
 }
 
 /**
- * Reads the next page of a run's history after `cursor` (SPEC "History" and long-poll rules 1–4, CONTRACT
- * "History query parameters"): up to `pageSize` events, gathered from as many engine pages as needed (the engine
+ * Reads the next page of a run's history after `cursor` (paging and long-poll rules: docs/reference/api-contract.md,
+ * "Endpoints"): up to `pageSize` events, gathered from as many engine pages as needed (the engine
  * returns whole event batches, so its pages rarely line up with ours). The run is described in parallel (for
  * `workflow` metadata and to know where history ends).
  *
@@ -153,7 +153,7 @@ export async function readHistoryPage(client: Client, cursor: HistoryCursor, opt
   const onAbort = () => fetchAbort.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
-  /** Starts the long-poll bound (SPEC long-poll rules 1–2): only once the read is at the end of an open run. */
+  /** Starts the long-poll bound: only once the read is at the end of an open run (existing events never wait). */
   const startWait = () => {
     if (wait && !timer) timer = setTimeout(() => fetchAbort.abort(new Aborted('long-poll timeout')), longPollMs);
   };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { currentActivityScope } from './scope.js';
 import type { ActivityEvent, CostPayload, CustomEvent, ErrorEvent, LlmUsagePayload, WorkflowEvent } from './types.js';
 
-/** Lifecycle hook names and their payloads (SPEC "Events"). */
+/** Lifecycle hook names and their payloads (README, "Hooks"). */
 export interface LifecycleHooks {
   onWorkflowStart: WorkflowEvent;
   onWorkflowEnd: WorkflowEvent;
@@ -132,7 +132,7 @@ export function setHookErrorReporter(report: HookErrorReporter): void {
   registry.report = report;
 }
 
-/** Waits for hook callbacks still running, at most `timeoutMs` (SPEC "Limits": 30 s at shutdown). Resolves to how many were still pending. */
+/** Waits for hook callbacks still running, at most `timeoutMs` (the worker gives them 30 s at shutdown). Resolves to how many were still pending. */
 export async function drainHooks(timeoutMs: number): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   while (registry.pending.size > 0 && Date.now() < deadline) {

@@ -1,5 +1,5 @@
 /**
- * Deep merge used for activity options layering (SPEC rule 11): plain objects merge key by key,
+ * Deep merge used for activity options layering (docs/package-rules.md, rule 11): plain objects merge key by key,
  * arrays and every other value replace. `undefined` values never override.
  */
 export function deepMerge<T extends object>(...layers: Array<Partial<T> | undefined | null>): T {
