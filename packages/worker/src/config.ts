@@ -4,7 +4,6 @@ import { workerSettings } from './settings.js';
 
 export { workerSettings } from './settings.js';
 
-
 /** How to reach the engine: Temporal's environment configuration (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TLS, TOML profiles). */
 export interface EngineConnectionConfig {
   /** `host:port`; default `localhost:7233`. */
