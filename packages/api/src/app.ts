@@ -10,6 +10,7 @@ import { errorRenderer } from './middleware/errors.js';
 import { requestMetrics } from './middleware/metrics.js';
 import { requestLogger } from './middleware/logging.js';
 import { requestId } from './middleware/request-id.js';
+import { buildOpenApiDocument } from './openapi.js';
 import { deprecationHeaders, parseOr400, routerPath, type ApiState, type Deps, type RouteDef } from './route.js';
 
 /** Request bodies are capped at 1 MiB (CONTRACT "HTTP conventions"). */
@@ -35,6 +36,8 @@ export function createApp(deps: Deps, routes: RouteDef[], options: AppOptions = 
   app.proxy = false;
   app.silent = true;
   const router = new Router<ApiState>();
+  let document: unknown;
+  const openApiDocument = () => (document ??= buildOpenApiDocument(routes, undefined, deps.config.apiToken !== null));
 
   for (const route of routes) {
     router[route.method](routerPath(route.path), async (ctx) => {
@@ -47,7 +50,7 @@ export function createApp(deps: Deps, routes: RouteDef[], options: AppOptions = 
         if (params && typeof params === 'object' && 'id' in params && typeof params.id === 'string') ctx.state.workflowId = params.id;
         const query = parseOr400(route.query, { ...ctx.query }, 'query');
         const body = route.body ? parseOr400(route.body, (ctx.request as { body?: unknown }).body ?? undefined, 'body') : undefined;
-        await route.handler({ ctx, deps, params, query, body });
+        await route.handler({ ctx, deps, params, query, body, openApiDocument });
       } finally {
         if (route.deprecated) ctx.set('Link', deprecationHeaders(route.deprecated.successor, ctx.state.workflowId, ctx.state.runId).Link!);
       }

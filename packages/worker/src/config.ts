@@ -1,9 +1,12 @@
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { DEFAULT_CATALOG } from '@skein/core';
+import { ConfigError, loadSettings, type LogLevel } from '@skein/runtime';
+import { metricsSettings, workerSettings } from './settings.js';
+
+export { workerSettings } from './settings.js';
 
 /** How to reach the engine: Temporal's environment configuration (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TLS, TOML profiles). */
 export interface EngineConnectionConfig {
-  /** `host:port`; default `localhost:7233` (CONTRACT). */
+  /** `host:port`; default `localhost:7233`. */
   address: string;
   namespace: string;
   /** Extra native connection options from envconfig (TLS, API key, gRPC metadata). */
@@ -24,7 +27,7 @@ export type MetricsConfig =
    */
   | { kind: 'otlp'; url: string; http: boolean };
 
-/** Worker configuration resolved from the environment (CONTRACT "Process and configuration"). */
+/** Worker configuration resolved from the environment ({@link workerSettings}). */
 export interface WorkerConfig {
   /** The catalog (task queue) to serve: `SKEIN_CATALOG`, default `main`. */
   catalog: string;
@@ -33,6 +36,14 @@ export interface WorkerConfig {
   engineCheck: { intervalMs: number; failures: number };
   /** `SKEIN_ROLLING_DEPLOY=1` (or `true`): start next to a live worker of another catalog version (see `claimCatalog`). */
   rollingDeploy: boolean;
+  /** `SKEIN_TRACE_DIR` as set (a folder, or `off`); undefined = `<project>/.skein/traces`. */
+  traceDir: string | undefined;
+  /** `SKEIN_BUNDLE_CACHE` as set (a folder, or `off`); undefined = `<project>/.skein/bundles`. */
+  bundleCache: string | undefined;
+  /** `SKEIN_STARTUP_CACHE` as set (a folder, or `off`); undefined = `<project>/.skein/startup`. */
+  startupCache: string | undefined;
+  /** `SKEIN_LOG_LEVEL`, default `info`. */
+  logLevel: LogLevel;
   /**
    * Metrics: `SKEIN_METRICS_PORT` (0–65535; 0 = a free port) serves Prometheus on `SKEIN_METRICS_HOST` (default
    * `127.0.0.1`); `SKEIN_METRICS_OTLP=1` pushes by OTLP instead; null = off (the default).
@@ -40,22 +51,14 @@ export interface WorkerConfig {
   metrics: MetricsConfig | null;
 }
 
-function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return n;
-}
-
-const truthy = (v: string | undefined) => /^(1|true|yes)$/i.test(v?.trim() ?? '');
-
 /**
- * Reads the metrics settings (see {@link WorkerConfig.metrics}).
- * @throws Error naming `SKEIN_METRICS_PORT` when it is not an integer from 0 to 65535.
+ * Reads the metrics settings (see {@link WorkerConfig.metrics}); the OTLP endpoint and protocol are OpenTelemetry's
+ * own variables.
+ * @throws ConfigError naming the variable when `SKEIN_METRICS_PORT` is not a port (0–65535) or a flag is malformed.
  */
 export function loadMetricsConfig(env: NodeJS.ProcessEnv = process.env): MetricsConfig | null {
-  if (truthy(env.SKEIN_METRICS_OTLP)) {
+  const s = loadSettings(metricsSettings, env);
+  if (s.SKEIN_METRICS_OTLP) {
     const signal = env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT?.trim();
     const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
     const protocol = (env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'grpc').trim();
@@ -64,11 +67,10 @@ export function loadMetricsConfig(env: NodeJS.ProcessEnv = process.env): Metrics
     const url = signal || (base ? (http ? `${base.replace(/\/+$/, '')}/v1/metrics` : base) : http ? 'http://localhost:4318/v1/metrics' : 'http://localhost:4317');
     return { kind: 'otlp', url, http };
   }
-  const raw = env.SKEIN_METRICS_PORT?.trim();
-  if (raw === undefined || raw === '') return null;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`SKEIN_METRICS_PORT must be an integer between 0 and 65535, got "${raw}"`);
-  return { kind: 'prometheus', host: env.SKEIN_METRICS_HOST?.trim() || '127.0.0.1', port };
+  if (s.SKEIN_METRICS_PORT === undefined) return null;
+  const port = Number(s.SKEIN_METRICS_PORT);
+  if (port > 65535) throw new ConfigError(`SKEIN_METRICS_PORT must be a port number (0 to 65535), got ${JSON.stringify(env.SKEIN_METRICS_PORT)}`);
+  return { kind: 'prometheus', host: s.SKEIN_METRICS_HOST ?? '127.0.0.1', port };
 }
 
 /**
@@ -87,17 +89,20 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineCo
 
 /**
  * Reads the worker configuration from `env`.
- * @throws Error naming the variable when a number is malformed.
+ * @throws ConfigError (one line naming the variable) when a setting is malformed or a renamed one is set; Error
+ *   when a configured Temporal TOML profile is malformed.
  */
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  const s = loadSettings(workerSettings, env);
   return {
-    catalog: env.SKEIN_CATALOG || DEFAULT_CATALOG,
+    catalog: s.SKEIN_CATALOG,
     engine: loadEngineConfig(env),
-    engineCheck: {
-      intervalMs: positiveInt(env, 'SKEIN_ENGINE_CHECK_INTERVAL_MS', 5000),
-      failures: positiveInt(env, 'SKEIN_ENGINE_CHECK_FAILURES', 3),
-    },
-    rollingDeploy: /^(1|true|yes)$/i.test(env.SKEIN_ROLLING_DEPLOY ?? ''),
+    engineCheck: { intervalMs: s.SKEIN_ENGINE_CHECK_INTERVAL_MS, failures: s.SKEIN_ENGINE_CHECK_FAILURES },
+    rollingDeploy: s.SKEIN_ROLLING_DEPLOY,
+    traceDir: s.SKEIN_TRACE_DIR,
+    bundleCache: s.SKEIN_BUNDLE_CACHE,
+    startupCache: s.SKEIN_STARTUP_CACHE,
+    logLevel: s.SKEIN_LOG_LEVEL,
     metrics: loadMetricsConfig(env),
   };
 }

@@ -14,7 +14,7 @@ describe('loadMetricsConfig', () => {
   });
 
   it('refuses a port that is not one, naming the variable', () => {
-    for (const bad of ['-1', '65536', '12.5', 'abc']) expect(() => loadMetricsConfig({ SKEIN_METRICS_PORT: bad })).toThrow(/SKEIN_METRICS_PORT must be an integer between 0 and 65535/);
+    for (const bad of ['-1', '65536', '12.5', 'abc']) expect(() => loadMetricsConfig({ SKEIN_METRICS_PORT: bad })).toThrow(/SKEIN_METRICS_PORT must be a port number \(0 to 65535\)/);
   });
 
   it('pushes by OTLP to the signal endpoint, else the generic one (with the signal path for HTTP), else the default', () => {

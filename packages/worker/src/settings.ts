@@ -1,0 +1,40 @@
+import { catalogSetting, engineCheckSettings, flagSetting, logLevelSetting, patternSetting, textSetting } from '@skein/runtime';
+
+/** The worker's metrics settings (read by `loadMetricsConfig`; OTLP's endpoint and protocol are OpenTelemetry's own variables). */
+export const metricsSettings = {
+  SKEIN_METRICS_PORT: patternSetting(/^\d{1,5}$/, 'a port number (0 to 65535)', {
+    default: 'off',
+    description: "serve Temporal's `temporal_*` and Skein's `skein_*` metrics for Prometheus at `http://<SKEIN_METRICS_HOST>:<port>/metrics` (`0`: a free port); as `skein worker --metrics-port`",
+  }),
+  SKEIN_METRICS_HOST: textSetting({ default: '127.0.0.1', description: 'the address the metrics endpoint listens on (`0.0.0.0`: every interface)' }),
+  SKEIN_METRICS_OTLP: flagSetting({
+    description: 'push the same metrics by OTLP instead (to `OTEL_EXPORTER_OTLP_METRICS_ENDPOINT`, else `OTEL_EXPORTER_OTLP_ENDPOINT`)',
+  }),
+};
+
+/**
+ * Every `SKEIN_*` setting a worker reads, each with its default, parsing and documentation (the settings page is
+ * generated from it). The engine connection (`TEMPORAL_*`) is read by Temporal's own env-config. Kept apart from
+ * `config.ts` so that modules that must not load Temporal's SDK (`check.ts`) can read one setting.
+ */
+export const workerSettings = {
+  SKEIN_CATALOG: catalogSetting,
+  ...engineCheckSettings,
+  SKEIN_ROLLING_DEPLOY: flagSetting({
+    description: 'start next to a live worker that serves another version of the catalog (as `skein worker --rolling-deploy`)',
+  }),
+  SKEIN_TRACE_DIR: textSetting({
+    default: '<project>/.skein/traces',
+    description: "the worker's trace folder (`off`: no trace files); the API reads trace files only below its own value",
+  }),
+  SKEIN_BUNDLE_CACHE: textSetting({
+    default: '<project>/.skein/bundles',
+    description: 'folder of the workflow bundle cache (`off`: bundle on every start)',
+  }),
+  SKEIN_STARTUP_CACHE: textSetting({
+    default: '<project>/.skein/startup',
+    description: 'folder of the startup cache of validation results and module facts (`off`: validate and load everything on every start)',
+  }),
+  SKEIN_LOG_LEVEL: logLevelSetting,
+  ...metricsSettings,
+};
