@@ -65,7 +65,7 @@ export function createApp(deps: Deps, routes: RouteDef[], options: AppOptions = 
   };
   const publicPaths = new Set(deps.config.metricsPublic ? ['/metrics'] : []);
   const unlessPublic = (mw: Koa.Middleware<ApiState>): Koa.Middleware<ApiState> =>
-    publicPaths.size === 0 ? mw : (ctx, next) => (publicPaths.has(ctx.path) ? next() : mw(ctx, next));
+    publicPaths.size === 0 ? mw : async (ctx, next) => void (await (publicPaths.has(ctx.path) ? next() : mw(ctx, next)));
 
   app.use(requestId());
   if (options.tracing) app.use(options.tracing(routeOf));

@@ -65,8 +65,9 @@ export async function startTracing(options: TracingOptions): Promise<Tracing | u
   // The SDK's own parts (resource detection, exporters, batch processor) read process.env: so does this.
   const env = process.env;
   if (!tracingEnabled(env)) return undefined;
-  const [api, resources, base, node, semconv] = await Promise.all([
+  const [api, core, resources, base, node, semconv] = await Promise.all([
     import('@opentelemetry/api'),
+    import('@opentelemetry/core'),
     import('@opentelemetry/resources'),
     import('@opentelemetry/sdk-trace-base'),
     import('@opentelemetry/sdk-trace-node'),
@@ -90,7 +91,7 @@ export async function startTracing(options: TracingOptions): Promise<Tracing | u
     export(spans, done) {
       queued -= spans.length;
       exporter.export(spans, (result) => {
-        if (result.code !== 0) drop(spans.length);
+        if (result.code !== core.ExportResultCode.SUCCESS) drop(spans.length);
         done(result);
       });
     },
