@@ -3,6 +3,8 @@ import module from 'node:module';
 import { Command, InvalidArgumentError } from 'commander';
 import { registerClientCommands } from './client/register.js';
 import type { DevOptions } from './commands/dev.js';
+import type { ReplayFlags } from './commands/replay.js';
+import { clientConventions } from './client/common.js';
 
 // The server-side commands load the worker and the API (Temporal's native bridge, webpack, Koa): imported only
 // when one of them runs, so `skein workflow …` starts in a fraction of the time (bench/cli-client).
@@ -39,6 +41,18 @@ program
   .argument('[projectDir]', 'project directory', '.')
   .option('--rolling-deploy', 'start next to a live worker of another version of the catalog (as SKEIN_ROLLING_DEPLOY=1)')
   .action(async (dir: string, opts: { rollingDeploy?: boolean }) => (await import('./commands/worker.js')).workerCommand(dir, opts));
+
+clientConventions(
+  program
+    .command('replay')
+    .description("replay run histories against the project's workflow code; exit 1 on an incompatible change (the check before a deploy)")
+    .argument('[projectDir]', 'project directory', '.')
+    .option('--workflow <name>', 'only runs of this workflow type')
+    .option('--limit <n>', 'at most this many runs, the most recent first (default 100)')
+    .option('--histories <path>', 'replay these JSON history files (a file or a directory; "skein workflow history <id> --json" output) instead of runs read from the engine')
+    .addHelpText('after', '\nWithout --histories: the runs of the catalog SKEIN_CATALOG (default main) on TEMPORAL_ADDRESS, closed and open.\nExit codes: 0 every history replays (or nothing to replay), 1 a history does not replay, 2 usage error.')
+    .action(async (dir: string, opts: ReplayFlags) => (await import('./commands/replay.js')).replayCommand(dir, opts)),
+);
 
 program.command('api').description('serve the HTTP API on PORT (default 3001)').action(async () => (await import('./commands/api.js')).apiCommand());
 

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { DEFAULT_CATALOG } from '@skein/core';
 
@@ -57,4 +58,23 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     },
     rollingDeploy: /^(1|true|yes)$/i.test(env.SKEIN_ROLLING_DEPLOY ?? ''),
   };
+}
+
+/**
+ * The local trace directory of a worker serving the project at `root`: `option` when given (`false` or `off`:
+ * none), else `SKEIN_TRACE_DIR` (`off`: none), else `<root>/.skein/traces`. Absolute, or null for no local traces.
+ */
+export function traceDirOf(root: string, option?: string | false, env: NodeJS.ProcessEnv = process.env): string | null {
+  const value = option ?? env.SKEIN_TRACE_DIR ?? path.join(root, '.skein', 'traces');
+  return value === false || value === 'off' ? null : path.resolve(value);
+}
+
+/**
+ * The workflow bundle cache directory of a worker serving the project at `root`: `option` when given (`false`:
+ * none), else `SKEIN_BUNDLE_CACHE` (a directory, or `off`), else `<root>/.skein/bundles`.
+ */
+export function bundleCacheDirOf(root: string, option?: string | false, env: NodeJS.ProcessEnv = process.env): string | false {
+  if (option !== undefined) return option;
+  const fromEnv = env.SKEIN_BUNDLE_CACHE?.trim();
+  return fromEnv === 'off' ? false : fromEnv ? path.resolve(fromEnv) : path.join(root, '.skein', 'bundles');
 }

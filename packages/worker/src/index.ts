@@ -10,3 +10,8 @@ export { buildCatalogDocument, type CatalogDocument } from './catalog.js';
 export { createLogger, logError, logSerializers } from './logger.js';
 export type { TraceExporter, TraceFile, TraceNode, TraceNodeKind } from './traces/types.js';
 export { redact, isCredentialKey, REDACTED } from './traces/redact.js';
+export { prepareProject, type PreparedProject, type PrepareOptions } from './build/prepare.js';
+export { replayHistories, mismatchedEvent, type ReplayOptions } from './replay/replay.js';
+export { readHistoryFiles, historyFromText, HistoryFileError } from './replay/history-files.js';
+export { engineHistories, type EngineHistoryQuery } from './replay/engine-histories.js';
+export type { ReplayHistory, ReplayOutcome, MismatchedEvent } from './replay/types.js';
