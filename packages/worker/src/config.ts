@@ -20,6 +20,33 @@ export interface WorkerConfig {
   engineCheck: { intervalMs: number; failures: number };
   /** `SKEIN_ROLLING_DEPLOY=1` (or `true`): start next to a live worker of another catalog version (see `claimCatalog`). */
   rollingDeploy: boolean;
+  /** Worker Versioning: which deployment version this worker polls as, and whether it makes itself current. */
+  deployment: DeploymentConfig;
+}
+
+/** Worker Versioning settings (see docs/deploying.md). */
+export interface DeploymentConfig {
+  /** `SKEIN_DEPLOYMENT_NAME`: the Temporal worker deployment; default the catalog's name. */
+  name: string;
+  /** `SKEIN_BUILD_ID`: overrides the build ID computed from the project's code (`computeBuildId`); undefined when unset. */
+  buildId: string | undefined;
+  /**
+   * `SKEIN_PROMOTE`: `auto` (default) makes a new build the current version once its worker is ready; `manual`
+   * leaves that to an operator (`skein deploy promote`) or a CD system.
+   */
+  promote: 'auto' | 'manual';
+}
+
+/**
+ * Reads the Worker Versioning settings for `catalog`.
+ * @throws Error naming the variable when `SKEIN_PROMOTE` is neither `auto` nor `manual`, or `SKEIN_DEPLOYMENT_NAME` holds a `.` or whitespace.
+ */
+export function loadDeploymentConfig(catalog: string, env: NodeJS.ProcessEnv = process.env): DeploymentConfig {
+  const promote = (env.SKEIN_PROMOTE ?? '').trim().toLowerCase() || 'auto';
+  if (promote !== 'auto' && promote !== 'manual') throw new Error(`SKEIN_PROMOTE must be "auto" or "manual", got "${env.SKEIN_PROMOTE}"`);
+  const name = env.SKEIN_DEPLOYMENT_NAME?.trim() || catalog;
+  if (/[.\s]/.test(name) || name.length > 255) throw new Error(`SKEIN_DEPLOYMENT_NAME "${name}" is not a usable deployment name: at most 255 characters, no "." or whitespace`);
+  return { name, buildId: env.SKEIN_BUILD_ID?.trim() || undefined, promote };
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -46,17 +73,19 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineCo
 
 /**
  * Reads the worker configuration from `env`.
- * @throws Error naming the variable when a number is malformed.
+ * @throws Error naming the variable when a number or a deployment setting is malformed.
  */
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  const catalog = env.SKEIN_CATALOG || DEFAULT_CATALOG;
   return {
-    catalog: env.SKEIN_CATALOG || DEFAULT_CATALOG,
+    catalog,
     engine: loadEngineConfig(env),
     engineCheck: {
       intervalMs: positiveInt(env, 'SKEIN_ENGINE_CHECK_INTERVAL_MS', 5000),
       failures: positiveInt(env, 'SKEIN_ENGINE_CHECK_FAILURES', 3),
     },
     rollingDeploy: /^(1|true|yes)$/i.test(env.SKEIN_ROLLING_DEPLOY ?? ''),
+    deployment: loadDeploymentConfig(catalog, env),
   };
 }
 

@@ -9,7 +9,8 @@ import { ActivityResolver, buildActivities } from './activities.js';
 import { bundleWorkflows } from './bundle/bundle.js';
 import { buildCatalogDocument, fitCatalogDocument, publishCatalog, type CatalogDocument } from './catalog.js';
 import { claimCatalog, publishedCatalog, retireCatalog } from './catalog-ownership.js';
-import { bundleCacheDirOf, loadWorkerConfig, traceDirOf, type EngineConnectionConfig } from './config.js';
+import { bundleCacheDirOf, loadDeploymentConfig, loadWorkerConfig, traceDirOf, type DeploymentConfig, type EngineConnectionConfig } from './config.js';
+import { computeBuildId, resolveBuildId } from './deploy/build-id.js';
 import { WorkerStartupError } from './errors.js';
 import { loadProject } from './load.js';
 import { createLogger, installTemporalRuntimeLogger } from './logger.js';
@@ -76,6 +77,8 @@ export interface StartWorkerOptions {
 /** A running worker. */
 export interface SkeinWorker {
   catalog: string;
+  /** The Temporal worker deployment version this worker polls as: deployment name and build ID. */
+  deployment: { name: string; buildId: string };
   manifest: Manifest;
   catalogDocument: CatalogDocument;
   /** Absolute trace directory, or null when local traces are off. */
@@ -113,6 +116,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   const env = loadWorkerConfig();
   const logger = options.logger ?? createLogger('skein-worker');
   const catalog = options.catalog ?? env.catalog;
+  const deploymentSettings = options.catalog ? loadDeploymentConfig(catalog) : env.deployment;
   const engine: EngineConnectionConfig = {
     ...env.engine,
     ...options.engine,
@@ -130,7 +134,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   connecting.catch(() => {});
   const closeLater = () => void connecting.then((c) => Promise.allSettled([c.nativeConnection.close(), c.clientConnection.close()]), () => {});
   try {
-    return await startOnConnection(options, { env, logger, catalog, engine, tStart, connecting });
+    return await startOnConnection(options, { env, logger, catalog, deploymentSettings, engine, tStart, connecting });
   } catch (err) {
     closeLater();
     throw err;
@@ -160,6 +164,7 @@ async function startOnConnection(
     env: ReturnType<typeof loadWorkerConfig>;
     logger: Logger;
     catalog: string;
+    deploymentSettings: DeploymentConfig;
     engine: EngineConnectionConfig;
     tStart: number;
     connecting: ReturnType<typeof connectEngine>;
@@ -193,7 +198,7 @@ async function serveProject(
     tValidated: number;
   },
 ): Promise<SkeinWorker> {
-  const { env, logger, catalog, engine, tStart, connecting, caches, checked, tValidated } = ctx;
+  const { env, logger, catalog, deploymentSettings, engine, tStart, connecting, caches, checked, tValidated } = ctx;
   const manifest = checked.manifest;
   if (manifest.workflows.length === 0) {
     throw new WorkerStartupError(`No workflows found in ${manifest.root}: add a workflow.js or install a package that exposes workflows`);
@@ -217,6 +222,17 @@ async function serveProject(
   const bundled = await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), cacheDir: bundleCacheDir, ...(caches ? { digests: caches.digests } : {}) });
   if (bundled.storeError) logger.warn({ err: bundled.storeError }, `workflow bundle cache not written (${bundled.storeError.message}); the next start bundles again`);
   const workflowBundle = { code: bundled.code };
+  const deployment = {
+    name: deploymentSettings.name,
+    buildId: resolveBuildId(deploymentSettings.buildId, () =>
+      computeBuildId({
+        workflowCode: bundled.code,
+        roots: [manifest.root, ...manifest.packages.map((p) => p.root)],
+        ...(traceDir ? { locations: [traceDir] } : {}),
+        ...(caches ? { digests: caches.digests } : {}),
+      }),
+    ),
+  };
   const tBundled = performance.now();
 
   const { nativeConnection, clientConnection } = await connecting;
@@ -314,6 +330,7 @@ async function serveProject(
     if (digestsError) logger.warn({ err: digestsError }, `file digests not cached (${digestsError.message})`);
     return {
       catalog,
+      deployment,
       manifest,
       catalogDocument,
       traceDir,
