@@ -37,16 +37,25 @@ program
 
 program
   .command('worker')
-  .description('serve the workflows of a project on the catalog task queue (SKEIN_CATALOG, default main)')
-  .argument('[projectDir]', 'project directory', '.')
+  .description('serve the workflows of a project, or of a build made by "skein build", on the catalog task queue (SKEIN_CATALOG, default main)')
+  .argument('[projectDir]', 'project directory, or build directory', '.')
   .option('--rolling-deploy', 'start next to a live worker of another version of the catalog (as SKEIN_ROLLING_DEPLOY=1)')
   .action(async (dir: string, opts: { rollingDeploy?: boolean }) => (await import('./commands/worker.js')).workerCommand(dir, opts));
 
 clientConventions(
   program
-    .command('replay')
-    .description("replay run histories against the project's workflow code; exit 1 on an incompatible change (the check before a deploy)")
+    .command('build')
+    .description('validate the project and bundle its workflow code ahead of time into a build that "skein worker <buildDir>" serves')
     .argument('[projectDir]', 'project directory', '.')
+    .option('--out <dir>', 'build directory (default <projectDir>/.skein/build)')
+    .action(async (dir: string, opts: { out?: string }) => (await import('./commands/build.js')).buildCommand(dir, opts)),
+);
+
+clientConventions(
+  program
+    .command('replay')
+    .description("replay run histories against the workflow code of a project or build; exit 1 on an incompatible change (the check before a deploy)")
+    .argument('[projectDir]', 'project directory, or build directory', '.')
     .option('--workflow <name>', 'only runs of this workflow type')
     .option('--limit <n>', 'at most this many runs, the most recent first (default 100)')
     .option('--histories <path>', 'replay these JSON history files (a file or a directory; "skein workflow history <id> --json" output) instead of runs read from the engine')

@@ -16,3 +16,5 @@ export { replayHistories, mismatchedEvent, type ReplayOptions } from './replay/r
 export { readHistoryFiles, historyFromText, HistoryFileError } from './replay/history-files.js';
 export { engineHistories, type EngineHistoryQuery } from './replay/engine-histories.js';
 export type { ReplayHistory, ReplayOutcome, MismatchedEvent } from './replay/types.js';
+export { writeBuild, openBuild, insideProjectCode, type BuildRecord, type OpenedBuild } from './build/build-dir.js';
+export { looksLikeBuild, BUILD_RECORD, BUILD_FILES } from './build/build-files.js';

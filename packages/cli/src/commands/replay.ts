@@ -29,8 +29,9 @@ export function mismatchLine(o: Extract<ReplayOutcome, { ok: false }>): string {
 }
 
 /**
- * `skein replay [projectDir] [--workflow NAME] [--limit N] [--histories PATH]`: replays run histories against
- * the project's workflow code with Temporal's replayer, before that code is deployed. Histories come from the
+ * `skein replay [projectDir|buildDir] [--workflow NAME] [--limit N] [--histories PATH]`: replays run histories
+ * against the workflow code of a project (checked and bundled as a worker would) or of a build (`skein build`),
+ * with Temporal's replayer, before that code is deployed. Histories come from the
  * engine (the most recent runs, closed and open, on the catalog `SKEIN_CATALOG`, at `TEMPORAL_ADDRESS`) or from
  * JSON files (`--histories`: a file or a directory of files, as `skein workflow history <id> --json` or
  * `temporal workflow show --output json` writes them).
@@ -71,7 +72,8 @@ export async function replayCommand(dir: string, flags: ReplayFlags): Promise<vo
 
   let code: string;
   try {
-    code = (await worker.prepareProject(projectDir, { logger })).workflowCode;
+    // A build (`skein build`) replays its own bundle; a project is checked and bundled as a worker would.
+    code = worker.looksLikeBuild(projectDir) ? (await worker.openBuild(projectDir)).workflowCode : (await worker.prepareProject(projectDir, { logger })).workflowCode;
   } catch (err) {
     const { explainError } = await import('../explain.js');
     return fail(explainError(err));

@@ -1,10 +1,11 @@
 import path from 'node:path';
-import { beginStartupCheck, type ProjectCheck } from '@skein/worker/check';
+import { beginStartupCheck, looksLikeBuild, type ProjectCheck } from '@skein/worker/check';
 import type { WorkerMessage } from '../dev/protocol.js';
 import { onShutdownSignal } from './signals.js';
 
 /**
- * `skein worker [projectDir] [--rolling-deploy]`: serves the project's workflows on `SKEIN_CATALOG` until
+ * `skein worker [projectDir|buildDir] [--rolling-deploy]`: serves the project's workflows (or a build's, made by
+ * `skein build`: checked by `openBuild`, then served without validation or bundling) on `SKEIN_CATALOG` until
  * SIGINT/SIGTERM. `--rolling-deploy` lets it start next to a live worker of another catalog version (as
  * `SKEIN_ROLLING_DEPLOY=1`; without either, such a start is refused).
  * Started by `skein dev` with an IPC channel, it also reports `ready` or `failed` (`WorkerMessage`) to its
@@ -18,16 +19,25 @@ export async function workerCommand(projectDir = '.', options: { rollingDeploy?:
   let stopOnDisconnect: () => void = () => process.exit(1);
   if (process.send) process.once('disconnect', () => stopOnDisconnect());
   const dir = path.resolve(projectDir);
+  // A build (`skein build`) is served as it is: no project check, no validator, no webpack.
+  const fromBuild = looksLikeBuild(dir);
   let check: ProjectCheck | undefined;
   try {
-    check = beginStartupCheck(dir);
+    if (!fromBuild) check = beginStartupCheck(dir);
   } catch {
     check = undefined; // startWorker begins it again and reports what fails
   }
-  const [{ startWorker }, { cliLogger, fail }] = await Promise.all([import('@skein/worker'), import('../logger.js')]);
+  const [{ startWorker, openBuild }, { cliLogger, fail }] = await Promise.all([import('@skein/worker'), import('../logger.js')]);
   const logger = cliLogger('skein-worker');
   try {
-    const worker = await startWorker({ projectDir: dir, logger, ...(check ? { check } : {}), ...(options.rollingDeploy ? { rollingDeploy: true } : {}) });
+    const build = fromBuild ? await openBuild(dir) : undefined;
+    const worker = await startWorker({
+      projectDir: build ? build.record.projectDir : dir,
+      logger,
+      ...(build ? { build } : {}),
+      ...(check ? { check } : {}),
+      ...(options.rollingDeploy ? { rollingDeploy: true } : {}),
+    });
     stopOnDisconnect = () => process.kill(process.pid, 'SIGTERM');
     report({
       type: 'ready',
