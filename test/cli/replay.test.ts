@@ -91,6 +91,15 @@ describe('skein replay', () => {
     expect(v1.stdout.match(/^ok /gm)).toHaveLength(1);
   });
 
+  it('replays against a build (skein build) as against its project', async () => {
+    const out = path.join(dir, 'v2-build');
+    const built = await skein(['build', 'fixtures/projects/deploy-v2', '--out', out]);
+    expect(built.code, built.stderr).toBe(0);
+    const res = await skein(['replay', out]);
+    expect(res.code, res.stderr).toBe(1);
+    expect(res.stderr).toContain(`run ${runs[0]!.runId}: first mismatching event`);
+  });
+
   it('has nothing to replay for a workflow without runs, or a folder without histories: exit 0', async () => {
     const engine = await skein(['replay', 'fixtures/projects/deploy-v2', '--workflow', 'greet']);
     expect(engine.code, engine.stderr).toBe(0);

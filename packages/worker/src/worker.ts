@@ -229,6 +229,10 @@ async function serveProject(
   const resolver = new ActivityResolver(project);
   const activities = buildActivities(resolver);
   const traceDir = build ? build.record.traceDir : traceDirOf(manifest.root, options.traceDir);
+  if (build && traceDirOf(manifest.root, options.traceDir) !== traceDir) {
+    // Whether runs record a trace destination is part of the bundle's behaviour: the build's setting stays.
+    logger.warn({ traceDir, buildDir: build.dir }, `the trace directory is fixed by the build (${traceDir ?? 'off'}); SKEIN_TRACE_DIR is ignored: build again to change it`);
+  }
   const traces = traceDir ? new TraceRecorder(traceDir, options.traceExporters, (err) => logger.warn({ err }, 'trace write failed')) : undefined;
   const events = new WorkerEvents(traces, (err) => logger.warn({ err }, 'trace failed'));
   const tLoaded = performance.now();
