@@ -82,6 +82,16 @@ export function insideProjectCode(dir: string, roots: readonly string[]): boolea
 }
 
 /**
+ * The manifest as a worker serving a build needs it: without each workflow's `activityTypes` (every
+ * `<workflow>#<activity>` the workflow may call, shared activities included: hundreds of strings per workflow,
+ * nine tenths of the 1,000-workflow benchmark's manifest, and nothing a worker reads) and without the findings
+ * (a build's project passed validation; its warnings are for authors).
+ */
+function servedManifest(manifest: Manifest): Manifest {
+  return { ...manifest, diagnostics: [], workflows: manifest.workflows.map((w) => ({ ...w, activityTypes: [] })) };
+}
+
+/**
  * Writes the build of a prepared project into `outDir` (created if needed; a previous build there is replaced):
  * the workflow bundle, the manifest, the definitions' facts, the catalog document (for `catalog`) and, last,
  * `skein-build.json` with the build ID, the versions it was made with and each file's SHA-256.
@@ -101,7 +111,7 @@ export async function writeBuild(prepared: PreparedProject, outDir: string, opti
   const facts: ProjectFacts = projectFacts(project);
   const contents: Record<string, string> = {
     [FILES.bundle]: workflowCode,
-    [FILES.manifest]: JSON.stringify(manifest),
+    [FILES.manifest]: JSON.stringify(servedManifest(manifest)),
     [FILES.facts]: JSON.stringify(facts),
     [FILES.catalog]: JSON.stringify(buildCatalogDocument(project, options.catalog, 'skein build', (options.now ?? new Date()).getTime()), null, 2),
   };

@@ -8,7 +8,7 @@ export const BUILD_RECORD = 'skein-build.json';
 export const BUILD_FILES = {
   /** The workflow bundle (`Worker.create({ workflowBundle: { code } })`). */
   bundle: 'workflow-bundle.js',
-  /** The discovered manifest (`@skein/discovery`'s `Manifest`). */
+  /** The discovered manifest (`@skein/discovery`'s `Manifest`), without what a worker does not read (`activityTypes`, findings). */
   manifest: 'manifest.json',
   /** The definitions' facts (`ProjectFacts`): names, schemas, activity options, in the manifest's order. */
   facts: 'definitions.json',
