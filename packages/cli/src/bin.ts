@@ -37,8 +37,9 @@ program
   .command('worker')
   .description('serve the workflows of a project on the catalog task queue (SKEIN_CATALOG, default main)')
   .argument('[projectDir]', 'project directory', '.')
-  .option('--rolling-deploy', 'start next to a live worker of another version of the catalog (as SKEIN_ROLLING_DEPLOY=1)')
-  .action(async (dir: string, opts: { rollingDeploy?: boolean }) => (await import('./commands/worker.js')).workerCommand(dir, opts));
+  .option('--no-promote', "do not make this build the current version once it polls; leave it to 'skein deploy promote' (as SKEIN_PROMOTE=manual)")
+  .option('--exit-when-drained', 'stop once Temporal reports this build drained and it is neither current nor ramping')
+  .action(async (dir: string, opts: { promote?: boolean; exitWhenDrained?: boolean }) => (await import('./commands/worker.js')).workerCommand(dir, opts));
 
 program.command('api').description('serve the HTTP API on PORT (default 3001)').action(async () => (await import('./commands/api.js')).apiCommand());
 
