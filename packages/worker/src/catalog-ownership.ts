@@ -4,7 +4,7 @@
  * catalog during a rollout (Worker Versioning keeps each run on its build); a worker retires the catalog, or its
  * build's records, when it is the last to stop cleanly.
  */
-import { CATALOG_STOPPED_MEMO_KEY, CATALOG_WORKER_STOPPED_SIGNAL, catalogWorkflowId } from '@skein/core';
+import { CATALOG_STOPPED_MEMO_KEY, CATALOG_WORKER_STOPPED_SIGNAL, catalogLeaseWorkflowId, catalogWorkflowId } from '@skein/core';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import protoModule from '@temporalio/proto';
 
@@ -66,7 +66,21 @@ export async function retireCatalog(client: Client, catalog: string, identity: s
       const running = description?.status.name === 'RUNNING';
       const memo = description?.memo?.[CATALOG_STOPPED_MEMO_KEY];
       const stopped = new Set(Array.isArray(memo) ? (memo as string[]) : []);
-      const others = pollers.filter((p) => p.identity !== identity && !stopped.has(p.identity));
+      // A worker of another build counts while its build's lease runs: the last worker of a build ends the lease
+      // when it stops cleanly (the engine lists its pollers for a while longer, and its stop signal may wait on
+      // a workflow task that no live worker takes).
+      const otherBuilds = [...new Set(pollers.map((p) => p.buildId).filter((b): b is string => b !== null && b !== buildId))];
+      const leased = new Set(
+        (
+          await Promise.all(
+            otherBuilds.map(async (b) => {
+              const lease = await client.workflow.getHandle(catalogLeaseWorkflowId(catalog, b)).describe().catch(() => undefined);
+              return lease?.status.name === 'RUNNING' ? b : undefined;
+            }),
+          )
+        ).filter((b) => b !== undefined),
+      );
+      const others = pollers.filter((p) => p.identity !== identity && !stopped.has(p.identity) && (p.buildId === null || p.buildId === buildId || leased.has(p.buildId)));
       const lastOfBuild = !others.some((p) => p.buildId === buildId);
       if (others.length > 0) {
         if (running) await handle.signal(CATALOG_WORKER_STOPPED_SIGNAL, identity);
