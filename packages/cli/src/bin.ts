@@ -2,6 +2,7 @@
 import module from 'node:module';
 import { Command, InvalidArgumentError } from 'commander';
 import { registerClientCommands } from './client/register.js';
+import { registerDeployCommand } from './commands/deploy.js';
 import type { DevOptions } from './commands/dev.js';
 
 // The server-side commands load the worker and the API (Temporal's native bridge, webpack, Koa): imported only
@@ -56,5 +57,6 @@ program
   });
 
 registerClientCommands(program);
+registerDeployCommand(program);
 
 await program.parseAsync();

@@ -29,6 +29,8 @@ export interface DeploymentVersion {
   rampingSince: number | null;
   /** When it first became current or ramping; null for a version that never served new runs. */
   firstActivatedAt: number | null;
+  /** When it last stopped being current (a later build replaced it); null when it never was replaced. */
+  lastCurrentAt: number | null;
 }
 
 /** A worker deployment as `describeDeployment` reads it. */
@@ -89,6 +91,7 @@ export async function describeDeployment(client: Client, name: string): Promise<
       currentSince: ms(v.currentSinceTime as Timestamp),
       rampingSince: ms(v.rampingSinceTime as Timestamp),
       firstActivatedAt: ms(v.firstActivationTime as Timestamp),
+      lastCurrentAt: ms(v.lastCurrentTime as Timestamp),
     };
   });
   versions.sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0));
