@@ -368,7 +368,7 @@ async function serveProject(
       modules: project.counts,
     };
     logger.info(
-      { catalog, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, startup },
+      { catalog, deployment, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, startup },
       `worker serving ${catalogDocument.workflows.length} workflow(s) on catalog "${catalog}"`,
     );
     // webpack's persistent cache (after a bundle cache miss) is written once the worker has served its first

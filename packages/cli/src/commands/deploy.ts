@@ -152,9 +152,11 @@ export function registerDeployCommand(program: Command): void {
       action(async (flags: DeployFlags) =>
         withEngine(async (client, d) => {
           const state = await stateOf(client, d, deploymentName(flags, d));
+          // A build that served new runs before (the engine marks it draining or drained once replaced); the one
+          // replaced last, by the engine's last-current time where it reports one, else the newest such build.
           const previous = state.versions
-            .filter((v) => v.buildId !== state.current && v.lastCurrentAt !== null)
-            .sort((a, b) => (b.lastCurrentAt ?? 0) - (a.lastCurrentAt ?? 0))[0];
+            .filter((v) => v.buildId !== state.current && (v.lastCurrentAt !== null || v.state === 'draining' || v.state === 'drained'))
+            .sort((a, b) => (b.lastCurrentAt ?? 0) - (a.lastCurrentAt ?? 0) || (b.createdAt ?? 0) - (a.createdAt ?? 0))[0];
           if (!previous) throw new UsageError(`Deployment "${state.name}" has no earlier current version to roll back to`);
           await makeCurrent(client, d, flags, state, previous.buildId, 'rolled back to');
         }),
