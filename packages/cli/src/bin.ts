@@ -2,6 +2,7 @@
 import module from 'node:module';
 import { Command, InvalidArgumentError } from 'commander';
 import { registerClientCommands } from './client/register.js';
+import { registerDeployCommand } from './commands/deploy.js';
 import type { DevOptions } from './commands/dev.js';
 import type { ReplayFlags } from './commands/replay.js';
 import { clientConventions } from './client/common.js';
@@ -39,8 +40,9 @@ program
   .command('worker')
   .description('serve the workflows of a project, or of a build made by "skein build", on the catalog task queue (SKEIN_CATALOG, default main)')
   .argument('[projectDir]', 'project directory, or build directory', '.')
-  .option('--rolling-deploy', 'start next to a live worker of another version of the catalog (as SKEIN_ROLLING_DEPLOY=1)')
-  .action(async (dir: string, opts: { rollingDeploy?: boolean }) => (await import('./commands/worker.js')).workerCommand(dir, opts));
+  .option('--no-promote', "do not make this build the current version once it polls; leave it to 'skein deploy promote' (as SKEIN_PROMOTE=manual)")
+  .option('--exit-when-drained', 'stop once Temporal reports this build drained and it is neither current nor ramping')
+  .action(async (dir: string, opts: { promote?: boolean; exitWhenDrained?: boolean }) => (await import('./commands/worker.js')).workerCommand(dir, opts));
 
 clientConventions(
   program
@@ -78,5 +80,6 @@ program
   });
 
 registerClientCommands(program);
+registerDeployCommand(program);
 
 await program.parseAsync();

@@ -18,8 +18,6 @@ export interface WorkerConfig {
   engine: EngineConnectionConfig;
   /** Engine health check (`SKEIN_ENGINE_CHECK_INTERVAL_MS`, default 5 000; `SKEIN_ENGINE_CHECK_FAILURES`, default 3). */
   engineCheck: { intervalMs: number; failures: number };
-  /** `SKEIN_ROLLING_DEPLOY=1` (or `true`): start next to a live worker of another catalog version (see `claimCatalog`). */
-  rollingDeploy: boolean;
   /** Worker Versioning: which deployment version this worker polls as, and whether it makes itself current. */
   deployment: DeploymentConfig;
 }
@@ -84,7 +82,6 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
       intervalMs: positiveInt(env, 'SKEIN_ENGINE_CHECK_INTERVAL_MS', 5000),
       failures: positiveInt(env, 'SKEIN_ENGINE_CHECK_FAILURES', 3),
     },
-    rollingDeploy: /^(1|true|yes)$/i.test(env.SKEIN_ROLLING_DEPLOY ?? ''),
     deployment: loadDeploymentConfig(catalog, env),
   };
 }

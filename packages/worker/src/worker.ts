@@ -8,8 +8,11 @@ import type { Logger } from 'pino';
 import { ActivityResolver, buildActivities } from './activities.js';
 import { bundleWorkflows, type WorkflowBundleResult } from './bundle/bundle.js';
 import type { OpenedBuild } from './build/build-dir.js';
-import { buildCatalogDocument, fitCatalogDocument, publishCatalog, type CatalogDocument } from './catalog.js';
-import { claimCatalog, publishedCatalog, retireCatalog } from './catalog-ownership.js';
+import { buildCatalogDocument, dropVersionCatalog, fitCatalogDocument, publishCatalog, recordVersionCatalog, type CatalogDocument } from './catalog.js';
+import { retireCatalog } from './catalog-ownership.js';
+import { watchDrainage } from './deploy/drain-watch.js';
+import { describeDeployment, promoteWhenReady } from './deploy/deployment.js';
+import { keepLease, type LeaseKeeper } from './deploy/lease.js';
 import { bundleCacheDirOf, loadDeploymentConfig, loadWorkerConfig, traceDirOf, type DeploymentConfig, type EngineConnectionConfig } from './config.js';
 import { computeBuildId, resolveBuildId } from './deploy/build-id.js';
 import { WorkerStartupError } from './errors.js';
@@ -50,11 +53,16 @@ export interface StartWorkerOptions {
   /** Advanced Temporal worker tuning passed through (e.g. `maxCachedWorkflows`, `maxConcurrentActivityTaskExecutions`). */
   workerOptions?: Partial<Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions'>>;
   /**
-   * Deliberate rolling deploy: start even though a live worker with a different catalog version serves the
-   * catalog; both versions' workflows stay listed until the old worker's pollers are gone. Default
-   * `SKEIN_ROLLING_DEPLOY=1`, else false (the worker refuses to start).
+   * Whether this worker's build becomes the current version once the worker polls, when it is a build that never
+   * served new runs (or nothing is current): `auto`; or is left for an operator (`skein deploy promote`):
+   * `manual`. Default `SKEIN_PROMOTE`, else `auto`.
    */
-  rollingDeploy?: boolean;
+  promote?: 'auto' | 'manual';
+  /**
+   * Stop the worker once Temporal reports its build drained (no open run pinned to it) and it is neither current
+   * nor ramping: an old build's worker leaves by itself after a rollout. Default false.
+   */
+  exitWhenDrained?: boolean;
   /**
    * Workflow bundle cache directory (see `bundleWorkflows`); `false` bundles from scratch on every start.
    * Default `SKEIN_BUNDLE_CACHE` (a directory, or `off`), else `<projectDir>/.skein/bundles`.
@@ -219,8 +227,6 @@ async function serveProject(
   // The project passed its check: the engine may be asked. The published catalog is read while the project
   // loads and bundles.
   const clientReady = connecting.then(({ clientConnection }) => new Client({ connection: clientConnection, namespace: engine.namespace }));
-  const published = clientReady.then((client) => publishedCatalog(client, catalog));
-  published.catch(() => {});
   setHookErrorReporter((err, hook) => logger.error({ hook, err }, `hook ${hook} failed`));
   const { build } = options;
   const project = build ? build.project : await loadProject(manifest, caches);
@@ -263,17 +269,22 @@ async function serveProject(
     const client = await clientReady;
     // Unique per worker, so that the engine's poller list tells workers (even in one process) apart.
     const identity = `${process.pid}@${os.hostname()}/${randomUUID().slice(0, 8)}`;
-    const built = buildCatalogDocument(project, catalog, identity);
-    const previous = await claimCatalog(client, built, { rollingDeploy: options.rollingDeploy ?? env.rollingDeploy, published });
-    const fitted = fitCatalogDocument(previous.length > 0 ? { ...built, previous } : built);
+    const fitted = fitCatalogDocument(buildCatalogDocument(project, catalog, identity, Date.now(), deployment));
     const catalogDocument = fitted.doc;
     if (fitted.schemasDropped) logger.warn('catalog too large for the engine memo: published without JSON Schemas');
-    if (previous.length > 0) logger.warn({ previous: previous.map((p) => p.identity) }, 'rolling deploy: older catalog versions stay listed while their workers poll');
     const worker = await Worker.create({
       connection: nativeConnection,
       namespace: engine.namespace,
       identity,
       taskQueue: catalog,
+      // Worker Versioning: this worker serves one deployment version; runs are pinned to the version they
+      // started on unless their workflow declares `versioningBehavior: 'auto-upgrade'`, and a pinned run's
+      // workflow and activity tasks go only to workers of its version.
+      workerDeploymentOptions: {
+        useWorkerVersioning: true,
+        version: { deploymentName: deployment.name, buildId: deployment.buildId },
+        defaultVersioningBehavior: 'PINNED',
+      },
       workflowBundle,
       activities,
       sinks: skeinSinks(events),
@@ -290,6 +301,9 @@ async function serveProject(
     let lost: string | undefined;
     const graceMs = options.shutdownGraceTimeMs ?? 10_000;
     let forceStop: (() => void) | undefined;
+    let stopDrainWatch: (() => void) | undefined;
+    let lease: LeaseKeeper | undefined;
+    const leaseError = (err: unknown) => logger.warn({ err }, 'liveness lease not renewed; retrying');
     const forced = new Promise<void>((resolve) => (forceStop = resolve));
     const stopWatching = watchEngine(clientConnection, {
       ...env.engineCheck,
@@ -313,8 +327,12 @@ async function serveProject(
       })
       .finally(async () => {
         stopWatching();
-        // A clean stop leaves nothing Running that pretends the catalog is served (unless another worker still is).
-        if (!lost && (await retireCatalog(client, catalog, identity))) logger.info({ catalog }, 'catalog retired: no other worker serves it');
+        stopDrainWatch?.();
+        // A clean stop leaves nothing Running that pretends the catalog (or this build) is served, unless another worker still serves it.
+        const retired = lost ? { catalog: false, lastOfBuild: false } : await retireCatalog(client, catalog, identity, deployment.buildId);
+        if (retired.catalog) logger.info({ catalog }, 'catalog retired: no other worker serves it');
+        await lease?.stop({ release: retired.lastOfBuild });
+        if (retired.lastOfBuild) await dropVersionCatalog(client, catalog, deployment.buildId);
         // Write webpack's persistent cache now if the delayed write has not started: wait for an in-process
         // write (the open compiler holds it); a detached priming process finishes on its own.
         const persisting = bundled.persist?.();
@@ -325,7 +343,35 @@ async function serveProject(
         await traces?.flush();
         await closeConnections();
       });
-    await publishCatalog(client, catalogDocument);
+    // The worker polls: its build's lease and catalog record, then the rollout (the build becomes current unless
+    // promotion is manual), then, when the build is current, the catalog the API serves.
+    try {
+      lease = await keepLease(client, catalog, deployment.buildId, leaseError);
+      await recordVersionCatalog(client, catalogDocument);
+      const promote = options.promote ?? deploymentSettings.promote;
+      if (promote === 'auto') {
+        const outcome = await promoteWhenReady(client, { name: deployment.name, buildId: deployment.buildId, identity });
+        if (outcome === 'promoted') logger.info({ deployment }, `build ${deployment.buildId} is now the current version of deployment "${deployment.name}"`);
+        if (outcome === 'left-as-is') logger.warn({ deployment }, `build ${deployment.buildId} served before and was replaced: left as it is (skein deploy promote makes it current again)`);
+      }
+      const state = await describeDeployment(client, deployment.name);
+      if (state?.current === deployment.buildId) await publishCatalog(client, catalogDocument);
+      else logger.info({ deployment, current: state?.current ?? null }, `build ${deployment.buildId} is not the current version: its catalog is published when it is promoted`);
+    } catch (err) {
+      // The worker already polls: stop it (its finally step retires what it registered) before failing the start.
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done.catch(() => {});
+      throw err;
+    }
+    if (options.exitWhenDrained) {
+      stopDrainWatch = watchDrainage(client, deployment, {
+        onDrained: () => {
+          logger.info({ deployment }, `build ${deployment.buildId} is drained and no longer current: stopping`);
+          if (worker.getState() === 'RUNNING') worker.shutdown();
+        },
+        onError: (err) => logger.warn({ err }, 'drainage check failed; retrying'),
+      });
+    }
     const tReady = performance.now();
     const ms = (a: number, b: number) => Math.round(b - a);
     const startup = {
@@ -339,7 +385,7 @@ async function serveProject(
       modules: project.counts,
     };
     logger.info(
-      { catalog, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, startup },
+      { catalog, deployment, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, startup },
       `worker serving ${catalogDocument.workflows.length} workflow(s) on catalog "${catalog}"`,
     );
     // webpack's persistent cache (after a bundle cache miss) is written once the worker has served its first

@@ -21,7 +21,8 @@ export async function buildCommand(dir: string, flags: { out?: string }): Promis
   try {
     const prepared = await worker.prepareProject(projectDir, { logger });
     const out = path.resolve(flags.out ?? path.join(prepared.manifest.root, '.skein', 'build'));
-    const record = await worker.writeBuild(prepared, out, { catalog: worker.loadWorkerConfig().catalog });
+    const { catalog } = worker.loadWorkerConfig();
+    const record = await worker.writeBuild(prepared, out, { catalog, deploymentName: worker.loadDeploymentConfig(catalog).name });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     process.stdout.write(`built ${prepared.manifest.workflows.length} workflow(s) into ${out} in ${seconds} s: build ID ${record.buildId}\n`);
   } catch (err) {

@@ -93,13 +93,14 @@ function servedManifest(manifest: Manifest): Manifest {
 
 /**
  * Writes the build of a prepared project into `outDir` (created if needed; a previous build there is replaced):
- * the workflow bundle, the manifest, the definitions' facts, the catalog document (for `catalog`) and, last,
+ * the workflow bundle, the manifest, the definitions' facts, the catalog document (for `catalog`, served by the
+ * deployment `deploymentName`, default the catalog's name) and, last,
  * `skein-build.json` with the build ID, the versions it was made with and each file's SHA-256.
  * @returns the record written.
  * @throws WorkerStartupError when `outDir` lies in the project's code (see `insideProjectCode`); the file
  *   system's error when a file cannot be written.
  */
-export async function writeBuild(prepared: PreparedProject, outDir: string, options: { catalog: string; now?: Date }): Promise<BuildRecord> {
+export async function writeBuild(prepared: PreparedProject, outDir: string, options: { catalog: string; deploymentName?: string; now?: Date }): Promise<BuildRecord> {
   const { manifest, project, workflowCode, traceDir } = prepared;
   const dir = path.resolve(outDir);
   if (insideProjectCode(dir, [manifest.root, ...manifest.packages.map((p) => p.root)])) {
@@ -109,11 +110,13 @@ export async function writeBuild(prepared: PreparedProject, outDir: string, opti
   // Without its record a half-written build is refused as incomplete.
   await rm(path.join(dir, BUILD_RECORD), { force: true });
   const facts: ProjectFacts = projectFacts(project);
+  const buildId = buildIdOf(manifest, workflowCode, traceDir);
+  const deployment = { name: options.deploymentName ?? options.catalog, buildId };
   const contents: Record<string, string> = {
     [FILES.bundle]: workflowCode,
     [FILES.manifest]: JSON.stringify(servedManifest(manifest)),
     [FILES.facts]: JSON.stringify(facts),
-    [FILES.catalog]: JSON.stringify(buildCatalogDocument(project, options.catalog, 'skein build', (options.now ?? new Date()).getTime()), null, 2),
+    [FILES.catalog]: JSON.stringify(buildCatalogDocument(project, options.catalog, 'skein build', (options.now ?? new Date()).getTime(), deployment), null, 2),
   };
   const files: Record<string, string> = {};
   for (const [name, text] of Object.entries(contents)) {
@@ -122,7 +125,7 @@ export async function writeBuild(prepared: PreparedProject, outDir: string, opti
   }
   const record: BuildRecord = {
     format: BUILD_FORMAT,
-    buildId: buildIdOf(manifest, workflowCode, traceDir),
+    buildId,
     createdAt: (options.now ?? new Date()).toISOString(),
     versions: currentVersions(),
     projectDir: manifest.root,
