@@ -35,7 +35,7 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(tmpdir(), 'skein-build-'));
   // A copy of the project (never the repository's files), resolving packages through the repo's node_modules.
   project = path.join(tmp, 'project');
-  await cp(path.join(repoRoot, 'fixtures/projects/deploy-v1'), project, { recursive: true, filter: (src) => !src.includes(`${path.sep}.skein`) });
+  await cp(path.join(repoRoot, 'fixtures/projects/rollout/v1'), project, { recursive: true, filter: (src) => !src.includes(`${path.sep}.skein`) });
   await symlink(path.join(repoRoot, 'node_modules'), path.join(project, 'node_modules'));
   buildDir = path.join(tmp, 'build');
   const res = await skein(['build', project, '--out', buildDir]);
@@ -54,7 +54,8 @@ describe('skein build', () => {
     expect(Object.keys(record.files).sort()).toEqual(['catalog.json', 'definitions.json', 'manifest.json', 'workflow-bundle.js']);
     const catalog = JSON.parse(await readFile(path.join(buildDir, 'catalog.json'), 'utf8'));
     const approval = catalog.workflows.find((w: { name: string }) => w.name === 'approval');
-    expect(approval.activities.map((a: { type: string }) => a.type)).toEqual(['approval#record']);
+    expect(approval.activities.map((a: { type: string }) => a.type)).toEqual(['approval#notify', 'approval#stamp']);
+    expect(catalog.deployment).toEqual({ name: 'main', buildId: record.buildId });
   });
 
   it('refuses an output folder inside the project code (its files would change the build ID)', async () => {
@@ -106,7 +107,7 @@ describe('skein worker <buildDir>', () => {
         if (i > 0) await new Promise((r) => setTimeout(r, 200));
         result = (await fetch(`${url}/workflow/${started.body.workflowId}/result`).then((r) => r.json())) as { status?: string };
       }
-      expect(result).toMatchObject({ status: 'completed', output: { recorded: 'built: approved' } });
+      expect(result).toMatchObject({ status: 'completed', output: { request: 'built', approved: true } });
     } finally {
       worker.child.kill('SIGTERM');
       await worker.exited;
@@ -143,9 +144,9 @@ describe('skein worker <buildDir>', () => {
   });
 
   it("refuses a build whose project's code changed after it was made", async () => {
-    const steps = path.join(project, 'approval/steps.ts');
+    const steps = path.join(project, 'src/approval/steps.ts');
     const before = await readFile(steps, 'utf8');
-    await writeFile(steps, before.replace("'approved'", "'approved!'"));
+    await writeFile(steps, before.replace('notified about', 'notified of'));
     try {
       const res = await skein(['worker', buildDir], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
       expect(res.code).toBe(1);

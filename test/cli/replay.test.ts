@@ -32,7 +32,7 @@ async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000)
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'skein-replay-cli-'));
-  stack = await startStack('fixtures/projects/deploy-v1', {}, { traceDir: false });
+  stack = await startStack('fixtures/projects/rollout/v1', {}, { traceDir: false });
   // Two runs: one decided (closed), one still waiting for its signal (open).
   for (const request of ['closed', 'open']) {
     const res = await stack.post('/workflow/start', { workflowName: 'approval', input: { request } });
@@ -62,7 +62,7 @@ afterAll(async () => {
 
 describe('skein replay', () => {
   it('refuses version 2 against version 1 runs read from the engine, naming each run and the first mismatching event', async () => {
-    const res = await skein(['replay', 'fixtures/projects/deploy-v2']);
+    const res = await skein(['replay', 'fixtures/projects/rollout/v2']);
     expect(res.code, res.stderr).toBe(1);
     const closed = runs[0]!;
     const line = res.stderr.split('\n').find((l) => l.includes(closed.runId));
@@ -70,30 +70,30 @@ describe('skein replay', () => {
     expect(line).toContain('nondeterminism');
     expect(line).toContain('workflow "approval"');
     expect(line).toContain(`id ${closed.workflowId}`);
-    // v1 recorded its step `record` where v2 schedules `notify` first.
-    expect(line).toMatch(/first mismatching event \d+ ACTIVITY_TASK_SCHEDULED: .*'approval#record'.*'approval#notify'/);
+    // After the decision v1 recorded its step `stamp` where v2 schedules `review` (before the wait).
+    expect(line).toMatch(/first mismatching event \d+ ACTIVITY_TASK_SCHEDULED: .*'approval#stamp'.*'approval#review'/);
     expect(res.stderr).toMatch(/\d of 2 histories from catalog ".+" at .+ do not replay/);
   });
 
   it('accepts version 1 against its own runs, closed and open', async () => {
-    const res = await skein(['replay', 'fixtures/projects/deploy-v1']);
+    const res = await skein(['replay', 'fixtures/projects/rollout/v1']);
     expect(res.code, res.stderr).toBe(0);
     for (const run of runs) expect(res.stdout).toContain(`ok  approval  ${run.workflowId}  run ${run.runId}`);
     expect(res.stdout).toContain('2 histories from catalog');
   });
 
   it('reads the JSON files "skein workflow history --json" writes', async () => {
-    const v2 = await skein(['replay', 'fixtures/projects/deploy-v2', '--histories', dir]);
+    const v2 = await skein(['replay', 'fixtures/projects/rollout/v2', '--histories', dir]);
     expect(v2.code, v2.stderr).toBe(1);
     expect(v2.stderr).toContain(`run ${runs[0]!.runId}`);
-    const v1 = await skein(['replay', 'fixtures/projects/deploy-v1', '--histories', dir, '--limit', '1']);
+    const v1 = await skein(['replay', 'fixtures/projects/rollout/v1', '--histories', dir, '--limit', '1']);
     expect(v1.code, v1.stderr).toBe(0);
     expect(v1.stdout.match(/^ok /gm)).toHaveLength(1);
   });
 
   it('replays against a build (skein build) as against its project', async () => {
     const out = path.join(dir, 'v2-build');
-    const built = await skein(['build', 'fixtures/projects/deploy-v2', '--out', out]);
+    const built = await skein(['build', 'fixtures/projects/rollout/v2', '--out', out]);
     expect(built.code, built.stderr).toBe(0);
     const res = await skein(['replay', out]);
     expect(res.code, res.stderr).toBe(1);
@@ -101,12 +101,12 @@ describe('skein replay', () => {
   });
 
   it('has nothing to replay for a workflow without runs, or a folder without histories: exit 0', async () => {
-    const engine = await skein(['replay', 'fixtures/projects/deploy-v2', '--workflow', 'greet']);
+    const engine = await skein(['replay', 'fixtures/projects/rollout/v2', '--workflow', 'audit']);
     expect(engine.code, engine.stderr).toBe(0);
-    expect(engine.stdout).toContain('nothing to replay: no runs of workflow "greet"');
+    expect(engine.stdout).toContain('nothing to replay: no runs of workflow "audit"');
     const empty = await mkdtemp(path.join(tmpdir(), 'skein-replay-empty-'));
     try {
-      const files = await skein(['replay', 'fixtures/projects/deploy-v1', '--histories', empty]);
+      const files = await skein(['replay', 'fixtures/projects/rollout/v1', '--histories', empty]);
       expect(files.code, files.stderr).toBe(0);
       expect(files.stdout).toContain('nothing to replay');
     } finally {
@@ -119,14 +119,14 @@ describe('skein replay', () => {
     try {
       const file = path.join(bad, 'notes.json');
       await writeFile(file, '{"hello":"world"}');
-      const res = await skein(['replay', 'fixtures/projects/deploy-v1', '--histories', bad]);
+      const res = await skein(['replay', 'fixtures/projects/rollout/v1', '--histories', bad]);
       expect(res.code).toBe(2);
       expect(res.stderr).toContain(`${file}: not a workflow history`);
       expect(res.stdout).not.toContain('ok ');
     } finally {
       await rm(bad, { recursive: true, force: true });
     }
-    const limit = await skein(['replay', 'fixtures/projects/deploy-v1', '--limit', 'many']);
+    const limit = await skein(['replay', 'fixtures/projects/rollout/v1', '--limit', 'many']);
     expect(limit.code).toBe(2);
     expect(limit.stderr).toContain('--limit must be a positive whole number');
   });
