@@ -1,5 +1,9 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { insideProjectCode } from '../src/build/build-dir.js';
+import { looksLikeBuild } from '../src/build/build-files.js';
 import { loadProject, projectFacts, restoreProject } from '../src/load.js';
 import { WorkerStartupError } from '../src/errors.js';
 import { examplesManifest } from './manifest-helpers.js';
@@ -44,3 +48,21 @@ describe('projectFacts and restoreProject', () => {
   });
 });
 
+
+describe('looksLikeBuild', () => {
+  it.each([
+    [['skein-build.json'], true],
+    [['workflow-bundle.js', 'manifest.json'], true],
+    [['package.json', 'manifest.json', 'catalog.json'], false],
+    [['package.json', 'skein-build.json'], true],
+    [['notes.txt'], false],
+  ])('%j: %s', async (files, expected) => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'skein-looks-'));
+    try {
+      for (const f of files) await writeFile(path.join(dir, f), '{}');
+      expect(looksLikeBuild(dir)).toBe(expected);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -17,9 +17,11 @@ export const BUILD_FILES = {
 } as const;
 
 /**
- * Whether `dir` holds a build made by `skein build`, complete or not (its record or any of its files), so that
- * `skein worker <dir>` serves it as a build (and refuses an incomplete one) rather than as a project. Synchronous.
+ * Whether `dir` holds a build made by `skein build`, complete or not, so that `skein worker <dir>` serves it as a
+ * build (and refuses an incomplete one) rather than as a project: its record is there, or it has no
+ * `package.json` (every project has one, no build does) and one of a build's files. Synchronous.
  */
 export function looksLikeBuild(dir: string): boolean {
-  return [BUILD_RECORD, ...Object.values(BUILD_FILES)].some((name) => existsSync(path.join(dir, name)));
+  if (existsSync(path.join(dir, BUILD_RECORD))) return true;
+  return !existsSync(path.join(dir, 'package.json')) && Object.values(BUILD_FILES).some((name) => existsSync(path.join(dir, name)));
 }
