@@ -72,7 +72,10 @@ describe('skein replay', () => {
     expect(line).toContain(`id ${closed.workflowId}`);
     // After the decision v1 recorded its step `stamp` where v2 schedules `review` (before the wait).
     expect(line).toMatch(/first mismatching event \d+ ACTIVITY_TASK_SCHEDULED: .*'approval#stamp'.*'approval#review'/);
-    expect(res.stderr).toMatch(/\d of 2 histories from catalog ".+" at .+ do not replay/);
+    // The open run recorded nothing after its wait began: v2's added step is simply its next command there, as
+    // Temporal's replayer (and a worker taking the run over) treats it.
+    expect(res.stdout).toContain(`ok  approval  ${runs[1]!.workflowId}  run ${runs[1]!.runId}`);
+    expect(res.stderr).toMatch(/1 of 2 histories from catalog ".+" at .+ do not replay/);
   });
 
   it('accepts version 1 against its own runs, closed and open', async () => {
