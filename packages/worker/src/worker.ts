@@ -227,6 +227,9 @@ async function serveProject(
   // The project passed its check: the engine may be asked. The published catalog is read while the project
   // loads and bundles.
   const clientReady = connecting.then(({ clientConnection }) => new Client({ connection: clientConnection, namespace: engine.namespace }));
+  // Awaited once the project is loaded; a failed connection is reported there (by `await connecting`), never as an
+  // unhandled rejection of this promise in the meantime.
+  clientReady.catch(() => {});
   setHookErrorReporter((err, hook) => logger.error({ hook, err }, `hook ${hook} failed`));
   const { build } = options;
   const project = build ? build.project : await loadProject(manifest, caches);
