@@ -163,6 +163,10 @@ describe('rollout of a new build on a live fleet', () => {
     const state = JSON.parse(status.stdout) as { current: string; versions: Array<{ buildId: string; state: string }> };
     expect(state.current).toBe(v2Build);
     expect(state.versions.map((v) => v.buildId).sort()).toEqual([v1Build, v2Build].sort());
+    const table = await deploy('status');
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(new RegExp(`${v2Build}\\s+current`));
+    expect(table.stdout).toContain(v1Build);
   }, 180_000);
 
   it('every accepted run completes on the code it started on, with no failed workflow task or misrouted activity', async () => {
