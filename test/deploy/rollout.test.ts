@@ -8,7 +8,7 @@
  * API refuses runs within 15 s.
  *
  * Scale: 60 waiting `approval` runs and 180 `quick` runs before the rollout (started 10 at a time through both API
- * processes), 10 + 10 + 5 after it: 265 runs, sized to keep this file well under three minutes on a shared 2-core
+ * processes), 30 `quick` runs while it happens, 10 + 10 + 5 after it: 295 runs, sized to keep this file well under three minutes on a shared 2-core
  * machine.
  */
 import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
@@ -32,7 +32,7 @@ const apis: Array<{ proc: CliProcess; url: string }> = [];
 const v1Workers: CliProcess[] = [];
 const v2Workers: CliProcess[] = [];
 /** Runs started before the rollout (v1) and after it (v2), by workflow id. */
-const runs = { v1Approval: [] as string[], v1Quick: [] as string[], v2Approval: [] as string[], v2Quick: [] as string[], audit: [] as string[] };
+const runs = { v1Approval: [] as string[], v1Quick: [] as string[], during: [] as string[], v2Approval: [] as string[], v2Quick: [] as string[], audit: [] as string[] };
 let v1Build = '';
 let v2Build = '';
 
@@ -136,7 +136,9 @@ describe('rollout of a new build on a live fleet', () => {
       runs.v1Approval.push(...(await Promise.all(Array.from({ length: 10 }, (_, j) => start(apis[j % 2]!.url, 'approval', { request: `r${i + j}` })))));
     }
     for (let i = 0; i < QUICK; i += 10) runs.v1Quick.push(...(await Promise.all(Array.from({ length: 10 }, (_, j) => start(apis[j % 2]!.url, 'quick')))));
-    // Every waiting run has passed its first step and waits for its signal on version 1.
+    // Every quick run has completed on version 1, and every waiting run has passed its first step and waits for
+    // its signal on version 1 (a run is pinned to the build that completes its first workflow task).
+    await Promise.all(runs.v1Quick.map((id) => client.workflow.getHandle(id).result()));
     await eventually(async () => {
       const states = await Promise.all(runs.v1Approval.map((id) => stateOf(id)));
       return states.every((s) => s === 'waiting');
@@ -146,7 +148,10 @@ describe('rollout of a new build on a live fleet', () => {
   it('version 2 joins with default settings while a v1 worker and an API process are killed; it becomes current and its new workflow is runnable', async () => {
     v1Workers.shift()!.child.kill('SIGKILL');
     apis.shift()!.proc.child.kill('SIGKILL');
-    v2Workers.push(await startWorker('v2'));
+    const joining = startWorker('v2');
+    // Runs started while the new build joins: each runs wholly on the build that takes its first workflow task.
+    for (let i = 0; i < 30; i += 10) runs.during.push(...(await Promise.all(Array.from({ length: 10 }, () => start(apis[0]!.url, 'quick')))));
+    v2Workers.push(await joining);
     v2Workers.push(await startWorker('v2'));
     v2Build = buildIdOf(v2Workers[0]!);
     expect(v2Build).not.toBe(v1Build);
@@ -209,6 +214,8 @@ describe('rollout of a new build on a live fleet', () => {
     expect(await unlike(runs.v2Approval, { workflowCode: 'v2', stepCode: 'v2', reviewed: true, approved: true })).toEqual([]);
     expect(await unlike(runs.v1Quick, { workflowCode: 'v1', stepCode: 'v1' })).toEqual([]);
     expect(await unlike([...runs.v2Quick, ...runs.audit], { workflowCode: 'v2', stepCode: 'v2' })).toEqual([]);
+    const mixed = (await Promise.all(runs.during.map(async (id) => ({ id, r: await result(id) })))).filter(({ r }) => r.workflowCode !== r.stepCode);
+    expect(mixed).toEqual([]);
     const problems = (await Promise.all(all.map(async (id) => (await problemsOf(id)).map((p) => `${id}: ${p}`)))).flat();
     expect(problems).toEqual([]);
   }, 180_000);
