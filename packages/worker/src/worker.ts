@@ -8,11 +8,8 @@ import type { Logger } from 'pino';
 import { ActivityResolver, buildActivities } from './activities.js';
 import { bundleWorkflows, type WorkflowBundleResult } from './bundle/bundle.js';
 import type { OpenedBuild } from './build/build-dir.js';
-import { buildCatalogDocument, dropVersionCatalog, fitCatalogDocument, publishCatalog, recordVersionCatalog, type CatalogDocument } from './catalog.js';
-import { retireCatalog } from './catalog-ownership.js';
-import { watchDrainage } from './deploy/drain-watch.js';
-import { describeDeployment, promoteWhenReady } from './deploy/deployment.js';
-import { keepLease, type LeaseKeeper } from './deploy/lease.js';
+import { buildCatalogDocument, fitCatalogDocument, type CatalogDocument } from './catalog.js';
+import { joinDeployment, type DeploymentMembership } from './deploy/rollout.js';
 import { bundleCacheDirOf, loadDeploymentConfig, loadWorkerConfig, traceDirOf, type DeploymentConfig, type EngineConnectionConfig } from './config.js';
 import { computeBuildId, resolveBuildId } from './deploy/build-id.js';
 import { WorkerStartupError } from './errors.js';
@@ -224,11 +221,9 @@ async function serveProject(
   if (manifest.workflows.length === 0) {
     throw new WorkerStartupError(`No workflows found in ${manifest.root}: add a workflow.js or install a package that exposes workflows`);
   }
-  // The project passed its check: the engine may be asked. The published catalog is read while the project
-  // loads and bundles.
+  // The project passed its check: the engine may be asked.
   const clientReady = connecting.then(({ clientConnection }) => new Client({ connection: clientConnection, namespace: engine.namespace }));
-  // Awaited once the project is loaded; a failed connection is reported there (by `await connecting`), never as an
-  // unhandled rejection of this promise in the meantime.
+  // Awaited once the project is loaded and bundled; a failed connection is reported there, not as an unhandled rejection.
   clientReady.catch(() => {});
   setHookErrorReporter((err, hook) => logger.error({ hook, err }, `hook ${hook} failed`));
   const { build } = options;
@@ -304,9 +299,7 @@ async function serveProject(
     let lost: string | undefined;
     const graceMs = options.shutdownGraceTimeMs ?? 10_000;
     let forceStop: (() => void) | undefined;
-    let stopDrainWatch: (() => void) | undefined;
-    let lease: LeaseKeeper | undefined;
-    const leaseError = (err: unknown) => logger.warn({ err }, 'liveness lease not renewed; retrying');
+    let membership: DeploymentMembership | undefined;
     const forced = new Promise<void>((resolve) => (forceStop = resolve));
     const stopWatching = watchEngine(clientConnection, {
       ...env.engineCheck,
@@ -330,12 +323,7 @@ async function serveProject(
       })
       .finally(async () => {
         stopWatching();
-        stopDrainWatch?.();
-        // A clean stop leaves nothing Running that pretends the catalog (or this build) is served, unless another worker still serves it.
-        const retired = lost ? { catalog: false, lastOfBuild: false } : await retireCatalog(client, catalog, identity, deployment.buildId);
-        if (retired.catalog) logger.info({ catalog }, 'catalog retired: no other worker serves it');
-        await lease?.stop({ release: retired.lastOfBuild });
-        if (retired.lastOfBuild) await dropVersionCatalog(client, catalog, deployment.buildId);
+        await membership?.leave(!lost);
         // Write webpack's persistent cache now if the delayed write has not started: wait for an in-process
         // write (the open compiler holds it); a detached priming process finishes on its own.
         const persisting = bundled.persist?.();
@@ -346,34 +334,31 @@ async function serveProject(
         await traces?.flush();
         await closeConnections();
       });
-    // The worker polls: its build's lease and catalog record, then the rollout (the build becomes current unless
-    // promotion is manual), then, when the build is current, the catalog the API serves.
+    // The worker polls: it joins its build's rollout (lease, catalog record, promotion, the served catalog).
     try {
-      lease = await keepLease(client, catalog, deployment.buildId, leaseError);
-      await recordVersionCatalog(client, catalogDocument);
-      const promote = options.promote ?? deploymentSettings.promote;
-      if (promote === 'auto') {
-        const outcome = await promoteWhenReady(client, { name: deployment.name, buildId: deployment.buildId, identity });
-        if (outcome === 'promoted') logger.info({ deployment }, `build ${deployment.buildId} is now the current version of deployment "${deployment.name}"`);
-        if (outcome === 'left-as-is') logger.warn({ deployment }, `build ${deployment.buildId} served before and was replaced: left as it is (skein deploy promote makes it current again)`);
-      }
-      const state = await describeDeployment(client, deployment.name);
-      if (state?.current === deployment.buildId) await publishCatalog(client, catalogDocument);
-      else logger.info({ deployment, current: state?.current ?? null }, `build ${deployment.buildId} is not the current version: its catalog is published when it is promoted`);
+      membership = await joinDeployment(
+        client,
+        {
+          catalog,
+          identity,
+          deployment,
+          doc: catalogDocument,
+          promote: options.promote ?? deploymentSettings.promote,
+          ...(options.exitWhenDrained
+            ? {
+                onDrained: () => {
+                  if (worker.getState() === 'RUNNING') worker.shutdown();
+                },
+              }
+            : {}),
+        },
+        logger,
+      );
     } catch (err) {
-      // The worker already polls: stop it (its finally step retires what it registered) before failing the start.
+      // The worker already polls: stop it before failing the start.
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await done.catch(() => {});
       throw err;
-    }
-    if (options.exitWhenDrained) {
-      stopDrainWatch = watchDrainage(client, deployment, {
-        onDrained: () => {
-          logger.info({ deployment }, `build ${deployment.buildId} is drained and no longer current: stopping`);
-          if (worker.getState() === 'RUNNING') worker.shutdown();
-        },
-        onError: (err) => logger.warn({ err }, 'drainage check failed; retrying'),
-      });
     }
     const tReady = performance.now();
     const ms = (a: number, b: number) => Math.round(b - a);
