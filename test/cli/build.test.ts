@@ -93,8 +93,13 @@ describe('skein worker <buildDir>', () => {
       await worker.waitFor(/worker serving \d+ workflow/, 60_000);
       const post = (route: string, body: unknown) =>
         fetch(url + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
-      const started = await post('/workflow/start', { workflowName: 'approval', input: { request: 'built' } });
-      expect(started.status).toBe(200);
+      // The API accepts runs once the new build is the catalog's current version (a moment after "serving").
+      let started = await post('/workflow/start', { workflowName: 'approval', input: { request: 'built' } });
+      for (let i = 0; started.status === 404 && i < 100; i++) {
+        await new Promise((r) => setTimeout(r, 300));
+        started = await post('/workflow/start', { workflowName: 'approval', input: { request: 'built' } });
+      }
+      expect(started.status, JSON.stringify(started.body)).toBe(200);
       // The signal waits for the run's first workflow task (the handler); the run then calls its step.
       for (let i = 0; ; i++) {
         const sent = await post(`/workflow/${started.body.workflowId}/signal/decide`, { payload: { approved: true } });

@@ -35,8 +35,12 @@ beforeAll(async () => {
   stack = await startStack('fixtures/projects/rollout/v1', {}, { traceDir: false });
   // Two runs: one decided (closed), one still waiting for its signal (open).
   for (const request of ['closed', 'open']) {
-    const res = await stack.post('/workflow/start', { workflowName: 'approval', input: { request } });
-    expect(res.status).toBe(200);
+    // The API accepts runs once the worker's build is the catalog's current version (a moment after it starts).
+    const res = await until(async () => {
+      const r = await stack.post('/workflow/start', { workflowName: 'approval', input: { request } });
+      return r.status === 404 ? undefined : r;
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
     runs.push({ workflowId: res.body.workflowId, runId: res.body.runId });
     // Its first workflow task is done (the handler is set) before anything is sent.
     await until(async () => {
