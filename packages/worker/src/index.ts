@@ -13,7 +13,7 @@ export type { TraceExporter, TraceFile, TraceNode, TraceNodeKind } from './trace
 export { redact, isCredentialKey, REDACTED } from './traces/redact.js';
 export { prepareProject, type PreparedProject, type PrepareOptions } from './build/prepare.js';
 export { replayHistories, mismatchedEvent, type ReplayOptions } from './replay/replay.js';
-export { readHistoryFiles, historyFromText, HistoryFileError } from './replay/history-files.js';
+export { readHistoryFiles, historyFromText, replayHistoryOf, HistoryFileError } from './replay/history-files.js';
 export { engineHistories, type EngineHistoryQuery } from './replay/engine-histories.js';
 export type { ReplayHistory, ReplayOutcome, MismatchedEvent } from './replay/types.js';
 export { writeBuild, openBuild, insideProjectCode, type BuildRecord, type OpenedBuild } from './build/build-dir.js';

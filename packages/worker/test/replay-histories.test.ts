@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HistoryFileError, historyFromText } from '../src/replay/history-files.js';
+import { HistoryFileError, historyFromText, replayHistoryOf } from '../src/replay/history-files.js';
 import { explanation, mismatchedEvent } from '../src/replay/replay.js';
 
 const payload = { metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('{"request":"a"}').toString('base64') };
@@ -69,6 +69,14 @@ describe('historyFromText', () => {
     })();
     expect(err).toBeInstanceOf(HistoryFileError);
     expect((err as Error).message).toMatch(new RegExp(`^bad\\.json: ${reason}`));
+  });
+});
+
+describe('replayHistoryOf', () => {
+  it('names a protobuf history by its first event', () => {
+    const { history } = historyFromText('a.json', JSON.stringify({ events }));
+    expect(replayHistoryOf('wf-3', history)).toMatchObject({ workflowId: 'wf-3', runId: 'run-1', workflowType: 'approval', source: 'memory' });
+    expect(replayHistoryOf('wf-4', { events: [] }, 'test')).toMatchObject({ runId: '', workflowType: '', source: 'test' });
   });
 });
 

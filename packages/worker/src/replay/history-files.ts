@@ -105,6 +105,22 @@ export function historyFromText(file: string, text: string): ReplayHistory {
 }
 
 /**
+ * A history already in protobuf form (`WorkflowHandle.fetchHistory()`, a test environment's history) as a
+ * replayable one: its run id and workflow type read from its first event (`WorkflowExecutionStarted`), empty
+ * when the history holds none. `source` names it in reports (default `memory`).
+ */
+export function replayHistoryOf(workflowId: string, history: ReplayHistory['history'], source = 'memory'): ReplayHistory {
+  const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+  return {
+    workflowId,
+    runId: started?.originalExecutionRunId ?? started?.firstExecutionRunId ?? '',
+    workflowType: started?.workflowType?.name ?? '',
+    source,
+    history,
+  };
+}
+
+/**
  * Reads the histories at `location`: one `.json` file, or every `.json` file directly in a directory (sorted by
  * name). All files are read and checked before this returns, so a bad one is reported before any replay.
  * @returns an empty list for a directory without `.json` files.
