@@ -149,11 +149,12 @@ describe('rollout of a new build on a live fleet', () => {
   it('version 2 joins with default settings while a v1 worker and an API process are killed; it becomes current and its new workflow is runnable', async () => {
     v1Workers.shift()!.child.kill('SIGKILL');
     apis.shift()!.proc.child.kill('SIGKILL');
-    const joining = startWorker('v2');
+    // Two replicas of the new build start at once (as a Kubernetes Deployment starts them): both try to promote it.
+    const joining = Promise.all([startWorker('v2'), startWorker('v2')]);
     // Runs started while the new build joins: each runs wholly on the build that takes its first workflow task.
     for (let i = 0; i < 30; i += 10) runs.during.push(...(await Promise.all(Array.from({ length: 10 }, () => start(apis[0]!.url, 'quick')))));
-    v2Workers.push(await joining);
-    v2Workers.push(await startWorker('v2'));
+    v2Workers.push(...(await joining));
+    expect(v2Workers.map((w) => w.output()).join('\n')).not.toMatch(/could not make build/);
     v2Build = buildIdOf(v2Workers[0]!);
     expect(v2Build).not.toBe(v1Build);
     const url = apis[0]!.url;
