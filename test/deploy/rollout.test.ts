@@ -193,6 +193,12 @@ describe('rollout of a new build on a live fleet', () => {
       const states = await Promise.all(runs.v2Approval.map((id) => stateOf(id)));
       return states.every((s) => s === 'waiting');
     }, 60_000);
+    // Runs pinned to version 1 stay queryable through the API after version 2 became current.
+    for (const id of runs.v1Approval.slice(0, 5)) {
+      const res = await post(url, `/workflow/${encodeURIComponent(id)}/query/state`, {});
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toBe('waiting');
+    }
     // Signals go through the API process that survived.
     for (const id of [...runs.v1Approval, ...runs.v2Approval]) {
       const res = await post(url, `/workflow/${encodeURIComponent(id)}/signal/decide`, { payload: { approved: true } });
