@@ -62,6 +62,12 @@ describe('catalog liveness from the engine', () => {
     const all = await get('/workflow/catalog');
     expect(all.status).toBe(200);
     expect(all.body.catalogs).toContainEqual({ catalog, live: true, version: doc.body.version });
+    // The build's lease and catalog record exist on the engine, but run listings leave them out.
+    const lease = await client.workflow.getHandle(`$lease:${catalog}@${doc.body.deployment.buildId}`).describe();
+    expect(lease.status.name).toBe('RUNNING');
+    const listed = await get('/workflow/runs?limit=1000');
+    expect(listed.status).toBe(200);
+    expect(listed.body.runs.filter((r: { workflowType: string }) => r.workflowType.startsWith('$'))).toEqual([]);
   });
 
   it('a worker of another project joins as a new build, becomes current, and its workflows are served; a run pinned to the first build stays readable', async () => {

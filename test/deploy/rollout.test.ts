@@ -3,7 +3,8 @@
  * settings: three workers of version 1 and two API processes serve runs (some waiting for a signal); two workers
  * of version 2 (a step added before the wait of `approval`, a new workflow `audit`) join while a version-1 worker
  * and an API process are killed with SIGKILL. Every accepted run completes on the code it started on, no history
- * holds a failed workflow task (nondeterminism) or a failed activity (misrouted), the new workflow runs,
+ * holds a failed workflow task (nondeterminism) or a failed activity (misrouted), the new workflows run (one of
+ * them declared auto-upgrade, with patched()),
  * `skein deploy rollback` and `promote` move new runs between the builds, and after every worker is killed the
  * API refuses runs within 15 s.
  *
@@ -148,11 +149,12 @@ describe('rollout of a new build on a live fleet', () => {
   it('version 2 joins with default settings while a v1 worker and an API process are killed; it becomes current and its new workflow is runnable', async () => {
     v1Workers.shift()!.child.kill('SIGKILL');
     apis.shift()!.proc.child.kill('SIGKILL');
-    const joining = startWorker('v2');
+    // Two replicas of the new build start at once (as a Kubernetes Deployment starts them): both try to promote it.
+    const joining = Promise.all([startWorker('v2'), startWorker('v2')]);
     // Runs started while the new build joins: each runs wholly on the build that takes its first workflow task.
     for (let i = 0; i < 30; i += 10) runs.during.push(...(await Promise.all(Array.from({ length: 10 }, () => start(apis[0]!.url, 'quick')))));
-    v2Workers.push(await joining);
-    v2Workers.push(await startWorker('v2'));
+    v2Workers.push(...(await joining));
+    expect(v2Workers.map((w) => w.output()).join('\n')).not.toMatch(/could not make build/);
     v2Build = buildIdOf(v2Workers[0]!);
     expect(v2Build).not.toBe(v1Build);
     const url = apis[0]!.url;
@@ -161,10 +163,18 @@ describe('rollout of a new build on a live fleet', () => {
       const doc = (await res.json()) as { workflows?: Array<{ name: string }>; deployment?: { buildId: string } };
       return doc.deployment?.buildId === v2Build ? doc : undefined;
     }, 30_000);
-    expect(served.workflows!.map((w) => w.name)).toEqual(expect.arrayContaining(['approval', 'audit', 'quick']));
+    expect(served.workflows!.map((w) => w.name)).toEqual(expect.arrayContaining(['approval', 'audit', 'quick', 'renewal']));
     for (let i = 0; i < 10; i++) runs.v2Approval.push(await start(url, 'approval', { request: `n${i}` }));
     for (let i = 0; i < 10; i++) runs.v2Quick.push(await start(url, 'quick'));
     for (let i = 0; i < 5; i++) runs.audit.push(await start(url, 'audit'));
+    // A workflow declared auto-upgrade runs as such (patched() is true for a new run); the others are pinned.
+    const renewal = await post(url, '/workflow/run', { workflowName: 'renewal', input: {}, timeout: 30_000 });
+    expect(renewal.body.output).toEqual({ workflowCode: 'v2', discounted: true });
+    const behaviourOf = async (id: string) =>
+      (await client.workflowService.describeWorkflowExecution({ namespace: 'default', execution: { workflowId: id } })).workflowExecutionInfo?.versioningInfo?.behavior;
+    const { temporal } = (await import('@temporalio/proto')).default;
+    expect(await behaviourOf(renewal.body.workflowId)).toBe(temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIOR_AUTO_UPGRADE);
+    expect(await behaviourOf(runs.v1Approval[0]!)).toBe(temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIOR_PINNED);
 
     const status = await deploy('status', '--json');
     expect(status.code, status.stderr).toBe(0);
@@ -183,6 +193,12 @@ describe('rollout of a new build on a live fleet', () => {
       const states = await Promise.all(runs.v2Approval.map((id) => stateOf(id)));
       return states.every((s) => s === 'waiting');
     }, 60_000);
+    // Runs pinned to version 1 stay queryable through the API after version 2 became current.
+    for (const id of runs.v1Approval.slice(0, 5)) {
+      const res = await post(url, `/workflow/${encodeURIComponent(id)}/query/state`, {});
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toBe('waiting');
+    }
     // Signals go through the API process that survived.
     for (const id of [...runs.v1Approval, ...runs.v2Approval]) {
       const res = await post(url, `/workflow/${encodeURIComponent(id)}/signal/decide`, { payload: { approved: true } });

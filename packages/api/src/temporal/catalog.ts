@@ -27,6 +27,12 @@ export function catalogWorkflowId(catalog: string): string {
  */
 export const LIVE_POLLER_WINDOW_MS = 70_000;
 
+/**
+ * Task queue of Skein's record-keeping executions (builds' catalog documents and liveness leases), which no worker
+ * polls (same value as `@skein/core` `RECORDS_TASK_QUEUE`); left out of run listings.
+ */
+export const RECORDS_TASK_QUEUE = 'skein-records';
+
 /** The liveness lease of build `buildId` of a catalog (same rule as `@skein/core` `catalogLeaseWorkflowId`). */
 export function catalogLeaseWorkflowId(catalog: string, buildId: string): string {
   return `$lease:${catalog}@${buildId}`;

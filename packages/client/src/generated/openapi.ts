@@ -52,7 +52,7 @@ export interface paths {
         };
         /**
          * List runs
-         * @description Most recent runs first (the `$catalog` registry workflows excluded), optionally filtered by workflow type and catalog. `startedAt` and `completedAt` are ISO 8601 strings here (as the seed system sends them); the status routes answer epoch ms.
+         * @description Most recent runs first (the `$catalog` registry workflows and Skein's record-keeping executions on the `skein-records` task queue excluded), optionally filtered by workflow type and catalog. `startedAt` and `completedAt` are ISO 8601 strings here (as the seed system sends them); the status routes answer epoch ms.
          */
         get: operations["listRuns"];
         put?: never;

@@ -13,7 +13,12 @@ const Drainage = temporal.api.enums.v1.VersionDrainageStatus;
 
 /** gRPC status codes met here. */
 const NOT_FOUND = 5;
-const FAILED_PRECONDITION = 9;
+/**
+ * Answers worth asking again during a promotion: the version not listed yet or its task queue not registered yet
+ * (NOT_FOUND, FAILED_PRECONDITION), a concurrent routing change by a replica (ABORTED), a busy or briefly
+ * unreachable engine (RESOURCE_EXHAUSTED, UNAVAILABLE).
+ */
+const RETRYABLE = new Set([5, 8, 9, 10, 14]);
 
 /** Where a version stands: Temporal's `WorkerDeploymentVersionStatus`, in lower case. */
 export type VersionState = 'inactive' | 'current' | 'ramping' | 'draining' | 'drained' | 'created' | 'unknown';
@@ -137,8 +142,9 @@ export type PromoteOutcome = 'promoted' | 'already-current' | 'left-as-is';
  * deployment has no current version. A build that served before and was replaced (`draining`, `drained`: a
  * replica of an old build restarting after a rollout) is left as it is: going back is an operator's
  * `skein deploy rollback` or `promote`, never a side effect of a restart.
- * @param options.timeoutMs how long to wait for the engine to list the version, ms (default 30 000).
- * @throws Error when the version is not listed in time; the engine's error when promotion fails otherwise.
+ * Replicas of one new build may call it at once: each reads the deployment again after a refused change.
+ * @param options.timeoutMs how long to keep trying, ms (default 30 000).
+ * @throws Error when the version is not listed (or not promoted) in time; the engine's error for an answer not worth retrying.
  */
 export async function promoteWhenReady(
   client: Client,
@@ -158,11 +164,11 @@ export async function promoteWhenReady(
         await setCurrentVersion(client, target.name, target.buildId, target.identity);
         return 'promoted';
       } catch (err) {
-        // The engine may list the version before its task queue is registered with it: try again shortly.
-        if (grpcCode(err) !== FAILED_PRECONDITION && grpcCode(err) !== NOT_FOUND) throw err;
+        // The next round reads the deployment again: a replica may have promoted the build meanwhile.
+        if (!RETRYABLE.has(grpcCode(err) ?? -1)) throw err;
       }
     }
-    if (Date.now() > deadline) throw new Error(`Temporal did not list version ${target.buildId} of deployment "${target.name}" within ${options.timeoutMs ?? 30_000} ms`);
+    if (Date.now() > deadline) throw new Error(`Temporal did not list (or promote) version ${target.buildId} of deployment "${target.name}" within ${options.timeoutMs ?? 30_000} ms`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }

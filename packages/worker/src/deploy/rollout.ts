@@ -56,7 +56,11 @@ export async function joinDeployment(client: Client, target: RolloutTarget, logg
     lease = await keepLease(client, catalog, deployment.buildId, (err) => logger.warn({ err }, 'liveness lease not renewed; retrying'));
     await recordVersionCatalog(client, target.doc);
     if (target.promote === 'auto') {
-      const outcome = await promoteWhenReady(client, { ...deployment, identity });
+      // A failed promotion leaves the worker serving its build's pinned runs (never a crash loop): an operator promotes it.
+      const outcome = await promoteWhenReady(client, { ...deployment, identity }).catch((err: unknown) => {
+        logger.error({ err, deployment }, `could not make build ${deployment.buildId} current (${(err as Error).message}); promote it with: skein deploy promote ${deployment.buildId}`);
+        return 'failed' as const;
+      });
       if (outcome === 'promoted') logger.info({ deployment }, `build ${deployment.buildId} is now the current version of deployment "${deployment.name}"`);
       if (outcome === 'left-as-is') logger.warn({ deployment }, `build ${deployment.buildId} served before and was replaced: left as it is (skein deploy promote makes it current again)`);
     }
