@@ -61,7 +61,14 @@ function freshCaches() {
   return { NODE_COMPILE_CACHE: compileCache };
 }
 
-const baseEnv = () => ({ ...process.env, TEMPORAL_ADDRESS: server.address, SKEIN_LOG_PRETTY: '0', SKEIN_LOG_LEVEL: 'info', SKEIN_TRACE_DIR: 'off', ...freshCaches() });
+const baseEnv = () => ({
+  ...process.env,
+  TEMPORAL_ADDRESS: server.address,
+  SKEIN_LOG_PRETTY: '0',
+  SKEIN_LOG_LEVEL: 'info',
+  SKEIN_TRACE_DIR: 'off',
+  ...freshCaches(),
+});
 
 /** Peak and current RSS of a process (MB), from /proc. */
 function rssOf(pid) {
@@ -73,7 +80,10 @@ function rssOf(pid) {
 async function build() {
   rmSync(buildDir, { recursive: true, force: true });
   const t0 = performance.now();
-  const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, bin, 'build', big, '--out', buildDir], { env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, bin, 'build', big, '--out', buildDir], {
+    env: baseEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
@@ -87,7 +97,11 @@ async function build() {
 }
 
 const run = async (workflowName) => {
-  const res = await fetch(`${apiUrl}/workflow/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workflowName, input }) });
+  const res = await fetch(`${apiUrl}/workflow/run`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ workflowName, input }),
+  });
   const body = await res.json();
   if (body.status !== 'completed') throw new Error(`${workflowName} did not complete: ${JSON.stringify(body)}`);
 };
@@ -116,9 +130,11 @@ async function startAndLoad(kind, target) {
   const tLoad = performance.now();
   let next = 0;
   await Promise.race([
-    Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-      while (next < names.length) await run(names[next++]);
-    })),
+    Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (next < names.length) await run(names[next++]);
+      }),
+    ),
     new Promise((_, reject) => setTimeout(() => reject(new Error('300 runs took longer than the bound')), LOAD_TIMEOUT_MS).unref()),
   ]);
   const loadMs = performance.now() - tLoad;
@@ -127,7 +143,16 @@ async function startAndLoad(kind, target) {
   child.kill('SIGTERM');
   await exited;
   const r = { kind, firstMs, readyMs, loadMs, rssFirstMb: afterFirst.rssMb, rssMb: after.rssMb, peakMb: after.peakMb, startup: ready.startup };
-  console.error(JSON.stringify({ ...r, firstMs: Math.round(firstMs), readyMs: Math.round(readyMs), loadMs: Math.round(loadMs), rssMb: Math.round(after.rssMb), load: loadavg()[0] }));
+  console.error(
+    JSON.stringify({
+      ...r,
+      firstMs: Math.round(firstMs),
+      readyMs: Math.round(readyMs),
+      loadMs: Math.round(loadMs),
+      rssMb: Math.round(after.rssMb),
+      load: loadavg()[0],
+    }),
+  );
   return r;
 }
 
@@ -146,7 +171,9 @@ try {
     fromProject.push(await startAndLoad('project', big));
   }
   const med = (rs, f) => median(rs.map(f));
-  const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   console.log(`load average ${load} on ${availableParallelism()} cores (a shared machine: other work slows every figure)`);
   console.log(`1,000-workflow project, every cache folder deleted before each start, median of ${RUNS}:`);
   const b = med(builds, (r) => r.ms);
@@ -163,9 +190,15 @@ try {
   console.log(`    project: ${stages(fromProject)}`);
   const rb = med(fromBuild, (r) => r.rssMb);
   const rp = med(fromProject, (r) => r.rssMb);
-  console.log(`  RSS after ${FURTHER_RUNS} further runs, from the build:   ${mb(rb)} (after the first run ${mb(med(fromBuild, (r) => r.rssFirstMb))}, peak ${mb(med(fromBuild, (r) => r.peakMb))}); target <= 400 MB: ${verdict(rb, 400)}`);
-  console.log(`  RSS after ${FURTHER_RUNS} further runs, from the project: ${mb(rp)} (after the first run ${mb(med(fromProject, (r) => r.rssFirstMb))}, peak ${mb(med(fromProject, (r) => r.peakMb))}); build / project ${(rb / rp).toFixed(2)}`);
-  console.log(`  ${FURTHER_RUNS} runs (${IN_FLIGHT} in flight) took ${fmt(med(fromBuild, (r) => r.loadMs))} from the build, ${fmt(med(fromProject, (r) => r.loadMs))} from the project`);
+  console.log(
+    `  RSS after ${FURTHER_RUNS} further runs, from the build:   ${mb(rb)} (after the first run ${mb(med(fromBuild, (r) => r.rssFirstMb))}, peak ${mb(med(fromBuild, (r) => r.peakMb))}); target <= 400 MB: ${verdict(rb, 400)}`,
+  );
+  console.log(
+    `  RSS after ${FURTHER_RUNS} further runs, from the project: ${mb(rp)} (after the first run ${mb(med(fromProject, (r) => r.rssFirstMb))}, peak ${mb(med(fromProject, (r) => r.peakMb))}); build / project ${(rb / rp).toFixed(2)}`,
+  );
+  console.log(
+    `  ${FURTHER_RUNS} runs (${IN_FLIGHT} in flight) took ${fmt(med(fromBuild, (r) => r.loadMs))} from the build, ${fmt(med(fromProject, (r) => r.loadMs))} from the project`,
+  );
 } finally {
   await api.close();
   await server.stop();

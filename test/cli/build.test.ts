@@ -50,7 +50,11 @@ afterAll(async () => {
 describe('skein build', () => {
   it('writes the bundle, manifest, definitions, catalog document and a record of them', async () => {
     const record = JSON.parse(await readFile(path.join(buildDir, 'skein-build.json'), 'utf8'));
-    expect(record).toMatchObject({ format: 1, projectDir: await import('node:fs').then((fs) => fs.realpathSync(project)), versions: { node: process.versions.node } });
+    expect(record).toMatchObject({
+      format: 1,
+      projectDir: await import('node:fs').then((fs) => fs.realpathSync(project)),
+      versions: { node: process.versions.node },
+    });
     expect(Object.keys(record.files).sort()).toEqual(['catalog.json', 'definitions.json', 'manifest.json', 'workflow-bundle.js']);
     const catalog = JSON.parse(await readFile(path.join(buildDir, 'catalog.json'), 'utf8'));
     const approval = catalog.workflows.find((w: { name: string }) => w.name === 'approval');
@@ -72,7 +76,9 @@ describe('skein worker <buildDir>', () => {
 
   beforeAll(async () => {
     const address = inject('temporalAddress');
-    api = await createApiServer(loadApiConfig({ ...process.env, TEMPORAL_ADDRESS: address, PORT: '0', SKEIN_CATALOG: catalog }), { logger: pino({ level: 'silent' }) });
+    api = await createApiServer(loadApiConfig({ ...process.env, TEMPORAL_ADDRESS: address, PORT: '0', SKEIN_CATALOG: catalog }), {
+      logger: pino({ level: 'silent' }),
+    });
     url = (await api.listen()).url;
   });
 
@@ -92,7 +98,10 @@ describe('skein worker <buildDir>', () => {
     try {
       await worker.waitFor(/worker serving \d+ workflow/, 60_000);
       const post = (route: string, body: unknown) =>
-        fetch(url + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+        fetch(url + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({
+          status: r.status,
+          body: (await r.json()) as any,
+        }));
       // The API accepts runs once the new build is the catalog's current version (a moment after "serving").
       let started = await post('/workflow/start', { workflowName: 'approval', input: { request: 'built' } });
       for (let i = 0; started.status === 404 && i < 100; i++) {
@@ -128,7 +137,12 @@ describe('skein worker <buildDir>', () => {
   it.each([
     ['without its record', 'no-record', (d: string) => rm(path.join(d, 'skein-build.json')), /is not a complete build: skein-build\.json is missing/],
     ['without its bundle', 'no-bundle', (d: string) => rm(path.join(d, 'workflow-bundle.js')), /is not a complete build: workflow-bundle\.js is missing/],
-    ['with a file edited after the build', 'edited', (d: string) => writeFile(path.join(d, 'manifest.json'), '{}'), /manifest\.json was changed after the build/],
+    [
+      'with a file edited after the build',
+      'edited',
+      (d: string) => writeFile(path.join(d, 'manifest.json'), '{}'),
+      /manifest\.json was changed after the build/,
+    ],
     [
       'made by another Skein version',
       'other-version',

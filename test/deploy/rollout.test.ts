@@ -33,7 +33,14 @@ const apis: Array<{ proc: CliProcess; url: string }> = [];
 const v1Workers: CliProcess[] = [];
 const v2Workers: CliProcess[] = [];
 /** Runs started before the rollout (v1) and after it (v2), by workflow id. */
-const runs = { v1Approval: [] as string[], v1Quick: [] as string[], during: [] as string[], v2Approval: [] as string[], v2Quick: [] as string[], audit: [] as string[] };
+const runs = {
+  v1Approval: [] as string[],
+  v1Quick: [] as string[],
+  during: [] as string[],
+  v2Approval: [] as string[],
+  v2Quick: [] as string[],
+  audit: [] as string[],
+};
 let v1Build = '';
 let v2Build = '';
 
@@ -54,7 +61,10 @@ async function startWorker(version: 'v1' | 'v2'): Promise<CliProcess> {
 
 /** The build ID a worker logged (its `deployment` field). */
 function buildIdOf(proc: CliProcess): string {
-  const line = proc.output().split('\n').find((l) => l.includes('"buildId"'));
+  const line = proc
+    .output()
+    .split('\n')
+    .find((l) => l.includes('"buildId"'));
   const m = line && /"buildId":"([^"]+)"/.exec(line);
   if (!m) throw new Error(`no build ID in the worker's log:\n${proc.output()}`);
   return m[1]!;
@@ -103,7 +113,9 @@ async function problemsOf(workflowId: string): Promise<string[]> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
   return (history.events ?? [])
     .filter((e) => e.workflowTaskFailedEventAttributes || e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes)
-    .map((e) => JSON.stringify(e.workflowTaskFailedEventAttributes?.failure?.message ?? e.activityTaskFailedEventAttributes?.failure?.message ?? 'activity timed out'));
+    .map((e) =>
+      JSON.stringify(e.workflowTaskFailedEventAttributes?.failure?.message ?? e.activityTaskFailedEventAttributes?.failure?.message ?? 'activity timed out'),
+    );
 }
 
 beforeAll(async () => {
@@ -171,7 +183,8 @@ describe('rollout of a new build on a live fleet', () => {
     const renewal = await post(url, '/workflow/run', { workflowName: 'renewal', input: {}, timeout: 30_000 });
     expect(renewal.body.output).toEqual({ workflowCode: 'v2', discounted: true });
     const behaviourOf = async (id: string) =>
-      (await client.workflowService.describeWorkflowExecution({ namespace: 'default', execution: { workflowId: id } })).workflowExecutionInfo?.versioningInfo?.behavior;
+      (await client.workflowService.describeWorkflowExecution({ namespace: 'default', execution: { workflowId: id } })).workflowExecutionInfo?.versioningInfo
+        ?.behavior;
     const { temporal } = (await import('@temporalio/proto')).default;
     expect(await behaviourOf(renewal.body.workflowId)).toBe(temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIOR_AUTO_UPGRADE);
     expect(await behaviourOf(runs.v1Approval[0]!)).toBe(temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIOR_PINNED);
@@ -206,7 +219,10 @@ describe('rollout of a new build on a live fleet', () => {
     }
     // Every run closes in time; otherwise the failure names the open ones with their last events.
     const all = Object.values(runs).flat();
-    const open = async () => (await Promise.all(all.map(async (id) => ((await client.workflow.getHandle(id).describe()).status.name === 'RUNNING' ? id : null)))).filter((x) => x !== null);
+    const open = async () =>
+      (await Promise.all(all.map(async (id) => ((await client.workflow.getHandle(id).describe()).status.name === 'RUNNING' ? id : null)))).filter(
+        (x) => x !== null,
+      );
     const deadline = Date.now() + 120_000;
     let stillOpen = await open();
     while (stillOpen.length > 0 && Date.now() < deadline) {
@@ -217,7 +233,10 @@ describe('rollout of a new build on a live fleet', () => {
       const tails = await Promise.all(
         stillOpen.slice(0, 3).map(async (id) => {
           const events = (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
-          return `${id}: ${events.slice(-4).map((e) => Object.keys(e).find((k) => k.endsWith('Attributes'))).join(' > ')}`;
+          return `${id}: ${events
+            .slice(-4)
+            .map((e) => Object.keys(e).find((k) => k.endsWith('Attributes')))
+            .join(' > ')}`;
         }),
       );
       throw new Error(`${stillOpen.length} run(s) still open:\n${tails.join('\n')}`);
@@ -238,7 +257,8 @@ describe('rollout of a new build on a live fleet', () => {
 
   it('skein deploy rollback sends new runs to version 1 again, promote to version 2, ramp shares them; an unknown build ID exits 2 naming the known ones', async () => {
     const url = apis[0]!.url;
-    const quickOn = async () => (await post(url, '/workflow/run', { workflowName: 'quick', input: {}, timeout: 30_000 })).body.output as Record<string, unknown>;
+    const quickOn = async () =>
+      (await post(url, '/workflow/run', { workflowName: 'quick', input: {}, timeout: 30_000 })).body.output as Record<string, unknown>;
     const back = await deploy('rollback');
     expect(back.code, back.stderr).toBe(0);
     expect(back.stdout).toContain(v1Build);
@@ -279,10 +299,14 @@ describe('rollout of a new build on a live fleet', () => {
     const url = apis[0]!.url;
     for (const w of [...v1Workers, ...v2Workers]) w.child.kill('SIGKILL');
     const killedAt = Date.now();
-    const refused = await eventually(async () => {
-      const res = await post(url, '/workflow/run', { workflowName: 'quick', input: {}, timeout: 1_000 });
-      return res.status === 404 ? res : undefined;
-    }, 30_000, 250);
+    const refused = await eventually(
+      async () => {
+        const res = await post(url, '/workflow/run', { workflowName: 'quick', input: {}, timeout: 1_000 });
+        return res.status === 404 ? res : undefined;
+      },
+      30_000,
+      250,
+    );
     expect(Date.now() - killedAt).toBeLessThan(15_000);
     expect(refused.body).toMatchObject({ error: 'CatalogNotAvailableError' });
     const start = await post(url, '/workflow/start', { workflowName: 'quick', input: {} });

@@ -43,6 +43,7 @@ export class Scope {
 
   /** The binding `name` resolves to from this scope, or undefined for a global. */
   getBinding(name: string): Binding | undefined {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the scope chain is walked from this scope outwards
     for (let s: Scope | null = this; s; s = s.parent) {
       const b = s.#bindings?.get(name);
       if (b) return b;
@@ -74,7 +75,7 @@ export class RulePath<N extends Node = Node> {
 
   /** The parent node (for the Program: the File). */
   get parent(): Node {
-    return (this.parentPath?.node ?? this.node) as Node;
+    return (this.parentPath?.node ?? this.node);
   }
 
   isProgram(): boolean {
@@ -106,7 +107,7 @@ function patternIdentifiers(pattern: LVal | Node | null | undefined, out: Identi
       out.push(pattern);
       break;
     case 'ObjectPattern':
-      for (const p of pattern.properties) patternIdentifiers(p.type === 'RestElement' ? p.argument : (p.value as Node), out);
+      for (const p of pattern.properties) patternIdentifiers(p.type === 'RestElement' ? p.argument : (p.value), out);
       break;
     case 'ArrayPattern':
       for (const e of pattern.elements) patternIdentifiers(e, out);

@@ -62,7 +62,10 @@ export async function retireCatalog(client: Client, catalog: string, identity: s
   const handle = client.workflow.getHandle(catalogWorkflowId(catalog));
   try {
     return await client.withDeadline(Date.now() + timeoutMs, async () => {
-      const [description, pollers] = await Promise.all([handle.describe().catch((err: unknown) => (err instanceof WorkflowNotFoundError ? undefined : Promise.reject(err))), livePollers(client, catalog)]);
+      const [description, pollers] = await Promise.all([handle.describe().catch((err: unknown) => {
+          if (err instanceof WorkflowNotFoundError) return undefined;
+          throw err;
+        }), livePollers(client, catalog)]);
       const running = description?.status.name === 'RUNNING';
       const memo = description?.memo?.[CATALOG_STOPPED_MEMO_KEY];
       const stopped = new Set(Array.isArray(memo) ? (memo as string[]) : []);

@@ -5,7 +5,15 @@
 export { startWorker, type StartWorkerOptions, type SkeinWorker } from './worker.js';
 export { beginStartupCheck, type ProjectCheck } from './check.js';
 export { WorkerStartupError } from './errors.js';
-export { loadWorkerConfig, loadEngineConfig, loadDeploymentConfig, type WorkerConfig, type EngineConnectionConfig, type DeploymentConfig } from './config.js';
+export {
+  loadWorkerConfig,
+  loadEngineConfig,
+  loadDeploymentConfig,
+  workerSettings,
+  type WorkerConfig,
+  type EngineConnectionConfig,
+  type DeploymentConfig,
+} from './config.js';
 export { computeBuildId, resolveBuildId, type BuildIdInputs } from './deploy/build-id.js';
 export { buildCatalogDocument, type CatalogDocument } from './catalog.js';
 export { createLogger, logError, logSerializers } from './logger.js';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter } from '@skein/core';
 import type { Manifest } from '@skein/discovery';
+import { monitorEngine } from '@skein/runtime';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
@@ -17,7 +18,6 @@ import { loadProject } from './load.js';
 import { createLogger, installTemporalRuntimeLogger } from './logger.js';
 import { beginProjectCheck, finishProjectCheck, type CheckedProject, type ProjectCheck } from './validate.js';
 import { openStartupCaches, startupCacheDir, type StartupCaches } from './cache/startup-caches.js';
-import { watchEngine } from './engine-watch.js';
 import { activityInterceptor } from './hooks/activity-interceptor.js';
 import { WorkerEvents } from './hooks/events.js';
 import { loadHookFiles } from './hooks/hook-files.js';
@@ -134,7 +134,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
     ...env.engine,
     ...options.engine,
     connectionOptions: { ...env.engine.connectionOptions, ...options.engine?.connectionOptions },
-  } as EngineConnectionConfig;
+  };
 
   const tStart = performance.now();
   // Project .ts files (steps, evaluators, shared activities, hook files) run from source in this process.
@@ -232,15 +232,15 @@ async function serveProject(
   const hookFiles = await loadHookFiles(manifest.root);
   const resolver = new ActivityResolver(project);
   const activities = buildActivities(resolver);
-  const traceDir = build ? build.record.traceDir : traceDirOf(manifest.root, options.traceDir);
-  if (build && traceDirOf(manifest.root, options.traceDir) !== traceDir) {
+  const traceDir = build ? build.record.traceDir : traceDirOf(manifest.root, options.traceDir, env.traceDir);
+  if (build && traceDirOf(manifest.root, options.traceDir, env.traceDir) !== traceDir) {
     // Whether runs record a trace destination is part of the bundle's behaviour: the build's setting stays.
     logger.warn({ traceDir, buildDir: build.dir }, `the trace directory is fixed by the build (${traceDir ?? 'off'}); SKEIN_TRACE_DIR is ignored: build again to change it`);
   }
   const traces = traceDir ? new TraceRecorder(traceDir, options.traceExporters, (err) => logger.warn({ err }, 'trace write failed')) : undefined;
   const events = new WorkerEvents(traces, (err) => logger.warn({ err }, 'trace failed'));
   const tLoaded = performance.now();
-  const bundleCacheDir = bundleCacheDirOf(manifest.root, options.bundleCache);
+  const bundleCacheDir = bundleCacheDirOf(manifest.root, options.bundleCache, env.bundleCache);
   const bundled: Omit<WorkflowBundleResult, 'cache'> & { cache: SkeinWorker['startup']['bundleCache'] } = build
     ? { code: build.workflowCode, cache: 'build' }
     : await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), cacheDir: bundleCacheDir, ...(caches ? { digests: caches.digests } : {}) });
@@ -301,9 +301,10 @@ async function serveProject(
     let forceStop: (() => void) | undefined;
     let membership: DeploymentMembership | undefined;
     const forced = new Promise<void>((resolve) => (forceStop = resolve));
-    const stopWatching = watchEngine(clientConnection, {
+    const engineMonitor = monitorEngine(clientConnection, {
       ...env.engineCheck,
       ...options.engineCheck,
+      address: engine.address,
       onLost: (reason) => {
         lost = reason;
         logger.error({ reason }, 'lost the engine connection; stopping the worker');
@@ -322,7 +323,7 @@ async function serveProject(
         if (lost) throw new WorkerStartupError(`Lost the Temporal connection at ${engine.address}: ${lost}`);
       })
       .finally(async () => {
-        stopWatching();
+        engineMonitor.stop();
         await membership?.leave(!lost);
         // Write webpack's persistent cache now if the delayed write has not started: wait for an in-process
         // write (the open compiler holds it); a detached priming process finishes on its own.

@@ -32,7 +32,9 @@ describe('projectFacts and restoreProject', () => {
     const restored = restoreProject(manifest, facts);
     expect(restored.counts).toEqual({ imported: 0, cached: manifest.workflows.length + manifest.sharedActivities.length });
     expect(restored.workflows.map((w) => [w.facts, w.binding])).toEqual(loaded.workflows.map((w) => [w.facts, w.binding]));
-    expect([...restored.scoped.entries()].map(([k, v]) => [k, v.map((a) => a.facts)])).toEqual([...loaded.scoped.entries()].map(([k, v]) => [k, v.map((a) => a.facts)]));
+    expect([...restored.scoped.entries()].map(([k, v]) => [k, v.map((a) => a.facts)])).toEqual(
+      [...loaded.scoped.entries()].map(([k, v]) => [k, v.map((a) => a.facts)]),
+    );
     expect([...restored.activityFiles.keys()]).toEqual([...loaded.activityFiles.keys()]);
     // The definitions load on first use, from the same files.
     const first = manifest.workflows[0]!.activities[0]!;
@@ -47,7 +49,6 @@ describe('projectFacts and restoreProject', () => {
     expect(() => restoreProject(manifest, { ...facts, shared: [] })).toThrow('the stored definitions do not match the manifest');
   });
 });
-
 
 describe('looksLikeBuild', () => {
   it.each([

@@ -20,7 +20,12 @@ const events = [
       originalExecutionRunId: 'run-1',
     },
   },
-  { eventId: 2, eventTime: '2026-01-01T00:00:00.300Z', eventType: 'EVENT_TYPE_WORKFLOW_TASK_SCHEDULED', workflowTaskScheduledEventAttributes: { startToCloseTimeout: '10s', attempt: 1 } },
+  {
+    eventId: 2,
+    eventTime: '2026-01-01T00:00:00.300Z',
+    eventType: 'EVENT_TYPE_WORKFLOW_TASK_SCHEDULED',
+    workflowTaskScheduledEventAttributes: { startToCloseTimeout: '10s', attempt: 1 },
+  },
   {
     eventId: 3,
     eventType: 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED',
@@ -57,7 +62,10 @@ describe('historyFromText', () => {
     ['{"hello":"world"}', 'not a workflow history'],
     ['{"events":[]}', 'not a workflow history'],
     [JSON.stringify({ events: events.slice(1) }), 'not a whole workflow history: its first event is EVENT_TYPE_WORKFLOW_TASK_SCHEDULED'],
-    [JSON.stringify({ events: [{ ...events[0], workflowExecutionStartedEventAttributes: { input: { payloads: [{ request: 'a' }] } } }] }), 'holds decoded payloads'],
+    [
+      JSON.stringify({ events: [{ ...events[0], workflowExecutionStartedEventAttributes: { input: { payloads: [{ request: 'a' }] } } }] }),
+      'holds decoded payloads',
+    ],
     [JSON.stringify({ events: [{ ...events[0], eventTime: 'yesterday' }] }), 'not a Temporal history'],
   ])('refuses %s, naming the file', (text, reason) => {
     const err = (() => {
@@ -84,9 +92,17 @@ describe('mismatchedEvent', () => {
   const { history } = historyFromText('a.json', JSON.stringify({ events }));
 
   it('finds the event by the id, the activity id or the activity type the explanation names', () => {
-    expect(mismatchedEvent('Nondeterminism error: X does not handle HistoryEvent(id: 2, WorkflowTaskScheduled)', history)).toEqual({ eventId: 2, eventType: 'WORKFLOW_TASK_SCHEDULED' });
-    expect(mismatchedEvent("Activity id of scheduled event '1' does not match activity id of activity command '2'", history)).toEqual({ eventId: 3, eventType: 'ACTIVITY_TASK_SCHEDULED' });
-    expect(mismatchedEvent("Activity type of scheduled event 'approval#record' does not match activity type of activity command 'approval#notify'", history)).toEqual({
+    expect(mismatchedEvent('Nondeterminism error: X does not handle HistoryEvent(id: 2, WorkflowTaskScheduled)', history)).toEqual({
+      eventId: 2,
+      eventType: 'WORKFLOW_TASK_SCHEDULED',
+    });
+    expect(mismatchedEvent("Activity id of scheduled event '1' does not match activity id of activity command '2'", history)).toEqual({
+      eventId: 3,
+      eventType: 'ACTIVITY_TASK_SCHEDULED',
+    });
+    expect(
+      mismatchedEvent("Activity type of scheduled event 'approval#record' does not match activity type of activity command 'approval#notify'", history),
+    ).toEqual({
       eventId: 3,
       eventType: 'ACTIVITY_TASK_SCHEDULED',
     });

@@ -5,6 +5,7 @@
  * renewed by its live workers every few seconds), and the workers polling the catalog's task queue
  * (`DescribeTaskQueue`).
  */
+import { LRUCache } from 'lru-cache';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { ApiError } from '../errors.js';
@@ -140,11 +141,12 @@ function workflowView(w: Partial<CatalogWorkflow>): CatalogWorkflow {
  */
 export class CatalogCache {
   readonly #client: Client;
-  readonly #ttlMs: number;
   readonly #signal: AbortSignal | undefined;
   readonly #docs = new Map<string, DocEntry>();
-  readonly #live = new Map<string, { at: number; promise: Promise<CatalogWorker[]> }>();
-  readonly #leases = new Map<string, { at: number; promise: Promise<boolean> }>();
+  /** Poller liveness per catalog, each kept `ttlMs`; bounded, since any client may name any catalog. */
+  readonly #live: LRUCache<string, { promise: Promise<CatalogWorker[]> }> | undefined;
+  /** Whether a build's lease runs, per `<catalog>@<buildId>`, each kept `ttlMs`; bounded likewise. */
+  readonly #leases: LRUCache<string, { promise: Promise<boolean> }> | undefined;
 
   /**
    * @param client the engine client.
@@ -153,7 +155,8 @@ export class CatalogCache {
    */
   constructor(client: Client, ttlMs = 2_000, signal?: AbortSignal) {
     this.#client = client;
-    this.#ttlMs = ttlMs;
+    this.#live = ttlMs > 0 ? new LRUCache({ max: 1_000, ttl: ttlMs }) : undefined;
+    this.#leases = ttlMs > 0 ? new LRUCache({ max: 1_000, ttl: ttlMs }) : undefined;
     this.#signal = signal;
   }
 
@@ -216,8 +219,8 @@ export class CatalogCache {
    * @throws ApiError `InternalError` when the engine fails.
    */
   async workers(catalog: string): Promise<CatalogWorker[]> {
-    const hit = this.#live.get(catalog);
-    if (hit && Date.now() - hit.at < this.#ttlMs) return hit.promise;
+    const hit = this.#live?.get(catalog);
+    if (hit) return hit.promise;
     const promise = this.#client.workflowService
       .describeTaskQueue({
         namespace: this.#client.options.namespace,
@@ -238,10 +241,10 @@ export class CatalogCache {
           throw new ApiError('InternalError', { cause: err });
         },
       );
-    const entry = { at: Date.now(), promise };
-    this.#live.set(catalog, entry);
+    const entry = { promise };
+    this.#live?.set(catalog, entry);
     promise.catch(() => {
-      if (this.#live.get(catalog) === entry) this.#live.delete(catalog);
+      if (this.#live?.get(catalog) === entry) this.#live.delete(catalog);
     });
     return promise;
   }
@@ -273,8 +276,8 @@ export class CatalogCache {
    */
   #leaseAlive(catalog: string, buildId: string): Promise<boolean> {
     const key = `${catalog}@${buildId}`;
-    const hit = this.#leases.get(key);
-    if (hit && Date.now() - hit.at < this.#ttlMs) return hit.promise;
+    const hit = this.#leases?.get(key);
+    if (hit) return hit.promise;
     const promise = this.#client.workflow
       .getHandle(catalogLeaseWorkflowId(catalog, buildId))
       .describe()
@@ -285,10 +288,10 @@ export class CatalogCache {
           throw new ApiError('InternalError', { cause: err });
         },
       );
-    const entry = { at: Date.now(), promise };
-    this.#leases.set(key, entry);
+    const entry = { promise };
+    this.#leases?.set(key, entry);
     promise.catch(() => {
-      if (this.#leases.get(key) === entry) this.#leases.delete(key);
+      if (this.#leases?.get(key) === entry) this.#leases.delete(key);
     });
     return promise;
   }

@@ -30,7 +30,7 @@ async function withEngine<T>(fn: (client: Client, deploy: typeof import('@skein/
   try {
     connection = await Connection.connect({ ...(engine.connectionOptions as object), address: engine.address, connectTimeout: 5000 });
   } catch (err) {
-    throw new Error(`Cannot reach the Temporal server at ${engine.address} (TEMPORAL_ADDRESS): ${(err as Error).message.split('\n')[0]}`);
+    throw new Error(`Cannot reach the Temporal server at ${engine.address} (TEMPORAL_ADDRESS): ${(err as Error).message.split('\n')[0]}`, { cause: err });
   }
   try {
     return await fn(new Client({ connection, namespace: engine.namespace }), deploy);
@@ -65,7 +65,14 @@ const percent = (value: string): number => {
 };
 
 /** Makes `buildId` current and publishes its catalog; prints one line. */
-async function makeCurrent(client: Client, deploy: typeof import('@skein/worker/deployment'), flags: DeployFlags, state: DeploymentState, buildId: string, verb: string): Promise<void> {
+async function makeCurrent(
+  client: Client,
+  deploy: typeof import('@skein/worker/deployment'),
+  flags: DeployFlags,
+  state: DeploymentState,
+  buildId: string,
+  verb: string,
+): Promise<void> {
   await deploy.setCurrentVersion(client, state.name, buildId, identity());
   const published = await deploy.publishCurrentCatalog(client, flags.catalog, buildId);
   if (flags.json) return outJson({ deployment: state.name, current: buildId, previous: state.current, catalogPublished: published });

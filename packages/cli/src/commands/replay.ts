@@ -49,9 +49,8 @@ export async function replayCommand(dir: string, flags: ReplayFlags): Promise<vo
   if (!existsSync(projectDir) || !statSync(projectDir).isDirectory()) usage(`${dir} is not a directory`);
   const worker = await import('@skein/worker');
   const { cliLogger, fail } = await import('../logger.js');
-  // The replay's own report goes to stdout/stderr; the project check's and Temporal's notes only when they warn.
+  // The project check's and Temporal's notes, at SKEIN_LOG_LEVEL; the replay's own report is plain lines.
   const logger = cliLogger('skein-replay');
-  if (!process.env.SKEIN_LOG_LEVEL) logger.level = 'warn';
 
   // Files are read and checked before anything else runs, so a bad one is a usage error with nothing replayed.
   let fromFiles: ReplayHistory[] | undefined;
@@ -73,7 +72,9 @@ export async function replayCommand(dir: string, flags: ReplayFlags): Promise<vo
   let code: string;
   try {
     // A build (`skein build`) replays its own bundle; a project is checked and bundled as a worker would.
-    code = worker.looksLikeBuild(projectDir) ? (await worker.openBuild(projectDir)).workflowCode : (await worker.prepareProject(projectDir, { logger })).workflowCode;
+    code = worker.looksLikeBuild(projectDir)
+      ? (await worker.openBuild(projectDir)).workflowCode
+      : (await worker.prepareProject(projectDir, { logger })).workflowCode;
   } catch (err) {
     const { explainError } = await import('../explain.js');
     return fail(explainError(err));

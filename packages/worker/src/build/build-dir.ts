@@ -100,11 +100,17 @@ function servedManifest(manifest: Manifest): Manifest {
  * @throws WorkerStartupError when `outDir` lies in the project's code (see `insideProjectCode`); the file
  *   system's error when a file cannot be written.
  */
-export async function writeBuild(prepared: PreparedProject, outDir: string, options: { catalog: string; deploymentName?: string; now?: Date }): Promise<BuildRecord> {
+export async function writeBuild(
+  prepared: PreparedProject,
+  outDir: string,
+  options: { catalog: string; deploymentName?: string; now?: Date },
+): Promise<BuildRecord> {
   const { manifest, project, workflowCode, traceDir } = prepared;
   const dir = path.resolve(outDir);
   if (insideProjectCode(dir, [manifest.root, ...manifest.packages.map((p) => p.root)])) {
-    throw new WorkerStartupError(`${dir} is inside the project's code: build into a dot-folder (the default is ${path.join(manifest.root, '.skein', 'build')}) or outside the project`);
+    throw new WorkerStartupError(
+      `${dir} is inside the project's code: build into a dot-folder (the default is ${path.join(manifest.root, '.skein', 'build')}) or outside the project`,
+    );
   }
   await mkdir(dir, { recursive: true });
   // Without its record a half-written build is refused as incomplete.
@@ -155,10 +161,16 @@ export async function openBuild(dir: string): Promise<OpenedBuild> {
     throw new WorkerStartupError(`${buildDir}: ${BUILD_RECORD} is not valid JSON (${again})`);
   }
   if (record?.format !== BUILD_FORMAT || !record.files || typeof record.buildId !== 'string' || !record.versions) {
-    throw new WorkerStartupError(`${buildDir}: ${BUILD_RECORD} is not a build record of this Skein version (format ${String(record?.format)}, expected ${BUILD_FORMAT}; ${again})`);
+    throw new WorkerStartupError(
+      `${buildDir}: ${BUILD_RECORD} is not a build record of this Skein version (format ${String(record?.format)}, expected ${BUILD_FORMAT}; ${again})`,
+    );
   }
   const now = currentVersions();
-  for (const [key, label] of [['skein', 'Skein'], ['temporal', 'the Temporal SDK'], ['node', 'Node.js']] as const) {
+  for (const [key, label] of [
+    ['skein', 'Skein'],
+    ['temporal', 'the Temporal SDK'],
+    ['node', 'Node.js'],
+  ] as const) {
     if (record.versions[key] !== now[key]) {
       throw new WorkerStartupError(`${buildDir} was built with ${label} ${record.versions[key]}, this worker runs ${now[key]} (${again} with this version)`);
     }
@@ -177,7 +189,9 @@ export async function openBuild(dir: string): Promise<OpenedBuild> {
   try {
     buildId = buildIdOf(manifest, workflowCode, record.traceDir);
   } catch (err) {
-    throw new WorkerStartupError(`${buildDir} was built from ${record.projectDir}, which cannot be read now (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): run the build where it was made, or ${again}`);
+    throw new WorkerStartupError(
+      `${buildDir} was built from ${record.projectDir}, which cannot be read now (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): run the build where it was made, or ${again}`,
+    );
   }
   if (buildId !== record.buildId) {
     throw new WorkerStartupError(`the code of ${record.projectDir} was changed after the build (build ID ${record.buildId}, now ${buildId}): ${again}`);

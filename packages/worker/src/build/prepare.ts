@@ -2,7 +2,7 @@ import type { Manifest } from '@skein/discovery';
 import type { Logger } from 'pino';
 import { bundleWorkflows } from '../bundle/bundle.js';
 import { openStartupCaches, startupCacheDir } from '../cache/startup-caches.js';
-import { bundleCacheDirOf, traceDirOf } from '../config.js';
+import { bundleCacheDirOf, loadWorkerConfig, traceDirOf } from '../config.js';
 import { loadProject, type LoadedProject } from '../load.js';
 import { enableTypeScriptSources } from '../typescript/resolve-hook.js';
 import { finishProjectCheck, beginProjectCheck } from '../validate.js';
@@ -43,10 +43,11 @@ export async function prepareProject(projectDir: string, options: PrepareOptions
   const checked = await finishProjectCheck(beginProjectCheck(projectDir, caches), options.logger);
   const manifest = checked.manifest;
   const project = await loadProject(manifest, caches);
-  const traceDir = traceDirOf(manifest.root, options.traceDir);
+  const config = loadWorkerConfig();
+  const traceDir = traceDirOf(manifest.root, options.traceDir, config.traceDir);
   const bundled = await bundleWorkflows(project, {
     ...(traceDir ? { traceDir } : {}),
-    cacheDir: bundleCacheDirOf(manifest.root, options.bundleCache),
+    cacheDir: bundleCacheDirOf(manifest.root, options.bundleCache, config.bundleCache),
     ...(caches ? { digests: caches.digests } : {}),
   });
   await caches?.digests.save();

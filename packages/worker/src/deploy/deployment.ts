@@ -51,7 +51,9 @@ export interface DeploymentState {
 
 type Timestamp = { seconds?: { toNumber(): number } | number | null; nanos?: number | null } | null | undefined;
 const ms = (t: Timestamp): number | null =>
-  t && (t.seconds || t.nanos) ? Number(typeof t.seconds === 'number' ? t.seconds : (t.seconds?.toNumber() ?? 0)) * 1000 + Math.floor((t.nanos ?? 0) / 1e6) : null;
+  t && (t.seconds || t.nanos)
+    ? Number(typeof t.seconds === 'number' ? t.seconds : (t.seconds?.toNumber() ?? 0)) * 1000 + Math.floor((t.nanos ?? 0) / 1e6)
+    : null;
 
 const STATES: Record<number, VersionState> = {
   [VersionStatus.WORKER_DEPLOYMENT_VERSION_STATUS_INACTIVE]: 'inactive',
@@ -92,11 +94,11 @@ export async function describeDeployment(client: Client, name: string): Promise<
       buildId,
       state: STATES[v.status ?? 0] ?? (buildId === current ? 'current' : buildId === rampingId ? 'ramping' : 'unknown'),
       drainage: drainage === Drainage.VERSION_DRAINAGE_STATUS_DRAINING ? 'draining' : drainage === Drainage.VERSION_DRAINAGE_STATUS_DRAINED ? 'drained' : null,
-      createdAt: ms(v.createTime as Timestamp),
-      currentSince: ms(v.currentSinceTime as Timestamp),
-      rampingSince: ms(v.rampingSinceTime as Timestamp),
-      firstActivatedAt: ms(v.firstActivationTime as Timestamp),
-      lastCurrentAt: ms(v.lastCurrentTime as Timestamp),
+      createdAt: ms(v.createTime),
+      currentSince: ms(v.currentSinceTime),
+      rampingSince: ms(v.rampingSinceTime),
+      firstActivatedAt: ms(v.firstActivationTime),
+      lastCurrentAt: ms(v.lastCurrentTime),
     };
   });
   versions.sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0));
@@ -168,7 +170,8 @@ export async function promoteWhenReady(
         if (!RETRYABLE.has(grpcCode(err) ?? -1)) throw err;
       }
     }
-    if (Date.now() > deadline) throw new Error(`Temporal did not list (or promote) version ${target.buildId} of deployment "${target.name}" within ${options.timeoutMs ?? 30_000} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`Temporal did not list (or promote) version ${target.buildId} of deployment "${target.name}" within ${options.timeoutMs ?? 30_000} ms`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }

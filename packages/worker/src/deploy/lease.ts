@@ -5,13 +5,7 @@
  * lease times out, and the API stops accepting runs for the catalog within seconds rather than after
  * Temporal's 70 s poller window. A clean stop of the last worker ends the lease at once.
  */
-import {
-  CATALOG_LEASE_RENEW_MS,
-  CATALOG_LEASE_TTL_MS,
-  CATALOG_LEASE_WORKFLOW_TYPE,
-  RECORDS_TASK_QUEUE,
-  catalogLeaseWorkflowId,
-} from '@skein/core';
+import { CATALOG_LEASE_RENEW_MS, CATALOG_LEASE_TTL_MS, CATALOG_LEASE_WORKFLOW_TYPE, RECORDS_TASK_QUEUE, catalogLeaseWorkflowId } from '@skein/core';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 
 /** A running lease renewal; `stop()` ends the renewals (and, with `release`, the lease itself). */
@@ -33,7 +27,10 @@ export async function keepLease(client: Client, catalog: string, buildId: string
       const d = await client.workflow
         .getHandle(workflowId)
         .describe()
-        .catch((err: unknown) => (err instanceof WorkflowNotFoundError ? undefined : Promise.reject(err)));
+        .catch((err: unknown) => {
+          if (err instanceof WorkflowNotFoundError) return undefined;
+          throw err;
+        });
       if (d && d.status.name === 'RUNNING' && Date.now() - d.startTime.getTime() < CATALOG_LEASE_RENEW_MS) return;
       await client.workflow.start(CATALOG_LEASE_WORKFLOW_TYPE, {
         workflowId,
@@ -54,7 +51,11 @@ export async function keepLease(client: Client, catalog: string, buildId: string
     async stop(options = {}) {
       stopped = true;
       clearInterval(timer);
-      if (options.release) await client.workflow.getHandle(workflowId).terminate('the last worker of this build stopped').catch(() => {});
+      if (options.release)
+        await client.workflow
+          .getHandle(workflowId)
+          .terminate('the last worker of this build stopped')
+          .catch(() => {});
     },
   };
 }

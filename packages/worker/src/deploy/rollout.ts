@@ -58,15 +58,23 @@ export async function joinDeployment(client: Client, target: RolloutTarget, logg
     if (target.promote === 'auto') {
       // A failed promotion leaves the worker serving its build's pinned runs (never a crash loop): an operator promotes it.
       const outcome = await promoteWhenReady(client, { ...deployment, identity }).catch((err: unknown) => {
-        logger.error({ err, deployment }, `could not make build ${deployment.buildId} current (${(err as Error).message}); promote it with: skein deploy promote ${deployment.buildId}`);
+        logger.error(
+          { err, deployment },
+          `could not make build ${deployment.buildId} current (${(err as Error).message}); promote it with: skein deploy promote ${deployment.buildId}`,
+        );
         return 'failed' as const;
       });
       if (outcome === 'promoted') logger.info({ deployment }, `build ${deployment.buildId} is now the current version of deployment "${deployment.name}"`);
-      if (outcome === 'left-as-is') logger.warn({ deployment }, `build ${deployment.buildId} served before and was replaced: left as it is (skein deploy promote makes it current again)`);
+      if (outcome === 'left-as-is')
+        logger.warn({ deployment }, `build ${deployment.buildId} served before and was replaced: left as it is (skein deploy promote makes it current again)`);
     }
     const state = await describeDeployment(client, deployment.name);
     if (state?.current === deployment.buildId) await publishCatalog(client, target.doc);
-    else logger.info({ deployment, current: state?.current ?? null }, `build ${deployment.buildId} is not the current version: its catalog is published when it is promoted`);
+    else
+      logger.info(
+        { deployment, current: state?.current ?? null },
+        `build ${deployment.buildId} is not the current version: its catalog is published when it is promoted`,
+      );
   } catch (err) {
     await membership.leave(true);
     throw err;

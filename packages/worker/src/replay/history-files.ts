@@ -54,7 +54,7 @@ function parseHistory(events: unknown[]): ReplayHistory['history'] {
   }
   const history = historyType.fromJson(historyType.type, { events }, { ignoreUnknownFields: true });
   if (!history) throw new Error('the events do not parse');
-  return history as ReplayHistory['history'];
+  return history;
 }
 
 /**
@@ -76,7 +76,10 @@ export function historyFromText(file: string, text: string): ReplayHistory {
   }
   const events = doc && typeof doc === 'object' ? (doc as { events?: unknown }).events : undefined;
   if (!Array.isArray(events) || events.length === 0 || events.some((e) => !e || typeof e !== 'object')) {
-    throw new HistoryFileError(file, 'not a workflow history: expected a JSON object with a non-empty "events" array (as "skein workflow history <id> --json" prints)');
+    throw new HistoryFileError(
+      file,
+      'not a workflow history: expected a JSON object with a non-empty "events" array (as "skein workflow history <id> --json" prints)',
+    );
   }
   const first = events[0] as JsonEvent;
   const started = attributesOf(first);

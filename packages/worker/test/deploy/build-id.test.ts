@@ -7,9 +7,15 @@ import { computeBuildId, resolveBuildId } from '../../src/deploy/build-id.js';
 /** A small TypeScript project shaped like a real one: src/ with `.js`-suffixed imports, a dependency, a hook file. */
 function writeProject(root: string): void {
   const files: Record<string, string> = {
-    'package.json': JSON.stringify({ name: 'shop', version: '1.0.0', type: 'module', dependencies: { lefty: '^1.0.0' }, skein: { hookFiles: ['./src/hooks.ts'] } }, null, 2),
-    'src/order/workflow.ts': "import { workflow } from '@skein/core';\nimport { charge } from './steps.js';\nexport default workflow({ name: 'order', fn: async () => charge() });\n",
-    'src/order/steps.ts': "import { step } from '@skein/core';\nimport { price } from '../lib/price.js';\nexport const charge = step({ name: 'charge', fn: async () => price(2) });\n",
+    'package.json': JSON.stringify(
+      { name: 'shop', version: '1.0.0', type: 'module', dependencies: { lefty: '^1.0.0' }, skein: { hookFiles: ['./src/hooks.ts'] } },
+      null,
+      2,
+    ),
+    'src/order/workflow.ts':
+      "import { workflow } from '@skein/core';\nimport { charge } from './steps.js';\nexport default workflow({ name: 'order', fn: async () => charge() });\n",
+    'src/order/steps.ts':
+      "import { step } from '@skein/core';\nimport { price } from '../lib/price.js';\nexport const charge = step({ name: 'charge', fn: async () => price(2) });\n",
     'src/lib/price.ts': 'export const price = (n: number) => n * 10;\n',
     'src/hooks.ts': "import { onWorkflowStart } from '@skein/core';\nonWorkflowStart(() => {});\n",
     'src/order/steps.test.ts': "it('prices', () => {});\n",

@@ -16,7 +16,8 @@ describe('deployment settings', () => {
   });
 
   it('refuses a malformed setting, naming the variable', () => {
-    expect(() => loadDeploymentConfig('shop', { SKEIN_PROMOTE: 'sometimes' })).toThrow(/SKEIN_PROMOTE must be "auto" or "manual", got "sometimes"/);
-    expect(() => loadDeploymentConfig('shop', { SKEIN_DEPLOYMENT_NAME: 'shop.eu' })).toThrow(/SKEIN_DEPLOYMENT_NAME "shop.eu"/);
+    expect(() => loadDeploymentConfig('shop', { SKEIN_PROMOTE: 'sometimes' })).toThrow(/SKEIN_PROMOTE must be one of auto, manual.*sometimes/);
+    expect(() => loadDeploymentConfig('shop', { SKEIN_DEPLOYMENT_NAME: 'shop.eu' })).toThrow(/SKEIN_DEPLOYMENT_NAME must be a deployment name .*shop\.eu/);
+    expect(() => loadDeploymentConfig('shop', { SKEIN_BUILD_ID: 'v1.2' })).toThrow(/SKEIN_BUILD_ID must be a build ID/);
   });
 });

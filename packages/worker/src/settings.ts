@@ -1,0 +1,36 @@
+import { catalogSetting, choiceSetting, engineCheckSettings, logLevelSetting, patternSetting, textSetting } from '@skein/runtime';
+
+/**
+ * Every `SKEIN_*` setting a worker reads, each with its default, parsing and documentation (the settings page is
+ * generated from it). The engine connection (`TEMPORAL_*`) is read by Temporal's own env-config. Kept apart from
+ * `config.ts` so that modules that must not load Temporal's SDK (`check.ts`) can read one setting.
+ */
+export const workerSettings = {
+  SKEIN_CATALOG: catalogSetting,
+  ...engineCheckSettings,
+  SKEIN_DEPLOYMENT_NAME: patternSetting(/^[^.\s]{1,255}$/, 'a deployment name of at most 255 characters, without "." or whitespace', {
+    default: '<catalog>',
+    description: "the Temporal worker deployment (Worker Versioning) the worker's build belongs to; also read by `skein deploy`",
+  }),
+  SKEIN_BUILD_ID: patternSetting(/^[^.\s]{1,255}$/, 'a build ID of at most 255 characters, without "." or whitespace', {
+    default: '<content hash>',
+    description:
+      "the build ID (deployment version) the worker polls as, instead of the hash of the workflow bundle, the project's code, package.json's loading fields and resolved versions (`skein dev` sets `dev`)",
+  }),
+  SKEIN_PROMOTE: choiceSetting(['auto', 'manual'], 'auto', {
+    description: '`auto`: a new build becomes the current version once its worker polls; `manual`: only `skein deploy promote`/`ramp` change routing (as `skein worker --no-promote`)',
+  }),
+  SKEIN_TRACE_DIR: textSetting({
+    default: '<project>/.skein/traces',
+    description: "the worker's trace folder (`off`: no trace files); the API reads trace files only below its own value",
+  }),
+  SKEIN_BUNDLE_CACHE: textSetting({
+    default: '<project>/.skein/bundles',
+    description: 'folder of the workflow bundle cache (`off`: bundle on every start)',
+  }),
+  SKEIN_STARTUP_CACHE: textSetting({
+    default: '<project>/.skein/startup',
+    description: 'folder of the startup cache of validation results and module facts (`off`: validate and load everything on every start)',
+  }),
+  SKEIN_LOG_LEVEL: logLevelSetting,
+};
