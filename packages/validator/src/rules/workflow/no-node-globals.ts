@@ -85,7 +85,7 @@ export const rule = createRule({
       const name = computed ? (property.type === 'StringLiteral' ? property.value : undefined) : property.type === 'Identifier' ? property.name : undefined;
       if (name === undefined || !FLAGGED_GLOBALS.has(name) || !isGlobalObject(object, path)) return;
       if (path.parent.type === 'UnaryExpression' && path.parent.operator === 'typeof') return; // a feature test
-      onReference(path as GlobalReference, name);
+      onReference(path, name);
     };
     /** `const { process } = globalThis` and `({ fetch } = global)`: each flagged name taken out is a use. */
     const takeOut = (pattern: Node, init: Node | null | undefined, path: RulePath<Node>): void => {
