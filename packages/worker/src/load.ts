@@ -62,7 +62,7 @@ export interface LoadedProject {
 function jsonSchema(schema: Schema | undefined): object | null {
   if (!schema) return null;
   try {
-    return z.toJSONSchema(schema as z.ZodType, { unrepresentable: 'any' }) as object;
+    return z.toJSONSchema(schema as z.ZodType, { unrepresentable: 'any' });
   } catch {
     return null;
   }
@@ -102,7 +102,7 @@ export class ActivityDefinitions {
         `${entry.file}: export "${entry.exportName}" should be ${entry.kind} "${entry.name}" (as read statically) but the module defines ${def ? `${def.kind} "${def.name}"` : 'no step or evaluator'} there`,
       );
     }
-    return def as ActivityDefinition;
+    return def;
   }
 }
 
