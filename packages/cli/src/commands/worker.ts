@@ -1,39 +1,46 @@
 import path from 'node:path';
-import { beginStartupCheck, type ProjectCheck } from '@skein/worker/check';
+import { beginStartupCheck, looksLikeBuild, type ProjectCheck } from '@skein/worker/check';
 import type { WorkerMessage } from '../dev/protocol.js';
 import { onShutdownSignal } from './signals.js';
 
 /**
- * `skein worker [projectDir] [--rolling-deploy] [--metrics-port <port>]`: serves the project's workflows on
- * `SKEIN_CATALOG` until SIGINT/SIGTERM. `--rolling-deploy` lets it start next to a live worker of another catalog
- * version (as `SKEIN_ROLLING_DEPLOY=1`; without either, such a start is refused). `--metrics-port` serves
- * Prometheus metrics there (as `SKEIN_METRICS_PORT`).
+ * `skein worker [projectDir|buildDir] [--no-promote] [--exit-when-drained]`: serves the project's workflows (or a
+ * build's, made by `skein build`: checked by `openBuild`, then served without validation or bundling) on
+ * `SKEIN_CATALOG` until SIGINT/SIGTERM, as one build (version) of its Temporal worker deployment. A new build
+ * becomes the current version once its worker polls, unless `--no-promote` (`SKEIN_PROMOTE=manual`);
+ * `--exit-when-drained` stops it once its build is drained after a rollout. `--metrics-port` serves Prometheus metrics there (as
+ * `SKEIN_METRICS_PORT`).
  * Started by `skein dev` with an IPC channel, it also reports `ready` or `failed` (`WorkerMessage`) to its
  * parent and stops when the parent goes away.
  * The project's startup check begins before the worker's modules (Temporal's SDK) load: a changed project's
  * validation runs in its thread meanwhile.
  */
-export async function workerCommand(projectDir = '.', options: { rollingDeploy?: boolean; metricsPort?: number } = {}): Promise<void> {
+export async function workerCommand(projectDir = '.', options: { promote?: boolean; exitWhenDrained?: boolean; metricsPort?: number } = {}): Promise<void> {
   const report = (message: WorkerMessage) => process.send?.(message);
   // Started by `skein dev`: when the parent goes away (even while starting), stop too.
   let stopOnDisconnect: () => void = () => process.exit(1);
   if (process.send) process.once('disconnect', () => stopOnDisconnect());
   const dir = path.resolve(projectDir);
+  // A build (`skein build`) is served as it is: no project check, no validator, no webpack.
+  const fromBuild = looksLikeBuild(dir);
   let check: ProjectCheck | undefined;
   try {
-    check = beginStartupCheck(dir);
+    if (!fromBuild) check = beginStartupCheck(dir);
   } catch {
     check = undefined; // startWorker begins it again and reports what fails
   }
-  const [{ startWorker, loadMetricsConfig }, { cliLogger, fail }] = await Promise.all([import('@skein/worker'), import('../logger.js')]);
+  const [{ startWorker, openBuild, loadMetricsConfig }, { cliLogger, fail }] = await Promise.all([import('@skein/worker'), import('../logger.js')]);
   const logger = cliLogger('skein-worker');
   try {
+    const build = fromBuild ? await openBuild(dir) : undefined;
     const metrics = options.metricsPort === undefined ? undefined : loadMetricsConfig({ ...process.env, SKEIN_METRICS_OTLP: '', SKEIN_METRICS_PORT: String(options.metricsPort) });
     const worker = await startWorker({
-      projectDir: dir,
+      projectDir: build ? build.record.projectDir : dir,
       logger,
+      ...(build ? { build } : {}),
       ...(check ? { check } : {}),
-      ...(options.rollingDeploy ? { rollingDeploy: true } : {}),
+      ...(options.promote === false ? { promote: 'manual' as const } : {}),
+      ...(options.exitWhenDrained ? { exitWhenDrained: true } : {}),
       ...(metrics ? { metrics } : {}),
     });
     stopOnDisconnect = () => process.kill(process.pid, 'SIGTERM');

@@ -9,7 +9,7 @@ export type WorkerMessage =
       workflows: string[];
       /** Folders to watch: the project root and each exposed package's root (real paths). */
       roots: string[];
-      startup: { totalMs: number; bundleMs: number; bundleCache: 'hit' | 'miss' | 'off' };
+      startup: { totalMs: number; bundleMs: number; bundleCache: 'hit' | 'miss' | 'off' | 'build' };
       /** The worker's Prometheus scrape URL, or null when it serves none. */
       metricsUrl: string | null;
     }

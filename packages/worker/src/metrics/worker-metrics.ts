@@ -58,9 +58,9 @@ export class WorkerMetrics {
     this.#validation.record(ms / 1000, { cache });
   }
 
-  /** Counts a bundle cache lookup (nothing when the cache is off). */
-  bundleCache(result: 'hit' | 'miss' | 'off'): void {
-    if (result !== 'off') this.#bundleCache.add(1, { result });
+  /** Counts a bundle cache lookup (nothing when the cache is off or the bundle came from a build). */
+  bundleCache(result: 'hit' | 'miss' | 'off' | 'build'): void {
+    if (result === 'hit' || result === 'miss') this.#bundleCache.add(1, { result });
   }
 
   /** Counts one trace handed to a remote destination. */
