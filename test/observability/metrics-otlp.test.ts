@@ -23,8 +23,13 @@ afterAll(async () => {
 describe('worker metrics by OTLP', () => {
   it("reach the collector with Temporal's and Skein's names and the runs' labels", async () => {
     expect(stack.worker.metrics).toEqual({ kind: 'otlp', url: `${prometheus.url}/api/v1/otlp/v1/metrics` });
-    const res = await stack.post('/workflow/run', { workflowName: 'echo', input: { value: 1 } });
-    expect(res.body.status).toBe('completed');
+    // Right after its start, a new build may not be routed to yet (the catalog answers 404 with Retry-After).
+    let res = await stack.post('/workflow/run', { workflowName: 'echo', input: { value: 1 } });
+    for (let i = 0; i < 40 && res.status === 404 && res.body?.error === 'CatalogNotAvailableError'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      res = await stack.post('/workflow/run', { workflowName: 'echo', input: { value: 1 } });
+    }
+    expect(res.body, JSON.stringify(res.body)).toMatchObject({ status: 'completed' });
     const find = async (q: string) => {
       const deadline = Date.now() + 30_000;
       for (;;) {
