@@ -85,14 +85,22 @@ describe('GET /metrics', () => {
     });
     expect(started.status).toBe(200);
     const { workflowId } = (await started.json()) as { workflowId: string };
-    // Read to the end of the history (a read that waits 1 ms answers no events there), then wait there.
+    // Read to the end of the history once the first workflow task completed (the run then waits for a signal and
+    // its history stays as it is; a read that waits 1 ms answers no events there), then wait there.
     let token: string | null = null;
-    for (let i = 0; i < 20; i++) {
+    let settled = false;
+    for (let i = 0; i < 100; i++) {
       const q = new URLSearchParams({ longPollTimeoutMs: '1', ...(token ? { pageToken: token } : {}) });
-      const page = (await (await fetch(`${h.url}/workflow/${workflowId}/history?${q}`, { headers: auth })).json()) as { events: unknown[]; nextPageToken: string };
+      const page = (await (await fetch(`${h.url}/workflow/${workflowId}/history?${q}`, { headers: auth })).json()) as {
+        events: Array<{ eventType: string }>;
+        nextPageToken: string;
+      };
       token = page.nextPageToken;
-      if (page.events.length === 0) break;
+      settled ||= page.events.some((e) => e.eventType === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED');
+      if (settled && page.events.length === 0) break;
+      if (page.events.length === 0) await new Promise((r) => setTimeout(r, 50));
     }
+    expect(settled).toBe(true);
     const aborter = new AbortController();
     const waiting = fetch(`${h.url}/workflow/${workflowId}/history?longPollTimeoutMs=10000${token ? `&pageToken=${token}` : ''}`, {
       headers: auth,
