@@ -1,4 +1,4 @@
-import { DEFAULT_CATALOG } from '@skein/core/names';
+import { DEFAULT_CATALOG } from '@skein/names';
 import { z } from 'zod';
 import { choiceSetting, intSetting, rawSetting, settingDocs } from './settings.js';
 
