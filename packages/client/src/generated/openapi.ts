@@ -741,7 +741,7 @@ export interface components {
                     type: string;
                 }[];
             }[];
-            /** @description Shared activities (SPEC rule 6), callable from every workflow of the catalog as `<workflow>#<name>`. */
+            /** @description Shared activities, callable from every workflow of the catalog as `<workflow>#<name>`. */
             sharedActivities: {
                 name: string;
                 /** @enum {string} */
@@ -788,7 +788,7 @@ export interface components {
                     type: string;
                 }[];
             }[];
-            /** @description Shared activities (SPEC rule 6), callable from every workflow of the catalog as `<workflow>#<name>`. */
+            /** @description Shared activities, callable from every workflow of the catalog as `<workflow>#<name>`. */
             sharedActivities: {
                 name: string;
                 /** @enum {string} */

@@ -21,13 +21,13 @@ export interface EvaluationResult<V = unknown> {
 
 /** Options of a workflow definition. */
 export interface WorkflowDefinitionOptions {
-  /** Activity options for every step and evaluator this workflow calls (SPEC rule 11, definition level). */
+  /** Activity options for every step and evaluator this workflow calls (the definition layer of activity options). */
   activityOptions?: ActivityOptions;
 }
 
 /** The object passed to `workflow()`. */
 export interface WorkflowConfig<I, O> {
-  /** The workflow type, unique in the catalog (SPEC rule 7); matches `NAME_PATTERN`. */
+  /** The workflow type, unique in the catalog; matches `NAME_PATTERN`. */
   name: string;
   description?: string;
   /** Other names `POST /workflow/run` accepts for this workflow. */
@@ -44,7 +44,7 @@ export interface WorkflowConfig<I, O> {
 
 /** The object passed to `step()` or `evaluator()`. */
 export interface ActivityConfig<I, O> {
-  /** The activity name; the registered activity type is `<workflowName>#<name>` (SPEC rule 10). */
+  /** The activity name; the registered activity type is `<workflowName>#<name>`. */
   name: string;
   description?: string;
   inputSchema?: Schema<I>;
