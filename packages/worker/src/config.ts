@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { loadSettings, type LogLevel } from '@skein/runtime';
 import { workerSettings } from './settings.js';
@@ -63,6 +64,26 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     startupCache: s.SKEIN_STARTUP_CACHE,
     logLevel: s.SKEIN_LOG_LEVEL,
   };
+}
+
+/**
+ * The local trace directory of a worker serving the project at `root`: `option` when given (`false` or `off`:
+ * none), else `configured` (`SKEIN_TRACE_DIR` as `loadWorkerConfig` reads it; `off`: none), else
+ * `<root>/.skein/traces`. Absolute, or null for no local traces.
+ */
+export function traceDirOf(root: string, option: string | false | undefined, configured: string | undefined): string | null {
+  const value = option ?? configured ?? path.join(root, '.skein', 'traces');
+  return value === false || value === 'off' ? null : path.resolve(value);
+}
+
+/**
+ * The workflow bundle cache directory of a worker serving the project at `root`: `option` when given (`false`:
+ * none), else `configured` (`SKEIN_BUNDLE_CACHE` as `loadWorkerConfig` reads it: a directory, or `off`), else
+ * `<root>/.skein/bundles`.
+ */
+export function bundleCacheDirOf(root: string, option: string | false | undefined, configured: string | undefined): string | false {
+  if (option !== undefined) return option;
+  return configured === 'off' ? false : configured ? path.resolve(configured) : path.join(root, '.skein', 'bundles');
 }
 
 /** Worker Versioning settings (see docs/deploying.md). */

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
 import { dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter } from '@skein/core';
 import type { Manifest } from '@skein/discovery';
 import { monitorEngine } from '@skein/runtime';
@@ -8,10 +7,11 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { ActivityResolver, buildActivities } from './activities.js';
-import { bundleWorkflows } from './bundle/bundle.js';
+import { bundleWorkflows, type WorkflowBundleResult } from './bundle/bundle.js';
+import type { OpenedBuild } from './build/build-dir.js';
 import { buildCatalogDocument, fitCatalogDocument, type CatalogDocument } from './catalog.js';
 import { joinDeployment, type DeploymentMembership } from './deploy/rollout.js';
-import { loadDeploymentConfig, loadWorkerConfig, type DeploymentConfig, type EngineConnectionConfig } from './config.js';
+import { bundleCacheDirOf, loadDeploymentConfig, loadWorkerConfig, traceDirOf, type DeploymentConfig, type EngineConnectionConfig } from './config.js';
 import { computeBuildId, resolveBuildId } from './deploy/build-id.js';
 import { WorkerStartupError } from './errors.js';
 import { loadProject } from './load.js';
@@ -76,6 +76,12 @@ export interface StartWorkerOptions {
    * same `startupCache`, so that its validation ran while the process loaded the worker; default: begun here.
    */
   check?: ProjectCheck;
+  /**
+   * Serve this build (`openBuild`: made by `skein build`, already checked) instead of checking, loading and
+   * bundling `projectDir` (which must be the build's project): no validation, no webpack, no module imported
+   * before the first call. Its trace directory is the one compiled into its bundle (`traceDir` is ignored).
+   */
+  build?: OpenedBuild;
   /** Engine health check: period and consecutive failures before the worker stops with an error. Defaults 5 000 ms, 3. */
   engineCheck?: { intervalMs?: number; failures?: number };
 }
@@ -96,7 +102,8 @@ export interface SkeinWorker {
     bundleMs: number;
     connectMs: number;
     totalMs: number;
-    bundleCache: 'hit' | 'miss' | 'off';
+    /** `build`: the bundle of the build the worker serves (`StartWorkerOptions.build`). */
+    bundleCache: 'hit' | 'miss' | 'off' | 'build';
     /** Whether the validation outcome came from the startup cache. */
     validationCache: 'hit' | 'miss' | 'off';
     /** Workflows and shared activities whose modules were imported at start, and those whose facts came from the startup cache (imported on first call). */
@@ -177,6 +184,11 @@ async function startOnConnection(
   },
 ): Promise<SkeinWorker> {
   const { logger } = ctx;
+  if (options.build) {
+    // A build was validated when it was made, and checked when it was opened.
+    const tValidated = performance.now();
+    return serveProject(options, { ...ctx, caches: undefined, checked: { manifest: options.build.manifest, cache: 'off' }, tValidated });
+  }
   let check = options.check;
   if (!check) {
     const startupDir = startupCacheDir(options.projectDir, options.startupCache);
@@ -214,25 +226,30 @@ async function serveProject(
   // Awaited once the project is loaded and bundled; a failed connection is reported there, not as an unhandled rejection.
   clientReady.catch(() => {});
   setHookErrorReporter((err, hook) => logger.error({ hook, err }, `hook ${hook} failed`));
-  const project = await loadProject(manifest, caches);
+  const { build } = options;
+  const project = build ? build.project : await loadProject(manifest, caches);
   if (project.storeError) logger.warn({ err: project.storeError }, `project facts not cached (${project.storeError.message}); the next start imports every module`);
   const hookFiles = await loadHookFiles(manifest.root);
   const resolver = new ActivityResolver(project);
   const activities = buildActivities(resolver);
-  const traceDirOption = options.traceDir ?? env.traceDir ?? path.join(manifest.root, '.skein', 'traces');
-  const traceDir = traceDirOption === false || traceDirOption === 'off' ? null : path.resolve(traceDirOption);
+  const traceDir = build ? build.record.traceDir : traceDirOf(manifest.root, options.traceDir, env.traceDir);
+  if (build && traceDirOf(manifest.root, options.traceDir, env.traceDir) !== traceDir) {
+    // Whether runs record a trace destination is part of the bundle's behaviour: the build's setting stays.
+    logger.warn({ traceDir, buildDir: build.dir }, `the trace directory is fixed by the build (${traceDir ?? 'off'}); SKEIN_TRACE_DIR is ignored: build again to change it`);
+  }
   const traces = traceDir ? new TraceRecorder(traceDir, options.traceExporters, (err) => logger.warn({ err }, 'trace write failed')) : undefined;
   const events = new WorkerEvents(traces, (err) => logger.warn({ err }, 'trace failed'));
   const tLoaded = performance.now();
-  const cacheEnv = env.bundleCache;
-  const bundleCacheDir = options.bundleCache ?? (cacheEnv === 'off' ? false : cacheEnv ? path.resolve(cacheEnv) : path.join(manifest.root, '.skein', 'bundles'));
-  const bundled = await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), cacheDir: bundleCacheDir, ...(caches ? { digests: caches.digests } : {}) });
+  const bundleCacheDir = bundleCacheDirOf(manifest.root, options.bundleCache, env.bundleCache);
+  const bundled: Omit<WorkflowBundleResult, 'cache'> & { cache: SkeinWorker['startup']['bundleCache'] } = build
+    ? { code: build.workflowCode, cache: 'build' }
+    : await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), cacheDir: bundleCacheDir, ...(caches ? { digests: caches.digests } : {}) });
   if (bundled.storeError) logger.warn({ err: bundled.storeError }, `workflow bundle cache not written (${bundled.storeError.message}); the next start bundles again`);
   const workflowBundle = { code: bundled.code };
   const deployment = {
     name: deploymentSettings.name,
     buildId: resolveBuildId(deploymentSettings.buildId, () =>
-      computeBuildId({
+      build ? build.record.buildId : computeBuildId({
         workflowCode: bundled.code,
         roots: [manifest.root, ...manifest.packages.map((p) => p.root)],
         ...(traceDir ? { locations: [traceDir] } : {}),

@@ -163,9 +163,11 @@ function resolvedVersion(name: string, fromFile: string): string {
 
 /** `text` with every occurrence of each path replaced by its placeholder (longest paths first, so a nested path wins). */
 function placeLess(text: string, places: ReadonlyArray<readonly [string, string]>): string {
-  let out = text;
-  for (const [place, name] of [...places].sort((a, b) => b[0].length - a[0].length)) {
-    if (place.length > 1) out = out.split(place).join(name);
-  }
-  return out;
+  const names = new Map<string, string>();
+  for (const [place, name] of places) if (place.length > 1 && !names.has(place)) names.set(place, name);
+  if (names.size === 0) return text;
+  // One pass over the bundle (a project with 200 packages has 400 places: one split/join each took 0.6 s on the
+  // 1,000-workflow benchmark's 7 MB bundle, the single pass 0.17 s); the longest place wins where two start alike.
+  const alternatives = [...names.keys()].sort((a, b) => b.length - a.length).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return text.replace(new RegExp(alternatives.join('|'), 'g'), (found) => names.get(found)!);
 }
