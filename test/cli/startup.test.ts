@@ -54,6 +54,7 @@ describe('skein worker: bad starts end with one clear line and exit code 1', () 
       [['api'], { SKEIN_RUN_TIMEOUT_MS: 'soon' }, 'skein: SKEIN_RUN_TIMEOUT_MS must be an integer between 250 and 3600000, got "soon"'],
       [['api'], { SKEIN_READY_FAILURES: '3' }, 'skein: SKEIN_READY_FAILURES was renamed to SKEIN_ENGINE_CHECK_FAILURES: set SKEIN_ENGINE_CHECK_FAILURES instead'],
       [['dev', 'examples', '--no-watch'], { SKEIN_PROMOTE: 'sometimes' }, 'skein: SKEIN_PROMOTE must be one of auto, manual, got "sometimes"'],
+      [['worker', 'examples'], { SKEIN_BUILD_ID: 'v1.2' }, 'skein: SKEIN_BUILD_ID must be a build ID of at most 255 characters, without "." or whitespace, got "v1.2"'],
     ];
     for (const [args, env, line] of cases) {
       const res = await skein(args, { TEMPORAL_ADDRESS: '127.0.0.1:1', PORT: '0', ...env });
