@@ -23,6 +23,8 @@ export interface WorkerTelemetry {
   tracing: Tracing | undefined;
   /** Sinks and activity interceptors tracing adds to `Worker.create` (empty when off). */
   worker: { sinks: InjectedSinks<Sinks>; activityInterceptors: ActivityInterceptorsFactory[] };
+  /** A hook error reporter that also counts the error in `skein_hook_errors_total` (when metrics are on). */
+  countingHookErrors(report: (err: unknown, hook: string) => void): (err: unknown, hook: string) => void;
   /** Counts each remote trace export's outcome (when metrics are on). */
   countExports(exporters: TraceExporter[] | undefined): TraceExporter[] | undefined;
   /** Stops listening to cost events and exports the spans still queued. */
@@ -45,6 +47,7 @@ export async function startWorkerTelemetry(logger: Logger, metrics: MetricsConfi
     const otel = await import('@temporalio/interceptors-opentelemetry/lib/worker/index.js');
     // Workflow spans leave the sandbox through the `exporter` sink; each activity runs inside its own span.
     worker.sinks = { exporter: otel.makeWorkflowExporter(tracing.spanProcessor, tracing.resource) };
+    // Tracing's activity interceptor goes first: Skein's runs inside the activity's span.
     worker.activityInterceptors = [
       (ctx) => ({
         inbound: new otel.OpenTelemetryActivityInboundInterceptor(ctx, { tracer: tracing.tracer }),
@@ -58,6 +61,10 @@ export async function startWorkerTelemetry(logger: Logger, metrics: MetricsConfi
     metrics: recorder && wanted ? { kind: wanted.kind, url: wanted.url, recorder } : undefined,
     tracing,
     worker,
+    countingHookErrors: (report) => (err, hook) => {
+      recorder?.hookError(hook);
+      report(err, hook);
+    },
     countExports: (exporters) => (recorder ? exporters?.map((e) => countedExporter(e, recorder)) : exporters),
     async close() {
       for (const off of unsubscribe) off();

@@ -85,11 +85,7 @@ export interface StartWorkerOptions {
   build?: OpenedBuild;
   /** Engine health check: period and consecutive failures before the worker stops with an error. Defaults 5 000 ms, 3. */
   engineCheck?: { intervalMs?: number; failures?: number };
-  /**
-   * Metrics (Temporal Core's `temporal_*` and Skein's `skein_*`): Prometheus on a port (0 = a free one) or OTLP;
-   * `false` = off. Default from `SKEIN_METRICS_PORT` / `SKEIN_METRICS_OTLP` (off when neither is set). Core's
-   * Runtime is process-wide: only the first worker of a process decides.
-   */
+  /** Metrics (`MetricsConfig`; `false` = off); default `SKEIN_METRICS_PORT` / `SKEIN_METRICS_OTLP`; the first worker of a process decides. */
   metrics?: MetricsConfig | false;
 }
 
@@ -150,7 +146,6 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   enableTypeScriptSources();
   // The engine connections open while the project is checked and loaded; nothing is asked of the engine
   // before the project passed validation, and a failed start closes them.
-  // Temporal's Runtime (with metrics when set), and tracing when an OTLP endpoint is configured.
   const telemetry = await startWorkerTelemetry(logger, options.metrics ?? env.metrics);
   const connecting = connectEngine(engine);
   // Awaited after the project checks out; until then a failure must not count as an unhandled rejection.
@@ -229,8 +224,6 @@ async function serveProject(
   },
 ): Promise<SkeinWorker> {
   const { env, logger, catalog, deploymentSettings, engine, tStart, connecting, caches, checked, tValidated, telemetry } = ctx;
-  const recorder = telemetry.metrics?.recorder;
-  recorder?.validation(tValidated - tStart, checked.cache);
   const manifest = checked.manifest;
   if (manifest.workflows.length === 0) {
     throw new WorkerStartupError(`No workflows found in ${manifest.root}: add a workflow.js or install a package that exposes workflows`);
@@ -239,10 +232,7 @@ async function serveProject(
   const clientReady = connecting.then(({ clientConnection }) => new Client({ connection: clientConnection, namespace: engine.namespace }));
   // Awaited once the project is loaded and bundled; a failed connection is reported there, not as an unhandled rejection.
   clientReady.catch(() => {});
-  setHookErrorReporter((err, hook) => {
-    recorder?.hookError(hook);
-    logger.error({ hook, err }, `hook ${hook} failed`);
-  });
+  setHookErrorReporter(telemetry.countingHookErrors((err, hook) => logger.error({ hook, err }, `hook ${hook} failed`)));
   const { build } = options;
   const project = build ? build.project : await loadProject(manifest, caches);
   if (project.storeError) logger.warn({ err: project.storeError }, `project facts not cached (${project.storeError.message}); the next start imports every module`);
@@ -255,18 +245,12 @@ async function serveProject(
     logger.warn({ traceDir, buildDir: build.dir }, `the trace directory is fixed by the build (${traceDir ?? 'off'}); SKEIN_TRACE_DIR is ignored: build again to change it`);
   }
   const traces = traceDir ? new TraceRecorder(traceDir, telemetry.countExports(options.traceExporters), (err) => logger.warn({ err }, 'trace write failed')) : undefined;
-  const events = new WorkerEvents(traces, (err) => logger.warn({ err }, 'trace failed'), recorder);
+  const events = new WorkerEvents(traces, (err) => logger.warn({ err }, 'trace failed'), telemetry.metrics?.recorder);
   const tLoaded = performance.now();
   const bundleCacheDir = bundleCacheDirOf(manifest.root, options.bundleCache, env.bundleCache);
   const bundled: Omit<WorkflowBundleResult, 'cache'> & { cache: SkeinWorker['startup']['bundleCache'] } = build
     ? { code: build.workflowCode, cache: 'build' }
-    : await bundleWorkflows(project, {
-        ...(traceDir ? { traceDir } : {}),
-        cacheDir: bundleCacheDir,
-        ...(caches ? { digests: caches.digests } : {}),
-        ...(telemetry.tracing ? { tracing: true } : {}),
-      });
-  recorder?.bundleCache(bundled.cache);
+    : await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), cacheDir: bundleCacheDir, ...(caches ? { digests: caches.digests } : {}), tracing: !!telemetry.tracing });
   if (bundled.storeError) logger.warn({ err: bundled.storeError }, `workflow bundle cache not written (${bundled.storeError.message}); the next start bundles again`);
   const workflowBundle = { code: bundled.code };
   const deployment = {
@@ -298,9 +282,7 @@ async function serveProject(
       namespace: engine.namespace,
       identity,
       taskQueue: catalog,
-      // Worker Versioning: this worker serves one deployment version; runs are pinned to the version they
-      // started on unless their workflow declares `versioningBehavior: 'auto-upgrade'`, and a pinned run's
-      // workflow and activity tasks go only to workers of its version.
+      // One deployment version; a pinned run's workflow and activity tasks go only to workers of its version.
       workerDeploymentOptions: {
         useWorkerVersioning: true,
         version: { deploymentName: deployment.name, buildId: deployment.buildId },
@@ -309,7 +291,6 @@ async function serveProject(
       workflowBundle,
       activities,
       sinks: { ...skeinSinks(events), ...telemetry.worker.sinks },
-      // Tracing's activity interceptor first: Skein's runs inside the activity's span.
       interceptors: { activity: [...telemetry.worker.activityInterceptors, activityInterceptor(resolver, events)] },
       shutdownGraceTime: options.shutdownGraceTimeMs ?? 10_000,
       ...options.workerOptions,
@@ -324,6 +305,7 @@ async function serveProject(
     const graceMs = options.shutdownGraceTimeMs ?? 10_000;
     let forceStop: (() => void) | undefined;
     let membership: DeploymentMembership | undefined;
+    const stopWorker = () => worker.getState() === 'RUNNING' && worker.shutdown();
     const forced = new Promise<void>((resolve) => (forceStop = resolve));
     const engineMonitor = monitorEngine(clientConnection, {
       ...env.engineCheck,
@@ -370,13 +352,7 @@ async function serveProject(
           deployment,
           doc: catalogDocument,
           promote: options.promote ?? deploymentSettings.promote,
-          ...(options.exitWhenDrained
-            ? {
-                onDrained: () => {
-                  if (worker.getState() === 'RUNNING') worker.shutdown();
-                },
-              }
-            : {}),
+          ...(options.exitWhenDrained ? { onDrained: stopWorker } : {}),
         },
         logger,
       );
@@ -398,6 +374,7 @@ async function serveProject(
       validationCache: checked.cache,
       modules: project.counts,
     };
+    telemetry.metrics?.recorder.startup(startup);
     logger.info(
       { catalog, deployment, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, metrics: telemetry.metrics?.url ?? null, startup },
       `worker serving ${catalogDocument.workflows.length} workflow(s) on catalog "${catalog}"`,

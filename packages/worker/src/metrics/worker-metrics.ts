@@ -53,6 +53,12 @@ export class WorkerMetrics {
     this.#droppedSpans.add(spans);
   }
 
+  /** Records a start: its validation's duration (ms) and cache, and the bundle cache's answer. */
+  startup(startup: { validateMs: number; validationCache: 'hit' | 'miss' | 'off'; bundleCache: 'hit' | 'miss' | 'off' | 'build' }): void {
+    this.validation(startup.validateMs, startup.validationCache);
+    this.bundleCache(startup.bundleCache);
+  }
+
   /** Records the startup validation's duration (ms) and whether its outcome was cached. */
   validation(ms: number, cache: 'hit' | 'miss' | 'off'): void {
     this.#validation.record(ms / 1000, { cache });
