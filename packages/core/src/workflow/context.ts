@@ -15,8 +15,6 @@ export interface SkeinRunArgs {
 export interface RunContext extends SkeinRunArgs {
   workflowName: string;
   definitionActivityOptions?: ActivityOptions;
-  /** Counter for deterministic child workflow ids. */
-  childSeq: number;
 }
 
 const KEY = '__skeinRunContext';

@@ -15,6 +15,7 @@ import {
   startChild,
   setHandler,
   upsertMemo,
+  uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
 import { TRACE_MEMO_KEY, traceFilePath } from '../hooks/details.js';
@@ -89,7 +90,6 @@ async function runDefinition(def: WorkflowDefinition, input: unknown, args: Skei
     definitionActivityOptions: def.options?.activityOptions,
     inheritedActivityOptions: args?.inheritedActivityOptions,
     invocationActivityOptions: args?.invocationActivityOptions,
-    childSeq: 0,
   });
   publishTraceDestinations();
   sinks.skein.workflowStarted(input ?? null);
@@ -141,8 +141,6 @@ export function workflow<I = unknown, O = unknown>(config: WorkflowConfig<I, O>)
   const def = normalizeWorkflowConfig(config) as WorkflowDefinition;
   const call = async (input?: I, options?: ChildWorkflowCallOptions): Promise<unknown> => {
     const info = workflowInfo();
-    const ctx = runContext();
-    ctx.childSeq += 1;
     const childArgs: SkeinRunArgs = {
       inheritedActivityOptions: effectiveWorkflowOptions(),
       invocationActivityOptions: options?.activityOptions,
@@ -150,7 +148,7 @@ export function workflow<I = unknown, O = unknown>(config: WorkflowConfig<I, O>)
     const childOptions = {
       args: [input ?? null, childArgs] as [unknown, SkeinRunArgs],
       taskQueue: info.taskQueue,
-      workflowId: options?.workflowId ?? `${info.workflowId}/${def.name}-${ctx.childSeq}`,
+      workflowId: options?.workflowId ?? childWorkflowId(info.workflowId),
     };
     if (options?.detached) {
       const handle = await startChild(def.name, { ...childOptions, parentClosePolicy: ParentClosePolicy.ABANDON });
@@ -159,6 +157,16 @@ export function workflow<I = unknown, O = unknown>(config: WorkflowConfig<I, O>)
     return executeChild(def.name, { ...childOptions, parentClosePolicy: ParentClosePolicy.TERMINATE });
   };
   return Object.assign(call, { [SKEIN]: def }) as SkeinWorkflow<I, O>;
+}
+
+/**
+ * The id of a child workflow started without an explicit `workflowId`: `<parent workflow id>-<uuid>`, usable as-is
+ * in a URL path (the token is `[0-9a-f-]`). The uuid comes from the workflow's seeded random source, so a replay
+ * gives the same id, while a continue-as-new run or a reset run (which the engine gives a new seed) gives new ids
+ * instead of repeating the previous run's.
+ */
+export function childWorkflowId(parentWorkflowId: string): string {
+  return `${parentWorkflowId}-${uuid4()}`;
 }
 
 /** The Temporal workflow function of a defined workflow, as the worker's generated entry exports it. */
