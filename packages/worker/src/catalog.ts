@@ -23,6 +23,11 @@ export interface CatalogDocument {
    * serves their names too while their workers' identities still poll the catalog.
    */
   previous?: CatalogVersionEntry[];
+  /**
+   * Local trace folders the catalog's workers write (absolute paths, newest first, at most 20): an API on the
+   * same machine reads a run's local trace file only inside one of them. Not part of `version`.
+   */
+  traceDirs?: string[];
   workflows: Array<{
     name: string;
     aliases: string[];

@@ -1,4 +1,5 @@
 import { loadClientConnectConfig } from '@temporalio/envconfig';
+import { msToNumber } from '@temporalio/common/lib/time.js';
 import { DEFAULT_CATALOG } from '@skein/core';
 
 /** How to reach the engine: Temporal's environment configuration (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TLS, TOML profiles). */
@@ -19,6 +20,49 @@ export interface WorkerConfig {
   engineCheck: { intervalMs: number; failures: number };
   /** `SKEIN_ROLLING_DEPLOY=1` (or `true`): start next to a live worker of another catalog version (see `claimCatalog`). */
   rollingDeploy: boolean;
+  trace: TraceConfig;
+}
+
+/** Where the worker keeps traces. */
+export interface TraceConfig {
+  /** `SKEIN_TRACE_DIR`: the local trace folder; `off` = no local traces; undefined = `<project>/.skein/traces`. */
+  dir: string | 'off' | undefined;
+  /**
+   * The S3 destination, on when `SKEIN_TRACE_S3_BUCKET` is set; `SKEIN_TRACE_S3_PREFIX` (default empty) prefixes
+   * every key. Region, endpoint and credentials come from the AWS SDK's own settings.
+   */
+  s3: { bucket: string; prefix: string } | null;
+  /** `SKEIN_TRACE_RETENTION`: local trace files older than this are deleted, ms (default 7 days; `7d`, `12h` or ms). */
+  retentionMs: number;
+}
+
+/** Default of `SKEIN_TRACE_RETENTION`: 7 days, in ms. */
+export const DEFAULT_TRACE_RETENTION_MS = 7 * 24 * 3_600_000;
+
+function duration(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  let n: number | undefined;
+  try {
+    n = /^\d+$/.test(raw) ? Number(raw) : msToNumber(raw as never);
+  } catch {
+    n = undefined;
+  }
+  if (n === undefined || !Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a duration such as "7d", "12h" or a number of ms, got "${raw}"`);
+  return n;
+}
+
+/**
+ * Reads the trace settings from `env`.
+ * @throws Error naming the variable when `SKEIN_TRACE_RETENTION` is malformed.
+ */
+export function loadTraceConfig(env: NodeJS.ProcessEnv = process.env): TraceConfig {
+  const bucket = env.SKEIN_TRACE_S3_BUCKET?.trim();
+  return {
+    dir: env.SKEIN_TRACE_DIR?.trim() || undefined,
+    s3: bucket ? { bucket, prefix: env.SKEIN_TRACE_S3_PREFIX?.trim() ?? '' } : null,
+    retentionMs: duration(env, 'SKEIN_TRACE_RETENTION', DEFAULT_TRACE_RETENTION_MS),
+  };
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -56,5 +100,6 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
       failures: positiveInt(env, 'SKEIN_ENGINE_CHECK_FAILURES', 3),
     },
     rollingDeploy: /^(1|true|yes)$/i.test(env.SKEIN_ROLLING_DEPLOY ?? ''),
+    trace: loadTraceConfig(env),
   };
 }

@@ -10,3 +10,6 @@ export { buildCatalogDocument, type CatalogDocument } from './catalog.js';
 export { createLogger, logError, logSerializers } from './logger.js';
 export type { TraceExporter, TraceFile, TraceNode, TraceNodeKind } from './traces/types.js';
 export { redact, isCredentialKey, REDACTED } from './traces/redact.js';
+export { TRACE_EXPORT_CHANNEL, type TraceExportOutcome } from './traces/outcome.js';
+export { S3TraceExporter, traceS3Client, type UploadBackoff } from './traces/s3.js';
+export { sweepTraces } from './traces/retention.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter } from '@skein/core';
+import { dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter, traceDestinationsOf, type RemoteTraceLocation } from '@skein/core';
 import type { Manifest } from '@skein/discovery';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
@@ -21,7 +21,9 @@ import { activityInterceptor } from './hooks/activity-interceptor.js';
 import { WorkerEvents } from './hooks/events.js';
 import { loadHookFiles } from './hooks/hook-files.js';
 import { skeinSinks } from './hooks/sinks.js';
-import { TraceRecorder } from './traces/recorder.js';
+import { TraceRecorder, type TraceEngine } from './traces/recorder.js';
+import { sweepTraces, TRACE_SWEEP_INTERVAL_MS } from './traces/retention.js';
+import { S3TraceExporter, traceS3Client, type UploadBackoff } from './traces/s3.js';
 import { enableTypeScriptSources } from './typescript/resolve-hook.js';
 import type { TraceExporter } from './traces/types.js';
 
@@ -44,8 +46,12 @@ export interface StartWorkerOptions {
    * Default `SKEIN_TRACE_DIR`, else `<projectDir>/.skein/traces`.
    */
   traceDir?: string | false;
-  /** Remote trace destinations, called with each finished root run's trace. */
+  /** More trace destinations, called with each finished root run's trace (the S3 one is built from the environment). */
   traceExporters?: TraceExporter[];
+  /** Folder where traces wait for their S3 upload; default `<projectDir>/.skein/trace-spool`. */
+  traceSpoolDir?: string;
+  /** Retry timing of S3 trace uploads (defaults: 1 s doubling to 10 s; given up after 24 h). */
+  traceUploadBackoff?: Partial<UploadBackoff>;
   /** Advanced Temporal worker tuning passed through (e.g. `maxCachedWorkflows`, `maxConcurrentActivityTaskExecutions`). */
   workerOptions?: Partial<Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions'>>;
   /**
@@ -210,14 +216,38 @@ async function serveProject(
   const hookFiles = await loadHookFiles(manifest.root);
   const resolver = new ActivityResolver(project);
   const activities = buildActivities(resolver);
-  const traceDirOption = options.traceDir ?? process.env.SKEIN_TRACE_DIR ?? path.join(manifest.root, '.skein', 'traces');
+  const traceDirOption = options.traceDir ?? env.trace.dir ?? path.join(manifest.root, '.skein', 'traces');
   const traceDir = traceDirOption === false || traceDirOption === 'off' ? null : path.resolve(traceDirOption);
-  const traces = traceDir ? new TraceRecorder(traceDir, options.traceExporters, (err) => logger.warn({ err }, 'trace write failed')) : undefined;
+  let traceRemote: RemoteTraceLocation | undefined;
+  let remoteTraces: S3TraceExporter | undefined;
+  if (env.trace.s3) {
+    const { client: s3, endpoint } = traceS3Client();
+    const region = await s3.config.region().catch(() => undefined);
+    traceRemote = { ...env.trace.s3, ...(endpoint ? { endpoint } : {}), ...(region ? { region } : {}) };
+    const spoolDir = path.resolve(options.traceSpoolDir ?? path.join(manifest.root, '.skein', 'trace-spool'));
+    remoteTraces = new S3TraceExporter(traceRemote, s3, spoolDir, logger, options.traceUploadBackoff);
+  }
+  const exporters = [...(options.traceExporters ?? []), ...(remoteTraces ? [remoteTraces] : [])];
+  const traceEngine: TraceEngine = {
+    history: async (workflowId, runId) => (await clientReady).workflow.getHandle(workflowId, runId).fetchHistory(),
+    async describe(workflowId, runId) {
+      const d = await (await clientReady).workflow.getHandle(workflowId, runId).describe();
+      return { closed: d.status.name !== 'RUNNING', destinations: traceDestinationsOf({ memo: d.memo ?? {} }) };
+    },
+  };
+  const activityKind = (type: string) => {
+    const facts = resolver.resolve(type)?.facts;
+    return { kind: facts?.kind ?? ('internal_step' as const), name: facts?.name ?? type };
+  };
+  const traces =
+    traceDir || exporters.length > 0
+      ? new TraceRecorder(traceDir, traceEngine, activityKind, exporters, (err) => logger.warn({ err }, 'trace not written'))
+      : undefined;
   const events = new WorkerEvents(traces, (err) => logger.warn({ err }, 'trace failed'));
   const tLoaded = performance.now();
   const cacheEnv = process.env.SKEIN_BUNDLE_CACHE?.trim();
   const bundleCacheDir = options.bundleCache ?? (cacheEnv === 'off' ? false : cacheEnv ? path.resolve(cacheEnv) : path.join(manifest.root, '.skein', 'bundles'));
-  const bundled = await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), cacheDir: bundleCacheDir, ...(caches ? { digests: caches.digests } : {}) });
+  const bundled = await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), ...(traceRemote ? { traceRemote } : {}), cacheDir: bundleCacheDir, ...(caches ? { digests: caches.digests } : {}) });
   if (bundled.storeError) logger.warn({ err: bundled.storeError }, `workflow bundle cache not written (${bundled.storeError.message}); the next start bundles again`);
   const workflowBundle = { code: bundled.code };
   const tBundled = performance.now();
@@ -231,6 +261,10 @@ async function serveProject(
     // Unique per worker, so that the engine's poller list tells workers (even in one process) apart.
     const identity = `${process.pid}@${os.hostname()}/${randomUUID().slice(0, 8)}`;
     const built = buildCatalogDocument(project, catalog, identity);
+    // Advertise where this worker writes trace files, keeping the folders earlier workers of the catalog advertised.
+    const advertised = (await published.catch(() => undefined))?.doc.traceDirs ?? [];
+    const traceDirs = [...(traceDir ? [traceDir] : []), ...advertised.filter((d) => d !== traceDir)].slice(0, 20);
+    if (traceDirs.length > 0) built.traceDirs = traceDirs;
     const previous = await claimCatalog(client, built, { rollingDeploy: options.rollingDeploy ?? env.rollingDeploy, published });
     const fitted = fitCatalogDocument(previous.length > 0 ? { ...built, previous } : built);
     const catalogDocument = fitted.doc;
@@ -254,6 +288,11 @@ async function serveProject(
       catalog,
       workflows: catalogDocument.workflows.map((w) => w.name),
     });
+    remoteTraces?.start();
+    const sweep = () => void (traceDir && sweepTraces(traceDir, env.trace.retentionMs));
+    sweep();
+    const sweeper = setInterval(sweep, TRACE_SWEEP_INTERVAL_MS);
+    sweeper.unref();
     let lost: string | undefined;
     const graceMs = options.shutdownGraceTimeMs ?? 10_000;
     let forceStop: (() => void) | undefined;
@@ -289,7 +328,9 @@ async function serveProject(
         await checked.store?.();
         const pending = await drainHooks(30_000);
         if (pending > 0) logger.warn({ pending }, 'hooks still running after 30 s; not waiting longer');
+        clearInterval(sweeper);
         await traces?.flush();
+        remoteTraces?.stop();
         await closeConnections();
       });
     await publishCatalog(client, catalogDocument);
