@@ -44,12 +44,15 @@ export interface ApiConfig {
   /** How long a catalog document and its poller liveness are cached, in ms (`SKEIN_CATALOG_CACHE_MS`, default 2 000). */
   catalogCacheMs: number;
   /**
-   * The only directory trace-log reads local trace files from (`SKEIN_TRACE_DIR`, default `<cwd>/.skein/traces`,
-   * the worker's default when both run in the project directory).
+   * A folder trace-log reads local trace files from besides those the catalog's workers advertise
+   * (`SKEIN_TRACE_DIR`); null (default) = only the advertised folders.
    */
-  traceDir: string;
-  /** The only URL prefix trace-log fetches remote traces from (`SKEIN_TRACE_REMOTE_URL`); null = never fetch. */
-  traceRemoteUrl: string | null;
+  traceDir: string | null;
+  /**
+   * The S3 trace destination trace-log reads (`SKEIN_TRACE_S3_BUCKET`, `SKEIN_TRACE_S3_PREFIX`); region, endpoint
+   * and credentials come from the AWS SDK's own settings. null = remote traces are not read.
+   */
+  traceS3: { bucket: string; prefix: string } | null;
   /** Temporal connection, from `@temporalio/envconfig` (`TEMPORAL_ADDRESS`, `TEMPORAL_API_KEY`, TLS, ...). */
   temporal: { connection: ConnectionOptions; namespace: string };
 }
@@ -103,8 +106,8 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     engineTimeoutMs: int(env, 'SKEIN_ENGINE_TIMEOUT_MS', 10_000, 100, 600_000),
     handlerTimeoutMs: int(env, 'SKEIN_HANDLER_TIMEOUT_MS', 10_000, 100, 600_000),
     catalogCacheMs: int(env, 'SKEIN_CATALOG_CACHE_MS', 2_000, 0, 60_000),
-    traceDir: path.resolve(env.SKEIN_TRACE_DIR?.trim() || path.join(process.cwd(), '.skein', 'traces')),
-    traceRemoteUrl: env.SKEIN_TRACE_REMOTE_URL?.trim() || null,
+    traceDir: env.SKEIN_TRACE_DIR?.trim() ? path.resolve(env.SKEIN_TRACE_DIR.trim()) : null,
+    traceS3: env.SKEIN_TRACE_S3_BUCKET?.trim() ? { bucket: env.SKEIN_TRACE_S3_BUCKET.trim(), prefix: env.SKEIN_TRACE_S3_PREFIX?.trim() ?? '' } : null,
     sseKeepAliveMs: 15_000,
     shutdownGraceMs: 10_000,
     temporal: { connection, namespace: temporal.namespace ?? 'default' },
