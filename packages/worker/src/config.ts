@@ -32,6 +32,8 @@ export interface TraceConfig {
    * every key. Region, endpoint and credentials come from the AWS SDK's own settings.
    */
   s3: { bucket: string; prefix: string } | null;
+  /** `SKEIN_TRACE_SPOOL_DIR`: where traces wait for their upload; undefined = `<project>/.skein/trace-spool`. */
+  spoolDir: string | undefined;
   /** `SKEIN_TRACE_RETENTION`: local trace files older than this are deleted, ms (default 7 days; `7d`, `12h` or ms). */
   retentionMs: number;
 }
@@ -61,6 +63,7 @@ export function loadTraceConfig(env: NodeJS.ProcessEnv = process.env): TraceConf
   return {
     dir: env.SKEIN_TRACE_DIR?.trim() || undefined,
     s3: bucket ? { bucket, prefix: env.SKEIN_TRACE_S3_PREFIX?.trim() ?? '' } : null,
+    spoolDir: env.SKEIN_TRACE_SPOOL_DIR?.trim() || undefined,
     retentionMs: duration(env, 'SKEIN_TRACE_RETENTION', DEFAULT_TRACE_RETENTION_MS),
   };
 }

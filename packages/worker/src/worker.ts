@@ -48,7 +48,7 @@ export interface StartWorkerOptions {
   traceDir?: string | false;
   /** More trace destinations, called with each finished root run's trace (the S3 one is built from the environment). */
   traceExporters?: TraceExporter[];
-  /** Folder where traces wait for their S3 upload; default `<projectDir>/.skein/trace-spool`. */
+  /** Folder where traces wait for their S3 upload; default `SKEIN_TRACE_SPOOL_DIR`, else `<projectDir>/.skein/trace-spool`. */
   traceSpoolDir?: string;
   /** Retry timing of S3 trace uploads (defaults: 1 s doubling to 10 s; given up after 24 h). */
   traceUploadBackoff?: Partial<UploadBackoff>;
@@ -224,7 +224,7 @@ async function serveProject(
     const { client: s3, endpoint } = traceS3Client();
     const region = await s3.config.region().catch(() => undefined);
     traceRemote = { ...env.trace.s3, ...(endpoint ? { endpoint } : {}), ...(region ? { region } : {}) };
-    const spoolDir = path.resolve(options.traceSpoolDir ?? path.join(manifest.root, '.skein', 'trace-spool'));
+    const spoolDir = path.resolve(options.traceSpoolDir ?? env.trace.spoolDir ?? path.join(manifest.root, '.skein', 'trace-spool'));
     remoteTraces = new S3TraceExporter(traceRemote, s3, spoolDir, logger, options.traceUploadBackoff);
   }
   const exporters = [...(options.traceExporters ?? []), ...(remoteTraces ? [remoteTraces] : [])];
