@@ -8,6 +8,7 @@ import { freePort } from '@skein/cli';
 import { spawnSkein, type CliProcess } from '../support/processes.js';
 import { repoRoot } from '../support/stack.js';
 import { startSeaweedFs, type SeaweedFs } from '../support/seaweedfs.js';
+import { skein } from '../cli/client-support.js';
 
 /**
  * One complete trace per run at fleet scale, on a real dev server and a real SeaweedFS: three `skein worker`
@@ -195,5 +196,9 @@ describe('traces with three workers and object storage', () => {
       expect(res.body.source).toBe('remote');
       expectComplete(run, res.body.data);
     }
+    // `skein workflow trace` prints the tree it gets from the API.
+    const printed = await skein(apiUrl, ['workflow', 'trace', runs[0]!.workflowId]);
+    expect(printed.code).toBe(0);
+    for (const name of ['fleet', 'prepare', 'judge', 'stamp', 'summary', 'count']) expect(printed.stdout).toContain(name);
   }, 120_000);
 });

@@ -25,6 +25,7 @@ const stamp = `${process.pid}-${Date.now()}`;
 const localCatalog = `split-${stamp}`;
 const badCatalog = `badcreds-${stamp}`;
 let badWorker: CliProcess;
+let api: CliProcess;
 
 async function call(method: string, route: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(apiUrl + route, {
@@ -68,7 +69,7 @@ beforeAll(async () => {
   const elsewhere = path.join(base, 'elsewhere');
   await mkdir(elsewhere);
   const port = await freePort();
-  const api = spawnSkein(['api'], { TEMPORAL_ADDRESS: address, SKEIN_CATALOG: localCatalog, PORT: String(port) }, { cwd: elsewhere });
+  api = spawnSkein(['api'], { TEMPORAL_ADDRESS: address, SKEIN_CATALOG: localCatalog, PORT: String(port) }, { cwd: elsewhere });
   procs.push(api);
   await api.waitFor(/listening/i, 30_000);
   apiUrl = `http://127.0.0.1:${port}`;
@@ -130,8 +131,11 @@ describe('object storage refusing the credentials', () => {
     expect(line).toMatchObject({ level: 50, workflowId: res.body.workflowId, runId: res.body.runId, bucket: weed.bucket });
     expect(line.reason).toMatch(/HTTP 403/);
     expect(badWorker.stdout()).not.toContain('retrying later');
-    // The API, reading no S3 destination itself, answers 404 for that run's trace.
+    // The API, reading no S3 destination itself, answers 404 for that run's trace and logs why.
     const log = await traceLog(res.body);
     expect(log.status).toBe(404);
+    await api.waitFor(new RegExp(`"runId":"${res.body.runId}".*trace-log: no readable trace`), 5_000);
+    const why = api.output().split('\n').find((l) => l.includes('trace-log: no readable trace') && l.includes(res.body.runId))!;
+    expect(JSON.parse(why).failures).toEqual([`remote ${res.body.trace.destinations.remote}: no S3 destination is configured (SKEIN_TRACE_S3_BUCKET)`]);
   }, 60_000);
 });
