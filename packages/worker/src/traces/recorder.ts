@@ -62,6 +62,8 @@ export class TraceRecorder {
   async workflowFinished(details: WorkflowDetails, result: { output: unknown } | { error: SerializedError }, destinations: TraceDestinations): Promise<void> {
     const root = details.root ?? { workflowId: details.workflowId, runId: details.runId };
     const isRoot = root.workflowId === details.workflowId && root.runId === details.runId;
+    // A run that names no destination (traces off when it started) has no trace to assemble.
+    if (destinations.local === undefined && destinations.remote === undefined) return;
     const endedAt = Date.now();
     const work = (async () => {
       if (isRoot) return this.deliver(root, { ...result, endedAt } as RunOutcome, destinations);
