@@ -51,7 +51,8 @@ export class TraceRecorder {
       if (this.attempts.size >= MAX_REMEMBERED_ACTIVITIES) this.attempts.delete(this.attempts.keys().next().value!);
       this.attempts.set(key, (list = []));
     }
-    list.push({ attempt, error });
+    // Named as history names it (the error's own type, not the failure class that carried it).
+    list.push({ attempt, error: error.name === 'ApplicationFailure' && error.type ? { ...error, name: error.type } : error });
   }
 
   /**
