@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,7 +36,8 @@ const workerEnv = (i: number): Record<string, string> => ({
   SKEIN_CATALOG: catalog,
   SKEIN_TRACE_S3_PREFIX: 'fleet/',
   SKEIN_TRACE_DIR: path.join(base, `w${i}`, 'traces'),
-  SKEIN_TRACE_SPOOL_DIR: path.join(base, `w${i}`, 'spool'),
+  // One spool folder for all three, as when they run from one project folder.
+  SKEIN_TRACE_SPOOL_DIR: path.join(base, 'spool'),
   SKEIN_BUNDLE_CACHE: path.join(base, 'bundles'),
   SKEIN_STARTUP_CACHE: path.join(base, 'startup'),
   SKEIN_LOG_LEVEL: 'debug',
@@ -166,14 +167,23 @@ describe('traces with three workers and object storage', () => {
     expect(identities.size).toBeGreaterThan(1);
   }, 300_000);
 
-  it('runs complete while storage is down, and their traces arrive once it is back', async () => {
+  it('runs complete while storage is down; their traces wait on disk through a worker restart and arrive once it is back', async () => {
     await weed.stop();
     const during = await startRuns(5, 1000);
     // Nothing remote yet; the local file of the worker that closed each run answers meanwhile.
     const r = await traceLog(during[0]!);
     expect([200, 404]).toContain(r.status);
     if (r.status === 200) expect(r.body.source).toBe('local');
+    // Every worker stops while storage is down; one comes back, after storage.
+    for (const w of workers.splice(0)) {
+      w.child.kill('SIGTERM');
+      expect(await w.exited).toBe(0);
+    }
+    expect((await readdir(path.join(base, 'spool'))).filter((f) => f.endsWith('.json'))).toHaveLength(during.length);
     await weed.restart();
+    const again = spawnSkein(['worker', FIXTURE], workerEnv(1));
+    workers.push(again);
+    await again.waitFor(/worker serving/, 90_000);
     for (const run of during) {
       const res = await eventually(async () => {
         const t = await traceLog(run);
@@ -189,6 +199,7 @@ describe('traces with three workers and object storage', () => {
       w.child.kill('SIGTERM');
       expect(await w.exited).toBe(0);
     }
+    expect(await readdir(path.join(base, 'spool'))).toEqual([]);
     for (const i of [1, 2, 3]) await rm(path.join(base, `w${i}`, 'traces'), { recursive: true, force: true });
     for (const run of runs) {
       const res = await traceLog(run);

@@ -330,7 +330,7 @@ async function serveProject(
         if (pending > 0) logger.warn({ pending }, 'hooks still running after 30 s; not waiting longer');
         clearInterval(sweeper);
         await traces?.flush();
-        remoteTraces?.stop();
+        await remoteTraces?.stop();
         await closeConnections();
       });
     await publishCatalog(client, catalogDocument);

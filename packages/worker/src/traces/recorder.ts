@@ -86,7 +86,19 @@ export class TraceRecorder {
 
   private async deliver(root: { workflowId: string; runId: string }, outcome: RunOutcome | undefined, destinations: TraceDestinations): Promise<void> {
     if (destinations.local === undefined && destinations.remote === undefined) return;
-    const tree = await assembleTrace(root, { history: this.engine.history, activity: this.activity, retries: (k) => this.attempts.get(k) }, outcome);
+    const sources = { history: this.engine.history, activity: this.activity, retries: (k: string) => this.attempts.get(k) };
+    let tree: TraceNode | undefined;
+    // The engine may be briefly unavailable: read the histories again after 0.5 s and 2 s before giving up.
+    for (const waitMs of [500, 2_000, -1]) {
+      try {
+        tree = await assembleTrace(root, sources, outcome);
+        break;
+      } catch (err) {
+        if (waitMs < 0) throw err;
+        await new Promise((r) => setTimeout(r, waitMs));
+      }
+    }
+    if (!tree) return;
     this.forget(tree);
     const trace: TraceFile = { version: 1, root, updatedAt: Date.now(), tree };
     const writes: Promise<void>[] = [];

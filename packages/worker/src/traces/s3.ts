@@ -64,6 +64,7 @@ export class S3TraceExporter implements TraceExporter {
   private delayMs: number;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private current: Promise<void> | undefined;
 
   /**
    * @param location bucket, prefix and addressing (as the workflow bundle publishes object URLs).
@@ -87,10 +88,16 @@ export class S3TraceExporter implements TraceExporter {
     this.kick(true);
   }
 
-  /** Stops sending (the spool keeps what is left for the next start). */
-  stop(): void {
+  /**
+   * Stops sending: waits up to `waitMs` (default 5 000) for the upload in flight, whose trace otherwise stays
+   * claimed until another worker takes it back (after a minute). The spool keeps what is left for the next start.
+   */
+  async stop(waitMs = 5_000): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.current, new Promise((r) => (timer = setTimeout(r, waitMs)))]);
+    clearTimeout(timer);
   }
 
   async export(trace: TraceFile, destinations: { remote?: string }): Promise<void> {
@@ -116,7 +123,7 @@ export class S3TraceExporter implements TraceExporter {
     if (this.timer && !force) return;
     clearTimeout(this.timer);
     this.timer = undefined;
-    void this.send();
+    this.current = this.send();
   }
 
   /** Uploads the spool in order; on the first retryable failure, waits (backoff) and starts over. */
