@@ -1,11 +1,17 @@
+import diagnostics from 'node:diagnostics_channel';
 import { mkdirSync, mkdtempSync, readdirSync, existsSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { S3Client } from '@aws-sdk/client-s3';
+import { traceObjectKey, traceObjectUrl } from '@skein/core';
 import { defaultPayloadConverter } from '@temporalio/common';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { assembleTrace, type AssemblySources } from '../src/traces/assemble.js';
 import { sweepTraces } from '../src/traces/retention.js';
 import { TraceSpool } from '../src/traces/spool.js';
+import { S3TraceExporter } from '../src/traces/s3.js';
+import { TRACE_EXPORT_CHANNEL } from '../src/traces/outcome.js';
 import { DEFAULT_TRACE_RETENTION_MS, loadTraceConfig } from '../src/config.js';
 
 const payloads = (v: unknown) => ({ payloads: [defaultPayloadConverter.toPayload(v)] });
@@ -147,5 +153,30 @@ describe('trace settings', () => {
     });
     expect(loadTraceConfig({ SKEIN_TRACE_RETENTION: '5000' }).retentionMs).toBe(5000);
     expect(() => loadTraceConfig({ SKEIN_TRACE_RETENTION: 'soon' })).toThrow(/SKEIN_TRACE_RETENTION/);
+  });
+});
+
+describe('S3 destination', () => {
+  it("uploads only the run's own object: a memo naming another run's object or another bucket is refused", async () => {
+    const spool = mkdtempSync(path.join(tmpdir(), 'skein-s3-refuse-'));
+    const location = { bucket: 'b', prefix: 'p/', endpoint: 'http://127.0.0.1:1' };
+    const exporter = new S3TraceExporter(location, new S3Client({ region: 'us-east-1' }), spool, pino({ level: 'silent' }));
+    const outcomes: unknown[] = [];
+    const listen = (o: unknown) => outcomes.push(o);
+    diagnostics.subscribe(TRACE_EXPORT_CHANNEL, listen);
+    try {
+      const trace = { version: 1 as const, root: { workflowId: 'mine', runId: 'r' }, updatedAt: 0, tree: {} as never };
+      const others = traceObjectUrl(location, traceObjectKey('p/', { workflowType: 'wf', workflowId: 'theirs', runStartTime: 1 }));
+      await exporter.export(trace, { remote: others });
+      await exporter.export(trace, { remote: traceObjectUrl({ ...location, bucket: 'c' }, traceObjectKey('p/', { workflowType: 'wf', workflowId: 'mine', runStartTime: 1 })) });
+      expect(readdirSync(spool)).toEqual([]);
+      expect(outcomes).toEqual([
+        expect.objectContaining({ destination: 'remote', workflowId: 'mine', ok: false, final: true }),
+        expect.objectContaining({ destination: 'remote', workflowId: 'mine', ok: false, final: true }),
+      ]);
+    } finally {
+      diagnostics.unsubscribe(TRACE_EXPORT_CHANNEL, listen);
+      await exporter.stop();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { traceObjectKeyFromUrl, type RemoteTraceLocation } from '@skein/core';
+import { traceObjectKeyFromUrl, traceSegment, type RemoteTraceLocation } from '@skein/core';
 import type { Logger } from 'pino';
 import { reportTraceExport } from './outcome.js';
 import { TraceSpool, type SpooledTrace } from './spool.js';
@@ -104,9 +104,11 @@ export class S3TraceExporter implements TraceExporter {
     if (!destinations.remote) return;
     const key = traceObjectKeyFromUrl(this.location, destinations.remote);
     const at = { destination: 'remote' as const, workflowId: trace.root.workflowId, runId: trace.root.runId };
-    if (!key) {
-      this.logger.warn({ ...at, remote: destinations.remote }, 'trace not uploaded: its memo names an object outside SKEIN_TRACE_S3_BUCKET/SKEIN_TRACE_S3_PREFIX');
-      reportTraceExport({ ...at, ok: false, final: true, reason: 'object outside the configured bucket and prefix' });
+    // Only this root's own object: a memo (which anyone with engine access can write) never redirects an upload
+    // onto another run's trace.
+    if (!key || !key.endsWith(`_${traceSegment(trace.root.workflowId)}.json`)) {
+      this.logger.warn({ ...at, remote: destinations.remote }, "trace not uploaded: its memo names an object that is not this run's under SKEIN_TRACE_S3_BUCKET/SKEIN_TRACE_S3_PREFIX");
+      reportTraceExport({ ...at, ok: false, final: true, reason: "not this run's object in the configured bucket and prefix" });
       return;
     }
     await this.spool.put({ key, workflowId: trace.root.workflowId, runId: trace.root.runId, spooledAt: Date.now(), body: JSON.stringify(trace) });
