@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { S3Client } from '@aws-sdk/client-s3';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { traceObjectKeyFromUrl, traceSegment, type RemoteTraceLocation } from '@skein/core';
 import type { Logger } from 'pino';
 import { reportTraceExport } from './outcome.js';
-import { TraceSpool, type SpooledTrace } from './spool.js';
+import { TraceSpool, type SpoolClaim, type SpooledTrace } from './spool.js';
 import type { TraceExporter, TraceFile } from './types.js';
 
 /** Retry timing of uploads, ms. */
@@ -16,6 +16,9 @@ export interface UploadBackoff {
   /** A trace still not uploaded this long after it was spooled is given up on (default 24 h). */
   giveUpAfterMs: number;
 }
+
+/** Traces larger than this (bytes) are uploaded in parts. */
+const MULTIPART_FROM_BYTES = 5 * 1024 * 1024;
 
 const DEFAULT_BACKOFF: UploadBackoff = { initialMs: 1_000, maxMs: 10_000, giveUpAfterMs: 24 * 3_600_000 };
 
@@ -65,6 +68,10 @@ export class S3TraceExporter implements TraceExporter {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private current: Promise<void> | undefined;
+  /** Traces this worker spooled and has not tried yet. */
+  private readonly fresh: Array<{ file: string; item: SpooledTrace }> = [];
+  /** Whether the next pass reads the whole spool folder (at start, and after a failure). */
+  private scan = true;
 
   /**
    * @param location bucket, prefix and addressing (as the workflow bundle publishes object URLs).
@@ -100,6 +107,7 @@ export class S3TraceExporter implements TraceExporter {
     clearTimeout(timer);
   }
 
+  /** Spools the trace for the object `destinations.remote` names (refused unless it is this run's own) and sends it. */
   async export(trace: TraceFile, destinations: { remote?: string }): Promise<void> {
     if (!destinations.remote) return;
     const key = traceObjectKeyFromUrl(this.location, destinations.remote);
@@ -111,7 +119,8 @@ export class S3TraceExporter implements TraceExporter {
       reportTraceExport({ ...at, ok: false, final: true, reason: "not this run's object in the configured bucket and prefix" });
       return;
     }
-    await this.spool.put({ key, workflowId: trace.root.workflowId, runId: trace.root.runId, spooledAt: Date.now(), body: JSON.stringify(trace) });
+    const item: SpooledTrace = { key, workflowId: trace.root.workflowId, runId: trace.root.runId, spooledAt: Date.now(), body: JSON.stringify(trace) };
+    this.fresh.push({ file: await this.spool.put(item), item });
     this.kick();
   }
 
@@ -128,58 +137,74 @@ export class S3TraceExporter implements TraceExporter {
     this.current = this.send();
   }
 
-  /** Uploads the spool in order; on the first retryable failure, waits (backoff) and starts over. */
+  /**
+   * One sending pass: the traces this worker just spooled (held in memory), or, at start and after a failure, every
+   * trace in the spool folder. On the first retryable failure, waits (backoff) and scans the folder again.
+   */
   private async send(): Promise<void> {
     this.sending = true;
     let retryLater = false;
     try {
       do {
         this.again = false;
-        for await (const claim of this.spool.claims((file, err) => this.logger.warn({ file, err }, 'unreadable spooled trace dropped'))) {
-          if (this.stopped || retryLater) {
-            await claim.release();
-            continue;
-          }
-          const { item } = claim;
-          const at = { destination: 'remote' as const, workflowId: item.workflowId, runId: item.runId };
-          try {
-            await this.upload(item);
-            await claim.done();
-            this.delayMs = this.backoff.initialMs;
-            reportTraceExport({ ...at, ok: true });
-          } catch (err) {
-            const reason = reasonOf(err);
-            const expired = Date.now() - item.spooledAt > this.backoff.giveUpAfterMs;
-            if (isPermanent(err) || expired) {
-              await claim.done();
-              this.logger.error(
-                { ...at, bucket: this.location.bucket, key: item.key, reason },
-                `trace upload given up: ${expired && !isPermanent(err) ? `still failing after ${Math.round(this.backoff.giveUpAfterMs / 60_000)} min: ` : ''}${reason}`,
-              );
-              reportTraceExport({ ...at, ok: false, final: true, reason });
-            } else {
-              await claim.release();
-              reportTraceExport({ ...at, ok: false, final: false, reason });
-              this.logger.debug({ ...at, reason, retryInMs: this.delayMs }, 'trace upload failed; retrying later');
-              retryLater = true;
-            }
+        if (this.scan) {
+          this.scan = false;
+          this.fresh.length = 0; // every one of them is in the folder too
+          for await (const claim of this.spool.claims((file, err) => this.logger.warn({ file, err }, 'unreadable spooled trace dropped'))) {
+            if (this.stopped || retryLater) await claim.release();
+            else retryLater = !(await this.attempt(claim));
           }
         }
-      } while (this.again && !retryLater && !this.stopped);
+        while (this.fresh.length > 0 && !this.stopped && !retryLater) {
+          const { file, item } = this.fresh.shift()!;
+          const claim = await this.spool.claim(file, item);
+          if (claim) retryLater = !(await this.attempt(claim));
+        }
+      } while ((this.again || this.fresh.length > 0) && !retryLater && !this.stopped);
     } finally {
       this.sending = false;
     }
     if (retryLater && !this.stopped) {
+      this.scan = true;
       this.timer = setTimeout(() => this.kick(true), this.delayMs);
       this.timer.unref();
       this.delayMs = Math.min(this.delayMs * 2, this.backoff.maxMs);
-    } else if (this.again) this.kick();
+    }
   }
 
+  /** Uploads one claimed trace. @returns false when the failure may pass (the trace goes back to the spool). */
+  private async attempt(claim: SpoolClaim): Promise<boolean> {
+    const { item } = claim;
+    const at = { destination: 'remote' as const, workflowId: item.workflowId, runId: item.runId };
+    try {
+      await this.upload(item);
+      await claim.done();
+      this.delayMs = this.backoff.initialMs;
+      reportTraceExport({ ...at, ok: true });
+      return true;
+    } catch (err) {
+      const reason = reasonOf(err);
+      const expired = Date.now() - item.spooledAt > this.backoff.giveUpAfterMs;
+      if (isPermanent(err) || expired) {
+        await claim.done();
+        this.logger.error(
+          { ...at, bucket: this.location.bucket, key: item.key, reason },
+          `trace upload given up: ${expired && !isPermanent(err) ? `still failing after ${Math.round(this.backoff.giveUpAfterMs / 60_000)} min: ` : ''}${reason}`,
+        );
+        reportTraceExport({ ...at, ok: false, final: true, reason });
+        return true;
+      }
+      await claim.release();
+      reportTraceExport({ ...at, ok: false, final: false, reason });
+      this.logger.debug({ ...at, reason, retryInMs: this.delayMs }, 'trace upload failed; retrying later');
+      return false;
+    }
+  }
+
+  /** One PUT for a trace up to 5 MiB; a multipart upload (`@aws-sdk/lib-storage`) beyond. */
   private async upload(item: SpooledTrace): Promise<void> {
-    await new Upload({
-      client: this.client,
-      params: { Bucket: this.location.bucket, Key: item.key, Body: item.body, ContentType: 'application/json' },
-    }).done();
+    const params = { Bucket: this.location.bucket, Key: item.key, Body: item.body, ContentType: 'application/json' };
+    if (Buffer.byteLength(item.body) <= MULTIPART_FROM_BYTES) await this.client.send(new PutObjectCommand(params));
+    else await new Upload({ client: this.client, params }).done();
   }
 }

@@ -36,13 +36,28 @@ export class TraceSpool {
     private readonly claimant: string,
   ) {}
 
-  /** Stores a trace to send. @throws when the folder cannot be written. */
-  async put(item: SpooledTrace): Promise<void> {
+  /**
+   * Stores a trace to send. @returns its spool file, for {@link claim}.
+   * @throws when the folder cannot be written.
+   */
+  async put(item: SpooledTrace): Promise<string> {
     await mkdir(this.dir, { recursive: true });
     const file = path.join(this.dir, `${createHash('sha256').update(item.key).digest('hex')}.json`);
     const tmp = `${file}.${process.pid}.tmp`;
     await writeFile(tmp, JSON.stringify(item));
     await rename(tmp, file);
+    return file;
+  }
+
+  /** Claims the entry just `put` as `file` (whose content the caller holds), or undefined when it is gone or taken. */
+  async claim(file: string, item: SpooledTrace): Promise<SpoolClaim | undefined> {
+    const claimed = `${file}.${this.claimant}`;
+    try {
+      await rename(file, claimed);
+    } catch {
+      return undefined;
+    }
+    return { item, done: () => rm(claimed, { force: true }), release: () => rename(claimed, file).catch(() => {}) };
   }
 
   /** Claims every unclaimed entry, oldest file name order; unreadable entries are dropped and reported through `onBad`. */
@@ -70,11 +85,7 @@ export class TraceSpool {
         await rm(claimed, { force: true });
         continue;
       }
-      yield {
-        item,
-        done: () => rm(claimed, { force: true }),
-        release: () => rename(claimed, file).catch(() => {}),
-      };
+      yield { item, done: () => rm(claimed, { force: true }), release: () => rename(claimed, file).catch(() => {}) };
     }
   }
 
