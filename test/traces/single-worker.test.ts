@@ -65,5 +65,10 @@ describe('a single worker’s trace', () => {
       children: [{ kind: 'step', name: 'stamp', status: 'completed', output: 'stamped:awake' }],
     });
     expect(later.tree).toMatchObject({ status: 'completed', output: res.body.output });
+    // The child's own trace-log is its root's tree (the API has no trace setting: the worker advertises its folder).
+    const child = res.body.output as { workflowId: string; runId: string };
+    const log = await stack.get(`/workflow/${child.workflowId}/runs/${child.runId}/trace-log`);
+    expect(log.status).toBe(200);
+    expect(log.body).toMatchObject({ source: 'local', location: file, data: { root: { workflowId: res.body.workflowId, runId: res.body.runId } } });
   });
 });
