@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter, traceDestinationsOf, type RemoteTraceLocation } from '@skein/core';
+import { dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter } from '@skein/core';
 import type { Manifest } from '@skein/discovery';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
@@ -21,9 +21,9 @@ import { activityInterceptor } from './hooks/activity-interceptor.js';
 import { WorkerEvents } from './hooks/events.js';
 import { loadHookFiles } from './hooks/hook-files.js';
 import { skeinSinks } from './hooks/sinks.js';
-import { TraceRecorder, type TraceEngine } from './traces/recorder.js';
 import { sweepTraces, TRACE_SWEEP_INTERVAL_MS } from './traces/retention.js';
-import { S3TraceExporter, traceS3Client, type UploadBackoff } from './traces/s3.js';
+import { setUpTraces } from './traces/setup.js';
+import type { UploadBackoff } from './traces/s3.js';
 import { enableTypeScriptSources } from './typescript/resolve-hook.js';
 import type { TraceExporter } from './traces/types.js';
 
@@ -216,33 +216,19 @@ async function serveProject(
   const hookFiles = await loadHookFiles(manifest.root);
   const resolver = new ActivityResolver(project);
   const activities = buildActivities(resolver);
-  const traceDirOption = options.traceDir ?? env.trace.dir ?? path.join(manifest.root, '.skein', 'traces');
-  const traceDir = traceDirOption === false || traceDirOption === 'off' ? null : path.resolve(traceDirOption);
-  let traceRemote: RemoteTraceLocation | undefined;
-  let remoteTraces: S3TraceExporter | undefined;
-  if (env.trace.s3) {
-    const { client: s3, endpoint } = traceS3Client();
-    const region = await s3.config.region().catch(() => undefined);
-    traceRemote = { ...env.trace.s3, ...(endpoint ? { endpoint } : {}), ...(region ? { region } : {}) };
-    const spoolDir = path.resolve(options.traceSpoolDir ?? env.trace.spoolDir ?? path.join(manifest.root, '.skein', 'trace-spool'));
-    remoteTraces = new S3TraceExporter(traceRemote, s3, spoolDir, logger, options.traceUploadBackoff);
-  }
-  const exporters = [...(options.traceExporters ?? []), ...(remoteTraces ? [remoteTraces] : [])];
-  const traceEngine: TraceEngine = {
-    history: async (workflowId, runId) => (await clientReady).workflow.getHandle(workflowId, runId).fetchHistory(),
-    async describe(workflowId, runId) {
-      const d = await (await clientReady).workflow.getHandle(workflowId, runId).describe();
-      return { closed: d.status.name !== 'RUNNING', destinations: traceDestinationsOf({ memo: d.memo ?? {} }) };
+  const { dir: traceDir, remote: traceRemote, uploader: remoteTraces, recorder: traces } = await setUpTraces({
+    projectRoot: manifest.root,
+    config: env.trace,
+    options: {
+      ...(options.traceDir !== undefined ? { dir: options.traceDir } : {}),
+      ...(options.traceSpoolDir ? { spoolDir: options.traceSpoolDir } : {}),
+      ...(options.traceExporters ? { exporters: options.traceExporters } : {}),
+      ...(options.traceUploadBackoff ? { backoff: options.traceUploadBackoff } : {}),
     },
-  };
-  const activityKind = (type: string) => {
-    const facts = resolver.resolve(type)?.facts;
-    return { kind: facts?.kind ?? ('internal_step' as const), name: facts?.name ?? type };
-  };
-  const traces =
-    traceDir || exporters.length > 0
-      ? new TraceRecorder(traceDir, traceEngine, activityKind, exporters, (err) => logger.warn({ err }, 'trace not written'))
-      : undefined;
+    client: clientReady,
+    resolver,
+    logger,
+  });
   const events = new WorkerEvents(traces, (err) => logger.warn({ err }, 'trace failed'));
   const tLoaded = performance.now();
   const cacheEnv = process.env.SKEIN_BUNDLE_CACHE?.trim();
