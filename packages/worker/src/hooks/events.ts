@@ -15,7 +15,8 @@ const base = () => ({ eventId: randomUUID(), eventDate: Date.now() });
 
 /**
  * The worker's single sink for lifecycle facts: turns each into the hook payloads (including `onError`) and
- * feeds the trace recorder (root and child run ends, failed activity attempts). Nothing here throws into workflow or activity code.
+ * feeds the trace recorder (run ends, failed activity attempts). Nothing here throws into workflow or activity
+ * code.
  */
 export class WorkerEvents {
   constructor(
