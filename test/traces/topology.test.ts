@@ -139,3 +139,23 @@ describe('object storage refusing the credentials', () => {
     expect(JSON.parse(why).failures).toEqual([`remote ${res.body.trace.destinations.remote}: no S3 destination is configured (SKEIN_TRACE_S3_BUCKET)`]);
   }, 60_000);
 });
+
+describe('an S3 destination without a region', () => {
+  it('refuses to start the worker, saying what to set', async () => {
+    const w = spawnSkein(
+      ['worker', '.'],
+      {
+        TEMPORAL_ADDRESS: inject('temporalAddress'),
+        SKEIN_CATALOG: `noregion-${stamp}`,
+        SKEIN_TRACE_S3_BUCKET: 'traces',
+        AWS_REGION: '',
+        AWS_DEFAULT_REGION: '',
+        AWS_CONFIG_FILE: path.join(base, 'no-aws-config'),
+        AWS_SHARED_CREDENTIALS_FILE: path.join(base, 'no-aws-credentials'),
+      },
+      { cwd: project },
+    );
+    expect(await w.exited).toBe(1);
+    expect(w.output()).toContain('SKEIN_TRACE_S3_BUCKET is set (traces) but the AWS SDK finds no region: set AWS_REGION');
+  }, 60_000);
+});

@@ -3,6 +3,7 @@ import { traceDestinationsOf, type RemoteTraceLocation } from '@skein/core';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { ActivityResolver } from '../activities.js';
+import { WorkerStartupError } from '../errors.js';
 import type { TraceConfig } from '../config.js';
 import { TraceRecorder, type TraceEngine } from './recorder.js';
 import { S3TraceExporter, traceS3Client, type UploadBackoff } from './s3.js';
@@ -24,6 +25,7 @@ export interface WorkerTraces {
  * Builds the trace destinations of a worker: the local folder (`options.dir`, else `SKEIN_TRACE_DIR`, else
  * `<project>/.skein/traces`; `false`/`off` = none), the S3 destination when `SKEIN_TRACE_S3_BUCKET` is set (region
  * resolved through the AWS SDK now), and the recorder that assembles traces from the engine's histories.
+ * @throws WorkerStartupError when the S3 destination is on but no AWS region is configured.
  */
 export async function setUpTraces(settings: {
   projectRoot: string;
@@ -41,7 +43,12 @@ export async function setUpTraces(settings: {
   if (config.s3) {
     const { client: s3, endpoint } = traceS3Client();
     const region = await s3.config.region().catch(() => undefined);
-    remote = { ...config.s3, ...(endpoint ? { endpoint } : {}), ...(region ? { region } : {}) };
+    if (!region) {
+      throw new WorkerStartupError(
+        `SKEIN_TRACE_S3_BUCKET is set (${config.s3.bucket}) but the AWS SDK finds no region: set AWS_REGION (or the region of the AWS profile in use)`,
+      );
+    }
+    remote = { ...config.s3, region, ...(endpoint ? { endpoint } : {}) };
     const spoolDir = path.resolve(options.spoolDir ?? config.spoolDir ?? path.join(projectRoot, '.skein', 'trace-spool'));
     uploader = new S3TraceExporter(remote, s3, spoolDir, logger, options.backoff);
   }
