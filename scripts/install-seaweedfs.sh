@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs SeaweedFS's `weed` binary, the S3-compatible object storage the trace tests run against, and prints its
 # path on the last line of stdout (everything else goes to stderr).
-# Looks, in order, for: $SKEIN_WEED_PATH, the cache ($HOME/.cache/skein/bin/weed), and otherwise builds it from
+# Looks, in order, for: $SEAWEEDFS_WEED_PATH, the cache ($HOME/.cache/skein/bin/weed), and otherwise builds it from
 # the Go module proxy: `go install` refuses SeaweedFS (its go.mod has replace directives), so the module is
 # downloaded with `go mod download`, copied to a writable folder and built there with `go build ./weed`
 # (about 7 minutes on 2 cores), then cached for the next run.
@@ -11,9 +11,9 @@ VERSION=v0.0.0-20261109003541-7506e5f91cd6   # github.com/seaweedfs/seaweedfs, a
 CACHE="${SKEIN_BIN_CACHE:-$HOME/.cache/skein/bin}"
 say() { echo "install-seaweedfs: $*" >&2; }
 
-if [ -n "${SKEIN_WEED_PATH:-}" ] && [ -x "$SKEIN_WEED_PATH" ]; then
-  say "using SKEIN_WEED_PATH ($SKEIN_WEED_PATH)"
-  echo "$SKEIN_WEED_PATH"
+if [ -n "${SEAWEEDFS_WEED_PATH:-}" ] && [ -x "$SEAWEEDFS_WEED_PATH" ]; then
+  say "using SEAWEEDFS_WEED_PATH ($SEAWEEDFS_WEED_PATH)"
+  echo "$SEAWEEDFS_WEED_PATH"
   exit 0
 fi
 if [ -x "$CACHE/weed" ]; then
@@ -22,7 +22,7 @@ if [ -x "$CACHE/weed" ]; then
   exit 0
 fi
 if ! command -v go >/dev/null; then
-  say "no cached weed binary and no Go toolchain to build one: install Go (https://go.dev/dl) or set SKEIN_WEED_PATH"
+  say "no cached weed binary and no Go toolchain to build one: install Go (https://go.dev/dl) or set SEAWEEDFS_WEED_PATH"
   exit 1
 fi
 say "building weed from github.com/seaweedfs/seaweedfs@$VERSION (Go module proxy; about 7 minutes on 2 cores)"

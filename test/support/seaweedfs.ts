@@ -23,10 +23,10 @@ export interface SeaweedFs {
   close(): Promise<void>;
 }
 
-/** The `weed` binary: `SKEIN_WEED_PATH`, else the cache that `scripts/install-seaweedfs.sh` fills. */
+/** The `weed` binary: `SEAWEEDFS_WEED_PATH`, else the cache that `scripts/install-seaweedfs.sh` fills. */
 export function locateWeed(): string {
-  const found = process.env.SKEIN_WEED_PATH || path.join(homedir(), '.cache', 'skein', 'bin', 'weed');
-  if (!existsSync(found)) throw new Error(`no weed binary at ${found}: run scripts/install-seaweedfs.sh (or set SKEIN_WEED_PATH)`);
+  const found = process.env.SEAWEEDFS_WEED_PATH || path.join(homedir(), '.cache', 'skein', 'bin', 'weed');
+  if (!existsSync(found)) throw new Error(`no weed binary at ${found}: run scripts/install-seaweedfs.sh (or set SEAWEEDFS_WEED_PATH)`);
   return found;
 }
 

@@ -1,17 +1,20 @@
 import { loadClientConnectConfig } from '@temporalio/envconfig';
+import { loadSettings, type LogLevel, type Settings } from '@skein/runtime';
 import { msToNumber } from '@temporalio/common/lib/time.js';
-import { DEFAULT_CATALOG } from '@skein/core';
+import { workerSettings } from './settings.js';
+
+export { workerSettings } from './settings.js';
 
 /** How to reach the engine: Temporal's environment configuration (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TLS, TOML profiles). */
 export interface EngineConnectionConfig {
-  /** `host:port`; default `localhost:7233` (CONTRACT). */
+  /** `host:port`; default `localhost:7233`. */
   address: string;
   namespace: string;
   /** Extra native connection options from envconfig (TLS, API key, gRPC metadata). */
   connectionOptions: Record<string, unknown>;
 }
 
-/** Worker configuration resolved from the environment (CONTRACT "Process and configuration"). */
+/** Worker configuration resolved from the environment ({@link workerSettings}). */
 export interface WorkerConfig {
   /** The catalog (task queue) to serve: `SKEIN_CATALOG`, default `main`. */
   catalog: string;
@@ -20,60 +23,15 @@ export interface WorkerConfig {
   engineCheck: { intervalMs: number; failures: number };
   /** `SKEIN_ROLLING_DEPLOY=1` (or `true`): start next to a live worker of another catalog version (see `claimCatalog`). */
   rollingDeploy: boolean;
+  /** `SKEIN_TRACE_DIR` as set (a folder, or `off`); undefined = `<project>/.skein/traces`. */
+  traceDir: string | undefined;
   trace: TraceConfig;
-}
-
-/** Where the worker keeps traces. */
-export interface TraceConfig {
-  /** `SKEIN_TRACE_DIR`: the local trace folder; `off` = no local traces; undefined = `<project>/.skein/traces`. */
-  dir: string | 'off' | undefined;
-  /**
-   * The S3 destination, on when `SKEIN_TRACE_S3_BUCKET` is set; `SKEIN_TRACE_S3_PREFIX` (default empty) prefixes
-   * every key. Region, endpoint and credentials come from the AWS SDK's own settings.
-   */
-  s3: { bucket: string; prefix: string } | null;
-  /** `SKEIN_TRACE_SPOOL_DIR`: where traces wait for their upload; undefined = `<project>/.skein/trace-spool`. */
-  spoolDir: string | undefined;
-  /** `SKEIN_TRACE_RETENTION`: local trace files older than this are deleted, ms (default 7 days; `7d`, `12h` or ms). */
-  retentionMs: number;
-}
-
-/** Default of `SKEIN_TRACE_RETENTION`: 7 days, in ms. */
-export const DEFAULT_TRACE_RETENTION_MS = 7 * 24 * 3_600_000;
-
-function duration(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  let n: number | undefined;
-  try {
-    n = /^\d+$/.test(raw) ? Number(raw) : msToNumber(raw as never);
-  } catch {
-    n = undefined;
-  }
-  if (n === undefined || !Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a duration such as "7d", "12h" or a number of ms, got "${raw}"`);
-  return n;
-}
-
-/**
- * Reads the trace settings from `env`.
- * @throws Error naming the variable when `SKEIN_TRACE_RETENTION` is malformed.
- */
-export function loadTraceConfig(env: NodeJS.ProcessEnv = process.env): TraceConfig {
-  const bucket = env.SKEIN_TRACE_S3_BUCKET?.trim();
-  return {
-    dir: env.SKEIN_TRACE_DIR?.trim() || undefined,
-    s3: bucket ? { bucket, prefix: env.SKEIN_TRACE_S3_PREFIX?.trim() ?? '' } : null,
-    spoolDir: env.SKEIN_TRACE_SPOOL_DIR?.trim() || undefined,
-    retentionMs: duration(env, 'SKEIN_TRACE_RETENTION', DEFAULT_TRACE_RETENTION_MS),
-  };
-}
-
-function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return n;
+  /** `SKEIN_BUNDLE_CACHE` as set (a folder, or `off`); undefined = `<project>/.skein/bundles`. */
+  bundleCache: string | undefined;
+  /** `SKEIN_STARTUP_CACHE` as set (a folder, or `off`); undefined = `<project>/.skein/startup`. */
+  startupCache: string | undefined;
+  /** `SKEIN_LOG_LEVEL`, default `info`. */
+  logLevel: LogLevel;
 }
 
 /**
@@ -90,19 +48,57 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineCo
   };
 }
 
+/** Where the worker keeps traces. */
+export interface TraceConfig {
+  /** `SKEIN_TRACE_DIR`: the local trace folder; `off` = no local traces; undefined = `<project>/.skein/traces`. */
+  dir: string | undefined;
+  /**
+   * The S3 destination, on when `SKEIN_TRACE_S3_BUCKET` is set; `SKEIN_TRACE_S3_PREFIX` (default empty) prefixes
+   * every key. Region, endpoint and credentials come from the AWS SDK's own settings.
+   */
+  s3: { bucket: string; prefix: string } | null;
+  /** `SKEIN_TRACE_SPOOL_DIR`: where traces wait for their upload; undefined = `<project>/.skein/trace-spool`. */
+  spoolDir: string | undefined;
+  /** `SKEIN_TRACE_RETENTION`: local trace files older than this are deleted, ms (default 7 days; `7d`, `12h` or ms). */
+  retentionMs: number;
+}
+
+/** Default of `SKEIN_TRACE_RETENTION`: 7 days, in ms. */
+export const DEFAULT_TRACE_RETENTION_MS = 7 * 24 * 3_600_000;
+
+/**
+ * The trace settings of `env` (part of {@link loadWorkerConfig}).
+ * @throws ConfigError naming the variable when one is malformed.
+ */
+export function loadTraceConfig(env: NodeJS.ProcessEnv = process.env): TraceConfig {
+  return traceConfig(loadSettings(workerSettings, env));
+}
+
+function traceConfig(s: Settings<typeof workerSettings>): TraceConfig {
+  return {
+    dir: s.SKEIN_TRACE_DIR,
+    s3: s.SKEIN_TRACE_S3_BUCKET ? { bucket: s.SKEIN_TRACE_S3_BUCKET, prefix: s.SKEIN_TRACE_S3_PREFIX ?? '' } : null,
+    spoolDir: s.SKEIN_TRACE_SPOOL_DIR,
+    retentionMs: s.SKEIN_TRACE_RETENTION ? msToNumber(s.SKEIN_TRACE_RETENTION as never) : DEFAULT_TRACE_RETENTION_MS,
+  };
+}
+
 /**
  * Reads the worker configuration from `env`.
- * @throws Error naming the variable when a number is malformed.
+ * @throws ConfigError (one line naming the variable) when a setting is malformed or a renamed one is set; Error
+ *   when a configured Temporal TOML profile is malformed.
  */
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  const s = loadSettings(workerSettings, env);
   return {
-    catalog: env.SKEIN_CATALOG || DEFAULT_CATALOG,
+    catalog: s.SKEIN_CATALOG,
     engine: loadEngineConfig(env),
-    engineCheck: {
-      intervalMs: positiveInt(env, 'SKEIN_ENGINE_CHECK_INTERVAL_MS', 5000),
-      failures: positiveInt(env, 'SKEIN_ENGINE_CHECK_FAILURES', 3),
-    },
-    rollingDeploy: /^(1|true|yes)$/i.test(env.SKEIN_ROLLING_DEPLOY ?? ''),
-    trace: loadTraceConfig(env),
+    engineCheck: { intervalMs: s.SKEIN_ENGINE_CHECK_INTERVAL_MS, failures: s.SKEIN_ENGINE_CHECK_FAILURES },
+    rollingDeploy: s.SKEIN_ROLLING_DEPLOY,
+    traceDir: s.SKEIN_TRACE_DIR,
+    trace: traceConfig(s),
+    bundleCache: s.SKEIN_BUNDLE_CACHE,
+    startupCache: s.SKEIN_STARTUP_CACHE,
+    logLevel: s.SKEIN_LOG_LEVEL,
   };
 }

@@ -229,7 +229,7 @@ function notInBundle(kind: ActivityKind) {
         'SkeinDefinitionError',
       );
     };
-    return Object.assign(call, { [SKEIN]: def }) as never;
+    return Object.assign(call, { [SKEIN]: def });
   };
 }
 
