@@ -11,8 +11,6 @@ import type { TraceExporter } from './types.js';
 
 /** A worker's trace machinery, as {@link setUpTraces} builds it. */
 export interface WorkerTraces {
-  /** Absolute local trace folder, or null when local traces are off. */
-  dir: string | null;
   /** The S3 destination compiled into the workflow bundle, when on. */
   remote: RemoteTraceLocation | undefined;
   /** Its sender (start it once the worker polls, stop it at shutdown). */
@@ -22,22 +20,21 @@ export interface WorkerTraces {
 }
 
 /**
- * Builds the trace destinations of a worker: the local folder (`options.dir`, else `SKEIN_TRACE_DIR`, else
- * `<project>/.skein/traces`; `false`/`off` = none), the S3 destination when `SKEIN_TRACE_S3_BUCKET` is set (region
+ * Builds the trace destinations of a worker: the local folder (resolved by the caller), the S3 destination when `SKEIN_TRACE_S3_BUCKET` is set (region
  * resolved through the AWS SDK now), and the recorder that assembles traces from the engine's histories.
  * @throws WorkerStartupError when the S3 destination is on but no AWS region is configured.
  */
 export async function setUpTraces(settings: {
   projectRoot: string;
+  /** The local trace folder as resolved (`traceDirOf`), or null for none. */
+  dir: string | null;
   config: TraceConfig;
-  options: { dir?: string | false; spoolDir?: string; exporters?: TraceExporter[]; backoff?: Partial<UploadBackoff> };
+  options: { spoolDir?: string; exporters?: TraceExporter[]; backoff?: Partial<UploadBackoff> };
   client: Promise<Client>;
   resolver: ActivityResolver;
   logger: Logger;
 }): Promise<WorkerTraces> {
-  const { projectRoot, config, options, client, resolver, logger } = settings;
-  const dirOption = options.dir ?? config.dir ?? path.join(projectRoot, '.skein', 'traces');
-  const dir = dirOption === false || dirOption === 'off' ? null : path.resolve(dirOption);
+  const { projectRoot, dir, config, options, client, resolver, logger } = settings;
   let remote: RemoteTraceLocation | undefined;
   let uploader: S3TraceExporter | undefined;
   if (config.s3) {
@@ -66,5 +63,5 @@ export async function setUpTraces(settings: {
   };
   const recorder =
     dir || exporters.length > 0 ? new TraceRecorder(dir, engine, activityKind, exporters, (err) => logger.warn({ err }, 'trace not written')) : undefined;
-  return { dir, remote, uploader, recorder };
+  return { remote, uploader, recorder };
 }
