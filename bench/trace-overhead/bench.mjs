@@ -34,8 +34,12 @@ const start = (catalog, remote) => {
   Object.assign(process.env, weed.env);
   if (!remote) delete process.env.SKEIN_TRACE_S3_BUCKET;
   return startWorker({
-    projectDir: PROJECT_DIR, catalog, engine: { address, namespace: 'default' }, logger,
-    traceDir: path.join(work, catalog, 'traces'), traceSpoolDir: path.join(work, catalog, 'spool'),
+    projectDir: PROJECT_DIR,
+    catalog,
+    engine: { address, namespace: 'default' },
+    logger,
+    traceDir: path.join(work, catalog, 'traces'),
+    traceSpoolDir: path.join(work, catalog, 'spool'),
   });
 };
 const on = await start(`bench-on-${stamp}`, true);
@@ -77,7 +81,10 @@ try {
     }
   }
   await new Promise((r) => setTimeout(r, 2000));
-  const r50 = percentile(withRemote, 50), r95 = percentile(withRemote, 95), o50 = percentile(without, 50), o95 = percentile(without, 95);
+  const r50 = percentile(withRemote, 50),
+    r95 = percentile(withRemote, 95),
+    o50 = percentile(without, 50),
+    o95 = percentile(without, 95);
   console.log(`trace-overhead: ${N} interleaved pairs of POST /workflow/run (one-step workflow), local traces on both`);
   console.log(`  S3 destination on       p50 ${fmt(r50)} ms   p95 ${fmt(r95)} ms   (${uploads.ok} uploads ok, ${uploads.failed} failed)`);
   console.log(`  S3 destination off      p50 ${fmt(o50)} ms   p95 ${fmt(o95)} ms`);

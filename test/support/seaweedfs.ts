@@ -63,9 +63,19 @@ export async function startSeaweedFs(bucket = 'skein-traces'): Promise<SeaweedFs
   const secretAccessKey = `secret-${Math.random().toString(36).slice(2)}`;
   const endpoint = `http://127.0.0.1:${s3}`;
   const args = [
-    'mini', `-dir=${dir}`, '-ip=127.0.0.1', '-ip.bind=127.0.0.1',
-    `-s3.port=${s3}`, `-filer.port=${filer}`, `-master.port=${master}`, `-admin.port=${admin}`, `-volume.port=${volume}`,
-    '-admin.port.legacy=0', '-s3.port.iceberg=0', '-s3.port.lance=0', '-webdav=false',
+    'mini',
+    `-dir=${dir}`,
+    '-ip=127.0.0.1',
+    '-ip.bind=127.0.0.1',
+    `-s3.port=${s3}`,
+    `-filer.port=${filer}`,
+    `-master.port=${master}`,
+    `-admin.port=${admin}`,
+    `-volume.port=${volume}`,
+    '-admin.port.legacy=0',
+    '-s3.port.iceberg=0',
+    '-s3.port.lance=0',
+    '-webdav=false',
   ];
   let child: ChildProcess | undefined;
   let output = '';
@@ -82,7 +92,10 @@ export async function startSeaweedFs(bucket = 'skein-traces'): Promise<SeaweedFs
     const deadline = Date.now() + 60_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`weed mini exited with ${child.exitCode}:\n${output}`);
-      const ok = await client.send(new HeadBucketCommand({ Bucket: bucket })).then(() => true, () => false);
+      const ok = await client.send(new HeadBucketCommand({ Bucket: bucket })).then(
+        () => true,
+        () => false,
+      );
       if (ok) return;
       if (Date.now() > deadline) throw new Error(`weed mini did not serve bucket ${bucket} within 60 s:\n${output}`);
       await new Promise((r) => setTimeout(r, 250));

@@ -62,8 +62,7 @@ async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 30
   }
 }
 
-const traceLog = (r: { workflowId: string; runId: string }) =>
-  call('GET', `/workflow/${encodeURIComponent(r.workflowId)}/runs/${r.runId}/trace-log`);
+const traceLog = (r: { workflowId: string; runId: string }) => call('GET', `/workflow/${encodeURIComponent(r.workflowId)}/runs/${r.runId}/trace-log`);
 
 const shape = (node: any): unknown => [node.kind, node.name, node.status, node.children.map(shape)];
 
@@ -74,7 +73,13 @@ function expectComplete(run: (typeof runs)[number], trace: any): void {
   expect(tree).toMatchObject({ kind: 'workflow', name: 'fleet', workflowId: run.workflowId, runId: run.runId, input: { n: run.n, apiKey: '[REDACTED]' } });
   const words = ['alpha', 'beta', 'gamma'].slice(0, 1 + (run.n % 3));
   const [prepare, judge, stamp, child] = tree.children;
-  expect(prepare).toMatchObject({ kind: 'step', name: 'prepare', activityType: 'fleet#prepare', attempt: 1, output: { n: run.n, words, apiKey: '[REDACTED]' } });
+  expect(prepare).toMatchObject({
+    kind: 'step',
+    name: 'prepare',
+    activityType: 'fleet#prepare',
+    attempt: 1,
+    output: { n: run.n, words, apiKey: '[REDACTED]' },
+  });
   expect(judge).toMatchObject({ kind: 'evaluator', name: 'judge', input: { words }, output: { value: words.length, confidence: 0.5 } });
   expect(stamp).toMatchObject({ kind: 'step', name: 'stamp', activityType: 'fleet#stamp', input: `run-${run.n}`, output: `stamped:run-${run.n}` });
   expect(child).toMatchObject({ kind: 'child_workflow', name: 'summary', input: { words }, output: { count: words.length, first: 'alpha' } });
@@ -84,17 +89,32 @@ function expectComplete(run: (typeof runs)[number], trace: any): void {
     expect(node.durationMs).toBeGreaterThanOrEqual(0);
   }
   if (run.fail) {
-    expect(shape(tree)).toEqual(['workflow', 'fleet', 'failed', [
-      ['step', 'prepare', 'completed', []], ['evaluator', 'judge', 'completed', []], ['step', 'stamp', 'completed', []],
-      ['child_workflow', 'summary', 'completed', [['step', 'count', 'completed', []]]], ['step', 'refuse', 'failed', []],
-    ]]);
+    expect(shape(tree)).toEqual([
+      'workflow',
+      'fleet',
+      'failed',
+      [
+        ['step', 'prepare', 'completed', []],
+        ['evaluator', 'judge', 'completed', []],
+        ['step', 'stamp', 'completed', []],
+        ['child_workflow', 'summary', 'completed', [['step', 'count', 'completed', []]]],
+        ['step', 'refuse', 'failed', []],
+      ],
+    ]);
     expect(tree.children[4].error).toMatchObject({ name: 'Error', message: `refused ${run.n}`, cause: { message: 'root cause' } });
     expect(tree.error.message).toContain('Activity task failed');
   } else {
-    expect(shape(tree)).toEqual(['workflow', 'fleet', 'completed', [
-      ['step', 'prepare', 'completed', []], ['evaluator', 'judge', 'completed', []], ['step', 'stamp', 'completed', []],
-      ['child_workflow', 'summary', 'completed', [['step', 'count', 'completed', []]]],
-    ]]);
+    expect(shape(tree)).toEqual([
+      'workflow',
+      'fleet',
+      'completed',
+      [
+        ['step', 'prepare', 'completed', []],
+        ['evaluator', 'judge', 'completed', []],
+        ['step', 'stamp', 'completed', []],
+        ['child_workflow', 'summary', 'completed', [['step', 'count', 'completed', []]]],
+      ],
+    ]);
     expect(tree.output).toMatchObject({ n: run.n, stamped: `stamped:run-${run.n}` });
   }
 }
@@ -130,7 +150,11 @@ beforeAll(async () => {
   const apiFolder = path.join(base, 'elsewhere');
   await mkdir(apiFolder);
   const port = await freePort();
-  api = spawnSkein(['api'], { ...weed.env, SKEIN_TRACE_S3_PREFIX: 'fleet/', TEMPORAL_ADDRESS: inject('temporalAddress'), SKEIN_CATALOG: catalog, PORT: String(port) }, { cwd: apiFolder });
+  api = spawnSkein(
+    ['api'],
+    { ...weed.env, SKEIN_TRACE_S3_PREFIX: 'fleet/', TEMPORAL_ADDRESS: inject('temporalAddress'), SKEIN_CATALOG: catalog, PORT: String(port) },
+    { cwd: apiFolder },
+  );
   await api.waitFor(/listening/i, 30_000);
   apiUrl = `http://127.0.0.1:${port}`;
 }, 240_000);

@@ -123,7 +123,11 @@ describe('object storage refusing the credentials', () => {
     const res = await call('POST', '/workflow/run', { workflowName: 'fleet', catalog: badCatalog, input: { n: 3 } });
     expect(res.body.status).toBe('completed');
     expect(res.body.trace.destinations).toEqual({ remote: expect.stringContaining(`${weed.endpoint}/${weed.bucket}/fleet/`) });
-    const givenUp = () => badWorker.stdout().split('\n').filter((l) => l.includes('trace upload given up'));
+    const givenUp = () =>
+      badWorker
+        .stdout()
+        .split('\n')
+        .filter((l) => l.includes('trace upload given up'));
     await badWorker.waitFor(/trace upload given up/, 20_000);
     await new Promise((r) => setTimeout(r, 3_000));
     expect(givenUp()).toHaveLength(1);
@@ -135,7 +139,10 @@ describe('object storage refusing the credentials', () => {
     const log = await traceLog(res.body);
     expect(log.status).toBe(404);
     await api.waitFor(new RegExp(`"runId":"${res.body.runId}".*trace-log: no readable trace`), 5_000);
-    const why = api.output().split('\n').find((l) => l.includes('trace-log: no readable trace') && l.includes(res.body.runId))!;
+    const why = api
+      .output()
+      .split('\n')
+      .find((l) => l.includes('trace-log: no readable trace') && l.includes(res.body.runId))!;
     expect(JSON.parse(why).failures).toEqual([`remote ${res.body.trace.destinations.remote}: no S3 destination is configured (SKEIN_TRACE_S3_BUCKET)`]);
   }, 60_000);
 });

@@ -25,11 +25,23 @@ const histories: Record<string, object[]> = {
     { eventId: 5, eventTime: at(1010), activityTaskScheduledEventAttributes: { activityId: '1', activityType: { name: 'flow#flaky' }, input: payloads('x') } },
     { eventId: 6, eventTime: at(1500), activityTaskStartedEventAttributes: { scheduledEventId: 5, attempt: 3, lastFailure: failure('second') } },
     { eventId: 7, eventTime: at(1600), activityTaskCompletedEventAttributes: { scheduledEventId: 5, result: payloads({ token: 't', ok: true }) } },
-    { eventId: 11, eventTime: at(1700), activityTaskScheduledEventAttributes: { activityId: '2', activityType: { name: 'flow#judge' }, input: payloads(null) } },
+    {
+      eventId: 11,
+      eventTime: at(1700),
+      activityTaskScheduledEventAttributes: { activityId: '2', activityType: { name: 'flow#judge' }, input: payloads(null) },
+    },
     { eventId: 12, eventTime: at(1710), activityTaskStartedEventAttributes: { scheduledEventId: 11, attempt: 1 } },
     { eventId: 13, eventTime: at(1720), activityTaskFailedEventAttributes: { scheduledEventId: 11, failure: failure('bad', failure('cause')) } },
-    { eventId: 17, eventTime: at(1800), startChildWorkflowExecutionInitiatedEventAttributes: { workflowId: 'root-kid', workflowType: { name: 'kid' }, input: payloads(7) } },
-    { eventId: 18, eventTime: at(1810), childWorkflowExecutionStartedEventAttributes: { initiatedEventId: 17, workflowExecution: { workflowId: 'root-kid', runId: 'k1' } } },
+    {
+      eventId: 17,
+      eventTime: at(1800),
+      startChildWorkflowExecutionInitiatedEventAttributes: { workflowId: 'root-kid', workflowType: { name: 'kid' }, input: payloads(7) },
+    },
+    {
+      eventId: 18,
+      eventTime: at(1810),
+      childWorkflowExecutionStartedEventAttributes: { initiatedEventId: 17, workflowExecution: { workflowId: 'root-kid', runId: 'k1' } },
+    },
     { eventId: 20, eventTime: at(1900), childWorkflowExecutionCompletedEventAttributes: { initiatedEventId: 17, result: payloads(8) } },
   ],
   'root-kid:k1': [
@@ -47,7 +59,12 @@ const sources = (retries: AssemblySources['retries'] = () => undefined): Assembl
     if (!events) throw new Error('no such run');
     return { events } as never;
   },
-  activity: (type) => (type.endsWith('#judge') ? { kind: 'evaluator', name: 'judge' } : type.includes('#') ? { kind: 'step', name: type.split('#')[1]! } : { kind: 'internal_step', name: type }),
+  activity: (type) =>
+    type.endsWith('#judge')
+      ? { kind: 'evaluator', name: 'judge' }
+      : type.includes('#')
+        ? { kind: 'step', name: type.split('#')[1]! }
+        : { kind: 'internal_step', name: type },
   retries,
 });
 
@@ -58,11 +75,28 @@ describe('trace assembly from history', () => {
     expect(tree.input).toEqual({ a: 1, password: '[REDACTED]' });
     expect(tree.output).toEqual({ done: true, secret: '[REDACTED]' });
     const [flaky, judge, kid] = tree.children;
-    expect(flaky).toMatchObject({ kind: 'step', name: 'flaky', activityId: '1', attempt: 3, startedAt: 1500, durationMs: 100, output: { token: '[REDACTED]', ok: true } });
+    expect(flaky).toMatchObject({
+      kind: 'step',
+      name: 'flaky',
+      activityId: '1',
+      attempt: 3,
+      startedAt: 1500,
+      durationMs: 100,
+      output: { token: '[REDACTED]', ok: true },
+    });
     // Only the last earlier failure is in history.
     expect(flaky!.retries).toEqual([{ attempt: 2, error: { name: 'Error', type: 'Error', message: 'second' } }]);
     expect(judge).toMatchObject({ kind: 'evaluator', status: 'failed', error: { name: 'Error', message: 'bad', cause: { message: 'cause' } } });
-    expect(kid).toMatchObject({ kind: 'child_workflow', name: 'kid', workflowId: 'root-kid', runId: 'k1', status: 'completed', input: 7, output: 8, endedAt: 1850 });
+    expect(kid).toMatchObject({
+      kind: 'child_workflow',
+      name: 'kid',
+      workflowId: 'root-kid',
+      runId: 'k1',
+      status: 'completed',
+      input: 7,
+      output: 8,
+      endedAt: 1850,
+    });
     expect(kid!.children).toMatchObject([{ kind: 'step', name: 'add', status: 'completed', output: 8 }]);
   });
 
@@ -71,7 +105,10 @@ describe('trace assembly from history', () => {
       { attempt: 1, error: { name: 'Error', message: 'first' } },
       { attempt: 2, error: { name: 'Error', message: 'second' } },
     ];
-    const tree = await assembleTrace({ workflowId: 'root', runId: 'r1' }, sources((k) => (k === 'root:r1:1' ? seen : undefined)));
+    const tree = await assembleTrace(
+      { workflowId: 'root', runId: 'r1' },
+      sources((k) => (k === 'root:r1:1' ? seen : undefined)),
+    );
     expect(tree.children[0]!.retries).toEqual(seen);
     expect(tree.status).toBe('running');
   });
@@ -168,7 +205,9 @@ describe('S3 destination', () => {
       const trace = { version: 1 as const, root: { workflowId: 'mine', runId: 'r' }, updatedAt: 0, tree: {} as never };
       const others = traceObjectUrl(location, traceObjectKey('p/', { workflowType: 'wf', workflowId: 'theirs', runStartTime: 1 }));
       await exporter.export(trace, { remote: others });
-      await exporter.export(trace, { remote: traceObjectUrl({ ...location, bucket: 'c' }, traceObjectKey('p/', { workflowType: 'wf', workflowId: 'mine', runStartTime: 1 })) });
+      await exporter.export(trace, {
+        remote: traceObjectUrl({ ...location, bucket: 'c' }, traceObjectKey('p/', { workflowType: 'wf', workflowId: 'mine', runStartTime: 1 })),
+      });
       expect(readdirSync(spool)).toEqual([]);
       expect(outcomes).toEqual([
         expect.objectContaining({ destination: 'remote', workflowId: 'mine', ok: false, final: true }),

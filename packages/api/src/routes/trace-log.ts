@@ -14,7 +14,7 @@ export const traceLogRoutes = [
       "The trace tree of the run's root run: from its remote destination (the S3 object, read with the API's AWS " +
       'credentials) when it has one, else from its local trace file. 409 while the run is running; 404 `NotFoundError` ' +
       "when the run has no readable trace (the server log says which destination failed and why). Only the run's own " +
-      "trace is read, whatever its memo names: the object in `SKEIN_TRACE_S3_BUCKET` under `SKEIN_TRACE_S3_PREFIX` named " +
+      'trace is read, whatever its memo names: the object in `SKEIN_TRACE_S3_BUCKET` under `SKEIN_TRACE_S3_PREFIX` named ' +
       "after its root workflow id, or the file named after its root's ids in a trace folder its catalog's workers advertise.",
     tag: 'Executions',
     params: runParams,
@@ -28,7 +28,10 @@ export const traceLogRoutes = [
         AbortSignal.any([ctx.state.signal, AbortSignal.timeout(10_000)]),
       );
       if ('failures' in read) {
-        deps.logger.warn({ workflowId: info.workflowId, runId: info.runId, failures: read.failures }, `trace-log: no readable trace (${read.failures.join('; ')})`);
+        deps.logger.warn(
+          { workflowId: info.workflowId, runId: info.runId, failures: read.failures },
+          `trace-log: no readable trace (${read.failures.join('; ')})`,
+        );
         throw new ApiError('NotFoundError', { message: 'No readable trace for this run', workflowId: params.id });
       }
       ctx.body = { workflowId: params.id, runId: params.rid, ...read };

@@ -49,11 +49,18 @@ export class TraceReader {
     this.#dir = config.traceDir;
     if (config.traceS3) {
       const endpoint = env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS ? undefined : env.AWS_ENDPOINT_URL_S3?.trim() || env.AWS_ENDPOINT_URL?.trim() || undefined;
-      const s3 = new S3Client({ ...(endpoint ? { endpoint, forcePathStyle: true } : {}), maxAttempts: 2, requestHandler: { connectionTimeout: 3_000, requestTimeout: 10_000 } });
+      const s3 = new S3Client({
+        ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
+        maxAttempts: 2,
+        requestHandler: { connectionTimeout: 3_000, requestTimeout: 10_000 },
+      });
       const bucket = config.traceS3;
       const location = endpoint
         ? Promise.resolve({ ...bucket, endpoint })
-        : s3.config.region().then((region) => ({ ...bucket, region }), () => ({ ...bucket }));
+        : s3.config.region().then(
+            (region) => ({ ...bucket, region }),
+            () => ({ ...bucket }),
+          );
       this.#s3 = { client: s3, location };
     } else this.#s3 = null;
   }

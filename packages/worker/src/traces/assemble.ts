@@ -45,7 +45,7 @@ function decode(payloads: IPayloads | null | undefined): unknown {
   const p = payloads?.payloads?.[0];
   if (!p) return null;
   try {
-    return redact(defaultPayloadConverter.fromPayload(p as never) ?? null);
+    return redact(defaultPayloadConverter.fromPayload(p) ?? null);
   } catch {
     return '[undecodable payload]';
   }
@@ -59,13 +59,19 @@ export function failureToError(f: IFailure, depth = 1): SerializedError {
   const app = f.applicationFailureInfo;
   const name =
     app?.type ||
-    (f.activityFailureInfo ? 'ActivityFailure'
-      : f.childWorkflowExecutionFailureInfo ? 'ChildWorkflowFailure'
-      : f.timeoutFailureInfo ? 'TimeoutFailure'
-      : f.canceledFailureInfo ? 'CancelledFailure'
-      : f.terminatedFailureInfo ? 'TerminatedFailure'
-      : f.serverFailureInfo ? 'ServerFailure'
-      : 'Error');
+    (f.activityFailureInfo
+      ? 'ActivityFailure'
+      : f.childWorkflowExecutionFailureInfo
+        ? 'ChildWorkflowFailure'
+        : f.timeoutFailureInfo
+          ? 'TimeoutFailure'
+          : f.canceledFailureInfo
+            ? 'CancelledFailure'
+            : f.terminatedFailureInfo
+              ? 'TerminatedFailure'
+              : f.serverFailureInfo
+                ? 'ServerFailure'
+                : 'Error');
   const out: SerializedError = { name, message: f.message ?? '' };
   if (app?.type) out.type = app.type;
   if (f.cause) {
@@ -96,11 +102,7 @@ const simple = (name: string, message: string): SerializedError => ({ name, mess
  * `outcome` closes the root when its close event is not in history yet (the closing worker's view).
  * @throws when the root's history cannot be read (child histories that cannot be read keep the parent's view).
  */
-export async function assembleTrace(
-  root: { workflowId: string; runId: string },
-  sources: AssemblySources,
-  outcome?: RunOutcome,
-): Promise<TraceNode> {
+export async function assembleTrace(root: { workflowId: string; runId: string }, sources: AssemblySources, outcome?: RunOutcome): Promise<TraceNode> {
   const budget = { children: MAX_CHILD_RUNS };
   const tree = await runNode('workflow', root.workflowId, root.runId, sources, budget);
   if (outcome && tree.status === 'running') close(tree, outcome.endedAt, 'error' in outcome ? { error: outcome.error } : { output: redact(outcome.output) });
@@ -133,8 +135,16 @@ async function runNode(
       const type = a.activityType?.name ?? '';
       const { kind: activityKind, name } = sources.activity(type);
       const act: TraceNode = {
-        kind: activityKind, name, status: 'running', activityType: type, activityId: a.activityId ?? '',
-        startedAt: null, endedAt: null, durationMs: null, input: decode(a.input), children: [],
+        kind: activityKind,
+        name,
+        status: 'running',
+        activityType: type,
+        activityId: a.activityId ?? '',
+        startedAt: null,
+        endedAt: null,
+        durationMs: null,
+        input: decode(a.input),
+        children: [],
       };
       activities.set(id, act);
       node.children.push(act);
@@ -159,8 +169,15 @@ async function runNode(
     } else if (e.startChildWorkflowExecutionInitiatedEventAttributes) {
       const a = e.startChildWorkflowExecutionInitiatedEventAttributes;
       const child: TraceNode = {
-        kind: 'child_workflow', name: a.workflowType?.name ?? '', status: 'running', workflowId: a.workflowId ?? '',
-        startedAt: at, endedAt: null, durationMs: null, input: decode(a.input), children: [],
+        kind: 'child_workflow',
+        name: a.workflowType?.name ?? '',
+        status: 'running',
+        workflowId: a.workflowId ?? '',
+        startedAt: at,
+        endedAt: null,
+        durationMs: null,
+        input: decode(a.input),
+        children: [],
       };
       children.set(id, child);
       node.children.push(child);
@@ -211,17 +228,30 @@ async function runNode(
   return node;
 }
 
-const pick = (n: TraceNode) => ({ status: n.status, endedAt: n.endedAt, durationMs: null, ...(n.error ? { error: n.error } : {}), ...('output' in n ? { output: n.output } : {}) });
+const pick = (n: TraceNode) => ({
+  status: n.status,
+  endedAt: n.endedAt,
+  durationMs: null,
+  ...(n.error ? { error: n.error } : {}),
+  ...('output' in n ? { output: n.output } : {}),
+});
 
 function childClose(e: IHistoryEvent): { initiatedEventId: string; result: { output: unknown } | { error: SerializedError } } | undefined {
   const c = e.childWorkflowExecutionCompletedEventAttributes;
   if (c) return { initiatedEventId: String(c.initiatedEventId), result: { output: decode(c.result) } };
   const f = e.childWorkflowExecutionFailedEventAttributes;
-  if (f) return { initiatedEventId: String(f.initiatedEventId), result: { error: f.failure ? failureToError(f.failure) : simple('ChildWorkflowFailure', 'child workflow failed') } };
+  if (f)
+    return {
+      initiatedEventId: String(f.initiatedEventId),
+      result: { error: f.failure ? failureToError(f.failure) : simple('ChildWorkflowFailure', 'child workflow failed') },
+    };
   const other =
-    (e.childWorkflowExecutionCanceledEventAttributes && ['CancelledFailure', 'child workflow cancelled', e.childWorkflowExecutionCanceledEventAttributes] as const) ||
-    (e.childWorkflowExecutionTimedOutEventAttributes && ['TimeoutFailure', 'child workflow timed out', e.childWorkflowExecutionTimedOutEventAttributes] as const) ||
-    (e.childWorkflowExecutionTerminatedEventAttributes && ['TerminatedFailure', 'child workflow terminated', e.childWorkflowExecutionTerminatedEventAttributes] as const);
+    (e.childWorkflowExecutionCanceledEventAttributes &&
+      (['CancelledFailure', 'child workflow cancelled', e.childWorkflowExecutionCanceledEventAttributes] as const)) ||
+    (e.childWorkflowExecutionTimedOutEventAttributes &&
+      (['TimeoutFailure', 'child workflow timed out', e.childWorkflowExecutionTimedOutEventAttributes] as const)) ||
+    (e.childWorkflowExecutionTerminatedEventAttributes &&
+      (['TerminatedFailure', 'child workflow terminated', e.childWorkflowExecutionTerminatedEventAttributes] as const));
   if (other) return { initiatedEventId: String(other[2].initiatedEventId), result: { error: simple(other[0], other[1]) } };
   return undefined;
 }
@@ -231,7 +261,8 @@ function runClose(e: IHistoryEvent): { output: unknown } | { error: SerializedEr
   const f = e.workflowExecutionFailedEventAttributes;
   if (f) return { error: f.failure ? failureToError(f.failure) : simple('Error', 'workflow failed') };
   if (e.workflowExecutionTimedOutEventAttributes) return { error: simple('TimeoutFailure', 'workflow timed out') };
-  if (e.workflowExecutionTerminatedEventAttributes) return { error: simple('TerminatedFailure', e.workflowExecutionTerminatedEventAttributes.reason || 'workflow terminated') };
+  if (e.workflowExecutionTerminatedEventAttributes)
+    return { error: simple('TerminatedFailure', e.workflowExecutionTerminatedEventAttributes.reason || 'workflow terminated') };
   if (e.workflowExecutionCanceledEventAttributes) return { error: simple('CancelledFailure', 'workflow cancelled') };
   if (e.workflowExecutionContinuedAsNewEventAttributes) return { output: null };
   return undefined;

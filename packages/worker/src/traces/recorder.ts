@@ -67,7 +67,7 @@ export class TraceRecorder {
     if (destinations.local === undefined && destinations.remote === undefined) return;
     const endedAt = Date.now();
     const work = (async () => {
-      if (isRoot) return this.deliver(root, { ...result, endedAt } as RunOutcome, destinations);
+      if (isRoot) return this.deliver(root, { ...result, endedAt }, destinations);
       const described = await this.engine.describe(root.workflowId, root.runId);
       if (described.closed) await this.deliver(root, undefined, described.destinations);
     })();

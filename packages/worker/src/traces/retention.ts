@@ -23,10 +23,13 @@ export async function sweepTraces(dir: string, maxAgeMs: number, now = Date.now(
       const file = path.join(sub, name);
       const info = await stat(file).catch(() => undefined);
       if (!info?.isFile() || now - info.mtimeMs <= maxAgeMs) continue;
-      await rm(file, { force: true }).then(() => {
-        deleted++;
-        left--;
-      }, () => {});
+      await rm(file, { force: true }).then(
+        () => {
+          deleted++;
+          left--;
+        },
+        () => {},
+      );
     }
     if (left === 0) await rmdir(sub).catch(() => {});
   }

@@ -115,7 +115,10 @@ export class S3TraceExporter implements TraceExporter {
     // Only this root's own object: a memo (which anyone with engine access can write) never redirects an upload
     // onto another run's trace.
     if (!key || !key.endsWith(`_${traceSegment(trace.root.workflowId)}.json`)) {
-      this.logger.warn({ ...at, remote: destinations.remote }, "trace not uploaded: its memo names an object that is not this run's under SKEIN_TRACE_S3_BUCKET/SKEIN_TRACE_S3_PREFIX");
+      this.logger.warn(
+        { ...at, remote: destinations.remote },
+        "trace not uploaded: its memo names an object that is not this run's under SKEIN_TRACE_S3_BUCKET/SKEIN_TRACE_S3_PREFIX",
+      );
       reportTraceExport({ ...at, ok: false, final: true, reason: "not this run's object in the configured bucket and prefix" });
       return;
     }
