@@ -34,6 +34,8 @@ const workerEnv = (i: number): Record<string, string> => ({
   ...weed.env,
   TEMPORAL_ADDRESS: inject('temporalAddress'),
   SKEIN_CATALOG: catalog,
+  // One release on three machines: the same build ID, though each worker has a trace folder of its own.
+  SKEIN_BUILD_ID: `fleet-${process.pid}`,
   SKEIN_TRACE_S3_PREFIX: 'fleet/',
   SKEIN_TRACE_DIR: path.join(base, `w${i}`, 'traces'),
   // One spool folder for all three, as when they run from one project folder.
