@@ -49,7 +49,7 @@ export function workflow<I = unknown, O = unknown>(config: WorkflowConfig<I, O>)
 }
 
 /**
- * Defines a step: an activity that may do I/O. Registered as `<workflowName>#<name>` (SPEC rule 10).
+ * Defines a step: an activity that may do I/O. Registered as `<workflowName>#<name>`.
  * Calling the returned function in Node runs it with schema checks (useful in unit tests).
  * @throws DefinitionError on a malformed config.
  */
@@ -67,7 +67,7 @@ export function evaluator<I = unknown, V = unknown>(config: ActivityConfig<I, Ev
   return Object.assign((input: I) => runActivity(def as never, input) as Promise<EvaluationResult<V>>, { [SKEIN]: def }) as SkeinActivity<I, EvaluationResult<V>>;
 }
 
-// Hooks (SPEC "Events"): registration for hook files, emission for steps.
+// Hooks (README, "Hooks"): registration for hook files, emission for steps.
 export {
   onWorkflowStart,
   onWorkflowEnd,

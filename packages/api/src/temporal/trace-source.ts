@@ -1,7 +1,7 @@
 /**
- * Where `GET …/trace-log` may read a trace from. A run's memo names its trace destinations, but anyone with engine
- * access or workflow code can set a memo, so a destination is read only when it is exactly the one derived from the
- * run's own root ids:
+ * Where `GET …/trace-log` may read a trace from (docs/reference/trace-format.md, "Where it lives"). A run's memo
+ * names its trace destinations, but anyone with engine access or workflow code can set a memo, so a destination is
+ * read only when it is exactly the one derived from the run's own root ids:
  * - local: `<folder>/<root workflow id>/<root run id>.json` in a folder the catalog's workers advertise (or
  *   `SKEIN_TRACE_DIR`), symbolic links resolved, still inside that folder;
  * - remote: an object of the configured bucket (`SKEIN_TRACE_S3_BUCKET`) under its prefix whose key ends with
