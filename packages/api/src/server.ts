@@ -10,6 +10,7 @@ import type { ApiConfig } from './config.js';
 import { allRoutes } from './routes/index.js';
 import type { ApiState, Deps } from './route.js';
 import { clientErrorHandler } from './client-errors.js';
+import { TraceReader } from './temporal/trace-reader.js';
 import { CatalogCache } from './temporal/catalog.js';
 import { EngineCallPolicy } from './temporal/deadline.js';
 import { engineCallMetrics } from './metrics/engine-calls.js';
@@ -102,6 +103,7 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
     client,
     config,
     catalogs: new CatalogCache(client, config.catalogCacheMs, closing.signal, metrics),
+    traces: new TraceReader(client, config),
     health,
     shutdown: hardStop.signal,
     closing: closing.signal,

@@ -4,6 +4,7 @@
  * Temporal worker (sinks, activity interceptors) and to Skein's own pieces (cost listeners, counted trace
  * exporters). With both off, nothing of OpenTelemetry loads and the worker runs as before.
  */
+import diagnostics_channel from 'node:diagnostics_channel';
 import { on, type CostPayload, type LlmUsagePayload } from '@skein/core';
 import { startTracing, type Tracing } from '@skein/telemetry';
 import { Runtime, type ActivityInterceptorsFactory, type InjectedSinks } from '@temporalio/worker';
@@ -13,6 +14,7 @@ import type { MetricsConfig } from './config.js';
 import { installTemporalRuntime } from './logger.js';
 import { coreMetricsExporter, resolveMetrics } from './metrics/exporter.js';
 import { WorkerMetrics } from './metrics/worker-metrics.js';
+import { TRACE_EXPORT_CHANNEL, type TraceExportOutcome } from './traces/outcome.js';
 import type { TraceExporter } from './traces/types.js';
 
 /** A worker's telemetry; see {@link startWorkerTelemetry}. */
@@ -56,7 +58,7 @@ export async function startWorkerTelemetry(logger: Logger, metrics: MetricsConfi
     ];
   }
   // Listened to only while metrics are on: a listener makes every emit build its event.
-  const unsubscribe = recorder ? subscribeCosts(recorder) : [];
+  const unsubscribe = recorder ? [...subscribeCosts(recorder), subscribeTraceExports(recorder)] : [];
   return {
     metrics: recorder && wanted ? { kind: wanted.kind, url: wanted.url, recorder } : undefined,
     tracing,
@@ -85,13 +87,23 @@ function subscribeCosts(recorder: WorkerMetrics): Array<() => void> {
   ];
 }
 
+/** Counts the trace deliveries the trace code reports (local file, remote upload attempts) by destination and outcome. */
+function subscribeTraceExports(recorder: WorkerMetrics): () => void {
+  const listener = (message: unknown) => {
+    const outcome = message as TraceExportOutcome;
+    recorder.traceExport(outcome.destination, outcome.ok ? 'ok' : 'failed');
+  };
+  diagnostics_channel.subscribe(TRACE_EXPORT_CHANNEL, listener);
+  return () => diagnostics_channel.unsubscribe(TRACE_EXPORT_CHANNEL, listener);
+}
+
 /** A trace exporter that counts each export's outcome in `skein_trace_exports_total`, then passes the error on. */
 function countedExporter(exporter: TraceExporter, recorder: WorkerMetrics): TraceExporter {
   return {
     name: exporter.name,
-    async export(trace) {
+    async export(trace, destinations) {
       try {
-        await exporter.export(trace);
+        await exporter.export(trace, destinations);
         recorder.traceExport(exporter.name, 'ok');
       } catch (err) {
         recorder.traceExport(exporter.name, 'failed');
