@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './support.js';
+import { eventually, startHarness, type Harness } from './support.js';
 import { parseExposition, sample, type Exposition } from '../support/exposition.js';
 
 /**
@@ -9,16 +9,17 @@ import { parseExposition, sample, type Exposition } from '../support/exposition.
  */
 let h: Harness;
 const TOKEN = 'metrics-test-token';
+const auth = { authorization: `Bearer ${TOKEN}` };
 
 beforeAll(async () => {
   h = await startHarness({ SKEIN_API_TOKEN: TOKEN });
+  // A new worker build is routed to once the engine has seen it poll: wait for the catalog to be served.
+  await eventually(async () => (await fetch(`${h.url}/workflow/catalog`, { headers: auth })).status === 200);
 });
 
 afterAll(async () => {
   await h?.close();
 });
-
-const auth = { authorization: `Bearer ${TOKEN}` };
 
 async function scrape(headers: Record<string, string> = auth): Promise<Exposition> {
   const res = await fetch(`${h.url}/metrics`, { headers });
