@@ -24,6 +24,7 @@ import { loadHookFiles } from './hooks/hook-files.js';
 import { skeinSinks } from './hooks/sinks.js';
 import { TraceRecorder } from './traces/recorder.js';
 import { enableTypeScriptSources } from './typescript/resolve-hook.js';
+import { capWorkflowThreadYoungGeneration } from './thread-heap.js';
 import type { TraceExporter } from './traces/types.js';
 
 /** How long after the worker is up webpack's persistent cache and a new validation outcome are written (ms). */
@@ -270,6 +271,8 @@ async function serveProject(
     const fitted = fitCatalogDocument(buildCatalogDocument(project, catalog, identity, Date.now(), deployment));
     const catalogDocument = fitted.doc;
     if (fitted.schemasDropped) logger.warn('catalog too large for the engine memo: published without JSON Schemas');
+    // Temporal's workflow thread is created by Worker.create: its young generation is capped first.
+    capWorkflowThreadYoungGeneration();
     const worker = await Worker.create({
       connection: nativeConnection,
       namespace: engine.namespace,
