@@ -5,12 +5,15 @@ import type { z } from 'zod';
 import type { ApiConfig } from './config.js';
 import { ApiError, validationError, type ErrorType, type ValidationIssue } from './errors.js';
 import type { CatalogCache } from './temporal/catalog.js';
+import type { TraceReader } from './temporal/trace-reader.js';
 
 /** Shared services handed to every route handler. */
 export interface Deps {
   client: Client;
   config: ApiConfig;
   catalogs: CatalogCache;
+  /** Reads runs' traces (trace-log). */
+  traces: TraceReader;
   /** Engine health as last seen by the engine health monitor (`monitorEngine`). */
   health: { healthy: boolean };
   /** Aborted when the drain period of a shutdown ends: every engine call still running is released. */
@@ -103,9 +106,9 @@ export function parseOr400<S extends z.ZodType>(schema: S | undefined, value: un
 }
 
 /**
- * The deprecation headers of CONTRACT "Endpoint details" for a deprecated route. `Link` points at the run-pinned
+ * The deprecation headers of a deprecated route (docs/reference/api-contract.md, "Endpoints"). `Link` points at the run-pinned
  * successor of the run the call targeted, `</workflow/<id>/runs/<rid>/<op>>`; a part not known (the workflow or
- * its latest run could not be read) stays as CONTRACT's template, `{id}` or `{rid}`.
+ * its latest run could not be read) stays as the path template, `{id}` or `{rid}`.
  */
 export function deprecationHeaders(successor: string, workflowId?: string, runId?: string): Record<string, string> {
   const id = workflowId === undefined ? '{id}' : encodeURIComponent(workflowId);

@@ -49,7 +49,7 @@ export function workflow<I = unknown, O = unknown>(config: WorkflowConfig<I, O>)
 }
 
 /**
- * Defines a step: an activity that may do I/O. Registered as `<workflowName>#<name>` (SPEC rule 10).
+ * Defines a step: an activity that may do I/O. Registered as `<workflowName>#<name>`.
  * Calling the returned function in Node runs it with schema checks (useful in unit tests).
  * @throws DefinitionError on a malformed config.
  */
@@ -67,7 +67,7 @@ export function evaluator<I = unknown, V = unknown>(config: ActivityConfig<I, Ev
   return Object.assign((input: I) => runActivity(def as never, input) as Promise<EvaluationResult<V>>, { [SKEIN]: def }) as SkeinActivity<I, EvaluationResult<V>>;
 }
 
-// Hooks (SPEC "Events"): registration for hook files, emission for steps.
+// Hooks (README, "Hooks"): registration for hook files, emission for steps.
 export {
   onWorkflowStart,
   onWorkflowEnd,
@@ -89,6 +89,19 @@ export { effectiveActivityOptions, workflowLevelOptions, type ActivityOptionLaye
 // For the worker (not part of the authoring API).
 export { dispatchLifecycle, setHookErrorReporter, drainHooks, hasHooks, clearHooks } from './hooks/registry.js';
 export { runInActivityScope, currentActivityScope, emptyAggregations, type ActivityScope } from './hooks/scope.js';
-export { workflowDetailsFrom, traceFilePath, WORKFLOW_DETAILS_HEADER, TRACE_MEMO_KEY, type WorkflowInfoLike } from './hooks/details.js';
+export {
+  workflowDetailsFrom,
+  traceFilePath,
+  traceSegment,
+  traceObjectKey,
+  traceObjectUrl,
+  traceObjectKeyFromUrl,
+  traceDestinationsOf,
+  WORKFLOW_DETAILS_HEADER,
+  TRACE_MEMO_KEY,
+  type WorkflowInfoLike,
+  type RemoteTraceLocation,
+  type TraceDestinations,
+} from './hooks/details.js';
 export { serializeError, MAX_CAUSE_DEPTH } from './hooks/serialize.js';
 export type { SkeinSinks } from './workflow/sinks.js';

@@ -12,7 +12,7 @@ import type { LoadedProject } from './load.js';
 
 /**
  * The catalog a worker serves, as the API reads it from the `$catalog` workflow's memo
- * (CONTRACT "GET /workflow/catalog"). JSON Schemas are generated from the zod schemas.
+ * (`GET /workflow/catalog`). JSON Schemas are generated from the zod schemas.
  */
 export interface CatalogDocument {
   catalog: string;
@@ -27,6 +27,11 @@ export interface CatalogDocument {
   identity: string;
   /** The Worker Versioning deployment version that serves this document: deployment name and build ID. */
   deployment?: { name: string; buildId: string };
+  /**
+   * Local trace folders the catalog's workers write (absolute paths, newest first, at most 20): an API on the
+   * same machine reads a run's local trace file only inside one of them. Not part of `version`.
+   */
+  traceDirs?: string[];
   workflows: Array<{
     name: string;
     aliases: string[];
@@ -37,7 +42,7 @@ export interface CatalogDocument {
     activities: Array<{ name: string; kind: 'step' | 'evaluator'; shared: boolean; type: string }>;
   }>;
   /**
-   * Shared activities (SPEC rule 6), listed once: every workflow of the catalog may call each as
+   * Shared activities, listed once: every workflow of the catalog may call each as
    * `<workflow>#<name>` (rule 10). `package` is null for the project's own.
    */
   sharedActivities: Array<{ name: string; kind: 'step' | 'evaluator'; package: string | null }>;

@@ -21,7 +21,7 @@ export interface EvaluationResult<V = unknown> {
 
 /** Options of a workflow definition. */
 export interface WorkflowDefinitionOptions {
-  /** Activity options for every step and evaluator this workflow calls (SPEC rule 11, definition level). */
+  /** Activity options for every step and evaluator this workflow calls (the definition layer of activity options). */
   activityOptions?: ActivityOptions;
 }
 
@@ -36,7 +36,7 @@ export type VersioningBehavior = 'pinned' | 'auto-upgrade';
 
 /** The object passed to `workflow()`. */
 export interface WorkflowConfig<I, O> {
-  /** The workflow type, unique in the catalog (SPEC rule 7); matches `NAME_PATTERN`. */
+  /** The workflow type, unique in the catalog; matches `NAME_PATTERN`. */
   name: string;
   description?: string;
   /** Other names `POST /workflow/run` accepts for this workflow. */
@@ -55,7 +55,7 @@ export interface WorkflowConfig<I, O> {
 
 /** The object passed to `step()` or `evaluator()`. */
 export interface ActivityConfig<I, O> {
-  /** The activity name; the registered activity type is `<workflowName>#<name>` (SPEC rule 10). */
+  /** The activity name; the registered activity type is `<workflowName>#<name>`. */
   name: string;
   description?: string;
   inputSchema?: Schema<I>;

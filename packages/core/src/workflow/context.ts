@@ -2,21 +2,21 @@ import type { ActivityOptions } from '../shared/options.js';
 
 /**
  * Second argument of every Skein workflow function, set by a parent workflow when it starts a child
- * (absent for executions started through the API). Carries SPEC rule 11's inherited and invocation layers.
+ * (absent for executions started through the API). Carries the inherited and invocation layers of activity options.
  */
 export interface SkeinRunArgs {
   /** The parent's effective workflow-level activity options, inherited by the child. */
   inheritedActivityOptions?: ActivityOptions;
   /** `activityOptions` given at the call site of the child workflow (invocation level). */
   invocationActivityOptions?: ActivityOptions;
+  /** The root run's trace destinations: a child run publishes them as its own (its trace is its root's). */
+  traceDestinations?: { local?: string; remote?: string };
 }
 
 /** Per-run state of a Skein workflow, kept on the sandbox's per-workflow global object. */
 export interface RunContext extends SkeinRunArgs {
   workflowName: string;
   definitionActivityOptions?: ActivityOptions;
-  /** Counter for deterministic child workflow ids. */
-  childSeq: number;
 }
 
 const KEY = '__skeinRunContext';
