@@ -1,0 +1,105 @@
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '@skein/cli';
+import { packWorkspace, useTarballs } from '../support/packed.js';
+import { repoRoot } from '../support/stack.js';
+
+// A user's first day, in a folder outside the repository: scaffold, install the packed @skein packages, build,
+// validate, test, pack, and run the example with `skein dev`.
+const createSkein = path.join(repoRoot, 'packages/create-skein/bin/create-skein.js');
+const env = { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+let tmp: string;
+let tarballs: Record<string, string>;
+
+function run(cwd: string, cmd: string, args: string[]): SpawnSyncReturns<string> {
+  const res = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', timeout: 180_000 });
+  if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${res.status}:\n${res.stdout}\n${res.stderr}`);
+  return res;
+}
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(tmpdir(), 'skein-init-'));
+  tarballs = packWorkspace(await mkdtemp(path.join(tmpdir(), 'skein-packs-')));
+}, 120_000);
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+  await rm(path.dirname(Object.values(tarballs ?? {})[0] ?? tmp), { recursive: true, force: true });
+});
+
+describe('skein init, outside the repository', () => {
+  it('refuses a folder holding files (naming them) and a name npm refuses, with exit code 2', async () => {
+    const taken = path.join(tmp, 'taken');
+    run(tmp, 'node', [createSkein, 'taken', '--no-install']);
+    await writeFile(path.join(taken, 'notes.txt'), 'mine');
+    const again = spawnSync('node', [createSkein, 'taken', '--no-install'], { cwd: tmp, env, encoding: 'utf8' });
+    expect(again.status).toBe(2);
+    expect(again.stderr).toMatch(/taken is not empty: it would overwrite .*package\.json.*--force/);
+    const bad = spawnSync('node', [createSkein, 'bad', '--name', 'Bad Name', '--no-install'], { cwd: tmp, env, encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/invalid package name "Bad Name": name can only contain URL-friendly characters/);
+    expect(existsSync(path.join(tmp, 'bad'))).toBe(false);
+  });
+
+  it('scaffolds a project that builds, validates with no warning, passes its own tests and runs under skein dev', async () => {
+    const dir = path.join(tmp, 'my-flows');
+    const init = run(tmp, 'node', [repoRoot + '/packages/cli/bin/skein.js', 'init', 'my-flows', '--no-install']);
+    expect(init.stdout).toMatch(/Created project my-flows\. Next:\n  cd my-flows\n  npm install\n  npm run dev/);
+    useTarballs(dir, tarballs);
+    run(dir, 'npm', ['install']);
+    run(dir, 'npm', ['run', 'build']);
+    const validate = spawnSync('npx', ['validate-workflow-package', '.', '--max-warnings', '0'], { cwd: dir, env, encoding: 'utf8' });
+    expect(validate.stdout).toContain('No problems');
+    expect(validate.status).toBe(0);
+    const test = run(dir, 'npm', ['test']);
+    expect(test.stdout).toMatch(/Tests\s+.*\d+ passed/);
+
+    const [apiPort, temporalPort] = [await freePort(), await freePort()];
+    const child = spawn('npx', ['skein', 'dev', '--temporal-port', String(temporalPort), '--port', String(apiPort), '--no-watch'], {
+      cwd: dir,
+      env: { ...env, TEMPORAL_ADDRESS: '', SKEIN_LOG_PRETTY: '0' },
+      detached: true,
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d));
+    child.stderr.on('data', (d: Buffer) => (out += d));
+    try {
+      const deadline = Date.now() + 120_000;
+      while (!/Skein is up/.test(out)) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`skein dev did not come up:\n${out}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      const res = await fetch(`http://127.0.0.1:${apiPort}/workflow/run`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ workflowName: 'greet', input: {} }),
+      });
+      expect(await res.json()).toMatchObject({ status: 'completed', output: { message: 'Hello, world.', tone: { value: 'friendly' } } });
+    } finally {
+      const exited = new Promise((r) => child.once('exit', r));
+      process.kill(-child.pid!, 'SIGINT');
+      await exited;
+    }
+  }, 300_000);
+
+  it('scaffolds a workflow package that builds, validates with no warning, passes its tests and packs what it should', () => {
+    const dir = path.join(tmp, 'greetings');
+    run(tmp, 'node', [createSkein, 'greetings', '--package', '--name', '@acme/greetings', '--no-install']);
+    useTarballs(dir, tarballs);
+    run(dir, 'npm', ['install']);
+    run(dir, 'npm', ['run', 'build']);
+    const validate = spawnSync('npx', ['validate-workflow-package', '.', '--max-warnings', '0'], { cwd: dir, env, encoding: 'utf8' });
+    expect(validate.stdout).toContain('No problems');
+    expect(validate.status).toBe(0);
+    run(dir, 'npm', ['test']);
+    const [pack] = JSON.parse(run(dir, 'npm', ['pack', '--dry-run', '--json']).stdout) as Array<{ files: Array<{ path: string }> }>;
+    const files = pack!.files.map((f) => f.path);
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/greet/workflow.js', 'dist/greet/steps.js']));
+    expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.tsbuildinfo'))).toEqual([]);
+    const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    expect(pkg.scripts.prepublishOnly).toContain('validate-workflow-package . --max-warnings 0');
+  }, 240_000);
+});
