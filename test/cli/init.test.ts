@@ -11,7 +11,7 @@ import { repoRoot } from '../support/stack.js';
 // A user's first day, in a folder outside the repository: scaffold, install the packed @skein packages, build,
 // validate, test, pack, and run the example with `skein dev`.
 const createSkein = path.join(repoRoot, 'packages/create-skein/bin/create-skein.js');
-const env = { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+const env = { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', NO_COLOR: '1' };
 let tmp: string;
 let tarballs: Record<string, string>;
 
@@ -54,8 +54,10 @@ describe('skein init, outside the repository', () => {
     const validate = spawnSync('npx', ['validate-workflow-package', '.', '--max-warnings', '0'], { cwd: dir, env, encoding: 'utf8' });
     expect(validate.stdout).toContain('No problems');
     expect(validate.status).toBe(0);
+    // Its own tests: in-process, then on an ephemeral dev server with @skein/testing (mocked step, replay).
     const test = run(dir, 'npm', ['test']);
-    expect(test.stdout).toMatch(/Tests\s+.*\d+ passed/);
+    expect(test.stdout).toContain('test/engine.test.ts');
+    expect(test.stdout).toMatch(/Tests\s+7 passed/);
 
     const [apiPort, temporalPort] = [await freePort(), await freePort()];
     const child = spawn('npx', ['skein', 'dev', '--temporal-port', String(temporalPort), '--port', String(apiPort), '--no-watch'], {
@@ -94,7 +96,7 @@ describe('skein init, outside the repository', () => {
     const validate = spawnSync('npx', ['validate-workflow-package', '.', '--max-warnings', '0'], { cwd: dir, env, encoding: 'utf8' });
     expect(validate.stdout).toContain('No problems');
     expect(validate.status).toBe(0);
-    run(dir, 'npm', ['test']);
+    expect(run(dir, 'npm', ['test']).stdout).toMatch(/Tests\s+7 passed/);
     const [pack] = JSON.parse(run(dir, 'npm', ['pack', '--dry-run', '--json']).stdout) as Array<{ files: Array<{ path: string }> }>;
     const files = pack!.files.map((f) => f.path);
     expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/greet/workflow.js', 'dist/greet/steps.js']));

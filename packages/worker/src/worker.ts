@@ -70,6 +70,12 @@ export interface StartWorkerOptions {
    * same `startupCache`, so that its validation ran while the process loaded the worker; default: begun here.
    */
   check?: ProjectCheck;
+  /**
+   * Replacements of steps and evaluators by name (`composeGreeting`), consulted on every call: the map may
+   * change while the worker runs. For tests (`@skein/testing`'s `mockSteps`); a replacement gets the input as
+   * sent and its answer is the activity's output, unchecked.
+   */
+  activityOverrides?: ReadonlyMap<string, (input: unknown) => Promise<unknown>>;
   /** Engine health check: period and consecutive failures before the worker stops with an error. Defaults 5 000 ms, 3. */
   engineCheck?: { intervalMs?: number; failures?: number };
 }
@@ -81,6 +87,8 @@ export interface SkeinWorker {
   catalogDocument: CatalogDocument;
   /** Absolute trace directory, or null when local traces are off. */
   traceDir: string | null;
+  /** The workflow bundle the worker runs (webpack output), e.g. to replay histories against the same code. */
+  workflowBundle: { code: string };
   /** Where startup time went, in ms: static validation, loading modules, bundling workflow code, engine connection and registration. */
   startup: {
     validateMs: number;
@@ -208,7 +216,7 @@ async function serveProject(
   const project = await loadProject(manifest, caches);
   if (project.storeError) logger.warn({ err: project.storeError }, `project facts not cached (${project.storeError.message}); the next start imports every module`);
   const hookFiles = await loadHookFiles(manifest.root);
-  const resolver = new ActivityResolver(project);
+  const resolver = new ActivityResolver(project, options.activityOverrides);
   const activities = buildActivities(resolver);
   const traceDirOption = options.traceDir ?? process.env.SKEIN_TRACE_DIR ?? path.join(manifest.root, '.skein', 'traces');
   const traceDir = traceDirOption === false || traceDirOption === 'off' ? null : path.resolve(traceDirOption);
@@ -320,6 +328,7 @@ async function serveProject(
       manifest,
       catalogDocument,
       traceDir,
+      workflowBundle,
       startup,
       done,
       async shutdown() {
