@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,13 @@ const createSkein = path.join(repoRoot, 'packages/create-skein/bin/create-skein.
 const env = { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', NO_COLOR: '1' };
 let tmp: string;
 let tarballs: Record<string, string>;
+
+/** The files README's "Write a workflow package" shows: a bold `path` line, then the file in a fenced block. */
+function readmeRecipe(): Record<string, string> {
+  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Write a workflow package'), readme.indexOf('### The authoring API'));
+  return Object.fromEntries([...section.matchAll(/^\*\*`([^`]+)`\*\*\n\n```\w*\n([\s\S]*?)^```$/gm)].map((m) => [m[1]!, m[2]!]));
+}
 
 function run(cwd: string, cmd: string, args: string[]): SpawnSyncReturns<string> {
   const res = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', timeout: 180_000 });
@@ -87,16 +94,24 @@ describe('skein init, outside the repository', () => {
     }
   }, 300_000);
 
-  it('scaffolds a workflow package that builds, validates with no warning, passes its tests and packs what it should', () => {
-    const dir = path.join(tmp, 'greetings');
-    run(tmp, 'node', [createSkein, 'greetings', '--package', '--name', '@acme/greetings', '--no-install']);
+  it("scaffolds a workflow package, README's recipe, that builds, validates with no warning, passes its tests and packs what it should", () => {
+    const dir = path.join(tmp, 'my-workflows');
+    run(tmp, 'node', [createSkein, 'my-workflows', '--package', '--no-install']);
+    // README shows the scaffolder's files: each one it shows is the file written, and is what gets built here.
+    const recipe = readmeRecipe();
+    expect(Object.keys(recipe)).toEqual(expect.arrayContaining(['package.json', 'tsconfig.json', 'src/index.ts', 'src/greet/workflow.ts']));
+    for (const [file, text] of Object.entries(recipe)) {
+      expect(readFileSync(path.join(dir, file), 'utf8'), `README's ${file}`).toBe(text);
+      writeFileSync(path.join(dir, file), text);
+    }
     useTarballs(dir, tarballs);
     run(dir, 'npm', ['install']);
     run(dir, 'npm', ['run', 'build']);
     const validate = spawnSync('npx', ['validate-workflow-package', '.', '--max-warnings', '0'], { cwd: dir, env, encoding: 'utf8' });
     expect(validate.stdout).toContain('No problems');
     expect(validate.status).toBe(0);
-    expect(run(dir, 'npm', ['test']).stdout).toMatch(/Tests\s+7 passed/);
+    // Its in-process tests (the engine tests are the project's, above: the same files).
+    expect(run(dir, 'npm', ['test', '--', 'test/greet.test.ts']).stdout).toMatch(/Tests\s+4 passed/);
     const [pack] = JSON.parse(run(dir, 'npm', ['pack', '--dry-run', '--json']).stdout) as Array<{ files: Array<{ path: string }> }>;
     const files = pack!.files.map((f) => f.path);
     expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/greet/workflow.js', 'dist/greet/steps.js']));
