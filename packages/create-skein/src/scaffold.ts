@@ -74,9 +74,13 @@ export function detectPackageManager(userAgent = process.env.npm_config_user_age
   return (PACKAGE_MANAGERS as readonly string[]).includes(name ?? '') ? (name as PackageManager) : 'npm';
 }
 
-/** A template file's name on disk → its name in the new folder (`_gitignore` → `.gitignore`: npm drops dotfiles). */
+/**
+ * A template file's name on disk → its name in the new folder: `_gitignore` → `.gitignore` (npm leaves dotfiles
+ * out of tarballs), `package.json.tmpl` → `package.json` (a nested package.json would be read as a package's).
+ */
 function targetName(segment: string): string {
-  return segment.startsWith('_') ? `.${segment.slice(1)}` : segment;
+  const name = segment.endsWith('.tmpl') ? segment.slice(0, -'.tmpl'.length) : segment;
+  return name.startsWith('_') ? `.${name.slice(1)}` : name;
 }
 
 async function templateFiles(kind: ScaffoldKind): Promise<Array<{ from: string; to: string }>> {
