@@ -17,6 +17,7 @@ import { runLocally } from './local/run.js';
 
 export { z } from 'zod';
 export * from './shared/names.js';
+export { skeinPackageJsonSettings, packageJsonSchema } from './shared/package-json.js';
 export * from './shared/definition.js';
 export * from './shared/options.js';
 export * from './shared/callables.js';
