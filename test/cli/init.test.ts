@@ -51,7 +51,32 @@ describe('skein init, outside the repository', () => {
     expect(existsSync(path.join(tmp, 'bad'))).toBe(false);
   });
 
-  it('scaffolds a project that builds, validates with no warning, passes its own tests and runs under skein dev', async () => {
+  it("scaffolds a workflow package, README's recipe, that builds, validates with no warning, passes its tests and packs what it should", () => {
+    const dir = path.join(tmp, 'my-workflows');
+    run(tmp, 'node', [createSkein, 'my-workflows', '--package', '--no-install']);
+    // README shows the scaffolder's files: each one it shows is the file written, and is what gets built here.
+    const recipe = readmeRecipe();
+    expect(Object.keys(recipe)).toEqual(expect.arrayContaining(['package.json', 'tsconfig.json', 'src/index.ts', 'src/welcome/workflow.ts']));
+    for (const [file, text] of Object.entries(recipe)) {
+      expect(readFileSync(path.join(dir, file), 'utf8'), `README's ${file}`).toBe(text);
+      writeFileSync(path.join(dir, file), text);
+    }
+    useTarballs(dir, tarballs);
+    run(dir, 'npm', ['install']);
+    run(dir, 'npm', ['run', 'build']);
+    const validate = spawnSync('npx', ['validate-workflow-package', '.', '--max-warnings', '0'], { cwd: dir, env, encoding: 'utf8' });
+    expect(validate.stdout).toContain('No problems');
+    expect(validate.status).toBe(0);
+    // Its in-process tests (the engine tests are the project's, above: the same files).
+    expect(run(dir, 'npm', ['test', '--', 'test/welcome.test.ts']).stdout).toMatch(/Tests\s+4 passed/);
+    const [pack] = JSON.parse(run(dir, 'npm', ['pack', '--dry-run', '--json']).stdout) as Array<{ files: Array<{ path: string }> }>;
+    const files = pack!.files.map((f) => f.path);
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/welcome/workflow.js', 'dist/welcome/steps.js']));
+    expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.tsbuildinfo'))).toEqual([]);
+    const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    expect(pkg.scripts.prepublishOnly).toContain('validate-workflow-package . --max-warnings 0');
+  }, 240_000);
+  it('scaffolds a project that builds, validates with no warning, passes its own tests, and serves its workflow and the package under skein dev, reloading on a package rebuild', async () => {
     const dir = path.join(tmp, 'my-flows');
     const init = run(tmp, 'node', [repoRoot + '/packages/cli/bin/skein.js', 'init', 'my-flows', '--no-install']);
     expect(init.stdout).toMatch(/Created project my-flows\. Next:\n  cd my-flows\n  npm install\n  npm run dev/);
@@ -66,8 +91,12 @@ describe('skein init, outside the repository', () => {
     expect(test.stdout).toContain('test/engine.test.ts');
     expect(test.stdout).toMatch(/Tests\s+7 passed/);
 
+    // The package author's loop (docs/package-dev-loop.md): the host depends on the package folder, skein dev
+    // serves both, and a rebuild of the package reloads the worker.
+    const pkgDir = path.join(tmp, 'my-workflows');
+    run(dir, 'npm', ['install', '../my-workflows']);
     const [apiPort, temporalPort] = [await freePort(), await freePort()];
-    const child = spawn('npx', ['skein', 'dev', '--temporal-port', String(temporalPort), '--port', String(apiPort), '--no-watch'], {
+    const child = spawn('npx', ['skein', 'dev', '--temporal-port', String(temporalPort), '--port', String(apiPort)], {
       cwd: dir,
       env: { ...env, TEMPORAL_ADDRESS: '', SKEIN_LOG_PRETTY: '0' },
       detached: true,
@@ -75,48 +104,38 @@ describe('skein init, outside the repository', () => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d));
     child.stderr.on('data', (d: Buffer) => (out += d));
-    try {
+    const waitFor = async (pattern: RegExp) => {
       const deadline = Date.now() + 120_000;
-      while (!/Skein is up/.test(out)) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`skein dev did not come up:\n${out}`);
+      while (!pattern.test(out)) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`skein dev: no ${pattern} in:\n${out}`);
         await new Promise((r) => setTimeout(r, 250));
       }
+    };
+    const runWorkflow = async (workflowName: string) => {
       const res = await fetch(`http://127.0.0.1:${apiPort}/workflow/run`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ workflowName: 'greet', input: {} }),
+        body: JSON.stringify({ workflowName, input: {} }),
       });
-      expect(await res.json()).toMatchObject({ status: 'completed', output: { message: 'Hello, world.', tone: { value: 'friendly' } } });
+      return res.json();
+    };
+    try {
+      await waitFor(/Skein is up/);
+      expect(await runWorkflow('greet')).toMatchObject({ status: 'completed', output: { message: 'Hello, world.', tone: { value: 'friendly' } } });
+      expect(await runWorkflow('welcome')).toMatchObject({ status: 'completed', output: { message: 'Welcome, world.' } });
+      const steps = path.join(pkgDir, 'src/welcome/steps.ts');
+      writeFileSync(steps, readFileSync(steps, 'utf8').replace('`Welcome, ${name}.`', '`Welcome back, ${name}.`'));
+      run(pkgDir, 'npm', ['run', 'build']);
+      // One line per reload, naming what changed: here the package's compiled step.
+      await waitFor(/"changed":\[[^\]]*my-workflows\/dist\/welcome\/steps\.js[^\n]*reloaded in/);
+      const deadline = Date.now() + 60_000;
+      let latest = await runWorkflow('welcome');
+      while (latest.output?.message !== 'Welcome back, world.' && Date.now() < deadline) latest = await runWorkflow('welcome');
+      expect(latest).toMatchObject({ status: 'completed', output: { message: 'Welcome back, world.' } });
     } finally {
       const exited = new Promise((r) => child.once('exit', r));
       process.kill(-child.pid!, 'SIGINT');
       await exited;
     }
   }, 300_000);
-
-  it("scaffolds a workflow package, README's recipe, that builds, validates with no warning, passes its tests and packs what it should", () => {
-    const dir = path.join(tmp, 'my-workflows');
-    run(tmp, 'node', [createSkein, 'my-workflows', '--package', '--no-install']);
-    // README shows the scaffolder's files: each one it shows is the file written, and is what gets built here.
-    const recipe = readmeRecipe();
-    expect(Object.keys(recipe)).toEqual(expect.arrayContaining(['package.json', 'tsconfig.json', 'src/index.ts', 'src/greet/workflow.ts']));
-    for (const [file, text] of Object.entries(recipe)) {
-      expect(readFileSync(path.join(dir, file), 'utf8'), `README's ${file}`).toBe(text);
-      writeFileSync(path.join(dir, file), text);
-    }
-    useTarballs(dir, tarballs);
-    run(dir, 'npm', ['install']);
-    run(dir, 'npm', ['run', 'build']);
-    const validate = spawnSync('npx', ['validate-workflow-package', '.', '--max-warnings', '0'], { cwd: dir, env, encoding: 'utf8' });
-    expect(validate.stdout).toContain('No problems');
-    expect(validate.status).toBe(0);
-    // Its in-process tests (the engine tests are the project's, above: the same files).
-    expect(run(dir, 'npm', ['test', '--', 'test/greet.test.ts']).stdout).toMatch(/Tests\s+4 passed/);
-    const [pack] = JSON.parse(run(dir, 'npm', ['pack', '--dry-run', '--json']).stdout) as Array<{ files: Array<{ path: string }> }>;
-    const files = pack!.files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/greet/workflow.js', 'dist/greet/steps.js']));
-    expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.tsbuildinfo'))).toEqual([]);
-    const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
-    expect(pkg.scripts.prepublishOnly).toContain('validate-workflow-package . --max-warnings 0');
-  }, 240_000);
 });

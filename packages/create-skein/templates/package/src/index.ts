@@ -1,2 +1,2 @@
 // The package entry: every workflow it exports (directly, as here) is served by a host project's worker.
-export { default as greet } from './greet/workflow.js';
+export { default as welcome } from './welcome/workflow.js';

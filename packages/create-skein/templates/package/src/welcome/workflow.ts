@@ -1,13 +1,13 @@
 import { workflow, z } from '@skein/core';
-import { composeGreeting } from './steps.js';
+import { composeWelcome } from './steps.js';
 import { judgeTone } from './evaluators.js';
 import { shout } from '../shared/steps/shout.js';
 
-/** Greets someone: composes a greeting (a step), judges its tone (an evaluator), and shouts it when asked. */
+/** Welcomes someone: composes a welcome message (a step), judges its tone (an evaluator), and shouts it when asked. */
 export default workflow({
-  name: 'greet',
-  description: 'Composes a greeting and judges its tone.',
-  // Every field has a default, so `skein workflow run greet` works with no input at all.
+  name: 'welcome',
+  description: 'Composes a welcome and judges its tone.',
+  // Every field has a default, so `skein workflow run welcome` works with no input at all.
   inputSchema: z.object({
     name: z.string().min(1).default('world'),
     excited: z.boolean().default(false),
@@ -18,8 +18,8 @@ export default workflow({
   }),
   options: { activityOptions: { startToCloseTimeout: '30s' } },
   fn: async ({ name, excited }) => {
-    const greeting = await composeGreeting({ name });
-    const message = excited ? await shout(greeting) : greeting;
+    const welcome = await composeWelcome({ name });
+    const message = excited ? await shout(welcome) : welcome;
     const tone = await judgeTone({ message });
     return { message, tone };
   },
