@@ -25,14 +25,17 @@ export interface WorkflowDefinitionOptions {
   activityOptions?: ActivityOptions;
 }
 
-/** The object passed to `workflow()`. */
-export interface WorkflowConfig<I, O> {
+/**
+ * The object passed to `workflow()`. `I` is what `fn` receives (the input schema's output, defaults applied),
+ * `In` what callers pass (the schema's input: fields with a default may be left out).
+ */
+export interface WorkflowConfig<I, O, In = I> {
   /** The workflow type, unique in the catalog (SPEC rule 7); matches `NAME_PATTERN`. */
   name: string;
   description?: string;
   /** Other names `POST /workflow/run` accepts for this workflow. */
   aliases?: string[];
-  inputSchema?: Schema<I>;
+  inputSchema?: z.ZodType<I, In>;
   outputSchema?: Schema<O>;
   /**
    * The workflow body; runs in Temporal's deterministic sandbox. `context` carries the run's `info` and
@@ -42,12 +45,12 @@ export interface WorkflowConfig<I, O> {
   options?: WorkflowDefinitionOptions;
 }
 
-/** The object passed to `step()` or `evaluator()`. */
-export interface ActivityConfig<I, O> {
+/** The object passed to `step()` or `evaluator()`; `I` and `In` as in `WorkflowConfig`. */
+export interface ActivityConfig<I, O, In = I> {
   /** The activity name; the registered activity type is `<workflowName>#<name>` (SPEC rule 10). */
   name: string;
   description?: string;
-  inputSchema?: Schema<I>;
+  inputSchema?: z.ZodType<I, In>;
   outputSchema?: Schema<O>;
   /**
    * The activity body; runs in Node.js on the worker, may do I/O. `input` is any JSON value (object, array,
