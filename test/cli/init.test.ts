@@ -51,6 +51,14 @@ describe('skein init, outside the repository', () => {
     expect(existsSync(path.join(tmp, 'bad'))).toBe(false);
   });
 
+  it('keeps the files when the install fails (registry unreachable) and names the command to run again, exit 1', () => {
+    const offline = { ...env, npm_config_registry: 'http://127.0.0.1:9/', npm_config_fetch_retries: '0', npm_config_loglevel: 'silent' };
+    const res = spawnSync('node', [createSkein, 'offline', '--package-manager', 'npm'], { cwd: tmp, env: offline, encoding: 'utf8', timeout: 120_000 });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain('error: npm install failed; the files are written. Run it again: cd offline && npm install');
+    expect(existsSync(path.join(tmp, 'offline', 'src/greet/workflow.ts'))).toBe(true);
+  }, 120_000);
+
   it("scaffolds a workflow package, README's recipe, that builds, validates with no warning, passes its tests and packs what it should", () => {
     const dir = path.join(tmp, 'my-workflows');
     run(tmp, 'node', [createSkein, 'my-workflows', '--package', '--no-install']);
