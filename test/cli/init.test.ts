@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +49,35 @@ describe('skein init, outside the repository', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/invalid package name "Bad Name": name can only contain URL-friendly characters/);
     expect(existsSync(path.join(tmp, 'bad'))).toBe(false);
+  });
+
+  it('asks for the folder and the name only on a terminal', async () => {
+    // On a terminal (a pseudo-terminal from util-linux `script`): the folder, then the name (default: the folder's).
+    const child = spawn('script', ['-qec', `node ${createSkein} --no-install`, '/dev/null'], { cwd: tmp, env });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const waitFor = async (pattern: RegExp) => {
+      const deadline = Date.now() + 20_000;
+      while (!pattern.test(out)) {
+        if (Date.now() > deadline) throw new Error(`no ${pattern} in:\n${out}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    await waitFor(/Folder for the new project\? \(my-workflows\)/);
+    child.stdin.write('asked\r');
+    await waitFor(/Package name\? \(asked\)/);
+    child.stdin.write('\r');
+    expect(await exited).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(tmp, 'asked', 'package.json'), 'utf8')).name).toBe('asked');
+
+    // Without a terminal: no question; the current folder, named after it.
+    const quiet = path.join(tmp, 'quiet');
+    await mkdir(quiet);
+    const res = spawnSync('node', [createSkein, '--no-install'], { cwd: quiet, env, encoding: 'utf8', input: 'ignored\n' });
+    expect(res.status).toBe(0);
+    expect(res.stdout).not.toContain('?');
+    expect(JSON.parse(readFileSync(path.join(quiet, 'package.json'), 'utf8')).name).toBe('quiet');
   });
 
   it('keeps the files when the install fails (registry unreachable) and names the command to run again, exit 1', () => {

@@ -26,10 +26,19 @@ function interactive(): boolean {
   return Boolean(process.stdin.isTTY && process.stdout.isTTY);
 }
 
-async function ask(question: string, fallback: string): Promise<string> {
+/**
+ * Asks for what the flags left open, on one terminal session (one readline interface, so typed-ahead answers are
+ * kept). Ctrl-D or Ctrl-C answers `undefined`: nothing is written.
+ */
+async function askMissing(dir: string | undefined, name: string | undefined, kind: string): Promise<{ dir: string; name: string } | undefined> {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
+  const ask = async (question: string, fallback: string) => (await rl.question(`${question} (${fallback}) `)).trim() || fallback;
   try {
-    return (await rl.question(`${question} (${fallback}) `)).trim() || fallback;
+    const folder = dir ?? (await ask(`Folder for the new ${kind}?`, 'my-workflows'));
+    return { dir: folder, name: name ?? (await ask('Package name?', path.basename(path.resolve(folder)))) };
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') return undefined;
+    throw err;
   } finally {
     rl.close();
   }
@@ -37,15 +46,23 @@ async function ask(question: string, fallback: string): Promise<string> {
 
 /**
  * Runs the init command: scaffolds, prints the next steps, and sets `process.exitCode`: 0 done, 1 the files are
- * written but the install failed (the command to re-run is printed), 2 refused (bad name, folder holding files).
+ * written but the install failed (the command to re-run is printed), 2 refused (bad name, folder holding files),
+ * 130 the questions were cancelled (Ctrl-D, Ctrl-C).
  * Asks for the folder and the name only on a terminal and only when they were not given.
  */
 export async function runInit(dirArg: string | undefined, flags: InitFlags): Promise<void> {
   let dir = dirArg;
   let name = flags.name;
-  if (dir === undefined && interactive()) dir = await ask('Folder for the new ' + (flags.package ? 'package?' : 'project?'), 'my-workflows');
+  if ((dir === undefined || name === undefined) && interactive()) {
+    const answers = await askMissing(dir, name, flags.package ? 'package' : 'project');
+    if (!answers) {
+      process.stderr.write('\ncancelled: nothing written\n');
+      process.exitCode = 130;
+      return;
+    }
+    ({ dir, name } = answers);
+  }
   dir ??= '.';
-  if (name === undefined && interactive()) name = await ask('Package name?', path.basename(path.resolve(dir)));
   try {
     const result = await scaffold({
       dir,
