@@ -11,7 +11,7 @@ import { repoRoot } from '../support/stack.js';
 // A user's first day, in a folder outside the repository: scaffold, install the packed @skein packages, build,
 // validate, test, pack, and run the example with `skein dev`.
 const createSkein = path.join(repoRoot, 'packages/create-skein/bin/create-skein.js');
-const env = { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', NO_COLOR: '1' };
+const env = { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', npm_config_prefer_offline: 'true', NO_COLOR: '1' };
 let tmp: string;
 let tarballs: Record<string, string>;
 

@@ -35,6 +35,7 @@ describe('@skein/testing on the shared dev server', () => {
       restore();
     }
     await expect(env.run(summarize, { text })).resolves.toMatchObject({ words: 7, readability: { value: 'easy' } });
+    expect(() => env.mockSteps({ countWordz: () => 0 })).toThrow(/no step or evaluator named countWordz; the project has .*countWords/);
   });
 
   it('replays a recorded history cleanly, and reports one whose activities differ from the code', async () => {

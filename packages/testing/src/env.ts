@@ -18,7 +18,7 @@ export type StepMock = (input: any) => unknown;
 export interface TestEnvOptions {
   /** The project (or workflow package) whose workflows the worker serves; default `process.cwd()`. */
   projectDir?: string;
-  /** Steps and evaluators replaced by name from the start (see `TestEnv.mockSteps`). */
+  /** Steps and evaluators replaced by name from the start (see `TestEnv.mockSteps`; an unknown name throws). */
   mockSteps?: Record<string, StepMock>;
   /** `host:port` of a running Temporal server to use instead of starting one (default: start one). */
   temporalAddress?: string;
@@ -53,6 +53,7 @@ export interface TestEnv {
   /**
    * Replaces steps and evaluators by name (`{ composeGreeting: () => 'Hi.' }`) for the runs that follow.
    * @returns a function that restores what was there before.
+   * @throws TypeError naming the project's steps and evaluators when a name is none of them.
    */
   mockSteps(mocks: Record<string, StepMock>): () => void;
   /** Stops the worker, then the dev server it started; safe to call twice. */
@@ -78,7 +79,6 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
   const catalog = options.catalog ?? `test-${randomUUID()}`;
   const mocks = new Map<string, (input: unknown) => Promise<unknown>>();
   const setMock = (name: string, fn: StepMock) => mocks.set(name, async (input) => fn(input));
-  for (const [name, fn] of Object.entries(options.mockSteps ?? {})) setMock(name, fn);
 
   let server: DevServer | undefined;
   let connection: Connection | undefined;
@@ -113,7 +113,7 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
         args: [input],
       });
     let closed: Promise<void> | undefined;
-    return {
+    const env: TestEnv = {
       address,
       catalog,
       client,
@@ -126,6 +126,9 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
         return { workflowId, history: await client.workflow.getHandle(workflowId).fetchHistory() };
       },
       mockSteps(replacements) {
+        const known = new Set([...worker!.manifest.workflows.flatMap((w) => w.activities.map((a) => a.name)), ...worker!.manifest.sharedActivities.map((a) => a.name)]);
+        const unknown = Object.keys(replacements).filter((name) => !known.has(name));
+        if (unknown.length > 0) throw new TypeError(`mockSteps: no step or evaluator named ${unknown.join(', ')}; the project has ${[...known].sort().join(', ')}`);
         const before = new Map([...Object.keys(replacements)].map((name) => [name, mocks.get(name)]));
         for (const [name, fn] of Object.entries(replacements)) setMock(name, fn);
         return () => {
@@ -137,6 +140,8 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
         return closed;
       },
     };
+    if (options.mockSteps) env.mockSteps(options.mockSteps);
+    return env;
   } catch (err) {
     await stopAll().catch(() => {});
     throw err;
