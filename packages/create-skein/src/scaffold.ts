@@ -3,7 +3,7 @@
  * (`templates/project`, `templates/package`), then installing its dependencies.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -100,8 +100,8 @@ async function templateFiles(kind: ScaffoldKind): Promise<Array<{ from: string; 
  * Writes a project or a workflow package into `options.dir`, then (unless `install: false`) installs its
  * dependencies. An install that fails leaves the files in place and answers `install: 'failed'` with the command
  * to run again; it does not throw.
- * @throws ScaffoldError, before writing anything, when the name breaks npm's rules or the folder holds files
- *   (other than `.git`) and `force` is not set; the message names the files that would be overwritten.
+ * @throws ScaffoldError, before writing anything, when the name breaks npm's rules, `dir` is a file, or the folder
+ *   holds files (other than `.git`) and `force` is not set; the message names the files that would be overwritten.
  */
 export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult> {
   const log = options.log ?? (() => {});
@@ -113,6 +113,7 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
     throw new ScaffoldError(`invalid package name "${name}"${hint}: ${problems.join('; ')}`);
   }
   const files = await templateFiles(options.kind);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new ScaffoldError(`${dir} is a file, not a folder`);
   const existing = existsSync(dir) ? (await readdir(dir)).filter((f) => f !== '.git') : [];
   if (existing.length > 0 && !options.force) {
     const overwritten = files.map((f) => f.to).filter((f) => existsSync(path.join(dir, f)));

@@ -62,6 +62,11 @@ describe('scaffold', () => {
     await expect(scaffold({ dir: clean, kind: 'project', name: 'x', install: false })).resolves.toMatchObject({ name: 'x' });
   });
 
+  it('refuses a path that is a file, even with force', async () => {
+    await writeFile(path.join(tmp, 'file'), 'x');
+    await expect(scaffold({ dir: path.join(tmp, 'file'), kind: 'project', name: 'x', install: false, force: true })).rejects.toThrow(/is a file, not a folder/);
+  });
+
   it('overwrites with force and keeps unrelated files', async () => {
     await writeFile(path.join(tmp, 'package.json'), '{}');
     await writeFile(path.join(tmp, 'notes.txt'), 'keep');
