@@ -60,11 +60,14 @@ export interface TestEnv {
   close(): Promise<void>;
 }
 
-/** The registered name of a workflow reference. */
+/**
+ * The registered name of a workflow reference.
+ * @throws TypeError when `workflow` is neither a string nor what `workflow()` returned.
+ */
 export function workflowName(workflow: WorkflowRef<unknown, unknown>): string {
   if (typeof workflow === 'string') return workflow;
-  const def = (workflow as unknown as Record<symbol, { name?: string } | undefined>)[SKEIN];
-  if (!def?.name) throw new TypeError('not a workflow: pass what workflow() returned, or the workflow name');
+  const def = (workflow as unknown as Record<symbol, { kind?: string; name?: string } | undefined>)[SKEIN];
+  if (def?.kind !== 'workflow' || !def.name) throw new TypeError('not a workflow: pass what workflow() returned, or the workflow name');
   return def.name;
 }
 
