@@ -1,5 +1,5 @@
 /**
- * Steps and evaluators by file convention (SPEC rules 1, 6 and 9): a workflow's `steps.js`, `steps/*.js`,
+ * Steps and evaluators by file convention (package rules 1, 6 and 9): a workflow's `steps.js`, `steps/*.js`,
  * `evaluators.js`, `evaluators/*.js`; a package's (or the project's) `shared/steps/*.js`, `shared/evaluators/*.js`.
  * Activities are the named exports `export const x = step({ name })` / `evaluator({ name })`.
  */
@@ -79,7 +79,7 @@ export function activitiesOfFile(store: ModuleStore, file: string, role: FileRol
   const expected = role === 'steps' || role === 'shared-steps' ? 'step' : 'evaluator';
   const out: ActivityEntry[] = [];
   for (const { exportName, definition } of exportedDefinitions(info, ACTIVITY_CALLEES)) {
-    if (exportName === 'default') continue; // SPEC rule 9: named exports only; the validator reports default exports.
+    if (exportName === 'default') continue; // package rule 9: named exports only; the validator reports default exports.
     const name = checkActivityName(definition, file, diagnostics);
     if (name === undefined) continue;
     const kind = kindOf(definition, file) === 'step' ? 'step' : 'evaluator';

@@ -1,6 +1,6 @@
 /**
- * File conventions (SPEC rule 1), decided in exactly one place (STYLE: "file conventions are decided once, in
- * discovery, and everything else asks discovery"). TypeScript and JavaScript alike (ISSUE 9 point 2).
+ * File conventions (package rule 1), decided in exactly one place: here, in discovery; everything else asks
+ * discovery. TypeScript and JavaScript alike.
  */
 import type { FileRole } from './types.js';
 

@@ -1,8 +1,8 @@
 /**
  * Turning statically read `workflow()` / `step()` / `evaluator()` calls into checked names
- * (SPEC rules 2 and 10; CONTRACT "Names": `^[A-Za-z_][A-Za-z0-9_]*$`, `$catalog` reserved).
+ * (package rules 2, 7 and 10: names match `^[A-Za-z_][A-Za-z0-9_]*$`, and `$catalog` is reserved).
  */
-import { CATALOG_WORKFLOW_TYPE, NAME_PATTERN } from '@skein/core/names';
+import { CATALOG_WORKFLOW_TYPE, NAME_PATTERN } from '@skein/names';
 import { classifyFile } from './conventions.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { Definition, ModuleInfo, StaticString } from './module-info.js';
@@ -19,7 +19,7 @@ export type DefinitionKind = 'workflow' | 'step' | 'evaluator';
 /**
  * The kind of a definition found in `file`: `workflow()`, `step()` and `evaluator()` say so themselves; a wrapper
  * factory (`evalWorkflow({ name })`, `verify({ name })`) is a workflow in a workflow file, a step in a steps file
- * and an evaluator in an evaluators file, and nothing elsewhere (ISSUE 9 point 4).
+ * and an evaluator in an evaluators file, and nothing elsewhere.
  */
 export function kindOf(definition: Definition, file: string): DefinitionKind | undefined {
   if (definition.callee !== 'wrapper') return definition.callee;

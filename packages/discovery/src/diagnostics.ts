@@ -1,22 +1,11 @@
 /**
- * Collecting findings as data (STYLE "diagnostics are data"): rules report a rule id, a position and a message;
- * severity and SPEC rule come from the one registry, `RULES`. One sink serves a whole analysis session.
+ * Collecting findings as data (a finding is a plain object; reporters render it later): the core's rules report a
+ * rule id, a message id, a position and the message's data; severity and package rule come from the rule's entry in
+ * `RULES`. One sink serves a whole analysis session, the validator's rules included.
  */
-import { MESSAGES, renderMessage, type CoreRuleId, type MessageId, type Template } from './messages.js';
-import { RULES } from './rules.js';
-import type { Diagnostic } from './types.js';
-
-/** A 1-based position. */
-export interface Position {
-  line: number;
-  column: number;
-}
-
-/** The position of the start of a Babel node (`loc.start`, column 0-based), as 1-based line and column. */
-export function positionOf(node: { loc?: { start: { line: number; column: number } } | null } | null | undefined): Position {
-  const start = node?.loc?.start;
-  return start ? { line: start.line, column: start.column + 1 } : { line: 1, column: 1 };
-}
+import { renderMessage, type MessageTemplate, type RuleDocs } from './rule-meta.js';
+import { RULES, type CoreRuleId, type MessageId } from './rules.js';
+import type { Diagnostic, Position } from './finding.js';
 
 /** Accumulates diagnostics; never throws. */
 export class Diagnostics {
@@ -24,15 +13,15 @@ export class Diagnostics {
   readonly #seen = new Set<string>();
 
   /**
-   * Records one finding of a core rule, rendered from its template (`MESSAGES[ruleId][messageId]`) with `data`;
-   * severity and SPEC rule come from `RULES`. Duplicates (same rule, file, position and message) are dropped.
+   * Records one finding of a core rule, rendered from its template (`RULES[ruleId].messages[messageId]`) with `data`;
+   * severity and package rule come from `RULES[ruleId]`. Duplicates (same rule, file, position and message) are dropped.
    */
   report<R extends CoreRuleId>(ruleId: R, messageId: MessageId<R>, file: string, position: Position | undefined, data: Record<string, string> = {}): void {
-    const meta: { severity: Diagnostic['severity']; specRule?: number } = RULES[ruleId];
-    const template = (MESSAGES[ruleId] as Record<string, Template>)[messageId] as Template;
+    const meta: { severity: Diagnostic['severity']; docs: RuleDocs; messages: Readonly<Record<string, MessageTemplate>> } = RULES[ruleId];
+    const template = meta.messages[messageId] as MessageTemplate;
     const { line, column } = position ?? { line: 1, column: 1 };
-    const d: Diagnostic = { ruleId, severity: meta.severity, file, line, column, message: renderMessage(template.message, data), hint: renderMessage(template.hint, data), messageId, data };
-    if (meta.specRule !== undefined) d.specRule = meta.specRule;
+    const d: Diagnostic = { ruleId, severity: meta.severity, file, line, column, message: renderMessage(template.message, data), hint: renderMessage(template.hint ?? '', data), messageId, data };
+    if (meta.docs.packageRule !== undefined) d.packageRule = meta.docs.packageRule;
     this.add(d);
   }
 

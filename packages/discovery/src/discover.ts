@@ -19,8 +19,31 @@ import { checkPackageFlag, findInstalledPackage, intendsWorkflowPackage, listIns
 import { followEntry } from './reexports.js';
 import { createSession, type AnalysisSession } from './session.js';
 import type { ModuleStore } from './store.js';
-import type { DiscoverOptions, Manifest, PackageRef, WorkflowEntry } from './types.js';
+import type { Manifest, PackageRef, WorkflowEntry } from './types.js';
 import { walkFiles } from './walk.js';
+
+/** Options of `discover()`. */
+export interface DiscoverOptions {
+  /** Maximum size of one source file in bytes; larger files get a diagnostic and are not parsed. Default 1 MiB. */
+  maxFileBytes?: number;
+  /** Skip `node_modules` packages (only the project's own workflows). Default false. */
+  localOnly?: boolean;
+  /**
+   * The highest directory whose `node_modules` is searched (hoisted installs, package rule 4). Default: the file-system
+   * root. Tests set it to keep an enclosing repository's `node_modules` out.
+   */
+  ceiling?: string;
+  /** The file system to read through. Default: `nodeFileSystem`. Ignored when `session` is given. */
+  fs?: FileSystem;
+  /**
+   * `project` (default): the root is a project; `package`: the root is a workflow package judged as a worker would
+   * see it once installed (strict expose flag, workflows from its entry); `auto`: package mode when the root's
+   * package.json sets or misspells the expose flag.
+   */
+  mode?: 'project' | 'package' | 'auto';
+  /** A session to share with a caller that keeps analysing afterwards (the validator). Default: a new one. */
+  session?: AnalysisSession;
+}
 
 const WORKFLOW_KINDS = new Set(['workflow'] as const);
 /** Everything one discovery run shares. */
@@ -45,7 +68,7 @@ interface SourceResult {
  *
  * Project mode (default): its own workflows (every `workflow.{ts,mts,js,mjs}` under the root outside `node_modules`,
  * dot-folders, test folders, the unjudged side of a compiled layout (see layout.ts) and exposed packages), the
- * workflows of every installed package that sets `"skein": { "workflows": { "expose": true } }` (SPEC rule 4)
+ * workflows of every installed package that sets `"skein": { "workflows": { "expose": true } }` (package rule 4)
  * reached from its entry's static re-exports (rules 2, 3), their steps and evaluators (rules 1, 9), shared
  * activities of the project and of each package at any depth (`src/shared/steps/*.ts`, rule 6), namespace checks
  * (rules 7, 8) and activity types (rule 10).
@@ -108,7 +131,7 @@ export async function discover(projectRoot: string, options: DiscoverOptions = {
   return { root, mode: packageMode ? 'package' : 'project', workflows, sharedActivities: shared, packages, diagnostics: diagnostics.sorted(), filesRead: store.filesRead };
 }
 
-/** Package mode: a root whose expose flag is missing, misspelled or not the boolean true (SPEC rule 4, strictly). */
+/** Package mode: a root whose expose flag is missing, misspelled or not the boolean true (package rule 4, strictly). */
 function reportNotExposed(run: Run, pkg: InstalledPackage): void {
   if (pkg.expose === 'exposed') return;
   const problem = checkPackageFlag(pkg.json) ?? 'it has no "skein" key';

@@ -1,10 +1,20 @@
 /**
- * Package entry points (SPEC rules 2 and 12): package.json `exports` with the workflow-bundle conditions first,
- * then `import`, then `default`; subpath patterns; else `main`; else `index.js`.
+ * The one answer to "which file is this package's entry" (package rules 2 and 12), for discovery, the validator's
+ * resolver and the worker alike: package.json `exports` with the workflow-bundle conditions first, then `import`,
+ * then `default` (subpath patterns included); without `exports`, `module`, then `main`, then `index.js`. A target is
+ * probed as an import is (`resolveModuleFile`: as written, its TypeScript twin, with an extension, a folder's index).
+ *
+ * Why not the `resolve.exports` library: it picks among conditions in the object's key order, as Node does, while
+ * the analysis prefers the workflow-bundle conditions wherever they sit in the object (a package listing `import`
+ * before `skein-workflow-bundle` is still judged by its workflow-safe entry: fixtures/discovery/entry-points,
+ * `bundle-first`); the `default` condition, which it always honours, would also win over a preferred condition
+ * listed after it. The preference order is the part that decides, so it stays written here, with Node's subpath
+ * pattern order.
  */
 import { join } from 'node:path';
-import { WORKFLOW_BUNDLE_CONDITIONS } from '@skein/core/names';
-import { isFile, type FileSystem } from './fs.js';
+import { WORKFLOW_BUNDLE_CONDITIONS } from '@skein/names';
+import { isInside, type FileSystem } from './fs.js';
+import { resolveModuleFile } from './module-path.js';
 
 /** Export conditions discovery honours, in order of preference. */
 export const ENTRY_CONDITIONS: readonly string[] = [...WORKFLOW_BUNDLE_CONDITIONS, 'import', 'default'];
@@ -12,11 +22,15 @@ export const ENTRY_CONDITIONS: readonly string[] = [...WORKFLOW_BUNDLE_CONDITION
 /** The package.json fields entry resolution reads. */
 export interface PackageJsonLike {
   exports?: unknown;
+  module?: unknown;
   main?: unknown;
 }
 
-/** An entry resolved to a file, or why it could not be. */
-export type EntryResolution = { ok: true; file: string } | { ok: false; reason: string };
+/**
+ * An entry resolved to a file, or why it could not be; `outside` is set when the target named a path that leaves the
+ * package root (never followed).
+ */
+export type EntryResolution = { ok: true; file: string } | { ok: false; reason: string; outside?: string };
 
 function isConditionsObject(value: object): boolean {
   return Object.keys(value).every((k) => !k.startsWith('.'));
@@ -77,10 +91,18 @@ export function resolveExportsTarget(exportsField: unknown, subpath: string, con
   return null;
 }
 
+/** The file `target` (package-relative) names inside `packageRoot`, or why not. */
+function probe(fs: FileSystem, packageRoot: string, target: string, field: string): EntryResolution {
+  const full = join(packageRoot, target);
+  if (!isInside(packageRoot, full)) return { ok: false, reason: `${field} points at ${target}, outside the package`, outside: full };
+  const file = resolveModuleFile(fs, full, false);
+  return file === undefined ? { ok: false, reason: `${field} points at ${target}, which does not exist` } : { ok: true, file };
+}
+
 /**
- * Resolves a package's entry for `subpath` (default `.`) to an existing file: `exports` when present
- * (then `main` is ignored, as in Node), else for `.` `main` (tried as is, with `.js`, and as a folder's
- * `index.js`), else `index.js`. Reads only `fs.stat`.
+ * Resolves a package's entry for `subpath` (default `.`) to an existing file: `exports` when present (then `module`
+ * and `main` are ignored, as in Node), else for `.` `module`, then `main`, then `index.js`; another subpath without
+ * `exports` is a path inside the package. Reads only `fs.stat`. Never throws.
  */
 export function resolveEntry(fs: FileSystem, packageRoot: string, pkg: PackageJsonLike, subpath = '.'): EntryResolution {
   if (pkg.exports !== undefined && pkg.exports !== null) {
@@ -88,18 +110,18 @@ export function resolveEntry(fs: FileSystem, packageRoot: string, pkg: PackageJs
     if (target === null) {
       return { ok: false, reason: `"exports" has no "${subpath}" target for the conditions ${ENTRY_CONDITIONS.join(', ')}` };
     }
-    const file = join(packageRoot, target);
-    return (isFile(fs, file)) ? { ok: true, file } : { ok: false, reason: `"exports" points at ${target}, which does not exist` };
+    return probe(fs, packageRoot, target, '"exports"');
   }
   if (subpath !== '.') {
-    const file = join(packageRoot, subpath);
-    return (isFile(fs, file)) ? { ok: true, file } : { ok: false, reason: `${subpath} does not exist` };
+    const found = probe(fs, packageRoot, subpath, 'the subpath');
+    return found.ok || found.outside ? found : { ok: false, reason: `${subpath} does not exist` };
   }
-  const main = typeof pkg.main === 'string' && pkg.main !== '' ? pkg.main : undefined;
-  const candidates = main ? [main, `${main}.js`, join(main, 'index.js')] : ['index.js'];
-  for (const candidate of candidates) {
-    const file = join(packageRoot, candidate);
-    if (isFile(fs, file)) return { ok: true, file };
+  for (const field of ['module', 'main'] as const) {
+    const value = pkg[field];
+    if (typeof value !== 'string' || value === '') continue;
+    const found = probe(fs, packageRoot, value, `"${field}"`);
+    if (found.ok || field === 'main') return found;
   }
-  return { ok: false, reason: main ? `"main" points at ${main}, which does not exist` : 'neither "exports" nor "main" is set and index.js does not exist' };
+  const index = resolveModuleFile(fs, join(packageRoot, 'index.js'), false);
+  return index === undefined ? { ok: false, reason: 'neither "exports" nor "main" is set and index.js does not exist' } : { ok: true, file: index };
 }

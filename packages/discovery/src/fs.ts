@@ -1,5 +1,5 @@
 /**
- * The one small file-system interface discovery reads through (STYLE "diagnostics are data": one interface,
+ * The one small file-system interface discovery reads through (one interface,
  * so tests can use in-memory trees and so "never imports package code" is evident: nothing here can load a module).
  */
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';

@@ -1,11 +1,12 @@
 /**
- * Static export resolution across modules (SPEC rule 2): which definition an export name of a module reaches,
+ * Static export resolution across modules (package rule 2): which definition an export name of a module reaches,
  * through `export { a as b } from`, `export *`, and import-then-export, over any chain of barrels with relative
  * paths. Cycles end resolution; nothing is executed.
  */
 import { isAbsolute } from 'node:path';
 import { resolveRelativeImport } from './module-path.js';
-import type { Diagnostics, Position } from './diagnostics.js';
+import type { Diagnostics } from './diagnostics.js';
+import type { Position } from './finding.js';
 import type { Definition, ModuleInfo } from './module-info.js';
 import type { ModuleStore } from './store.js';
 
@@ -33,7 +34,7 @@ export function isRelative(specifier: string): boolean {
 }
 
 
-/** True for absolute paths and `file:` URLs, which SPEC rule 2 forbids in re-exports. */
+/** True for absolute paths and `file:` URLs, which package rule 2 forbids in re-exports. */
 export function isAbsoluteSpecifier(specifier: string): boolean {
   return isAbsolute(specifier) || specifier.startsWith('file:');
 }

@@ -1,5 +1,5 @@
 /**
- * Checks on how workflow code imports workflows (SPEC rules 3 and 4): no namespace imports of a workflow
+ * Checks on how workflow code imports workflows (package rules 3 and 4): no namespace imports of a workflow
  * package or workflow file, and no named import of a workflow from a package that is not exposed (which would
  * fail at runtime with "workflow does not exist").
  */
@@ -11,7 +11,7 @@ import type { FileSystem } from './fs.js';
 import { isRelative, type ExportGraph } from './graph.js';
 import { isAuthoringSource, type ModuleInfo } from './module-info.js';
 import type { InstalledPackage } from './packages.js';
-import { PACKAGE_JSON_KEY } from '@skein/core/names';
+import { PACKAGE_JSON_KEY } from '@skein/names';
 
 /** `name` and `./subpath` of a bare specifier (`@scope/pkg/x` → `@scope/pkg`, `./x`), or undefined. */
 export function splitBareSpecifier(specifier: string): { name: string; subpath: string } | undefined {

@@ -1,25 +1,28 @@
 /**
- * `@skein/discovery`: the analysis core. Exact, static discovery of workflow projects and packages (SPEC "Rules for
- * external workflow packages"), and the machinery the validator's rules run on: one file-system interface, one
- * directory walker, one package.json reader, one JSON-position helper, one parser call, one traversal and one
- * diagnostics registry. Reads package.json files and ASTs only; never imports or runs package code.
+ * `@skein/discovery`: the analysis core. Exact, static discovery of workflow projects and packages (the package
+ * rules of docs/package-rules.md), and the machinery the validator's rules run on: one file-system interface, one
+ * directory walker, one package.json reader, one JSON-position helper, one parser call, one traversal, one rule shape
+ * and one diagnostics sink. Reads package.json files and ASTs only; never imports or runs package code.
  */
 export type * from './types.js';
-export { discover } from './discover.js';
+export { discover, type DiscoverOptions } from './discover.js';
 export { classifyFile, isCompanionFile, isDeclarationFile, isSkippedDirName, isTestFile, sourceStem, SOURCE_EXTENSIONS } from './conventions.js';
 export { ENTRY_CONDITIONS, resolveEntry, resolveExportsTarget, type EntryResolution, type PackageJsonLike } from './entry.js';
 export { cachingFileSystem, confineFileSystem, deepestRoot, errorCode, isInside, isOwnFile, nodeFileSystem, statOrUndefined, type DirEntry, type EntryKind, type FileStat, type FileSystem } from './fs.js';
-export { docsPath, RULES, RULE_IDS, type RuleId, type RuleMeta } from './rules.js';
-export { MESSAGES, renderMessage, type CoreRuleId, type MessageId, type Template } from './messages.js';
-export { compareDiagnostics, Diagnostics, positionOf, type Position } from './diagnostics.js';
+export { CORE_RULE_METAS, RULES, RULE_IDS, type CoreRuleId, type MessageId, type RuleId } from './rules.js';
+export { docsPath, renderMessage, type MessageTemplate, type RuleDocs, type RuleMeta } from './rule-meta.js';
+export { compareDiagnostics, Diagnostics } from './diagnostics.js';
+export { positionOf } from './finding.js';
 export { DEFAULT_MAX_FILE_BYTES, ModuleStore, type ModuleHook } from './store.js';
 export { createSession, type AnalysisSession } from './session.js';
 export { parseSource, isTypeScriptFile, type ParsedSource } from './parse.js';
-export { RulePath, Scope, walk, type Binding, type BindingKind } from './traverse.js';
-export { IMPORT_CALL, mayMatch, mergeVisitors, REQUIRE_WORD, VISIT_SCOPE, wordPattern, type RuleVisitor, type SourceFacts, type VisitorTable, type VisitScope } from './visitor-table.js';
+export { RulePath, Scope, walk, type AnyVisit, type Binding, type BindingKind, type VisitorTable } from './traverse.js';
+export { IMPORT_CALL, mayMatch, mergeVisitors, REQUIRE_WORD, VISIT_SCOPE, wordPattern, type RuleVisitor, type SourceFacts, type VisitScope } from './visitor-table.js';
 export { jsonErrorPosition, jsonKeyPosition, keyPosition, positionAt } from './json-position.js';
-export { readManifest, exposeState, checkPackageFlag, intendsWorkflowPackage, type ManifestRead } from './packages.js';
+export { readManifest, readPackageJson, exposeState, checkPackageFlag, intendsWorkflowPackage, type ManifestRead, type PackageJsonRead } from './packages.js';
 export { walkFiles, type WalkOptions } from './walk.js';
 export { resolveModuleFile, resolveRelativeImport, resolveSpecifier } from './module-path.js';
 export { layoutOf, type Layout } from './layout.js';
+export { compilerDirs, type CompilerDirs } from './tsconfig.js';
 export { kindOf, type DefinitionKind } from './definitions.js';
+export { importCollector, isGlobalRequireCall, isRequireCall, type ImportSite } from './import-sites.js';

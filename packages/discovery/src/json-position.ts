@@ -4,7 +4,7 @@
  * key is found as a property, never as a string that happens to appear in a value.
  */
 import { findNodeAtLocation, parseTree, visit, type JSONPath } from 'jsonc-parser';
-import type { Position } from './diagnostics.js';
+import type { Position } from './finding.js';
 
 /** 1-based position of a `JSON.parse` error, from V8's "(line L column C)" or "at position N". */
 export function jsonErrorPosition(text: string, message: string): Position | undefined {

@@ -1,17 +1,17 @@
 /**
- * Which directories of a project or package hold the code to judge (ISSUE 9 point 3). A compiled project is
+ * Which directories of a project or package hold the code to judge. A compiled project is
  * judged once: when `tsconfig.json` maps `compilerOptions.rootDir` to `compilerOptions.outDir` and both exist,
  * definitions come from one side only: the sources for a project (and for a package whose entry lies among the
  * sources), the compiled output for a package whose entry lies in `outDir`. A project that ships only its
  * compiled output (the sources are absent) is judged from `outDir`. Without a tsconfig, `dist/` is build output and
- * is skipped when `src/` exists or any workflow file lies outside `dist/`; otherwise `dist/` is what is judged. `tsconfig.json` is read as JSONC (comments, trailing commas);
- * `extends` is not followed.
+ * is skipped when `src/` exists or any workflow file lies outside `dist/`; otherwise `dist/` is what is judged. `tsconfig.json` is read with its `extends`
+ * chain followed (tsconfig.ts).
  */
-import { join, resolve } from 'node:path';
-import { parse } from 'jsonc-parser';
+import { join } from 'node:path';
 import { classifyFile, isSkippedDirName } from './conventions.js';
 import { Diagnostics } from './diagnostics.js';
 import { isInside, statOrUndefined, type FileSystem } from './fs.js';
+import { compilerDirs } from './tsconfig.js';
 import { walkFiles } from './walk.js';
 
 /** The side of a compiled project that is judged, and the folders skipped to get it. */
@@ -41,27 +41,12 @@ function hasWorkflowFileOutside(fs: FileSystem, root: string, compiled: string):
   return walkFiles(fs, root, { skipDir: (name, real) => isSkippedDirName(name) || real === skip, wantFile: (_name, path) => classifyFile(path) === 'workflow' }, sink).length > 0;
 }
 
-/** `compilerOptions.rootDir` / `outDir` of `<root>/tsconfig.json`, absolute, when it sets them as strings. */
-function tsconfigDirs(fs: FileSystem, root: string): { rootDir: string | undefined; outDir: string | undefined } {
-  let text: string;
-  try {
-    text = fs.readFile(join(root, 'tsconfig.json'));
-  } catch {
-    return { rootDir: undefined, outDir: undefined };
-  }
-  // jsonc-parser recovers from syntax errors (what it can read is used); a non-object yields no options.
-  const json = parse(text, undefined, { allowTrailingComma: true, disallowComments: false }) as { compilerOptions?: Record<string, unknown> } | null | undefined;
-  const options = json?.compilerOptions;
-  const dir = (key: string) => (options && typeof options[key] === 'string' ? resolve(root, options[key] as string) : undefined);
-  return { rootDir: dir('rootDir'), outDir: dir('outDir') };
-}
-
 /**
  * Decides the layout of `root` (a real path).
  * @param entryFile a package's resolved entry (decides the side for packages); absent for a project
  */
 export function layoutOf(fs: FileSystem, root: string, entryFile?: string): Layout {
-  const { rootDir, outDir } = tsconfigDirs(fs, root);
+  const { rootDir, outDir } = compilerDirs(fs, root);
   const compiled = outDir ?? join(root, 'dist');
   const sources = rootDir ?? (outDir || !isDir(fs, join(root, 'src')) ? root : join(root, 'src'));
   if (!isDir(fs, compiled) || compiled === root) return { skipped: new Set(), judged: 'plain' };

@@ -1,11 +1,12 @@
 /**
  * One pass over one parsed module, turning its AST into the static facts discovery needs: imports, exports,
  * re-exports, `workflow()` / `step()` / `evaluator()` definitions with their static names, and the unsupported
- * forms of SPEC rule 3 (CommonJS, dynamic `import()`, computed paths, `export * as ns`). Rules read this data;
- * they never parse or traverse again (STYLE "one rule, one file, one traversal").
+ * forms of package rule 3 (CommonJS, dynamic `import()`, computed paths, `export * as ns`). Rules read this data;
+ * they never parse or traverse again (one parse and one traversal per file).
  */
 import type * as t from '@babel/types';
-import { positionOf, type Position } from './diagnostics.js';
+import { positionOf, type Position } from './finding.js';
+import { isGlobalRequireCall } from './import-sites.js';
 import { IMPORT_CALL, mayMatch, VISIT_SCOPE, type RuleVisitor, type SourceFacts } from './visitor-table.js';
 
 /** The module whose `workflow`, `step` and `evaluator` exports are the authoring API (with its subpaths). */
@@ -63,7 +64,7 @@ export type LocalBinding =
   | { kind: 'definition'; definition: Definition; position: Position }
   | { kind: 'value'; references: Reference[]; position: Position };
 
-/** A construct SPEC rule 3 does not support in an entry or barrel. */
+/** A construct package rule 3 does not support in an entry or barrel. */
 export type UnsupportedForm =
   | { kind: 'commonjs'; what: string; position: Position; source?: string; binding?: string }
   | { kind: 'dynamic-import'; source: string; position: Position }
@@ -153,7 +154,7 @@ function isExportsObject(node: t.Node): boolean {
  * the file's single traversal.
  * Definitions are `workflow`/`step`/`evaluator` imported from `@skein/core` (or a subpath), directly or as a
  * namespace member (`core.workflow(...)`), and wrapper factories (any call with an object literal holding a static
- * `name`; SPEC rule 1 as the framework this re-implements reads it).
+ * `name`; package rule 1).
  */
 export function analyzeModule(file: string, program: t.Program): ModuleInfo {
   const imports: ImportInfo[] = [];
@@ -353,9 +354,10 @@ export function unsupportedFormsVisitor(out: UnsupportedForm[]): RuleVisitor {
       out.push({ kind: 'commonjs', what, position: positionOf(n), ...(source !== undefined && { source }), ...(binding !== undefined && { binding }) });
       cjsRanges.push([n.start ?? 0, n.end ?? 0]);
     },
-    CallExpression({ node: n }) {
+    CallExpression(path) {
+      const n = path.node;
       const callee = n.callee;
-      if (callee.type === 'Identifier' && callee.name === 'require') {
+      if (isGlobalRequireCall(path)) {
         const start = n.start ?? 0;
         if (cjsRanges.some(([s, e]) => start >= s && start < e)) return;
         const source = staticStringOf(n.arguments[0]);

@@ -1,5 +1,5 @@
 /**
- * Which file a relative import names, as TypeScript and Node resolve it (ISSUE 9 point 2): the path as written;
+ * Which file a relative import names, as TypeScript and Node resolve it: the path as written;
  * an import written with `.js` / `.mjs` / `.jsx` from a TypeScript file resolves to the `.ts` / `.mts` / `.tsx`
  * beside it first (the `node16`/`nodenext`/`bundler` convention), from a JavaScript file only when the `.js` is
  * absent (a project whose `.js` output is gone); an extensionless path tries each source extension, then the

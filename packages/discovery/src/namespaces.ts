@@ -1,12 +1,12 @@
 /**
- * The catalog namespaces (SPEC rules 7, 8 and 10).
+ * The catalog namespaces (package rules 7, 8 and 10).
  *
  * Registration order, which decides every "which one wins": the project's own registrations first, then each
  * exposed package in package-name order; within one source, files in path order. The FIRST registration of a
  * shared activity name wins (so the project's own shared activities always win); later ones are reported as
  * `names/shared-activity-overridden` and left out of `Manifest.sharedActivities`.
  */
-import { activityType } from '@skein/core/names';
+import { activityType } from '@skein/names';
 import type { Diagnostics } from './diagnostics.js';
 import type { ActivityEntry, PackageRef, SharedActivityEntry, WorkflowEntry } from './types.js';
 
@@ -70,7 +70,7 @@ export function checkWorkflowNames(workflows: WorkflowEntry[], diagnostics: Diag
 
 /**
  * Resolves shared activities across sources (first registration wins), checks workflow-scoped activities
- * against them (`names/scoped-shadows-shared`), and fills each workflow's `activityTypes` (SPEC rule 10).
+ * against them (`names/scoped-shadows-shared`), and fills each workflow's `activityTypes` (package rule 10).
  * @returns the winning shared activities, in registration order.
  */
 export function resolveActivities(workflows: WorkflowEntry[], sources: SharedSource[], diagnostics: Diagnostics): SharedActivityEntry[] {

@@ -1,12 +1,12 @@
 /**
- * Which installed packages exist and which expose workflows (SPEC rule 4): every package reachable from the
+ * Which installed packages exist and which expose workflows (package rule 4): every package reachable from the
  * project's `node_modules`, then each ancestor's (hoisted installs), scoped packages included, de-duplicated by
  * real path (workspace symlinks) and by name (the nearest install wins, as in Node's resolution).
  * Nested installs (`node_modules/a/node_modules/b`) are not searched: a workflow package is served by the
  * project only when it is resolvable from the project itself.
  */
 import { dirname, join, resolve } from 'node:path';
-import { PACKAGE_JSON_KEY } from '@skein/core/names';
+import { PACKAGE_JSON_KEY } from '@skein/names';
 import { Diagnostics } from './diagnostics.js';
 import { jsonErrorPosition, keyPosition } from './json-position.js';
 import { errorCode, type FileSystem } from './fs.js';
@@ -29,32 +29,52 @@ export interface InstalledPackage extends PackageRef {
 export type ManifestRead = { ok: true; json: Record<string, unknown>; text: string } | { ok: false };
 
 /**
- * Reads and parses `<dir>/package.json`, reporting `package/missing-manifest` or `package/invalid-json` (with the
- * position of the JSON error). Never throws.
+ * Outcome of reading `<dir>/package.json` without reporting: the parsed object and its text, or what went wrong
+ * (`missing`: no such file, or one outside the confined roots; `unreadable`: any other read error, with its `code`;
+ * `syntax`: not JSON, or not a JSON object, with the parser's `message`).
  */
-export function readManifest(fs: FileSystem, dir: string, diagnostics: Diagnostics): ManifestRead {
+export type PackageJsonRead =
+  | { ok: true; file: string; json: Record<string, unknown>; text: string }
+  | { ok: false; file: string; problem: 'missing' | 'unreadable'; code: string }
+  | { ok: false; file: string; problem: 'syntax'; text: string; message: string };
+
+/**
+ * The one package.json reader of the analysis (discovery, the validator's resolver, the worker's hook files):
+ * reads and parses `<dir>/package.json` through `fs`. Never throws.
+ */
+export function readPackageJson(fs: FileSystem, dir: string): PackageJsonRead {
   const file = join(dir, 'package.json');
   let text: string;
   try {
     text = fs.readFile(file);
   } catch (error) {
     const code = errorCode(error);
-    if (code === 'ENOENT' || code === 'EOUTSIDE') diagnostics.report('package/missing-manifest', 'missing', file, undefined, { dir });
-    else diagnostics.report('package/invalid-json', 'unreadable', file, undefined, { file, code });
-    return { ok: false };
+    return { ok: false, file, problem: code === 'ENOENT' || code === 'EOUTSIDE' ? 'missing' : 'unreadable', code };
   }
   try {
     const json: unknown = JSON.parse(text);
     if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new SyntaxError('the top-level value is not an object');
-    return { ok: true, json: json as Record<string, unknown>, text };
+    return { ok: true, file, json: json as Record<string, unknown>, text };
   } catch (error) {
-    const message = (error as Error).message;
-    diagnostics.report('package/invalid-json', 'syntax', file, jsonErrorPosition(text, message), { file, reason: message });
-    return { ok: false };
+    return { ok: false, file, problem: 'syntax', text, message: (error as Error).message };
   }
 }
 
-/** The expose state of a package.json (SPEC rule 4; CONTRACT: strictly the boolean `true`). */
+/**
+ * Reads and parses `<dir>/package.json` (`readPackageJson`), reporting `package/missing-manifest` or
+ * `package/invalid-json` (with the position of the JSON error). Never throws.
+ */
+export function readManifest(fs: FileSystem, dir: string, diagnostics: Diagnostics): ManifestRead {
+  const read = readPackageJson(fs, dir);
+  if (read.ok) return { ok: true, json: read.json, text: read.text };
+  const { file } = read;
+  if (read.problem === 'syntax') diagnostics.report('package/invalid-json', 'syntax', file, jsonErrorPosition(read.text, read.message), { file, reason: read.message });
+  else if (read.problem === 'missing') diagnostics.report('package/missing-manifest', 'missing', file, undefined, { dir });
+  else diagnostics.report('package/invalid-json', 'unreadable', file, undefined, { file, code: read.code });
+  return { ok: false };
+}
+
+/** The expose state of a package.json (package rule 4: strictly the boolean `true`). */
 export function exposeState(json: Record<string, unknown>): ExposeState {
   const expose = (json[PACKAGE_JSON_KEY] as { workflows?: { expose?: unknown } | null } | null | undefined)?.workflows?.expose;
   if (expose === true) return 'exposed';
@@ -182,7 +202,7 @@ function nearMiss(record: Record<string, unknown>, wanted: string): string | und
 /**
  * What is wrong with a package.json's expose flag, in words, or undefined when it is the boolean true or absent
  * without any near miss: a misspelt `"skein"`, `"workflows"` or `"expose"` key, or a non-boolean value
- * (CONTRACT "Names": strictly the boolean true). Used by package mode (`package/not-exposed`).
+ * (strictly the boolean true). Used by package mode (`package/not-exposed`).
  */
 export function checkPackageFlag(json: Record<string, unknown>): string | undefined {
   return flagProblem(json)?.problem;

@@ -4,7 +4,7 @@
  */
 import { parse, type ParserPlugin } from '@babel/parser';
 import type { File } from '@babel/types';
-import type { Position } from './diagnostics.js';
+import type { Position } from './finding.js';
 
 /** A syntax error at a 1-based position (the message without Babel's trailing `(line:column)`). */
 export interface SyntaxProblem {

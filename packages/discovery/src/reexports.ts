@@ -1,12 +1,13 @@
 /**
- * Following a package entry's re-exports to its workflows (SPEC rules 2 and 3): `export { default as X } from
+ * Following a package entry's re-exports to its workflows (package rules 2 and 3): `export { default as X } from
  * './p/workflow.js'`, `export * from './p/workflow.js'`, import-then-export, through any chain of barrels with
  * relative paths. Every unsupported form met on the way (CommonJS, dynamic `import()`, computed paths,
  * non-relative paths to workflow code, `export * as ns`, runtime export assembly) is reported, never skipped.
  */
 import { classifyFile } from './conventions.js';
 import { kindOf } from './definitions.js';
-import type { Diagnostics, Position } from './diagnostics.js';
+import type { Diagnostics } from './diagnostics.js';
+import type { Position } from './finding.js';
 import { dirname, relative } from 'node:path';
 import { isAbsoluteSpecifier, isRelative, type ExportGraph } from './graph.js';
 import type { Definition, ModuleInfo } from './module-info.js';
@@ -153,7 +154,7 @@ function reachesWorkflow(graph: ExportGraph, from: string, specifier: string, is
 
 /**
  * Reports namespace objects exported from an entry or barrel that hold workflows: `export * as ns from` and
- * `import * as ns from …; export { ns }` (SPEC rule 3). Namespaces of modules without workflows are fine.
+ * `import * as ns from …; export { ns }` (package rule 3). Namespaces of modules without workflows are fine.
  */
 function reportNamespaces(graph: ExportGraph, info: ModuleInfo, isWorkflowSpecifier: WorkflowSpecifierTest): void {
   for (const form of info.unsupported) {
@@ -181,12 +182,13 @@ function reportRuntimeAssembly(graph: ExportGraph, info: ModuleInfo): void {
   }
 }
 
-/** One step of a named re-export chain: export `name` of `file`, re-exported from `source` at `position`. */
+/** One step of a re-export chain: export `name` of `file`, re-exported from `source` at `position`, by name or by `export *`. */
 interface ChainLink {
   file: string;
   name: string;
   source: string;
   position: Position;
+  star: boolean;
 }
 
 /** Where export `name` of `info` is re-exported from by name (`export { x } from`, or import-then-export), if it is. */
@@ -199,30 +201,52 @@ function namedSource(info: ModuleInfo, name: string): { source: string; imported
 }
 
 /**
- * The cycle a named re-export chain from export `name` of `file` runs into, as the links of the cycle in chain order,
- * or undefined when the chain ends (at a definition, a value, a missing file, a namespace or a non-relative path).
+ * The cycle the re-export chain of export `name` of `file` runs into, as the links of the cycle in chain order, or
+ * undefined when every chain ends (at a definition, a value, a missing file, a namespace or a non-relative path). A
+ * name the module neither declares nor re-exports by name is sought through its `export *` sources, as ESM does; a
+ * ring made of `export *` links alone is no cycle (ESM finds no such name there, which is not an error of the ring).
  */
 function namedCycle(graph: ExportGraph, file: string, name: string): ChainLink[] | undefined {
   const chain: ChainLink[] = [];
   const onChain = new Map<string, number>();
-  for (let at = { file, name }; ; ) {
+  /** (file, name) pairs searched to the end without a cycle. */
+  const done = new Set<string>();
+  const search = (at: { file: string; name: string }): ChainLink[] | undefined => {
     const key = `${at.file}\0${at.name}`;
     const start = onChain.get(key);
-    if (start !== undefined) return chain.slice(start);
+    if (start !== undefined) {
+      const loop = chain.slice(start);
+      return loop.some((l) => !l.star) ? loop : undefined;
+    }
+    if (done.has(key)) return undefined;
     const info = graph.store.load(at.file).info;
-    const next = info && namedSource(info, at.name);
-    if (!next || next.imported === '*' || !isRelative(next.source)) return undefined;
+    const steps: { source: string; imported: string; position: Position; star: boolean }[] = [];
+    const named = info && namedSource(info, at.name);
+    if (named) {
+      if (named.imported !== '*' && isRelative(named.source)) steps.push({ ...named, star: false });
+    } else if (info && !info.exports.has(at.name) && at.name !== 'default') {
+      for (const star of info.stars) if (isRelative(star.source)) steps.push({ source: star.source, imported: at.name, position: star.sourcePosition, star: true });
+    }
     onChain.set(key, chain.length);
-    chain.push({ file: at.file, name: at.name, source: next.source, position: next.position });
-    const target = graph.resolvePath(at.file, next.source);
-    if (graph.store.load(target).missing) return undefined; // reported as `reexport/unresolved`
-    at = { file: target, name: next.imported };
-  }
+    for (const step of steps) {
+      const target = graph.resolvePath(at.file, step.source);
+      if (graph.store.load(target).missing) continue; // reported as `reexport/unresolved`
+      chain.push({ file: at.file, name: at.name, source: step.source, position: step.position, star: step.star });
+      const found = search({ file: target, name: step.imported });
+      if (found) return found;
+      chain.pop();
+    }
+    onChain.delete(key);
+    done.add(key);
+    return undefined;
+  };
+  return search({ file, name });
 }
 
 /**
  * Reports named re-exports of `info` that run into a cycle (`export { a } from './b.js'` where b.js re-exports `a`
- * from the first file): ESM refuses to link such a module, and discovery would otherwise lose the name silently.
+ * from the first file, by name or through an `export *`): ESM refuses to link such a module, and discovery would
+ * otherwise lose the name silently.
  * Each cycle is reported once, at the link where the chain from this module enters it; `reported` holds the cycles
  * reported so far (by their members).
  */
@@ -240,6 +264,6 @@ function reportCycles(graph: ExportGraph, info: ModuleInfo, reported: Set<string
       return rel.startsWith('.') ? rel : `./${rel}`;
     };
     const chain = [...cycle, first].map((l) => `${shown(l.file)} '${l.name}'`).join(' → ');
-    graph.diagnostics.report('reexport/cycle', 'cycle', first.file, first.position, { name: first.name, source: first.source, chain });
+    graph.diagnostics.report('reexport/cycle', cycle.some((l) => l.star) ? 'starCycle' : 'cycle', first.file, first.position, { name: first.name, source: first.source, chain });
   }
 }

@@ -5,11 +5,12 @@
  * rules), so no one parses or walks a file a second time. Never imports or runs the code it reads.
  */
 import type { File } from '@babel/types';
-import type { Diagnostics, Position } from './diagnostics.js';
+import type { Diagnostics } from './diagnostics.js';
+import type { Position } from './finding.js';
 import { errorCode, type FileSystem } from './fs.js';
 import { analyzeModule, mayHoldUnsupportedForms, unsupportedFormsVisitor, type ModuleInfo } from './module-info.js';
 import { isTypeScriptFile, parseSource } from './parse.js';
-import type { MessageId } from './messages.js';
+import type { MessageId } from './rules.js';
 import { walk } from './traverse.js';
 import { mergeVisitors, type RuleVisitor, type SourceFacts } from './visitor-table.js';
 

@@ -7,12 +7,11 @@
  * use; on the benchmark package this walker plus its lexical scopes is several times cheaper, which is
  * what keeps validation above 2,000 files/s. Scopes follow JavaScript: functions (params, `var`,
  * hoisted function declarations), blocks (`let`, `const`, `class`), `for` heads, `catch` clauses, and
- * the module scope (imports). The visitors come merged in a `VisitorTable` (visitor-table.ts); when every one of them
+ * the module scope (imports). The visitors come merged in a `VisitorTable` (declared here, built by `mergeVisitors` in visitor-table.ts); when every one of them
  * acts at module level only, the walk does not enter functions or instance field initializers.
  */
 import { isReferenced, VISITOR_KEYS } from '@babel/types';
 import type { Identifier, LVal, Node, Statement } from '@babel/types';
-import type { AnyVisit, VisitorTable } from './visitor-table.js';
 
 /** How a name was declared (Babel's binding kinds). */
 export type BindingKind = 'var' | 'let' | 'const' | 'module' | 'hoisted' | 'param' | 'local';
@@ -334,6 +333,19 @@ function typeInfoOf(type: string): TypeInfo | null {
  */
 function endsModuleLevel(node: Node, flags: number): boolean {
   return (flags & FUNCTION) !== 0 || !(node as { static?: boolean }).static;
+}
+
+/** A visitor function as the walk calls it. */
+export type AnyVisit = (path: RulePath) => void;
+
+/** Visitors merged for one walk: node type → every rule's function, in rule order. */
+export interface VisitorTable {
+  readonly byType: ReadonlyMap<string, AnyVisit[]>;
+  /**
+   * True when every function in `byType` has effects at module level only, so the walk does not enter functions or
+   * non-static class fields (it still calls the visitors of the function or field node itself).
+   */
+  readonly moduleLevelOnly: boolean;
 }
 
 /**

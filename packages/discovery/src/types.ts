@@ -3,38 +3,11 @@
  * serves, from which files, and every finding along the way. Plain data (JSON-serializable).
  * All paths are absolute; lines and columns are 1-based.
  */
-import type { FileSystem } from './fs.js';
-import type { AnalysisSession } from './session.js';
 
-/** Severity of a finding. Errors make the validator and the worker refuse the project. */
-export type Severity = 'error' | 'warning';
+export type { Diagnostic, Position, Severity } from './finding.js';
+import type { Diagnostic } from './finding.js';
 
-/**
- * One finding, as data (STYLE "diagnostics are data"). Formatters render it; rules never format text
- * beyond `message`.
- */
-export interface Diagnostic {
-  /** Stable rule id, e.g. `reexport/commonjs`; each has a docs page under `docs/rules/`. */
-  ruleId: string;
-  severity: Severity;
-  /** Absolute path of the file the finding is about. */
-  file: string;
-  /** 1-based line; 1 when the finding has no position (a missing file). */
-  line: number;
-  /** 1-based column; 1 when the finding has no position. */
-  column: number;
-  /** One sentence saying what is wrong, naming the things involved. */
-  message: string;
-  /** How to fix it, ideally showing the supported form. */
-  hint?: string;
-  /** SPEC rule number(s) this finding enforces, e.g. `2`. */
-  specRule?: number;
-  /** For findings rendered from a message template (the validator's rules): its id and the values filled in. */
-  messageId?: string;
-  data?: Record<string, string>;
-}
-
-/** An installed package that exposes workflows (SPEC rule 4). */
+/** An installed package that exposes workflows (package rule 4). */
 export interface PackageRef {
   name: string;
   version: string;
@@ -42,7 +15,7 @@ export interface PackageRef {
   root: string;
 }
 
-/** What an activity file is, by file convention (SPEC rule 1). */
+/** What an activity file is, by file convention (package rule 1). */
 export type ActivityKind = 'step' | 'evaluator';
 
 /** A step or evaluator definition found statically in a steps/evaluators file. */
@@ -52,7 +25,7 @@ export interface ActivityEntry {
   /** The export binding it is reached through (`export const <exportName> = step(...)`). */
   exportName: string;
   kind: ActivityKind;
-  /** True for `shared/steps/*.js` and `shared/evaluators/*.js` (SPEC rule 6). */
+  /** True for `shared/steps/*.js` and `shared/evaluators/*.js` (package rule 6). */
   shared: boolean;
   file: string;
   line: number;
@@ -88,7 +61,7 @@ export interface WorkflowEntry {
   activities: ActivityEntry[];
   /**
    * Activity types this workflow may schedule: `<name>#<activity>` for its own activities and for every
-   * shared activity in the catalog (SPEC rule 10).
+   * shared activity in the catalog (package rule 10).
    */
   activityTypes: string[];
 }
@@ -101,16 +74,16 @@ export interface Manifest {
   mode: 'project' | 'package';
   /**
    * Registration order: the project's own workflows by file path, then each exposed package's (packages by name,
-   * workflows by file path). Equal names or aliases are reported (`names/duplicate-workflow`, SPEC rule 7) and
+   * workflows by file path). Equal names or aliases are reported (`names/duplicate-workflow`, package rule 7) and
    * both entries are kept.
    */
   workflows: WorkflowEntry[];
   /**
-   * Shared activities after namespace resolution (SPEC rule 7): one entry per name, the winning registration.
+   * Shared activities after namespace resolution (package rule 7): one entry per name, the winning registration.
    * Order: the project's own first, then packages in discovery order; the project's own always win.
    */
   sharedActivities: SharedActivityEntry[];
-  /** Every exposed package found (SPEC rule 4), in discovery order: by package name. */
+  /** Every exposed package found (package rule 4), in discovery order: by package name. */
   packages: PackageRef[];
   /** Every finding, sorted by file, line, column. */
   diagnostics: Diagnostic[];
@@ -118,28 +91,5 @@ export interface Manifest {
   filesRead: number;
 }
 
-/** Options of `discover()`. */
-export interface DiscoverOptions {
-  /** Maximum size of one source file in bytes; larger files get a diagnostic and are not parsed. Default 1 MiB. */
-  maxFileBytes?: number;
-  /** Skip `node_modules` packages (only the project's own workflows). Default false. */
-  localOnly?: boolean;
-  /**
-   * The highest directory whose `node_modules` is searched (hoisted installs, SPEC rule 4). Default: the file-system
-   * root. Tests set it to keep an enclosing repository's `node_modules` out.
-   */
-  ceiling?: string;
-  /** The file system to read through. Default: `nodeFileSystem`. Ignored when `session` is given. */
-  fs?: FileSystem;
-  /**
-   * `project` (default): the root is a project; `package`: the root is a workflow package judged as a worker would
-   * see it once installed (strict expose flag, workflows from its entry); `auto`: package mode when the root's
-   * package.json sets or misspells the expose flag.
-   */
-  mode?: 'project' | 'package' | 'auto';
-  /** A session to share with a caller that keeps analysing afterwards (the validator). Default: a new one. */
-  session?: AnalysisSession;
-}
-
-/** The role a file plays by convention (SPEC rule 1), or null for any other file. Decided only by discovery. */
+/** The role a file plays by convention (package rule 1), or null for any other file. Decided only by discovery. */
 export type FileRole = 'workflow' | 'steps' | 'evaluators' | 'shared-steps' | 'shared-evaluators';

@@ -6,7 +6,7 @@
  * both ways (packages/validator/test).
  */
 import type { Node } from '@babel/types';
-import type { RulePath } from './traverse.js';
+import type { AnyVisit, RulePath, VisitorTable } from './traverse.js';
 
 /**
  * Where a visitor function has effects, for the walker to know what it may skip (see `mergeVisitors`):
@@ -31,19 +31,6 @@ export const VISIT_SCOPE: unique symbol = Symbol('skein.visitScope');
 export type RuleVisitor = { [K in Node['type']]?: (path: RulePath<Extract<Node, { type: K }>>) => void } & {
   [VISIT_SCOPE]?: { readonly [K in Node['type']]?: VisitScope };
 };
-
-/** A visitor function as the walk calls it. */
-export type AnyVisit = (path: RulePath) => void;
-
-/** Visitors merged for one walk: node type → every rule's function, in rule order. */
-export interface VisitorTable {
-  readonly byType: ReadonlyMap<string, AnyVisit[]>;
-  /**
-   * True when every function in `byType` has effects at module level only, so the walk does not enter functions or
-   * non-static class fields (it still calls the visitors of the function or field node itself).
-   */
-  readonly moduleLevelOnly: boolean;
-}
 
 /** What `mergeVisitors` may use to leave visitors out and to skip subtrees: the file's text and language. */
 export interface SourceFacts {

@@ -1,5 +1,5 @@
 /**
- * Steps and evaluators by file convention (SPEC rules 1, 6 and 9): which files of a workflow's folder and of the
+ * Steps and evaluators by file convention (package rules 1, 6 and 9): which files of a workflow's folder and of the
  * shared folders are read, in which order, each source judged once (`x.ts` beside its compiled `x.js`), what else in
  * a convention folder is a warning, and what each definition registers as.
  */

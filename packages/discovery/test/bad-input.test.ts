@@ -1,5 +1,5 @@
 /**
- * Bad input (ISSUE 9 "Bad input"): a TypeScript syntax error, a 50 MB file, a BOM, CRLF line ends, decorators and
+ * Bad input: a TypeScript syntax error, a 50 MB file, a BOM, CRLF line ends, decorators and
  * `enum` in `.ts`, a symlink loop, an unreadable file: each is a finding at its file and line, or nothing at all when
  * the input is valid; never a crash, never a hang. (Symlink loops and unreadable files are also covered in
  * robustness.test.ts.)

@@ -1,5 +1,5 @@
 /**
- * Edges of the file conventions (SPEC rule 1, ISSUE 9 points 2 and 3), through the public helpers: every source
+ * Edges of the file conventions (package rule 1), through the public helpers: every source
  * extension, declaration and test files, bare extensions, companions, and the folders never walked.
  */
 import { describe, expect, it } from 'vitest';

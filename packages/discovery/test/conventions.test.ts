@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyFile } from '../src/index.js';
 import { briefs, discoverFixture, rel, workflowSummary } from './helpers.js';
 
-describe('classifyFile (SPEC rule 1, decided only here)', () => {
+describe('classifyFile (package rule 1, decided only here)', () => {
   it.each([
     ['/a/b/workflow.js', 'workflow'],
     ['/a/b/steps.js', 'steps'],
@@ -51,6 +51,6 @@ describe('file conventions in a project', () => {
     expect(m.sharedActivities.map((a) => `${a.kind}:${a.name} ${rel(m, a.file)}`)).toEqual(['step:s shared/steps/s.js', 'evaluator:e shared/evaluators/e.js']);
     const nested = m.diagnostics.find((d) => d.file.endsWith('nested'))!;
     expect(nested.message).toContain('nested folder');
-    expect(nested.specRule).toBe(1);
+    expect(nested.packageRule).toBe(1);
   });
 });

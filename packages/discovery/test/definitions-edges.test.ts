@@ -1,5 +1,5 @@
 /**
- * Definitions read statically (SPEC rules 2, 7 and 10; ISSUE 9 point 4), through `discover()` on an in-memory project:
+ * Definitions read statically (package rules 2, 7 and 10), through `discover()` on an in-memory project:
  * alias clean-up, the reserved catalog name, and wrapper factories whose kind comes from the file's convention.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The findings sink: positions from Babel nodes, severity and SPEC rule from the registry, duplicates dropped, and
+ * The findings sink: positions from Babel nodes, severity and package rule from the registry, duplicates dropped, and
  * the total order every report is printed in.
  */
 import { describe, expect, it } from 'vitest';
@@ -19,14 +19,14 @@ describe('positionOf', () => {
 });
 
 describe('Diagnostics', () => {
-  it('takes severity and SPEC rule from the registry, and leaves out a SPEC rule the registry does not name', () => {
+  it('takes severity and package rule from the registry, and leaves out a package rule the registry does not name', () => {
     const sink = new Diagnostics();
     sink.report('package/invalid-json', 'syntax', '/p/package.json', { line: 2, column: 3 }, { file: '/p/package.json', reason: 'x' });
     sink.report('parse/syntax-error', 'syntax', '/p/a.js', undefined, { file: '/p/a.js', reason: 'Unexpected token' });
     const [json, syntax] = sink.sorted().sort((a, b) => a.ruleId.localeCompare(b.ruleId));
-    expect(json).toMatchObject({ ruleId: 'package/invalid-json', severity: 'warning', specRule: 4, line: 2, column: 3 });
+    expect(json).toMatchObject({ ruleId: 'package/invalid-json', severity: 'warning', packageRule: 4, line: 2, column: 3 });
     expect(syntax).toMatchObject({ ruleId: 'parse/syntax-error', severity: 'error', line: 1, column: 1 });
-    expect(Object.keys(syntax as Diagnostic)).not.toContain('specRule');
+    expect(Object.keys(syntax as Diagnostic)).not.toContain('packageRule');
   });
 
   it('drops a finding reported twice at the same place with the same message', () => {

@@ -1,6 +1,7 @@
 /**
- * Package entry resolution as Node does it (SPEC rules 2 and 12): `exports` targets by condition, sugar and
- * patterns, then `main` with its extension and folder searches, then `index.js`; and why an entry does not resolve.
+ * Package entry resolution as Node does it (package rules 2 and 12): `exports` targets by condition, sugar and
+ * patterns, then `module`, then `main` with its extension and folder searches, then `index.js`; and why an entry does
+ * not resolve.
  */
 import { describe, expect, it } from 'vitest';
 import { resolveEntry, resolveExportsTarget } from '../src/index.js';
@@ -70,5 +71,26 @@ describe('resolveEntry', () => {
     ['a missing subpath without exports', {}, './nope.js', './nope.js does not exist'],
   ])('%s', (_what, pkg, subpath, reason) => {
     expect(resolveEntry(fs, subpath === './nope.js' || reason.startsWith('neither') ? '/q' : '/p', pkg, subpath)).toEqual({ ok: false, reason });
+  });
+
+  it('reads module before main, and main when module names no file', () => {
+    expect(resolveEntry(fs, '/p', { module: 'lib.js', main: 'main.mjs' })).toEqual({ ok: true, file: '/p/lib.js' });
+    expect(resolveEntry(fs, '/p', { module: './dir' })).toEqual({ ok: true, file: '/p/dir/index.js' });
+    expect(resolveEntry(fs, '/p', { module: 'gone.js', main: 'main.mjs' })).toEqual({ ok: true, file: '/p/main.mjs' });
+    expect(resolveEntry(fs, '/p', { module: 'gone.js' })).toEqual({ ok: true, file: '/p/index.js' });
+    expect(resolveEntry(fs, '/p', { exports: './main.mjs', module: 'lib.js' })).toEqual({ ok: true, file: '/p/main.mjs' });
+  });
+
+  it('takes a JavaScript target as written when its TypeScript twin sits beside it, and an empty main as absent', () => {
+    const both = memoryFileSystem({ '/r/index.js': '', '/r/index.ts': '', '/r/lib.js': '', '/r/lib.ts': '' });
+    expect(resolveEntry(both, '/r', {})).toEqual({ ok: true, file: '/r/index.js' });
+    expect(resolveEntry(both, '/r', { main: 'lib.js' })).toEqual({ ok: true, file: '/r/lib.js' });
+    expect(resolveEntry(both, '/r', { exports: './lib.js' })).toEqual({ ok: true, file: '/r/lib.js' });
+    expect(resolveEntry(fs, '/q', { main: '' })).toEqual({ ok: false, reason: 'neither "exports" nor "main" is set and index.js does not exist' });
+  });
+
+  it('never follows a target that leaves the package, and says where it pointed', () => {
+    expect(resolveEntry(fs, '/p', { main: '../q/other.js' })).toEqual({ ok: false, reason: '"main" points at ../q/other.js, outside the package', outside: '/q/other.js' });
+    expect(resolveEntry(fs, '/p', {}, './../q/other.js')).toEqual({ ok: false, reason: 'the subpath points at ./../q/other.js, outside the package', outside: '/q/other.js' });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Export resolution through barrels (SPEC rules 2 and 3), through `discover()` on in-memory packages: `export *` of a
+ * Export resolution through barrels (package rules 2 and 3), through `discover()` on in-memory packages: `export *` of a
  * dependency next to relative stars, stars to missing files, non-relative paths that are not workflow files, and values
  * assembled from local bindings. (Cycles are in packages/validator/test/cycles.test.ts, time-bounded.)
  */

@@ -1,5 +1,5 @@
 /**
- * How workflow code imports workflows (SPEC rules 3 and 4): which bare specifiers name an installed package, and
+ * How workflow code imports workflows (package rules 3 and 4): which bare specifiers name an installed package, and
  * which imports of one are findings (a namespace or dynamic import of a workflow package, a named import of a
  * workflow from a package without the expose flag), with no finding for packages that hold no workflow, do not
  * resolve, or are not installed.

@@ -1,7 +1,7 @@
 /**
  * The static facts one module yields (module-info.ts): imports, exports and what each is bound to, `export *`,
  * `workflow()` / `step()` / `evaluator()` definitions and wrapper factories with their static names and aliases
- * (SPEC rules 1, 2 and 7; ISSUE 9 point 4), and the forms SPEC rule 3 does not support (CommonJS, `require`, dynamic
+ * (package rules 1, 2 and 7), and the forms package rule 3 does not support (CommonJS, `require`, dynamic
  * `import()`, computed paths, `export * as ns`).
  */
 import { describe, expect, it } from 'vitest';
@@ -186,7 +186,7 @@ describe('exports', () => {
   });
 });
 
-describe('unsupported forms (SPEC rule 3)', () => {
+describe('unsupported forms (package rule 3)', () => {
   it('reports CommonJS exports with what they assign and, for a require, its source', () => {
     expect(unsupported("module.exports = require('./a.js');\nexports.x = 1;\nmodule.exports.y = 2;\nexports['z'] = 3;\nexports[k] = 4;\nmodule['exports'] = 5;\n")).toEqual([
       { kind: 'commonjs', what: 'module.exports = …', position: { line: 1, column: 1 }, source: './a.js' },
@@ -204,6 +204,12 @@ describe('unsupported forms (SPEC rule 3)', () => {
 
   it('ignores assignments to other objects and other properties', () => {
     expect(unsupported("other.exports = 1;\nmodule.id = 2;\nexports = 3;\nx = require;\nmodule.exports.x.y = 4;\nfoo.module.exports = 5;\n")).toEqual([]);
+  });
+
+  it('ignores a require bound in the file (a parameter or a local function is not Node\'s), as the validator\'s import sites do', () => {
+    expect(unsupported("function load(require) { return require('./a.js'); }\nfunction f() { function require(x) { return x; } return require('./b.js'); }\nrequire('./c.js');\n")).toEqual([
+      { kind: 'commonjs', what: "require('./c.js')", position: { line: 3, column: 1 }, source: './c.js' },
+    ]);
   });
 
   it('reports require calls (static: commonjs, computed: computed path), once inside an export assignment', () => {

@@ -1,5 +1,5 @@
 /**
- * Which file a relative import names (module-path.ts, ISSUE 9 point 2), over an in-memory file system: the path as
+ * Which file a relative import names (module-path.ts), over an in-memory file system: the path as
  * written, the `.ts` twin of a `.js`-style path (first from TypeScript, as a fallback from JavaScript), extensionless
  * paths in extension order, and a folder's `index` file.
  */

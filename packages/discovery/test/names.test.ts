@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { briefs, discoverFixture, rel, workflowSummary } from './helpers.js';
 
-describe('names read statically (SPEC rules 2, 7, 10)', () => {
+describe('names read statically (package rules 2, 7, 10)', () => {
   it('reads literals, template literals and top-level const strings; reports the rest at the offending node', async () => {
     const m = await discoverFixture('names');
     expect(briefs(m)).toEqual([
@@ -27,17 +27,17 @@ describe('names read statically (SPEC rules 2, 7, 10)', () => {
     const byName = Object.fromEntries(m.workflows.map((w) => [w.name, w]));
     expect(byName.const_named!.aliases).toEqual(['const_alias', 'literal_alias']);
     expect(byName.with_aliases!.aliases).toEqual(['ok_alias']);
-    // The default-exported step is left to the validator (SPEC rule 9); the two bad names are not registered.
+    // The default-exported step is left to the validator (package rule 9); the two bad names are not registered.
     expect(byName.with_aliases!.activities.map((a) => `${a.name}:${a.exportName} ${rel(m, a.file)}:${a.line}:${a.column}`)).toEqual(['from_const:one aliases/steps.js:5:20']);
     const reserved = m.diagnostics.find((d) => d.file.endsWith('reserved/workflow.js'))!;
     expect(reserved.message).toBe("The workflow name '$catalog' is reserved for the per-catalog registry workflow.");
     const invalid = m.diagnostics.find((d) => d.file.endsWith('invalid/workflow.js'))!;
     expect(invalid.message).toBe("The workflow name 'bad-name' does not match ^[A-Za-z_][A-Za-z0-9_]*$.");
-    expect(invalid.specRule).toBe(7);
+    expect(invalid.packageRule).toBe(7);
   });
 });
 
-describe('namespaces (SPEC rules 7, 8, 10)', () => {
+describe('namespaces (package rules 7, 8, 10)', () => {
   it('reports equal workflow names and aliases, shared activity overrides (first wins), scoped-vs-shared and same-scope duplicates', async () => {
     const m = await discoverFixture('namespaces');
     expect(briefs(m)).toEqual([
@@ -58,7 +58,7 @@ describe('namespaces (SPEC rules 7, 8, 10)', () => {
     expect(d('names/shared-activity-overridden', 'pkg-a/shared/steps/fmt.js').message).toContain(`the first registration (${m.root}/shared/steps/fmt.js) wins`);
     expect(d('names/shared-activity-overridden', 'pkg-a/shared/steps/fmt.js').severity).toBe('warning');
     expect(d('names/scoped-shadows-shared', 'greet/steps.js').message).toContain("both would register as 'greet#log'");
-    expect(d('names/scoped-shadows-shared', 'greet/steps.js').specRule).toBe(8);
+    expect(d('names/scoped-shadows-shared', 'greet/steps.js').packageRule).toBe(8);
 
     expect(m.sharedActivities.map((a) => `${a.package?.name ?? '(local)'} ${a.name} ${rel(m, a.file)}`)).toEqual([
       '(local) fmt shared/steps/fmt.js',

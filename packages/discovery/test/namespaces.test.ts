@@ -1,5 +1,5 @@
 /**
- * The catalog namespaces (namespaces.ts; SPEC rules 7, 8 and 10), on entries built in memory: workflow names and
+ * The catalog namespaces (namespaces.ts; package rules 7, 8 and 10), on entries built in memory: workflow names and
  * aliases share one namespace (the later registration is reported), shared activities resolve first-wins across
  * sources, a workflow-scoped activity may not share a shared activity's name, names are unique within one scope, and
  * each workflow's activity types are its own activities and every shared one, sorted, each once.
@@ -20,7 +20,7 @@ function act(name: string, file: string, line = 3, shared = false): ActivityEntr
 
 const found = (d: Diagnostics) => d.sorted().map((x) => `${x.ruleId} ${x.file}:${x.line}:${x.column}`);
 
-describe('workflow names and aliases (SPEC rule 7)', () => {
+describe('workflow names and aliases (package rule 7)', () => {
   it('reports a name or alias taken earlier, on the later workflow, once per clashing key', () => {
     const d = new Diagnostics();
     checkWorkflowNames([wf('a', ['x']), wf('b', ['a']), wf('x'), wf('c', ['y', 'y2']), wf('y2', [], [], PKG)], d);
@@ -40,7 +40,7 @@ describe('workflow names and aliases (SPEC rule 7)', () => {
   });
 });
 
-describe('activities (SPEC rules 8 and 10)', () => {
+describe('activities (package rules 8 and 10)', () => {
   it('keeps the first shared registration of a name, reports the later ones, and gives the winner its package', () => {
     const d = new Diagnostics();
     const shared = resolveActivities(

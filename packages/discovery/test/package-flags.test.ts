@@ -1,5 +1,5 @@
 /**
- * Reading package.json files and the expose flag (SPEC rule 4; CONTRACT: strictly the boolean true): what counts as
+ * Reading package.json files and the expose flag (package rule 4: strictly the boolean true): what counts as
  * exposed, what package mode says is wrong with a flag, which installed packages a project lists, and the names and
  * versions it gives them.
  */

@@ -1,5 +1,5 @@
 /**
- * Package mode (ISSUE 9 point 6; SPEC rule 4, strictly): the root judged as the installed package a worker would
+ * Package mode (package rule 4, strictly): the root judged as the installed package a worker would
  * see. A missing, misspelt or non-boolean expose flag is an error with the fix; zero workflows is an error that says
  * why. `auto` picks package mode only when package.json sets or misspells the flag. Nothing is written anywhere.
  */
@@ -39,7 +39,7 @@ describe('the expose flag in package mode', () => {
     const line = json.split('\n').findIndex((l) => l.includes(key)) + 1;
     const m = await run(files(json));
     const d = m.diagnostics.find((x) => x.ruleId === 'package/not-exposed');
-    expect(d).toMatchObject({ severity: 'error', specRule: 4, file: '/p/package.json', line });
+    expect(d).toMatchObject({ severity: 'error', packageRule: 4, file: '/p/package.json', line });
     expect(d?.message).toMatch(message);
     expect(d?.hint).toContain('"skein": { "workflows": { "expose": true } }');
     // Still judged as the package it means to be: its workflows are found.

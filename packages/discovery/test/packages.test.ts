@@ -8,7 +8,7 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-describe('which packages (SPEC rule 4)', () => {
+describe('which packages (package rule 4)', () => {
   it('searches the project node_modules, then ancestors (hoisted), with scoped packages; the nearest install of a name wins', async () => {
     const m = await discover(`${fixture('hoisted')}/app`, { ceiling: fixture('hoisted') });
     expect(m.diagnostics).toEqual([]);

@@ -24,7 +24,7 @@ describe('named re-export cycles (reexport/cycle)', () => {
     expect(m.diagnostics[0]!.message).toBe(
       "'loop' is re-exported from './b.js' in a cycle (./index.js 'loop' → ./b.js 'loop' → ./index.js 'loop'): it never reaches a definition, and Node refuses to load the module (SyntaxError: Detected cycle while resolving name 'loop'), so nothing exported through it is registered.",
     );
-    expect(m.diagnostics[0]!.specRule).toBe(2);
+    expect(m.diagnostics[0]!.packageRule).toBe(2);
     expect(m.workflows.map((w) => w.name)).toEqual(['greet']);
   });
 
@@ -41,6 +41,23 @@ describe('named re-export cycles (reexport/cycle)', () => {
   it('reports a module that re-exports a name from itself', async () => {
     const m = await run({ '/p/index.js': `${GREET}export { self } from './index.js';\n` });
     expect(briefs(m)).toEqual(['reexport/cycle error index.js:2:10']);
+  });
+
+  it('reports a named cycle that passes through an export * (c.js re-exports d.js wholesale, d.js names c.js)', async () => {
+    const m = await run({
+      '/p/index.js': `${GREET}export { loop } from './c.js';\n`,
+      '/p/c.js': "export * from './d.js';\n",
+      '/p/d.js': "export { loop } from './c.js';\n",
+    });
+    expect(briefs(m)).toEqual(['reexport/cycle error c.js:1:15']);
+    expect(m.diagnostics[0]!.message).toContain("'loop' is re-exported from './d.js' in a cycle that passes through export * (./c.js 'loop' → ./d.js 'loop' → ./c.js 'loop')");
+    expect(m.diagnostics[0]!.message).toContain("does not provide an export named 'loop'");
+    expect(m.workflows.map((w) => w.name)).toEqual(['greet']);
+  });
+
+  it('reports nothing for a name no module of an export * ring provides (Node says the name is missing, not cyclic)', async () => {
+    const m = await run({ '/p/index.js': `${GREET}export * from './a.js';\n`, '/p/a.js': "export * from './b.js';\n", '/p/b.js': "export * from './a.js';\n" });
+    expect(briefs(m)).toEqual([]);
   });
 
   it('stays silent on export * cycles, on chains that reach a definition, and on chains ending at a missing file', async () => {

@@ -1,5 +1,5 @@
 /**
- * Edges of following a package entry (reexports.ts; SPEC rules 2 and 3), through `discover()` on in-memory packages:
+ * Edges of following a package entry (reexports.ts; package rules 2 and 3), through `discover()` on in-memory packages:
  * which edges register a workflow file's default export as `*` (only `export * from`), exports of names the module
  * never declares, namespaces of workflow files, and `export *` of a workflow file whose default is not a workflow.
  */
@@ -68,7 +68,7 @@ describe('names the module never declares', () => {
   });
 });
 
-describe('namespaces (SPEC rule 3)', () => {
+describe('namespaces (package rule 3)', () => {
   it('reports a namespace whose source is a workflow file, a barrel reaching a workflow, or an absolute path; not a dependency, a missing file or a barrel without workflows', async () => {
     const m = await discoverPackage({
       'index.js': [

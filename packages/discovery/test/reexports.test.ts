@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { briefs, discoverFixture, workflowSummary } from './helpers.js';
 
-describe('re-exports (SPEC rules 2 and 3)', () => {
+describe('re-exports (package rules 2 and 3)', () => {
   it('follows renamed re-exports, export * chains, import-then-export, and export * of workflow files', async () => {
     const m = await discoverFixture('reexport-chains');
     expect(m.diagnostics).toEqual([]);

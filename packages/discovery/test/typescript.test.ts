@@ -1,5 +1,5 @@
 /**
- * TypeScript and JavaScript alike (ISSUE 9 points 2–4): `.ts`/`.mts` convention files, `.js`-suffixed and
+ * TypeScript and JavaScript alike: `.ts`/`.mts` convention files, `.js`-suffixed and
  * extensionless imports resolving to `.ts`, positions in the `.ts` source, `.d.ts` and test files never
  * definitions, shared folders at any depth, compiled layouts judged once, wrapper factories.
  * Runs on the in-memory file system.

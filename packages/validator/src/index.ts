@@ -1,6 +1,6 @@
 /**
- * `@skein/validator`: checks workflow packages and projects against SPEC's "Rules for external workflow
- * packages" without running them. `validate()` returns findings as data; the formatters render them.
+ * `@skein/validator`: checks workflow packages and projects against the package rules
+ * (docs/package-rules.md) without running them. `validate()` returns findings as data; the formatters render them.
  */
 export { validate, ValidationInputError, DEFAULT_MAX_FILE_BYTES } from './validate.js';
 export { formatStylish, type StylishOptions } from './formatters/stylish.js';
@@ -9,6 +9,7 @@ export { formatSarif, type SarifOptions } from './formatters/sarif.js';
 export { formatGithub, type GithubOptions } from './formatters/github.js';
 export { run as runCli, EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, type CliIo } from './cli/run.js';
 export { allRuleMetas, fileRules, projectRules } from './rules/index.js';
+export { createRule, defineRuleMeta, type FileRuleDefinition, type ProjectRuleDefinition } from './create-rule.js';
 export { useValidationV8Flags, VALIDATION_THREAD_LIMITS, VALIDATION_V8_FLAGS } from './thread-limits.js';
 export type {
   CodeRole,
@@ -19,6 +20,7 @@ export type {
   ProjectRule,
   ProjectRuleContext,
   Rule,
+  ReportDescriptor,
   RuleMeta,
   Severity,
   ValidateOptions,

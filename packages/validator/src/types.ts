@@ -3,11 +3,14 @@
  * Findings are plain data (`Diagnostic` from `@skein/discovery`); formatters render them separately.
  */
 import type { Node } from '@babel/types';
-import type { Diagnostic, FileRole, FileSystem, Manifest, Severity } from '@skein/discovery';
+import type { Diagnostic, FileRole, FileSystem, Manifest, RuleMeta, Severity } from '@skein/discovery';
 import type { RuleVisitor } from '@skein/discovery';
 import type { ModuleGraph } from './graph/module-graph.js';
+import type { CodeRole, ResolvedImport } from './graph/code-facts.js';
 
-export type { Diagnostic, FileRole, Manifest, Severity };
+export type { CodeRole, ResolvedImport };
+
+export type { Diagnostic, FileRole, Manifest, RuleMeta, Severity };
 
 /** What `validate()` returns. JSON-serializable. */
 export interface ValidationReport {
@@ -38,54 +41,27 @@ export interface ValidateOptions {
 
 /**
  * A validator finding: a discovery `Diagnostic` plus, for the validator's own rules, the message id and the
- * placeholder values the message was rendered from (STYLE "diagnostics are data").
+ * placeholder values the message was rendered from (a finding is data; reporters render it).
  */
 export interface ValidatorDiagnostic extends Diagnostic {
   messageId?: string;
   data?: Record<string, string>;
 }
 
-/** Static description of a rule (ESLint's `meta`). */
-export interface RuleMeta {
-  /** Stable id, `<category>/<name>`; the docs page is `docs/rules/<id>.md`. */
-  id: string;
-  severity: Severity;
-  /** One sentence: what the rule enforces. */
-  description: string;
-  /** The SPEC "Rules for external workflow packages" number it enforces; absent for robustness findings. */
-  specRule?: number;
-  docs: { path: string };
-  /** Message id → text with `{{placeholder}}`s. */
-  messages: Record<string, string>;
-  /** Message id → how to fix it (same placeholders). */
-  hints: Record<string, string>;
-}
-
-/** What a rule passes to `report()`. Position comes from `node` or `loc`; `file` defaults to the current file. */
-export interface ReportDescriptor {
-  messageId: string;
+/**
+ * What a rule passes to `report()`: one of its own message ids (`MessageIds`; any other does not compile) and the
+ * values of the message's placeholders. Position comes from `node` or `loc`; `file` defaults to the current file.
+ */
+export interface ReportDescriptor<MessageIds extends string = string> {
+  messageId: MessageIds;
   data?: Record<string, string>;
   node?: Node | null;
   loc?: { line: number; column: number };
   file?: string;
 }
 
-/**
- * The role a file plays for the per-file rules: discovery's role, workflow code reached by imports, or `other`: any
- * other own source file (looked at only for misplaced definitions).
- */
-export type CodeRole = FileRole | 'workflow-code' | 'other';
-
-/** How an import specifier resolved, from the importing file. */
-export type ResolvedImport =
-  | { kind: 'file'; path: string; role: FileRole | null; inPackage: boolean }
-  | { kind: 'builtin'; name: string }
-  | { kind: 'sandbox-safe'; name: string }
-  | { kind: 'outside'; path: string }
-  | { kind: 'unresolved' };
-
-/** The context a file rule's `create()` receives, one per file. */
-export interface FileRuleContext {
+/** The context a file rule's `create()` receives, one per file; `report` accepts only the rule's own message ids. */
+export interface FileRuleContext<MessageIds extends string = string> {
   /** Absolute path of the file being checked. */
   file: string;
   role: CodeRole;
@@ -93,13 +69,13 @@ export interface FileRuleContext {
   packageRoot: string;
   /** Resolves an import specifier written in this file (never reads outside the package and its dependencies). */
   resolve(specifier: string): ResolvedImport;
-  report(descriptor: ReportDescriptor): void;
+  report(descriptor: ReportDescriptor<MessageIds>): void;
 }
 
 /** A rule that checks one file's AST; its visitors run in the single shared traversal of that file (`walk` of @skein/discovery). */
-export interface FileRule {
+export interface FileRule<MessageIds extends string = string> {
   kind: 'file';
-  meta: RuleMeta;
+  meta: RuleMeta<MessageIds>;
   /** Roles of the files this rule looks at. */
   appliesTo: readonly CodeRole[];
   /**
@@ -107,7 +83,7 @@ export interface FileRule {
    * text lacks it, `create()` is not called (as if every visitor were scoped by it). Absent: every file of its roles.
    */
   words?: RegExp;
-  create(context: FileRuleContext): RuleVisitor;
+  create(context: FileRuleContext<MessageIds>): RuleVisitor;
 }
 
 /** A package checked by package-level rules. */
@@ -123,29 +99,29 @@ export interface PackageInfo {
   files: string[];
   /** The files a publish would include: `files` filtered by package.json's `"files"` field when it has one. */
   publishedFiles: string[];
-  /** True for packages that are published workflow packages (the expose flag is set): SPEC rule 5 applies. */
+  /** True for packages that are published workflow packages (the expose flag is set): package rule 5 applies. */
   published: boolean;
 }
 
-/** Context of project rules: the manifest, the packages, the module graph. */
-export interface ProjectRuleContext {
+/** Context of project rules: the manifest, the packages, the module graph; `report` accepts only the rule's own message ids. */
+export interface ProjectRuleContext<MessageIds extends string = string> {
   manifest: Manifest;
   /** The validated root and every exposed package found, in discovery order. */
   packages: PackageInfo[];
-  /** Workflow-code import graph facts (SPEC rule 12). */
+  /** Workflow-code import graph facts (package rule 12). */
   graph: ModuleGraph;
   /** Role of a file by discovery's conventions. */
   classify(path: string): FileRole | null;
   /** Reads a file inside the allowed roots; null when it cannot be read. */
   readText(path: string): string | null;
-  report(descriptor: ReportDescriptor & { file: string }): void;
+  report(descriptor: ReportDescriptor<MessageIds> & { file: string }): void;
 }
 
 /** A rule over the whole project (package.json checks, manifest checks, import chains). */
-export interface ProjectRule {
+export interface ProjectRule<MessageIds extends string = string> {
   kind: 'project';
-  meta: RuleMeta;
-  check(context: ProjectRuleContext): void | Promise<void>;
+  meta: RuleMeta<MessageIds>;
+  check(context: ProjectRuleContext<MessageIds>): void | Promise<void>;
 }
 
 /** Either kind of rule. */

@@ -1,6 +1,6 @@
 /**
- * `validate(root)`: checks a workflow package or a whole project against SPEC's "Rules for external workflow
- * packages", statically, and returns every finding at once. Used by the `validate-workflow-package` CLI and by the
+ * `validate(root)`: checks a workflow package or a whole project against the package rules
+ * (docs/package-rules.md), statically, and returns every finding at once. Used by the `validate-workflow-package` CLI and by the
  * worker at startup (it refuses to start on errors). Built on the analysis core: one session (file system,
  * module store, diagnostics sink) that `discover()` fills first and the validator's rules continue; each file is
  * read, parsed and walked once. Never imports, requires or executes the package's code, and never follows a
@@ -64,7 +64,7 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
           return null;
         }
       },
-      report: (d) => session.diagnostics.add(toDiagnostic(rule, d.file, d)),
+      report: (d) => session.diagnostics.add(toDiagnostic(rule.meta, d.file, d)),
     });
   }
 

@@ -7,9 +7,12 @@ import * as os from 'node:os';
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RULE_IDS } from '@skein/discovery';
 import { run, type CliIo } from '../src/cli/run.js';
+import { allRuleMetas } from '../src/index.js';
 import { FIXTURES, fixture } from './helpers.js';
+
+/** Every rule id of the analysis (the core's and the validator's), sorted. */
+const RULE_IDS = allRuleMetas.map((m) => m.id);
 
 async function cli(argv: string[], cwd = FIXTURES): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -62,7 +65,7 @@ describe('json', () => {
     expect(code).toBe(1);
     const out = JSON.parse(stdout);
     expect(Object.keys(out)).toEqual(['schemaVersion', 'root', 'summary', 'diagnostics', 'manifest']);
-    expect(out.schemaVersion).toBe(1);
+    expect(out.schemaVersion).toBe(2);
     expect(out.summary).toEqual({ errorCount: 3, warningCount: 0, workflowCount: 1, activityCount: 1 });
     expect(out.diagnostics[0]).toEqual({
       ruleId: 'steps/named-exports-only',
@@ -72,7 +75,7 @@ describe('json', () => {
       column: 1,
       message: 'Default export in a steps file; steps and evaluators must be named exports.',
       hint: expect.stringContaining('export const myStep'),
-      specRule: 9,
+      packageRule: 9,
       messageId: 'default',
       data: { role: 'steps' },
     });
@@ -95,7 +98,7 @@ describe('sarif', () => {
     const ids = run0.tool.driver.rules.map((r: { id: string }) => r.id);
     expect(ids).toEqual(RULE_IDS);
     const index = ids.indexOf('steps/named-exports-only');
-    expect(run0.tool.driver.rules[index]).toMatchObject({ shortDescription: { text: expect.any(String) }, defaultConfiguration: { level: 'error' }, properties: { specRule: 9 } });
+    expect(run0.tool.driver.rules[index]).toMatchObject({ shortDescription: { text: expect.any(String) }, defaultConfiguration: { level: 'error' }, properties: { packageRule: 9 } });
     expect(run0.tool.driver.rules[ids.indexOf('fs/symlink-loop')]).toMatchObject({ defaultConfiguration: { level: 'warning' }, properties: { docs: 'docs/rules/fs/symlink-loop.md' } });
     // Each rule's help is a public page, the same file in the repository's web view (the repository field).
     const repository = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).repository.url.replace(/^git\+|\.git$/g, '');

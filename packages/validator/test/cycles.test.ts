@@ -46,7 +46,7 @@ describe('an import cycle in workflow code', () => {
     const report = await validateBounded(root);
     const mine = report.diagnostics.filter((d) => !path.relative(root, d.file).startsWith('..'));
     expect(mine.map((d) => at(root, d))).toEqual(['workflow/no-node-modules lib/b.js:2:28']);
-    expect(mine[0]).toMatchObject({ severity: 'error', specRule: 12 });
+    expect(mine[0]).toMatchObject({ severity: 'error', packageRule: 12 });
     expect(mine[0]?.message).toContain('ping/workflow.js → lib/a.js → lib/b.js → fs');
   });
 });

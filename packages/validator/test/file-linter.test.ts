@@ -5,11 +5,11 @@
  */
 import { parseSource, walk, mergeVisitors } from '@skein/discovery';
 import { describe, expect, it } from 'vitest';
-import { ruleMeta } from '../src/engine/rule-meta.js';
+import { defineRuleMeta } from '../src/create-rule.js';
 import { rulesByRole, visitorsForRole, type LintHost } from '../src/engine/file-linter.js';
 import type { FileRule, FileRuleContext, ValidatorDiagnostic } from '../src/types.js';
 
-const meta = ruleMeta('steps/no-top-level-call', { messages: { topLevelCall: 'call {{name}}' }, hints: { topLevelCall: 'hint {{name}}' } });
+const meta = defineRuleMeta({ id: 'steps/no-top-level-call', severity: 'error', docs: { description: 'probe', packageRule: 9 }, messages: { topLevelCall: { message: 'call {{name}}', hint: 'hint {{name}}' } } });
 
 /** A rule that records each context it is created with and reports every call of `f`. */
 function probe(appliesTo: FileRule['appliesTo'], words?: RegExp): FileRule & { contexts: FileRuleContext[] } {
@@ -72,6 +72,6 @@ describe('the context of a rule', () => {
     expect([context.packageRoot, context.packageRoot]).toEqual(['/pkg', '/pkg']);
     expect(context.resolve('./x.js')).toEqual({ kind: 'unresolved' });
     expect(log).toEqual(['root /pkg/s/steps.js', 'resolve /pkg/s/steps.js ./x.js']);
-    expect(reports).toEqual([{ ruleId: 'steps/no-top-level-call', severity: 'error', specRule: 9, file: '/pkg/s/steps.js', line: 1, column: 1, message: 'call f', messageId: 'topLevelCall', hint: 'hint f', data: { name: 'f' } }]);
+    expect(reports).toEqual([{ ruleId: 'steps/no-top-level-call', severity: 'error', packageRule: 9, file: '/pkg/s/steps.js', line: 1, column: 1, message: 'call f', messageId: 'topLevelCall', hint: 'hint f', data: { name: 'f' } }]);
   });
 });

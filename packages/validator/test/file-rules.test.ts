@@ -200,7 +200,7 @@ describe('engine', () => {
       messageId: 'nodeGlobal',
       data: { name: '__dirname' },
       message: 'Workflow code uses the Node global `__dirname`, which does not exist in the workflow sandbox.',
-      specRule: 12,
+      packageRule: 12,
     });
     expect(d?.hint).toContain('`__dirname`');
   });

@@ -2,7 +2,7 @@
  * Golden records: every fixture project or package under `fixtures/` (each directory with a package.json outside
  * `node_modules`) is run through the public entry points, `discover()` and `validate()`, and the result is compared
  * with a committed file under `test/golden/` (the fixture's path, `.json`). A record holds every finding (rule,
- * severity, file relative to the fixture, line, column, message, hint, SPEC rule) and what `discover()` registered
+ * severity, file relative to the fixture, line, column, message, hint, package rule) and what `discover()` registered
  * (hermetically, with a `ceiling`), so a change of severity, position, wording or registration shows up as a diff.
  *
  * A deliberate change is recorded with `npx vitest run --project unit packages/validator/test/golden.test.ts -u`
@@ -57,7 +57,7 @@ function record(d: Diagnostic, root: string) {
     column: d.column,
     message: portable(d.message),
     hint: d.hint === undefined ? null : portable(d.hint),
-    specRule: d.specRule ?? null,
+    packageRule: d.packageRule ?? null,
   };
 }
 
@@ -124,10 +124,10 @@ describe('golden records of every fixture', () => {
     await expect(`${JSON.stringify(golden, null, 2)}\n`).toMatchFileSnapshot(path.join(GOLDEN, `${rel}.json`));
   });
 
-  it('pins every rule id with its severity and SPEC rule', async () => {
+  it('pins every rule id with its severity and package rule', async () => {
     const rules = {
-      discovery: Object.fromEntries(Object.entries(RULES).map(([id, r]) => [id, { severity: r.severity, specRule: r.specRule ?? null }])),
-      validator: Object.fromEntries(allRuleMetas.map((r) => [r.id, { severity: r.severity, specRule: r.specRule ?? null }])),
+      discovery: Object.fromEntries(Object.entries(RULES).map(([id, r]) => [id, { severity: r.severity, packageRule: (r.docs as { packageRule?: number }).packageRule ?? null }])),
+      validator: Object.fromEntries(allRuleMetas.map((r) => [r.id, { severity: r.severity, packageRule: r.docs.packageRule ?? null }])),
     };
     await expect(`${JSON.stringify(rules, null, 2)}\n`).toMatchFileSnapshot(path.join(GOLDEN, 'rules.json'));
   });

@@ -1,5 +1,5 @@
 /**
- * More cases for the rules about how steps and evaluators are imported and called (SPEC rule 9): what is not a steps
+ * More cases for the rules about how steps and evaluators are imported and called (package rule 9): what is not a steps
  * or evaluators import, type-only imports, calls that do not run while the module loads, and renamed bindings.
  */
 import { describe, expect, it } from 'vitest';

@@ -57,7 +57,7 @@ describe('a packed tarball', () => {
   });
 });
 
-describe('dependency layouts (SPEC rule 12 follows them all)', () => {
+describe('dependency layouts (package rule 12 follows them all)', () => {
   it('pnpm: node_modules/<name> is a symlink into node_modules/.pnpm', async () => {
     const root = project('pnpm');
     const store = path.join(root, 'node_modules/.pnpm/left-pad-fs@1.0.0/node_modules/left-pad-fs');

@@ -1,5 +1,5 @@
 /**
- * `conventions/misplaced-definition` names the file to move a definition to (ISSUE 9 point 5): the convention file
+ * `conventions/misplaced-definition` names the file to move a definition to: the convention file
  * beside it with the same extension, or the `steps/` / `evaluators/` folder a file is nested too deep in.
  */
 import { describe, expect, it } from 'vitest';

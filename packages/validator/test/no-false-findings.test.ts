@@ -1,6 +1,6 @@
 /**
  * No false findings, through the public entry points `discover()` and `validate()`:
- * - steps and evaluators reached from a package entry in every form SPEC rule 3 forbids for workflows (named and
+ * - steps and evaluators reached from a package entry in every form package rule 3 forbids for workflows (named and
  *   renamed re-exports, `export *`, `export * as ns`, a namespace import re-exported, values built at runtime) and a
  *   namespace import of a plain package holding steps (`fixtures/discovery/activity-reexports`) are not findings;
  * - each rule that is about some file roles fires in files of those roles and in no other: the same offending code
@@ -111,7 +111,7 @@ const ROLE_CASES: RoleCase[] = [
     roles: ACTIVITY_ROLES,
   },
   {
-    // Names are judged where definitions are registered; a step anywhere else is misplaced (ISSUE 9 point 5).
+    // Names are judged where definitions are registered; a step anywhere else is misplaced.
     rule: 'conventions/misplaced-definition',
     code: () => "import { step as makeStep } from '@skein/core';\nexport const stray = makeStep({ name: 'stray', fn: async () => 1 });\n",
     roles: ['workflow', 'workflow-code', 'none'],

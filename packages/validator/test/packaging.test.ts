@@ -1,5 +1,5 @@
 /**
- * SPEC rule 5 edge cases on temporary packages, and the `"files"` filter that decides what is published.
+ * package rule 5 edge cases on temporary packages, and the `"files"` filter that decides what is published.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -89,7 +89,7 @@ describe('definitionKind', () => {
   });
 });
 
-describe('roles and imports that hold activities (SPEC rule 9)', () => {
+describe('roles and imports that hold activities (package rule 9)', () => {
   it('steps, evaluators and their shared folders hold activities; workflow code and other files do not', () => {
     expect(['steps', 'evaluators', 'shared-steps', 'shared-evaluators'].map((r) => isActivityRole(r as never))).toEqual([true, true, true, true]);
     expect(['workflow', 'workflow-code', 'other', null, undefined].map((r) => isActivityRole(r as never))).toEqual([false, false, false, false, false]);

@@ -54,7 +54,7 @@ const CASES: Case[] = [
   { rule: 'fs/outside-package', invalid: ['fs/outside-package hello/workflow.js:3:24'] },
   { rule: 'parse/syntax-error', invalid: ['parse/syntax-error hello/helper.js:2:24'] },
   { rule: 'fs/file-too-large', invalid: ['fs/file-too-large hello/table.js:1:1'], options: { maxFileBytes: 4096 } },
-  // Discovery's findings (SPEC rules 1-4, 7, 10) reach the report unchanged.
+  // Discovery's findings (package rules 1-4, 7, 10) reach the report unchanged.
   { rule: 'names/duplicate-activity', invalid: ['names/duplicate-activity hello/evaluators.js:3:22'] },
   { rule: 'reexport/cycle', invalid: ['reexport/cycle index.js:4:10'] },
   { rule: 'discovery', invalid: ['conventions/unreachable-workflow hello/workflow.js:1:1', 'reexport/commonjs index.js:1:1', 'conventions/no-workflows package.json:1:1'] },
@@ -88,7 +88,7 @@ describe('finding contents', () => {
     const [fsImport, , dependency] = report.diagnostics;
     expect(fsImport?.message).toContain('hello/workflow.js → hello/helper.js → hello/format.js → fs');
     expect(fsImport?.hint).toMatch(/step/);
-    expect(fsImport?.specRule).toBe(12);
+    expect(fsImport?.packageRule).toBe(12);
     expect(dependency?.message).toContain('"left-pad-fs"');
     expect(dependency?.message).toContain('node_modules/left-pad-fs/util.js → fs');
     expect(dependency?.hint).toContain('skein-workflow-bundle');
@@ -97,10 +97,10 @@ describe('finding contents', () => {
   it('type-declarations is a warning, the others errors', async () => {
     const report = await validate(fixture('packaging/type-declarations/invalid'));
     expect(report).toMatchObject({ errorCount: 0, warningCount: 1 });
-    expect(report.diagnostics[0]).toMatchObject({ severity: 'warning', specRule: 5, messageId: 'missing' });
+    expect(report.diagnostics[0]).toMatchObject({ severity: 'warning', packageRule: 5, messageId: 'missing' });
   });
 
-  it('carries the manifest: workflows, activities and activity types (SPEC rule 10)', async () => {
+  it('carries the manifest: workflows, activities and activity types (package rule 10)', async () => {
     const report = await validate(fixture('definitions/shared-folder-name/valid'));
     const hello = report.manifest.workflows.find((w) => w.name === 'hello');
     expect(hello?.activities.map((a) => a.name)).toEqual(['greet']);

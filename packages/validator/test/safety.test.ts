@@ -1,5 +1,5 @@
 /**
- * Malicious or broken packages (SPEC: "never a crash, hang or read outside the package"): symlinks
+ * Malicious or broken packages (never a crash, a hang or a read outside the package): symlinks
  * leaving the package, symlink loops, syntax errors, enormous and binary files, malformed package.json,
  * hostile package names. Each yields findings and exit code 1, never an exception.
  */

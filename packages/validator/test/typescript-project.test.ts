@@ -1,5 +1,5 @@
 /**
- * The TypeScript fixture project (fixtures/typescript, ISSUE 9 "Done when"): src/ layout, `.js`-suffixed imports,
+ * The TypeScript fixture project (fixtures/typescript): src/ layout, `.js`-suffixed imports,
  * nested src/shared/steps and src/shared/evaluators, a local wrapper factory `evalWorkflow({ name })` forwarding
  * to workflow(), evaluators made by `verify({ name })`, tsconfig rootDir src → outDir dist and the committed tsc
  * output in dist/. It is judged exactly: every definition once, from the sources, with positions in the .ts files,

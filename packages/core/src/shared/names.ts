@@ -1,40 +1,5 @@
 /**
- * Names and identifiers fixed by the contract (CONTRACT "Names").
+ * The names and identifiers every Skein package agrees on live in `@skein/names` (no runtime dependency, so the
+ * analysis packages read them without loading the authoring runtime); the authoring API re-exports them.
  */
-
-/** Workflow, step, evaluator and alias names: `^[A-Za-z_][A-Za-z0-9_]*$` (CONTRACT "Names"). */
-export const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** The reserved workflow type of the per-catalog registry workflow (CONTRACT "Names"). */
-export const CATALOG_WORKFLOW_TYPE = '$catalog';
-
-/**
- * Signal a worker sends to `$catalog` with its Temporal identity when it stops cleanly, so the workers still
- * serving the catalog know its pollers (which the engine keeps listing for a while) are gone.
- */
-export const CATALOG_WORKER_STOPPED_SIGNAL = 'workerStopped';
-
-/** Memo key of `$catalog` listing the identities of the workers that stopped cleanly (newest 100). */
-export const CATALOG_STOPPED_MEMO_KEY = 'stoppedWorkers';
-
-/** The package.json key of the framework's namespace (CONTRACT "Names"). */
-export const PACKAGE_JSON_KEY = 'skein';
-
-/** Export conditions that select a workflow-safe entry (SPEC rule 12; CONTRACT "Names"), in order of preference. */
-export const WORKFLOW_BUNDLE_CONDITIONS = ['skein-workflow-bundle', 'output-workflow-bundle'] as const;
-
-/** Default catalog (task queue) when neither the request nor `SKEIN_CATALOG` names one. */
-export const DEFAULT_CATALOG = 'main';
-
-/**
- * The activity type of a step, evaluator or shared activity called from a workflow:
- * `<workflowName>#<activityName>` (SPEC rule 10).
- */
-export function activityType(workflowName: string, activityName: string): string {
-  return `${workflowName}#${activityName}`;
-}
-
-/** The workflow id of the `$catalog` registry workflow of a catalog. */
-export function catalogWorkflowId(catalog: string): string {
-  return `${CATALOG_WORKFLOW_TYPE}:${catalog}`;
-}
+export * from '@skein/names';

@@ -4,27 +4,29 @@
  * the file's role; the store merges them with discovery's own visitor and walks the AST once. Rules never parse.
  */
 import type { File } from '@babel/types';
-import { classifyFile, isDeclarationFile, isOwnFile, isTestFile, mayMatch, renderMessage, sourceStem, type AnalysisSession, type ModuleHook, type RuleVisitor, type SourceFacts } from '@skein/discovery';
+import { classifyFile, importCollector, isDeclarationFile, isOwnFile, isTestFile, mayMatch, renderMessage, sourceStem, type AnalysisSession, type ImportSite, type MessageTemplate, type ModuleHook, type RuleVisitor, type SourceFacts } from '@skein/discovery';
 import type { CodeRole, FileRule, FileRuleContext, ReportDescriptor, ResolvedImport, RuleMeta, ValidatorDiagnostic } from '../types.js';
-import { importCollector, type ImportSite } from './import-collector.js';
 
-/** Builds a diagnostic from a rule's meta and a report descriptor. */
-export function toDiagnostic(rule: { meta: RuleMeta }, file: string, d: ReportDescriptor): ValidatorDiagnostic {
-  const template = rule.meta.messages[d.messageId];
-  if (template === undefined) throw new Error(`rule ${rule.meta.id} has no message "${d.messageId}"`);
+/**
+ * Builds a diagnostic from a rule's meta and a report descriptor: the message and hint rendered from the template of
+ * `d.messageId`, the severity and package rule from the meta.
+ * @throws Error when the meta has no message `d.messageId` (only reachable by bypassing the types of `createRule`)
+ */
+export function toDiagnostic<MessageIds extends string>(meta: RuleMeta<MessageIds>, file: string, d: ReportDescriptor<MessageIds>): ValidatorDiagnostic {
+  const template = (meta.messages as Readonly<Record<string, MessageTemplate>>)[d.messageId];
+  if (template === undefined) throw new Error(`rule ${meta.id} has no message "${d.messageId}"`);
   const loc = d.loc ?? (d.node?.loc ? { line: d.node.loc.start.line, column: d.node.loc.start.column + 1 } : { line: 1, column: 1 });
-  const hint = rule.meta.hints[d.messageId];
   const diagnostic: ValidatorDiagnostic = {
-    ruleId: rule.meta.id,
-    severity: rule.meta.severity,
+    ruleId: meta.id,
+    severity: meta.severity,
     file: d.file ?? file,
     line: loc.line,
     column: loc.column,
-    message: renderMessage(template, d.data),
+    message: renderMessage(template.message, d.data),
     messageId: d.messageId,
   };
-  if (rule.meta.specRule !== undefined) diagnostic.specRule = rule.meta.specRule;
-  if (hint !== undefined) diagnostic.hint = renderMessage(hint, d.data);
+  if (meta.docs.packageRule !== undefined) diagnostic.packageRule = meta.docs.packageRule;
+  if (template.hint !== undefined) diagnostic.hint = renderMessage(template.hint, d.data);
   if (d.data) diagnostic.data = d.data;
   return diagnostic;
 }
@@ -70,7 +72,7 @@ class RuleContext implements FileRuleContext {
   }
 
   report(descriptor: ReportDescriptor): void {
-    this.#host.report(toDiagnostic(this.#rule, this.file, descriptor));
+    this.#host.report(toDiagnostic(this.#rule.meta, this.file, descriptor));
   }
 }
 

@@ -15,7 +15,7 @@ const MAX_PACKAGE_FILES = 200_000;
 
 /**
  * Loads one package: package.json (absent or malformed: `{}`; discovery reports those) and its files.
- * @param published true/false to force, null to decide from the expose flag (SPEC rule 4)
+ * @param published true/false to force, null to decide from the expose flag (package rule 4)
  */
 export function loadPackage(session: AnalysisSession, root: string, published: boolean | null): PackageInfo {
   const read = readManifest(session.fs, root, new Diagnostics());
@@ -31,7 +31,7 @@ export function loadPackage(session: AnalysisSession, root: string, published: b
     {
       skipDir: (name, real) => isSkippedDirName(name) || layout.skipped.has(real),
       wantFile: () => ++count <= MAX_PACKAGE_FILES,
-      onOutside: (file, target) => session.diagnostics.add(toDiagnostic({ meta: outsidePackage }, file, { messageId: 'symlink', data: { file: path.relative(root, file), target } })),
+      onOutside: (file, target) => session.diagnostics.add(toDiagnostic(outsidePackage, file, { messageId: 'symlink', data: { file: path.relative(root, file), target } })),
     },
     session.diagnostics,
   );

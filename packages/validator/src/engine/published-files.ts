@@ -2,6 +2,14 @@
  * Which files of a package a publish includes, from package.json's `"files"` field (npm semantics,
  * simplified): an entry without wildcards names a file or a whole folder; `*` matches within one path
  * segment, `**` across segments; a leading `!` excludes. No `"files"` field: everything.
+ *
+ * Why not the `npm-packlist` library: it takes an `@npmcli/arborist` tree and walks the package through `node:fs`
+ * itself (with `ignore-walk` for `.npmignore`/`.gitignore`), while the validator reads only through the analysis
+ * `FileSystem` (confined to the package, in memory in tests, recorded by the worker's validation cache) and already
+ * holds the package's file list. The packaging rules ask only which workflow, steps, evaluators and declaration files
+ * are published, so what npm always adds (README, LICENSE) does not change their answer. Not read: `.npmignore` and
+ * `.gitignore`; a package that excludes files only through them is judged as publishing them (the rules may then
+ * ask for a `.d.ts` or a built `.js` it does not ship, never miss one it does).
  */
 import * as path from 'node:path';
 

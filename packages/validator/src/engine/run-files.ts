@@ -3,7 +3,7 @@
  * import, breadth-first, through the session's store: a file discovery already loaded was linted in that same
  * traversal; any other is loaded now (read once, parsed once, walked once with every file rule). Its imports are
  * resolved into the module graph. Dependency files reached from workflow code only have their imports collected
- * (SPEC rule 12). Finally every other own source file is looked at for misplaced definitions.
+ * (package rule 12). Finally every other own source file is looked at for misplaced definitions.
  */
 import * as path from 'node:path';
 import { ModuleGraph, type ImportEdge } from '../graph/module-graph.js';
@@ -77,7 +77,7 @@ export function runFiles(input: RunFilesInput): RunFilesResult {
     for (const edge of edges) {
       const r = edge.resolved;
       if (r.kind === 'outside' && own) {
-        diagnostics.add(toDiagnostic({ meta: outsidePackage }, job.file, { messageId: 'importPath', data: { specifier: JSON.stringify(edge.specifier), target: r.path }, loc: edge }));
+        diagnostics.add(toDiagnostic(outsidePackage, job.file, { messageId: 'importPath', data: { specifier: JSON.stringify(edge.specifier), target: r.path }, loc: edge }));
         continue;
       }
       if (!followsImports || r.kind !== 'file' || queued.has(r.path) || isActivityRole(r.role) || !CODE_FILE.test(r.path)) continue;

@@ -4,8 +4,8 @@
  */
 import type { ValidationReport } from '../types.js';
 
-/** Version of the JSON output's shape. */
-export const JSON_SCHEMA_VERSION = 1;
+/** Version of the JSON output's shape (2: a finding's `specRule` became `packageRule`, numbered as in docs/package-rules.md). */
+export const JSON_SCHEMA_VERSION = 2;
 
 /**
  * Renders a report as pretty-printed JSON (ends with a newline):
@@ -32,7 +32,7 @@ export function formatJson(report: ValidationReport): string {
       column: d.column,
       message: d.message,
       hint: d.hint ?? null,
-      specRule: d.specRule ?? null,
+      packageRule: d.packageRule ?? null,
       messageId: d.messageId ?? null,
       data: d.data ?? null,
     })),

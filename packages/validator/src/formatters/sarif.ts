@@ -1,9 +1,10 @@
 /**
  * The `sarif` format: SARIF 2.1.0 for GitHub code scanning (`github/codeql-action/upload-sarif`).
- * One run; the driver describes every rule of the analysis (the one registry: discovery's and the validator's,
- * with docs page and SPEC rule), whether or not it fired, and each result points at its rule by index and at a file
- * relative to `cwd` with a 1-based region.
+ * One run; the driver describes every rule of the analysis (the core's and the validator's, each from its `meta`:
+ * description, docs page and package rule), whether or not it fired, and each result points at its rule by index and
+ * at a file relative to `cwd` with a 1-based region.
  */
+import { docsPath } from '@skein/discovery';
 import { allRuleMetas } from '../rules/index.js';
 import type { RuleMeta, ValidationReport } from '../types.js';
 import { fileUri } from './paths.js';
@@ -28,9 +29,9 @@ export function formatSarif(report: ValidationReport, options: SarifOptions = {}
   const rules = ruleIds.map((id) => {
     const meta = metas.get(id);
     const sample = report.diagnostics.find((d) => d.ruleId === id);
-    const docs = meta?.docs.path ?? `docs/rules/${id}.md`;
+    const docs = docsPath(id);
     const helpUri = ruleHelpUri(id);
-    const text = meta?.description ?? sample?.message ?? id;
+    const text = meta?.docs.description ?? sample?.message ?? id;
     return {
       id,
       name: id,
@@ -39,7 +40,7 @@ export function formatSarif(report: ValidationReport, options: SarifOptions = {}
       helpUri,
       help: { text: `${text} See ${helpUri}.`, markdown: `${text}\n\nSee [${docs}](${helpUri}).` },
       defaultConfiguration: { level: (meta?.severity ?? sample?.severity) === 'warning' ? 'warning' : 'error' },
-      properties: { specRule: meta?.specRule ?? sample?.specRule ?? null, docs },
+      properties: { packageRule: meta?.docs.packageRule ?? sample?.packageRule ?? null, docs },
     };
   });
   const results = report.diagnostics.map((d) => ({

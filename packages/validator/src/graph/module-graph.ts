@@ -1,8 +1,8 @@
 /**
- * The import graph of workflow code (SPEC rule 12), built during the single traversal of each file:
+ * The import graph of workflow code (package rule 12), built during the single traversal of each file:
  * which specifiers a file imports, where, and what they resolve to.
  */
-import type { CodeRole, ResolvedImport } from '../types.js';
+import type { CodeRole, ResolvedImport } from './code-facts.js';
 
 /** One import, re-export, `require()` or dynamic `import()` with a static specifier. */
 export interface ImportEdge {

@@ -1,12 +1,12 @@
 /**
  * Static module resolution for the validator: relative paths, Node built-ins, and bare specifiers through
  * `node_modules` (any package manager's layout: hoisted, nested, pnpm symlinks) and `exports`, whose
- * targets are picked by discovery's `resolveExportsTarget` (workflow-bundle conditions first, SPEC rule 12).
+ * targets are picked by discovery's `resolveEntry` (workflow-bundle conditions first, package rule 12).
  * Reads only package.json files and checks file existence; never loads code.
  */
 import { isBuiltin } from 'node:module';
 import * as path from 'node:path';
-import { deepestRoot, isInside, isOwnFile, isTypeScriptFile, resolveExportsTarget, resolveModuleFile, resolveSpecifier, statOrUndefined, type FileSystem } from '@skein/discovery';
+import { deepestRoot, isInside, isOwnFile, isTypeScriptFile, readPackageJson, resolveEntry, resolveModuleFile, resolveSpecifier, statOrUndefined, type FileSystem } from '@skein/discovery';
 import type { FileRole, ResolvedImport } from '../types.js';
 
 /**
@@ -60,31 +60,17 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
     },
     isFile: (p: string) => statOrUndefined(fsys, p)?.kind === 'file',
     isDirectory: (p: string) => statOrUndefined(fsys, p)?.kind === 'directory',
-    readText(p: string): { ok: true; text: string } | { ok: false } {
-      try {
-        return { ok: true, text: fsys.readFile(p) };
-      } catch {
-        return { ok: false };
-      }
-    },
   };
   const pkgJsonCache = new Map<string, Record<string, unknown> | null>();
   /** Roots of the dependencies met so far; replaced (never mutated) when one is added, as `deepestRoot` requires. */
   let dependencyRoots: readonly string[] = [];
 
-  const readPackageJson = (dir: string): Record<string, unknown> | null => {
+  /** A dependency's parsed package.json (the core's reader, remembered per folder), or null when it cannot be read. */
+  const packageJsonOf = (dir: string): Record<string, unknown> | null => {
     let v = pkgJsonCache.get(dir);
     if (v === undefined) {
-      const r = fs.readText(path.join(dir, 'package.json'));
-      v = null;
-      if (r.ok) {
-        try {
-          const parsed: unknown = JSON.parse(r.text);
-          v = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : null;
-        } catch {
-          v = null;
-        }
-      }
+      const read = readPackageJson(fsys, dir);
+      v = read.ok ? read.json : null;
       pkgJsonCache.set(dir, v);
     }
     return v;
@@ -155,23 +141,11 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
     }
   };
 
+  /** A subpath of a dependency, by the one entry resolver of the analysis core (`resolveEntry`). */
   const resolveInPackage = (root: string, subpath: string): ResolvedImport => {
-    const pkg = readPackageJson(root);
-    let target: string | null = null;
-    if (pkg && pkg.exports !== undefined) {
-      target = resolveExportsTarget(pkg.exports, subpath);
-      if (target === null) return UNRESOLVED;
-    } else if (subpath === '.') {
-      const main = pkg && typeof pkg.module === 'string' ? pkg.module : pkg && typeof pkg.main === 'string' ? pkg.main : 'index.js';
-      target = main;
-    } else {
-      target = subpath;
-    }
-    const full = path.resolve(root, target);
-    if (!isInside(root, full)) return { kind: 'outside', path: full };
-    const found = tryFile(full, full);
-    if (!found) return UNRESOLVED;
-    return asFile(found);
+    const entry = resolveEntry(fsys, root, packageJsonOf(root) ?? {}, subpath);
+    if (entry.ok) return asFile(entry.file);
+    return entry.outside !== undefined ? { kind: 'outside', path: entry.outside } : UNRESOLVED;
   };
 
   /**

@@ -2,7 +2,7 @@
  * The rule registry: every rule the validator runs, and the metadata of the findings its engine reports
  * directly (syntax errors, oversize files, unreadable files, paths leaving the package).
  */
-import { docsPath, MESSAGES, RULE_IDS, RULES } from '@skein/discovery';
+import { CORE_RULE_METAS } from '@skein/discovery';
 import type { FileRule, ProjectRule, RuleMeta } from '../types.js';
 import { rule as sharedFolderName } from './definitions/shared-folder-name.js';
 import { meta as outsidePackage } from './fs/outside-package.js';
@@ -42,20 +42,7 @@ export const projectRules: readonly ProjectRule[] = [
 export const engineRuleMetas: readonly RuleMeta[] = [outsidePackage];
 
 /**
- * Metadata of every rule id of the analysis, discovery's and the validator's, sorted by id (for docs and SARIF):
- * the validator's own rules with their message templates, the core's with theirs (`MESSAGES` of @skein/discovery).
+ * Metadata of every rule id of the analysis, the core's (`CORE_RULE_METAS` of @skein/discovery) and the validator's,
+ * sorted by id (for docs and SARIF).
  */
-export const allRuleMetas: readonly RuleMeta[] = (() => {
-  const own = new Map([...fileRules.map((r) => r.meta), ...projectRules.map((r) => r.meta), ...engineRuleMetas].map((m) => [m.id, m]));
-  return RULE_IDS.map((id): RuleMeta => {
-    const found = own.get(id);
-    if (found) return found;
-    const entry: { severity: RuleMeta['severity']; specRule?: number; summary: string } = RULES[id];
-    const templates = Object.entries((MESSAGES as Record<string, Record<string, { message: string; hint: string }>>)[id] ?? {});
-    const messages = Object.fromEntries(templates.map(([messageId, t]) => [messageId, t.message]));
-    const hints = Object.fromEntries(templates.map(([messageId, t]) => [messageId, t.hint]));
-    const meta: RuleMeta = { id, severity: entry.severity, description: entry.summary, docs: { path: docsPath(id) }, messages, hints };
-    if (entry.specRule !== undefined) meta.specRule = entry.specRule;
-    return meta;
-  });
-})();
+export const allRuleMetas: readonly RuleMeta[] = [...CORE_RULE_METAS, ...fileRules.map((r) => r.meta), ...projectRules.map((r) => r.meta), ...engineRuleMetas].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

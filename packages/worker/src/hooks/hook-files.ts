@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PACKAGE_JSON_KEY } from '@skein/core';
+import { nodeFileSystem, readPackageJson } from '@skein/discovery';
 import { WorkerStartupError } from '../errors.js';
 import { describeTypeScriptLoadError } from '../typescript/load-error.js';
 
@@ -13,15 +13,12 @@ import { describeTypeScriptLoadError } from '../typescript/load-error.js';
  * @throws WorkerStartupError for a malformed `hookFiles`, a path outside the project, or a file that fails to load.
  */
 export async function loadHookFiles(projectRoot: string): Promise<string[]> {
-  const pkgFile = path.join(projectRoot, 'package.json');
-  const text = await readFile(pkgFile, 'utf8').catch(() => undefined);
-  if (text === undefined) return [];
-  let hookFiles: unknown;
-  try {
-    hookFiles = (JSON.parse(text) as Record<string, { hookFiles?: unknown } | undefined>)[PACKAGE_JSON_KEY]?.hookFiles;
-  } catch {
-    return [];
-  }
+  // The analysis core's package.json reader; a package.json it cannot read or parse holds no hook files (the
+  // project check at startup reports it).
+  const read = readPackageJson(nodeFileSystem, projectRoot);
+  if (!read.ok) return [];
+  const pkgFile = read.file;
+  const hookFiles = (read.json[PACKAGE_JSON_KEY] as { hookFiles?: unknown } | null | undefined)?.hookFiles;
   if (hookFiles === undefined) return [];
   if (!Array.isArray(hookFiles) || !hookFiles.every((f) => typeof f === 'string')) {
     throw new WorkerStartupError(`${pkgFile}: "skein.hookFiles" must be an array of relative paths`);

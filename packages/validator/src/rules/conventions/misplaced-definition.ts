@@ -1,5 +1,5 @@
 /**
- * `conventions/misplaced-definition` (SPEC rule 1; ISSUE 9 point 5): `step()` / `evaluator()` belong in steps and
+ * `conventions/misplaced-definition` (package rule 1): `step()` / `evaluator()` belong in steps and
  * evaluators files, `workflow()` in a workflow file. Anywhere else the definition is never registered: a step in
  * `utils.ts` fails inside the bundle at run time, a workflow in `shared/common.ts` never exists. Reported at the
  * call, with the file to move it to. Only `@skein/core` calls made while the module loads count (a wrapper factory
@@ -8,21 +8,10 @@
  */
 import * as path from 'node:path';
 import { VISIT_SCOPE } from '@skein/discovery';
-import type { CodeRole, FileRule, RuleMeta } from '../../types.js';
-import { ruleMeta } from '../../engine/rule-meta.js';
+import type {CodeRole } from '../../types.js';
+import { createRule } from '../../create-rule.js';
 import { isModuleTopLevel } from '../util/ast.js';
 import { visitDefinitionCalls } from '../util/visitors.js';
-
-export const meta: RuleMeta = ruleMeta('conventions/misplaced-definition', {
-  messages: {
-    activity: '{{kind}}() is defined in {{file}}, which is not {{what}}; it is never registered as an activity and calling it fails at run time.',
-    workflow: 'workflow() is defined in {{file}}, which is not a workflow file; it is never registered.',
-  },
-  hints: {
-    activity: 'Move it to {{target}} (or to shared/{{kind}}s/ to share it between workflows) and import it from there.',
-    workflow: 'Move it to {{target}} as its default export (one workflow per folder).',
-  },
-});
 
 const ACTIVITY_ROLES: ReadonlySet<CodeRole> = new Set(['steps', 'evaluators', 'shared-steps', 'shared-evaluators']);
 
@@ -42,9 +31,16 @@ function targetFor(file: string, kind: string): string {
 
 const SCOPE = { Program: 'module', CallExpression: 'module' } as const; // only calls made while the module loads count
 
-export const rule: FileRule = {
-  kind: 'file',
-  meta,
+export const rule = createRule({
+  meta: {
+    id: 'conventions/misplaced-definition',
+    severity: 'error',
+    docs: { description: 'A step() or evaluator() outside a steps/evaluators file, or a workflow() outside a workflow file; it is not registered where it is.', packageRule: 1 },
+    messages: {
+      activity: { message: '{{kind}}() is defined in {{file}}, which is not {{what}}; it is never registered as an activity and calling it fails at run time.', hint: 'Move it to {{target}} (or to shared/{{kind}}s/ to share it between workflows) and import it from there.' },
+      workflow: { message: 'workflow() is defined in {{file}}, which is not a workflow file; it is never registered.', hint: 'Move it to {{target}} as its default export (one workflow per folder).' },
+    },
+  },
   appliesTo: ['workflow', 'workflow-code', 'steps', 'evaluators', 'shared-steps', 'shared-evaluators', 'other'],
   create(context) {
     const visitor = visitDefinitionCalls(['workflow', 'step', 'evaluator'], (callPath, kind) => {
@@ -60,4 +56,4 @@ export const rule: FileRule = {
     visitor[VISIT_SCOPE] = SCOPE;
     return visitor;
   },
-};
+});

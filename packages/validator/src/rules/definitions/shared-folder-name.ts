@@ -1,24 +1,20 @@
 /**
- * `definitions/shared-folder-name` (SPEC rule 1): `shared/` holds package-level shared steps and evaluators
+ * `definitions/shared-folder-name` (package rule 1): `shared/` holds package-level shared steps and evaluators
  * (`shared/steps/*.js`, `shared/evaluators/*.js`); a workflow folder named `shared` would mix a workflow's
  * own activities with the package's shared ones.
  */
 import * as path from 'node:path';
-import type { ProjectRule, RuleMeta } from '../../types.js';
-import { ruleMeta } from '../../engine/rule-meta.js';
+import { createRule } from '../../create-rule.js';
 
-export const meta: RuleMeta = ruleMeta('definitions/shared-folder-name', {
-  messages: {
-    sharedFolder: 'The workflow file {{file}} is in a folder named "shared", which is reserved for shared steps and evaluators.',
+export const rule = createRule({
+  meta: {
+    id: 'definitions/shared-folder-name',
+    severity: 'error',
+    docs: { description: 'No workflow folder is named `shared`; that folder is reserved for shared steps and evaluators.', packageRule: 1 },
+    messages: {
+      sharedFolder: { message: 'The workflow file {{file}} is in a folder named "shared", which is reserved for shared steps and evaluators.', hint: 'Move the workflow to a folder named after it (for example "{{suggestion}}/workflow.js").' },
+    },
   },
-  hints: {
-    sharedFolder: 'Move the workflow to a folder named after it (for example "{{suggestion}}/workflow.js").',
-  },
-});
-
-export const rule: ProjectRule = {
-  kind: 'project',
-  meta,
   check(context) {
     const files = new Set<string>();
     for (const wf of context.manifest.workflows) files.add(wf.file);
@@ -33,4 +29,4 @@ export const rule: ProjectRule = {
       });
     }
   },
-};
+});

@@ -1,29 +1,24 @@
 /**
- * `packaging/core-peer-dependency` (SPEC rule 5): a published workflow package lists `@skein/core` in
+ * `packaging/core-peer-dependency` (package rule 5): a published workflow package lists `@skein/core` in
  * `peerDependencies`, so the worker's single copy of the authoring API is shared. A regular dependency
  * (a second copy) or no declaration at all is an error.
  */
 import { jsonKeyPosition } from '@skein/discovery';
-import type { ProjectRule, RuleMeta } from '../../types.js';
-import { ruleMeta } from '../../engine/rule-meta.js';
+import { createRule } from '../../create-rule.js';
 import { dependencyFields } from './package-json.js';
 
 export const CORE_PACKAGE = '@skein/core';
 
-export const meta: RuleMeta = ruleMeta('packaging/core-peer-dependency', {
-  messages: {
-    regularDependency: '{{package}} lists "@skein/core" in "{{field}}"; it must be a peer dependency.',
-    missing: '{{package}} does not declare "@skein/core" in "peerDependencies".',
+export const rule = createRule({
+  meta: {
+    id: 'packaging/core-peer-dependency',
+    severity: 'error',
+    docs: { description: 'A published workflow package declares `@skein/core` as a peer dependency, never a regular one.', packageRule: 5 },
+    messages: {
+      regularDependency: { message: '{{package}} lists "@skein/core" in "{{field}}"; it must be a peer dependency.', hint: 'Move it: `"peerDependencies": { "@skein/core": "{{range}}" }` (keep it in devDependencies for your tests).' },
+      missing: { message: '{{package}} does not declare "@skein/core" in "peerDependencies".', hint: 'Add `"peerDependencies": { "@skein/core": "^0.1.0" }` to package.json.' },
+    },
   },
-  hints: {
-    regularDependency: 'Move it: `"peerDependencies": { "@skein/core": "{{range}}" }` (keep it in devDependencies for your tests).',
-    missing: 'Add `"peerDependencies": { "@skein/core": "^0.1.0" }` to package.json.',
-  },
-});
-
-export const rule: ProjectRule = {
-  kind: 'project',
-  meta,
   check(context) {
     for (const pkg of context.packages) {
       if (!pkg.published) continue;
@@ -46,4 +41,4 @@ export const rule: ProjectRule = {
       }
     }
   },
-};
+});

@@ -1,5 +1,5 @@
 /**
- * Import analysis of `.d.ts` files for SPEC rule 5, with the TypeScript compiler API bundled by ts-morph
+ * Import analysis of `.d.ts` files for package rule 5, with the TypeScript compiler API bundled by ts-morph
  * (TypeScript 6.x, the last major with a JavaScript API). Loaded lazily, only when a package ships
  * declaration files; `preProcessFile` scans imports, `import()` types and re-exports without type-checking.
  */

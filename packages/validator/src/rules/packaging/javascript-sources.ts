@@ -1,27 +1,23 @@
 /**
- * `packaging/javascript-sources` (SPEC rule 5): published workflow, steps and evaluators files are
+ * `packaging/javascript-sources` (package rule 5): published workflow, steps and evaluators files are
  * JavaScript. A TypeScript source (`greet/workflow.ts`) whose built `.js` sibling is missing means the
  * package was published without building it; the worker would find no workflow there.
  */
 import * as path from 'node:path';
-import type { ProjectRule, RuleMeta } from '../../types.js';
-import { ruleMeta } from '../../engine/rule-meta.js';
+import { createRule } from '../../create-rule.js';
 import { isDeclarationFile } from './declaration-imports.js';
-
-export const meta: RuleMeta = ruleMeta('packaging/javascript-sources', {
-  messages: {
-    unbuilt: '{{file}} is TypeScript and {{js}} is missing; published {{role}} files must be JavaScript.',
-  },
-  hints: {
-    unbuilt: 'Build the package before publishing (for example `tsc` with `outDir` unset or pointing at the published folder) so {{js}} exists.',
-  },
-});
 
 const TS_TO_JS: Record<string, string> = { '.ts': '.js', '.mts': '.mjs', '.cts': '.cjs' };
 
-export const rule: ProjectRule = {
-  kind: 'project',
-  meta,
+export const rule = createRule({
+  meta: {
+    id: 'packaging/javascript-sources',
+    severity: 'error',
+    docs: { description: 'Published workflow, steps and evaluators files are JavaScript; a `.ts` source needs its built `.js`.', packageRule: 5 },
+    messages: {
+      unbuilt: { message: '{{file}} is TypeScript and {{js}} is missing; published {{role}} files must be JavaScript.', hint: 'Build the package before publishing (for example `tsc` with `outDir` unset or pointing at the published folder) so {{js}} exists.' },
+    },
+  },
   check(context) {
     for (const pkg of context.packages) {
       if (!pkg.published) continue;
@@ -42,4 +38,4 @@ export const rule: ProjectRule = {
       }
     }
   },
-};
+});

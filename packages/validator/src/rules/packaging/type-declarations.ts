@@ -1,24 +1,20 @@
 /**
- * `packaging/type-declarations` (SPEC rule 5, a recommendation): published workflow, steps and evaluators
+ * `packaging/type-declarations` (package rule 5, a recommendation): published workflow, steps and evaluators
  * files come with `.d.ts` declarations so callers get typed inputs and outputs. One warning per package,
  * at package.json, counting the files without a declaration.
  */
 import * as path from 'node:path';
-import type { ProjectRule, RuleMeta } from '../../types.js';
-import { ruleMeta } from '../../engine/rule-meta.js';
+import { createRule } from '../../create-rule.js';
 
-export const meta: RuleMeta = ruleMeta('packaging/type-declarations', {
-  messages: {
-    missing: '{{count}} of {{total}} workflow, steps and evaluators files of {{package}} have no .d.ts declaration (first: {{first}}).',
+export const rule = createRule({
+  meta: {
+    id: 'packaging/type-declarations',
+    severity: 'warning',
+    docs: { description: 'Published workflow, steps and evaluators files have `.d.ts` declarations next to them.', packageRule: 5 },
+    messages: {
+      missing: { message: '{{count}} of {{total}} workflow, steps and evaluators files of {{package}} have no .d.ts declaration (first: {{first}}).', hint: 'Publish declarations: set `"declaration": true` in tsconfig.json (or write .d.ts files) and include them in "files".' },
+    },
   },
-  hints: {
-    missing: 'Publish declarations: set `"declaration": true` in tsconfig.json (or write .d.ts files) and include them in "files".',
-  },
-});
-
-export const rule: ProjectRule = {
-  kind: 'project',
-  meta,
   check(context) {
     for (const pkg of context.packages) {
       if (!pkg.published) continue;
@@ -39,4 +35,4 @@ export const rule: ProjectRule = {
       });
     }
   },
-};
+});

@@ -1,28 +1,24 @@
 /**
- * `packaging/zod-peer-dependency` (SPEC rule 5): when a published package's declaration files import `zod`,
+ * `packaging/zod-peer-dependency` (package rule 5): when a published package's declaration files import `zod`,
  * its users' types must come from the same zod as the worker's, so `zod` must be a peer dependency.
  * Reported at the first zod import of the first declaration file, per package.
  */
 import * as path from 'node:path';
-import type { ProjectRule, RuleMeta } from '../../types.js';
-import { ruleMeta } from '../../engine/rule-meta.js';
+import { createRule } from '../../create-rule.js';
 import { declarationImports, isDeclarationFile } from './declaration-imports.js';
 import { dependencyFields } from './package-json.js';
 
-export const meta: RuleMeta = ruleMeta('packaging/zod-peer-dependency', {
-  messages: {
-    notPeer: '{{file}} imports "{{specifier}}" but {{package}} does not list "zod" in "peerDependencies"{{where}}.',
-  },
-  hints: {
-    notPeer: 'Add `"peerDependencies": { "zod": "^4" }` to package.json (and remove it from "dependencies").',
-  },
-});
-
 const isZod = (specifier: string) => specifier === 'zod' || specifier.startsWith('zod/');
 
-export const rule: ProjectRule = {
-  kind: 'project',
-  meta,
+export const rule = createRule({
+  meta: {
+    id: 'packaging/zod-peer-dependency',
+    severity: 'error',
+    docs: { description: 'A published package whose declaration files import `zod` lists `zod` in `peerDependencies`.', packageRule: 5 },
+    messages: {
+      notPeer: { message: '{{file}} imports "{{specifier}}" but {{package}} does not list "zod" in "peerDependencies"{{where}}.', hint: 'Add `"peerDependencies": { "zod": "^4" }` to package.json (and remove it from "dependencies").' },
+    },
+  },
   async check(context) {
     for (const pkg of context.packages) {
       if (!pkg.published) continue;
@@ -44,4 +40,4 @@ export const rule: ProjectRule = {
       }
     }
   },
-};
+});

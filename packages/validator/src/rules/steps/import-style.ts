@@ -1,38 +1,29 @@
 /**
- * `steps/import-style` (SPEC rule 9): steps and evaluators are imported by name: named imports or
+ * `steps/import-style` (package rule 9): steps and evaluators are imported by name: named imports or
  * destructured `require`. Default imports (also `import { default as x }`), namespace imports, `export *`
  * re-exports, dynamic `import()` and non-destructured `require` (or one that takes `default`) of a steps or
  * evaluators file fail validation.
  */
 import type { Node } from '@babel/types';
-import { IMPORT_CALL, REQUIRE_WORD, VISIT_SCOPE } from '@skein/discovery';
-import type { FileRule, RuleMeta } from '../../types.js';
-import { ruleMeta } from '../../engine/rule-meta.js';
-import { isRequireCall } from '../../engine/import-collector.js';
+import { IMPORT_CALL, isRequireCall, REQUIRE_WORD, VISIT_SCOPE } from '@skein/discovery';
+import { createRule } from '../../create-rule.js';
 import { isActivityImport } from '../util/ast.js';
-
-export const meta: RuleMeta = ruleMeta('steps/import-style', {
-  messages: {
-    defaultImport: 'Default import `{{name}}` of the steps or evaluators file {{source}}; import each step by name.',
-    namespaceImport: 'Namespace import `* as {{name}}` of the steps or evaluators file {{source}}; import each step by name.',
-    exportAll: '`export * from {{source}}` re-exports a steps or evaluators file without naming its steps.',
-    dynamicImport: 'Dynamic `import({{source}})` of a steps or evaluators file; import each step by name.',
-    requireNotDestructured: '`require({{source}})` of a steps or evaluators file is not destructured; require each step by name.',
-  },
-  hints: {
-    defaultImport: 'Write `import { stepA, stepB } from {{source}}`.',
-    namespaceImport: 'Write `import { stepA, stepB } from {{source}}`.',
-    exportAll: 'Write `export { stepA, stepB } from {{source}}`.',
-    dynamicImport: 'Write a static `import { stepA } from {{source}}` at the top of the file.',
-    requireNotDestructured: 'Write `const { stepA, stepB } = require({{source}})`.',
-  },
-});
 
 const SCOPE = { ImportDeclaration: 'module', ExportAllDeclaration: 'module', ImportExpression: IMPORT_CALL, CallExpression: REQUIRE_WORD } as const;
 
-export const rule: FileRule = {
-  kind: 'file',
-  meta,
+export const rule = createRule({
+  meta: {
+    id: 'steps/import-style',
+    severity: 'error',
+    docs: { description: 'Steps and evaluators are imported only with named imports or destructured `require`.', packageRule: 9 },
+    messages: {
+      defaultImport: { message: 'Default import `{{name}}` of the steps or evaluators file {{source}}; import each step by name.', hint: 'Write `import { stepA, stepB } from {{source}}`.' },
+      namespaceImport: { message: 'Namespace import `* as {{name}}` of the steps or evaluators file {{source}}; import each step by name.', hint: 'Write `import { stepA, stepB } from {{source}}`.' },
+      exportAll: { message: '`export * from {{source}}` re-exports a steps or evaluators file without naming its steps.', hint: 'Write `export { stepA, stepB } from {{source}}`.' },
+      dynamicImport: { message: 'Dynamic `import({{source}})` of a steps or evaluators file; import each step by name.', hint: 'Write a static `import { stepA } from {{source}}` at the top of the file.' },
+      requireNotDestructured: { message: '`require({{source}})` of a steps or evaluators file is not destructured; require each step by name.', hint: 'Write `const { stepA, stepB } = require({{source}})`.' },
+    },
+  },
   appliesTo: ['workflow', 'workflow-code', 'steps', 'evaluators', 'shared-steps', 'shared-evaluators'],
   create(context) {
     const isActivity = (specifier: string) => isActivityImport(context.resolve(specifier));
@@ -71,7 +62,7 @@ export const rule: FileRule = {
       [VISIT_SCOPE]: SCOPE,
     };
   },
-};
+});
 
 /** The name of a non-computed destructuring key (`default` and `'default'` alike). */
 function keyName(key: Node): string | undefined {

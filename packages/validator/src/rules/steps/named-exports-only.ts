@@ -1,35 +1,28 @@
 /**
- * `steps/named-exports-only` (SPEC rule 9): files of steps and evaluators use named exports only.
+ * `steps/named-exports-only` (package rule 9): files of steps and evaluators use named exports only.
  * `export default`, `export *` (and `export * as ns`), and `module.exports = …` make the activity names
  * invisible to static discovery and fail validation at worker startup.
  */
 import type { ExportNamedDeclaration, StringLiteral } from '@babel/types';
 import { VISIT_SCOPE } from '@skein/discovery';
-import type { FileRule, RuleMeta } from '../../types.js';
-import { ruleMeta } from '../../engine/rule-meta.js';
+import { createRule } from '../../create-rule.js';
 import { isModuleTopLevel } from '../util/ast.js';
-
-export const meta: RuleMeta = ruleMeta('steps/named-exports-only', {
-  messages: {
-    default: 'Default export in a {{role}} file; steps and evaluators must be named exports.',
-    exportAll: '`export * from {{source}}` in a {{role}} file; steps and evaluators must be named exports.',
-    exportNamespace: '`export * as {{name}}` in a {{role}} file; steps and evaluators must be named exports.',
-    commonjs: '`module.exports = …` in a {{role}} file replaces the exports with one value; steps and evaluators must be named exports.',
-  },
-  hints: {
-    default: 'Write `export const myStep = step({ name: "myStep", ... })` for each step instead of a default export.',
-    exportAll: 'Re-export each step by name: `export { stepA, stepB } from {{source}}`.',
-    exportNamespace: 'Re-export each step by name: `export { stepA, stepB } from {{source}}`.',
-    commonjs: 'Use named exports: `export const myStep = step({ ... })` (or `exports.myStep = step({ ... })`).',
-  },
-});
 
 // Export declarations sit at module level; the `module.exports` assignment counts only there (isModuleTopLevel).
 const SCOPE = { ExportDefaultDeclaration: 'module', ExportAllDeclaration: 'module', ExportNamespaceSpecifier: 'module', AssignmentExpression: 'module' } as const;
 
-export const rule: FileRule = {
-  kind: 'file',
-  meta,
+export const rule = createRule({
+  meta: {
+    id: 'steps/named-exports-only',
+    severity: 'error',
+    docs: { description: 'Files of steps and evaluators export each step or evaluator by name; no default export, no `export *`.', packageRule: 9 },
+    messages: {
+      default: { message: 'Default export in a {{role}} file; steps and evaluators must be named exports.', hint: 'Write `export const myStep = step({ name: "myStep", ... })` for each step instead of a default export.' },
+      exportAll: { message: '`export * from {{source}}` in a {{role}} file; steps and evaluators must be named exports.', hint: 'Re-export each step by name: `export { stepA, stepB } from {{source}}`.' },
+      exportNamespace: { message: '`export * as {{name}}` in a {{role}} file; steps and evaluators must be named exports.', hint: 'Re-export each step by name: `export { stepA, stepB } from {{source}}`.' },
+      commonjs: { message: '`module.exports = …` in a {{role}} file replaces the exports with one value; steps and evaluators must be named exports.', hint: 'Use named exports: `export const myStep = step({ ... })` (or `exports.myStep = step({ ... })`).' },
+    },
+  },
   appliesTo: ['steps', 'evaluators', 'shared-steps', 'shared-evaluators'],
   create(context) {
     const role = context.role.replace('shared-', 'shared ');
@@ -65,4 +58,4 @@ export const rule: FileRule = {
       [VISIT_SCOPE]: SCOPE,
     };
   },
-};
+});

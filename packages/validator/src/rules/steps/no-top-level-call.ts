@@ -1,22 +1,13 @@
 /**
- * `steps/no-top-level-call` (SPEC rule 9): a step or evaluator is never called while a module is being
+ * `steps/no-top-level-call` (package rule 9): a step or evaluator is never called while a module is being
  * evaluated. Such a call would run an activity at import time, outside any workflow. Covers steps imported
  * by name (import or destructured `require`) and steps defined in the same file with `step()`/`evaluator()`.
  */
 import type { Identifier, Node } from '@babel/types';
 import { VISIT_SCOPE } from '@skein/discovery';
-import type { FileRule, ResolvedImport, RuleMeta } from '../../types.js';
-import { ruleMeta } from '../../engine/rule-meta.js';
+import type {ResolvedImport } from '../../types.js';
+import { createRule } from '../../create-rule.js';
 import { coreBindings, definitionKind, isActivityImport, isModuleTopLevel } from '../util/ast.js';
-
-export const meta: RuleMeta = ruleMeta('steps/no-top-level-call', {
-  messages: {
-    topLevelCall: 'The {{kind}} `{{name}}` is called at module top level; it would run when the module is loaded, outside any workflow.',
-  },
-  hints: {
-    topLevelCall: 'Call `{{name}}(...)` inside the workflow\'s `fn` (or inside another function it calls).',
-  },
-});
 
 /** `step` for steps files, `evaluator` for evaluators files. */
 function kindOfImport(resolved: ResolvedImport): string {
@@ -27,9 +18,15 @@ const isDefinitionKind = (k: string | null): k is 'step' | 'evaluator' => k === 
 
 const SCOPE = { Program: 'module', CallExpression: 'module' } as const; // a call inside a function is never reported
 
-export const rule: FileRule = {
-  kind: 'file',
-  meta,
+export const rule = createRule({
+  meta: {
+    id: 'steps/no-top-level-call',
+    severity: 'error',
+    docs: { description: 'Steps and evaluators are called only from inside a workflow function, never at module top level.', packageRule: 9 },
+    messages: {
+      topLevelCall: { message: 'The {{kind}} `{{name}}` is called at module top level; it would run when the module is loaded, outside any workflow.', hint: 'Call `{{name}}(...)` inside the workflow\'s `fn` (or inside another function it calls).' },
+    },
+  },
   appliesTo: ['workflow', 'workflow-code', 'steps', 'evaluators', 'shared-steps', 'shared-evaluators'],
   create(context) {
     /** Binding identifiers (declaration nodes) that hold a step or evaluator → what it is. */
@@ -81,4 +78,4 @@ export const rule: FileRule = {
       [VISIT_SCOPE]: SCOPE,
     };
   },
-};
+});

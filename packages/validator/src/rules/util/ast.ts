@@ -11,7 +11,7 @@ export function isCoreSpecifier(specifier: string): boolean {
   return specifier === '@skein/core' || specifier.startsWith('@skein/core/');
 }
 
-/** True for the roles whose files define steps or evaluators (SPEC rule 9). */
+/** True for the roles whose files define steps or evaluators (package rule 9). */
 export function isActivityRole(role: FileRole | null | undefined): boolean {
   return role === 'steps' || role === 'evaluators' || role === 'shared-steps' || role === 'shared-evaluators';
 }

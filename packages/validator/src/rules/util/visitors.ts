@@ -9,7 +9,7 @@ import { coreBindings, definitionKind, type CoreBindings } from './ast.js';
 
 /**
  * Visits the calls of a file to the `@skein/core` definition functions named in `kinds` (`workflow`,
- * `step`, `evaluator`), however imported (see {@link definitionKind}). Serves SPEC rule 1
+ * `step`, `evaluator`), however imported (see {@link definitionKind}). Serves package rule 1
  * (`conventions/misplaced-definition`).
  * @param kinds the definition functions whose calls to visit.
  * @param onCall called once per such call, with the call's path and which of `kinds` it invokes.
@@ -37,7 +37,7 @@ export type GlobalReference = RulePath<Identifier> | RulePath<MemberExpression> 
 /** The global a `globalThis.x` / `globalThis['x']` / `globalThis?.x` expression reads, or undefined. */
 function globalThisMember(path: RulePath<MemberExpression> | RulePath<OptionalMemberExpression>): string | undefined {
   const { object, property, computed } = path.node;
-  if (object.type !== 'Identifier' || object.name !== 'globalThis' || path.scope.hasBinding('globalThis')) return undefined;
+  if (object.type !== 'Identifier' || object.name !== 'globalThis' || path.scope.hasBinding('globalThis', { noGlobals: true })) return undefined;
   if (!computed && property.type === 'Identifier') return property.name;
   return computed && property.type === 'StringLiteral' ? property.value : undefined;
 }
@@ -62,7 +62,7 @@ export function globalNamesPattern(names: ReadonlySet<string>): RegExp {
 }
 
 /**
- * Visits the uses of the global variables `names` (SPEC rule 12, `workflow/no-node-globals` and
+ * Visits the uses of the global variables `names` (package rule 12, `workflow/no-node-globals` and
  * `workflow/no-nondeterministic-apis`): identifiers read as values that no enclosing scope declares, and the same
  * globals read through `globalThis` (`globalThis.process.env`, `globalThis['fetch']`), other than the operand of
  * `typeof` (a feature test).

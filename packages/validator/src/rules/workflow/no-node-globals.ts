@@ -1,40 +1,57 @@
 /**
- * `workflow/no-node-globals` (SPEC rule 12): workflow code runs in Temporal's deterministic sandbox, where
+ * `workflow/no-node-globals` (package rule 12): workflow code runs in Temporal's deterministic sandbox, where
  * Node's globals do not exist. Flags references to `process` (including `process.env` reads and writes),
  * `__dirname`, `__filename`, `require` with a computed specifier, and the I/O globals `fetch`,
- * `XMLHttpRequest` and `WebSocket`, in workflow files and the files they import; read directly or through `globalThis`
- * (`globalThis.process.env`, `globalThis['fetch']`).
+ * `XMLHttpRequest` and `WebSocket`, in workflow files and the files they import; read directly, through `globalThis`
+ * (`globalThis.process.env`, `globalThis['fetch']`) or Node's alias of it, `global` (`global.process.env`), or taken
+ * out of either by destructuring (`const { process: { env } } = globalThis`).
  */
-import type { FileRule, RuleMeta } from '../../types.js';
-import { ruleMeta } from '../../engine/rule-meta.js';
-import { globalNamesPattern, visitGlobalReferences } from '../util/visitors.js';
-
-export const meta: RuleMeta = ruleMeta('workflow/no-node-globals', {
-  messages: {
-    processEnvWrite: 'Workflow code writes `process.env`; `process` does not exist in the workflow sandbox.',
-    nodeGlobal: 'Workflow code uses the Node global `{{name}}`, which does not exist in the workflow sandbox.',
-    ioGlobal: 'Workflow code calls `{{name}}`; workflow code cannot do I/O.',
-    dynamicRequire: 'Workflow code calls `require()` with a computed specifier; it cannot be bundled for the workflow sandbox.',
-  },
-  hints: {
-    processEnvWrite: 'Read configuration in a step and pass it to the workflow as input.',
-    nodeGlobal: 'Move code that needs `{{name}}` into a step (steps run in Node), and pass the result to the workflow.',
-    ioGlobal: 'Do the request in a step: `export const fetchIt = step({ name: "fetchIt", fn: ... })`.',
-    dynamicRequire: 'Use a static `import` of a workflow-safe module.',
-  },
-});
+import type { Node, ObjectPattern } from '@babel/types';
+import { VISIT_SCOPE, type RulePath, type RuleVisitor } from '@skein/discovery';
+import { createRule } from '../../create-rule.js';
+import { globalNamesPattern, visitGlobalReferences, type GlobalReference } from '../util/visitors.js';
 
 const NODE_GLOBALS = new Set(['process', '__dirname', '__filename']);
 const IO_GLOBALS = new Set(['fetch', 'XMLHttpRequest', 'WebSocket']);
 const FLAGGED_GLOBALS = new Set([...NODE_GLOBALS, ...IO_GLOBALS, 'require']);
+/** Objects whose members are the globals: `globalThis`, and Node's `global` (absent from the sandbox too). */
+const GLOBAL_OBJECTS = new Set(['globalThis', 'global']);
+/** Every function of the visitor acts only where the file's text spells one of the flagged names. */
+const WORDS = globalNamesPattern(FLAGGED_GLOBALS);
+const SCOPE = { Identifier: WORDS, MemberExpression: WORDS, OptionalMemberExpression: WORDS, VariableDeclarator: WORDS, AssignmentExpression: WORDS } as const;
 
-export const rule: FileRule = {
-  kind: 'file',
-  meta,
+/** True for `globalThis` or `global` not declared in the file (the real global object). */
+function isGlobalObject(node: Node | null | undefined, path: RulePath): boolean {
+  return node?.type === 'Identifier' && GLOBAL_OBJECTS.has(node.name) && !path.scope.hasBinding(node.name, { noGlobals: true });
+}
+
+/** The flagged names an object pattern takes out of the global object (`{ process, fetch: f }`), with their keys. */
+function destructured(pattern: ObjectPattern): { key: Node; name: string }[] {
+  const out: { key: Node; name: string }[] = [];
+  for (const p of pattern.properties) {
+    if (p.type !== 'ObjectProperty') continue;
+    const name = !p.computed && p.key.type === 'Identifier' ? p.key.name : p.key.type === 'StringLiteral' ? p.key.value : undefined;
+    if (name !== undefined && name !== 'require' && FLAGGED_GLOBALS.has(name)) out.push({ key: p.key, name });
+  }
+  return out;
+}
+
+export const rule = createRule({
+  meta: {
+    id: 'workflow/no-node-globals',
+    severity: 'error',
+    docs: { description: 'Workflow code does not use Node-only globals (`process`, `__dirname`, dynamic `require`) or I/O globals.', packageRule: 12 },
+    messages: {
+      processEnvWrite: { message: 'Workflow code writes `process.env`; `process` does not exist in the workflow sandbox.', hint: 'Read configuration in a step and pass it to the workflow as input.' },
+      nodeGlobal: { message: 'Workflow code uses the Node global `{{name}}`, which does not exist in the workflow sandbox.', hint: 'Move code that needs `{{name}}` into a step (steps run in Node), and pass the result to the workflow.' },
+      ioGlobal: { message: 'Workflow code calls `{{name}}`; workflow code cannot do I/O.', hint: 'Do the request in a step: `export const fetchIt = step({ name: "fetchIt", fn: ... })`.' },
+      dynamicRequire: { message: 'Workflow code calls `require()` with a computed specifier; it cannot be bundled for the workflow sandbox.', hint: 'Use a static `import` of a workflow-safe module.' },
+    },
+  },
   appliesTo: ['workflow', 'workflow-code'],
   words: globalNamesPattern(FLAGGED_GLOBALS),
   create(context) {
-    return visitGlobalReferences(FLAGGED_GLOBALS, (path, name) => {
+    const onReference = (path: GlobalReference, name: string): void => {
       const parent = path.parent;
       if (name === 'require') {
         if (parent.type === 'CallExpression' && parent.callee === path.node && parent.arguments[0]?.type !== 'StringLiteral') {
@@ -59,9 +76,39 @@ export const rule: FileRule = {
         keyPath.node.object === parent &&
         isWriteTarget(keyPath.parent, keyPath.node);
       context.report({ node: path.node, messageId: isEnvWrite ? 'processEnvWrite' : 'nodeGlobal', data: { name } });
-    });
+    };
+    const base = visitGlobalReferences(FLAGGED_GLOBALS, onReference);
+    /** `global.x` (and `global['x']`, `global?.x`): read as `globalThis.x` is. */
+    const member = (path: RulePath<Node>): void => {
+      const node = path.node;
+      if ((node.type !== 'MemberExpression' && node.type !== 'OptionalMemberExpression') || node.object.type !== 'Identifier' || node.object.name !== 'global') return;
+      const name = !node.computed && node.property.type === 'Identifier' ? node.property.name : node.property.type === 'StringLiteral' ? node.property.value : undefined;
+      if (name === undefined || !FLAGGED_GLOBALS.has(name) || !isGlobalObject(node.object, path)) return;
+      if (path.parent.type === 'UnaryExpression' && path.parent.operator === 'typeof') return; // a feature test
+      onReference(path as GlobalReference, name);
+    };
+    /** `const { process } = globalThis` and `({ fetch } = global)`: each flagged name taken out is a use. */
+    const takeOut = (pattern: Node, init: Node | null | undefined, path: RulePath<Node>): void => {
+      if (pattern.type !== 'ObjectPattern' || !isGlobalObject(init, path)) return;
+      for (const { key, name } of destructured(pattern)) context.report({ node: key, messageId: NODE_GLOBALS.has(name) ? 'nodeGlobal' : 'ioGlobal', data: { name } });
+    };
+    const visitor: RuleVisitor = {
+      Identifier: base.Identifier,
+      MemberExpression(path) {
+        base.MemberExpression?.(path);
+        member(path);
+      },
+      OptionalMemberExpression(path) {
+        base.OptionalMemberExpression?.(path);
+        member(path);
+      },
+      VariableDeclarator: (path) => takeOut(path.node.id, path.node.init, path),
+      AssignmentExpression: (path) => takeOut(path.node.left, path.node.right, path),
+      [VISIT_SCOPE]: SCOPE,
+    };
+    return visitor;
   },
-};
+});
 
 /**
  * True when `target` (a `process.env.X` member) is written by its parent `container`: the left side of an

@@ -1,5 +1,5 @@
 /**
- * `workflow/no-node-modules` (SPEC rule 12): workflow files, and every module they import (their own
+ * `workflow/no-node-modules` (package rule 12): workflow files, and every module they import (their own
  * helpers and their dependencies, resolved through a `skein-workflow-bundle` / `output-workflow-bundle`
  * export condition when one is offered), must not import Node built-ins (`node:*`, `fs`,
  * `child_process`, …): Temporal's workflow bundler refuses them. Steps and evaluators files are not
@@ -9,20 +9,8 @@
  */
 import * as path from 'node:path';
 import type { ImportEdge, ModuleNode } from '../../graph/module-graph.js';
-import type { ProjectRule, RuleMeta } from '../../types.js';
-import { ruleMeta } from '../../engine/rule-meta.js';
+import { createRule } from '../../create-rule.js';
 import { isActivityRole } from '../util/ast.js';
-
-export const meta: RuleMeta = ruleMeta('workflow/no-node-modules', {
-  messages: {
-    ownImport: 'Workflow code imports the Node built-in "{{module}}", which the workflow sandbox does not provide: {{chain}}.',
-    dependencyImport: 'The dependency "{{dependency}}" imported by workflow code imports the Node built-in "{{module}}": {{chain}}.',
-  },
-  hints: {
-    ownImport: 'Move the code that needs "{{module}}" into a step (steps run in Node) and call the step from the workflow.',
-    dependencyImport: 'Call "{{dependency}}" from a step instead, or depend on a version that offers a "skein-workflow-bundle" export condition.',
-  },
-});
 
 interface Visit {
   node: ModuleNode;
@@ -45,9 +33,16 @@ function dependencyName(file: string): string {
   return parts[0]?.startsWith('@') ? `${parts[0]}/${parts[1]}` : (parts[0] ?? file);
 }
 
-export const rule: ProjectRule = {
-  kind: 'project',
-  meta,
+export const rule = createRule({
+  meta: {
+    id: 'workflow/no-node-modules',
+    severity: 'error',
+    docs: { description: 'Workflow code, and everything it imports, does not import Node built-in modules.', packageRule: 12 },
+    messages: {
+      ownImport: { message: 'Workflow code imports the Node built-in "{{module}}", which the workflow sandbox does not provide: {{chain}}.', hint: 'Move the code that needs "{{module}}" into a step (steps run in Node) and call the step from the workflow.' },
+      dependencyImport: { message: 'The dependency "{{dependency}}" imported by workflow code imports the Node built-in "{{module}}": {{chain}}.', hint: 'Call "{{dependency}}" from a step instead, or depend on a version that offers a "skein-workflow-bundle" export condition.' },
+    },
+  },
   check(context) {
     const root = context.manifest.root;
     const seen = new Set<string>();
@@ -86,4 +81,4 @@ export const rule: ProjectRule = {
       }
     }
   },
-};
+});

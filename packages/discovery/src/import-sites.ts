@@ -1,10 +1,13 @@
 /**
- * A visitor, merged into every file's single traversal, that records the file's static imports:
- * `import`, `export … from`, `require('x')` and `import('x')` with a string specifier. Type-only
- * imports are skipped (they do not reach the workflow bundle).
+ * What counts as an import site, decided in one place for both layers: `import`, `export … from`, `import('x')`, and
+ * a call of the global `require` (a `require` bound in the file, a parameter or a local function, is not Node's and
+ * imports nothing). `importCollector` records the sites with a string specifier for the validator's import graph;
+ * discovery's unsupported-forms visitor asks `isRequireCall` of the same calls. Type-only imports are skipped (they do
+ * not reach the workflow bundle).
  */
 import type { Node, StringLiteral } from '@babel/types';
-import { IMPORT_CALL, REQUIRE_WORD, VISIT_SCOPE, type RulePath, type RuleVisitor } from '@skein/discovery';
+import type { RulePath } from './traverse.js';
+import { IMPORT_CALL, REQUIRE_WORD, VISIT_SCOPE, type RuleVisitor } from './visitor-table.js';
 
 /** A static import site, 1-based position. */
 export interface ImportSite {
@@ -18,17 +21,16 @@ function site(source: StringLiteral | Node | null | undefined): ImportSite | nul
   return { specifier: source.value, line: source.loc?.start.line ?? 1, column: (source.loc?.start.column ?? 0) + 1 };
 }
 
+/** True when `path` is a call of the global `require` (not one bound in the file), whatever its arguments. */
+export function isGlobalRequireCall(path: RulePath): boolean {
+  const node = path.node;
+  return node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'require' && !path.scope.hasBinding('require');
+}
+
 /** True when `path` is a call of the global `require` with one string argument. */
 export function isRequireCall(path: RulePath): boolean {
   const node = path.node;
-  return (
-    node.type === 'CallExpression' &&
-    node.callee.type === 'Identifier' &&
-    node.callee.name === 'require' &&
-    node.arguments.length === 1 &&
-    node.arguments[0]?.type === 'StringLiteral' &&
-    !path.scope.hasBinding('require')
-  );
+  return isGlobalRequireCall(path) && node.type === 'CallExpression' && node.arguments.length === 1 && node.arguments[0]?.type === 'StringLiteral';
 }
 
 const COLLECTOR_SCOPE = { ImportDeclaration: 'module', ExportNamedDeclaration: 'module', ExportAllDeclaration: 'module', ImportExpression: IMPORT_CALL, CallExpression: REQUIRE_WORD } as const;

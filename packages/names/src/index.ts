@@ -1,0 +1,42 @@
+/**
+ * `@skein/names`: the names and identifiers every Skein package agrees on: the authoring API, the analysis, the
+ * worker and the API. No dependencies and no side effects, so the analysis reads them without loading the authoring
+ * runtime.
+ */
+
+/** Workflow, step, evaluator and alias names: `^[A-Za-z_][A-Za-z0-9_]*$`. */
+export const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The reserved workflow type of the per-catalog registry workflow. */
+export const CATALOG_WORKFLOW_TYPE = '$catalog';
+
+/**
+ * Signal a worker sends to `$catalog` with its Temporal identity when it stops cleanly, so the workers still
+ * serving the catalog know its pollers (which the engine keeps listing for a while) are gone.
+ */
+export const CATALOG_WORKER_STOPPED_SIGNAL = 'workerStopped';
+
+/** Memo key of `$catalog` listing the identities of the workers that stopped cleanly (newest 100). */
+export const CATALOG_STOPPED_MEMO_KEY = 'stoppedWorkers';
+
+/** The package.json key of the framework's namespace. */
+export const PACKAGE_JSON_KEY = 'skein';
+
+/** Export conditions that select a workflow-safe entry (package rule 12, docs/package-rules.md), in order of preference. */
+export const WORKFLOW_BUNDLE_CONDITIONS = ['skein-workflow-bundle', 'output-workflow-bundle'] as const;
+
+/** Default catalog (task queue) when neither the request nor `SKEIN_CATALOG` names one. */
+export const DEFAULT_CATALOG = 'main';
+
+/**
+ * The activity type of a step, evaluator or shared activity called from a workflow:
+ * `<workflowName>#<activityName>` (package rule 10, docs/package-rules.md).
+ */
+export function activityType(workflowName: string, activityName: string): string {
+  return `${workflowName}#${activityName}`;
+}
+
+/** The workflow id of the `$catalog` registry workflow of a catalog. */
+export function catalogWorkflowId(catalog: string): string {
+  return `${CATALOG_WORKFLOW_TYPE}:${catalog}`;
+}

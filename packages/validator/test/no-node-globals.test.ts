@@ -1,0 +1,38 @@
+/**
+ * `workflow/no-node-globals` over the ways workflow code reaches Node's globals without naming them: through
+ * `globalThis` or Node's `global`, and by destructuring either.
+ */
+import { describe, expect, it } from 'vitest';
+import { rule } from '../src/rules/workflow/no-node-globals.js';
+import { positions } from '../src/testing.js';
+
+describe('workflow/no-node-globals through the global object', () => {
+  it.each([
+    ['globalThis.process.env read', 'const mode = globalThis.process.env.MODE;\n', ['nodeGlobal@1:14']],
+    ['globalThis.process.env written', "globalThis.process.env.MODE = 'x';\n", ['processEnvWrite@1:1']],
+    ['global.process.env read', 'const mode = global.process.env.MODE;\n', ['nodeGlobal@1:14']],
+    ['global.process.env written and deleted', "global.process.env.MODE = 'x';\ndelete global['process'].env.MODE;\n", ['processEnvWrite@1:1', 'processEnvWrite@2:8']],
+    ['global?.fetch called', "await global?.fetch('https://example.com');\n", ['ioGlobal@1:7']],
+    ['process taken out of globalThis', 'const { process } = globalThis;\nexport const mode = process.env.MODE;\n', ['nodeGlobal@1:9']],
+    ['env taken out of a nested pattern', 'const { process: { env }, fetch: get } = globalThis;\n', ['nodeGlobal@1:9', 'ioGlobal@1:27']],
+    ['a string key, out of global, by assignment', "let p;\n({ 'process': p } = global);\n", ['nodeGlobal@2:4']],
+  ])('%s', (_what, code, expected) => {
+    expect(positions(rule, code)).toEqual(expected);
+  });
+
+  it.each([
+    ['a local global object', 'const global = { process: 1 };\nconst { process } = global;\nexport const x = global.process + process;\n'],
+    ['a local globalThis', 'function f(globalThis) { const { process } = globalThis; return process; }\n'],
+    ['a feature test', "export const isNode = typeof global.process !== 'undefined';\n"],
+    ['other names taken out', 'const { setTimeout, Date: D } = globalThis;\nexport const t = global.setTimeout;\n'],
+    ['a require taken out (only computed require calls are reported)', 'const { require: r } = globalThis;\n'],
+    ['destructuring something else', 'const { process } = config;\n({ fetch } = options);\n'],
+    ['a computed key', 'const { [key]: v } = globalThis;\nconst w = global[key];\n'],
+  ])('not %s', (_what, code) => {
+    expect(positions(rule, code)).toEqual([]);
+  });
+
+  it('leaves steps alone', () => {
+    expect(positions(rule, 'const { process } = globalThis;\n', { role: 'steps' })).toEqual([]);
+  });
+});
