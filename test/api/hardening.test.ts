@@ -271,7 +271,7 @@ describe('bounded waits with the engine down', () => {
   it('requests fail within 2 s, run does not wait past its timeout, and onFatal fires on schedule', async () => {
     const proxy = await engineProxy(h.address);
     const api = await createApiServer(
-      loadApiConfig({ PORT: '0', SKEIN_CATALOG: h.catalog, TEMPORAL_ADDRESS: proxy.address, SKEIN_READY_INTERVAL_MS: '500', SKEIN_READY_FAILURES: '3' }),
+      loadApiConfig({ PORT: '0', SKEIN_CATALOG: h.catalog, TEMPORAL_ADDRESS: proxy.address, SKEIN_ENGINE_CHECK_INTERVAL_MS: '500', SKEIN_ENGINE_CHECK_FAILURES: '3' }),
       { logger: silent },
     );
     const base = (await api.listen()).url;

@@ -229,11 +229,11 @@ describe('engine calls, readiness and shutdown', () => {
     await h.client.workflow.getHandle(start.body.workflowId).terminate();
   });
 
-  it('/ready turns 503 while the engine health check fails and onFatal fires after SKEIN_READY_FAILURES failures', async () => {
+  it('/ready turns 503 while the engine health check fails and onFatal fires after SKEIN_ENGINE_CHECK_FAILURES failures', async () => {
     const connection = await Connection.connect({ address: h.address });
     const client = new Client({ connection, namespace: 'default' });
     const api = await createApiServer(
-      loadApiConfig({ PORT: '0', SKEIN_CATALOG: h.catalog, TEMPORAL_ADDRESS: h.address, SKEIN_READY_INTERVAL_MS: '100', SKEIN_READY_FAILURES: '3' }),
+      loadApiConfig({ PORT: '0', SKEIN_CATALOG: h.catalog, TEMPORAL_ADDRESS: h.address, SKEIN_ENGINE_CHECK_INTERVAL_MS: '100', SKEIN_ENGINE_CHECK_FAILURES: '3' }),
       { client, logger: pino({ level: 'silent' }) },
     );
     const { url } = await api.listen();

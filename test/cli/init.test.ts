@@ -11,7 +11,15 @@ import { repoRoot } from '../support/stack.js';
 // A user's first day, in a folder outside the repository: scaffold, install the packed @skein packages, build,
 // validate, test, pack, and run the example with `skein dev`.
 const createSkein = path.join(repoRoot, 'packages/create-skein/bin/create-skein.js');
-const env = { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', npm_config_prefer_offline: 'true', NO_COLOR: '1' };
+const env = {
+  ...process.env,
+  PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+  npm_config_prefer_offline: 'true',
+  NO_COLOR: '1',
+};
 let tmp: string;
 let tarballs: Record<string, string>;
 
@@ -108,7 +116,9 @@ describe('skein init, outside the repository', () => {
     expect(run(dir, 'npm', ['test', '--', 'test/welcome.test.ts']).stdout).toMatch(/Tests\s+4 passed/);
     const [pack] = JSON.parse(run(dir, 'npm', ['pack', '--dry-run', '--json']).stdout) as Array<{ files: Array<{ path: string }> }>;
     const files = pack!.files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/welcome/workflow.js', 'dist/welcome/steps.js']));
+    expect(files).toEqual(
+      expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/welcome/workflow.js', 'dist/welcome/steps.js']),
+    );
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.tsbuildinfo'))).toEqual([]);
     const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
     expect(pkg.scripts.prepublishOnly).toContain('validate-workflow-package . --max-warnings 0');
@@ -116,7 +126,7 @@ describe('skein init, outside the repository', () => {
   it('scaffolds a project that builds, validates with no warning, passes its own tests, and serves its workflow and the package under skein dev, reloading on a package rebuild', async () => {
     const dir = path.join(tmp, 'my-flows');
     const init = run(tmp, 'node', [repoRoot + '/packages/cli/bin/skein.js', 'init', 'my-flows', '--no-install']);
-    expect(init.stdout).toMatch(/Created project my-flows\. Next:\n  cd my-flows\n  npm install\n  npm run dev/);
+    expect(init.stdout).toMatch(/Created project my-flows\. Next:\n {2}cd my-flows\n {2}npm install\n {2}npm run dev/);
     useTarballs(dir, tarballs);
     run(dir, 'npm', ['install']);
     run(dir, 'npm', ['run', 'build']);

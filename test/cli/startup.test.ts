@@ -47,6 +47,20 @@ describe('skein worker: bad starts end with one clear line and exit code 1', () 
     expect(res.stderr).not.toContain('tonic');
   }, 60_000);
 
+  it('a malformed setting stops worker, api and dev at start with one line naming the variable', async () => {
+    const cases: Array<[string[], Record<string, string>, string]> = [
+      [['worker', 'examples'], { SKEIN_ENGINE_CHECK_FAILURES: 'three' }, 'skein: SKEIN_ENGINE_CHECK_FAILURES must be an integer between 1 and 1000, got "three"'],
+      [['worker', 'examples'], { SKEIN_LOG_LEVEL: 'loud' }, 'skein: SKEIN_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"'],
+      [['api'], { SKEIN_RUN_TIMEOUT_MS: 'soon' }, 'skein: SKEIN_RUN_TIMEOUT_MS must be an integer between 250 and 3600000, got "soon"'],
+      [['api'], { SKEIN_READY_FAILURES: '3' }, 'skein: SKEIN_READY_FAILURES was renamed to SKEIN_ENGINE_CHECK_FAILURES: set SKEIN_ENGINE_CHECK_FAILURES instead'],
+      [['dev', 'examples', '--no-watch'], { SKEIN_ROLLING_DEPLOY: 'sometimes' }, 'skein: SKEIN_ROLLING_DEPLOY must be 1, true, yes, 0, false or no, got "sometimes"'],
+    ];
+    for (const [args, env, line] of cases) {
+      const res = await skein(args, { TEMPORAL_ADDRESS: '127.0.0.1:1', PORT: '0', ...env });
+      expect({ args, code: res.code, stderr: res.stderr.trim() }).toEqual({ args, code: 1, stderr: line });
+    }
+  }, 60_000);
+
   it('skein api says the engine is unreachable, without a stack trace', async () => {
     const res = await skein(['api'], { TEMPORAL_ADDRESS: '127.0.0.1:1', PORT: '0' });
     expect(res.code).toBe(1);

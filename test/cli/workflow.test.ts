@@ -89,6 +89,7 @@ describe('skein workflow run', () => {
     expect(plain.code).toBe(0);
     expect(plain.stdout).toContain('running summarize');
     expect(plain.stdout).toMatch(/✔ completed {2}summarize /);
+    // eslint-disable-next-line no-control-regex -- an ANSI colour sequence starts with ESC
     expect(plain.stdout).not.toMatch(/\x1b\[[\d;]*m/);
   });
 

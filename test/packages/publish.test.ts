@@ -8,7 +8,10 @@ import { repoRoot } from '../support/stack.js';
 // What `npm publish` would ship, for every package under packages/ (run `npm run build` first).
 const bin = (name: string) => path.join(repoRoot, 'node_modules', '.bin', name);
 const rootLicense = readFileSync(path.join(repoRoot, 'LICENSE'), 'utf8');
-const workspaces = publishedWorkspaces().map((w) => ({ dir: path.join(repoRoot, w), pkg: JSON.parse(readFileSync(path.join(repoRoot, w, 'package.json'), 'utf8')) }));
+const workspaces = publishedWorkspaces().map((w) => ({
+  dir: path.join(repoRoot, w),
+  pkg: JSON.parse(readFileSync(path.join(repoRoot, w, 'package.json'), 'utf8')),
+}));
 
 function packedFiles(dir: string): string[] {
   const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
@@ -60,7 +63,10 @@ describe.each(workspaces)('$pkg.name as published', ({ dir, pkg }) => {
     const publint = spawnSync(bin('publint'), ['--strict', dir], { encoding: 'utf8' });
     expect(publint.status, publint.stdout + publint.stderr).toBe(0);
     expect(publint.stdout).toContain('All good!');
-    const attw = spawnSync(bin('attw'), ['--pack', dir, '--profile', 'esm-only', '--format', 'ascii'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const attw = spawnSync(bin('attw'), ['--pack', dir, '--profile', 'esm-only', '--format', 'ascii'], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     expect(attw.status, attw.stdout + attw.stderr).toBe(0);
   }, 60_000);
 });

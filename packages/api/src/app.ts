@@ -9,6 +9,7 @@ import { browserGuard } from './middleware/browser.js';
 import { errorRenderer } from './middleware/errors.js';
 import { requestLogger } from './middleware/logging.js';
 import { requestId } from './middleware/request-id.js';
+import { buildOpenApiDocument } from './openapi.js';
 import { deprecationHeaders, parseOr400, routerPath, type ApiState, type Deps, type RouteDef } from './route.js';
 
 /** Request bodies are capped at 1 MiB (CONTRACT "HTTP conventions"). */
@@ -25,6 +26,8 @@ export function createApp(deps: Deps, routes: RouteDef[]): Koa<ApiState> {
   app.proxy = false;
   app.silent = true;
   const router = new Router<ApiState>();
+  let document: unknown;
+  const openApiDocument = () => (document ??= buildOpenApiDocument(routes, undefined, deps.config.apiToken !== null));
 
   for (const route of routes) {
     router[route.method](routerPath(route.path), async (ctx) => {
@@ -37,7 +40,7 @@ export function createApp(deps: Deps, routes: RouteDef[]): Koa<ApiState> {
         if (params && typeof params === 'object' && 'id' in params && typeof params.id === 'string') ctx.state.workflowId = params.id;
         const query = parseOr400(route.query, { ...ctx.query }, 'query');
         const body = route.body ? parseOr400(route.body, (ctx.request as { body?: unknown }).body ?? undefined, 'body') : undefined;
-        await route.handler({ ctx, deps, params, query, body });
+        await route.handler({ ctx, deps, params, query, body, openApiDocument });
       } finally {
         if (route.deprecated) ctx.set('Link', deprecationHeaders(route.deprecated.successor, ctx.state.workflowId, ctx.state.runId).Link!);
       }

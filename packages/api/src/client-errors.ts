@@ -14,7 +14,7 @@ function typeOf(code: string | undefined): ErrorType {
 /**
  * Handler of `http.Server`'s `clientError` (requests Node refuses before Koa sees them: malformed HTTP, headers
  * over 16 KiB, the request timeout). Answers with the contract's JSON error body and an `X-Request-ID`, like every
- * other response (CONTRACT "HTTP conventions"), then closes the connection. Sockets already written to are
+ * other response (docs/reference/api-contract.md, "Error model"), then closes the connection. Sockets already written to are
  * destroyed.
  */
 export function clientErrorHandler(logger: Logger): (err: NodeJS.ErrnoException, socket: Socket) => void {

@@ -1,6 +1,56 @@
 import path from 'node:path';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { ConnectionOptions } from '@temporalio/client';
+import {
+  catalogSetting,
+  engineCheckSettings,
+  intSetting,
+  listSetting,
+  loadSettings,
+  logLevelSetting,
+  patternSetting,
+  textSetting,
+  type LogLevel,
+} from '@skein/runtime';
+
+export { ConfigError } from '@skein/runtime';
+
+/**
+ * Every setting the API reads, each with its default, parsing and documentation (the settings page is generated
+ * from it). The engine connection (`TEMPORAL_*`) is read by Temporal's own env-config.
+ */
+export const apiSettings = {
+  PORT: intSetting(3001, { min: 0, max: 65535 }, { description: 'listen port of the API (`0`: any free port)' }),
+  HOST: textSetting({ default: '127.0.0.1', description: 'listen address of the API; always an allowed `Host`' }),
+  SKEIN_CATALOG: catalogSetting,
+  SKEIN_RUN_TIMEOUT_MS: intSetting(30_000, { min: 250, max: 3_600_000 }, { description: 'default wait of `POST /workflow/run`, in ms' }),
+  SKEIN_HISTORY_MAX_WAIT_MS: intSetting(15_000, { min: 1 }, { description: 'longest wait of a history long-poll, in ms; a request asking more is clamped' }),
+  ...engineCheckSettings,
+  SKEIN_ENGINE_TIMEOUT_MS: intSetting(10_000, { min: 100, max: 600_000 }, {
+    description: 'deadline of one engine call, in ms (an unreachable engine fails within about 2 s regardless)',
+  }),
+  SKEIN_HANDLER_TIMEOUT_MS: intSetting(10_000, { min: 100, max: 600_000 }, {
+    description: 'how long a query or update waits for a worker, in ms, before 504 `WorkflowTaskTimeoutError`',
+  }),
+  SKEIN_CATALOG_CACHE_MS: intSetting(2_000, { min: 0, max: 60_000 }, { description: "how long a catalog's live workers are cached, in ms" }),
+  SKEIN_CORS_ORIGINS: listSetting({
+    description: 'extra allowed `Origin`s, comma-separated (`https://app.example.com`; `*`: any); loopback origins are always allowed',
+  }),
+  SKEIN_ALLOWED_HOSTS: listSetting({
+    description: 'extra allowed `Host` names, comma-separated, without port (`skein.internal`; `*`: any); loopback names are always allowed',
+  }),
+  SKEIN_API_TOKEN: textSetting({
+    description: 'when set, every route but `/health` and `/ready` needs `Authorization: Bearer <token>` (401 otherwise)',
+  }),
+  SKEIN_TRACE_DIR: textSetting({
+    default: '<cwd>/.skein/traces',
+    description: 'the only folder `trace-log` reads trace files from (`skein dev` passes its worker\'s)',
+  }),
+  SKEIN_TRACE_REMOTE_URL: patternSetting(/^https?:\/\/\S+$/i, 'an http(s) URL', {
+    description: 'the only URL prefix `trace-log` fetches remote traces from; unset: never fetch',
+  }),
+  SKEIN_LOG_LEVEL: logLevelSetting,
+};
 
 /** Everything `createApiServer` needs, read once from the environment by {@link loadApiConfig}. */
 export interface ApiConfig {
@@ -14,13 +64,14 @@ export interface ApiConfig {
   runTimeoutMs: number;
   /** Server maximum of the history long-poll in ms (`SKEIN_HISTORY_MAX_WAIT_MS`, default 15 000). */
   historyMaxWaitMs: number;
-  /** Engine health check period in ms (`SKEIN_READY_INTERVAL_MS`, default 5 000). */
-  readyIntervalMs: number;
-  /** Consecutive failed health checks after which `onFatal` fires (`SKEIN_READY_FAILURES`, default 3). */
-  readyFailures: number;
-  /** Keep-alive comment period of history streams in ms (15 000 per CONTRACT). */
+  /**
+   * Engine health check: period in ms (`SKEIN_ENGINE_CHECK_INTERVAL_MS`, default 5 000) and consecutive failed
+   * checks after which `onFatal` fires (`SKEIN_ENGINE_CHECK_FAILURES`, default 3).
+   */
+  engineCheck: { intervalMs: number; failures: number };
+  /** Keep-alive comment period of history streams, in ms (15 000). */
   sseKeepAliveMs: number;
-  /** How long `close()` waits for in-flight requests, in ms (10 000 per the brief). */
+  /** How long `close()` waits for in-flight requests, in ms (10 000). */
   shutdownGraceMs: number;
   /**
    * Extra allowed `Origin`s (`SKEIN_CORS_ORIGINS`, comma-separated, e.g. `https://app.example.com`; `*` allows
@@ -50,61 +101,42 @@ export interface ApiConfig {
   traceDir: string;
   /** The only URL prefix trace-log fetches remote traces from (`SKEIN_TRACE_REMOTE_URL`); null = never fetch. */
   traceRemoteUrl: string | null;
+  /** `SKEIN_LOG_LEVEL`, default `info`. */
+  logLevel: LogLevel;
   /** Temporal connection, from `@temporalio/envconfig` (`TEMPORAL_ADDRESS`, `TEMPORAL_API_KEY`, TLS, ...). */
   temporal: { connection: ConnectionOptions; namespace: string };
 }
 
-/** Raised by {@link loadApiConfig} for a malformed environment variable; the message is one line. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
-function list(env: NodeJS.ProcessEnv, name: string): string[] {
-  return (env[name] ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-}
-
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
-  }
-  return n;
-}
-
 /**
- * Reads the API configuration from environment variables (CONTRACT "Process and configuration").
- * @throws ConfigError when a numeric variable is not an integer in range.
+ * Reads the API configuration from environment variables ({@link apiSettings}).
+ * @throws ConfigError (one line naming the variable) when a setting is malformed or a renamed one is set.
  */
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
+  const s = loadSettings(apiSettings, env);
   const temporal = loadClientConnectConfig({ overrideEnvVars: env as Record<string, string> });
   const opts = temporal.connectionOptions;
   const connection: ConnectionOptions = {
     address: opts.address ?? 'localhost:7233',
-    ...(opts.tls !== undefined ? { tls: opts.tls as ConnectionOptions['tls'] } : {}),
-    ...(opts.apiKey !== undefined ? { apiKey: opts.apiKey as string } : {}),
-    ...(opts.metadata !== undefined ? { metadata: opts.metadata as Record<string, string> } : {}),
+    ...(opts.tls !== undefined ? { tls: opts.tls } : {}),
+    ...(opts.apiKey !== undefined ? { apiKey: opts.apiKey } : {}),
+    ...(opts.metadata !== undefined ? { metadata: opts.metadata } : {}),
   };
   return {
-    port: int(env, 'PORT', 3001, 0, 65535),
-    host: env.HOST?.trim() || '127.0.0.1',
-    defaultCatalog: env.SKEIN_CATALOG?.trim() || 'main',
-    runTimeoutMs: int(env, 'SKEIN_RUN_TIMEOUT_MS', 30_000, 250, 3_600_000),
-    historyMaxWaitMs: int(env, 'SKEIN_HISTORY_MAX_WAIT_MS', 15_000, 1),
-    readyIntervalMs: int(env, 'SKEIN_READY_INTERVAL_MS', 5_000, 10),
-    readyFailures: int(env, 'SKEIN_READY_FAILURES', 3, 1),
-    corsOrigins: list(env, 'SKEIN_CORS_ORIGINS').map((o) => (o === '*' ? o : o.replace(/\/+$/, '').toLowerCase())),
-    allowedHosts: list(env, 'SKEIN_ALLOWED_HOSTS').map((h) => h.toLowerCase()),
-    apiToken: env.SKEIN_API_TOKEN?.trim() || null,
-    engineTimeoutMs: int(env, 'SKEIN_ENGINE_TIMEOUT_MS', 10_000, 100, 600_000),
-    handlerTimeoutMs: int(env, 'SKEIN_HANDLER_TIMEOUT_MS', 10_000, 100, 600_000),
-    catalogCacheMs: int(env, 'SKEIN_CATALOG_CACHE_MS', 2_000, 0, 60_000),
-    traceDir: path.resolve(env.SKEIN_TRACE_DIR?.trim() || path.join(process.cwd(), '.skein', 'traces')),
-    traceRemoteUrl: env.SKEIN_TRACE_REMOTE_URL?.trim() || null,
+    port: s.PORT,
+    host: s.HOST ?? '127.0.0.1',
+    defaultCatalog: s.SKEIN_CATALOG,
+    runTimeoutMs: s.SKEIN_RUN_TIMEOUT_MS,
+    historyMaxWaitMs: s.SKEIN_HISTORY_MAX_WAIT_MS,
+    engineCheck: { intervalMs: s.SKEIN_ENGINE_CHECK_INTERVAL_MS, failures: s.SKEIN_ENGINE_CHECK_FAILURES },
+    corsOrigins: s.SKEIN_CORS_ORIGINS.map((o) => (o === '*' ? o : o.replace(/\/+$/, '').toLowerCase())),
+    allowedHosts: s.SKEIN_ALLOWED_HOSTS.map((h) => h.toLowerCase()),
+    apiToken: s.SKEIN_API_TOKEN ?? null,
+    engineTimeoutMs: s.SKEIN_ENGINE_TIMEOUT_MS,
+    handlerTimeoutMs: s.SKEIN_HANDLER_TIMEOUT_MS,
+    catalogCacheMs: s.SKEIN_CATALOG_CACHE_MS,
+    traceDir: path.resolve(s.SKEIN_TRACE_DIR ?? path.join(process.cwd(), '.skein', 'traces')),
+    traceRemoteUrl: s.SKEIN_TRACE_REMOTE_URL ?? null,
+    logLevel: s.SKEIN_LOG_LEVEL,
     sseKeepAliveMs: 15_000,
     shutdownGraceMs: 10_000,
     temporal: { connection, namespace: temporal.namespace ?? 'default' },

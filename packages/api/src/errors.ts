@@ -1,10 +1,10 @@
 /**
- * The error model of CONTRACT "HTTP conventions": every error type the API answers, its HTTP status and a
+ * The error model of the API (docs/reference/api-contract.md, "Error model"): every error type the API answers, its HTTP status and a
  * default message, kept as data in this one table. Route handlers `throw new ApiError(type, ...)`; the error
  * middleware (`middleware/errors.ts`) is the only place that renders them.
  */
 
-/** CONTRACT's error table: type → HTTP status and the default (sanitized) message. */
+/** The error table: type → HTTP status and the default (sanitized) message. */
 export const ERROR_TABLE = {
   ValidationError: { status: 400, message: 'The request is invalid' },
   WorkflowNotFoundError: { status: 404, message: 'Workflow execution not found' },
@@ -75,7 +75,7 @@ export function validationError(message: string, issues: ValidationIssue[]): Api
   return new ApiError('ValidationError', { message, issues });
 }
 
-/** The JSON body of an error response (SPEC "Error bodies"). */
+/** The JSON body of an error response: `ErrorResponse` or `ValidationErrorResponse`. */
 export type ErrorBody =
   | { error: ErrorType; message: string; workflowId: string | null }
   | { error: 'ValidationError'; message: string; issues: ValidationIssue[] };

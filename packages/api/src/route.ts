@@ -11,7 +11,7 @@ export interface Deps {
   client: Client;
   config: ApiConfig;
   catalogs: CatalogCache;
-  /** Engine health as last seen by the readiness monitor. */
+  /** Engine health as last seen by the engine health monitor (`monitorEngine`). */
   health: { healthy: boolean };
   /** Aborted when the drain period of a shutdown ends: every engine call still running is released. */
   shutdown: AbortSignal;
@@ -70,11 +70,16 @@ export interface HandlerInput<P, Q, B> {
   params: P;
   query: Q;
   body: B;
+  /**
+   * The OpenAPI document of the routes this app serves, built on first use and then kept. It is handed in rather
+   * than imported so that the route that serves it does not depend on the list of routes it is part of.
+   */
+  openApiDocument: () => unknown;
 }
 
 /** Identity helper that keeps the generic types of a route definition. */
 export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(def: RouteDef<P, Q, B>): RouteDef {
-  return def as unknown as RouteDef;
+  return def;
 }
 
 /** Converts zod issues to `ValidationErrorResponse.issues`, prefixing each path with where the value came from. */

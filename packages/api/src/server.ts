@@ -3,12 +3,12 @@ import type { AddressInfo, Socket } from 'node:net';
 import type Koa from 'koa';
 import { Client, Connection } from '@temporalio/client';
 import { pino, type Logger } from 'pino';
+import { monitorEngine, pingEngine } from '@skein/runtime';
 import { createApp } from './app.js';
 import type { ApiConfig } from './config.js';
 import { allRoutes } from './routes/index.js';
 import type { ApiState, Deps } from './route.js';
 import { clientErrorHandler } from './client-errors.js';
-import { pingEngine, startReadinessMonitor } from './readiness.js';
 import { CatalogCache } from './temporal/catalog.js';
 import { EngineCallPolicy } from './temporal/deadline.js';
 
@@ -21,14 +21,14 @@ export interface ApiServer {
    * 10 s (then abort them), close the Temporal connection if this server opened it. Idempotent.
    */
   close(): Promise<void>;
-  /** Registers a callback fired once when the engine health check failed `SKEIN_READY_FAILURES` times in a row. */
+  /** Registers a callback fired once when the engine health check failed `SKEIN_ENGINE_CHECK_FAILURES` times in a row. */
   onFatal(cb: (reason: string) => void): void;
   app: Koa<ApiState>;
 }
 
 /** Options of {@link createApiServer}. */
 export interface ApiServerOptions {
-  /** Logger (default: pino JSON at `info`, `LOG_LEVEL` honoured). */
+  /** Logger (default: pino JSON at the configured `SKEIN_LOG_LEVEL`). */
   logger?: Logger;
   /** A connected Temporal client to use instead of opening one from `config.temporal` (not closed by `close()`). */
   client?: Client;
@@ -50,7 +50,7 @@ function oneLine(err: unknown): string {
  * @throws EngineUnavailableError (one-line message) when the engine is unreachable at startup.
  */
 export async function createApiServer(config: ApiConfig, options: ApiServerOptions = {}): Promise<ApiServer> {
-  const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'skein-api' } });
+  const logger = options.logger ?? pino({ level: config.logLevel, base: { service: 'skein-api' } });
   let connection: Connection | undefined;
   let client = options.client;
   const callPolicy = new EngineCallPolicy(config.engineTimeoutMs);
@@ -90,18 +90,19 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
 
   const fatalCallbacks: Array<(reason: string) => void> = [];
   let fatal = false;
-  const stopMonitor = startReadinessMonitor(client, {
-    intervalMs: config.readyIntervalMs,
-    failures: config.readyFailures,
+  const engineMonitor = monitorEngine(client, {
+    ...config.engineCheck,
     address,
     logger,
     health: deps.health,
-    onFatal(reason) {
+    onLost(reason) {
       fatal = true;
       for (const cb of fatalCallbacks) cb(reason);
     },
   });
 
+  // Koa's request handler settles every request itself (its error path answers), so its promise is not awaited.
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5_000;
   server.on('clientError', clientErrorHandler(logger));
@@ -122,7 +123,7 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
 
   let closePromise: Promise<void> | undefined;
   async function doClose(): Promise<void> {
-    stopMonitor();
+    engineMonitor.stop();
     const stopped = new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
     closing.abort(new Error('server closing'));
     server.closeIdleConnections();

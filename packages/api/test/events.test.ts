@@ -45,9 +45,9 @@ describe('history event JSON', () => {
 });
 
 describe('loadApiConfig', () => {
-  it('applies CONTRACT defaults', () => {
+  it('applies the documented defaults', () => {
     const c = loadApiConfig({});
-    expect(c).toMatchObject({ port: 3001, host: '127.0.0.1', defaultCatalog: 'main', runTimeoutMs: 30_000, historyMaxWaitMs: 15_000, readyIntervalMs: 5_000, readyFailures: 3 });
+    expect(c).toMatchObject({ port: 3001, host: '127.0.0.1', defaultCatalog: 'main', runTimeoutMs: 30_000, historyMaxWaitMs: 15_000, engineCheck: { intervalMs: 5_000, failures: 3 }, logLevel: 'info' });
     expect(c.temporal.namespace).toBe('default');
   });
 
@@ -55,6 +55,9 @@ describe('loadApiConfig', () => {
     const c = loadApiConfig({ PORT: '0', HOST: '0.0.0.0', SKEIN_CATALOG: 'x', SKEIN_HISTORY_MAX_WAIT_MS: '2000', TEMPORAL_ADDRESS: 'h:1', TEMPORAL_NAMESPACE: 'ns' });
     expect(c).toMatchObject({ port: 0, host: '0.0.0.0', defaultCatalog: 'x', historyMaxWaitMs: 2000, temporal: { namespace: 'ns', connection: { address: 'h:1' } } });
     expect(() => loadApiConfig({ PORT: 'abc' })).toThrow(/^PORT must be an integer/);
-    expect(() => loadApiConfig({ SKEIN_READY_FAILURES: '0' })).toThrow(/SKEIN_READY_FAILURES/);
+    expect(() => loadApiConfig({ SKEIN_ENGINE_CHECK_FAILURES: '0' })).toThrow(/^SKEIN_ENGINE_CHECK_FAILURES must be an integer between 1 and 1000, got "0"$/);
+    expect(() => loadApiConfig({ SKEIN_READY_FAILURES: '3' })).toThrow(/^SKEIN_READY_FAILURES was renamed to SKEIN_ENGINE_CHECK_FAILURES/);
+    expect(() => loadApiConfig({ SKEIN_LOG_LEVEL: 'loud' })).toThrow(/^SKEIN_LOG_LEVEL must be one of/);
+    expect(loadApiConfig({ SKEIN_LOG_LEVEL: 'debug', LOG_LEVEL: 'error' }).logLevel).toBe('debug');
   });
 });

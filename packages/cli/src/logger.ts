@@ -1,9 +1,19 @@
 import { logSerializers } from '@skein/worker';
 import { pino, type Logger } from 'pino';
+import { loadCliConfig, type CliConfig } from './config.js';
+
+/** The CLI's own settings; a malformed one ends the process with its one-line message (exit 1). */
+function cliConfig(): CliConfig {
+  try {
+    return loadCliConfig();
+  } catch (err) {
+    fail((err as Error).message);
+  }
+}
 
 /** Whether logs are pretty: `SKEIN_LOG_PRETTY=1|0` when set, else whether stdout is a terminal. */
 export function prettyLogs(): boolean {
-  return process.env.SKEIN_LOG_PRETTY ? process.env.SKEIN_LOG_PRETTY === '1' : process.stdout.isTTY === true;
+  return cliConfig().prettyLogs;
 }
 
 /**
@@ -13,9 +23,9 @@ export function prettyLogs(): boolean {
  * so every line carries exactly one `name` key.
  */
 export function cliLogger(name?: string): Logger {
-  const level = process.env.SKEIN_LOG_LEVEL ?? 'info';
-  const base = { ...(name ? { name } : {}), level, serializers: logSerializers };
-  if (!prettyLogs()) return pino(base);
+  const config = cliConfig();
+  const base = { ...(name ? { name } : {}), level: config.logLevel, serializers: logSerializers };
+  if (!config.prettyLogs) return pino(base);
   return pino({
     ...base,
     transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname', translateTime: 'HH:MM:ss.l' } },

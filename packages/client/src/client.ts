@@ -19,7 +19,7 @@ import type {
   TraceLogResponse,
 } from './types.js';
 
-/** The API's address when none is given: `skein dev` and `skein api` listen there (CONTRACT `PORT`). */
+/** The API's address when none is given: `skein dev` and `skein api` listen there (`PORT`, default 3001). */
 export const DEFAULT_API_URL = 'http://127.0.0.1:3001';
 
 /** How a {@link SkeinClient} reaches the API. */
@@ -74,7 +74,7 @@ const MAX_RUN_WAIT_MS = 3_600_000;
 type Outcome<T> = { data?: T; error?: unknown; response: Response };
 
 /**
- * A typed client of the Skein HTTP API (CONTRACT "Endpoint details"), over fetch. It needs only the API's
+ * A typed client of the Skein HTTP API (docs/reference/api-contract.md), over fetch. It needs only the API's
  * URL: no engine connection, no worker code. Every method resolves with the response body or rejects with
  * {@link SkeinApiError} (the API answered an error) or {@link SkeinConnectionError} (the API is unreachable or
  * silent past the deadline). Workflow failures are not errors: `run` and `result` resolve with their `status`.
@@ -139,7 +139,7 @@ export class SkeinClient {
   }
 
   /**
-   * `GET /workflow/runs`: most recent runs first. `startedAt`/`completedAt` are ISO 8601 strings per CONTRACT
+   * `GET /workflow/runs`: most recent runs first. `startedAt`/`completedAt` are ISO 8601 strings, as the API sends them
    * (epoch ms from older servers); read them with {@link parseApiTime}.
    */
   listRuns(options: ListRunsOptions = {}): Promise<RunsResponse> {
@@ -195,7 +195,7 @@ export class SkeinClient {
 
   /**
    * Runs query handler `name` of the latest run and resolves with the handler's return value (the response body
-   * itself, CONTRACT; `undefined` for an empty body).
+   * itself; `undefined` for an empty body).
    */
   query(workflowId: string, name: string, payload?: unknown, options: CallOptions = {}): Promise<unknown> {
     return this.sendForValue(options, (signal) =>

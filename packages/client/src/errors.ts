@@ -1,6 +1,6 @@
 /**
  * The two ways a call of `@skein/client` fails. Workflow failures are not errors: `run` and `result` resolve
- * with a `status` other than `completed` (CONTRACT "HTTP conventions").
+ * with a `status` other than `completed` (docs/reference/api-contract.md, "Error model").
  */
 import type { ValidationErrorResponse } from './types.js';
 
@@ -8,14 +8,14 @@ import type { ValidationErrorResponse } from './types.js';
 export type ApiValidationIssue = ValidationErrorResponse['issues'][number];
 
 /**
- * The API answered with an error status. Carries the CONTRACT error body: `type` (e.g.
+ * The API answered with an error status. Carries the API's error body: `type` (e.g.
  * `WorkflowNotFoundError`), `message`, `workflowId`, and `issues` for a `ValidationError`.
  */
 export class SkeinApiError extends Error {
   override name = 'SkeinApiError';
   /** HTTP status (400–599). */
   readonly status: number;
-  /** CONTRACT error type, or `HttpError` when the body was not a Skein error body (a proxy's page, say). */
+  /** The API's error type, or `HttpError` when the body was not a Skein error body (a proxy's page, say). */
   readonly type: string;
   readonly workflowId: string | null;
   readonly issues: ApiValidationIssue[] | undefined;

@@ -70,7 +70,7 @@ class StreamDroppedError extends Error {
 }
 
 /**
- * Follows one run's history over `GET /workflow/{id}[/runs/{rid}]/history/stream` (CONTRACT "History stream"),
+ * Follows one run's history over `GET /workflow/{id}[/runs/{rid}]/history/stream` (docs/reference/api-contract.md, "Endpoints"),
  * parsing server-sent events with eventsource-parser. After a dropped connection, an unreachable API or a 5xx,
  * it reconnects with exponential backoff (p-retry) to the run-pinned route with `Last-Event-ID`, so each event
  * is delivered once and in order. 4xx answers are not retried.

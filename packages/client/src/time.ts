@@ -1,5 +1,5 @@
 /**
- * Reads a time of the API: an ISO 8601 string (CONTRACT for `GET /workflow/runs` and history metadata) or epoch
+ * Reads a time of the API: an ISO 8601 string (`GET /workflow/runs` and history metadata) or epoch
  * milliseconds (status responses, and runs lists of older servers).
  * @returns the Date, or null for null/undefined or an unparseable value
  */

@@ -17,7 +17,17 @@ describe('scaffold', () => {
     const result = await scaffold({ dir, kind: 'project', install: false });
     expect(result).toMatchObject({ dir, name: 'my-flows', install: 'skipped', installCommand: 'npm install' });
     expect(result.files).toEqual(
-      expect.arrayContaining(['.gitignore', '.github/workflows/ci.yml', 'package.json', 'tsconfig.json', 'src/greet/workflow.ts', 'src/greet/steps.ts', 'src/greet/evaluators.ts', 'src/shared/steps/shout.ts', 'test/greet.test.ts']),
+      expect.arrayContaining([
+        '.gitignore',
+        '.github/workflows/ci.yml',
+        'package.json',
+        'tsconfig.json',
+        'src/greet/workflow.ts',
+        'src/greet/steps.ts',
+        'src/greet/evaluators.ts',
+        'src/shared/steps/shout.ts',
+        'test/greet.test.ts',
+      ]),
     );
     const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
     expect(pkg.name).toBe('my-flows');
@@ -77,8 +87,12 @@ describe('scaffold', () => {
 
   it("refuses a name npm would refuse, with npm's own rule, before writing anything", async () => {
     const dir = path.join(tmp, 'x');
-    await expect(scaffold({ dir, kind: 'project', name: 'My Flows', install: false })).rejects.toThrow(/invalid package name "My Flows": .*(capital|URL-friendly)/);
-    await expect(scaffold({ dir: path.join(tmp, 'Bad'), kind: 'project', install: false })).rejects.toThrow(/taken from the folder name; choose one with --name/);
+    await expect(scaffold({ dir, kind: 'project', name: 'My Flows', install: false })).rejects.toThrow(
+      /invalid package name "My Flows": .*(capital|URL-friendly)/,
+    );
+    await expect(scaffold({ dir: path.join(tmp, 'Bad'), kind: 'project', install: false })).rejects.toThrow(
+      /taken from the folder name; choose one with --name/,
+    );
     expect(existsSync(dir)).toBe(false);
     expect(packageNameProblems('@acme/ok-name')).toEqual([]);
     expect(packageNameProblems('.hidden')[0]).toMatch(/period/);
@@ -87,7 +101,12 @@ describe('scaffold', () => {
   it('keeps the files and reports the command to run again when the install fails (registry unreachable)', async () => {
     const dir = path.join(tmp, 'offline');
     const saved = { ...process.env };
-    Object.assign(process.env, { npm_config_registry: 'http://127.0.0.1:9/', npm_config_fetch_retries: '0', npm_config_offline: 'false', npm_config_loglevel: 'silent' });
+    Object.assign(process.env, {
+      npm_config_registry: 'http://127.0.0.1:9/',
+      npm_config_fetch_retries: '0',
+      npm_config_offline: 'false',
+      npm_config_loglevel: 'silent',
+    });
     try {
       const result = await scaffold({ dir, kind: 'project', install: true, packageManager: 'npm' });
       expect(result).toMatchObject({ install: 'failed', installCommand: 'npm install' });

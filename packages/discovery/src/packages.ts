@@ -167,7 +167,7 @@ function readPackage(fs: FileSystem, dir: string, diagnostics: Diagnostics): Ins
   const manifest = readManifest(fs, root, diagnostics);
   if (!manifest.ok) return undefined;
   const { json, text } = manifest;
-  const pkg = toInstalledPackage(root, json, text, dir.split(/[\\/]node_modules[\\/]/).pop() as string);
+  const pkg = toInstalledPackage(root, json, text, dir.split(/[\\/]node_modules[\\/]/).pop());
   const { name, expose, manifest: file } = pkg;
   if (expose === 'invalid') {
     const ns = json[PACKAGE_JSON_KEY] as { workflows?: { expose?: unknown } } | undefined;

@@ -43,7 +43,9 @@ export class Scope {
 
   /** The binding `name` resolves to from this scope, or undefined for a global. */
   getBinding(name: string): Binding | undefined {
-    for (let s: Scope | null = this; s; s = s.parent) {
+    const own = this.#bindings?.get(name);
+    if (own) return own;
+    for (let s = this.parent; s; s = s.parent) {
       const b = s.#bindings?.get(name);
       if (b) return b;
     }
@@ -74,7 +76,7 @@ export class RulePath<N extends Node = Node> {
 
   /** The parent node (for the Program: the File). */
   get parent(): Node {
-    return (this.parentPath?.node ?? this.node) as Node;
+    return this.parentPath?.node ?? this.node;
   }
 
   isProgram(): boolean {
@@ -106,7 +108,7 @@ function patternIdentifiers(pattern: LVal | Node | null | undefined, out: Identi
       out.push(pattern);
       break;
     case 'ObjectPattern':
-      for (const p of pattern.properties) patternIdentifiers(p.type === 'RestElement' ? p.argument : (p.value as Node), out);
+      for (const p of pattern.properties) patternIdentifiers(p.type === 'RestElement' ? p.argument : p.value, out);
       break;
     case 'ArrayPattern':
       for (const e of pattern.elements) patternIdentifiers(e, out);

@@ -63,7 +63,7 @@ function collect(fs: FileSystem, file: string, into: CompilerDirs, seen: Set<str
   // Indexing a non-object option value gives undefined, as for an absent option.
   const own = (config?.compilerOptions ?? {}) as Record<string, unknown>;
   for (const key of ['rootDir', 'outDir'] as const) {
-    if (into[key] === undefined && typeof own[key] === 'string') into[key] = resolve(dirname(file), own[key] as string);
+    if (into[key] === undefined && typeof own[key] === 'string') into[key] = resolve(dirname(file), own[key]);
   }
   const bases = [config?.extends].flat().filter((e): e is string => typeof e === 'string');
   // Later bases override earlier ones: walk them last to first, each filling only what is still unset.

@@ -57,7 +57,8 @@ export function walkFiles(fs: FileSystem, root: string, options: WalkOptions, di
         } catch (error) {
           const code = errorCode(error);
           if (code === 'EOUTSIDE') {
-            options.onOutside?.(path, String((error as { target?: unknown }).target ?? path));
+            const target = (error as { target?: unknown }).target;
+            options.onOutside?.(path, typeof target === 'string' ? target : path);
             continue;
           }
           if (code === 'ELOOP') {

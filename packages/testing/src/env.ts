@@ -11,8 +11,11 @@ import { SKEIN, type SkeinWorkflow } from '@skein/core';
 import { locateTemporal, startDevServer, type DevServer } from '@skein/cli';
 import { startWorker, type SkeinWorker } from '@skein/worker';
 
-/** A replacement for a step or an evaluator: gets the input as sent, answers the output (or throws). */
-export type StepMock = (input: any) => unknown;
+/**
+ * A replacement for a step or an evaluator: gets the input as sent, answers the output (or throws). Its parameter
+ * may carry any type (`({ name }: { name: string }) => ...`): the input is whatever the workflow sends.
+ */
+export type StepMock = (input: never) => unknown;
 
 /** Options of `createTestEnv()`. */
 export interface TestEnvOptions {
@@ -81,7 +84,7 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
   const projectDir = path.resolve(options.projectDir ?? process.cwd());
   const catalog = options.catalog ?? `test-${randomUUID()}`;
   const mocks = new Map<string, (input: unknown) => Promise<unknown>>();
-  const setMock = (name: string, fn: StepMock) => mocks.set(name, async (input) => fn(input));
+  const setMock = (name: string, fn: StepMock) => mocks.set(name, async (input) => (fn as (input: unknown) => unknown)(input));
 
   let server: DevServer | undefined;
   let connection: Connection | undefined;
@@ -129,13 +132,20 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
         return { workflowId, history: await client.workflow.getHandle(workflowId).fetchHistory() };
       },
       mockSteps(replacements) {
-        const known = new Set([...worker!.manifest.workflows.flatMap((w) => w.activities.map((a) => a.name)), ...worker!.manifest.sharedActivities.map((a) => a.name)]);
+        const known = new Set([
+          ...worker!.manifest.workflows.flatMap((w) => w.activities.map((a) => a.name)),
+          ...worker!.manifest.sharedActivities.map((a) => a.name),
+        ]);
         const unknown = Object.keys(replacements).filter((name) => !known.has(name));
-        if (unknown.length > 0) throw new TypeError(`mockSteps: no step or evaluator named ${unknown.join(', ')}; the project has ${[...known].sort().join(', ')}`);
+        if (unknown.length > 0)
+          throw new TypeError(`mockSteps: no step or evaluator named ${unknown.join(', ')}; the project has ${[...known].sort().join(', ')}`);
         const before = new Map([...Object.keys(replacements)].map((name) => [name, mocks.get(name)]));
         for (const [name, fn] of Object.entries(replacements)) setMock(name, fn);
         return () => {
-          for (const [name, fn] of before) fn ? mocks.set(name, fn) : mocks.delete(name);
+          for (const [name, fn] of before) {
+            if (fn) mocks.set(name, fn);
+            else mocks.delete(name);
+          }
         };
       },
       close() {

@@ -18,13 +18,13 @@ export interface FileRuleDefinition<MessageIds extends string> {
    * cleanly parsed file whose text lacks it, `create()` is not called. Absent: every file of its roles.
    */
   words?: RegExp;
-  create(context: FileRuleContext<MessageIds>): RuleVisitor;
+  create: (context: FileRuleContext<MessageIds>) => RuleVisitor;
 }
 
 /** A project rule's definition: its meta and the check over the whole project. */
 export interface ProjectRuleDefinition<MessageIds extends string> {
   meta: RuleMeta<MessageIds>;
-  check(context: ProjectRuleContext<MessageIds>): void | Promise<void>;
+  check: (context: ProjectRuleContext<MessageIds>) => void | Promise<void>;
 }
 
 /**

@@ -15,9 +15,7 @@ const own = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 export const VERSION = own.version;
 
 /** The repository's web address (`https://github.com/<owner>/<name>`), from package.json's `repository.url`. */
-const repositoryUrl = (typeof own.repository === 'string' ? own.repository : (own.repository?.url ?? ''))
-  .replace(/^git\+/, '')
-  .replace(/\.git$/, '');
+const repositoryUrl = (typeof own.repository === 'string' ? own.repository : (own.repository?.url ?? '')).replace(/^git\+/, '').replace(/\.git$/, '');
 
 /**
  * The public documentation page of a rule: the repository's web view of `docsPath` on its `main` branch, e.g.

@@ -38,7 +38,7 @@ export function lint<MessageIds extends string>(rule: FileRule<MessageIds>, code
   const parseErrors = errors.map((e) => parseError(e.position.line, e.position.column, e.message));
   if (ast && parseErrors.length === 0) {
     const run = (source: SourceFacts | undefined, into: ValidatorDiagnostic[]) =>
-      walk(ast, mergeVisitors(visitorsForRole(file, options.role ?? 'workflow', rulesByRole([rule as FileRule]), { resolve: (_file, specifier) => resolve(specifier), packageRootOf: () => '/pkg', report: (d) => into.push(d) }, [], source), source));
+      walk(ast, mergeVisitors(visitorsForRole(file, options.role ?? 'workflow', rulesByRole([rule]), { resolve: (_file, specifier) => resolve(specifier), packageRootOf: () => '/pkg', report: (d) => into.push(d) }, [], source), source));
     try {
       run(undefined, out);
       const skipping: ValidatorDiagnostic[] = [];

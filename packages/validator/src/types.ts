@@ -83,7 +83,7 @@ export interface FileRule<MessageIds extends string = string> {
    * text lacks it, `create()` is not called (as if every visitor were scoped by it). Absent: every file of its roles.
    */
   words?: RegExp;
-  create(context: FileRuleContext<MessageIds>): RuleVisitor;
+  create: (context: FileRuleContext<MessageIds>) => RuleVisitor;
 }
 
 /** A package checked by package-level rules. */
@@ -121,7 +121,7 @@ export interface ProjectRuleContext<MessageIds extends string = string> {
 export interface ProjectRule<MessageIds extends string = string> {
   kind: 'project';
   meta: RuleMeta<MessageIds>;
-  check(context: ProjectRuleContext<MessageIds>): void | Promise<void>;
+  check: (context: ProjectRuleContext<MessageIds>) => void | Promise<void>;
 }
 
 /** Either kind of rule. */

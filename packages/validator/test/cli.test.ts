@@ -37,7 +37,7 @@ describe('stylish (default)', () => {
     // The summary, then each rule that fired with its public documentation page (from package.json's repository).
     const tail = stdout.trimEnd().split('\n').slice(-4);
     expect(tail.slice(0, 3)).toEqual(['✖ 3 errors, 0 warnings', '', 'Rules:']);
-    expect(tail[3]).toMatch(/^  steps\/named-exports-only  https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/blob\/main\/docs\/rules\/steps\/named-exports-only\.md$/);
+    expect(tail[3]).toMatch(/^ {2}steps\/named-exports-only {2}https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/blob\/main\/docs\/rules\/steps\/named-exports-only\.md$/);
     expect(stdout).not.toContain('\u001b[');
   });
 

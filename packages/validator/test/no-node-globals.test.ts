@@ -28,8 +28,13 @@ describe('workflow/no-node-globals through the global object', () => {
     ['a require taken out (only computed require calls are reported)', 'const { require: r } = globalThis;\n'],
     ['destructuring something else', 'const { process } = config;\n({ fetch } = options);\n'],
     ['a computed key', 'const { [key]: v } = globalThis;\nconst w = global[key];\n'],
+    ['a rest element (it takes the whole object, not a name)', 'const { ...all } = globalThis;\n'],
   ])('not %s', (_what, code) => {
     expect(positions(rule, code)).toEqual([]);
+  });
+
+  it('reports a global used as a computed key once, as itself, not as a member of global', () => {
+    expect(positions(rule, 'const x = global[fetch];\n')).toEqual(['ioGlobal@1:18']);
   });
 
   it('leaves steps alone', () => {

@@ -1,16 +1,19 @@
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { DEFAULT_CATALOG } from '@skein/core';
+import { loadSettings, type LogLevel } from '@skein/runtime';
+import { workerSettings } from './settings.js';
+
+export { workerSettings } from './settings.js';
 
 /** How to reach the engine: Temporal's environment configuration (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TLS, TOML profiles). */
 export interface EngineConnectionConfig {
-  /** `host:port`; default `localhost:7233` (CONTRACT). */
+  /** `host:port`; default `localhost:7233`. */
   address: string;
   namespace: string;
   /** Extra native connection options from envconfig (TLS, API key, gRPC metadata). */
   connectionOptions: Record<string, unknown>;
 }
 
-/** Worker configuration resolved from the environment (CONTRACT "Process and configuration"). */
+/** Worker configuration resolved from the environment ({@link workerSettings}). */
 export interface WorkerConfig {
   /** The catalog (task queue) to serve: `SKEIN_CATALOG`, default `main`. */
   catalog: string;
@@ -19,14 +22,14 @@ export interface WorkerConfig {
   engineCheck: { intervalMs: number; failures: number };
   /** `SKEIN_ROLLING_DEPLOY=1` (or `true`): start next to a live worker of another catalog version (see `claimCatalog`). */
   rollingDeploy: boolean;
-}
-
-function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return n;
+  /** `SKEIN_TRACE_DIR` as set (a folder, or `off`); undefined = `<project>/.skein/traces`. */
+  traceDir: string | undefined;
+  /** `SKEIN_BUNDLE_CACHE` as set (a folder, or `off`); undefined = `<project>/.skein/bundles`. */
+  bundleCache: string | undefined;
+  /** `SKEIN_STARTUP_CACHE` as set (a folder, or `off`); undefined = `<project>/.skein/startup`. */
+  startupCache: string | undefined;
+  /** `SKEIN_LOG_LEVEL`, default `info`. */
+  logLevel: LogLevel;
 }
 
 /**
@@ -45,16 +48,19 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineCo
 
 /**
  * Reads the worker configuration from `env`.
- * @throws Error naming the variable when a number is malformed.
+ * @throws ConfigError (one line naming the variable) when a setting is malformed or a renamed one is set; Error
+ *   when a configured Temporal TOML profile is malformed.
  */
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  const s = loadSettings(workerSettings, env);
   return {
-    catalog: env.SKEIN_CATALOG || DEFAULT_CATALOG,
+    catalog: s.SKEIN_CATALOG,
     engine: loadEngineConfig(env),
-    engineCheck: {
-      intervalMs: positiveInt(env, 'SKEIN_ENGINE_CHECK_INTERVAL_MS', 5000),
-      failures: positiveInt(env, 'SKEIN_ENGINE_CHECK_FAILURES', 3),
-    },
-    rollingDeploy: /^(1|true|yes)$/i.test(env.SKEIN_ROLLING_DEPLOY ?? ''),
+    engineCheck: { intervalMs: s.SKEIN_ENGINE_CHECK_INTERVAL_MS, failures: s.SKEIN_ENGINE_CHECK_FAILURES },
+    rollingDeploy: s.SKEIN_ROLLING_DEPLOY,
+    traceDir: s.SKEIN_TRACE_DIR,
+    bundleCache: s.SKEIN_BUNDLE_CACHE,
+    startupCache: s.SKEIN_STARTUP_CACHE,
+    logLevel: s.SKEIN_LOG_LEVEL,
   };
 }

@@ -62,7 +62,7 @@ export interface LoadedProject {
 function jsonSchema(schema: Schema | undefined): object | null {
   if (!schema) return null;
   try {
-    return z.toJSONSchema(schema as z.ZodType, { unrepresentable: 'any' }) as object;
+    return z.toJSONSchema(schema as z.ZodType, { unrepresentable: 'any' });
   } catch {
     return null;
   }
@@ -102,7 +102,7 @@ export class ActivityDefinitions {
         `${entry.file}: export "${entry.exportName}" should be ${entry.kind} "${entry.name}" (as read statically) but the module defines ${def ? `${def.kind} "${def.name}"` : 'no step or evaluator'} there`,
       );
     }
-    return def as ActivityDefinition;
+    return def;
   }
 }
 
@@ -135,7 +135,7 @@ const subjectOf = (tag: string, entry: object) => `${tag}:${JSON.stringify({ ...
 export async function loadProject(manifest: Manifest, cache?: LoadCache): Promise<LoadedProject> {
   const definitions = new ActivityDefinitions();
   const facts = cache ? new FactsCache<CachedFacts>(cache.dir, cache.digests) : null;
-  const key = cache ? sha1(`facts-1\n${toolFingerprint(['@skein/core'], ['zod'], cache.digests)}`) : '';
+  const key = cache ? sha1(`facts-1\n${toolFingerprint(['@skein/core', '@skein/names'], ['zod'], cache.digests)}`) : '';
   const known = facts ? facts.valid(key) : new Map<string, FactsEntry<CachedFacts>>();
   const recorder = facts ? recordModuleGraph() : null;
   const store: Array<FactsEntry<CachedFacts> | { subject: string; facts: CachedFacts; roots: string[] }> = [];

@@ -1,5 +1,6 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { loadSettings, logLevelSetting } from '@skein/runtime';
 
 /**
  * Log form of an error (server-side logs only, never an API response): `name`, `message`, `stack`, own
@@ -21,9 +22,11 @@ export const logSerializers: LoggerOptions['serializers'] = { err: (v) => logErr
  * A pino logger with `name` (the only `name` key: never create a child with another one, use
  * `logger.child({ component })`): JSON lines, errors through `logSerializers`; `SKEIN_LOG_LEVEL` sets the
  * level (default `info`).
+ * @throws ConfigError when `SKEIN_LOG_LEVEL` is not a level.
  */
 export function createLogger(name: string): Logger {
-  return pino({ name, level: process.env.SKEIN_LOG_LEVEL ?? 'info', serializers: logSerializers });
+  const level = loadSettings({ SKEIN_LOG_LEVEL: logLevelSetting }).SKEIN_LOG_LEVEL;
+  return pino({ name, level, serializers: logSerializers });
 }
 
 let installed = false;

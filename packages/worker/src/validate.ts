@@ -49,7 +49,7 @@ export function beginProjectCheck(projectDir: string, caches?: StartupCaches): P
   let report: ValidationReport | null = null;
   let key = '';
   if (caches) {
-    key = sha1(`${toolFingerprint(['@skein/validator', '@skein/discovery'], ['@babel/parser', 'ts-morph'], caches.digests)}\n${dir}`);
+    key = sha1(`${toolFingerprint(['@skein/validator', '@skein/discovery', '@skein/names'], ['@babel/parser', 'ts-morph'], caches.digests)}\n${dir}`);
     report = caches.validation.lookup(key, caches.digests);
   }
   const cache = !caches ? 'off' : report ? 'hit' : 'miss';

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter } from '@skein/core';
 import type { Manifest } from '@skein/discovery';
+import { monitorEngine } from '@skein/runtime';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
@@ -16,7 +17,6 @@ import { loadProject } from './load.js';
 import { createLogger, installTemporalRuntimeLogger } from './logger.js';
 import { beginProjectCheck, finishProjectCheck, type CheckedProject, type ProjectCheck } from './validate.js';
 import { openStartupCaches, startupCacheDir, type StartupCaches } from './cache/startup-caches.js';
-import { watchEngine } from './engine-watch.js';
 import { activityInterceptor } from './hooks/activity-interceptor.js';
 import { WorkerEvents } from './hooks/events.js';
 import { loadHookFiles } from './hooks/hook-files.js';
@@ -126,7 +126,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
     ...env.engine,
     ...options.engine,
     connectionOptions: { ...env.engine.connectionOptions, ...options.engine?.connectionOptions },
-  } as EngineConnectionConfig;
+  };
 
   const tStart = performance.now();
   // Project .ts files (steps, evaluators, shared activities, hook files) run from source in this process.
@@ -218,12 +218,12 @@ async function serveProject(
   const hookFiles = await loadHookFiles(manifest.root);
   const resolver = new ActivityResolver(project, options.activityOverrides);
   const activities = buildActivities(resolver);
-  const traceDirOption = options.traceDir ?? process.env.SKEIN_TRACE_DIR ?? path.join(manifest.root, '.skein', 'traces');
+  const traceDirOption = options.traceDir ?? env.traceDir ?? path.join(manifest.root, '.skein', 'traces');
   const traceDir = traceDirOption === false || traceDirOption === 'off' ? null : path.resolve(traceDirOption);
   const traces = traceDir ? new TraceRecorder(traceDir, options.traceExporters, (err) => logger.warn({ err }, 'trace write failed')) : undefined;
   const events = new WorkerEvents(traces, (err) => logger.warn({ err }, 'trace failed'));
   const tLoaded = performance.now();
-  const cacheEnv = process.env.SKEIN_BUNDLE_CACHE?.trim();
+  const cacheEnv = env.bundleCache;
   const bundleCacheDir = options.bundleCache ?? (cacheEnv === 'off' ? false : cacheEnv ? path.resolve(cacheEnv) : path.join(manifest.root, '.skein', 'bundles'));
   const bundled = await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), cacheDir: bundleCacheDir, ...(caches ? { digests: caches.digests } : {}) });
   if (bundled.storeError) logger.warn({ err: bundled.storeError }, `workflow bundle cache not written (${bundled.storeError.message}); the next start bundles again`);
@@ -266,9 +266,10 @@ async function serveProject(
     const graceMs = options.shutdownGraceTimeMs ?? 10_000;
     let forceStop: (() => void) | undefined;
     const forced = new Promise<void>((resolve) => (forceStop = resolve));
-    const stopWatching = watchEngine(clientConnection, {
+    const engineMonitor = monitorEngine(clientConnection, {
       ...env.engineCheck,
       ...options.engineCheck,
+      address: engine.address,
       onLost: (reason) => {
         lost = reason;
         logger.error({ reason }, 'lost the engine connection; stopping the worker');
@@ -287,7 +288,7 @@ async function serveProject(
         if (lost) throw new WorkerStartupError(`Lost the Temporal connection at ${engine.address}: ${lost}`);
       })
       .finally(async () => {
-        stopWatching();
+        engineMonitor.stop();
         // A clean stop leaves nothing Running that pretends the catalog is served (unless another worker still is).
         if (!lost && (await retireCatalog(client, catalog, identity))) logger.info({ catalog }, 'catalog retired: no other worker serves it');
         // Write webpack's persistent cache now if the delayed write has not started: wait for an in-process

@@ -3,7 +3,7 @@ import type Koa from 'koa';
 import { ApiError } from '../errors.js';
 import type { ApiState } from '../route.js';
 
-/** Paths that never need the token: liveness and readiness probes (CONTRACT `UnauthorizedError`). */
+/** Paths that never need the token: liveness and readiness probes (orchestrators probe them without credentials). */
 const EXEMPT = new Set(['/health', '/ready']);
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
@@ -11,19 +11,22 @@ const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 /**
  * Opt-in bearer token (`SKEIN_API_TOKEN`): when `token` is set, every request but `/health`, `/ready` and CORS
  * preflights must send `Authorization: Bearer <token>`. The comparison is constant-time (`timingSafeEqual` over
- * SHA-256 digests, so the length leaks nothing either). With no token configured this is a no-op (SPEC
- * "Authentication": no security scheme by default).
+ * SHA-256 digests, so the length leaks nothing either). With no token configured this is a no-op: by
+ * default the API declares no security scheme.
  * @throws ApiError `UnauthorizedError` (401, `WWW-Authenticate: Bearer`).
  */
 export function bearerAuth(token: string | null): Koa.Middleware<ApiState> {
   if (token === null) return (_ctx, next) => next();
   const expected = digest(token);
   return async (ctx, next) => {
-    if (EXEMPT.has(ctx.path) || ctx.method === 'OPTIONS') return next();
+    if (EXEMPT.has(ctx.path) || ctx.method === 'OPTIONS') {
+      await next();
+      return;
+    }
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(ctx.get('Authorization'));
     if (!match || !timingSafeEqual(digest(match[1]!), expected)) {
       throw new ApiError('UnauthorizedError', { headers: { 'WWW-Authenticate': 'Bearer realm="skein"' } });
     }
-    return next();
+    await next();
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Request limits checked before any engine call (CONTRACT "HTTP conventions"): a non-empty body must be JSON
+ * Request limits checked before any engine call (docs/reference/api-contract.md, "Requests"): a non-empty body must be JSON
  * (415), and a parsed body must nest at most {@link MAX_JSON_DEPTH} levels and hold only well-formed Unicode
  * strings (400), so that whatever the API accepts the engine and the worker can encode and decode.
  */
@@ -16,6 +16,7 @@ export function wellFormed(s: string): boolean {
 export const MAX_JSON_DEPTH = 512;
 
 /** C0 control characters and DEL. */
+// eslint-disable-next-line no-control-regex -- matching control characters is what this pattern is for
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** Content encodings the body parser decodes; anything else is answered 415. */
@@ -39,7 +40,7 @@ export function requireJsonBody(): Koa.Middleware<ApiState> {
         });
       }
     }
-    return next();
+    await next();
   };
 }
 
@@ -96,6 +97,6 @@ export function jsonLimits(maxDepth = MAX_JSON_DEPTH): Koa.Middleware<ApiState> 
         throw validationError('Query parameter holds a control character', [{ code: 'invalid_string', path: ['query', name], message: 'Control characters are not allowed' }]);
       }
     }
-    return next();
+    await next();
   };
 }

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import type Koa from 'koa';
 import { ApiError, errorBody } from '../errors.js';
 import type { ApiState } from '../route.js';
@@ -33,7 +34,7 @@ function fromFrameworkError(err: unknown): ApiError | undefined {
 }
 
 /**
- * The one place errors become responses (STYLE "Koa"): renders {@link ApiError}s from CONTRACT's table, maps
+ * The one place errors become responses: renders {@link ApiError}s from the error table (`errors.ts`), maps
  * body-parser failures (malformed JSON or a broken encoding → 400, too large → 413, unknown encoding → 415), and turns anything else into a 500
  * `InternalError` with a generic message. The original error goes to the log with the request id, never to the
  * client.
@@ -57,7 +58,7 @@ export function errorRenderer(): Koa.Middleware<ApiState> {
           errorType: apiError.type,
           workflowId: apiError.workflowId ?? ctx.state.workflowId ?? null,
           route: ctx.state.route ?? null,
-          err: engineCause instanceof Error ? engineCause : engineCause === undefined ? undefined : new Error(String(engineCause)),
+          err: engineCause instanceof Error ? engineCause : engineCause === undefined ? undefined : new Error(inspect(engineCause)),
         };
         if (apiError.status >= 500) log.error(fields, 'request error');
         else log.debug(fields, 'client error');

@@ -4,8 +4,6 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
 import { defineRoute } from '../route.js';
-import { buildOpenApiDocument } from '../openapi.js';
-import { allRoutes } from './index.js';
 
 /** swagger-ui-dist files served under `/docs/assets/` (the reference page works offline). */
 const ASSETS: Record<string, string> = {
@@ -39,9 +37,6 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-/** The document, built once per token setting (two servers in one process may differ). */
-const documentCache = new Map<boolean, unknown>();
-
 export const docsRoutes = [
   defineRoute({
     method: 'get',
@@ -51,10 +46,8 @@ export const docsRoutes = [
     description: 'Generated from the zod schemas that validate requests.',
     tag: 'Service',
     responses: { 200: { description: 'The OpenAPI document', schema: z.record(z.string(), z.unknown()) } },
-    async handler({ ctx, deps }) {
-      const tokenRequired = deps.config.apiToken !== null;
-      if (!documentCache.has(tokenRequired)) documentCache.set(tokenRequired, buildOpenApiDocument(allRoutes, undefined, tokenRequired));
-      ctx.body = documentCache.get(tokenRequired);
+    async handler({ ctx, openApiDocument }) {
+      ctx.body = openApiDocument();
     },
   }),
   defineRoute({

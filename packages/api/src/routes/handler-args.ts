@@ -1,5 +1,5 @@
 /**
- * What the signal, query and update routes (CONTRACT "Endpoint details", docs/api.md "Start, signal,
+ * What the signal, query and update routes (docs/reference/api-contract.md, "Endpoints"; docs/api.md "Start, signal,
  * query, update") share: the handler arguments of a `{ payload }` body, and the latest run that a signal or
  * an update targets.
  */
@@ -9,8 +9,8 @@ import { jsonSafe } from '../temporal/payloads.js';
 import { describeRun, type RunInfo } from '../temporal/runs.js';
 
 /**
- * Answers a query or update with the handler's value itself as the JSON body (CONTRACT "Endpoint details":
- * `3`, `"pong"`, `{"x":1}`), `Content-Type: application/json`; a handler that returned `undefined` answers 200
+ * Answers a query or update with the handler's value itself as the JSON body (`3`, `"pong"`, `{"x":1}`; clients
+ * written for the seed system read it so), `Content-Type: application/json`; a handler that returned `undefined` answers 200
  * with an empty body. Bytes become base64 strings and bigints decimal strings (`jsonSafe`).
  */
 export function sendHandlerValue(ctx: Koa.ParameterizedContext<ApiState>, value: unknown): void {

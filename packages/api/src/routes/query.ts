@@ -83,7 +83,7 @@ export const queryRoutes = [
       } catch (err) {
         if (isHandlerTimeout(err, deadline, ctx.state.signal)) throw timeout('update', params.id, deps.config.handlerTimeoutMs);
         if (err instanceof WorkflowUpdateFailedError) {
-          const msg = String((err.cause as Error | undefined)?.message ?? '');
+          const msg = String(err.cause?.message ?? '');
           if (isUnknownUpdate(msg)) {
             const names = await registeredUpdateNames(deps.client, params.id, run.runId, Math.max(deadline, Date.now() + 2_000));
             throw new ApiError('UpdateNotFoundError', {

@@ -6,7 +6,7 @@ import { describeRun, outcomeOf, resultResponseError, runInput, traceDestination
 import { resultStatus } from '../temporal/status.js';
 
 /**
- * The result response (SPEC "Result response", v2) of a run: the latest run when `runId` is omitted.
+ * The result response (`v: "2"`) of a run: the latest run when `runId` is omitted.
  * @throws ApiError `WorkflowNotFoundError` (404), `WorkflowNotCompletedError` (409) while running.
  */
 export async function resultOf(deps: Deps, workflowId: string, runId: string | undefined): Promise<object> {

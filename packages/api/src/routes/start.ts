@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@temporalio/client';
 import { defineRoute, type Deps } from '../route.js';
 import { executionRefSchema } from '../schemas/common.js';
 import { startRequestSchema } from '../schemas/workflow.js';
@@ -27,7 +26,7 @@ export async function startExecution(deps: Deps, req: StartInput): Promise<{ wor
   const workflowId = req.workflowId ?? randomUUID();
   const input = req.input === undefined ? null : req.input;
   const handle = await engine(workflowId, () =>
-    (deps.client as Client).workflow.start(entry.name, { taskQueue: catalog, workflowId, args: [input] }),
+    deps.client.workflow.start(entry.name, { taskQueue: catalog, workflowId, args: [input] }),
   );
   return { workflowId, runId: handle.firstExecutionRunId, input };
 }

@@ -12,19 +12,19 @@ export function boundedName(maxBytes: number): z.ZodString {
   return z
     .string()
     .min(1)
-    .refine((s) => Buffer.byteLength(s, 'utf8') <= maxBytes, { message: `Must be at most ${maxBytes} bytes in UTF-8` }) as unknown as z.ZodString;
+    .refine((s) => Buffer.byteLength(s, 'utf8') <= maxBytes, { message: `Must be at most ${maxBytes} bytes in UTF-8` });
 }
 
 /** `{id}`: a workflow execution id, at most 1 000 UTF-8 bytes. */
 export const workflowIdSchema = boundedName(1000).meta({ description: 'Workflow execution id (at most 1 000 UTF-8 bytes)', example: 'order-42' });
 
-/** `{rid}`: a Temporal run id (a UUID, CONTRACT "HTTP conventions"). */
+/** `{rid}`: a Temporal run id (a UUID; anything else is a 400). */
 export const runIdSchema = z.guid().meta({ description: 'Run id (UUID)', example: '0199a6b2-6d4c-7c3e-9f5a-1b2c3d4e5f60' });
 
 /** Any JSON value. */
 export const jsonValue = z.unknown().meta({ description: 'Any JSON value' });
 
-/** Lower-case run statuses (CONTRACT "Statuses"). */
+/** Lower-case run statuses (docs/reference/api-contract.md, "Statuses"). */
 export const runStatusSchema = z.enum(RUN_STATUSES).meta({ id: 'RunStatus', description: 'Run status' });
 
 /** Epoch milliseconds. */
@@ -33,7 +33,7 @@ export const epochMs = z.number().int().meta({ description: 'Epoch milliseconds'
 /** An ISO 8601 date-time string in UTC, e.g. `2026-11-21T16:10:42.395Z`. */
 export const isoDateTime = z.iso.datetime().meta({ description: 'ISO 8601 date-time (UTC)', example: '2026-11-21T16:10:42.395Z' });
 
-/** `trace`: available trace destinations; unavailable ones are omitted (SPEC v0.10.0). */
+/** `trace`: available trace destinations; unavailable ones are omitted, so `destinations` may be `{}`. */
 export const traceSchema = z
   .object({
     destinations: z
@@ -42,7 +42,7 @@ export const traceSchema = z
   })
   .meta({ id: 'Trace' });
 
-/** SPEC "Error bodies": `ErrorResponse`. */
+/** `ErrorResponse`: the body of every error but a validation error. */
 export const errorResponseSchema = z
   .object({
     error: z.enum(ERROR_TYPES).meta({ description: 'Error type name' }),
@@ -51,7 +51,7 @@ export const errorResponseSchema = z
   })
   .meta({ id: 'ErrorResponse' });
 
-/** SPEC "Error bodies": `ValidationErrorResponse`. */
+/** `ValidationErrorResponse`: the body of a 400 `ValidationError`. */
 export const validationErrorResponseSchema = z
   .object({
     error: z.literal('ValidationError'),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import 'zod-openapi';
 import { epochMs, isoDateTime, runIdSchema, runStatusSchema } from './common.js';
 
-/** CONTRACT history query parameters. */
+/** Query parameters of the history routes (docs/reference/api-contract.md, "Endpoints"). */
 export const historyQuerySchema = z.object({
   pageSize: z.coerce.number().int().min(1).max(50).default(20).meta({ description: 'Events per page, 1–50 (default 20)' }),
   pageToken: z.string().min(1).max(8192).optional().meta({ description: 'Opaque base64 token from a previous `nextPageToken`; it carries its run' }),
@@ -48,7 +48,7 @@ export const workflowMetaSchema = z
 
 /**
  * One engine history event in Temporal's JSON shape (`eventId` as a number, `eventType` as its enum name), plus
- * `eventTypeName` and, on activity events, `stepName` (CONTRACT "History query parameters").
+ * `eventTypeName` and, on activity events, `stepName`.
  */
 export const historyEventSchema = z
   .object({
@@ -68,7 +68,7 @@ export const historyEventSchema = z
   .loose()
   .meta({ id: 'HistoryEvent' });
 
-/** SPEC "History page". */
+/** A page of a run's history: `{ workflow, events, runId, nextPageToken }`. */
 export const historyPageSchema = z
   .object({
     workflow: workflowMetaSchema,

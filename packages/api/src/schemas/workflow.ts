@@ -5,7 +5,7 @@ import { RUN_STATUSES } from '../temporal/status.js';
 
 const catalogName = boundedName(200).meta({ description: 'Catalog (task queue) to route to (at most 200 UTF-8 bytes); falls back to the default catalog' });
 
-/** `POST /workflow/start` body (SPEC "Run request" without `timeout`). */
+/** `POST /workflow/start` body (the run request without `timeout`). */
 export const startRequestSchema = z
   .object({
     workflowName: boundedName(200).meta({ description: "A workflow's name or one of its aliases" }),
@@ -16,7 +16,7 @@ export const startRequestSchema = z
   })
   .meta({ id: 'StartRequest' });
 
-/** `POST /workflow/run` body (SPEC "Run request"; CONTRACT: `timeout` in ms, 250–3 600 000). */
+/** `POST /workflow/run` body (`timeout` in ms, 250–3 600 000). */
 export const runRequestSchema = startRequestSchema
   .extend({
     timeout: z.number().int().min(250).max(3_600_000).optional().meta({ description: 'Maximum wait in milliseconds (default SKEIN_RUN_TIMEOUT_MS, 30 000)' }),
@@ -54,7 +54,7 @@ export const errorDetailsSchema = z
 
 const terminalStatuses = RUN_STATUSES.filter((s) => s !== 'running') as [string, ...string[]];
 
-/** SPEC "Run response". */
+/** The run response of `POST /workflow/run`. */
 export const runResponseSchema = z
   .object({
     workflowId: z.string(),
@@ -74,7 +74,7 @@ export const resultErrorSchema = z
   .object({ activityType: z.string().optional(), name: z.string(), message: z.string() })
   .meta({ id: 'ResultError' });
 
-/** SPEC "Result response" (v2). */
+/** The result response (`v: "2"`). */
 export const resultResponseSchema = z
   .object({
     v: z.literal('2'),
@@ -88,10 +88,10 @@ export const resultResponseSchema = z
   })
   .meta({ id: 'ResultResponse' });
 
-/** SPEC "Input response". */
+/** The input response: a run's original input. */
 export const inputResponseSchema = z.object({ workflowId: z.string(), runId: z.string(), input: jsonValue }).meta({ id: 'InputResponse' });
 
-/** CONTRACT: status of a run. */
+/** The status of a run, times in epoch ms. */
 export const statusResponseSchema = z
   .object({
     workflowId: z.string(),
@@ -109,7 +109,7 @@ export const runsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100).meta({ description: '1–1000, default 100' }),
 });
 
-/** `GET /workflow/runs` response (CONTRACT: dates as ISO 8601 strings here, unlike the status routes' epoch ms). */
+/** `GET /workflow/runs` response (dates as ISO 8601 strings here, unlike the status routes' epoch ms). */
 export const runsResponseSchema = z
   .object({
     runs: z.array(
@@ -136,7 +136,7 @@ export const handlerRequestSchema = z
   .object({ payload: jsonValue.optional().meta({ description: 'Argument passed to the handler' }) })
   .meta({ id: 'HandlerRequest' });
 
-/** Query and update answer the handler's value itself (CONTRACT "Endpoint details"); no body for `undefined`. */
+/** Query and update answer the handler's value itself; no body for `undefined`. */
 export const handlerValueSchema = jsonValue.meta({ id: 'HandlerValue', description: "The handler's return value itself, any JSON value" });
 
 /** `{signal}`, `{query}`, `{update}` handler names. */
@@ -145,12 +145,12 @@ export const handlerName = boundedName(200);
 /** Terminate body. */
 export const terminateRequestSchema = z.object({ reason: z.string().max(1000).optional() }).meta({ id: 'TerminateRequest' });
 
-/** SPEC "Reset request". */
+/** The reset request: the step to reset after, and an optional reason. */
 export const resetRequestSchema = z
   .object({ stepName: boundedName(200), reason: z.string().max(1000).optional() })
   .meta({ id: 'ResetRequest' });
 
-/** CONTRACT trace-log response. */
+/** The trace-log response: where the trace was read from, and the trace file (docs/reference/trace-format.md). */
 export const traceLogResponseSchema = z
   .object({
     workflowId: z.string(),

@@ -4,6 +4,7 @@
  * its running `$catalog:<catalog>` execution, and the workers polling the catalog's task queue
  * (`DescribeTaskQueue`).
  */
+import { LRUCache } from 'lru-cache';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { ApiError } from '../errors.js';
@@ -126,10 +127,10 @@ function workflowView(w: Partial<CatalogWorkflow>): CatalogWorkflow {
  */
 export class CatalogCache {
   readonly #client: Client;
-  readonly #ttlMs: number;
   readonly #signal: AbortSignal | undefined;
   readonly #docs = new Map<string, DocEntry>();
-  readonly #live = new Map<string, { at: number; promise: Promise<CatalogWorker[]> }>();
+  /** Poller liveness per catalog, each kept `ttlMs`; bounded, since any client may name any catalog. */
+  readonly #live: LRUCache<string, { promise: Promise<CatalogWorker[]> }> | undefined;
 
   /**
    * @param client the engine client.
@@ -138,7 +139,7 @@ export class CatalogCache {
    */
   constructor(client: Client, ttlMs = 2_000, signal?: AbortSignal) {
     this.#client = client;
-    this.#ttlMs = ttlMs;
+    this.#live = ttlMs > 0 ? new LRUCache({ max: 1_000, ttl: ttlMs }) : undefined;
     this.#signal = signal;
   }
 
@@ -199,8 +200,8 @@ export class CatalogCache {
    * @throws ApiError `InternalError` when the engine fails.
    */
   async workers(catalog: string): Promise<CatalogWorker[]> {
-    const hit = this.#live.get(catalog);
-    if (hit && Date.now() - hit.at < this.#ttlMs) return hit.promise;
+    const hit = this.#live?.get(catalog);
+    if (hit) return hit.promise;
     const promise = this.#client.workflowService
       .describeTaskQueue({
         namespace: this.#client.options.namespace,
@@ -221,10 +222,10 @@ export class CatalogCache {
           throw new ApiError('InternalError', { cause: err });
         },
       );
-    const entry = { at: Date.now(), promise };
-    this.#live.set(catalog, entry);
+    const entry = { promise };
+    this.#live?.set(catalog, entry);
     promise.catch(() => {
-      if (this.#live.get(catalog) === entry) this.#live.delete(catalog);
+      if (this.#live?.get(catalog) === entry) this.#live.delete(catalog);
     });
     return promise;
   }

@@ -1,5 +1,5 @@
 /**
- * Bounded engine calls (CONTRACT "HTTP conventions": the engine unreachable → 500 within 2 s): every gRPC call
+ * Bounded engine calls (the engine unreachable → 500 within 2 s; docs/reference/api-contract.md, "Bounded waits"): every gRPC call
  * the API makes gets a deadline, and Temporal's retries of a failed attempt (the engine unreachable answers
  * UNAVAILABLE at once) stop {@link RETRY_BUDGET_MS} after the call began and never run past the deadline. A slow
  * but reachable engine is waited for up to the deadline; an unreachable one fails within about 2 s. Calls that set

@@ -56,10 +56,10 @@ const TYPE_PREFIX = 'EVENT_TYPE_';
  *
  * Right after `eventType` it adds `eventTypeName` (the enum name without `EVENT_TYPE_`, e.g.
  * `ACTIVITY_TASK_SCHEDULED`) and, when `stepName` is given (activity events, see `step-names.ts`), `stepName`
- * (CONTRACT "History query parameters": the fields the seed system's clients read).
+ * (the fields the seed system's clients read).
  */
 export function eventToJson(event: T.api.history.v1.IHistoryEvent, decodePayloads: boolean, stepName?: string): Record<string, unknown> {
-  const obj = HistoryEvent.toObject(event as never, { longs: Number, enums: String, bytes: String, defaults: false }) as Record<string, unknown>;
+  const obj = HistoryEvent.toObject(event, { longs: Number, enums: String, bytes: String, defaults: false });
   const converted = convert(obj, '', decodePayloads) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const k in converted) {

@@ -2,7 +2,7 @@ import type { temporal } from '@temporalio/proto';
 
 type IFailure = temporal.api.failure.v1.IFailure;
 
-/** Maximum depth of a rendered cause chain (SPEC "Limits": 10 levels). */
+/** Maximum depth of a rendered cause chain: 10 levels. */
 export const MAX_CAUSE_DEPTH = 10;
 
 /** The sanitized failure object of the run response (`failure`): messages and types only, no stack traces. */
@@ -13,7 +13,7 @@ export interface FailureView {
   cause: FailureView | null;
 }
 
-/** `errorDetails` of the run response (SPEC "Run response"). */
+/** `errorDetails` of the run response. */
 export interface ErrorDetails {
   message: string;
   name: string;
@@ -22,7 +22,7 @@ export interface ErrorDetails {
   cause: FailureView | null;
 }
 
-/** `error` of the result response (SPEC "Result response"). */
+/** `error` of the result response. */
 export interface ResultError {
   activityType?: string;
   name: string;

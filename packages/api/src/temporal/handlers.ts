@@ -1,6 +1,6 @@
 /**
- * What the query and update routes need to know about a workflow's handlers (CONTRACT "Endpoint details":
- * unknown query or update → 404 naming the handlers the workflow registers; no worker → 504).
+ * What the query and update routes need to know about a workflow's handlers: an unknown query or update is a 404
+ * naming the handlers the workflow registers; no worker answering is a 504.
  */
 import { isGrpcDeadlineError, type Client } from '@temporalio/client';
 
@@ -33,9 +33,9 @@ export function isUnknownUpdate(message: string): boolean {
  */
 export async function registeredUpdateNames(client: Client, workflowId: string, runId: string | undefined, deadline: number): Promise<string[] | undefined> {
   try {
-    const meta = (await client.withDeadline(deadline, () => client.workflow.getHandle(workflowId, runId).query('__temporal_workflow_metadata'))) as {
-      definition?: { updateDefinitions?: Array<{ name?: string }> };
-    };
+    const meta = await client.withDeadline(deadline, () =>
+      client.workflow.getHandle(workflowId, runId).query<{ definition?: { updateDefinitions?: Array<{ name?: string }> } }>('__temporal_workflow_metadata'),
+    );
     return (meta.definition?.updateDefinitions ?? [])
       .map((d) => d.name ?? '')
       .filter((n) => n !== '' && !isBuiltIn(n))

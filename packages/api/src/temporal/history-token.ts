@@ -20,7 +20,7 @@ const cursorSchema = z.object({
   t: z.string().max(6000).regex(/^[A-Za-z0-9+/]*={0,2}$/).nullable(),
 });
 
-/** Encodes a cursor as the opaque base64 `pageToken` of CONTRACT "History query parameters". */
+/** Encodes a cursor as the opaque base64 `pageToken` of the history routes. */
 export function encodeCursor(c: HistoryCursor): string {
   return Buffer.from(JSON.stringify({ v: 1, w: c.w, r: c.r, n: c.n, t: c.t }), 'utf8').toString('base64');
 }

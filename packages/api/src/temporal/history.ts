@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Client } from '@temporalio/client';
 import type { temporal as T } from '@temporalio/proto';
 import { validationError } from '../errors.js';
@@ -8,7 +9,7 @@ import { stepNames } from './step-names.js';
 import type { HistoryCursor } from './history-token.js';
 import { cachedClosedRun, describeRun, type RunInfo } from './runs.js';
 
-/** `workflow` metadata of a history page or stream (CONTRACT "History query parameters"). */
+/** `workflow` metadata of a history page or stream. */
 export interface WorkflowMeta {
   workflowId: string;
   runId: string;
@@ -81,9 +82,9 @@ const CLOSE_EVENTS = new Set<number>([
  * re-reading it. History before the end of a run never changes, so a cached page cannot go stale, provided it is
  * not the last page of an open run as it stood when read (that one is never cached).
  */
-const oversized = new Map<string, { at: number; page: RawPage }>();
 const OVERSIZED_TTL_MS = 30_000;
 const OVERSIZED_MAX = 16;
+const oversized = new LRUCache<string, RawPage>({ max: OVERSIZED_MAX, ttl: OVERSIZED_TTL_MS });
 
 /** Key of an engine page: the run, the engine token and the page size. */
 function cacheKey(c: HistoryCursor, token: string | null, pageSize: number): string {
@@ -94,17 +95,15 @@ function cacheKey(c: HistoryCursor, token: string | null, pageSize: number): str
  * Read-ahead for closed runs: when a page of a closed run has a successor, the successor engine page is
  * requested at once, so a client paging through a long history overlaps its own round trips with the engine's.
  */
-const readAhead = new Map<string, { at: number; promise: Promise<RawPage> }>();
+const readAhead = new LRUCache<string, Promise<RawPage>>({ max: OVERSIZED_MAX, ttl: OVERSIZED_TTL_MS });
 /** How many engine pages a closed-run read requests ahead of the client. */
 const READ_AHEAD_PAGES = 2;
 
 function startReadAhead(client: Client, c: HistoryCursor, token: string, pageSize: number, depth = READ_AHEAD_PAGES): void {
   const key = cacheKey(c, token, pageSize);
   if (readAhead.has(key) || oversized.has(key)) return;
-  const now = Date.now();
-  for (const [k, v] of readAhead) if (now - v.at > OVERSIZED_TTL_MS || readAhead.size >= OVERSIZED_MAX) readAhead.delete(k);
   const promise = client
-    .withDeadline(now + 10_000, () =>
+    .withDeadline(Date.now() + 10_000, () =>
       client.workflowService.getWorkflowExecutionHistory({
         namespace: client.options.namespace,
         execution: { workflowId: c.w, runId: c.r },
@@ -121,18 +120,16 @@ function startReadAhead(client: Client, c: HistoryCursor, token: string, pageSiz
       return page;
     });
   promise.catch(() => readAhead.delete(key));
-  readAhead.set(key, { at: now, promise });
+  readAhead.set(key, promise);
 }
 
 function rememberOversized(key: string, page: RawPage): void {
-  const now = Date.now();
-  for (const [k, v] of oversized) if (now - v.at > OVERSIZED_TTL_MS || oversized.size >= OVERSIZED_MAX) oversized.delete(k);
-  oversized.set(key, { at: now, page });
+  oversized.set(key, page);
 }
 
 /**
- * Reads the next page of a run's history after `cursor` (SPEC "History" and long-poll rules 1–4, CONTRACT
- * "History query parameters"): up to `pageSize` events, gathered from as many engine pages as needed (the engine
+ * Reads the next page of a run's history after `cursor` (paging and long-poll rules: docs/reference/api-contract.md,
+ * "Endpoints"): up to `pageSize` events, gathered from as many engine pages as needed (the engine
  * returns whole event batches, so its pages rarely line up with ours). The run is described in parallel (for
  * `workflow` metadata and to know where history ends).
  *
@@ -156,7 +153,7 @@ export async function readHistoryPage(client: Client, cursor: HistoryCursor, opt
   const onAbort = () => fetchAbort.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
-  /** Starts the long-poll bound (SPEC long-poll rules 1–2): only once the read is at the end of an open run. */
+  /** Starts the long-poll bound: only once the read is at the end of an open run (existing events never wait). */
   const startWait = () => {
     if (wait && !timer) timer = setTimeout(() => fetchAbort.abort(new Aborted('long-poll timeout')), longPollMs);
   };
@@ -178,11 +175,11 @@ export async function readHistoryPage(client: Client, cursor: HistoryCursor, opt
     const rawPage = async (token: string | null): Promise<{ page: RawPage; key: string } | undefined> => {
       const key = cacheKey(cursor, token, options.pageSize);
       const cached = oversized.get(key);
-      if (cached && Date.now() - cached.at < OVERSIZED_TTL_MS) return { page: cached.page, key };
+      if (cached) return { page: cached, key };
       const ahead = readAhead.get(key);
       if (ahead) {
         readAhead.delete(key);
-        const page = await ahead.promise.catch(() => undefined);
+        const page = await ahead.catch(() => undefined);
         if (page) return { page, key };
       }
       try {

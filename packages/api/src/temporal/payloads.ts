@@ -10,7 +10,7 @@ type IPayload = temporal.api.common.v1.IPayload;
 export function decodePayload(payload: IPayload | null | undefined): unknown {
   if (!payload) return null;
   try {
-    const value = defaultPayloadConverter.fromPayload<unknown>(payload as never);
+    const value = defaultPayloadConverter.fromPayload<unknown>(payload);
     return jsonSafe(value);
   } catch {
     return null;

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Client } from '@temporalio/client';
 import { temporal } from './proto.js';
 import type { temporal as T } from '@temporalio/proto';
@@ -37,14 +38,13 @@ export interface TraceDestinations {
  * A closed run never changes, so its description is kept (at most {@link CLOSED_MAX} runs, 5 minutes) and
  * pinned reads of it (history pages, result, input) skip the engine round trip.
  */
-const closedRuns = new Map<string, { at: number; info: RunInfo }>();
 const CLOSED_MAX = 1000;
 const CLOSED_TTL_MS = 5 * 60_000;
+const closedRuns = new LRUCache<string, RunInfo>({ max: CLOSED_MAX, ttl: CLOSED_TTL_MS });
 
 /** The cached description of a closed run, if any (no engine call). */
 export function cachedClosedRun(workflowId: string, runId: string): RunInfo | undefined {
-  const hit = closedRuns.get(`${workflowId}\u0000${runId.toLowerCase()}`);
-  return hit && Date.now() - hit.at < CLOSED_TTL_MS ? hit.info : undefined;
+  return closedRuns.get(`${workflowId}\u0000${runId.toLowerCase()}`);
 }
 
 /**
@@ -54,7 +54,7 @@ export function cachedClosedRun(workflowId: string, runId: string): RunInfo | un
 export async function describeRun(client: Client, workflowId: string, runId?: string): Promise<RunInfo> {
   const key = runId ? `${workflowId}\u0000${runId.toLowerCase()}` : undefined;
   const hit = key ? closedRuns.get(key) : undefined;
-  if (hit && Date.now() - hit.at < CLOSED_TTL_MS) return hit.info;
+  if (hit) return hit;
   const d = await engine(workflowId, () => client.workflow.getHandle(workflowId, runId).describe());
   const info: RunInfo = {
     workflowId: d.workflowId,
@@ -65,11 +65,10 @@ export async function describeRun(client: Client, workflowId: string, runId?: st
     startedAt: d.startTime.getTime(),
     completedAt: d.closeTime ? d.closeTime.getTime() : null,
     historyLength: d.historyLength,
-    memo: (d.memo ?? {}) as Record<string, unknown>,
+    memo: d.memo ?? {},
   };
   if (info.status !== 'running') {
-    if (closedRuns.size >= CLOSED_MAX) closedRuns.delete(closedRuns.keys().next().value!);
-    closedRuns.set(`${workflowId}\u0000${info.runId.toLowerCase()}`, { at: Date.now(), info });
+    closedRuns.set(`${workflowId}\u0000${info.runId.toLowerCase()}`, info);
   }
   return info;
 }

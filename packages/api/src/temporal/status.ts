@@ -1,15 +1,15 @@
 import { temporal } from './proto.js';
 
-/** Lower-case run statuses of CONTRACT "Statuses". */
+/** Lower-case run statuses (docs/reference/api-contract.md, "Statuses"). */
 export type RunStatus = 'running' | 'completed' | 'failed' | 'canceled' | 'terminated' | 'timed_out' | 'continued_as_new';
 
-/** Every run status, in CONTRACT order. */
+/** Every run status, in the documented order. */
 export const RUN_STATUSES = ['running', 'completed', 'failed', 'canceled', 'terminated', 'timed_out', 'continued_as_new'] as const;
 
 /** Terminal statuses: every status but `running`. */
 export const TERMINAL_STATUSES = RUN_STATUSES.filter((s) => s !== 'running');
 
-/** Statuses as the result response spells them (`cancelled`, SPEC "Result response"). */
+/** Statuses as the result response spells them (`cancelled`; every other response says `canceled`). */
 export type ResultStatus = Exclude<RunStatus, 'running' | 'canceled'> | 'cancelled';
 
 const S = temporal.api.enums.v1.WorkflowExecutionStatus;

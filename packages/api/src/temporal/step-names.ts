@@ -7,7 +7,7 @@ type IHistoryEvent = T.api.history.v1.IHistoryEvent;
 
 /**
  * The step (or evaluator) name of an activity type: the part after `#` of `<workflowName>#<activityName>`
- * (CONTRACT "Names", SPEC rule 10); a type without `#` is its own name.
+ * (docs/reference/api-contract.md, "Names"); a type without `#` is its own name.
  */
 export function stepNameOf(activityType: string): string {
   const hash = activityType.lastIndexOf('#');

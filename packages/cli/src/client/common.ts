@@ -7,7 +7,7 @@ import { text } from 'node:stream/consumers';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_API_URL, SkeinApiError, SkeinClient, SkeinConnectionError } from '@skein/client';
 
-/** Exit codes of the client commands (issue 13). */
+/** Exit codes of the client commands. */
 export const EXIT = {
   /** Success. */
   ok: 0,
@@ -171,7 +171,7 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<number |
     try {
       process.exitCode = (await fn(...args)) ?? EXIT.ok;
     } catch (err) {
-      process.exitCode = reportFailure(err, (cmd.opts() as ClientFlags).json);
+      process.exitCode = reportFailure(err, cmd.opts<ClientFlags>().json);
     }
   };
 }

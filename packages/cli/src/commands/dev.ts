@@ -1,5 +1,7 @@
 import path from 'node:path';
-import { createApiServer, loadApiConfig } from '@skein/api';
+import { apiSettings, createApiServer, loadApiConfig } from '@skein/api';
+import { loadSettings } from '@skein/runtime';
+import { workerSettings } from '@skein/worker/settings';
 import { devEngine, portIsFree, type DevEngine } from '../dev/engine.js';
 import { WorkerReloader } from '../dev/reloader.js';
 import { watchProject, type ProjectWatcher } from '../dev/watch.js';
@@ -53,6 +55,9 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
   process.on('exit', () => engine?.server?.process.kill('SIGKILL'));
   let listen: string | undefined;
   try {
+    // Every setting of the worker and the API is checked before anything starts: a malformed one is one line.
+    const workerEnv = loadSettings(workerSettings);
+    loadSettings(apiSettings);
     engine = await devEngine({
       address: options.temporalAddress ?? (process.env.TEMPORAL_ADDRESS || undefined),
       port: options.temporalPort,
@@ -63,17 +68,17 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
     });
     logger.info(`Temporal: ${engine.description}`);
     const address = engine.address;
-    const traceDir = process.env.SKEIN_TRACE_DIR ?? path.join(dataDir, 'traces');
+    const traceDir = workerEnv.SKEIN_TRACE_DIR ?? path.join(dataDir, 'traces');
     reloader = new WorkerReloader(root, {
       TEMPORAL_ADDRESS: address,
       SKEIN_TRACE_DIR: traceDir,
       // A reload, or a restart after a crash, finds the previous instance's pollers still listed for up to 70 s:
       // the new version of the same project takes over the catalog instead of refusing to start.
       SKEIN_ROLLING_DEPLOY: '1',
-      SKEIN_BUNDLE_CACHE: process.env.SKEIN_BUNDLE_CACHE ?? path.join(dataDir, 'bundles'),
+      SKEIN_BUNDLE_CACHE: workerEnv.SKEIN_BUNDLE_CACHE ?? path.join(dataDir, 'bundles'),
       SKEIN_LOG_PRETTY: prettyLogs() ? '1' : '0',
       // The banner and one line per reload say what the worker did; its own lines only for warnings and errors.
-      SKEIN_LOG_LEVEL: process.env.SKEIN_LOG_LEVEL ?? 'warn',
+      SKEIN_LOG_LEVEL: process.env.SKEIN_LOG_LEVEL?.trim() || 'warn',
     }, logger);
     const ready = await reloader.start();
     const config = loadApiConfig({

@@ -45,7 +45,7 @@ export class PortInUseError extends Error {
 }
 
 /**
- * Picks the engine of `skein dev` (CONTRACT: `skein dev` owns its engine): an explicit address is used as is;
+ * Picks the engine of `skein dev` (`skein dev` owns its engine): an explicit address is used as is;
  * otherwise the project gets its own dev server, on 7233 when free, else on a free port (never sharing another
  * project's server by accident: both projects' workers would poll the same catalog). The binary is located or
  * installed first, with progress.

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { currentActivityScope } from './scope.js';
 import type { ActivityEvent, CostPayload, CustomEvent, ErrorEvent, LlmUsagePayload, WorkflowEvent } from './types.js';
 
-/** Lifecycle hook names and their payloads (SPEC "Events"). */
+/** Lifecycle hook names and their payloads (README, "Hooks"). */
 export interface LifecycleHooks {
   onWorkflowStart: WorkflowEvent;
   onWorkflowEnd: WorkflowEvent;
@@ -40,8 +40,8 @@ const registry: Registry = (g[KEY] ??= {
 function subscribe<K extends keyof LifecycleHooks>(name: K, cb: HookCallback<LifecycleHooks[K]>): () => void {
   let set = registry.lifecycle.get(name);
   if (!set) registry.lifecycle.set(name, (set = new Set()));
-  set.add(cb as HookCallback<never>);
-  return () => set.delete(cb as HookCallback<never>);
+  set.add(cb);
+  return () => set.delete(cb);
 }
 
 function invoke<P>(callbacks: Iterable<HookCallback<P>>, payload: P, hook: string): void {
@@ -132,7 +132,7 @@ export function setHookErrorReporter(report: HookErrorReporter): void {
   registry.report = report;
 }
 
-/** Waits for hook callbacks still running, at most `timeoutMs` (SPEC "Limits": 30 s at shutdown). Resolves to how many were still pending. */
+/** Waits for hook callbacks still running, at most `timeoutMs` (the worker gives them 30 s at shutdown). Resolves to how many were still pending. */
 export async function drainHooks(timeoutMs: number): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   while (registry.pending.size > 0 && Date.now() < deadline) {

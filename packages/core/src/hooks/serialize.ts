@@ -1,6 +1,6 @@
 import type { SerializedError } from './types.js';
 
-/** Maximum depth of an error cause chain in events and traces (SPEC "Limits": 10 levels). */
+/** Maximum depth of an error cause chain in events and traces (10 levels, as traces record them: docs/reference/trace-format.md). */
 export const MAX_CAUSE_DEPTH = 10;
 
 /** Serializes an error and its cause chain (cut at `MAX_CAUSE_DEPTH` levels); no stack traces. */

@@ -1,8 +1,8 @@
 /**
- * Worker-side hooks (SPEC "Events"): payload shapes. All times are epoch milliseconds.
+ * Worker-side hooks (README, "Hooks"): payload shapes. All times are epoch milliseconds.
  */
 
-/** `workflowDetails` of every workflow and activity event (SPEC "Events"). */
+/** `workflowDetails` of every workflow and activity event. */
 export interface WorkflowDetails {
   attempt: number;
   continuedFromExecutionRunId: string | null;
@@ -18,13 +18,13 @@ export interface WorkflowDetails {
   workflowType: string;
 }
 
-/** `outputActivityKind` values (SPEC "Events"): `internal_step` is an activity that is neither a step nor an evaluator. */
+/** `outputActivityKind` values: `internal_step` is an activity that is neither a step nor an evaluator. */
 export type OutputActivityKind = 'step' | 'evaluator' | 'internal_step';
 
 /** `activityInfo` of activity events. */
 export interface ActivityDetails {
   activityId: string;
-  /** `<workflowName>#<activityName>` (SPEC rule 10). */
+  /** `<workflowName>#<activityName>` (package rule 10, docs/package-rules.md). */
   activityType: string;
   /** The step or evaluator name. */
   name: string;
@@ -79,13 +79,13 @@ export interface ActivityEvent extends WorkflowEvent {
   aggregations?: Aggregations;
 }
 
-/** Payload of `onError`, by `source` (SPEC "Events"). */
+/** Payload of `onError`, by `source`: `workflow`, `activity` or `runtime`. */
 export type ErrorEvent =
   | (BaseEvent & { source: 'workflow'; workflowDetails: WorkflowDetails; error: SerializedError })
   | (BaseEvent & { source: 'activity'; workflowDetails: WorkflowDetails; activityInfo: ActivityDetails; outputActivityKind: OutputActivityKind; error: SerializedError })
   | (BaseEvent & { source: 'runtime'; error: SerializedError });
 
-/** Envelope of every `on()` event (SPEC "Events"); the last three members are absent outside an activity. */
+/** Envelope of every `on()` event; the last three members are absent outside an activity. */
 export interface CustomEvent<P = unknown> extends BaseEvent {
   name: string;
   payload: P;

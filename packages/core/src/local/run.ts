@@ -10,9 +10,11 @@ import { durationMs, type Duration } from '../shared/duration.js';
 import { checkSchema } from '../shared/validate.js';
 
 /** Thrown by the local `context.control.continueAsNew` and caught by `runLocally`, which starts the next run. */
-class LocalContinueAsNew {
+class LocalContinueAsNew extends Error {
+  override name = 'LocalContinueAsNew';
   readonly input: unknown;
   constructor(input: unknown) {
+    super('continue as new');
     this.input = input;
   }
 }

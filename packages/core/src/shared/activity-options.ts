@@ -1,7 +1,7 @@
 import { deepMerge } from './merge.js';
 import { DEFAULT_ACTIVITY_OPTIONS, type ActivityOptions } from './options.js';
 
-/** The layers of SPEC rule 11, each optional. */
+/** The layers of activity options (package rule 11, docs/package-rules.md), each optional. */
 export interface ActivityOptionLayers {
   /** Options the parent workflow passed down to this child (its own effective workflow-level options). */
   inherited?: ActivityOptions;
@@ -15,14 +15,14 @@ export interface ActivityOptionLayers {
 
 /**
  * Workflow-level options a workflow passes to its children and applies to its activities before their own:
- * inherited < definition < invocation (SPEC rule 11).
+ * inherited < definition < invocation.
  */
 export function workflowLevelOptions(layers: Omit<ActivityOptionLayers, 'activity'>): ActivityOptions {
   return deepMerge<ActivityOptions>(layers.inherited, layers.definition, layers.invocation);
 }
 
 /**
- * Effective options of one activity call, lowest to highest (SPEC rule 11): Skein's defaults
+ * Effective options of one activity call, lowest to highest: Skein's defaults
  * (`DEFAULT_ACTIVITY_OPTIONS`) < inherited < definition < invocation < the activity's own. Objects merge
  * deeply; arrays and scalars replace.
  */

@@ -4,7 +4,7 @@ import type { SKEIN } from './definition.js';
 
 /** Options of a child workflow call: `await otherWorkflow(input, options)` inside a workflow's `fn`. */
 export interface ChildWorkflowCallOptions {
-  /** Invocation-level activity options (SPEC rule 11): override the child's definition and inherited options. */
+  /** Invocation-level activity options: override the child's definition and inherited options. */
   activityOptions?: ActivityOptions;
   /** Child workflow id; default `<parentWorkflowId>/<childName>-<n>` (deterministic). */
   workflowId?: string;

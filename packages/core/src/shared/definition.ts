@@ -132,7 +132,7 @@ export function normalizeActivityConfig<I, O>(kind: ActivityKind, config: Activi
 
 /** Reads the definition carried by a value returned from `workflow()`, `step()` or `evaluator()`, if any. */
 export function definitionOf(value: unknown): WorkflowDefinition | ActivityDefinition | undefined {
-  if ((typeof value === 'function' || (typeof value === 'object' && value !== null)) && SKEIN in (value as object)) {
+  if ((typeof value === 'function' || (typeof value === 'object' && value !== null)) && SKEIN in value) {
     return (value as Record<symbol, WorkflowDefinition | ActivityDefinition>)[SKEIN];
   }
   return undefined;

@@ -1,5 +1,5 @@
 /**
- * Deep merge used for activity options layering (SPEC rule 11): plain objects merge key by key,
+ * Deep merge used for activity options layering (docs/package-rules.md, rule 11): plain objects merge key by key,
  * arrays and every other value replace. `undefined` values never override.
  */
 export function deepMerge<T extends object>(...layers: Array<Partial<T> | undefined | null>): T {
@@ -24,6 +24,6 @@ function cloneValue(value: unknown): unknown {
 /** True for `{}`-like objects (not arrays, dates, class instances or null). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false;
-  const proto = Object.getPrototypeOf(value);
+  const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }

@@ -18,7 +18,7 @@ export const retryPolicySchema = z
   .strict();
 
 /**
- * The subset of Temporal `ActivityOptions` a definition may set (SPEC rule 11). Unknown keys are rejected so a
+ * The subset of Temporal `ActivityOptions` a definition may set. Unknown keys are rejected so a
  * typo (`startToCloseTimout`) fails at definition time instead of being silently ignored.
  */
 export const activityOptionsSchema = z
@@ -31,7 +31,7 @@ export const activityOptionsSchema = z
   })
   .strict();
 
-/** Activity options (timeouts and retry policy) as layered by SPEC rule 11. */
+/** Activity options (timeouts and retry policy), layered from Skein's defaults to the step's own. */
 export type ActivityOptions = z.infer<typeof activityOptionsSchema>;
 
 /** Options of a workflow definition. */
@@ -49,7 +49,7 @@ export const activityDefinitionOptionsSchema = z
   .strict();
 
 /**
- * Skein's documented activity defaults, the lowest layer of SPEC rule 11:
+ * Skein's documented activity defaults, the lowest layer of activity options:
  * 5 minutes start-to-close, 3 attempts with exponential backoff from 1 s, capped at 30 s.
  */
 export const DEFAULT_ACTIVITY_OPTIONS: ActivityOptions = {

@@ -18,7 +18,9 @@ export const skeinPackageJsonSettings = z
       .optional(),
     hookFiles: z
       .array(z.string())
-      .describe("A project's hook files (relative paths inside the project), imported by the worker at start; they register hooks with onWorkflowStart, on, ...")
+      .describe(
+        "A project's hook files (relative paths inside the project), imported by the worker at start; they register hooks with onWorkflowStart, on, ...",
+      )
       .optional(),
   })
   .describe('Skein settings: https://github.com/skein-dev/skein#write-a-workflow-package');

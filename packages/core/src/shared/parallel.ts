@@ -14,6 +14,9 @@ export interface ParallelOptions<T> {
   concurrency?: number;
 }
 
+/** `Array.isArray` for a read-only job list (it narrows a `ReadonlyArray` to `any[]`). */
+const isJobList = <T>(jobs: ParallelOptions<T>['jobs'] | undefined): jobs is ParallelOptions<T>['jobs'] => Array.isArray(jobs);
+
 /**
  * Runs `jobs` with at most `concurrency` in flight and resolves, once every job has settled, to one
  * `{ ok: true, result } | { ok: false, error }` per job in job order. Never rejects because a job failed.
@@ -22,7 +25,7 @@ export interface ParallelOptions<T> {
  */
 export async function executeInParallel<T>(options: ParallelOptions<T>): Promise<Array<ParallelResult<T>>> {
   const { jobs, concurrency } = (options ?? {}) as Partial<ParallelOptions<T>>;
-  if (!Array.isArray(jobs)) throw new TypeError('executeInParallel(): `jobs` must be an array of functions');
+  if (!isJobList(jobs)) throw new TypeError('executeInParallel(): `jobs` must be an array of functions');
   jobs.forEach((job, i) => {
     if (typeof job !== 'function') {
       throw new TypeError(`executeInParallel(): jobs[${i}] is not a function (got ${job === null ? 'null' : typeof job}); pass () => step(input)`);
@@ -31,7 +34,7 @@ export async function executeInParallel<T>(options: ParallelOptions<T>): Promise
   if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency > 0)) {
     throw new TypeError(`executeInParallel(): concurrency must be a positive integer (got ${String(concurrency)})`);
   }
-  const results: Array<ParallelResult<T>> = new Array(jobs.length);
+  const results = new Array<ParallelResult<T>>(jobs.length);
   let next = 0;
   const lane = async (): Promise<void> => {
     while (next < jobs.length) {

@@ -205,7 +205,7 @@ function notInBundle(kind: ActivityKind) {
         'SkeinDefinitionError',
       );
     };
-    return Object.assign(call, { [SKEIN]: def }) as never;
+    return Object.assign(call, { [SKEIN]: def }) as unknown as SkeinActivity<In, O>;
   };
 }
 

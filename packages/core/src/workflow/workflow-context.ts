@@ -22,7 +22,7 @@ export function runInfo(): WorkflowRunInfo {
 /**
  * The `context` a workflow's `fn` receives in the sandbox. `control.continueAsNew(input)` checks `input`
  * against the definition's `inputSchema`, then continues as new with the same workflow type and catalog and
- * the same SPEC rule 11 layers (`args`), so the next run behaves as this one did.
+ * the same activity-option layers (`args`), so the next run behaves as this one did.
  */
 export function workflowContext(def: WorkflowDefinition, args: SkeinRunArgs | undefined): WorkflowContext {
   return {

@@ -24,7 +24,7 @@ export interface StubLoaderOptions {
 /**
  * Stubs of an activity file by importing it (worker side): every export carrying a step or evaluator
  * definition. Used for activity files discovery did not register, such as a shared activity overridden by
- * another registration of the same name (SPEC rule 7): workflow code may still import it.
+ * another registration of the same name (one namespace of names, package rule 7): workflow code may still import it.
  */
 export async function stubsFromModule(file: string): Promise<StubSpec[]> {
   const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;

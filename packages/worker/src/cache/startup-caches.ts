@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { loadSettings } from '@skein/runtime';
+import { workerSettings } from '../settings.js';
 import { FileDigests } from './file-digests.js';
 import { ValidationCache } from './validation-cache.js';
 
@@ -21,10 +23,11 @@ export function openStartupCaches(dir: string): StartupCaches {
 /**
  * The startup cache directory of a worker on `projectDir`: `option` when given (a directory, or `false` for
  * none), else `SKEIN_STARTUP_CACHE` (a directory, or `off`), else `<projectDir>/.skein/startup`.
+ * @throws ConfigError when `SKEIN_STARTUP_CACHE` is malformed.
  */
 export function startupCacheDir(projectDir: string, option?: string | false): string | false {
   if (option !== undefined) return option;
-  const fromEnv = process.env.SKEIN_STARTUP_CACHE?.trim();
+  const fromEnv = loadSettings({ SKEIN_STARTUP_CACHE: workerSettings.SKEIN_STARTUP_CACHE }).SKEIN_STARTUP_CACHE;
   if (fromEnv === 'off') return false;
   return fromEnv ? path.resolve(fromEnv) : path.join(path.resolve(projectDir), '.skein', 'startup');
 }

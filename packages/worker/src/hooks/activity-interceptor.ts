@@ -24,7 +24,7 @@ export function activityInterceptor(resolver: ActivityResolver, events: WorkerEv
         const info = ctx.info;
         const header = input.headers[WORKFLOW_DETAILS_HEADER];
         const details: WorkflowDetails = header
-          ? (defaultPayloadConverter.fromPayload(header) as WorkflowDetails)
+          ? defaultPayloadConverter.fromPayload<WorkflowDetails>(header)
           : fallbackDetails(info);
         const known = resolver.resolve(info.activityType)?.facts;
         const kind: OutputActivityKind = known?.kind ?? 'internal_step';

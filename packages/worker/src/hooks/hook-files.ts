@@ -24,7 +24,7 @@ export async function loadHookFiles(projectRoot: string): Promise<string[]> {
     throw new WorkerStartupError(`${pkgFile}: "skein.hookFiles" must be an array of relative paths`);
   }
   const loaded: string[] = [];
-  for (const rel of hookFiles as string[]) {
+  for (const rel of hookFiles) {
     const file = path.resolve(projectRoot, rel);
     if (path.relative(projectRoot, file).startsWith('..')) {
       throw new WorkerStartupError(`${pkgFile}: hook file "${rel}" is outside the project`);

@@ -13,7 +13,7 @@ const ADVICE: Record<string, string> = {
     'Use erasable syntax instead (a union of string literals or an `as const` object; fields assigned in the constructor), ' +
     'set "erasableSyntaxOnly": true in tsconfig.json so tsc reports these, or build with tsc and run `skein worker` on the output.',
   ERR_INVALID_TYPESCRIPT_SYNTAX: 'Fix the syntax error, or build with tsc to see every error.',
-  ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING: 'Packages under node_modules must publish JavaScript (SPEC rule 5): build the package with tsc.',
+  ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING: 'Packages under node_modules must publish JavaScript: build the package with tsc.',
 };
 
 /**

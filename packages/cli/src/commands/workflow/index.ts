@@ -1,4 +1,4 @@
-/** `skein workflow <command>`: the command-line client of the HTTP API (issue 13). */
+/** `skein workflow <command>`: the command-line client of the HTTP API. */
 import type { Command } from 'commander';
 import { clientConventions } from '../../client/common.js';
 import { registerControlCommands } from './control.js';

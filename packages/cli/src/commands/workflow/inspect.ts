@@ -16,12 +16,12 @@ interface ListFlags extends ClientFlags {
   limit: number;
 }
 
-/** Statuses `--status` accepts (CONTRACT "Statuses"). */
+/** Statuses `--status` accepts (docs/reference/api-contract.md, "Statuses"). */
 const STATUSES: readonly RunStatus[] = ['running', 'completed', 'failed', 'canceled', 'terminated', 'timed_out', 'continued_as_new'];
 
 /**
- * Parses `--status`: a CONTRACT status, or the names the spec's command-line client still accepts:
- * `continued` (renamed `continued_as_new` in v0.8.0, SPEC "States and transitions") and `cancelled`.
+ * Parses `--status`: a run status, or the older names the seed system's command-line client still accepts:
+ * `continued` (now `continued_as_new`) and `cancelled`.
  */
 export function parseStatus(value: string): RunStatus {
   const v = value.toLowerCase();

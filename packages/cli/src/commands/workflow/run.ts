@@ -18,13 +18,13 @@ interface RunFlags extends StartFlags {
   timeout?: number;
 }
 
-/** Bounds of `timeout` in `POST /workflow/run` (CONTRACT: integer ms, 250 to 3 600 000). */
+/** Bounds of `timeout` in `POST /workflow/run` (integer ms, 250 to 3 600 000). */
 const MIN_WAIT_MS = 250;
 const MAX_WAIT_MS = 3_600_000;
 
 /**
  * Parses `--timeout`: a duration in the `ms` format Temporal uses (`30s`, `5m`, `1h`) or plain milliseconds.
- * @returns milliseconds, 250 to 3 600 000 (CONTRACT `timeout` of `POST /workflow/run`)
+ * @returns milliseconds, 250 to 3 600 000 (the range `timeout` of `POST /workflow/run` accepts)
  * @throws InvalidArgumentError (a usage error) otherwise
  */
 export function duration(value: string): number {

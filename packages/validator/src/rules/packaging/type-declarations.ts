@@ -29,7 +29,7 @@ export const rule = createRule({
         data: {
           count: String(missing.length),
           total: String(published.length),
-          package: String(pkg.packageJson.name ?? path.basename(pkg.root)),
+          package: typeof pkg.packageJson.name === 'string' ? pkg.packageJson.name : path.basename(pkg.root),
           first: path.relative(pkg.root, missing[0] as string),
         },
       });

@@ -34,7 +34,7 @@ export const rule = createRule({
           file,
           loc: { line: hit.line, column: hit.column },
           messageId: 'notPeer',
-          data: { file: path.relative(pkg.root, file), specifier: hit.specifier, package: String(pkg.packageJson.name ?? 'the package'), where },
+          data: { file: path.relative(pkg.root, file), specifier: hit.specifier, package: typeof pkg.packageJson.name === 'string' ? pkg.packageJson.name : 'the package', where },
         });
         break;
       }

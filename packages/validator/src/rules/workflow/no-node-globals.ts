@@ -6,7 +6,7 @@
  * (`globalThis.process.env`, `globalThis['fetch']`) or Node's alias of it, `global` (`global.process.env`), or taken
  * out of either by destructuring (`const { process: { env } } = globalThis`).
  */
-import type { Node, ObjectPattern } from '@babel/types';
+import type { MemberExpression, Node, ObjectPattern, OptionalMemberExpression } from '@babel/types';
 import { VISIT_SCOPE, type RulePath, type RuleVisitor } from '@skein/discovery';
 import { createRule } from '../../create-rule.js';
 import { globalNamesPattern, visitGlobalReferences, type GlobalReference } from '../util/visitors.js';
@@ -79,13 +79,13 @@ export const rule = createRule({
     };
     const base = visitGlobalReferences(FLAGGED_GLOBALS, onReference);
     /** `global.x` (and `global['x']`, `global?.x`): read as `globalThis.x` is. */
-    const member = (path: RulePath<Node>): void => {
-      const node = path.node;
-      if ((node.type !== 'MemberExpression' && node.type !== 'OptionalMemberExpression') || node.object.type !== 'Identifier' || node.object.name !== 'global') return;
-      const name = !node.computed && node.property.type === 'Identifier' ? node.property.name : node.property.type === 'StringLiteral' ? node.property.value : undefined;
-      if (name === undefined || !FLAGGED_GLOBALS.has(name) || !isGlobalObject(node.object, path)) return;
+    const member = (path: RulePath<MemberExpression> | RulePath<OptionalMemberExpression>): void => {
+      const { object, property, computed } = path.node;
+      if (object.type !== 'Identifier' || object.name !== 'global') return;
+      const name = computed ? (property.type === 'StringLiteral' ? property.value : undefined) : property.type === 'Identifier' ? property.name : undefined;
+      if (name === undefined || !FLAGGED_GLOBALS.has(name) || !isGlobalObject(object, path)) return;
       if (path.parent.type === 'UnaryExpression' && path.parent.operator === 'typeof') return; // a feature test
-      onReference(path as GlobalReference, name);
+      onReference(path, name);
     };
     /** `const { process } = globalThis` and `({ fetch } = global)`: each flagged name taken out is a use. */
     const takeOut = (pattern: Node, init: Node | null | undefined, path: RulePath<Node>): void => {

@@ -1,0 +1,24 @@
+/**
+ * `@skein/runtime`: what every Skein process (worker, API, CLI) shares at run time. Each process declares its
+ * settings as a schema of environment variables built from these pieces and reads them once with `loadSettings`;
+ * the worker and the API watch the engine with the one `monitorEngine`.
+ */
+export {
+  ConfigError,
+  RENAMED_SETTINGS,
+  choiceSetting,
+  flagSetting,
+  intSetting,
+  listSetting,
+  loadSettings,
+  patternSetting,
+  settingDocs,
+  settingsTable,
+  textSetting,
+  type ProcessSettings,
+  type SettingDoc,
+  type Settings,
+  type SettingsShape,
+} from './settings.js';
+export { LOG_LEVELS, MAX_CATALOG_BYTES, catalogSetting, engineCheckSettings, logLevelSetting, type LogLevel } from './common.js';
+export { monitorEngine, pingEngine, type EngineMonitor, type EngineMonitorOptions, type HealthCheckedEngine } from './engine-monitor.js';
