@@ -1,7 +1,8 @@
 /**
- * Catalog liveness and versioning against a real dev server (issue 12, Build 1): a catalog is available while a
- * worker polls it; a second worker with a different project refuses the catalog unless it is a rolling deploy
- * (then both projects' workflows are served); workers that stop cleanly retire the catalog at once.
+ * Catalog liveness and versions against a real dev server: a catalog is available while a worker of its current
+ * build serves it; a worker of another project (another build) joins, becomes the current version and its
+ * workflows are the ones served, while a run pinned to the first build stays readable; workers that stop cleanly
+ * retire the catalog at once.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,9 +23,9 @@ let url: string;
 let connection: Connection;
 let client: Client;
 const workers: SkeinWorker[] = [];
-let rolling: CliProcess | undefined;
+let other: CliProcess | undefined;
 
-const start = (project: string, extra: { rollingDeploy?: boolean } = {}) =>
+const start = (project: string, extra: { promote?: 'auto' | 'manual' } = {}) =>
   startWorker({ projectDir: path.join(repoRoot, project), catalog, engine: { address }, logger, traceDir: false, ...extra });
 
 async function get(route: string) {
@@ -43,59 +44,77 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (rolling && rolling.child.exitCode === null) rolling.child.kill('SIGKILL');
+  if (other && other.child.exitCode === null) other.child.kill('SIGKILL');
   await api?.close();
   for (const w of workers) await w.shutdown();
   await connection?.close();
 });
 
 describe('catalog liveness from the engine', () => {
-  it('answers the served document with its version and the workers polling it; GET /workflow/catalog says which catalogs are live', async () => {
+  it("answers the current build's document with its version, build and the workers polling it; GET /workflow/catalog says which catalogs are live", async () => {
     const doc = await get(`/workflow/catalog/${catalog}`);
     expect(doc.status).toBe(200);
     expect(doc.body.version).toMatch(/^[0-9a-f]{64}$/);
     expect(doc.body.version).toBe(workers[0]!.catalogDocument.version);
+    expect(doc.body.deployment).toEqual({ name: catalog, buildId: workers[0]!.deployment.buildId });
     expect(doc.body.workflows.map((w: { name: string }) => w.name)).toContain('echo');
     expect(doc.body.workers.length).toBeGreaterThan(0);
     const all = await get('/workflow/catalog');
     expect(all.status).toBe(200);
     expect(all.body.catalogs).toContainEqual({ catalog, live: true, version: doc.body.version });
+    // The build's lease and catalog record exist on the engine, but run listings leave them out.
+    const lease = await client.workflow.getHandle(`$lease:${catalog}@${doc.body.deployment.buildId}`).describe();
+    expect(lease.status.name).toBe('RUNNING');
+    const listed = await get('/workflow/runs?limit=1000');
+    expect(listed.status).toBe(200);
+    expect(listed.body.runs.filter((r: { workflowType: string }) => r.workflowType.startsWith('$'))).toEqual([]);
   });
 
-  it('a second worker with a different project refuses the catalog unless it is a rolling deploy, which serves both', async () => {
-    await expect(start('fixtures/projects/catalog-other')).rejects.toThrow(
-      new RegExp(`Catalog "${catalog}" is served by another live worker .*--rolling-deploy \\(SKEIN_ROLLING_DEPLOY=1\\)`),
-    );
-    // The refused worker changed nothing: the first project is still served alone.
-    const still = await get(`/workflow/catalog/${catalog}`);
-    expect(still.body.version).toBe(workers[0]!.catalogDocument.version);
-    expect(still.body.workflows.map((w: { name: string }) => w.name)).not.toContain('shout');
-
-    // The deliberate rolling deploy, as an operator starts it: `skein worker --rolling-deploy`.
-    rolling = spawnSkein(['worker', 'fixtures/projects/catalog-other', '--rolling-deploy'], {
-      TEMPORAL_ADDRESS: address,
-      SKEIN_CATALOG: catalog,
+  it('a worker of another project joins as a new build, becomes current, and its workflows are served; a run pinned to the first build stays readable', async () => {
+    // A run of the first build that waits (pinned to that build).
+    const started = await fetch(`${url}/workflow/start`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ workflowName: 'waiter', input: {} }),
     });
-    const both = await eventually(async () => {
+    expect(started.status).toBe(200);
+    const { workflowId } = (await started.json()) as { workflowId: string };
+
+    other = spawnSkein(['worker', 'fixtures/projects/catalog-other'], { TEMPORAL_ADDRESS: address, SKEIN_CATALOG: catalog });
+    const next = await eventually(async () => {
       const r = await get(`/workflow/catalog/${catalog}`);
       return r.status === 200 && r.body.version !== workers[0]!.catalogDocument.version ? r : undefined;
     }, 60_000);
-    const names = both.body.workflows.map((w: { name: string }) => w.name);
-    expect(names).toEqual(expect.arrayContaining(['shout', 'echo']));
+    const names = next.body.workflows.map((w: { name: string }) => w.name);
+    expect(names).toContain('shout');
+    expect(names).not.toContain('echo');
+    expect(next.body.deployment.buildId).not.toBe(workers[0]!.deployment.buildId);
+    // The engine agrees: the new build is current, the first one draining its pinned run.
+    const described = await client.workflowService.describeWorkerDeployment({ namespace: 'default', deploymentName: catalog });
+    expect(described.workerDeploymentInfo?.routingConfig?.currentDeploymentVersion?.buildId).toBe(next.body.deployment.buildId);
+
+    const shout = await fetch(`${url}/workflow/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ workflowName: 'shout', input: 'hi', timeout: 30_000 }),
+    });
+    expect(shout.status).toBe(200);
+    // The pinned run of the first build is still there and readable.
+    const status = await get(`/workflow/${encodeURIComponent(workflowId)}/status`);
+    expect(status.status).toBe(200);
+    expect(status.body.status).toBe('running');
   });
 
   it('workers stopped cleanly retire the catalog: a run on it is 404 CatalogNotAvailableError at once, with Retry-After', async () => {
-    rolling!.child.kill('SIGTERM');
-    expect(await rolling!.exited).toBe(0);
-    // The other worker still serves the catalog.
-    expect((await get(`/workflow/catalog/${catalog}`)).status).toBe(200);
+    other!.child.kill('SIGTERM');
+    expect(await other!.exited).toBe(0);
     await workers[0]!.shutdown();
     const started = Date.now();
     const res = await eventually(async () => {
       const r = await fetch(`${url}/workflow/run`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ workflowName: 'echo', input: 1, timeout: 1000 }),
+        body: JSON.stringify({ workflowName: 'shout', input: 1, timeout: 1000 }),
       });
       return r.status === 404 ? r : undefined;
     }, 5_000, 50);

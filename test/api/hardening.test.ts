@@ -222,6 +222,11 @@ describe('browser safety and the opt-in token', () => {
     expect(evil.body).toMatchObject({ error: 'ForbiddenOriginError' });
     const rebinding = await rawHttp(Number(new URL(h.url).port), `GET /workflow/${workflowId}/status HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n`);
     expect(rebinding).toMatch(/^HTTP\/1\.1 403/);
+    // Health probes answer whatever Host an orchestrator sends (a pod's address).
+    for (const probe of ['/health', '/ready']) {
+      const answer = await rawHttp(Number(new URL(h.url).port), `GET ${probe} HTTP/1.1\r\nHost: 10.1.2.3:3001\r\nConnection: close\r\n\r\n`);
+      expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    }
     expect((await h.call('GET', '/workflow/{id}/status', { params: { id: workflowId } })).body.status).toBe('running');
     // A loopback page may call the API; its preflight is answered.
     const preflight = await raw('/workflow/run', {

@@ -49,7 +49,14 @@ describe('@skein/testing on the shared dev server', () => {
     scheduled.activityTaskScheduledEventAttributes!.activityType!.name = 'summarize#somethingElse';
     const failures = await replayHistories(env, [tampered]);
     expect(failures).toHaveLength(1);
-    expect(failures[0]).toMatchObject({ workflowId: handle.workflowId, error: { name: 'DeterminismViolationError' } });
+    expect(failures[0]).toMatchObject({
+      workflowId: handle.workflowId,
+      runId: handle.firstExecutionRunId,
+      workflowType: 'summarize',
+      kind: 'nondeterminism',
+      message: expect.stringContaining('summarize#somethingElse'),
+      event: { eventType: 'ACTIVITY_TASK_SCHEDULED' },
+    });
   });
 });
 

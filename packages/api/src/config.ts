@@ -32,7 +32,7 @@ export const apiSettings = {
   SKEIN_HANDLER_TIMEOUT_MS: intSetting(10_000, { min: 100, max: 600_000 }, {
     description: 'how long a query or update waits for a worker, in ms, before 504 `WorkflowTaskTimeoutError`',
   }),
-  SKEIN_CATALOG_CACHE_MS: intSetting(2_000, { min: 0, max: 60_000 }, { description: "how long a catalog's live workers are cached, in ms" }),
+  SKEIN_CATALOG_CACHE_MS: intSetting(2_000, { min: 0, max: 60_000 }, { description: "how long a catalog's live workers and its current build's liveness lease are cached, in ms" }),
   SKEIN_CORS_ORIGINS: listSetting({
     description: 'extra allowed `Origin`s, comma-separated (`https://app.example.com`; `*`: any); loopback origins are always allowed',
   }),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonLimitIssue, MAX_JSON_DEPTH } from '../src/middleware/body-limits.js';
-import { hostAllowed, originAllowed } from '../src/middleware/browser.js';
+import { browserGuard, hostAllowed, originAllowed } from '../src/middleware/browser.js';
 import { buildOpenApiDocument } from '../src/openapi.js';
 import { workflowIdSchema } from '../src/schemas/common.js';
 import { isUnknownUpdate, nameList, unknownQueryNames } from '../src/temporal/handlers.js';
@@ -51,6 +51,31 @@ describe('browser allow-lists', () => {
     for (const h of ['evil.example', 'evil.example:3001', 'localhost@evil.example', 'a/b']) expect(hostAllowed(h, policy), h).toBe(false);
     expect(hostAllowed('10.0.0.5:3001', { ...policy, listenHost: '10.0.0.5' })).toBe(true);
     expect(hostAllowed('10.0.0.5:3001', { ...policy, listenHost: '0.0.0.0' })).toBe(false);
+  });
+});
+
+describe('health probes and the Host allow-list', () => {
+  const guard = browserGuard({ corsOrigins: [], allowedHosts: [], listenHost: '0.0.0.0' });
+  /** Runs the guard on a request line and headers; resolves whether it let the request through. */
+  const passes = async (method: string, path: string, headers: Record<string, string>) => {
+    let reached = false;
+    const ctx = { method, path, get: (name: string) => headers[name] ?? '', set: () => {}, vary: () => {}, response: {}, headers } as never;
+    await guard(ctx, async () => {
+      reached = true;
+    });
+    return reached;
+  };
+
+  it('answers /health and /ready whatever the Host (a pod probed by its address)', async () => {
+    expect(await passes('GET', '/health', { Host: '10.1.2.3:3001' })).toBe(true);
+    expect(await passes('GET', '/ready', { Host: '10.1.2.3:3001' })).toBe(true);
+  });
+
+  it('still refuses any other path, or a probe path with another method, from a host not on the list', async () => {
+    await expect(passes('POST', '/workflow/run', { Host: '10.1.2.3:3001' })).rejects.toMatchObject({ type: 'ForbiddenOriginError', status: 403 });
+    await expect(passes('GET', '/workflow/catalog', { Host: '10.1.2.3:3001' })).rejects.toMatchObject({ type: 'ForbiddenOriginError', status: 403 });
+    await expect(passes('POST', '/health', { Host: 'evil.example' })).rejects.toMatchObject({ type: 'ForbiddenOriginError', status: 403 });
+    await expect(passes('GET', '/health', { Host: '10.1.2.3:3001', Origin: 'https://evil.example' })).rejects.toMatchObject({ type: 'ForbiddenOriginError', status: 403 });
   });
 });
 

@@ -4,7 +4,10 @@ import module from 'node:module';
 import { Command, InvalidArgumentError } from 'commander';
 import { configureInit } from 'create-skein';
 import { registerClientCommands } from './client/register.js';
+import { registerDeployCommand } from './commands/deploy.js';
 import type { DevOptions } from './commands/dev.js';
+import type { ReplayFlags } from './commands/replay.js';
+import { clientConventions } from './client/common.js';
 
 // The server-side commands load the worker and the API (Temporal's native bridge, webpack, Koa): imported only
 // when one of them runs, so `skein workflow …` starts in a fraction of the time (bench/cli-client).
@@ -39,10 +42,32 @@ program
 
 program
   .command('worker')
-  .description('serve the workflows of a project on the catalog task queue (SKEIN_CATALOG, default main)')
-  .argument('[projectDir]', 'project directory', '.')
-  .option('--rolling-deploy', 'start next to a live worker of another version of the catalog (as SKEIN_ROLLING_DEPLOY=1)')
-  .action(async (dir: string, opts: { rollingDeploy?: boolean }) => (await import('./commands/worker.js')).workerCommand(dir, opts));
+  .description('serve the workflows of a project, or of a build made by "skein build", on the catalog task queue (SKEIN_CATALOG, default main)')
+  .argument('[projectDir]', 'project directory, or build directory', '.')
+  .option('--no-promote', "do not make this build the current version once it polls; leave it to 'skein deploy promote' (as SKEIN_PROMOTE=manual)")
+  .option('--exit-when-drained', 'stop once Temporal reports this build drained and it is neither current nor ramping')
+  .action(async (dir: string, opts: { promote?: boolean; exitWhenDrained?: boolean }) => (await import('./commands/worker.js')).workerCommand(dir, opts));
+
+clientConventions(
+  program
+    .command('build')
+    .description('validate the project and bundle its workflow code ahead of time into a build that "skein worker <buildDir>" serves')
+    .argument('[projectDir]', 'project directory', '.')
+    .option('--out <dir>', 'build directory (default <projectDir>/.skein/build)')
+    .action(async (dir: string, opts: { out?: string }) => (await import('./commands/build.js')).buildCommand(dir, opts)),
+);
+
+clientConventions(
+  program
+    .command('replay')
+    .description("replay run histories against the workflow code of a project or build; exit 1 on an incompatible change (the check before a deploy)")
+    .argument('[projectDir]', 'project directory, or build directory', '.')
+    .option('--workflow <name>', 'only runs of this workflow type')
+    .option('--limit <n>', 'at most this many runs, the most recent first (default 100)')
+    .option('--histories <path>', 'replay these JSON history files (a file or a directory; "skein workflow history <id> --json" output) instead of runs read from the engine')
+    .addHelpText('after', '\nWithout --histories: the runs of the catalog SKEIN_CATALOG (default main) on TEMPORAL_ADDRESS, closed and open.\nExit codes: 0 every history replays (or nothing to replay), 1 a history does not replay, 2 usage error.')
+    .action(async (dir: string, opts: ReplayFlags) => (await import('./commands/replay.js')).replayCommand(dir, opts)),
+);
 
 program.command('api').description('serve the HTTP API on PORT (default 3001)').action(async () => (await import('./commands/api.js')).apiCommand());
 
@@ -61,5 +86,6 @@ program
 configureInit(program.command('init'));
 
 registerClientCommands(program);
+registerDeployCommand(program);
 
 await program.parseAsync();

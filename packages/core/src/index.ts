@@ -32,6 +32,8 @@ export { sleep } from './local/run.js';
 // Signals, queries and updates: Temporal's own definitions (usable anywhere); `setHandler` and `condition`
 // only work inside a workflow execution (the worker's sandbox), as in `@temporalio/workflow`.
 export { condition, defineQuery, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
+// Guarding a change to a running workflow's code (Temporal's `patched`/`deprecatePatch` in the worker's sandbox).
+export { patched, deprecatePatch } from './local/patch.js';
 
 /**
  * Defines a workflow. The worker runs `fn` in Temporal's deterministic sandbox; there, calling a step or

@@ -40,3 +40,34 @@ export function activityType(workflowName: string, activityName: string): string
 export function catalogWorkflowId(catalog: string): string {
   return `${CATALOG_WORKFLOW_TYPE}:${catalog}`;
 }
+
+/**
+ * Task queue of Skein's record-keeping executions (a build's catalog document, a build's liveness lease): no worker
+ * polls it, so these executions never run code; they exist for their memo and their timeout.
+ */
+export const RECORDS_TASK_QUEUE = 'skein-records';
+
+/** Workflow type of the execution holding one build's catalog document in its memo (`memo.catalog`). */
+export const CATALOG_VERSION_WORKFLOW_TYPE = '$catalogVersion';
+
+/** Workflow id of the execution holding the catalog document of build `buildId` of `catalog`. */
+export function catalogVersionWorkflowId(catalog: string, buildId: string): string {
+  return `${CATALOG_WORKFLOW_TYPE}:${catalog}@${buildId}`;
+}
+
+/**
+ * Workflow type of a liveness lease: an execution that times out unless a live worker of the build renews it
+ * (see `CATALOG_LEASE_TTL_MS`).
+ */
+export const CATALOG_LEASE_WORKFLOW_TYPE = '$lease';
+
+/** Workflow id of the liveness lease of build `buildId` of `catalog`. */
+export function catalogLeaseWorkflowId(catalog: string, buildId: string): string {
+  return `${CATALOG_LEASE_WORKFLOW_TYPE}:${catalog}@${buildId}`;
+}
+
+/** How long a lease lives without renewal, ms: a catalog whose workers all died stops answering as served within this time (plus the API's 2 s cache). */
+export const CATALOG_LEASE_TTL_MS = 10_000;
+
+/** How often each worker renews its build's lease when it is older than this, ms. */
+export const CATALOG_LEASE_RENEW_MS = 3_000;

@@ -5,11 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
-import type { HistoryAndWorkflowId } from '@temporalio/client';
 import { pino, type Logger } from 'pino';
 import { SKEIN, type SkeinWorkflow } from '@skein/core';
 import { locateTemporal, startDevServer, type DevServer } from '@skein/cli';
 import { startWorker, type SkeinWorker } from '@skein/worker';
+import type { RecordedHistory } from './types.js';
 
 /**
  * A replacement for a step or an evaluator: gets the input as sent, answers the output (or throws). Its parameter
@@ -52,7 +52,7 @@ export interface TestEnv {
   /** Starts a workflow and answers its handle (signal, query, update, result, history). */
   start<I, O>(workflow: WorkflowRef<I, O>, input?: I, options?: { workflowId?: string }): Promise<WorkflowHandle>;
   /** A finished (or running) workflow's history, in the shape `replayHistories()` takes. */
-  history(workflowId: string): Promise<HistoryAndWorkflowId>;
+  history(workflowId: string): Promise<RecordedHistory>;
   /**
    * Replaces steps and evaluators by name (`{ composeGreeting: () => 'Hi.' }`) for the runs that follow.
    * @returns a function that restores what was there before.

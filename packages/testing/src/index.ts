@@ -5,3 +5,4 @@
  */
 export { createTestEnv, workflowName, type TestEnv, type TestEnvOptions, type StepMock, type WorkflowRef } from './env.js';
 export { replayHistories, type ReplayFailure } from './replay.js';
+export type { RecordedHistory } from './types.js';

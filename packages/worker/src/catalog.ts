@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
-import { CATALOG_WORKFLOW_TYPE, activityType, catalogWorkflowId } from '@skein/core';
-import type { Client } from '@temporalio/client';
+import {
+  CATALOG_VERSION_WORKFLOW_TYPE,
+  CATALOG_WORKFLOW_TYPE,
+  RECORDS_TASK_QUEUE,
+  activityType,
+  catalogVersionWorkflowId,
+  catalogWorkflowId,
+} from '@skein/core';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { LoadedProject } from './load.js';
 
 /**
@@ -13,16 +20,13 @@ export interface CatalogDocument {
   publishedAt: number;
   /**
    * Hash of what the worker serves (workflows, their schemas and activities, shared activities): SHA-256, hex.
-   * Two workers with the same version serve the same project; see `claimCatalog`.
+   * Two builds may share it (a code-only change); the build ID tells them apart.
    */
   version: string;
   /** Temporal identity of the worker that published the document (as `DescribeTaskQueue` lists its pollers). */
   identity: string;
-  /**
-   * During a rolling deploy (`SKEIN_ROLLING_DEPLOY=1`): the older versions still served by live workers. The API
-   * serves their names too while their workers' identities still poll the catalog.
-   */
-  previous?: CatalogVersionEntry[];
+  /** The Worker Versioning deployment version that serves this document: deployment name and build ID. */
+  deployment?: { name: string; buildId: string };
   workflows: Array<{
     name: string;
     aliases: string[];
@@ -39,9 +43,6 @@ export interface CatalogDocument {
   sharedActivities: Array<{ name: string; kind: 'step' | 'evaluator'; package: string | null }>;
 }
 
-/** An older version of a catalog kept listed during a rolling deploy. */
-export type CatalogVersionEntry = Pick<CatalogDocument, 'version' | 'identity' | 'workflows' | 'sharedActivities'>;
-
 /** The version of what a catalog document serves: SHA-256 (hex) of its workflows and shared activities. */
 export function catalogVersion(doc: Pick<CatalogDocument, 'workflows' | 'sharedActivities'>): string {
   return createHash('sha256').update(JSON.stringify({ workflows: doc.workflows, sharedActivities: doc.sharedActivities })).digest('hex');
@@ -51,7 +52,13 @@ export function catalogVersion(doc: Pick<CatalogDocument, 'workflows' | 'sharedA
 export const CATALOG_MEMO_BUDGET_BYTES = 1_500_000;
 
 /** Builds the catalog document of a loaded project, published by the worker `identity`. */
-export function buildCatalogDocument(project: LoadedProject, catalog: string, identity: string, now = Date.now()): CatalogDocument {
+export function buildCatalogDocument(
+  project: LoadedProject,
+  catalog: string,
+  identity: string,
+  now = Date.now(),
+  deployment?: { name: string; buildId: string },
+): CatalogDocument {
   const served = {
     workflows: project.workflows.map((wf) => ({
       name: wf.facts.name,
@@ -72,7 +79,7 @@ export function buildCatalogDocument(project: LoadedProject, catalog: string, id
       package: 'package' in a.entry ? ((a.entry as { package: { name: string } | null }).package?.name ?? null) : null,
     })),
   };
-  return { catalog, publishedAt: now, version: catalogVersion(served), identity, ...served };
+  return { catalog, publishedAt: now, version: catalogVersion(served), identity, ...(deployment ? { deployment } : {}), ...served };
 }
 
 /**
@@ -86,9 +93,10 @@ export function fitCatalogDocument(doc: CatalogDocument): { doc: CatalogDocument
 }
 
 /**
- * Publishes the catalog: starts `$catalog` (id `$catalog:<catalog>`) on the catalog's task queue with the
- * document as its memo, replacing any previous run. Call `claimCatalog` first: it refuses a catalog that a live
- * worker of another version serves.
+ * Publishes the catalog's served document: starts `$catalog` (id `$catalog:<catalog>`) on the catalog's task
+ * queue with the document as its memo, replacing any previous run. The API serves what this document lists,
+ * so it is the current version's: the worker that makes its build current publishes it, as does
+ * `skein deploy promote`/`rollback` (`publishCurrentCatalog`).
  */
 export async function publishCatalog(client: Client, doc: CatalogDocument): Promise<void> {
   await client.workflow.start(CATALOG_WORKFLOW_TYPE, {
@@ -98,4 +106,48 @@ export async function publishCatalog(client: Client, doc: CatalogDocument): Prom
     memo: { catalog: doc },
     workflowIdConflictPolicy: 'TERMINATE_EXISTING',
   });
+}
+
+/**
+ * Records the document of one build (`doc.deployment.buildId`): an execution `$catalog:<catalog>@<buildId>` on
+ * the records task queue, never run, holding it in its memo, so that promoting that build later (an operator's
+ * `skein deploy promote` or `rollback`) can publish what it serves. Replaces an earlier record of the build.
+ * @throws Error when the document names no deployment; the engine's error.
+ */
+export async function recordVersionCatalog(client: Client, doc: CatalogDocument): Promise<void> {
+  if (!doc.deployment) throw new Error('recordVersionCatalog: the document names no deployment version');
+  await client.workflow.start(CATALOG_VERSION_WORKFLOW_TYPE, {
+    workflowId: catalogVersionWorkflowId(doc.catalog, doc.deployment.buildId),
+    taskQueue: RECORDS_TASK_QUEUE,
+    args: [],
+    memo: { catalog: doc },
+    workflowIdConflictPolicy: 'TERMINATE_EXISTING',
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+  });
+}
+
+/**
+ * Publishes the recorded document of build `buildId` as the catalog's served document (`publishCatalog`).
+ * @returns false when no running worker of that build recorded one (its workers stopped, or it never ran on this catalog).
+ * @throws the engine's error.
+ */
+export async function publishCurrentCatalog(client: Client, catalog: string, buildId: string): Promise<boolean> {
+  try {
+    const d = await client.workflow.getHandle(catalogVersionWorkflowId(catalog, buildId)).describe();
+    const doc = d.memo?.catalog as CatalogDocument | undefined;
+    if (d.status.name !== 'RUNNING' || !doc) return false;
+    await publishCatalog(client, { ...doc, publishedAt: Date.now() });
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}
+
+/** Ends the record of build `buildId` (its last worker stopped cleanly). Never throws. */
+export async function dropVersionCatalog(client: Client, catalog: string, buildId: string): Promise<void> {
+  await client.workflow
+    .getHandle(catalogVersionWorkflowId(catalog, buildId))
+    .terminate('the last worker of this build stopped')
+    .catch(() => {});
 }

@@ -7,6 +7,7 @@ import { openStartupCaches, startupCacheDir } from './cache/startup-caches.js';
 import { beginProjectCheck, type ProjectCheck } from './validate.js';
 
 export type { ProjectCheck } from './validate.js';
+export { looksLikeBuild, BUILD_RECORD } from './build/build-files.js';
 
 /**
  * Begins the startup check of `projectDir` as `startWorker` would (same startup cache: `options.startupCache`,

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { loadSettings, type LogLevel } from '@skein/runtime';
 import { workerSettings } from './settings.js';
@@ -20,8 +21,8 @@ export interface WorkerConfig {
   engine: EngineConnectionConfig;
   /** Engine health check (`SKEIN_ENGINE_CHECK_INTERVAL_MS`, default 5 000; `SKEIN_ENGINE_CHECK_FAILURES`, default 3). */
   engineCheck: { intervalMs: number; failures: number };
-  /** `SKEIN_ROLLING_DEPLOY=1` (or `true`): start next to a live worker of another catalog version (see `claimCatalog`). */
-  rollingDeploy: boolean;
+  /** Worker Versioning: which deployment version this worker polls as, and whether it makes itself current. */
+  deployment: DeploymentConfig;
   /** `SKEIN_TRACE_DIR` as set (a folder, or `off`); undefined = `<project>/.skein/traces`. */
   traceDir: string | undefined;
   /** `SKEIN_BUNDLE_CACHE` as set (a folder, or `off`); undefined = `<project>/.skein/bundles`. */
@@ -57,10 +58,57 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     catalog: s.SKEIN_CATALOG,
     engine: loadEngineConfig(env),
     engineCheck: { intervalMs: s.SKEIN_ENGINE_CHECK_INTERVAL_MS, failures: s.SKEIN_ENGINE_CHECK_FAILURES },
-    rollingDeploy: s.SKEIN_ROLLING_DEPLOY,
+    deployment: deploymentOf(s.SKEIN_CATALOG, s),
     traceDir: s.SKEIN_TRACE_DIR,
     bundleCache: s.SKEIN_BUNDLE_CACHE,
     startupCache: s.SKEIN_STARTUP_CACHE,
     logLevel: s.SKEIN_LOG_LEVEL,
   };
+}
+
+/**
+ * The local trace directory of a worker serving the project at `root`: `option` when given (`false` or `off`:
+ * none), else `configured` (`SKEIN_TRACE_DIR` as `loadWorkerConfig` reads it; `off`: none), else
+ * `<root>/.skein/traces`. Absolute, or null for no local traces.
+ */
+export function traceDirOf(root: string, option: string | false | undefined, configured: string | undefined): string | null {
+  const value = option ?? configured ?? path.join(root, '.skein', 'traces');
+  return value === false || value === 'off' ? null : path.resolve(value);
+}
+
+/**
+ * The workflow bundle cache directory of a worker serving the project at `root`: `option` when given (`false`:
+ * none), else `configured` (`SKEIN_BUNDLE_CACHE` as `loadWorkerConfig` reads it: a directory, or `off`), else
+ * `<root>/.skein/bundles`.
+ */
+export function bundleCacheDirOf(root: string, option: string | false | undefined, configured: string | undefined): string | false {
+  if (option !== undefined) return option;
+  return configured === 'off' ? false : configured ? path.resolve(configured) : path.join(root, '.skein', 'bundles');
+}
+
+/** Worker Versioning settings (see docs/deploying.md). */
+export interface DeploymentConfig {
+  /** `SKEIN_DEPLOYMENT_NAME`: the Temporal worker deployment; default the catalog's name. */
+  name: string;
+  /** `SKEIN_BUILD_ID`: overrides the build ID computed from the project's code (`computeBuildId`); undefined when unset. */
+  buildId: string | undefined;
+  /**
+   * `SKEIN_PROMOTE`: `auto` (default) makes a new build the current version once its worker is ready; `manual`
+   * leaves that to an operator (`skein deploy promote`) or a CD system.
+   */
+  promote: 'auto' | 'manual';
+}
+
+function deploymentOf(catalog: string, s: { SKEIN_DEPLOYMENT_NAME: string | undefined; SKEIN_BUILD_ID: string | undefined; SKEIN_PROMOTE: 'auto' | 'manual' }): DeploymentConfig {
+  return { name: s.SKEIN_DEPLOYMENT_NAME ?? catalog, buildId: s.SKEIN_BUILD_ID, promote: s.SKEIN_PROMOTE };
+}
+
+/**
+ * Reads the Worker Versioning settings for `catalog` (a catalog other than `SKEIN_CATALOG`, given to `startWorker`,
+ * names the default deployment).
+ * @throws ConfigError (one line naming the variable) when `SKEIN_PROMOTE`, `SKEIN_DEPLOYMENT_NAME` or `SKEIN_BUILD_ID` is malformed.
+ */
+export function loadDeploymentConfig(catalog: string, env: NodeJS.ProcessEnv = process.env): DeploymentConfig {
+  const { SKEIN_DEPLOYMENT_NAME, SKEIN_BUILD_ID, SKEIN_PROMOTE } = workerSettings;
+  return deploymentOf(catalog, loadSettings({ SKEIN_DEPLOYMENT_NAME, SKEIN_BUILD_ID, SKEIN_PROMOTE }, env));
 }

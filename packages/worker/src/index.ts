@@ -5,8 +5,24 @@
 export { startWorker, type StartWorkerOptions, type SkeinWorker } from './worker.js';
 export { beginStartupCheck, type ProjectCheck } from './check.js';
 export { WorkerStartupError } from './errors.js';
-export { loadWorkerConfig, loadEngineConfig, workerSettings, type WorkerConfig, type EngineConnectionConfig } from './config.js';
+export {
+  loadWorkerConfig,
+  loadEngineConfig,
+  loadDeploymentConfig,
+  workerSettings,
+  type WorkerConfig,
+  type EngineConnectionConfig,
+  type DeploymentConfig,
+} from './config.js';
+export { computeBuildId, resolveBuildId, type BuildIdInputs } from './deploy/build-id.js';
 export { buildCatalogDocument, type CatalogDocument } from './catalog.js';
 export { createLogger, logError, logSerializers } from './logger.js';
 export type { TraceExporter, TraceFile, TraceNode, TraceNodeKind } from './traces/types.js';
 export { redact, isCredentialKey, REDACTED } from './traces/redact.js';
+export { prepareProject, type PreparedProject, type PrepareOptions } from './build/prepare.js';
+export { replayHistories, mismatchedEvent, type ReplayOptions } from './replay/replay.js';
+export { readHistoryFiles, historyFromText, replayHistoryOf, HistoryFileError } from './replay/history-files.js';
+export { engineHistories, type EngineHistoryQuery } from './replay/engine-histories.js';
+export type { ReplayHistory, ReplayOutcome, MismatchedEvent } from './replay/types.js';
+export { writeBuild, openBuild, insideProjectCode, type BuildRecord, type OpenedBuild } from './build/build-dir.js';
+export { looksLikeBuild, BUILD_RECORD, BUILD_FILES } from './build/build-files.js';

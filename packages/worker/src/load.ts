@@ -202,6 +202,18 @@ export async function loadProject(manifest: Manifest, cache?: LoadCache): Promis
     recorder?.stop();
   }
 
+  const project: LoadedProject = { manifest, workflows, scoped, shared, activityFiles: activityFilesOf(scoped, shared), definitions, counts };
+  // Nothing imported: the stored facts are still exactly these.
+  if (facts && recorder && cache && (counts.imported > 0 || known.size !== store.length)) {
+    const entries = store.flatMap((e) => ('roots' in e ? (filesOf(e, recorder.graph, cache.digests) ?? []) : [e]));
+    const storeError = await facts.store(key, entries);
+    if (storeError) project.storeError = storeError;
+  }
+  return project;
+}
+
+/** Real path of every activity file → its activities (each export once), for the workflow bundle's stub loader. */
+function activityFilesOf(scoped: Map<string, LoadedActivity[]>, shared: LoadedActivity[]): Map<string, LoadedActivity[]> {
   const activityFiles = new Map<string, LoadedActivity[]>();
   const reals = new Map<string, string>(); // a steps file holds several activities: one system call per file
   const realOf = (file: string) => reals.get(file) ?? reals.set(file, realpathSync.native(file)).get(file)!;
@@ -211,14 +223,47 @@ export async function loadProject(manifest: Manifest, cache?: LoadCache): Promis
     if (!list.some((a) => a.entry.exportName === act.entry.exportName)) list.push(act);
     activityFiles.set(real, list);
   }
-  const project: LoadedProject = { manifest, workflows, scoped, shared, activityFiles, definitions, counts };
-  // Nothing imported: the stored facts are still exactly these.
-  if (facts && recorder && cache && (counts.imported > 0 || known.size !== store.length)) {
-    const entries = store.flatMap((e) => ('roots' in e ? (filesOf(e, recorder.graph, cache.digests) ?? []) : [e]));
-    const storeError = await facts.store(key, entries);
-    if (storeError) project.storeError = storeError;
-  }
-  return project;
+  return activityFiles;
+}
+
+/**
+ * The facts of a loaded project's definitions, in the manifest's order (JSON-safe): what a build stores so that
+ * a worker started from it imports no module before serving (`restoreProject`).
+ */
+export interface ProjectFacts {
+  workflows: Array<{ workflow: WorkflowFacts; binding: string; activities: ActivityFacts[] }>;
+  shared: ActivityFacts[];
+}
+
+/** The facts of `project` (see `ProjectFacts`). */
+export function projectFacts(project: LoadedProject): ProjectFacts {
+  return {
+    workflows: project.workflows.map((wf) => ({ workflow: wf.facts, binding: wf.binding, activities: (project.scoped.get(wf.entry.name) ?? []).map((a) => a.facts) })),
+    shared: project.shared.map((a) => a.facts),
+  };
+}
+
+/**
+ * The loaded project of `manifest` from stored facts, importing nothing: every definition loads on an
+ * activity's first call (`ActivityDefinitions`), as for facts from the startup cache.
+ * @throws WorkerStartupError when the facts do not fit the manifest (another number of workflows or activities).
+ */
+export function restoreProject(manifest: Manifest, facts: ProjectFacts): LoadedProject {
+  const fits =
+    facts.workflows.length === manifest.workflows.length &&
+    facts.shared.length === manifest.sharedActivities.length &&
+    manifest.workflows.every((entry, i) => facts.workflows[i]!.workflow.name === entry.name && facts.workflows[i]!.activities.length === entry.activities.length);
+  if (!fits) throw new WorkerStartupError('the stored definitions do not match the manifest');
+  const workflows: LoadedWorkflow[] = [];
+  const scoped = new Map<string, LoadedActivity[]>();
+  manifest.workflows.forEach((entry, i) => {
+    const found = facts.workflows[i]!;
+    workflows.push({ entry, facts: found.workflow, binding: found.binding });
+    scoped.set(entry.name, entry.activities.map((a, j) => ({ entry: a, facts: found.activities[j]! })));
+  });
+  const shared = manifest.sharedActivities.map((entry, i) => ({ entry, facts: facts.shared[i]! }));
+  const counts = { imported: 0, cached: workflows.length + shared.length };
+  return { manifest, workflows, scoped, shared, activityFiles: activityFilesOf(scoped, shared), definitions: new ActivityDefinitions(), counts };
 }
 
 /** The files a freshly imported entry was computed from, with the content they were loaded from; undefined when one cannot be read. */

@@ -1,4 +1,4 @@
-import { catalogSetting, engineCheckSettings, flagSetting, logLevelSetting, textSetting } from '@skein/runtime';
+import { catalogSetting, choiceSetting, engineCheckSettings, logLevelSetting, patternSetting, textSetting } from '@skein/runtime';
 
 /**
  * Every `SKEIN_*` setting a worker reads, each with its default, parsing and documentation (the settings page is
@@ -8,8 +8,17 @@ import { catalogSetting, engineCheckSettings, flagSetting, logLevelSetting, text
 export const workerSettings = {
   SKEIN_CATALOG: catalogSetting,
   ...engineCheckSettings,
-  SKEIN_ROLLING_DEPLOY: flagSetting({
-    description: 'start next to a live worker that serves another version of the catalog (as `skein worker --rolling-deploy`)',
+  SKEIN_DEPLOYMENT_NAME: patternSetting(/^[^.\s]{1,255}$/, 'a deployment name of at most 255 characters, without "." or whitespace', {
+    default: '<catalog>',
+    description: "the Temporal worker deployment (Worker Versioning) the worker's build belongs to; also read by `skein deploy`",
+  }),
+  SKEIN_BUILD_ID: patternSetting(/^[^.\s]{1,255}$/, 'a build ID of at most 255 characters, without "." or whitespace', {
+    default: '<content hash>',
+    description:
+      "the build ID (deployment version) the worker polls as, instead of the hash of the workflow bundle, the project's code, package.json's loading fields and resolved versions (`skein dev` sets `dev`)",
+  }),
+  SKEIN_PROMOTE: choiceSetting(['auto', 'manual'], 'auto', {
+    description: '`auto`: a new build becomes the current version once its worker polls; `manual`: only `skein deploy promote`/`ramp` change routing (as `skein worker --no-promote`)',
   }),
   SKEIN_TRACE_DIR: textSetting({
     default: '<project>/.skein/traces',

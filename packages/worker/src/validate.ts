@@ -1,13 +1,12 @@
 import path from 'node:path';
 import type { Manifest } from '@skein/discovery';
-import { ValidationInputError, formatStylish, type ValidationReport } from '@skein/validator';
+import type { ValidationReport } from '@skein/validator';
 import type { Logger } from 'pino';
 import { sha1 } from './cache/file-digests.js';
 import { rememberReads, type Observation } from './cache/recording-fs.js';
 import type { StartupCaches } from './cache/startup-caches.js';
 import { toolFingerprint } from './cache/tool-fingerprint.js';
 import { WorkerStartupError } from './errors.js';
-import { validateIsolated } from './validate-thread.js';
 
 /** The validated manifest, and whether the validation outcome came from the startup cache. */
 export interface CheckedProject {
@@ -53,7 +52,8 @@ export function beginProjectCheck(projectDir: string, caches?: StartupCaches): P
     report = caches.validation.lookup(key, caches.digests);
   }
   const cache = !caches ? 'off' : report ? 'hit' : 'miss';
-  const outcome = report ? Promise.resolve({ report }) : validateIsolated(dir);
+  // The validator loads only when a validation runs (a worker started from a build never loads it).
+  const outcome = report ? Promise.resolve({ report }) : import('./validate-thread.js').then((thread) => thread.validateIsolated(dir));
   outcome.catch(() => {});
   return { projectDir: dir, caches, cache, outcome, key };
 }
@@ -95,7 +95,7 @@ export async function finishProjectCheck(check: ProjectCheck, logger: Logger, op
         }));
     }
   } catch (err) {
-    if (err instanceof ValidationInputError) throw new WorkerStartupError(err.message);
+    if ((err as Error).name === 'ValidationInputError') throw new WorkerStartupError((err as Error).message);
     throw err;
   }
   if (store && !options.deferStore) {
@@ -105,6 +105,7 @@ export async function finishProjectCheck(check: ProjectCheck, logger: Logger, op
   if (report.errorCount > 0) {
     // A refused project's outcome is stored too: the next start refuses it without validating again.
     await store?.();
+    const { formatStylish } = await import('@skein/validator');
     throw new WorkerStartupError(
       `${report.root}: ${report.errorCount} error(s) in workflow packages; the worker will not start.\n${formatStylish(report, { color: false })}`,
     );

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
 import { dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter } from '@skein/core';
 import type { Manifest } from '@skein/discovery';
 import { monitorEngine } from '@skein/runtime';
@@ -8,10 +7,12 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { ActivityResolver, buildActivities } from './activities.js';
-import { bundleWorkflows } from './bundle/bundle.js';
-import { buildCatalogDocument, fitCatalogDocument, publishCatalog, type CatalogDocument } from './catalog.js';
-import { claimCatalog, publishedCatalog, retireCatalog } from './catalog-ownership.js';
-import { loadWorkerConfig, type EngineConnectionConfig } from './config.js';
+import { bundleWorkflows, type WorkflowBundleResult } from './bundle/bundle.js';
+import type { OpenedBuild } from './build/build-dir.js';
+import { buildCatalogDocument, fitCatalogDocument, type CatalogDocument } from './catalog.js';
+import { joinDeployment, type DeploymentMembership } from './deploy/rollout.js';
+import { bundleCacheDirOf, loadDeploymentConfig, loadWorkerConfig, traceDirOf, type DeploymentConfig, type EngineConnectionConfig } from './config.js';
+import { computeBuildId, resolveBuildId } from './deploy/build-id.js';
 import { WorkerStartupError } from './errors.js';
 import { loadProject } from './load.js';
 import { createLogger, installTemporalRuntimeLogger } from './logger.js';
@@ -49,11 +50,16 @@ export interface StartWorkerOptions {
   /** Advanced Temporal worker tuning passed through (e.g. `maxCachedWorkflows`, `maxConcurrentActivityTaskExecutions`). */
   workerOptions?: Partial<Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions'>>;
   /**
-   * Deliberate rolling deploy: start even though a live worker with a different catalog version serves the
-   * catalog; both versions' workflows stay listed until the old worker's pollers are gone. Default
-   * `SKEIN_ROLLING_DEPLOY=1`, else false (the worker refuses to start).
+   * Whether this worker's build becomes the current version once the worker polls, when it is a build that never
+   * served new runs (or nothing is current): `auto`; or is left for an operator (`skein deploy promote`):
+   * `manual`. Default `SKEIN_PROMOTE`, else `auto`.
    */
-  rollingDeploy?: boolean;
+  promote?: 'auto' | 'manual';
+  /**
+   * Stop the worker once Temporal reports its build drained (no open run pinned to it) and it is neither current
+   * nor ramping: an old build's worker leaves by itself after a rollout. Default false.
+   */
+  exitWhenDrained?: boolean;
   /**
    * Workflow bundle cache directory (see `bundleWorkflows`); `false` bundles from scratch on every start.
    * Default `SKEIN_BUNDLE_CACHE` (a directory, or `off`), else `<projectDir>/.skein/bundles`.
@@ -76,6 +82,12 @@ export interface StartWorkerOptions {
    * sent and its answer is the activity's output, unchecked.
    */
   activityOverrides?: ReadonlyMap<string, (input: unknown) => Promise<unknown>>;
+  /**
+   * Serve this build (`openBuild`: made by `skein build`, already checked) instead of checking, loading and
+   * bundling `projectDir` (which must be the build's project): no validation, no webpack, no module imported
+   * before the first call. Its trace directory is the one compiled into its bundle (`traceDir` is ignored).
+   */
+  build?: OpenedBuild;
   /** Engine health check: period and consecutive failures before the worker stops with an error. Defaults 5 000 ms, 3. */
   engineCheck?: { intervalMs?: number; failures?: number };
 }
@@ -83,6 +95,8 @@ export interface StartWorkerOptions {
 /** A running worker. */
 export interface SkeinWorker {
   catalog: string;
+  /** The Temporal worker deployment version this worker polls as: deployment name and build ID. */
+  deployment: { name: string; buildId: string };
   manifest: Manifest;
   catalogDocument: CatalogDocument;
   /** Absolute trace directory, or null when local traces are off. */
@@ -96,7 +110,8 @@ export interface SkeinWorker {
     bundleMs: number;
     connectMs: number;
     totalMs: number;
-    bundleCache: 'hit' | 'miss' | 'off';
+    /** `build`: the bundle of the build the worker serves (`StartWorkerOptions.build`). */
+    bundleCache: 'hit' | 'miss' | 'off' | 'build';
     /** Whether the validation outcome came from the startup cache. */
     validationCache: 'hit' | 'miss' | 'off';
     /** Workflows and shared activities whose modules were imported at start, and those whose facts came from the startup cache (imported on first call). */
@@ -122,6 +137,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   const env = loadWorkerConfig();
   const logger = options.logger ?? createLogger('skein-worker');
   const catalog = options.catalog ?? env.catalog;
+  const deploymentSettings = options.catalog ? loadDeploymentConfig(catalog) : env.deployment;
   const engine: EngineConnectionConfig = {
     ...env.engine,
     ...options.engine,
@@ -139,7 +155,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   connecting.catch(() => {});
   const closeLater = () => void connecting.then((c) => Promise.allSettled([c.nativeConnection.close(), c.clientConnection.close()]), () => {});
   try {
-    return await startOnConnection(options, { env, logger, catalog, engine, tStart, connecting });
+    return await startOnConnection(options, { env, logger, catalog, deploymentSettings, engine, tStart, connecting });
   } catch (err) {
     closeLater();
     throw err;
@@ -169,12 +185,18 @@ async function startOnConnection(
     env: ReturnType<typeof loadWorkerConfig>;
     logger: Logger;
     catalog: string;
+    deploymentSettings: DeploymentConfig;
     engine: EngineConnectionConfig;
     tStart: number;
     connecting: ReturnType<typeof connectEngine>;
   },
 ): Promise<SkeinWorker> {
   const { logger } = ctx;
+  if (options.build) {
+    // A build was validated when it was made, and checked when it was opened.
+    const tValidated = performance.now();
+    return serveProject(options, { ...ctx, caches: undefined, checked: { manifest: options.build.manifest, cache: 'off' }, tValidated });
+  }
   let check = options.check;
   if (!check) {
     const startupDir = startupCacheDir(options.projectDir, options.startupCache);
@@ -202,32 +224,47 @@ async function serveProject(
     tValidated: number;
   },
 ): Promise<SkeinWorker> {
-  const { env, logger, catalog, engine, tStart, connecting, caches, checked, tValidated } = ctx;
+  const { env, logger, catalog, deploymentSettings, engine, tStart, connecting, caches, checked, tValidated } = ctx;
   const manifest = checked.manifest;
   if (manifest.workflows.length === 0) {
     throw new WorkerStartupError(`No workflows found in ${manifest.root}: add a workflow.js or install a package that exposes workflows`);
   }
-  // The project passed its check: the engine may be asked. The published catalog is read while the project
-  // loads and bundles.
+  // The project passed its check: the engine may be asked.
   const clientReady = connecting.then(({ clientConnection }) => new Client({ connection: clientConnection, namespace: engine.namespace }));
-  const published = clientReady.then((client) => publishedCatalog(client, catalog));
-  published.catch(() => {});
+  // Awaited once the project is loaded and bundled; a failed connection is reported there, not as an unhandled rejection.
+  clientReady.catch(() => {});
   setHookErrorReporter((err, hook) => logger.error({ hook, err }, `hook ${hook} failed`));
-  const project = await loadProject(manifest, caches);
+  const { build } = options;
+  const project = build ? build.project : await loadProject(manifest, caches);
   if (project.storeError) logger.warn({ err: project.storeError }, `project facts not cached (${project.storeError.message}); the next start imports every module`);
   const hookFiles = await loadHookFiles(manifest.root);
   const resolver = new ActivityResolver(project, options.activityOverrides);
   const activities = buildActivities(resolver);
-  const traceDirOption = options.traceDir ?? env.traceDir ?? path.join(manifest.root, '.skein', 'traces');
-  const traceDir = traceDirOption === false || traceDirOption === 'off' ? null : path.resolve(traceDirOption);
+  const traceDir = build ? build.record.traceDir : traceDirOf(manifest.root, options.traceDir, env.traceDir);
+  if (build && traceDirOf(manifest.root, options.traceDir, env.traceDir) !== traceDir) {
+    // Whether runs record a trace destination is part of the bundle's behaviour: the build's setting stays.
+    logger.warn({ traceDir, buildDir: build.dir }, `the trace directory is fixed by the build (${traceDir ?? 'off'}); SKEIN_TRACE_DIR is ignored: build again to change it`);
+  }
   const traces = traceDir ? new TraceRecorder(traceDir, options.traceExporters, (err) => logger.warn({ err }, 'trace write failed')) : undefined;
   const events = new WorkerEvents(traces, (err) => logger.warn({ err }, 'trace failed'));
   const tLoaded = performance.now();
-  const cacheEnv = env.bundleCache;
-  const bundleCacheDir = options.bundleCache ?? (cacheEnv === 'off' ? false : cacheEnv ? path.resolve(cacheEnv) : path.join(manifest.root, '.skein', 'bundles'));
-  const bundled = await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), cacheDir: bundleCacheDir, ...(caches ? { digests: caches.digests } : {}) });
+  const bundleCacheDir = bundleCacheDirOf(manifest.root, options.bundleCache, env.bundleCache);
+  const bundled: Omit<WorkflowBundleResult, 'cache'> & { cache: SkeinWorker['startup']['bundleCache'] } = build
+    ? { code: build.workflowCode, cache: 'build' }
+    : await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), cacheDir: bundleCacheDir, ...(caches ? { digests: caches.digests } : {}) });
   if (bundled.storeError) logger.warn({ err: bundled.storeError }, `workflow bundle cache not written (${bundled.storeError.message}); the next start bundles again`);
   const workflowBundle = { code: bundled.code };
+  const deployment = {
+    name: deploymentSettings.name,
+    buildId: resolveBuildId(deploymentSettings.buildId, () =>
+      build ? build.record.buildId : computeBuildId({
+        workflowCode: bundled.code,
+        roots: [manifest.root, ...manifest.packages.map((p) => p.root)],
+        ...(traceDir ? { locations: [traceDir] } : {}),
+        ...(caches ? { digests: caches.digests } : {}),
+      }),
+    ),
+  };
   const tBundled = performance.now();
 
   const { nativeConnection, clientConnection } = await connecting;
@@ -238,17 +275,22 @@ async function serveProject(
     const client = await clientReady;
     // Unique per worker, so that the engine's poller list tells workers (even in one process) apart.
     const identity = `${process.pid}@${os.hostname()}/${randomUUID().slice(0, 8)}`;
-    const built = buildCatalogDocument(project, catalog, identity);
-    const previous = await claimCatalog(client, built, { rollingDeploy: options.rollingDeploy ?? env.rollingDeploy, published });
-    const fitted = fitCatalogDocument(previous.length > 0 ? { ...built, previous } : built);
+    const fitted = fitCatalogDocument(buildCatalogDocument(project, catalog, identity, Date.now(), deployment));
     const catalogDocument = fitted.doc;
     if (fitted.schemasDropped) logger.warn('catalog too large for the engine memo: published without JSON Schemas');
-    if (previous.length > 0) logger.warn({ previous: previous.map((p) => p.identity) }, 'rolling deploy: older catalog versions stay listed while their workers poll');
     const worker = await Worker.create({
       connection: nativeConnection,
       namespace: engine.namespace,
       identity,
       taskQueue: catalog,
+      // Worker Versioning: this worker serves one deployment version; runs are pinned to the version they
+      // started on unless their workflow declares `versioningBehavior: 'auto-upgrade'`, and a pinned run's
+      // workflow and activity tasks go only to workers of its version.
+      workerDeploymentOptions: {
+        useWorkerVersioning: true,
+        version: { deploymentName: deployment.name, buildId: deployment.buildId },
+        defaultVersioningBehavior: 'PINNED',
+      },
       workflowBundle,
       activities,
       sinks: skeinSinks(events),
@@ -265,6 +307,7 @@ async function serveProject(
     let lost: string | undefined;
     const graceMs = options.shutdownGraceTimeMs ?? 10_000;
     let forceStop: (() => void) | undefined;
+    let membership: DeploymentMembership | undefined;
     const forced = new Promise<void>((resolve) => (forceStop = resolve));
     const engineMonitor = monitorEngine(clientConnection, {
       ...env.engineCheck,
@@ -289,8 +332,7 @@ async function serveProject(
       })
       .finally(async () => {
         engineMonitor.stop();
-        // A clean stop leaves nothing Running that pretends the catalog is served (unless another worker still is).
-        if (!lost && (await retireCatalog(client, catalog, identity))) logger.info({ catalog }, 'catalog retired: no other worker serves it');
+        await membership?.leave(!lost);
         // Write webpack's persistent cache now if the delayed write has not started: wait for an in-process
         // write (the open compiler holds it); a detached priming process finishes on its own.
         const persisting = bundled.persist?.();
@@ -301,7 +343,32 @@ async function serveProject(
         await traces?.flush();
         await closeConnections();
       });
-    await publishCatalog(client, catalogDocument);
+    // The worker polls: it joins its build's rollout (lease, catalog record, promotion, the served catalog).
+    try {
+      membership = await joinDeployment(
+        client,
+        {
+          catalog,
+          identity,
+          deployment,
+          doc: catalogDocument,
+          promote: options.promote ?? deploymentSettings.promote,
+          ...(options.exitWhenDrained
+            ? {
+                onDrained: () => {
+                  if (worker.getState() === 'RUNNING') worker.shutdown();
+                },
+              }
+            : {}),
+        },
+        logger,
+      );
+    } catch (err) {
+      // The worker already polls: stop it before failing the start.
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done.catch(() => {});
+      throw err;
+    }
     const tReady = performance.now();
     const ms = (a: number, b: number) => Math.round(b - a);
     const startup = {
@@ -315,7 +382,7 @@ async function serveProject(
       modules: project.counts,
     };
     logger.info(
-      { catalog, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, startup },
+      { catalog, deployment, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, startup },
       `worker serving ${catalogDocument.workflows.length} workflow(s) on catalog "${catalog}"`,
     );
     // webpack's persistent cache (after a bundle cache miss) is written once the worker has served its first
@@ -326,6 +393,7 @@ async function serveProject(
     if (digestsError) logger.warn({ err: digestsError }, `file digests not cached (${digestsError.message})`);
     return {
       catalog,
+      deployment,
       manifest,
       catalogDocument,
       traceDir,

@@ -65,13 +65,20 @@ export function hostAllowed(host: string, policy: BrowserPolicy): boolean {
   return policy.allowedHosts.includes(name);
 }
 
+/**
+ * Health probes answer whatever `Host` they are sent with: an orchestrator probes a pod by its address
+ * (`Host: 10.1.2.3:3001`), and what they answer (up, engine reachable) is no secret. The `Origin` check still applies.
+ */
+const PROBE_PATHS = new Set(['/health', '/ready']);
+
 /** Response headers a browser script may read. */
 const EXPOSED = ['X-Request-ID', 'Retry-After', 'Allow', 'Deprecation', 'Sunset', 'Link', 'Location'];
 
 /**
  * The 403 guard, then `@koa/cors` for allowed origins: `Access-Control-Allow-Origin` echoes the origin
  * (`Vary: Origin`), preflights answer 204 with the methods and headers the API accepts (cached 10 minutes).
- * Requests without `Origin` (curl, server-side clients) pass the origin check; every request's `Host` is checked.
+ * Requests without `Origin` (curl, server-side clients) pass the origin check; every request's `Host` is checked,
+ * except a health probe's (`GET /health`, `GET /ready`).
  * @throws ApiError `ForbiddenOriginError` (403).
  */
 export function browserGuard(policy: BrowserPolicy): Koa.Middleware<ApiState> {
@@ -85,7 +92,8 @@ export function browserGuard(policy: BrowserPolicy): Koa.Middleware<ApiState> {
   }) as unknown as Koa.Middleware<ApiState>;
   return async (ctx, next) => {
     const host = ctx.get('Host');
-    if (host !== '' && !hostAllowed(host, policy)) {
+    const probe = (ctx.method === 'GET' || ctx.method === 'HEAD') && PROBE_PATHS.has(ctx.path);
+    if (host !== '' && !probe && !hostAllowed(host, policy)) {
       throw new ApiError('ForbiddenOriginError', {
         message: `Host "${host.slice(0, 200)}" is not allowed; add it to SKEIN_ALLOWED_HOSTS`,
       });

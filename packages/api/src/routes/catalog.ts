@@ -5,9 +5,10 @@ import { boundedName } from '../schemas/common.js';
 import { catalogResponseSchema, defaultCatalogResponseSchema } from '../schemas/catalog.js';
 
 const LIVENESS =
-  'A catalog is available while a worker polls its task queue (the engine\'s DescribeTaskQueue pollers, seen in the last ' +
-  '70 s, cached `SKEIN_CATALOG_CACHE_MS`) and its `$catalog` execution runs (a cleanly stopped worker retires it at once). ' +
-  'Otherwise 404 `CatalogNotAvailableError` with `Retry-After`.';
+  'A catalog is available while its `$catalog` execution runs (a cleanly stopped last worker retires it at once), a live ' +
+  "worker of its current build renews that build's lease (every 3 s; a lease lapses 10 s after the last renewal, so a " +
+  'crashed fleet is noticed within seconds) and a worker polls its task queue (the engine\'s DescribeTaskQueue pollers); ' +
+  'each read is cached `SKEIN_CATALOG_CACHE_MS`. The document is the current build\'s. Otherwise 404 `CatalogNotAvailableError` with `Retry-After`.';
 
 export const catalogRoutes = [
   defineRoute({

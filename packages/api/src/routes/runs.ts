@@ -1,6 +1,6 @@
 import { defineRoute } from '../route.js';
 import { runsQuerySchema, runsResponseSchema } from '../schemas/workflow.js';
-import { CATALOG_WORKFLOW_TYPE } from '../temporal/catalog.js';
+import { CATALOG_WORKFLOW_TYPE, RECORDS_TASK_QUEUE } from '../temporal/catalog.js';
 import { engine } from '../temporal/engine.js';
 import { runStatus } from '../temporal/status.js';
 
@@ -15,13 +15,13 @@ export const runsRoutes = [
     operationId: 'listRuns',
     summary: 'List runs',
     description:
-      'Most recent runs first (the `$catalog` registry workflows excluded), optionally filtered by workflow type and catalog. ' +
+      "Most recent runs first (the `$catalog` registry workflows and Skein's record-keeping executions on the `skein-records` task queue excluded), optionally filtered by workflow type and catalog. " +
       '`startedAt` and `completedAt` are ISO 8601 strings here (as the seed system sends them); the status routes answer epoch ms.',
     tag: 'Executions',
     query: runsQuerySchema,
     responses: { 200: { description: 'Runs', schema: runsResponseSchema } },
     async handler({ ctx, deps, query }) {
-      const clauses = [`WorkflowType != ${quote(CATALOG_WORKFLOW_TYPE)}`];
+      const clauses = [`WorkflowType != ${quote(CATALOG_WORKFLOW_TYPE)}`, `TaskQueue != ${quote(RECORDS_TASK_QUEUE)}`];
       if (query.workflowType) clauses.push(`WorkflowType = ${quote(query.workflowType)}`);
       if (query.catalog) clauses.push(`TaskQueue = ${quote(query.catalog)}`);
       const runs = await engine(null, async () => {

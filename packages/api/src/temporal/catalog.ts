@@ -1,7 +1,8 @@
 /**
  * Which workflows a catalog serves, and whether it is served at all, from the engine itself (CONTRACT
- * `CatalogNotAvailableError`; docs/api.md "Catalogs"): the document the newest worker published in the memo of
- * its running `$catalog:<catalog>` execution, and the workers polling the catalog's task queue
+ * `CatalogNotAvailableError`; docs/api.md "Catalogs"): the document of the current build, published in the memo
+ * of the running `$catalog:<catalog>` execution, the liveness lease of that build (`$lease:<catalog>@<buildId>`,
+ * renewed by its live workers every few seconds), and the workers polling the catalog's task queue
  * (`DescribeTaskQueue`).
  */
 import { LRUCache } from 'lru-cache';
@@ -26,6 +27,17 @@ export function catalogWorkflowId(catalog: string): string {
  * worker's catalog stays available for up to 70 s. A cleanly stopped worker retires its catalog at once.
  */
 export const LIVE_POLLER_WINDOW_MS = 70_000;
+
+/**
+ * Task queue of Skein's record-keeping executions (builds' catalog documents and liveness leases), which no worker
+ * polls (same value as `@skein/core` `RECORDS_TASK_QUEUE`); left out of run listings.
+ */
+export const RECORDS_TASK_QUEUE = 'skein-records';
+
+/** The liveness lease of build `buildId` of a catalog (same rule as `@skein/core` `catalogLeaseWorkflowId`). */
+export function catalogLeaseWorkflowId(catalog: string, buildId: string): string {
+  return `$lease:${catalog}@${buildId}`;
+}
 
 /** Seconds a client should wait before retrying a run on a catalog with no live worker (`Retry-After`). */
 export const CATALOG_RETRY_AFTER_S = 5;
@@ -67,6 +79,8 @@ export interface CatalogDocument {
   catalog: string;
   /** Hash of what the publishing worker serves (SHA-256 hex; null for a worker of an older release). */
   version: string | null;
+  /** The current build serving it (Worker Versioning): deployment name and build ID; null for a worker of an older release. */
+  deployment: { name: string; buildId: string } | null;
   publishedAt: number;
   /** Each workflow lists its own steps and evaluators; shared activities are listed once, below. */
   workflows: CatalogWorkflow[];
@@ -93,7 +107,7 @@ interface VersionEntry {
 interface PublishedDocument extends VersionEntry {
   catalog?: string;
   publishedAt?: number;
-  previous?: VersionEntry[];
+  deployment?: { name?: unknown; buildId?: unknown };
 }
 
 interface DocEntry {
@@ -131,6 +145,8 @@ export class CatalogCache {
   readonly #docs = new Map<string, DocEntry>();
   /** Poller liveness per catalog, each kept `ttlMs`; bounded, since any client may name any catalog. */
   readonly #live: LRUCache<string, { promise: Promise<CatalogWorker[]> }> | undefined;
+  /** Whether a build's lease runs, per `<catalog>@<buildId>`, each kept `ttlMs`; bounded likewise. */
+  readonly #leases: LRUCache<string, { promise: Promise<boolean> }> | undefined;
 
   /**
    * @param client the engine client.
@@ -140,17 +156,22 @@ export class CatalogCache {
   constructor(client: Client, ttlMs = 2_000, signal?: AbortSignal) {
     this.#client = client;
     this.#live = ttlMs > 0 ? new LRUCache({ max: 1_000, ttl: ttlMs }) : undefined;
+    this.#leases = ttlMs > 0 ? new LRUCache({ max: 1_000, ttl: ttlMs }) : undefined;
     this.#signal = signal;
   }
 
   /**
-   * The served document of `catalog`: the newest worker's workflows, plus those of older versions whose workers
-   * still poll during a rolling deploy; `fresh` re-reads the document.
-   * @throws ApiError `CatalogNotAvailableError` (404, `Retry-After`) when no `$catalog` execution runs or no worker
-   *   polls the catalog; `InternalError` when the engine fails.
+   * The served document of `catalog`: the current build's workflows (runs pinned to older builds stay readable
+   * and signalable by id); `fresh` re-reads the document.
+   * @throws ApiError `CatalogNotAvailableError` (404, `Retry-After`) when no `$catalog` execution runs, the current
+   *   build's lease lapsed (its last worker died), or no worker polls the catalog; `InternalError` when the engine fails.
    */
   async get(catalog: string, fresh = false): Promise<CatalogDocument> {
     const [loaded, workers] = await Promise.all([this.#document(catalog, fresh), this.workers(catalog)]);
+    const deployment =
+      typeof loaded?.doc.deployment?.buildId === 'string' && typeof loaded.doc.deployment.name === 'string'
+        ? { name: loaded.doc.deployment.name, buildId: loaded.doc.deployment.buildId }
+        : null;
     const notAvailable = (why: string) =>
       new ApiError('CatalogNotAvailableError', {
         message: `No worker serves catalog "${catalog}": ${why}`,
@@ -158,18 +179,16 @@ export class CatalogCache {
       });
     if (!loaded) throw notAvailable('no worker has published it, or its last worker stopped');
     if (workers.length === 0) throw notAvailable(`no worker has polled it in the last ${LIVE_POLLER_WINDOW_MS / 1000} s`);
+    if (deployment && !(await this.#leaseAlive(catalog, deployment.buildId))) {
+      throw notAvailable(`no live worker of its current build ${deployment.buildId} has renewed its lease in the last few seconds`);
+    }
     const { doc } = loaded;
-    const liveIds = new Set(workers.map((w) => w.identity));
     const workflows = asArray<Partial<CatalogWorkflow>>(doc.workflows).map(workflowView);
     const sharedActivities = asArray<CatalogSharedActivity>(doc.sharedActivities);
-    for (const older of asArray<VersionEntry>(doc.previous)) {
-      if (!older.identity || !liveIds.has(older.identity)) continue;
-      for (const w of asArray<Partial<CatalogWorkflow>>(older.workflows)) if (!workflows.some((x) => x.name === w.name)) workflows.push(workflowView(w));
-      for (const a of asArray<CatalogSharedActivity>(older.sharedActivities)) if (!sharedActivities.some((x) => x.name === a.name)) sharedActivities.push(a);
-    }
     return {
       catalog: typeof doc.catalog === 'string' ? doc.catalog : catalog,
       version: typeof doc.version === 'string' ? doc.version : null,
+      deployment,
       publishedAt: typeof doc.publishedAt === 'number' ? doc.publishedAt : loaded.startedAt,
       workflows,
       sharedActivities,
@@ -249,6 +268,32 @@ export class CatalogCache {
     }
     const live = await Promise.all(found.map((c) => this.workers(c.catalog).then((w) => w.length > 0, () => false)));
     return found.map((c, i) => ({ catalog: c.catalog, live: live[i]!, version: c.version })).sort((a, b) => a.catalog.localeCompare(b.catalog));
+  }
+
+  /**
+   * Whether the lease of build `buildId` runs (a live worker of the build renewed it within the lease's
+   * lifetime), cached `ttlMs`.
+   */
+  #leaseAlive(catalog: string, buildId: string): Promise<boolean> {
+    const key = `${catalog}@${buildId}`;
+    const hit = this.#leases?.get(key);
+    if (hit) return hit.promise;
+    const promise = this.#client.workflow
+      .getHandle(catalogLeaseWorkflowId(catalog, buildId))
+      .describe()
+      .then(
+        (d) => d.status.name === 'RUNNING',
+        (err: unknown) => {
+          if (err instanceof WorkflowNotFoundError || grpcCode(err) === GRPC.NOT_FOUND) return false;
+          throw new ApiError('InternalError', { cause: err });
+        },
+      );
+    const entry = { promise };
+    this.#leases?.set(key, entry);
+    promise.catch(() => {
+      if (this.#leases?.get(key) === entry) this.#leases.delete(key);
+    });
+    return promise;
   }
 
   #document(catalog: string, fresh: boolean): DocEntry['promise'] {

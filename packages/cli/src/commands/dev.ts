@@ -72,9 +72,9 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
     reloader = new WorkerReloader(root, {
       TEMPORAL_ADDRESS: address,
       SKEIN_TRACE_DIR: traceDir,
-      // A reload, or a restart after a crash, finds the previous instance's pollers still listed for up to 70 s:
-      // the new version of the same project takes over the catalog instead of refusing to start.
-      SKEIN_ROLLING_DEPLOY: '1',
+      // Every reload serves the same Worker Versioning build: a run started before an edit continues on the
+      // reloaded code (as the dev loop always did) instead of waiting for a build whose worker was replaced.
+      SKEIN_BUILD_ID: workerEnv.SKEIN_BUILD_ID ?? 'dev',
       SKEIN_BUNDLE_CACHE: workerEnv.SKEIN_BUNDLE_CACHE ?? path.join(dataDir, 'bundles'),
       SKEIN_LOG_PRETTY: prettyLogs() ? '1' : '0',
       // The banner and one line per reload say what the worker did; its own lines only for warnings and errors.

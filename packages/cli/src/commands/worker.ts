@@ -1,33 +1,45 @@
 import path from 'node:path';
-import { beginStartupCheck, type ProjectCheck } from '@skein/worker/check';
+import { beginStartupCheck, looksLikeBuild, type ProjectCheck } from '@skein/worker/check';
 import type { WorkerMessage } from '../dev/protocol.js';
 import { onShutdownSignal } from './signals.js';
 
 /**
- * `skein worker [projectDir] [--rolling-deploy]`: serves the project's workflows on `SKEIN_CATALOG` until
- * SIGINT/SIGTERM. `--rolling-deploy` lets it start next to a live worker of another catalog version (as
- * `SKEIN_ROLLING_DEPLOY=1`; without either, such a start is refused).
+ * `skein worker [projectDir|buildDir] [--no-promote] [--exit-when-drained]`: serves the project's workflows (or a
+ * build's, made by `skein build`: checked by `openBuild`, then served without validation or bundling) on
+ * `SKEIN_CATALOG` until SIGINT/SIGTERM, as one build (version) of its Temporal worker deployment. A new build
+ * becomes the current version once its worker polls, unless `--no-promote` (`SKEIN_PROMOTE=manual`);
+ * `--exit-when-drained` stops it once its build is drained after a rollout.
  * Started by `skein dev` with an IPC channel, it also reports `ready` or `failed` (`WorkerMessage`) to its
  * parent and stops when the parent goes away.
  * The project's startup check begins before the worker's modules (Temporal's SDK) load: a changed project's
  * validation runs in its thread meanwhile.
  */
-export async function workerCommand(projectDir = '.', options: { rollingDeploy?: boolean } = {}): Promise<void> {
+export async function workerCommand(projectDir = '.', options: { promote?: boolean; exitWhenDrained?: boolean } = {}): Promise<void> {
   const report = (message: WorkerMessage) => process.send?.(message);
   // Started by `skein dev`: when the parent goes away (even while starting), stop too.
   let stopOnDisconnect: () => void = () => process.exit(1);
   if (process.send) process.once('disconnect', () => stopOnDisconnect());
   const dir = path.resolve(projectDir);
+  // A build (`skein build`) is served as it is: no project check, no validator, no webpack.
+  const fromBuild = looksLikeBuild(dir);
   let check: ProjectCheck | undefined;
   try {
-    check = beginStartupCheck(dir);
+    if (!fromBuild) check = beginStartupCheck(dir);
   } catch {
     check = undefined; // startWorker begins it again and reports what fails
   }
-  const [{ startWorker }, { cliLogger, fail }] = await Promise.all([import('@skein/worker'), import('../logger.js')]);
+  const [{ startWorker, openBuild }, { cliLogger, fail }] = await Promise.all([import('@skein/worker'), import('../logger.js')]);
   const logger = cliLogger('skein-worker');
   try {
-    const worker = await startWorker({ projectDir: dir, logger, ...(check ? { check } : {}), ...(options.rollingDeploy ? { rollingDeploy: true } : {}) });
+    const build = fromBuild ? await openBuild(dir) : undefined;
+    const worker = await startWorker({
+      projectDir: build ? build.record.projectDir : dir,
+      logger,
+      ...(build ? { build } : {}),
+      ...(check ? { check } : {}),
+      ...(options.promote === false ? { promote: 'manual' as const } : {}),
+      ...(options.exitWhenDrained ? { exitWhenDrained: true } : {}),
+    });
     stopOnDisconnect = () => process.kill(process.pid, 'SIGTERM');
     report({
       type: 'ready',

@@ -9,6 +9,6 @@ export type WorkerMessage =
       workflows: string[];
       /** Folders to watch: the project root and each exposed package's root (real paths). */
       roots: string[];
-      startup: { totalMs: number; bundleMs: number; bundleCache: 'hit' | 'miss' | 'off' };
+      startup: { totalMs: number; bundleMs: number; bundleCache: 'hit' | 'miss' | 'off' | 'build' };
     }
   | { type: 'failed'; message: string };

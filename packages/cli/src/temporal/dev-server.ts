@@ -19,6 +19,8 @@ export interface DevServerOptions {
   onOutput?: (line: string) => void;
   /** How long to wait for the server to answer health checks, ms. Default 60 000. */
   startTimeoutMs?: number;
+  /** Server dynamic configuration (`--dynamic-config-value KEY=VALUE`), each value as JSON (`'"1s"'`, `'true'`). */
+  dynamicConfig?: Record<string, string>;
 }
 
 /** A running dev server. */
@@ -56,6 +58,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     await mkdir(path.dirname(options.dbFile), { recursive: true });
     args.push('--db-filename', options.dbFile);
   }
+  for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${value}`);
   if (options.uiPort) args.push('--ui-port', String(options.uiPort));
   else args.push('--headless');
   const child = spawn(options.binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -52,7 +52,7 @@ export interface paths {
         };
         /**
          * List runs
-         * @description Most recent runs first (the `$catalog` registry workflows excluded), optionally filtered by workflow type and catalog. `startedAt` and `completedAt` are ISO 8601 strings here (as the seed system sends them); the status routes answer epoch ms.
+         * @description Most recent runs first (the `$catalog` registry workflows and Skein's record-keeping executions on the `skein-records` task queue excluded), optionally filtered by workflow type and catalog. `startedAt` and `completedAt` are ISO 8601 strings here (as the seed system sends them); the status routes answer epoch ms.
          */
         get: operations["listRuns"];
         put?: never;
@@ -72,7 +72,7 @@ export interface paths {
         };
         /**
          * Workflows of the default catalog, and which catalogs are live
-         * @description The document the workers serving the default catalog published, and `catalogs`: every catalog with a published document and whether a worker polls it. A catalog is available while a worker polls its task queue (the engine's DescribeTaskQueue pollers, seen in the last 70 s, cached `SKEIN_CATALOG_CACHE_MS`) and its `$catalog` execution runs (a cleanly stopped worker retires it at once). Otherwise 404 `CatalogNotAvailableError` with `Retry-After`. The 404's message names the live catalogs.
+         * @description The document the workers serving the default catalog published, and `catalogs`: every catalog with a published document and whether a worker polls it. A catalog is available while its `$catalog` execution runs (a cleanly stopped last worker retires it at once), a live worker of its current build renews that build's lease (every 3 s; a lease lapses 10 s after the last renewal, so a crashed fleet is noticed within seconds) and a worker polls its task queue (the engine's DescribeTaskQueue pollers); each read is cached `SKEIN_CATALOG_CACHE_MS`. The document is the current build's. Otherwise 404 `CatalogNotAvailableError` with `Retry-After`. The 404's message names the live catalogs.
          */
         get: operations["getDefaultCatalog"];
         put?: never;
@@ -92,7 +92,7 @@ export interface paths {
         };
         /**
          * Workflows of a catalog
-         * @description The document the workers serving the catalog published, and those workers. A catalog is available while a worker polls its task queue (the engine's DescribeTaskQueue pollers, seen in the last 70 s, cached `SKEIN_CATALOG_CACHE_MS`) and its `$catalog` execution runs (a cleanly stopped worker retires it at once). Otherwise 404 `CatalogNotAvailableError` with `Retry-After`.
+         * @description The document the workers serving the catalog published, and those workers. A catalog is available while its `$catalog` execution runs (a cleanly stopped last worker retires it at once), a live worker of its current build renews that build's lease (every 3 s; a lease lapses 10 s after the last renewal, so a crashed fleet is noticed within seconds) and a worker polls its task queue (the engine's DescribeTaskQueue pollers); each read is cached `SKEIN_CATALOG_CACHE_MS`. The document is the current build's. Otherwise 404 `CatalogNotAvailableError` with `Retry-After`.
          */
         get: operations["getCatalog"];
         put?: never;
@@ -720,6 +720,11 @@ export interface components {
             version: string | null;
             /** @description Epoch ms */
             publishedAt: number;
+            /** @description The current build serving the catalog (Temporal Worker Versioning deployment name and build ID); null for a worker of an older release */
+            deployment: {
+                name: string;
+                buildId: string;
+            } | null;
             workflows: {
                 name: string;
                 aliases: string[];
@@ -767,6 +772,11 @@ export interface components {
             version: string | null;
             /** @description Epoch ms */
             publishedAt: number;
+            /** @description The current build serving the catalog (Temporal Worker Versioning deployment name and build ID); null for a worker of an older release */
+            deployment: {
+                name: string;
+                buildId: string;
+            } | null;
             workflows: {
                 name: string;
                 aliases: string[];

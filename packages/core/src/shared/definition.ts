@@ -26,6 +26,15 @@ export interface WorkflowDefinitionOptions {
 }
 
 /**
+ * How a workflow's runs move between versions of a project (Temporal's Worker Versioning):
+ * - `pinned` (default): a run finishes on the build it started on; a new build can change the workflow's code
+ *   freely, since it only runs new runs.
+ * - `auto-upgrade`: a run moves to the current build at its next workflow task; a change to its code must keep
+ *   the recorded history valid (guard it with `patched()`), or the run fails with a nondeterminism error.
+ */
+export type VersioningBehavior = 'pinned' | 'auto-upgrade';
+
+/**
  * The object passed to `workflow()`. `I` is what `fn` receives (the input schema's output, defaults applied),
  * `In` what callers pass (the schema's input: fields with a default may be left out).
  */
@@ -43,6 +52,8 @@ export interface WorkflowConfig<I, O, In = I> {
    */
   fn: (input: I, context: WorkflowContext<I>) => Promise<O> | O;
   options?: WorkflowDefinitionOptions;
+  /** Whether runs stay on the build they started on (`pinned`, the default) or move to the current one; see `VersioningBehavior`. */
+  versioningBehavior?: VersioningBehavior;
 }
 
 /** The object passed to `step()` or `evaluator()`; `I` and `In` as in `WorkflowConfig`. */
@@ -89,6 +100,7 @@ const workflowConfigSchema = z.object({
   outputSchema: schemaLike.optional(),
   fn: z.custom<(...a: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'must be a function' }),
   options: workflowOptionsSchema.optional(),
+  versioningBehavior: z.enum(['pinned', 'auto-upgrade']).optional(),
 });
 
 const activityConfigSchema = z.object({

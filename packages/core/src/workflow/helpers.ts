@@ -7,6 +7,10 @@ import { sleep as temporalSleep } from '@temporalio/workflow';
 import { durationMs, type Duration } from '../shared/duration.js';
 
 export { condition, defineQuery, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
+// Changing a running workflow's code safely (see docs/deploying.md): `patched(id)` is true for runs that reach
+// the change on code that has it and false while an older history replays; `deprecatePatch(id)` once no such
+// history remains.
+export { patched, deprecatePatch } from '@temporalio/workflow';
 export { executeInParallel, type ParallelOptions, type ParallelResult } from '../shared/parallel.js';
 
 /**

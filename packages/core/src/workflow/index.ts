@@ -14,6 +14,7 @@ import {
   proxyActivities,
   startChild,
   setHandler,
+  setWorkflowOptions,
   upsertMemo,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -165,7 +166,10 @@ export function workflow<I = unknown, O = unknown, In = I>(config: WorkflowConfi
 export function workflowFunction(defined: SkeinWorkflow<unknown, unknown>): (input: unknown, args?: SkeinRunArgs) => Promise<unknown> {
   const def = (defined as unknown as Record<symbol, WorkflowDefinition>)[SKEIN];
   if (!def || def.kind !== 'workflow') throw new Error('workflowFunction() takes the value returned by workflow()');
-  return (input, args) => runDefinition(def, input, args);
+  const fn = (input: unknown, args?: SkeinRunArgs) => runDefinition(def, input, args);
+  // Workers poll as versioned workers whose default is pinned; a workflow may ask to move to the current build.
+  if (def.versioningBehavior) setWorkflowOptions({ versioningBehavior: def.versioningBehavior === 'auto-upgrade' ? 'AUTO_UPGRADE' : 'PINNED' }, fn);
+  return fn;
 }
 
 /** Static facts about an activity, compiled into the workflow bundle by the worker's loader. */
@@ -236,3 +240,5 @@ export async function catalogWorkflow(): Promise<void> {
   });
   await condition(() => false);
 }
+// The registry moves to whichever build is current: as a pinned run it would keep its build from ever draining.
+setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, catalogWorkflow);

@@ -1,0 +1,128 @@
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { ReplayHistory, ReplayOutcome } from '@skein/worker';
+
+/** Options of `skein replay`. */
+export interface ReplayFlags {
+  workflow?: string;
+  /** Raw `--limit` text: checked here so that a bad value is a usage error (exit 2). */
+  limit?: string;
+  histories?: string;
+}
+
+/** Exit codes of `skein replay`. */
+export const REPLAY_EXIT = { compatible: 0, incompatible: 1, usage: 2 } as const;
+
+/** Histories read from the engine when `--limit` is not given. */
+const DEFAULT_LIMIT = 100;
+
+function usage(message: string): never {
+  process.stderr.write(`skein: ${message}\n`);
+  process.exit(REPLAY_EXIT.usage);
+}
+
+/** The report line of a replay that failed: workflow type, workflow id, run id, first mismatching event, Temporal's explanation. */
+export function mismatchLine(o: Extract<ReplayOutcome, { ok: false }>): string {
+  const what = o.kind === 'nondeterminism' ? 'nondeterminism' : 'replay failed';
+  const event = o.event ? `first mismatching event ${o.event.eventId}${o.event.eventType ? ` ${o.event.eventType}` : ''}` : 'no event named';
+  return `${what}: workflow "${o.workflowType}" id ${o.workflowId} run ${o.runId}: ${event}: ${o.message}`;
+}
+
+/**
+ * `skein replay [projectDir|buildDir] [--workflow NAME] [--limit N] [--histories PATH]`: replays run histories
+ * against the workflow code of a project (checked and bundled as a worker would) or of a build (`skein build`),
+ * with Temporal's replayer, before that code is deployed. Histories come from the
+ * engine (the most recent runs, closed and open, on the catalog `SKEIN_CATALOG`, at `TEMPORAL_ADDRESS`) or from
+ * JSON files (`--histories`: a file or a directory of files, as `skein workflow history <id> --json` or
+ * `temporal workflow show --output json` writes them).
+ * Exit 0: every history replays (or there was nothing to replay); 1: at least one does not (each named on
+ * stderr with workflow type, workflow id, run id and the first mismatching event), or the project could not be
+ * prepared or the engine read; 2: usage error, including a history file that is not a history.
+ */
+export async function replayCommand(dir: string, flags: ReplayFlags): Promise<void> {
+  let limit = DEFAULT_LIMIT;
+  if (flags.limit !== undefined) {
+    limit = Number(flags.limit);
+    if (!/^\d+$/.test(flags.limit.trim()) || !Number.isSafeInteger(limit) || limit < 1) usage(`--limit must be a positive whole number, got "${flags.limit}"`);
+  }
+  const projectDir = path.resolve(dir);
+  if (!existsSync(projectDir) || !statSync(projectDir).isDirectory()) usage(`${dir} is not a directory`);
+  const worker = await import('@skein/worker');
+  const { cliLogger, fail } = await import('../logger.js');
+  // The project check's and Temporal's notes, at SKEIN_LOG_LEVEL; the replay's own report is plain lines.
+  const logger = cliLogger('skein-replay');
+
+  // Files are read and checked before anything else runs, so a bad one is a usage error with nothing replayed.
+  let fromFiles: ReplayHistory[] | undefined;
+  if (flags.histories !== undefined) {
+    try {
+      fromFiles = await worker.readHistoryFiles(path.resolve(flags.histories));
+    } catch (err) {
+      if (err instanceof worker.HistoryFileError) usage(err.message);
+      throw err;
+    }
+    if (flags.workflow) fromFiles = fromFiles.filter((h) => h.workflowType === flags.workflow);
+    fromFiles = fromFiles.slice(0, limit);
+    if (fromFiles.length === 0) {
+      process.stdout.write(`nothing to replay: no history${flags.workflow ? ` of workflow "${flags.workflow}"` : ''} in ${flags.histories}\n`);
+      return;
+    }
+  }
+
+  let code: string;
+  try {
+    // A build (`skein build`) replays its own bundle; a project is checked and bundled as a worker would.
+    code = worker.looksLikeBuild(projectDir)
+      ? (await worker.openBuild(projectDir)).workflowCode
+      : (await worker.prepareProject(projectDir, { logger })).workflowCode;
+  } catch (err) {
+    const { explainError } = await import('../explain.js');
+    return fail(explainError(err));
+  }
+
+  let histories: AsyncIterable<ReplayHistory> | Iterable<ReplayHistory>;
+  let close = async () => {};
+  const config = worker.loadWorkerConfig();
+  if (fromFiles) histories = fromFiles;
+  else {
+    const { Client, Connection } = await import('@temporalio/client');
+    const { engine } = config;
+    let connection: Awaited<ReturnType<typeof Connection.connect>>;
+    try {
+      connection = await Connection.connect({ ...(engine.connectionOptions as object), address: engine.address, connectTimeout: 5000 });
+    } catch {
+      return fail(`cannot reach the Temporal server at ${engine.address}: start one ("skein dev" runs its own) or set TEMPORAL_ADDRESS to a running server`);
+    }
+    close = () => connection.close();
+    const client = new Client({ connection, namespace: engine.namespace });
+    histories = worker.engineHistories(client, { catalog: config.catalog, limit, ...(flags.workflow ? { workflowType: flags.workflow } : {}) });
+  }
+
+  let replayed = 0;
+  let incompatible = 0;
+  try {
+    for await (const outcome of worker.replayHistories(code, histories, { logger })) {
+      replayed++;
+      if (outcome.ok) {
+        process.stdout.write(`ok  ${outcome.workflowType}  ${outcome.workflowId}  run ${outcome.runId}\n`);
+      } else {
+        incompatible++;
+        process.stderr.write(`skein: ${mismatchLine(outcome)}\n`);
+      }
+    }
+  } catch (err) {
+    fail(`replay stopped after ${replayed} histories: ${(err as Error).message.split('\n')[0]}`);
+  } finally {
+    await close().catch(() => {});
+  }
+  const where = fromFiles ? flags.histories : `catalog "${config.catalog}" at ${config.engine.address}`;
+  if (replayed === 0) {
+    process.stdout.write(`nothing to replay: no runs${flags.workflow ? ` of workflow "${flags.workflow}"` : ''} on ${where}\n`);
+    return;
+  }
+  if (incompatible > 0) {
+    process.stderr.write(`skein: ${incompatible} of ${replayed} histories from ${where} do not replay on ${projectDir}\n`);
+    process.exit(REPLAY_EXIT.incompatible);
+  }
+  process.stdout.write(`${replayed} histories from ${where} replay on ${projectDir}: compatible\n`);
+}

@@ -1,0 +1,17 @@
+/**
+ * `@skein/worker/deployment`: a catalog's Worker Versioning deployment as operators and CD systems handle it
+ * (`skein deploy`), without the native worker: read the versions, promote, ramp, roll back, and publish the
+ * promoted build's catalog for the API.
+ */
+export {
+  describeDeployment,
+  setCurrentVersion,
+  setRampingVersion,
+  grpcCode,
+  type DeploymentState,
+  type DeploymentVersion,
+  type VersionState,
+} from './deployment.js';
+export { publishCurrentCatalog } from '../catalog.js';
+export { livePollers, type LivePoller } from '../catalog-ownership.js';
+export { loadEngineConfig, loadDeploymentConfig, type EngineConnectionConfig, type DeploymentConfig } from '../config.js';

@@ -1,0 +1,129 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { computeBuildId, resolveBuildId } from '../../src/deploy/build-id.js';
+
+/** A small TypeScript project shaped like a real one: src/ with `.js`-suffixed imports, a dependency, a hook file. */
+function writeProject(root: string): void {
+  const files: Record<string, string> = {
+    'package.json': JSON.stringify(
+      { name: 'shop', version: '1.0.0', type: 'module', dependencies: { lefty: '^1.0.0' }, skein: { hookFiles: ['./src/hooks.ts'] } },
+      null,
+      2,
+    ),
+    'src/order/workflow.ts':
+      "import { workflow } from '@skein/core';\nimport { charge } from './steps.js';\nexport default workflow({ name: 'order', fn: async () => charge() });\n",
+    'src/order/steps.ts':
+      "import { step } from '@skein/core';\nimport { price } from '../lib/price.js';\nexport const charge = step({ name: 'charge', fn: async () => price(2) });\n",
+    'src/lib/price.ts': 'export const price = (n: number) => n * 10;\n',
+    'src/hooks.ts': "import { onWorkflowStart } from '@skein/core';\nonWorkflowStart(() => {});\n",
+    'src/order/steps.test.ts': "it('prices', () => {});\n",
+    'node_modules/lefty/package.json': JSON.stringify({ name: 'lefty', version: '1.0.0', main: 'index.js' }),
+    'node_modules/lefty/index.js': 'module.exports = 1;\n',
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    writeFileSync(path.join(root, rel), text);
+  }
+}
+
+describe('computeBuildId', () => {
+  let dir: string;
+  let root: string;
+  const bundleOf = (r: string) => `require(${JSON.stringify(path.join(r, 'src/order/workflow.ts'))});\n// workflow code\n`;
+  const idOf = (r = root, code = bundleOf(r)) => computeBuildId({ workflowCode: code, roots: [r] });
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'skein-build-id-'));
+    root = path.join(dir, 'shop');
+    writeProject(root);
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is stable for unchanged code, and 24 hex characters', () => {
+    const id = idOf();
+    expect(id).toMatch(/^[0-9a-f]{24}$/);
+    expect(idOf()).toBe(id);
+  });
+
+  it('changes with a one-character change to a step', () => {
+    const before = idOf();
+    const file = path.join(root, 'src/order/steps.ts');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('price(2)', 'price(3)'));
+    expect(idOf()).not.toBe(before);
+  });
+
+  it('changes with a module a step imports, a hook file and the workflow bundle', () => {
+    const before = idOf();
+    writeFileSync(path.join(root, 'src/lib/price.ts'), 'export const price = (n: number) => n * 11;\n');
+    const afterLib = idOf();
+    expect(afterLib).not.toBe(before);
+    writeFileSync(path.join(root, 'src/hooks.ts'), "import { onWorkflowStart } from '@skein/core';\nonWorkflowStart(() => { });\n");
+    const afterHook = idOf();
+    expect(afterHook).not.toBe(afterLib);
+    expect(idOf(root, bundleOf(root) + ';')).not.toBe(afterHook);
+  });
+
+  it('keeps its value when package.json is reformatted, reordered or its description edited', () => {
+    const before = idOf();
+    const pkgFile = path.join(root, 'package.json');
+    const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as Record<string, unknown>;
+    const reordered = Object.fromEntries(Object.entries({ ...pkg, description: 'the shop', scripts: { test: 'vitest' } }).reverse());
+    writeFileSync(pkgFile, JSON.stringify(reordered, null, 4) + '\n\n');
+    expect(idOf()).toBe(before);
+  });
+
+  it('changes when package.json changes how code loads or a dependency resolves to another version', () => {
+    const before = idOf();
+    const pkgFile = path.join(root, 'package.json');
+    const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as Record<string, unknown>;
+    writeFileSync(pkgFile, JSON.stringify({ ...pkg, skein: { hookFiles: [] } }));
+    const afterHooks = idOf();
+    expect(afterHooks).not.toBe(before);
+    writeFileSync(path.join(root, 'node_modules/lefty/package.json'), JSON.stringify({ name: 'lefty', version: '1.0.1', main: 'index.js' }));
+    expect(idOf()).not.toBe(afterHooks);
+  });
+
+  it('ignores test files and what the worker writes under .skein', () => {
+    const before = idOf();
+    writeFileSync(path.join(root, 'src/order/steps.test.ts'), "it('prices twice', () => {});\n");
+    mkdirSync(path.join(root, '.skein/traces'), { recursive: true });
+    writeFileSync(path.join(root, '.skein/traces/run.json'), '{}');
+    expect(idOf()).toBe(before);
+  });
+
+  it('is the same for two copies of one project in different folders, and for another trace directory', () => {
+    const copy = path.join(dir, 'elsewhere', 'shop');
+    cpSync(root, copy, { recursive: true });
+    expect(idOf(copy)).toBe(idOf());
+    const withTraces = (r: string, traces: string) =>
+      computeBuildId({ workflowCode: `${bundleOf(r)}configureBundle({"traceDir":${JSON.stringify(traces)}});`, roots: [r], locations: [traces] });
+    expect(withTraces(root, '/var/traces/a')).toBe(withTraces(root, '/tmp/b'));
+  });
+
+  it('covers exposed packages: a change in one gives a new build ID', () => {
+    const pkgRoot = path.join(root, 'node_modules/@acme/flows');
+    mkdirSync(path.join(pkgRoot, 'dist'), { recursive: true });
+    writeFileSync(path.join(pkgRoot, 'package.json'), JSON.stringify({ name: '@acme/flows', version: '1.0.0', type: 'module' }));
+    writeFileSync(path.join(pkgRoot, 'dist/steps.js'), 'export const a = 1;\n');
+    const ids = () => computeBuildId({ workflowCode: bundleOf(root), roots: [root, pkgRoot] });
+    const before = ids();
+    writeFileSync(path.join(pkgRoot, 'dist/steps.js'), 'export const a = 2;\n');
+    expect(ids()).not.toBe(before);
+  });
+});
+
+describe('resolveBuildId', () => {
+  it('uses the override when set, else computes', () => {
+    expect(resolveBuildId(' v42 ', () => 'computed')).toBe('v42');
+    expect(resolveBuildId(undefined, () => 'computed')).toBe('computed');
+    expect(resolveBuildId('', () => 'computed')).toBe('computed');
+  });
+
+  it('refuses an override Temporal cannot use, naming the setting', () => {
+    expect(() => resolveBuildId('1.2.3', () => 'x')).toThrow(/SKEIN_BUILD_ID "1.2.3"/);
+    expect(() => resolveBuildId('a b', () => 'x')).toThrow(/SKEIN_BUILD_ID/);
+    expect(() => resolveBuildId('x'.repeat(256), () => 'x')).toThrow(/255/);
+  });
+});

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { loadDeploymentConfig, loadWorkerConfig } from '../../src/config.js';
+
+describe('deployment settings', () => {
+  it('defaults: the deployment is named after the catalog, the build ID is computed, promotion is automatic', () => {
+    expect(loadDeploymentConfig('shop', {})).toEqual({ name: 'shop', buildId: undefined, promote: 'auto' });
+    expect(loadWorkerConfig({ SKEIN_CATALOG: 'billing' }).deployment).toEqual({ name: 'billing', buildId: undefined, promote: 'auto' });
+  });
+
+  it('reads SKEIN_DEPLOYMENT_NAME, SKEIN_BUILD_ID and SKEIN_PROMOTE', () => {
+    expect(loadDeploymentConfig('shop', { SKEIN_DEPLOYMENT_NAME: 'shop-eu', SKEIN_BUILD_ID: ' 2026-11-25-a ', SKEIN_PROMOTE: 'Manual' })).toEqual({
+      name: 'shop-eu',
+      buildId: '2026-11-25-a',
+      promote: 'manual',
+    });
+  });
+
+  it('refuses a malformed setting, naming the variable', () => {
+    expect(() => loadDeploymentConfig('shop', { SKEIN_PROMOTE: 'sometimes' })).toThrow(/SKEIN_PROMOTE must be one of auto, manual.*sometimes/);
+    expect(() => loadDeploymentConfig('shop', { SKEIN_DEPLOYMENT_NAME: 'shop.eu' })).toThrow(/SKEIN_DEPLOYMENT_NAME must be a deployment name .*shop\.eu/);
+    expect(() => loadDeploymentConfig('shop', { SKEIN_BUILD_ID: 'v1.2' })).toThrow(/SKEIN_BUILD_ID must be a build ID/);
+  });
+});
