@@ -53,7 +53,7 @@ afterAll(async () => {
 describe('catalog liveness from the engine', () => {
   it("answers the current build's document with its version, build and the workers polling it; GET /workflow/catalog says which catalogs are live", async () => {
     const doc = await get(`/workflow/catalog/${catalog}`);
-    expect(doc.status).toBe(200);
+    expect(doc.status, JSON.stringify(doc.body)).toBe(200);
     expect(doc.body.version).toMatch(/^[0-9a-f]{64}$/);
     expect(doc.body.version).toBe(workers[0]!.catalogDocument.version);
     expect(doc.body.deployment).toEqual({ name: catalog, buildId: workers[0]!.deployment.buildId });

@@ -53,7 +53,8 @@ describe('skein worker: bad starts end with one clear line and exit code 1', () 
       [['worker', 'examples'], { SKEIN_LOG_LEVEL: 'loud' }, 'skein: SKEIN_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"'],
       [['api'], { SKEIN_RUN_TIMEOUT_MS: 'soon' }, 'skein: SKEIN_RUN_TIMEOUT_MS must be an integer between 250 and 3600000, got "soon"'],
       [['api'], { SKEIN_READY_FAILURES: '3' }, 'skein: SKEIN_READY_FAILURES was renamed to SKEIN_ENGINE_CHECK_FAILURES: set SKEIN_ENGINE_CHECK_FAILURES instead'],
-      [['dev', 'examples', '--no-watch'], { SKEIN_ROLLING_DEPLOY: 'sometimes' }, 'skein: SKEIN_ROLLING_DEPLOY must be 1, true, yes, 0, false or no, got "sometimes"'],
+      [['dev', 'examples', '--no-watch'], { SKEIN_PROMOTE: 'sometimes' }, 'skein: SKEIN_PROMOTE must be one of auto, manual, got "sometimes"'],
+      [['worker', 'examples'], { SKEIN_BUILD_ID: 'v1.2' }, 'skein: SKEIN_BUILD_ID must be a build ID of at most 255 characters, without "." or whitespace, got "v1.2"'],
     ];
     for (const [args, env, line] of cases) {
       const res = await skein(args, { TEMPORAL_ADDRESS: '127.0.0.1:1', PORT: '0', ...env });

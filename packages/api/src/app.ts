@@ -12,7 +12,7 @@ import { requestId } from './middleware/request-id.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { deprecationHeaders, parseOr400, routerPath, type ApiState, type Deps, type RouteDef } from './route.js';
 
-/** Request bodies are capped at 1 MiB (CONTRACT "HTTP conventions"). */
+/** Request bodies are capped at 1 MiB (docs/reference/api-contract.md, "Requests"). */
 export const BODY_LIMIT = '1mb';
 
 /**

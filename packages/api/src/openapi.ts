@@ -19,11 +19,11 @@ const deprecationHeaderDocs = {
   },
 };
 
-/** Paths that answer without the bearer token (CONTRACT `UnauthorizedError`). */
+/** Paths that answer without the bearer token (health probes). */
 const TOKEN_EXEMPT = new Set(['/health', '/ready']);
 
 /**
- * The error types a route can answer: its own, plus those every route shares (CONTRACT "HTTP conventions"):
+ * The error types a route can answer: its own, plus those every route shares (docs/reference/api-contract.md, "Error model"):
  * 400, 403 (Origin/Host allow-list), 401 (bearer token, when configured), 415 and 413 for routes with a body, 500.
  */
 export function routeErrorTypes(route: RouteDef): ErrorType[] {
@@ -95,7 +95,7 @@ function operation(route: RouteDef): ZodOpenApiOperationObject {
  * Builds the OpenAPI 3.1 document of the API from the same route definitions and zod schemas that validate
  * requests, so the document cannot drift from the code. `serverUrl` fills `servers` when given. The `bearerAuth`
  * security scheme is always described; it is required (top-level `security`) only when `tokenRequired`
- * (`SKEIN_API_TOKEN` set); by default the requirement list is empty, as SPEC "Authentication" declares.
+ * (`SKEIN_API_TOKEN` set); by default the requirement list is empty: the API declares no security scheme.
  */
 export function buildOpenApiDocument(routes: RouteDef[] = allRoutes, serverUrl?: string, tokenRequired = false): ReturnType<typeof createDocument> {
   const paths: ZodOpenApiPathsObject = {};

@@ -103,9 +103,9 @@ export function parseOr400<S extends z.ZodType>(schema: S | undefined, value: un
 }
 
 /**
- * The deprecation headers of CONTRACT "Endpoint details" for a deprecated route. `Link` points at the run-pinned
+ * The deprecation headers of a deprecated route (docs/reference/api-contract.md, "Endpoints"). `Link` points at the run-pinned
  * successor of the run the call targeted, `</workflow/<id>/runs/<rid>/<op>>`; a part not known (the workflow or
- * its latest run could not be read) stays as CONTRACT's template, `{id}` or `{rid}`.
+ * its latest run could not be read) stays as the path template, `{id}` or `{rid}`.
  */
 export function deprecationHeaders(successor: string, workflowId?: string, runId?: string): Record<string, string> {
   const id = workflowId === undefined ? '{id}' : encodeURIComponent(workflowId);

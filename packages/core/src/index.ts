@@ -50,7 +50,7 @@ export function workflow<I = unknown, O = unknown, In = I>(config: WorkflowConfi
 }
 
 /**
- * Defines a step: an activity that may do I/O. Registered as `<workflowName>#<name>` (SPEC rule 10).
+ * Defines a step: an activity that may do I/O. Registered as `<workflowName>#<name>`.
  * Calling the returned function in Node runs it with schema checks (useful in unit tests).
  * @throws DefinitionError on a malformed config.
  */
@@ -68,7 +68,7 @@ export function evaluator<I = unknown, V = unknown, In = I>(config: ActivityConf
   return Object.assign((input: In) => runActivity(def as never, input) as Promise<EvaluationResult<V>>, { [SKEIN]: def }) as unknown as SkeinActivity<In, EvaluationResult<V>>;
 }
 
-// Hooks (SPEC "Events"): registration for hook files, emission for steps.
+// Hooks (README, "Hooks"): registration for hook files, emission for steps.
 export {
   onWorkflowStart,
   onWorkflowEnd,

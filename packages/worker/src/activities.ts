@@ -7,7 +7,7 @@ import type { ActivityDefinitions, LoadedActivity, LoadedProject } from './load.
 export type ActivityImplementation = (input: unknown) => Promise<unknown>;
 
 /**
- * Which definition serves an activity type (SPEC rule 10): `W#a` is workflow W's own step or evaluator `a`,
+ * Which definition serves an activity type: `W#a` is workflow W's own step or evaluator `a`,
  * else the shared activity `a` (rule 6), for any workflow W of the catalog.
  */
 export class ActivityResolver {
@@ -70,7 +70,7 @@ export class ActivityResolver {
 /**
  * The activities the worker registers: every workflow's own steps and evaluators as `W#<name>`, and one
  * dynamic `default` activity that serves every shared activity as `W#<shared name>` for any workflow W of
- * the catalog (SPEC rules 6 and 10) — one registration per shared activity instead of one per workflow and
+ * the catalog — one registration per shared activity instead of one per workflow and
  * shared activity. Each runs its definition with its schemas (`ActivityResolver.run`).
  */
 export function buildActivities(resolver: ActivityResolver): Record<string, ActivityImplementation> {

@@ -12,7 +12,7 @@ import type { LoadedProject } from './load.js';
 
 /**
  * The catalog a worker serves, as the API reads it from the `$catalog` workflow's memo
- * (CONTRACT "GET /workflow/catalog"). JSON Schemas are generated from the zod schemas.
+ * (`GET /workflow/catalog`). JSON Schemas are generated from the zod schemas.
  */
 export interface CatalogDocument {
   catalog: string;
@@ -37,7 +37,7 @@ export interface CatalogDocument {
     activities: Array<{ name: string; kind: 'step' | 'evaluator'; shared: boolean; type: string }>;
   }>;
   /**
-   * Shared activities (SPEC rule 6), listed once: every workflow of the catalog may call each as
+   * Shared activities, listed once: every workflow of the catalog may call each as
    * `<workflow>#<name>` (rule 10). `package` is null for the project's own.
    */
   sharedActivities: Array<{ name: string; kind: 'step' | 'evaluator'; package: string | null }>;

@@ -47,7 +47,7 @@ export interface LoadedProject {
   workflows: LoadedWorkflow[];
   /** Workflow-scoped activities per workflow name. */
   scoped: Map<string, LoadedActivity[]>;
-  /** Shared activities after SPEC rule 7's namespace resolution (discovery decides the winner). */
+  /** Shared activities after the one namespace of names is resolved (discovery decides the winner). */
   shared: LoadedActivity[];
   /** Real path of every activity file → its activities, for the workflow bundle's stub loader. */
   activityFiles: Map<string, LoadedActivity[]>;

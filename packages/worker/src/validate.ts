@@ -59,7 +59,7 @@ export function beginProjectCheck(projectDir: string, caches?: StartupCaches): P
 }
 
 /**
- * Static check at startup, before the engine is contacted: runs the validator (every SPEC package rule, the
+ * Static check at startup, before the engine is contacted: runs the validator (every package rule, the
  * same as `validate-workflow-package`, in a thread of its own: `validateIsolated`) and refuses the project when any finding is an error. Warnings are
  * for authors: one summary line at info, each at debug.
  * With `caches`, an unchanged project reuses the last outcome (`ValidationCache`: same validator code, same

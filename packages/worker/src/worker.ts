@@ -283,9 +283,7 @@ async function serveProject(
       namespace: engine.namespace,
       identity,
       taskQueue: catalog,
-      // Worker Versioning: this worker serves one deployment version; runs are pinned to the version they
-      // started on unless their workflow declares `versioningBehavior: 'auto-upgrade'`, and a pinned run's
-      // workflow and activity tasks go only to workers of its version.
+      // One deployment version; a pinned run's workflow and activity tasks go only to workers of its version.
       workerDeploymentOptions: {
         useWorkerVersioning: true,
         version: { deploymentName: deployment.name, buildId: deployment.buildId },
@@ -308,6 +306,7 @@ async function serveProject(
     const graceMs = options.shutdownGraceTimeMs ?? 10_000;
     let forceStop: (() => void) | undefined;
     let membership: DeploymentMembership | undefined;
+    const stopWorker = () => worker.getState() === 'RUNNING' && worker.shutdown();
     const forced = new Promise<void>((resolve) => (forceStop = resolve));
     const engineMonitor = monitorEngine(clientConnection, {
       ...env.engineCheck,
@@ -353,13 +352,7 @@ async function serveProject(
           deployment,
           doc: catalogDocument,
           promote: options.promote ?? deploymentSettings.promote,
-          ...(options.exitWhenDrained
-            ? {
-                onDrained: () => {
-                  if (worker.getState() === 'RUNNING') worker.shutdown();
-                },
-              }
-            : {}),
+          ...(options.exitWhenDrained ? { onDrained: stopWorker } : {}),
         },
         logger,
       );

@@ -1,5 +1,5 @@
 /**
- * Browser safety (CONTRACT "HTTP conventions", `ForbiddenOriginError`): a request whose `Host` or `Origin` is not
+ * Browser safety (docs/reference/api-contract.md, "Requests"; `ForbiddenOriginError`): a request whose `Host` or `Origin` is not
  * on the allow-list is refused with 403 before anything else runs, so no web page can signal, stop or terminate
  * a run and DNS rebinding finds nothing; allowed origins get proper CORS answers (preflight included) from
  * `@koa/cors`.

@@ -4,7 +4,7 @@ import type { ApiState } from '../route.js';
 
 /**
  * Logs one line per request when its response finishes: request id, method, route, workflow id, run id,
- * `http.status_code` (SPEC v0.11.0; null for a request the client abandoned before the answer) and duration. `ctx.state.log` is a child logger bound to the request id.
+ * `http.status_code` (the name the seed system's logs use; null for a request the client abandoned before the answer) and duration. `ctx.state.log` is a child logger bound to the request id.
  */
 export function requestLogger(logger: Logger): Koa.Middleware<ApiState> {
   return async (ctx, next) => {

@@ -16,7 +16,7 @@ function frame(event: string, data: unknown, id?: number): string {
 }
 
 /**
- * Streams a run's history as server-sent events (CONTRACT "History stream"): `workflow` once, `history` per
+ * Streams a run's history as server-sent events (docs/reference/api-contract.md, "Endpoints"): `workflow` once, `history` per
  * event (`id:` = event id), `done` with the closing status; a keep-alive comment every 15 s; resumes after
  * `Last-Event-ID` (or `?lastEventId=`). The stream ends when the run closes, the client disconnects (every engine
  * call is released at once) or the server shuts down.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import 'zod-openapi';
 
-/** CONTRACT catalog document. */
+/** The catalog document a worker publishes: its workflows, shared activities and live workers. */
 export const catalogResponseSchema = z
   .object({
     catalog: z.string(),
@@ -25,7 +25,7 @@ export const catalogResponseSchema = z
     ),
     sharedActivities: z
       .array(z.object({ name: z.string(), kind: z.enum(['step', 'evaluator']), package: z.string().nullable() }))
-      .meta({ description: 'Shared activities (SPEC rule 6), callable from every workflow of the catalog as `<workflow>#<name>`.' }),
+      .meta({ description: 'Shared activities, callable from every workflow of the catalog as `<workflow>#<name>`.' }),
     workers: z
       .array(z.object({ identity: z.string(), lastPollAt: z.number().int().meta({ description: 'Epoch ms of its last poll' }) }))
       .meta({ description: 'Workers polling the catalog (Temporal DescribeTaskQueue pollers seen in the last 70 s), newest first' }),

@@ -1,6 +1,6 @@
 /**
- * Which workflows a catalog serves, and whether it is served at all, from the engine itself (CONTRACT
- * `CatalogNotAvailableError`; docs/api.md "Catalogs"): the document of the current build, published in the memo
+ * Which workflows a catalog serves, and whether it is served at all, from the engine itself
+ * (`CatalogNotAvailableError` when it is not; docs/api.md "Catalogs"): the document of the current build, published in the memo
  * of the running `$catalog:<catalog>` execution, the liveness lease of that build (`$lease:<catalog>@<buildId>`,
  * renewed by its live workers every few seconds), and the workers polling the catalog's task queue
  * (`DescribeTaskQueue`).
@@ -13,7 +13,7 @@ import { GRPC, grpcCode } from './engine.js';
 import { temporal } from './proto.js';
 import { waitCloseEvent } from './runs.js';
 
-/** The reserved workflow type of the per-catalog registry (CONTRACT "Names"; same value as `@skein/core`). */
+/** The reserved workflow type of the per-catalog registry (same value as `@skein/core`'s `CATALOG_WORKFLOW_TYPE`). */
 export const CATALOG_WORKFLOW_TYPE = '$catalog';
 
 /** The workflow id of the `$catalog` registry workflow of a catalog (same rule as `@skein/core`). */
@@ -60,7 +60,7 @@ export interface CatalogWorkflow {
   activities: CatalogActivity[];
 }
 
-/** A shared activity (SPEC rule 6): every workflow of the catalog may call it as `<workflow>#<name>`. */
+/** A shared activity: every workflow of the catalog may call it as `<workflow>#<name>`. */
 export interface CatalogSharedActivity {
   name: string;
   kind: 'step' | 'evaluator';

@@ -1,5 +1,5 @@
 /**
- * Where `GET …/trace-log` may read a trace from (issue 12, "Traces confined"): a run's memo names its trace
+ * Where `GET …/trace-log` may read a trace from (docs/reference/trace-format.md, "Where it lives"): a run's memo names its trace
  * destinations, but anyone with engine access or workflow code can set a memo, so a destination is read only
  * when it is a file under the configured trace directory (`SKEIN_TRACE_DIR`), symbolic links resolved, or a URL
  * under the configured remote prefix (`SKEIN_TRACE_REMOTE_URL`). Anything else is treated as absent.

@@ -746,7 +746,7 @@ export interface components {
                     type: string;
                 }[];
             }[];
-            /** @description Shared activities (SPEC rule 6), callable from every workflow of the catalog as `<workflow>#<name>`. */
+            /** @description Shared activities, callable from every workflow of the catalog as `<workflow>#<name>`. */
             sharedActivities: {
                 name: string;
                 /** @enum {string} */
@@ -798,7 +798,7 @@ export interface components {
                     type: string;
                 }[];
             }[];
-            /** @description Shared activities (SPEC rule 6), callable from every workflow of the catalog as `<workflow>#<name>`. */
+            /** @description Shared activities, callable from every workflow of the catalog as `<workflow>#<name>`. */
             sharedActivities: {
                 name: string;
                 /** @enum {string} */

@@ -14,7 +14,7 @@ export interface WorkflowInfoLike {
   workflowType: string;
 }
 
-/** `workflowDetails` (SPEC "Events") from a workflow info; pure, usable inside and outside the sandbox. */
+/** `workflowDetails` (the run a hook event belongs to) from a workflow info; pure, usable inside and outside the sandbox. */
 export function workflowDetailsFrom(info: WorkflowInfoLike): WorkflowDetails {
   return {
     attempt: info.attempt,

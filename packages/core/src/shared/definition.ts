@@ -21,7 +21,7 @@ export interface EvaluationResult<V = unknown> {
 
 /** Options of a workflow definition. */
 export interface WorkflowDefinitionOptions {
-  /** Activity options for every step and evaluator this workflow calls (SPEC rule 11, definition level). */
+  /** Activity options for every step and evaluator this workflow calls (the definition layer of activity options). */
   activityOptions?: ActivityOptions;
 }
 
@@ -39,7 +39,7 @@ export type VersioningBehavior = 'pinned' | 'auto-upgrade';
  * `In` what callers pass (the schema's input: fields with a default may be left out).
  */
 export interface WorkflowConfig<I, O, In = I> {
-  /** The workflow type, unique in the catalog (SPEC rule 7); matches `NAME_PATTERN`. */
+  /** The workflow type, unique in the catalog; matches `NAME_PATTERN`. */
   name: string;
   description?: string;
   /** Other names `POST /workflow/run` accepts for this workflow. */
@@ -58,7 +58,7 @@ export interface WorkflowConfig<I, O, In = I> {
 
 /** The object passed to `step()` or `evaluator()`; `I` and `In` as in `WorkflowConfig`. */
 export interface ActivityConfig<I, O, In = I> {
-  /** The activity name; the registered activity type is `<workflowName>#<name>` (SPEC rule 10). */
+  /** The activity name; the registered activity type is `<workflowName>#<name>`. */
   name: string;
   description?: string;
   inputSchema?: z.ZodType<I, In>;

@@ -2,7 +2,7 @@ import type { ActivityOptions } from '../shared/options.js';
 
 /**
  * Second argument of every Skein workflow function, set by a parent workflow when it starts a child
- * (absent for executions started through the API). Carries SPEC rule 11's inherited and invocation layers.
+ * (absent for executions started through the API). Carries the inherited and invocation layers of activity options.
  */
 export interface SkeinRunArgs {
   /** The parent's effective workflow-level activity options, inherited by the child. */

@@ -1,6 +1,6 @@
 /**
  * Workflow-safe entry of `@skein/core`, selected in the workflow bundle by the `skein-workflow-bundle`
- * export condition (SPEC rule 12). Imports nothing Node-only: only `@temporalio/workflow` and zod.
+ * export condition. Imports nothing Node-only: only `@temporalio/workflow` and zod.
  */
 import {
   ApplicationFailure,
@@ -72,7 +72,7 @@ export function configureBundle(next: BundleSettings): void {
   settings = next;
 }
 
-/** Publishes the run's trace destinations in its memo, where the API reads them (CONTRACT "trace"). */
+/** Publishes the run's trace destinations in its memo, where the API reads them (docs/reference/trace-format.md). */
 function publishTraceDestinations(): void {
   if (!settings.traceDir) return;
   const info = workflowInfo();
@@ -176,13 +176,13 @@ export function workflowFunction(defined: SkeinWorkflow<unknown, unknown>): (inp
 export interface ActivityStubMeta {
   name: string;
   kind: ActivityKind;
-  /** The step's or evaluator's own `options.activityOptions` (most specific layer of SPEC rule 11). */
+  /** The step's or evaluator's own `options.activityOptions` (the most specific layer of activity options). */
   activityOptions?: ActivityOptions;
 }
 
 /**
  * Replaces a step or evaluator inside the workflow bundle: calling it schedules the activity
- * `<workflowName>#<name>` (SPEC rule 10) with options layered per SPEC rule 11.
+ * `<workflowName>#<name>` with options layered from Skein's defaults to the step's own (docs/package-rules.md, rule 11).
  * Used by generated code only.
  */
 export function activityStub(meta: ActivityStubMeta): SkeinActivity<unknown, unknown> {
@@ -225,7 +225,7 @@ export const catalogQuery = defineQuery<unknown>('catalog');
 const catalogWorkerStoppedSignal = defineSignal<[string]>(CATALOG_WORKER_STOPPED_SIGNAL);
 
 /**
- * The `$catalog` registry workflow (CONTRACT "Names"): holds the catalog the worker published in its memo
+ * The `$catalog` registry workflow: holds the catalog the worker published in its memo
  * (`memo.catalog`), answers `catalogQuery` with it, records workers that stopped (`memo.stoppedWorkers`), and
  * runs until the next worker start replaces it or the last worker retires it.
  */

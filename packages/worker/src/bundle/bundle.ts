@@ -80,7 +80,7 @@ function toolVersions(): Record<string, string> {
  * Bundles every workflow of the project with Temporal's bundler (webpack), through the bundle cache
  * (`BundleCache`, under `settings.cacheDir`):
  * - bare imports resolve through the `skein-workflow-bundle` / `output-workflow-bundle` export conditions
- *   first (SPEC rule 12), so `@skein/core` and packages offering a workflow-safe entry use it;
+ *   first, so `@skein/core` and packages offering a workflow-safe entry use it;
  * - every steps, evaluators and shared-activity file (by `classifyFile`, discovery's file conventions) is
  *   replaced by activity stubs (`stub-loader.cts`).
  * The cache key covers the generated entry module, the stubs, the full bundler options (including whatever

@@ -55,6 +55,7 @@ export async function joinDeployment(client: Client, target: RolloutTarget, logg
   try {
     lease = await keepLease(client, catalog, deployment.buildId, (err) => logger.warn({ err }, 'liveness lease not renewed; retrying'));
     await recordVersionCatalog(client, target.doc);
+    let current = false;
     if (target.promote === 'auto') {
       // A failed promotion leaves the worker serving its build's pinned runs (never a crash loop): an operator promotes it.
       const outcome = await promoteWhenReady(client, { ...deployment, identity }).catch((err: unknown) => {
@@ -65,16 +66,15 @@ export async function joinDeployment(client: Client, target: RolloutTarget, logg
         return 'failed' as const;
       });
       if (outcome === 'promoted') logger.info({ deployment }, `build ${deployment.buildId} is now the current version of deployment "${deployment.name}"`);
-      if (outcome === 'left-as-is')
+      if (outcome === 'left-as-is') {
         logger.warn({ deployment }, `build ${deployment.buildId} served before and was replaced: left as it is (skein deploy promote makes it current again)`);
+      }
+      // The engine's answer decides, not a describe read right after it (the routing may not show the change yet).
+      current = outcome === 'promoted' || outcome === 'already-current';
     }
-    const state = await describeDeployment(client, deployment.name);
-    if (state?.current === deployment.buildId) await publishCatalog(client, target.doc);
-    else
-      logger.info(
-        { deployment, current: state?.current ?? null },
-        `build ${deployment.buildId} is not the current version: its catalog is published when it is promoted`,
-      );
+    if (!current) current = (await describeDeployment(client, deployment.name))?.current === deployment.buildId;
+    if (current) await publishCatalog(client, target.doc);
+    else logger.info({ deployment }, `build ${deployment.buildId} is not the current version: its catalog is published when it is promoted`);
   } catch (err) {
     await membership.leave(true);
     throw err;

@@ -13,7 +13,7 @@ import type { TraceRecorder } from '../traces/recorder.js';
 const base = () => ({ eventId: randomUUID(), eventDate: Date.now() });
 
 /**
- * The worker's single sink for lifecycle facts: turns each into the SPEC "Events" hook payloads (including
+ * The worker's single sink for lifecycle facts: turns each into the hook payloads (README, "Hooks"; including
  * `onError`) and feeds the trace recorder. Nothing here throws into workflow or activity code.
  */
 export class WorkerEvents {

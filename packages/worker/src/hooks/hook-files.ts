@@ -6,8 +6,8 @@ import { WorkerStartupError } from '../errors.js';
 import { describeTypeScriptLoadError } from '../typescript/load-error.js';
 
 /**
- * Imports the root project's hook files (`"skein": { "hookFiles": ["./hooks.js"] }` in its package.json,
- * CONTRACT "Names"; `.ts` hook files run from source too), which register hooks with `@skein/core`'s `onWorkflowStart`, `on`, ... Paths are
+ * Imports the root project's hook files (`"skein": { "hookFiles": ["./hooks.js"] }` in its package.json;
+ * `.ts` hook files run from source too), which register hooks with `@skein/core`'s `onWorkflowStart`, `on`, ... Paths are
  * relative to the project root and must stay inside it.
  * @returns the absolute paths imported.
  * @throws WorkerStartupError for a malformed `hookFiles`, a path outside the project, or a file that fails to load.
