@@ -15,10 +15,10 @@ export interface CliProcess {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
 }
 
-/** Spawns `node packages/cli/dist/bin.js <args>` from the repository root with JSON logs. */
-export function spawnSkein(args: string[], env: Record<string, string> = {}): CliProcess {
+/** Spawns `node packages/cli/dist/bin.js <args>` from the repository root (or `options.cwd`) with JSON logs. */
+export function spawnSkein(args: string[], env: Record<string, string> = {}, options: { cwd?: string } = {}): CliProcess {
   const child = spawn(process.execPath, [path.join(repoRoot, 'packages/cli/dist/bin.js'), ...args], {
-    cwd: repoRoot,
+    cwd: options.cwd ?? repoRoot,
     env: { ...process.env, SKEIN_LOG_PRETTY: '0', ...env },
   });
   let out = '';

@@ -21,6 +21,12 @@ afterAll(async () => {
 
 const seconds = (d: temporal.api.duration.IDuration | null | undefined) => (d ? Number(d.seconds ?? 0) + (d.nanos ?? 0) / 1e9 : null);
 
+/** Ids of the child workflows a run started, in order, as its history records them. */
+async function childIds(workflowId: string, runId?: string): Promise<string[]> {
+  const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+  return (history.events ?? []).flatMap((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId ?? []);
+}
+
 async function scheduled(workflowId: string, runId?: string) {
   const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
   return (history.events ?? [])
@@ -57,7 +63,8 @@ describe('activity options (SPEC rule 11), as the engine recorded them', () => {
     ]);
     // Child: inherited from the parent (41 s, x3) < its definition (13 s heartbeat, 5 attempts)
     // < the call site (3 min schedule-to-close, 6 attempts); its step sets nothing.
-    expect(await scheduled(`${workflowId}/optionsChild-1`)).toEqual([
+    const [childId] = await childIds(workflowId, runId);
+    expect(await scheduled(childId!)).toEqual([
       {
         type: 'optionsChild#childProbe',
         startToClose: 41,
@@ -70,14 +77,48 @@ describe('activity options (SPEC rule 11), as the engine recorded them', () => {
 });
 
 describe('child workflows', () => {
-  it('runs imported workflows as children with deterministic ids, parent and root recorded', async () => {
+  it('runs imported workflows as children with URL-safe ids of their own, parent and root recorded', async () => {
     const res = await stack.post('/workflow/run', { workflowName: 'family', input: { mode: 'ok' } });
     expect(res.body.status).toBe('completed');
     const id = res.body.workflowId;
+    const token = /^-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    const [first, second] = res.body.output;
     expect(res.body.output).toEqual([
-      { n: 1, workflowId: `${id}/kid-1`, parent: id, root: id },
-      { n: 2, workflowId: `${id}/kid-2`, parent: id, root: id },
+      { n: 1, workflowId: expect.any(String), parent: id, root: id },
+      { n: 2, workflowId: expect.any(String), parent: id, root: id },
     ]);
+    for (const kid of [first, second]) {
+      expect(kid.workflowId.startsWith(id)).toBe(true);
+      expect(kid.workflowId.slice(id.length)).toMatch(token);
+    }
+    expect(first.workflowId).not.toBe(second.workflowId);
+    expect(await childIds(id)).toEqual([first.workflowId, second.workflowId]);
+    // Used as-is in a URL path, a child's id reaches its own run.
+    for (const kid of [first, second]) {
+      const status = await stack.get(`/workflow/${kid.workflowId}/status`);
+      expect(status.status).toBe(200);
+      expect(status.body).toMatchObject({ workflowId: kid.workflowId, status: 'completed' });
+    }
+  });
+
+  it('gives a reset run new child ids (a replay keeps them)', async () => {
+    const res = await stack.post('/workflow/run', { workflowName: 'family', input: { mode: 'ok' } });
+    const id = res.body.workflowId;
+    const before = await childIds(id, res.body.runId);
+    const history = await client.workflow.getHandle(id, res.body.runId).fetchHistory();
+    const firstTaskDone = (history.events ?? []).find((e) => e.workflowTaskCompletedEventAttributes)!;
+    const { runId: resetRunId } = await client.workflowService.resetWorkflowExecution({
+      namespace: 'default',
+      workflowExecution: { workflowId: id, runId: res.body.runId },
+      workflowTaskFinishEventId: firstTaskDone.eventId,
+      requestId: crypto.randomUUID(),
+      reason: 'test',
+    });
+    const after = await client.workflow.getHandle(id, resetRunId!).result();
+    const afterIds = await childIds(id, resetRunId!);
+    expect(afterIds).toHaveLength(2);
+    expect(afterIds.filter((c) => before.includes(c))).toEqual([]);
+    expect((after as Array<{ workflowId: string }>).map((k) => k.workflowId)).toEqual(afterIds);
   });
 
   it('lets a child failure flow back to the parent', async () => {
@@ -90,7 +131,9 @@ describe('child workflows', () => {
     for (const [mode, expected] of [['detached', 'RUNNING'], ['attached', 'TERMINATED']] as const) {
       const started = await stack.post('/workflow/start', { workflowName: 'family', input: { mode } });
       const parent = client.workflow.getHandle(started.body.workflowId);
-      const child = client.workflow.getHandle(`${started.body.workflowId}/sleeper-1`);
+      let childId: string | undefined;
+      await waitUntil(async () => (childId = (await childIds(started.body.workflowId))[0]) !== undefined);
+      const child = client.workflow.getHandle(childId!);
       await waitUntil(async () => (await child.describe().catch(() => null))?.status.name === 'RUNNING');
       await parent.terminate('test');
       await waitUntil(async () => (await child.describe()).status.name !== 'RUNNING' || mode === 'detached', 10_000);

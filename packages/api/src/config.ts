@@ -8,7 +8,6 @@ import {
   listSetting,
   loadSettings,
   logLevelSetting,
-  patternSetting,
   textSetting,
   type LogLevel,
 } from '@skein/runtime';
@@ -43,12 +42,12 @@ export const apiSettings = {
     description: 'when set, every route but `/health` and `/ready` needs `Authorization: Bearer <token>` (401 otherwise)',
   }),
   SKEIN_TRACE_DIR: textSetting({
-    default: '<cwd>/.skein/traces',
-    description: 'the only folder `trace-log` reads trace files from (`skein dev` passes its worker\'s)',
+    description: "a folder `trace-log` reads trace files from besides the ones the catalog's workers advertise (unset: only those)",
   }),
-  SKEIN_TRACE_REMOTE_URL: patternSetting(/^https?:\/\/\S+$/i, 'an http(s) URL', {
-    description: 'the only URL prefix `trace-log` fetches remote traces from; unset: never fetch',
+  SKEIN_TRACE_S3_BUCKET: textSetting({
+    description: 'the S3 bucket `trace-log` reads remote traces from, with the AWS SDK settings (unset: remote traces are not read)',
   }),
+  SKEIN_TRACE_S3_PREFIX: textSetting({ description: 'key prefix of the trace objects (unset: none)' }),
   SKEIN_LOG_LEVEL: logLevelSetting,
 };
 
@@ -95,12 +94,15 @@ export interface ApiConfig {
   /** How long a catalog document and its poller liveness are cached, in ms (`SKEIN_CATALOG_CACHE_MS`, default 2 000). */
   catalogCacheMs: number;
   /**
-   * The only directory trace-log reads local trace files from (`SKEIN_TRACE_DIR`, default `<cwd>/.skein/traces`,
-   * the worker's default when both run in the project directory).
+   * A folder trace-log reads local trace files from besides those the catalog's workers advertise
+   * (`SKEIN_TRACE_DIR`); null (default) = only the advertised folders.
    */
-  traceDir: string;
-  /** The only URL prefix trace-log fetches remote traces from (`SKEIN_TRACE_REMOTE_URL`); null = never fetch. */
-  traceRemoteUrl: string | null;
+  traceDir: string | null;
+  /**
+   * The S3 trace destination trace-log reads (`SKEIN_TRACE_S3_BUCKET`, `SKEIN_TRACE_S3_PREFIX`); region, endpoint
+   * and credentials come from the AWS SDK's own settings. null = remote traces are not read.
+   */
+  traceS3: { bucket: string; prefix: string } | null;
   /** `SKEIN_LOG_LEVEL`, default `info`. */
   logLevel: LogLevel;
   /** Temporal connection, from `@temporalio/envconfig` (`TEMPORAL_ADDRESS`, `TEMPORAL_API_KEY`, TLS, ...). */
@@ -134,8 +136,8 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     engineTimeoutMs: s.SKEIN_ENGINE_TIMEOUT_MS,
     handlerTimeoutMs: s.SKEIN_HANDLER_TIMEOUT_MS,
     catalogCacheMs: s.SKEIN_CATALOG_CACHE_MS,
-    traceDir: path.resolve(s.SKEIN_TRACE_DIR ?? path.join(process.cwd(), '.skein', 'traces')),
-    traceRemoteUrl: s.SKEIN_TRACE_REMOTE_URL ?? null,
+    traceDir: s.SKEIN_TRACE_DIR ? path.resolve(s.SKEIN_TRACE_DIR) : null,
+    traceS3: s.SKEIN_TRACE_S3_BUCKET ? { bucket: s.SKEIN_TRACE_S3_BUCKET, prefix: s.SKEIN_TRACE_S3_PREFIX ?? '' } : null,
     logLevel: s.SKEIN_LOG_LEVEL,
     sseKeepAliveMs: 15_000,
     shutdownGraceMs: 10_000,

@@ -5,12 +5,15 @@ import type { z } from 'zod';
 import type { ApiConfig } from './config.js';
 import { ApiError, validationError, type ErrorType, type ValidationIssue } from './errors.js';
 import type { CatalogCache } from './temporal/catalog.js';
+import type { TraceReader } from './temporal/trace-reader.js';
 
 /** Shared services handed to every route handler. */
 export interface Deps {
   client: Client;
   config: ApiConfig;
   catalogs: CatalogCache;
+  /** Reads runs' traces (trace-log). */
+  traces: TraceReader;
   /** Engine health as last seen by the engine health monitor (`monitorEngine`). */
   health: { healthy: boolean };
   /** Aborted when the drain period of a shutdown ends: every engine call still running is released. */

@@ -9,6 +9,7 @@ import type { ApiConfig } from './config.js';
 import { allRoutes } from './routes/index.js';
 import type { ApiState, Deps } from './route.js';
 import { clientErrorHandler } from './client-errors.js';
+import { TraceReader } from './temporal/trace-reader.js';
 import { CatalogCache } from './temporal/catalog.js';
 import { EngineCallPolicy } from './temporal/deadline.js';
 
@@ -81,6 +82,7 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
     client,
     config,
     catalogs: new CatalogCache(client, config.catalogCacheMs, closing.signal),
+    traces: new TraceReader(client, config),
     health: { healthy: true },
     shutdown: hardStop.signal,
     closing: closing.signal,

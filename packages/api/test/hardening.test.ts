@@ -7,7 +7,8 @@ import { browserGuard, hostAllowed, originAllowed } from '../src/middleware/brow
 import { buildOpenApiDocument } from '../src/openapi.js';
 import { workflowIdSchema } from '../src/schemas/common.js';
 import { isUnknownUpdate, nameList, unknownQueryNames } from '../src/temporal/handlers.js';
-import { confinedTraceFile, remoteTraceAllowed } from '../src/temporal/trace-source.js';
+import { traceFilePath as coreTraceFilePath, traceObjectKey, traceObjectUrl, traceSegment as coreTraceSegment } from '@skein/core';
+import { confinedTraceFile, localTraceFile, remoteTraceKey, traceFilePath, traceSegment } from '../src/temporal/trace-source.js';
 
 const nested = (levels: number) => JSON.parse(`${'['.repeat(levels)}1${']'.repeat(levels)}`);
 
@@ -106,14 +107,45 @@ describe('trace sources', () => {
     expect(await confinedTraceFile(traces, path.join(traces, 'missing.json'))).toBeUndefined();
   });
 
-  it('fetches remote traces only under the configured prefix', () => {
-    const prefix = 'https://traces.example.com/skein/';
-    expect(remoteTraceAllowed(prefix, 'https://traces.example.com/skein/wf/r.json')).toBe(true);
-    expect(remoteTraceAllowed(prefix, 'https://traces.example.com/other/r.json')).toBe(false);
-    expect(remoteTraceAllowed(prefix, 'https://traces.example.com/skein-evil/r.json')).toBe(false);
-    expect(remoteTraceAllowed(prefix, 'https://u:p@traces.example.com/skein/r.json')).toBe(false);
-    expect(remoteTraceAllowed(prefix, 'http://169.254.169.254/latest')).toBe(false);
-    expect(remoteTraceAllowed(null, 'https://traces.example.com/skein/r.json')).toBe(false);
+  it("names trace files and objects exactly as the workers do", () => {
+    for (const id of ['order-42', '..', 'a/b', 'é'.repeat(300), '', 'x\ud800']) {
+      expect(traceSegment(id)).toBe(coreTraceSegment(id));
+      expect(traceFilePath('/var/traces/', { workflowId: id, runId: 'r' })).toBe(coreTraceFilePath('/var/traces/', { workflowId: id, runId: 'r' }));
+    }
+  });
+
+  it("reads a local trace only when it is the run's own file in a trace folder", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'skein-trace-own-'));
+    const root = { workflowId: 'wf', runId: 'r1' };
+    const own = traceFilePath(dir, root);
+    const other = traceFilePath(dir, { workflowId: 'wf', runId: 'r2' });
+    mkdirSync(path.dirname(own), { recursive: true });
+    writeFileSync(own, '{}');
+    writeFileSync(other, '{}');
+    expect(await localTraceFile([dir], root, own)).toBe(own);
+    expect(await localTraceFile([dir], root, other)).toBeUndefined();
+    expect(await localTraceFile(['/elsewhere', dir], root, own)).toBe(own);
+    expect(await localTraceFile([], root, own)).toBeUndefined();
+  });
+
+  it("reads a remote trace only when it is the root's object in the configured bucket, under the prefix", () => {
+    const key = traceObjectKey('traces/', { workflowType: 'fleet', workflowId: 'wf 1', runStartTime: Date.UTC(2026, 10, 25, 13, 0, 0, 5) });
+    expect(key).toBe(`traces/fleet/2026/11/25/${Date.UTC(2026, 10, 25, 13, 0, 0, 5)}_wf%201.json`);
+    const minio = { bucket: 'b', prefix: 'traces/', endpoint: 'http://127.0.0.1:9000' };
+    const url = traceObjectUrl(minio, key);
+    expect(url).toBe(`http://127.0.0.1:9000/b/traces/fleet/2026/11/25/${Date.UTC(2026, 10, 25, 13, 0, 0, 5)}_wf%25201.json`);
+    expect(remoteTraceKey(minio, url, 'wf 1')).toBe(key);
+    expect(remoteTraceKey(minio, url, 'wf 2')).toBeUndefined();
+    expect(remoteTraceKey({ ...minio, bucket: 'c' }, url, 'wf 1')).toBeUndefined();
+    expect(remoteTraceKey({ ...minio, prefix: 'other/' }, url, 'wf 1')).toBeUndefined();
+    expect(remoteTraceKey(minio, 'http://127.0.0.1:9000/b/traces/../secret_wf%201.json', 'wf 1')).toBeUndefined();
+    expect(remoteTraceKey(minio, 'http://169.254.169.254/b/traces/x_wf%201.json', 'wf 1')).toBeUndefined();
+    const aws = { bucket: 'b', prefix: '', region: 'eu-west-1' };
+    const awsUrl = traceObjectUrl(aws, 'fleet/2026/11/25/1_wf.json');
+    expect(awsUrl).toBe('https://b.s3.eu-west-1.amazonaws.com/fleet/2026/11/25/1_wf.json');
+    expect(traceObjectUrl({ bucket: 'b', prefix: '' }, 'k_wf.json')).toBe('https://b.s3.amazonaws.com/k_wf.json');
+    expect(remoteTraceKey(aws, awsUrl, 'wf')).toBe('fleet/2026/11/25/1_wf.json');
+    expect(remoteTraceKey({ ...aws, region: 'us-east-1' }, awsUrl, 'wf')).toBeUndefined();
   });
 });
 

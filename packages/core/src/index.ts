@@ -90,6 +90,19 @@ export { effectiveActivityOptions, workflowLevelOptions, type ActivityOptionLaye
 // For the worker (not part of the authoring API).
 export { dispatchLifecycle, setHookErrorReporter, drainHooks, hasHooks, clearHooks } from './hooks/registry.js';
 export { runInActivityScope, currentActivityScope, emptyAggregations, type ActivityScope } from './hooks/scope.js';
-export { workflowDetailsFrom, traceFilePath, WORKFLOW_DETAILS_HEADER, TRACE_MEMO_KEY, type WorkflowInfoLike } from './hooks/details.js';
+export {
+  workflowDetailsFrom,
+  traceFilePath,
+  traceSegment,
+  traceObjectKey,
+  traceObjectUrl,
+  traceObjectKeyFromUrl,
+  traceDestinationsOf,
+  WORKFLOW_DETAILS_HEADER,
+  TRACE_MEMO_KEY,
+  type WorkflowInfoLike,
+  type RemoteTraceLocation,
+  type TraceDestinations,
+} from './hooks/details.js';
 export { serializeError, MAX_CAUSE_DEPTH } from './hooks/serialize.js';
 export type { SkeinSinks } from './workflow/sinks.js';

@@ -27,6 +27,11 @@ export interface CatalogDocument {
   identity: string;
   /** The Worker Versioning deployment version that serves this document: deployment name and build ID. */
   deployment?: { name: string; buildId: string };
+  /**
+   * Local trace folders the catalog's workers write (absolute paths, newest first, at most 20): an API on the
+   * same machine reads a run's local trace file only inside one of them. Not part of `version`.
+   */
+  traceDirs?: string[];
   workflows: Array<{
     name: string;
     aliases: string[];

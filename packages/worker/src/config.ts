@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { loadSettings, type LogLevel } from '@skein/runtime';
+import { loadSettings, type LogLevel, type Settings } from '@skein/runtime';
+import { msToNumber } from '@temporalio/common/lib/time.js';
 import { workerSettings } from './settings.js';
 
 export { workerSettings } from './settings.js';
@@ -25,6 +26,7 @@ export interface WorkerConfig {
   deployment: DeploymentConfig;
   /** `SKEIN_TRACE_DIR` as set (a folder, or `off`); undefined = `<project>/.skein/traces`. */
   traceDir: string | undefined;
+  trace: TraceConfig;
   /** `SKEIN_BUNDLE_CACHE` as set (a folder, or `off`); undefined = `<project>/.skein/bundles`. */
   bundleCache: string | undefined;
   /** `SKEIN_STARTUP_CACHE` as set (a folder, or `off`); undefined = `<project>/.skein/startup`. */
@@ -47,6 +49,41 @@ export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineCo
   };
 }
 
+/** Where the worker keeps traces. */
+export interface TraceConfig {
+  /** `SKEIN_TRACE_DIR`: the local trace folder; `off` = no local traces; undefined = `<project>/.skein/traces`. */
+  dir: string | undefined;
+  /**
+   * The S3 destination, on when `SKEIN_TRACE_S3_BUCKET` is set; `SKEIN_TRACE_S3_PREFIX` (default empty) prefixes
+   * every key. Region, endpoint and credentials come from the AWS SDK's own settings.
+   */
+  s3: { bucket: string; prefix: string } | null;
+  /** `SKEIN_TRACE_SPOOL_DIR`: where traces wait for their upload; undefined = `<project>/.skein/trace-spool`. */
+  spoolDir: string | undefined;
+  /** `SKEIN_TRACE_RETENTION`: local trace files older than this are deleted, ms (default 7 days; `7d`, `12h` or ms). */
+  retentionMs: number;
+}
+
+/** Default of `SKEIN_TRACE_RETENTION`: 7 days, in ms. */
+export const DEFAULT_TRACE_RETENTION_MS = 7 * 24 * 3_600_000;
+
+/**
+ * The trace settings of `env` (part of {@link loadWorkerConfig}).
+ * @throws ConfigError naming the variable when one is malformed.
+ */
+export function loadTraceConfig(env: NodeJS.ProcessEnv = process.env): TraceConfig {
+  return traceConfig(loadSettings(workerSettings, env));
+}
+
+function traceConfig(s: Settings<typeof workerSettings>): TraceConfig {
+  return {
+    dir: s.SKEIN_TRACE_DIR,
+    s3: s.SKEIN_TRACE_S3_BUCKET ? { bucket: s.SKEIN_TRACE_S3_BUCKET, prefix: s.SKEIN_TRACE_S3_PREFIX ?? '' } : null,
+    spoolDir: s.SKEIN_TRACE_SPOOL_DIR,
+    retentionMs: s.SKEIN_TRACE_RETENTION ? msToNumber(s.SKEIN_TRACE_RETENTION as never) : DEFAULT_TRACE_RETENTION_MS,
+  };
+}
+
 /**
  * Reads the worker configuration from `env`.
  * @throws ConfigError (one line naming the variable) when a setting is malformed or a renamed one is set; Error
@@ -60,6 +97,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     engineCheck: { intervalMs: s.SKEIN_ENGINE_CHECK_INTERVAL_MS, failures: s.SKEIN_ENGINE_CHECK_FAILURES },
     deployment: deploymentOf(s.SKEIN_CATALOG, s),
     traceDir: s.SKEIN_TRACE_DIR,
+    trace: traceConfig(s),
     bundleCache: s.SKEIN_BUNDLE_CACHE,
     startupCache: s.SKEIN_STARTUP_CACHE,
     logLevel: s.SKEIN_LOG_LEVEL,

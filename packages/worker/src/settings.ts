@@ -1,5 +1,8 @@
 import { catalogSetting, choiceSetting, engineCheckSettings, logLevelSetting, patternSetting, textSetting } from '@skein/runtime';
 
+/** A duration as `ms` reads it (`7d`, `12h`, `30 minutes`) or a number of milliseconds. */
+const DURATION = /^\d+(\.\d+)?\s*(ms|msecs?|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|y|yrs?|years?)?$/i;
+
 /**
  * Every `SKEIN_*` setting a worker reads, each with its default, parsing and documentation (the settings page is
  * generated from it). The engine connection (`TEMPORAL_*`) is read by Temporal's own env-config. Kept apart from
@@ -22,7 +25,19 @@ export const workerSettings = {
   }),
   SKEIN_TRACE_DIR: textSetting({
     default: '<project>/.skein/traces',
-    description: "the worker's trace folder (`off`: no trace files); the API reads trace files only below its own value",
+    description: "the worker's trace folder (`off`: no trace files); advertised in the catalog, where the API finds it",
+  }),
+  SKEIN_TRACE_RETENTION: patternSetting(DURATION, 'a duration such as 7d, 12h or a number of ms', {
+    default: '7d',
+    description: 'local trace files older than this are deleted by the worker',
+  }),
+  SKEIN_TRACE_S3_BUCKET: textSetting({
+    description: 'upload every trace to this S3 bucket (region, endpoint and credentials: the AWS SDK settings)',
+  }),
+  SKEIN_TRACE_S3_PREFIX: textSetting({ description: 'key prefix of the trace objects (unset: none)' }),
+  SKEIN_TRACE_SPOOL_DIR: textSetting({
+    default: '<project>/.skein/trace-spool',
+    description: 'where traces wait for their upload (kept across restarts)',
   }),
   SKEIN_BUNDLE_CACHE: textSetting({
     default: '<project>/.skein/bundles',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter } from '@skein/core';
+import { catalogWorkflowId, dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter } from '@skein/core';
 import type { Manifest } from '@skein/discovery';
 import { monitorEngine } from '@skein/runtime';
 import { Client, Connection } from '@temporalio/client';
@@ -22,7 +22,9 @@ import { activityInterceptor } from './hooks/activity-interceptor.js';
 import { WorkerEvents } from './hooks/events.js';
 import { loadHookFiles } from './hooks/hook-files.js';
 import { skeinSinks } from './hooks/sinks.js';
-import { TraceRecorder } from './traces/recorder.js';
+import { sweepTraces, TRACE_SWEEP_INTERVAL_MS } from './traces/retention.js';
+import { setUpTraces } from './traces/setup.js';
+import type { UploadBackoff } from './traces/s3.js';
 import { enableTypeScriptSources } from './typescript/resolve-hook.js';
 import type { TraceExporter } from './traces/types.js';
 
@@ -45,8 +47,12 @@ export interface StartWorkerOptions {
    * Default `SKEIN_TRACE_DIR`, else `<projectDir>/.skein/traces`.
    */
   traceDir?: string | false;
-  /** Remote trace destinations, called with each finished root run's trace. */
+  /** More trace destinations, called with each finished root run's trace (the S3 one is built from the environment). */
   traceExporters?: TraceExporter[];
+  /** Folder where traces wait for their S3 upload; default `SKEIN_TRACE_SPOOL_DIR`, else `<projectDir>/.skein/trace-spool`. */
+  traceSpoolDir?: string;
+  /** Retry timing of S3 trace uploads (defaults: 1 s doubling to 10 s; given up after 24 h). */
+  traceUploadBackoff?: Partial<UploadBackoff>;
   /** Advanced Temporal worker tuning passed through (e.g. `maxCachedWorkflows`, `maxConcurrentActivityTaskExecutions`). */
   workerOptions?: Partial<Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions'>>;
   /**
@@ -245,13 +251,27 @@ async function serveProject(
     // Whether runs record a trace destination is part of the bundle's behaviour: the build's setting stays.
     logger.warn({ traceDir, buildDir: build.dir }, `the trace directory is fixed by the build (${traceDir ?? 'off'}); SKEIN_TRACE_DIR is ignored: build again to change it`);
   }
-  const traces = traceDir ? new TraceRecorder(traceDir, options.traceExporters, (err) => logger.warn({ err }, 'trace write failed')) : undefined;
+  const { remote: traceRemote, uploader: remoteTraces, recorder: traces } = await setUpTraces({
+    projectRoot: manifest.root,
+    dir: traceDir,
+    config: env.trace,
+    options: {
+      ...(options.traceSpoolDir ? { spoolDir: options.traceSpoolDir } : {}),
+      ...(options.traceExporters ? { exporters: options.traceExporters } : {}),
+      ...(options.traceUploadBackoff ? { backoff: options.traceUploadBackoff } : {}),
+    },
+    client: clientReady,
+    resolver,
+    logger,
+  });
+  // A build's bundle was compiled without the S3 destination: its runs publish only the local one.
+  if (build && traceRemote) logger.warn({ buildDir: build.dir }, 'the S3 trace destination is not compiled into this build: its runs record local traces only');
   const events = new WorkerEvents(traces, (err) => logger.warn({ err }, 'trace failed'));
   const tLoaded = performance.now();
   const bundleCacheDir = bundleCacheDirOf(manifest.root, options.bundleCache, env.bundleCache);
   const bundled: Omit<WorkflowBundleResult, 'cache'> & { cache: SkeinWorker['startup']['bundleCache'] } = build
     ? { code: build.workflowCode, cache: 'build' }
-    : await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), cacheDir: bundleCacheDir, ...(caches ? { digests: caches.digests } : {}) });
+    : await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), ...(traceRemote ? { traceRemote } : {}), cacheDir: bundleCacheDir, ...(caches ? { digests: caches.digests } : {}) });
   if (bundled.storeError) logger.warn({ err: bundled.storeError }, `workflow bundle cache not written (${bundled.storeError.message}); the next start bundles again`);
   const workflowBundle = { code: bundled.code };
   const deployment = {
@@ -275,7 +295,15 @@ async function serveProject(
     const client = await clientReady;
     // Unique per worker, so that the engine's poller list tells workers (even in one process) apart.
     const identity = `${process.pid}@${os.hostname()}/${randomUUID().slice(0, 8)}`;
-    const fitted = fitCatalogDocument(buildCatalogDocument(project, catalog, identity, Date.now(), deployment));
+    const built = buildCatalogDocument(project, catalog, identity, Date.now(), deployment);
+    // Advertise where this worker writes trace files, keeping the folders earlier workers of the catalog advertised.
+    const advertised = await client.workflow
+      .getHandle(catalogWorkflowId(catalog))
+      .describe()
+      .then((d) => (d.memo?.catalog as CatalogDocument | undefined)?.traceDirs ?? [], () => [] as string[]);
+    const traceDirs = [...(traceDir ? [traceDir] : []), ...advertised.filter((d) => d !== traceDir)].slice(0, 20);
+    if (traceDirs.length > 0) built.traceDirs = traceDirs;
+    const fitted = fitCatalogDocument(built);
     const catalogDocument = fitted.doc;
     if (fitted.schemasDropped) logger.warn('catalog too large for the engine memo: published without JSON Schemas');
     const worker = await Worker.create({
@@ -302,6 +330,11 @@ async function serveProject(
       catalog,
       workflows: catalogDocument.workflows.map((w) => w.name),
     });
+    remoteTraces?.start();
+    const sweep = () => void (traceDir && sweepTraces(traceDir, env.trace.retentionMs));
+    sweep();
+    const sweeper = setInterval(sweep, TRACE_SWEEP_INTERVAL_MS);
+    sweeper.unref();
     let lost: string | undefined;
     const graceMs = options.shutdownGraceTimeMs ?? 10_000;
     let forceStop: (() => void) | undefined;
@@ -339,7 +372,9 @@ async function serveProject(
         await checked.store?.();
         const pending = await drainHooks(30_000);
         if (pending > 0) logger.warn({ pending }, 'hooks still running after 30 s; not waiting longer');
+        clearInterval(sweeper);
         await traces?.flush();
+        await remoteTraces?.stop();
         await closeConnections();
       });
     // The worker polls: it joins its build's rollout (lease, catalog record, promotion, the served catalog).

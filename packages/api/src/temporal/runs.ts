@@ -26,6 +26,8 @@ export interface RunInfo {
   historyLength: number;
   /** Decoded memo. */
   memo: Record<string, unknown>;
+  /** The root run of this run's tree (itself for a run without a parent). */
+  root: { workflowId: string; runId: string };
 }
 
 /** Trace destinations of a run from its memo `skeinTrace` (only the members present). */
@@ -66,6 +68,7 @@ export async function describeRun(client: Client, workflowId: string, runId?: st
     completedAt: d.closeTime ? d.closeTime.getTime() : null,
     historyLength: d.historyLength,
     memo: d.memo ?? {},
+    root: d.rootExecution?.workflowId && d.rootExecution.runId ? { workflowId: d.rootExecution.workflowId, runId: d.rootExecution.runId } : { workflowId: d.workflowId, runId: d.runId },
   };
   if (info.status !== 'running') {
     closedRuns.set(`${workflowId}\u0000${info.runId.toLowerCase()}`, info);

@@ -360,7 +360,7 @@ export interface paths {
         };
         /**
          * Trace log of one run
-         * @description The run's trace tree from its local trace file (or its remote destination). 409 while the run is running; 404 `NotFoundError` when the run has no trace destination or it cannot be read. Only files under the trace directory (`SKEIN_TRACE_DIR`) and URLs under `SKEIN_TRACE_REMOTE_URL` are read, whatever the run's memo names.
+         * @description The trace tree of the run's root run: from its remote destination (the S3 object, read with the API's AWS credentials) when it has one, else from its local trace file. 409 while the run is running; 404 `NotFoundError` when the run has no readable trace (the server log says which destination failed and why). Only the run's own trace is read, whatever its memo names: the object in `SKEIN_TRACE_S3_BUCKET` under `SKEIN_TRACE_S3_PREFIX` named after its root workflow id, or the file named after its root's ids in a trace folder its catalog's workers advertise.
          */
         get: operations["getTraceLog"];
         put?: never;

@@ -63,3 +63,67 @@ export function traceSegment(value: string): string {
 export function traceFilePath(dir: string, root: { workflowId: string; runId: string }): string {
   return `${dir.replace(/\/+$/, '')}/${traceSegment(root.workflowId)}/${traceSegment(root.runId)}.json`;
 }
+
+/** Where a worker uploads traces: an S3 bucket and key prefix, and how its objects are addressed. */
+export interface RemoteTraceLocation {
+  bucket: string;
+  /** Key prefix, used as given (`traces/` puts objects under `traces/`); may be empty. */
+  prefix: string;
+  /** A custom S3 endpoint (`http://127.0.0.1:8333`): objects are then addressed path-style under it. */
+  endpoint?: string;
+  /** The AWS region, for virtual-hosted URLs on AWS (`us-east-1` when unset). */
+  region?: string;
+}
+
+/**
+ * The object key of a root run's trace: `<prefix><workflow type>/<yyyy>/<mm>/<dd>/<start ms>_<workflow id>.json`,
+ * the date (UTC) and start time (epoch ms) being the root run's start; type and id are {@link traceSegment}s.
+ */
+export function traceObjectKey(prefix: string, root: { workflowType: string; workflowId: string; runStartTime: number }): string {
+  const d = new Date(root.runStartTime);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${prefix}${traceSegment(root.workflowType)}/${d.getUTCFullYear()}/${two(d.getUTCMonth() + 1)}/${two(d.getUTCDate())}/${root.runStartTime}_${traceSegment(root.workflowId)}.json`;
+}
+
+/**
+ * The URL of a trace object: path-style under a custom endpoint (`<endpoint>/<bucket>/<key>`), else AWS's
+ * virtual-hosted form (`https://<bucket>.s3.<region>.amazonaws.com/<key>`, `s3.amazonaws.com` in us-east-1).
+ * Key segments are percent-encoded.
+ */
+export function traceObjectUrl(location: RemoteTraceLocation, key: string): string {
+  const path = key.split('/').map(encodeURIComponent).join('/');
+  if (location.endpoint) return `${location.endpoint.replace(/\/+$/, '')}/${location.bucket}/${path}`;
+  const host = !location.region || location.region === 'us-east-1' ? 's3.amazonaws.com' : `s3.${location.region}.amazonaws.com`;
+  return `https://${location.bucket}.${host}/${path}`;
+}
+
+/**
+ * The key of `url` when it is an object of `location`'s bucket under its prefix (the inverse of
+ * {@link traceObjectUrl}), else undefined.
+ */
+export function traceObjectKeyFromUrl(location: RemoteTraceLocation, url: string): string | undefined {
+  const base = traceObjectUrl(location, '');
+  if (!url.startsWith(base)) return undefined;
+  let key: string;
+  try {
+    key = url.slice(base.length).split('/').map(decodeURIComponent).join('/');
+  } catch {
+    return undefined;
+  }
+  return key.startsWith(location.prefix) && key.length > location.prefix.length && !key.split('/').includes('..') ? key : undefined;
+}
+
+/** A run's trace destinations as its memo publishes them. */
+export interface TraceDestinations {
+  local?: string;
+  remote?: string;
+}
+
+/** The trace destinations a workflow info's memo names (only string members). */
+export function traceDestinationsOf(info: { memo?: Record<string, unknown> }): TraceDestinations {
+  const t = info.memo?.[TRACE_MEMO_KEY] as { local?: unknown; remote?: unknown } | undefined;
+  const out: TraceDestinations = {};
+  if (typeof t?.local === 'string') out.local = t.local;
+  if (typeof t?.remote === 'string') out.remote = t.remote;
+  return out;
+}

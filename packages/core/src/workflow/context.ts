@@ -9,14 +9,14 @@ export interface SkeinRunArgs {
   inheritedActivityOptions?: ActivityOptions;
   /** `activityOptions` given at the call site of the child workflow (invocation level). */
   invocationActivityOptions?: ActivityOptions;
+  /** The root run's trace destinations: a child run publishes them as its own (its trace is its root's). */
+  traceDestinations?: { local?: string; remote?: string };
 }
 
 /** Per-run state of a Skein workflow, kept on the sandbox's per-workflow global object. */
 export interface RunContext extends SkeinRunArgs {
   workflowName: string;
   definitionActivityOptions?: ActivityOptions;
-  /** Counter for deterministic child workflow ids. */
-  childSeq: number;
 }
 
 const KEY = '__skeinRunContext';

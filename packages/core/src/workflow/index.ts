@@ -16,9 +16,10 @@ import {
   setHandler,
   setWorkflowOptions,
   upsertMemo,
+  uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
-import { TRACE_MEMO_KEY, traceFilePath } from '../hooks/details.js';
+import { TRACE_MEMO_KEY, traceFilePath, traceObjectKey, traceObjectUrl, type RemoteTraceLocation, type TraceDestinations } from '../hooks/details.js';
 import { serializeError } from '../hooks/serialize.js';
 import { effectiveActivityOptions, workflowLevelOptions } from '../shared/activity-options.js';
 import { sinks } from './sinks.js';
@@ -63,6 +64,8 @@ function effectiveWorkflowOptions(): ActivityOptions {
 export interface BundleSettings {
   /** Directory of local trace files on the worker's machine; unset = no local traces. */
   traceDir?: string;
+  /** Where the worker uploads traces; unset = no remote destination. */
+  traceRemote?: RemoteTraceLocation;
 }
 
 let settings: BundleSettings = {};
@@ -72,12 +75,24 @@ export function configureBundle(next: BundleSettings): void {
   settings = next;
 }
 
-/** Publishes the run's trace destinations in its memo, where the API reads them (docs/reference/trace-format.md). */
-function publishTraceDestinations(): void {
-  if (!settings.traceDir) return;
+/**
+ * The run's trace destinations, published in its memo where the API and the worker's trace recorder read them. A
+ * root run derives them from its own ids, type and start; a child run publishes its root's, passed down by its
+ * parent (a child started without them names its root's local file).
+ */
+function publishTraceDestinations(inherited: TraceDestinations | undefined): TraceDestinations {
   const info = workflowInfo();
-  const root = info.root ?? { workflowId: info.workflowId, runId: info.runId };
-  upsertMemo({ [TRACE_MEMO_KEY]: { local: traceFilePath(settings.traceDir, root) } });
+  let dest: TraceDestinations = {};
+  if (inherited) dest = inherited;
+  else if (!info.parent) {
+    if (settings.traceDir) dest.local = traceFilePath(settings.traceDir, info);
+    if (settings.traceRemote) {
+      const key = traceObjectKey(settings.traceRemote.prefix, { workflowType: info.workflowType, workflowId: info.workflowId, runStartTime: info.runStartTime.getTime() });
+      dest.remote = traceObjectUrl(settings.traceRemote, key);
+    }
+  } else if (settings.traceDir) dest.local = traceFilePath(settings.traceDir, info.root ?? info);
+  if (dest.local !== undefined || dest.remote !== undefined) upsertMemo({ [TRACE_MEMO_KEY]: dest });
+  return dest;
 }
 
 /**
@@ -90,9 +105,8 @@ async function runDefinition(def: WorkflowDefinition, input: unknown, args: Skei
     definitionActivityOptions: def.options?.activityOptions,
     inheritedActivityOptions: args?.inheritedActivityOptions,
     invocationActivityOptions: args?.invocationActivityOptions,
-    childSeq: 0,
   });
-  publishTraceDestinations();
+  runContext().traceDestinations = publishTraceDestinations(args?.traceDestinations);
   sinks.skein.workflowStarted(input ?? null);
   try {
     const output = await runBody(def, input, args);
@@ -142,16 +156,16 @@ export function workflow<I = unknown, O = unknown, In = I>(config: WorkflowConfi
   const def = normalizeWorkflowConfig(config as unknown as WorkflowConfig<I, O>) as WorkflowDefinition;
   const call = async (input?: In, options?: ChildWorkflowCallOptions): Promise<unknown> => {
     const info = workflowInfo();
-    const ctx = runContext();
-    ctx.childSeq += 1;
+    const { traceDestinations } = runContext();
     const childArgs: SkeinRunArgs = {
       inheritedActivityOptions: effectiveWorkflowOptions(),
       invocationActivityOptions: options?.activityOptions,
+      ...(traceDestinations && (traceDestinations.local || traceDestinations.remote) ? { traceDestinations } : {}),
     };
     const childOptions = {
       args: [input ?? null, childArgs] as [unknown, SkeinRunArgs],
       taskQueue: info.taskQueue,
-      workflowId: options?.workflowId ?? `${info.workflowId}/${def.name}-${ctx.childSeq}`,
+      workflowId: options?.workflowId ?? childWorkflowId(info.workflowId),
     };
     if (options?.detached) {
       const handle = await startChild(def.name, { ...childOptions, parentClosePolicy: ParentClosePolicy.ABANDON });
@@ -160,6 +174,16 @@ export function workflow<I = unknown, O = unknown, In = I>(config: WorkflowConfi
     return executeChild(def.name, { ...childOptions, parentClosePolicy: ParentClosePolicy.TERMINATE });
   };
   return Object.assign(call, { [SKEIN]: def }) as unknown as SkeinWorkflow<In, O>;
+}
+
+/**
+ * The id of a child workflow started without an explicit `workflowId`: `<parent workflow id>-<uuid>`, usable as-is
+ * in a URL path (the token is `[0-9a-f-]`). The uuid comes from the workflow's seeded random source, so a replay
+ * gives the same id, while a continue-as-new run or a reset run (which the engine gives a new seed) gives new ids
+ * instead of repeating the previous run's.
+ */
+export function childWorkflowId(parentWorkflowId: string): string {
+  return `${parentWorkflowId}-${uuid4()}`;
 }
 
 /** The Temporal workflow function of a defined workflow, as the worker's generated entry exports it. */

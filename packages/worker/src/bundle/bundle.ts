@@ -14,6 +14,7 @@ import { BundleCache } from './cache.js';
 import type { FileDigests } from '../cache/file-digests.js';
 import { digest, stableText } from './digest.js';
 import { withoutSourcesContent } from './source-map.js';
+import type { RemoteTraceLocation } from '@skein/core';
 
 export { activityFileTest, coreWorkflowEntry, withTypeScriptSources } from './webpack.js';
 
@@ -21,6 +22,8 @@ export { activityFileTest, coreWorkflowEntry, withTypeScriptSources } from './we
 export interface BundleSettings {
   /** Compiled into the bundle (`configureBundle`): local trace directory. */
   traceDir?: string;
+  /** Compiled into the bundle (`configureBundle`): the S3 trace destination, whose object URLs runs publish. */
+  traceRemote?: RemoteTraceLocation;
   /** Bundle cache directory; `false` bundles from scratch every time (no files written). */
   cacheDir?: string | false;
   /** The start's shared file digests (`FileDigests`), so the cache check reads each unchanged file at most once. */
@@ -91,7 +94,10 @@ function toolVersions(): Record<string, string> {
 export async function bundleWorkflows(project: LoadedProject, settings: BundleSettings = {}): Promise<WorkflowBundleResult> {
   const core = coreWorkflowEntry();
   const cache = settings.cacheDir === false ? null : new BundleCache(path.resolve(settings.cacheDir ?? path.join(project.manifest.root, '.skein', 'bundles')), settings.digests);
-  const entrySource = workflowEntrySource(project.workflows, core, settings.traceDir ? { traceDir: settings.traceDir } : {});
+  const entrySource = workflowEntrySource(project.workflows, core, {
+    ...(settings.traceDir ? { traceDir: settings.traceDir } : {}),
+    ...(settings.traceRemote ? { traceRemote: settings.traceRemote } : {}),
+  });
   const stubs = Object.fromEntries(
     [...project.activityFiles].sort(([a], [b]) => a.localeCompare(b)).map(([file, acts]) => [
       file,

@@ -1,10 +1,11 @@
+import type { RemoteTraceLocation } from '@skein/core';
 import type { LoadedWorkflow } from '../load.js';
 
 /**
  * Source of the generated module the workflow bundle is built from (CommonJS, written as a `.cjs` file): one
  * export per workflow name and alias (the Temporal workflow types), plus `$catalog`. Every import is an
- * absolute path. `settings` (the trace directory) are compiled in, so they are the same for every execution
- * of this bundle.
+ * absolute path. `settings` (the trace directory and S3 destination) are compiled in, so they are the same for
+ * every execution of this bundle.
  *
  * Each workflow type is a getter that evaluates its workflow's module (and what that imports) when Temporal
  * first reads it in an execution: Temporal evaluates the bundle's modules again for every workflow execution
@@ -14,7 +15,11 @@ import type { LoadedWorkflow } from '../load.js';
  * A definition's binding is read the way an ES `import` of it reads it (webpack's interop): a module compiled
  * from ESM (`__esModule`) by name; a CommonJS module's `default` is its `module.exports`.
  */
-export function workflowEntrySource(workflows: LoadedWorkflow[], coreWorkflowEntry: string, settings: { traceDir?: string } = {}): string {
+export function workflowEntrySource(
+  workflows: LoadedWorkflow[],
+  coreWorkflowEntry: string,
+  settings: { traceDir?: string; traceRemote?: RemoteTraceLocation } = {},
+): string {
   const lines = [
     `'use strict';`,
     `const core = require(${JSON.stringify(coreWorkflowEntry)});`,

@@ -7,14 +7,16 @@ import {
   type SerializedError,
   type WorkflowDetails,
   type Aggregations,
+  type TraceDestinations,
 } from '@skein/core';
 import type { TraceRecorder } from '../traces/recorder.js';
 
 const base = () => ({ eventId: randomUUID(), eventDate: Date.now() });
 
 /**
- * The worker's single sink for lifecycle facts: turns each into the hook payloads (README, "Hooks"; including
- * `onError`) and feeds the trace recorder. Nothing here throws into workflow or activity code.
+ * The worker's single sink for lifecycle facts: turns each into the hook payloads (including `onError`) and
+ * feeds the trace recorder (run ends, failed activity attempts). Nothing here throws into workflow or activity
+ * code.
  */
 export class WorkerEvents {
   constructor(
@@ -28,38 +30,37 @@ export class WorkerEvents {
 
   workflowStarted(details: WorkflowDetails, input: unknown): void {
     if (hasHooks('onWorkflowStart')) void dispatchLifecycle('onWorkflowStart', { ...base(), workflowDetails: details, input });
-    this.trace(this.traces?.workflowStarted(details, input));
   }
 
-  workflowCompleted(details: WorkflowDetails, output: unknown): void {
+  /** `trace`: the trace destinations the run's memo names. */
+  workflowCompleted(details: WorkflowDetails, output: unknown, trace: TraceDestinations = {}): void {
     if (hasHooks('onWorkflowEnd')) void dispatchLifecycle('onWorkflowEnd', { ...base(), workflowDetails: details, output });
-    this.trace(this.traces?.workflowFinished(details, { output }));
+    this.trace(this.traces?.workflowFinished(details, { output }, trace));
   }
 
-  workflowFailed(details: WorkflowDetails, error: SerializedError): void {
+  /** `trace`: the trace destinations the run's memo names. */
+  workflowFailed(details: WorkflowDetails, error: SerializedError, trace: TraceDestinations = {}): void {
     void dispatchLifecycle('onWorkflowError', { ...base(), workflowDetails: details, error });
     void dispatchLifecycle('onError', { ...base(), source: 'workflow', workflowDetails: details, error });
-    this.trace(this.traces?.workflowFinished(details, { error }));
+    this.trace(this.traces?.workflowFinished(details, { error }, trace));
   }
 
   activityStarted(details: WorkflowDetails, info: ActivityDetails, kind: OutputActivityKind, input: unknown): void {
     if (hasHooks('onActivityStart')) {
       void dispatchLifecycle('onActivityStart', { ...base(), workflowDetails: details, activityInfo: info, outputActivityKind: kind, input });
     }
-    this.trace(this.traces?.activityStarted(details, info, kind, input));
   }
 
   activityCompleted(details: WorkflowDetails, info: ActivityDetails, kind: OutputActivityKind, output: unknown, aggregations: Aggregations): void {
     if (hasHooks('onActivityEnd')) {
       void dispatchLifecycle('onActivityEnd', { ...base(), workflowDetails: details, activityInfo: info, outputActivityKind: kind, output, aggregations });
     }
-    this.trace(this.traces?.activityFinished(details, info, { output }));
   }
 
   activityFailed(details: WorkflowDetails, info: ActivityDetails, kind: OutputActivityKind, error: SerializedError, aggregations: Aggregations): void {
     void dispatchLifecycle('onActivityError', { ...base(), workflowDetails: details, activityInfo: info, outputActivityKind: kind, error, aggregations });
     void dispatchLifecycle('onError', { ...base(), source: 'activity', workflowDetails: details, activityInfo: info, outputActivityKind: kind, error });
-    this.trace(this.traces?.activityFinished(details, info, { error }));
+    this.traces?.activityFailed(details, info.activityId, info.attempt, error);
   }
 
   runtimeError(error: SerializedError): void {

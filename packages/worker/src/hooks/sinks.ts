@@ -1,4 +1,4 @@
-import { CATALOG_WORKFLOW_TYPE, emit, workflowDetailsFrom, type SkeinSinks } from '@skein/core';
+import { CATALOG_WORKFLOW_TYPE, emit, traceDestinationsOf, workflowDetailsFrom, type SkeinSinks } from '@skein/core';
 import type { InjectedSinks } from '@temporalio/worker';
 import type { WorkflowInfo } from '@temporalio/workflow';
 import type { WorkerEvents } from './events.js';
@@ -12,8 +12,14 @@ export function skeinSinks(events: WorkerEvents): InjectedSinks<SkeinSinks> {
   return {
     skein: {
       workflowStarted: { fn: (info, input) => void (skip(info) || events.workflowStarted(workflowDetailsFrom(info), input)), callDuringReplay: false },
-      workflowCompleted: { fn: (info, output) => void (skip(info) || events.workflowCompleted(workflowDetailsFrom(info), output)), callDuringReplay: false },
-      workflowFailed: { fn: (info, error) => void (skip(info) || events.workflowFailed(workflowDetailsFrom(info), error)), callDuringReplay: false },
+      workflowCompleted: {
+        fn: (info, output) => void (skip(info) || events.workflowCompleted(workflowDetailsFrom(info), output, traceDestinationsOf(info))),
+        callDuringReplay: false,
+      },
+      workflowFailed: {
+        fn: (info, error) => void (skip(info) || events.workflowFailed(workflowDetailsFrom(info), error, traceDestinationsOf(info))),
+        callDuringReplay: false,
+      },
       emit: { fn: (_info, name, payload) => emit(name, payload), callDuringReplay: false },
     },
   };

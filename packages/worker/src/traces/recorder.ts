@@ -1,188 +1,131 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { traceFilePath, type ActivityDetails, type OutputActivityKind, type SerializedError, type WorkflowDetails } from '@skein/core';
-import { redact } from './redact.js';
+import { traceFilePath, type SerializedError, type TraceDestinations, type WorkflowDetails } from '@skein/core';
+import { assembleTrace, type AssemblySources, type RunOutcome } from './assemble.js';
+import { reportTraceExport } from './outcome.js';
 import type { TraceExporter, TraceFile, TraceNode } from './types.js';
 
-interface RootState {
-  file: string;
-  trace: TraceFile;
-  /** Workflow nodes by `<workflowId>:<runId>`, activity nodes by `<workflowId>:<runId>:<activityId>`. */
-  nodes: Map<string, TraceNode>;
-  writeTimer?: NodeJS.Timeout;
-  writing: Promise<void>;
+/** What the recorder reads from the engine. */
+export interface TraceEngine {
+  history: AssemblySources['history'];
+  /** Whether a run is closed, and the trace destinations its memo names. @throws when the engine cannot answer. */
+  describe(workflowId: string, runId: string): Promise<{ closed: boolean; destinations: TraceDestinations }>;
 }
 
-/**
- * `file` resolved, after checking it lies inside `dir` (defence in depth: `traceFilePath` already derives safe
- * names). @throws Error when it does not.
- */
-function confined(dir: string, file: string): string {
-  const resolved = path.resolve(file);
-  if (!resolved.startsWith(path.resolve(dir) + path.sep)) throw new Error(`trace file ${JSON.stringify(resolved)} is outside the trace directory`);
-  return resolved;
-}
-
-const runKey = (d: { workflowId: string; runId: string }) => `${d.workflowId}:${d.runId}`;
+/** Most activities whose attempt errors are kept in memory until their root run's trace is assembled. */
+const MAX_REMEMBERED_ACTIVITIES = 10_000;
 
 /**
- * Builds one trace tree per root run from hook events and keeps it on disk at
- * `<dir>/<root workflow id>/<root run id>.json` (rewritten, debounced, as nodes finish; immediately when the
- * root finishes). Inputs and outputs are redacted; error chains are already cut at 10 levels.
- * One worker per trace directory: concurrent writers to one root's file would overwrite each other.
+ * Produces one trace per root run, whichever workers ran its steps, evaluators and child workflows: when the root
+ * run closes, the worker that closed it assembles the tree from the engine's histories of the root and its
+ * children ({@link assembleTrace}), writes it to the root's local trace file (when this worker has a trace
+ * directory) and hands it to the exporters (the S3 destination). A child run that closes after its root (a
+ * detached child) assembles its root's tree again. Attempt errors of retried activities that this worker ran are
+ * added to the tree (history keeps only the last one).
+ * Nothing here throws into workflow or activity code; failures go to `onError`.
  */
 export class TraceRecorder {
-  private readonly roots = new Map<string, RootState>();
+  /** Failed attempts by `<workflowId>:<runId>:<activityId>`. */
+  private readonly attempts = new Map<string, NonNullable<TraceNode['retries']>>();
+  /** Deliveries in progress. */
+  private readonly pending = new Set<Promise<void>>();
 
+  /**
+   * @param dir local trace directory, or null for none.
+   * @param engine history and description of runs.
+   * @param activity kind and name of an activity type.
+   */
   constructor(
-    private readonly dir: string,
+    private readonly dir: string | null,
+    private readonly engine: TraceEngine,
+    private readonly activity: AssemblySources['activity'],
     private readonly exporters: TraceExporter[] = [],
     private readonly onError: (err: unknown) => void = () => {},
-    private readonly debounceMs = 100,
   ) {}
 
-  private async rootFor(details: WorkflowDetails): Promise<RootState> {
+  /** An activity attempt failed: its error is kept for the retries of its trace node. */
+  activityFailed(details: WorkflowDetails, activityId: string, attempt: number, error: SerializedError): void {
+    const key = `${details.workflowId}:${details.runId}:${activityId}`;
+    let list = this.attempts.get(key);
+    if (!list) {
+      if (this.attempts.size >= MAX_REMEMBERED_ACTIVITIES) this.attempts.delete(this.attempts.keys().next().value!);
+      this.attempts.set(key, (list = []));
+    }
+    // Named as history names it (the error's own type, not the failure class that carried it).
+    list.push({ attempt, error: error.name === 'ApplicationFailure' && error.type ? { ...error, name: error.type } : error });
+  }
+
+  /**
+   * A workflow run finished (completed with `output`, or failed with `error`) on this worker; `destinations` are
+   * the trace destinations its memo names. A root run's trace is assembled and delivered; a child's is assembled
+   * again only when its root has already closed.
+   */
+  async workflowFinished(details: WorkflowDetails, result: { output: unknown } | { error: SerializedError }, destinations: TraceDestinations): Promise<void> {
     const root = details.root ?? { workflowId: details.workflowId, runId: details.runId };
-    const key = runKey(root);
-    let state = this.roots.get(key);
-    if (state) return state;
-    const file = confined(this.dir, traceFilePath(this.dir, root));
-    // A worker restarted mid-run continues the file its predecessor wrote.
-    const existing = await readFile(file, 'utf8').then((t) => JSON.parse(t) as TraceFile, () => undefined);
-    state = this.roots.get(key);
-    if (state) return state;
-    const trace: TraceFile = existing ?? { version: 1, root, updatedAt: Date.now(), tree: placeholder('workflow', root) };
-    state = { file, trace, nodes: new Map(), writing: Promise.resolve() };
-    index(trace.tree, state.nodes, undefined);
-    this.roots.set(key, state);
-    return state;
-  }
-
-  private workflowNode(state: RootState, details: WorkflowDetails): TraceNode {
-    const key = runKey(details);
-    let node = state.nodes.get(key);
-    if (!node) {
-      node = placeholder(details.parent ? 'child_workflow' : 'workflow', details);
-      const parent = details.parent ? state.nodes.get(runKey(details.parent)) : undefined;
-      (parent ?? state.trace.tree).children.push(node);
-      state.nodes.set(key, node);
-    }
-    node.name = details.workflowType;
-    return node;
-  }
-
-  /** A workflow run started with `input`. */
-  async workflowStarted(details: WorkflowDetails, input: unknown): Promise<void> {
-    const state = await this.rootFor(details);
-    const node = this.workflowNode(state, details);
-    Object.assign(node, { status: 'running', startedAt: details.runStartTime, input: redact(input) });
-    this.scheduleWrite(state);
-  }
-
-  /** A workflow run finished: completed with `output`, or failed with `error`. */
-  async workflowFinished(details: WorkflowDetails, result: { output: unknown } | { error: SerializedError }): Promise<void> {
-    const state = await this.rootFor(details);
-    const node = this.workflowNode(state, details);
-    finish(node, result);
-    const isRoot = !details.root || (details.root.workflowId === details.workflowId && details.root.runId === details.runId);
-    if (isRoot) await this.complete(state);
-    else this.scheduleWrite(state);
-  }
-
-  /** An activity attempt started. */
-  async activityStarted(details: WorkflowDetails, info: ActivityDetails, kind: OutputActivityKind, input: unknown): Promise<void> {
-    const state = await this.rootFor(details);
-    const parent = this.workflowNode(state, details);
-    const key = `${runKey(details)}:${info.activityId}`;
-    let node = state.nodes.get(key);
-    if (!node) {
-      node = { ...placeholder(kind, details), name: info.name, activityType: info.activityType, activityId: info.activityId };
-      delete node.workflowId;
-      delete node.runId;
-      parent.children.push(node);
-      state.nodes.set(key, node);
-    } else if (node.error && node.attempt !== undefined) {
-      (node.retries ??= []).push({ attempt: node.attempt, error: node.error });
-      delete node.error;
-    }
-    Object.assign(node, { status: 'running', attempt: info.attempt, startedAt: Date.now(), endedAt: null, durationMs: null, input: redact(input) });
-    this.scheduleWrite(state);
-  }
-
-  /** An activity attempt finished. */
-  async activityFinished(details: WorkflowDetails, info: ActivityDetails, result: { output: unknown } | { error: SerializedError }): Promise<void> {
-    const state = await this.rootFor(details);
-    const node = state.nodes.get(`${runKey(details)}:${info.activityId}`);
-    if (!node) return;
-    finish(node, result);
-    this.scheduleWrite(state);
-  }
-
-  private scheduleWrite(state: RootState): void {
-    if (state.writeTimer) return;
-    state.writeTimer = setTimeout(() => {
-      state.writeTimer = undefined;
-      void this.write(state);
-    }, this.debounceMs);
-    state.writeTimer.unref();
-  }
-
-  private write(state: RootState): Promise<void> {
-    state.writing = state.writing.then(async () => {
-      try {
-        state.trace.updatedAt = Date.now();
-        await mkdir(path.dirname(state.file), { recursive: true });
-        const tmp = `${state.file}.${process.pid}.tmp`;
-        await writeFile(tmp, JSON.stringify(state.trace, null, 2));
-        await rename(tmp, state.file);
-      } catch (err) {
-        this.onError(err);
-      }
-    });
-    return state.writing;
-  }
-
-  private async complete(state: RootState): Promise<void> {
-    clearTimeout(state.writeTimer);
-    state.writeTimer = undefined;
-    await this.write(state);
-    this.roots.delete(runKey(state.trace.root));
-    for (const exporter of this.exporters) {
-      await exporter.export(state.trace).catch((err: unknown) => this.onError(err));
+    const isRoot = root.workflowId === details.workflowId && root.runId === details.runId;
+    // A run that names no destination (traces off when it started) has no trace to assemble.
+    if (destinations.local === undefined && destinations.remote === undefined) return;
+    const endedAt = Date.now();
+    const work = (async () => {
+      if (isRoot) return this.deliver(root, { ...result, endedAt }, destinations);
+      const described = await this.engine.describe(root.workflowId, root.runId);
+      if (described.closed) await this.deliver(root, undefined, described.destinations);
+    })();
+    this.pending.add(work);
+    try {
+      await work;
+    } finally {
+      this.pending.delete(work);
     }
   }
 
-  /** Writes every trace still in memory (worker shutdown). */
+  /** Waits for the deliveries in progress (worker shutdown). */
   async flush(): Promise<void> {
-    await Promise.all(
-      [...this.roots.values()].map((s) => {
-        clearTimeout(s.writeTimer);
-        s.writeTimer = undefined;
-        return this.write(s);
-      }),
-    );
+    await Promise.allSettled([...this.pending]);
   }
-}
 
-function placeholder(kind: TraceNode['kind'], run: { workflowId: string; runId: string }): TraceNode {
-  return { kind, name: '', status: 'running', workflowId: run.workflowId, runId: run.runId, startedAt: null, endedAt: null, durationMs: null, children: [] };
-}
-
-function finish(node: TraceNode, result: { output: unknown } | { error: SerializedError }): void {
-  node.endedAt = Date.now();
-  node.durationMs = node.startedAt === null ? null : node.endedAt - node.startedAt;
-  if ('error' in result) {
-    node.status = 'failed';
-    node.error = result.error;
-  } else {
-    node.status = 'completed';
-    node.output = redact(result.output);
+  private async deliver(root: { workflowId: string; runId: string }, outcome: RunOutcome | undefined, destinations: TraceDestinations): Promise<void> {
+    if (destinations.local === undefined && destinations.remote === undefined) return;
+    const sources = { history: this.engine.history, activity: this.activity, retries: (k: string) => this.attempts.get(k) };
+    let tree: TraceNode | undefined;
+    // The engine may be briefly unavailable: read the histories again after 0.5 s and 2 s before giving up.
+    for (const waitMs of [500, 2_000, -1]) {
+      try {
+        tree = await assembleTrace(root, sources, outcome);
+        break;
+      } catch (err) {
+        if (waitMs < 0) throw err;
+        await new Promise((r) => setTimeout(r, waitMs));
+      }
+    }
+    if (!tree) return;
+    this.forget(tree);
+    const trace: TraceFile = { version: 1, root, updatedAt: Date.now(), tree };
+    const writes: Promise<void>[] = [];
+    if (this.dir && destinations.local === traceFilePath(this.dir, root)) writes.push(this.writeLocal(destinations.local, trace));
+    for (const exporter of this.exporters) {
+      writes.push(exporter.export(trace, destinations).catch((err: unknown) => this.onError(err)));
+    }
+    await Promise.all(writes);
   }
-}
 
-function index(node: TraceNode, nodes: Map<string, TraceNode>, parentRun: string | undefined): void {
-  const own = node.workflowId && node.runId ? `${node.workflowId}:${node.runId}` : undefined;
-  if (own) nodes.set(own, node);
-  else if (parentRun && node.activityId) nodes.set(`${parentRun}:${node.activityId}`, node);
-  for (const child of node.children) index(child, nodes, own ?? parentRun);
+  private forget(node: TraceNode, run?: string): void {
+    const own = node.workflowId && node.runId ? `${node.workflowId}:${node.runId}` : run;
+    if (node.activityId && run) this.attempts.delete(`${run}:${node.activityId}`);
+    for (const child of node.children) this.forget(child, own);
+  }
+
+  private async writeLocal(file: string, trace: TraceFile): Promise<void> {
+    const at = { workflowId: trace.root.workflowId, runId: trace.root.runId, destination: 'local' as const };
+    try {
+      await mkdir(path.dirname(file), { recursive: true });
+      const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+      await writeFile(tmp, JSON.stringify(trace, null, 2));
+      await rename(tmp, file);
+      reportTraceExport({ ...at, ok: true });
+    } catch (err) {
+      reportTraceExport({ ...at, ok: false, reason: (err as Error).message });
+      this.onError(err);
+    }
+  }
 }

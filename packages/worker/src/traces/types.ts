@@ -35,10 +35,11 @@ export interface TraceFile {
 }
 
 /**
- * A remote trace destination (pluggable): receives each root run's finished trace. An S3-compatible uploader
- * would implement this; Skein ships only the local destination.
+ * A remote trace destination (pluggable): receives each root run's finished trace, with the destinations the run
+ * published in its memo (the S3 destination uploads to the object `destinations.remote` names). Skein ships the
+ * S3 destination (`S3TraceExporter`). `export` should not throw; a rejection is logged.
  */
 export interface TraceExporter {
   name: string;
-  export(trace: TraceFile): Promise<void>;
+  export(trace: TraceFile, destinations: { local?: string; remote?: string }): Promise<void>;
 }

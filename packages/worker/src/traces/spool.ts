@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/** One trace waiting to be uploaded. */
+export interface SpooledTrace {
+  /** Object key. */
+  key: string;
+  workflowId: string;
+  runId: string;
+  /** When it was first spooled, epoch ms. */
+  spooledAt: number;
+  /** The trace file's JSON. */
+  body: string;
+}
+
+/** A claimed spool entry: sent, then `done()`; or handed back with `release()`. */
+export interface SpoolClaim {
+  item: SpooledTrace;
+  done(): Promise<void>;
+  release(): Promise<void>;
+}
+
+/** Claims older than this are taken to belong to a worker that died while sending (ms). */
+const STALE_CLAIM_MS = 60_000;
+
+/**
+ * Traces waiting for their upload, kept on local disk so that they survive a worker restart: one file per object
+ * key, `<dir>/<sha256 of key>.json`, written atomically. Several workers may share one spool folder: a worker
+ * claims a file by renaming it (`<file>.<claimant>`) before sending it, and a claim left by a worker that died is
+ * handed back after 60 s.
+ */
+export class TraceSpool {
+  constructor(
+    readonly dir: string,
+    private readonly claimant: string,
+  ) {}
+
+  /**
+   * Stores a trace to send. @returns its spool file, for {@link claim}.
+   * @throws when the folder cannot be written.
+   */
+  async put(item: SpooledTrace): Promise<string> {
+    await mkdir(this.dir, { recursive: true });
+    const file = path.join(this.dir, `${createHash('sha256').update(item.key).digest('hex')}.json`);
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify(item));
+    await rename(tmp, file);
+    return file;
+  }
+
+  /** Claims the entry just `put` as `file` (whose content the caller holds), or undefined when it is gone or taken. */
+  async claim(file: string, item: SpooledTrace): Promise<SpoolClaim | undefined> {
+    const claimed = `${file}.${this.claimant}`;
+    try {
+      await rename(file, claimed);
+    } catch {
+      return undefined;
+    }
+    return { item, done: () => rm(claimed, { force: true }), release: () => rename(claimed, file).catch(() => {}) };
+  }
+
+  /** Claims every unclaimed entry, oldest file name order; unreadable entries are dropped and reported through `onBad`. */
+  async *claims(onBad: (file: string, err: unknown) => void): AsyncGenerator<SpoolClaim> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    const claimSuffix = `.${this.claimant}`;
+    for (const name of names.sort()) {
+      const file = path.join(this.dir, name);
+      if (!name.endsWith('.json')) {
+        if (!name.endsWith('.tmp') && /\.json\..+$/.test(name)) await this.reclaimIfStale(file);
+        continue;
+      }
+      const claimed = file + claimSuffix;
+      try {
+        await rename(file, claimed);
+      } catch {
+        continue; // another worker took it
+      }
+      let item: SpooledTrace;
+      try {
+        item = JSON.parse(await readFile(claimed, 'utf8')) as SpooledTrace;
+        if (typeof item.key !== 'string' || typeof item.body !== 'string') throw new Error('not a spooled trace');
+      } catch (err) {
+        onBad(claimed, err);
+        await rm(claimed, { force: true });
+        continue;
+      }
+      yield { item, done: () => rm(claimed, { force: true }), release: () => rename(claimed, file).catch(() => {}) };
+    }
+  }
+
+  private async reclaimIfStale(file: string): Promise<void> {
+    const info = await stat(file).catch(() => undefined);
+    if (info && Date.now() - info.mtimeMs > STALE_CLAIM_MS) await rename(file, file.replace(/(\.json)\..+$/, '$1')).catch(() => {});
+  }
+}

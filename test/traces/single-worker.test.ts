@@ -1,0 +1,74 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../support/stack.js';
+
+/**
+ * What a single worker's trace keeps now that traces are assembled from history: every attempt's error of a
+ * retried step (history itself keeps only the last), and a detached child that closes after its root.
+ */
+let stack: Stack;
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'skein-single-trace-'));
+  stack = await startStack('fixtures/projects/trace-fleet', {}, { traceDir: dir });
+});
+
+afterAll(async () => {
+  await stack?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function traceWhen(file: string, done: (trace: any) => boolean): Promise<any> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const trace = await readFile(file, 'utf8').then(JSON.parse, () => undefined);
+    if (trace && done(trace)) return trace;
+    if (Date.now() > deadline) throw new Error(`trace not as expected in time: ${JSON.stringify(trace)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('a single worker’s trace', () => {
+  it('keeps the error of every earlier attempt of a retried step', async () => {
+    const res = await stack.post('/workflow/run', { workflowName: 'wobble', input: `k-${Date.now()}` });
+    expect(res.body).toMatchObject({ status: 'completed', output: 3 });
+    const trace = await traceWhen(res.body.trace.destinations.local, () => true);
+    expect(trace.tree.children).toHaveLength(1);
+    expect(trace.tree.children[0]).toMatchObject({
+      kind: 'step',
+      name: 'wobbly',
+      status: 'completed',
+      attempt: 3,
+      output: 3,
+      retries: [
+        { attempt: 1, error: { name: 'Error', message: 'attempt 1 fails' } },
+        { attempt: 2, error: { name: 'Error', message: 'attempt 2 fails' } },
+      ],
+    });
+  });
+
+  it('completes a detached child in its root’s trace once the child closes after the root', async () => {
+    const res = await stack.post('/workflow/run', { workflowName: 'launcher', input: 1500 });
+    expect(res.body.status).toBe('completed');
+    const file = res.body.trace.destinations.local;
+    const first = await traceWhen(file, (t) => t.tree.status === 'completed');
+    expect(first.tree.children).toMatchObject([{ kind: 'child_workflow', name: 'nap', status: 'running' }]);
+    const later = await traceWhen(file, (t) => t.tree.children[0]?.status === 'completed');
+    expect(later.tree.children[0]).toMatchObject({
+      kind: 'child_workflow',
+      name: 'nap',
+      workflowId: res.body.output.workflowId,
+      output: 'stamped:awake',
+      children: [{ kind: 'step', name: 'stamp', status: 'completed', output: 'stamped:awake' }],
+    });
+    expect(later.tree).toMatchObject({ status: 'completed', output: res.body.output });
+    // The child's own trace-log is its root's tree (the API has no trace setting: the worker advertises its folder).
+    const child = res.body.output as { workflowId: string; runId: string };
+    const log = await stack.get(`/workflow/${child.workflowId}/runs/${child.runId}/trace-log`);
+    expect(log.status).toBe(200);
+    expect(log.body).toMatchObject({ source: 'local', location: file, data: { root: { workflowId: res.body.workflowId, runId: res.body.runId } } });
+  });
+});
