@@ -21,7 +21,13 @@ beforeAll(async () => {
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT = jaeger.otlpHttp;
   process.env.OTEL_BSP_SCHEDULE_DELAY = '200';
   stack = await startStack('examples');
+  await served(stack);
 }, 180_000);
+
+/** Waits until a new worker build is routed to (once the engine has seen it poll): the catalog is served. */
+async function served(s: Stack): Promise<void> {
+  for (let i = 0; i < 80 && (await s.get('/workflow/catalog')).status !== 200; i++) await new Promise((r) => setTimeout(r, 250));
+}
 
 afterAll(async () => {
   await stack?.close();
@@ -133,6 +139,7 @@ describe('the collector down', () => {
     // Nothing listens there: every export fails.
     process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${await freePort()}`;
     stack = await startStack('examples');
+    await served(stack);
     const started = Date.now();
     const res = await stack.post('/workflow/run', { workflowName: 'onboard_customer', input: { name: 'alan turing', email: 'alan@example.com' } });
     expect(res.status).toBe(200);
