@@ -137,7 +137,9 @@ function workflowView(w: Partial<CatalogWorkflow>): CatalogWorkflow {
  * - the published document is read once (`DescribeWorkflowExecution` of `$catalog:<catalog>`) and kept until
  *   that execution closes (a worker retired it or a newer one replaced it), which a background long-poll on
  *   its close event reports at once; at most 10 minutes;
- * - the live workers (`DescribeTaskQueue` pollers) are cached for `ttlMs` (`SKEIN_CATALOG_CACHE_MS`, 2 000).
+ * - the live workers (`DescribeTaskQueue` pollers) and a build's running lease are cached for `ttlMs`
+ *   (`SKEIN_CATALOG_CACHE_MS`, 2 000); an answer that nobody serves is not cached, so a worker that has just
+ *   started is seen by the next request.
  * So `POST /workflow/start` on a warm catalog costs one engine call: the start itself.
  */
 export class CatalogCache {
@@ -219,7 +221,8 @@ export class CatalogCache {
   }
 
   /**
-   * The workers polling `catalog`'s workflow task queue within {@link LIVE_POLLER_WINDOW_MS}, cached `ttlMs`.
+   * The workers polling `catalog`'s workflow task queue within {@link LIVE_POLLER_WINDOW_MS}; a non-empty answer is
+   * cached `ttlMs`, an empty one is not.
    * @throws ApiError `InternalError` when the engine fails.
    */
   async workers(catalog: string): Promise<CatalogWorker[]> {
@@ -251,9 +254,11 @@ export class CatalogCache {
       );
     const entry = { promise };
     this.#live?.set(catalog, entry);
-    promise.catch(() => {
+    // Only a live answer is kept: a worker that has just started is seen by the next request, not `ttlMs` later.
+    const forget = () => {
       if (this.#live?.get(catalog) === entry) this.#live.delete(catalog);
-    });
+    };
+    promise.then((workers) => workers.length === 0 && forget(), forget);
     return promise;
   }
 
@@ -280,7 +285,7 @@ export class CatalogCache {
 
   /**
    * Whether the lease of build `buildId` runs (a live worker of the build renewed it within the lease's
-   * lifetime), cached `ttlMs`.
+   * lifetime); a running lease is cached `ttlMs`, a missing one is not.
    */
   #leaseAlive(catalog: string, buildId: string): Promise<boolean> {
     const key = `${catalog}@${buildId}`;
@@ -298,9 +303,11 @@ export class CatalogCache {
       );
     const entry = { promise };
     this.#leases?.set(key, entry);
-    promise.catch(() => {
+    // Only a running lease is kept (as for pollers): a build whose first worker has just joined is seen at once.
+    const forget = () => {
       if (this.#leases?.get(key) === entry) this.#leases.delete(key);
-    });
+    };
+    promise.then((alive) => !alive && forget(), forget);
     return promise;
   }
 
