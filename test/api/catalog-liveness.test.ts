@@ -128,4 +128,18 @@ describe('catalog liveness from the engine', () => {
     expect(all.status).toBe(404);
     expect(all.body.message).toMatch(/live catalogs: /);
   });
+
+  it('a worker that starts right after a refusal is served by the next request: a refusal is not cached', async () => {
+    const fresh = `${catalog}-fresh`;
+    const run = (text: string, timeout: number) =>
+      fetch(`${url}/workflow/run`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ workflowName: 'echo', catalog: fresh, input: { text }, timeout }),
+      });
+    expect((await run('x', 1000)).status).toBe(404);
+    workers.push(await startWorker({ projectDir: path.join(repoRoot, 'fixtures/projects/api-suite'), catalog: fresh, engine: { address }, logger, traceDir: false }));
+    const res = await run('again', 20_000);
+    expect(res.status, await res.clone().text()).toBe(200);
+  });
 });
