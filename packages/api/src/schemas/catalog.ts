@@ -7,12 +7,9 @@ export const catalogResponseSchema = z
     catalog: z.string(),
     version: z.string().nullable().meta({ description: 'Hash (SHA-256, hex) of what the publishing worker serves' }),
     publishedAt: z.number().int().meta({ description: 'Epoch ms' }),
-    deployment: z
-      .object({ name: z.string(), buildId: z.string() })
-      .nullable()
-      .meta({
-        description: 'The current build serving the catalog (Temporal Worker Versioning deployment name and build ID); null for a worker of an older release',
-      }),
+    deployment: z.object({ name: z.string(), buildId: z.string() }).nullable().meta({
+      description: 'The current build serving the catalog (Temporal Worker Versioning deployment name and build ID); null for a worker of an older release',
+    }),
     workflows: z.array(
       z.object({
         name: z.string(),
