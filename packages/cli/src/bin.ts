@@ -1,6 +1,8 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import module from 'node:module';
 import { Command, InvalidArgumentError } from 'commander';
+import { configureInit } from 'create-skein';
 import { registerClientCommands } from './client/register.js';
 import { registerDeployCommand } from './commands/deploy.js';
 import type { DevOptions } from './commands/dev.js';
@@ -16,13 +18,15 @@ import { clientConventions } from './client/common.js';
 const compileCache = module.enableCompileCache?.();
 if (compileCache?.directory) process.env.NODE_COMPILE_CACHE ??= compileCache.directory;
 
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
 function port(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > 65535) throw new InvalidArgumentError('must be a port number');
   return n;
 }
 
-const program = new Command('skein').description('Publish, check and run durable workflows on Temporal.').version('0.1.0');
+const program = new Command('skein').description('Publish, check and run durable workflows on Temporal.').version(version);
 
 program
   .command('dev')
@@ -78,6 +82,8 @@ program
     }
     return (await import('./commands/temporal.js')).temporalCommand(action);
   });
+
+configureInit(program.command('init'));
 
 registerClientCommands(program);
 registerDeployCommand(program);

@@ -17,6 +17,7 @@ import { runLocally } from './local/run.js';
 
 export { z } from 'zod';
 export * from './shared/names.js';
+export { skeinPackageJsonSettings, packageJsonSchema } from './shared/package-json.js';
 export * from './shared/definition.js';
 export * from './shared/options.js';
 export * from './shared/callables.js';
@@ -42,10 +43,10 @@ export { patched, deprecatePatch } from './local/patch.js';
  * call options are ignored there: a detached call also runs the child to completion and answers its output).
  * @throws DefinitionError on a malformed config (bad name, non-function `fn`, unknown option keys).
  */
-export function workflow<I = unknown, O = unknown>(config: WorkflowConfig<I, O>): SkeinWorkflow<I, O> {
-  const def = normalizeWorkflowConfig(config);
-  const call = (input?: I) => runLocally(def as never, input);
-  return Object.assign(call, { [SKEIN]: def }) as unknown as SkeinWorkflow<I, O>;
+export function workflow<I = unknown, O = unknown, In = I>(config: WorkflowConfig<I, O, In>): SkeinWorkflow<In, O> {
+  const def = normalizeWorkflowConfig(config as unknown as WorkflowConfig<I, O>);
+  const call = (input?: In) => runLocally(def as never, input);
+  return Object.assign(call, { [SKEIN]: def }) as unknown as SkeinWorkflow<In, O>;
 }
 
 /**
@@ -53,18 +54,18 @@ export function workflow<I = unknown, O = unknown>(config: WorkflowConfig<I, O>)
  * Calling the returned function in Node runs it with schema checks (useful in unit tests).
  * @throws DefinitionError on a malformed config.
  */
-export function step<I = unknown, O = unknown>(config: ActivityConfig<I, O>): SkeinActivity<I, O> {
-  const def = normalizeActivityConfig('step', config);
-  return Object.assign((input: I) => runActivity(def as never, input) as Promise<O>, { [SKEIN]: def }) as SkeinActivity<I, O>;
+export function step<I = unknown, O = unknown, In = I>(config: ActivityConfig<I, O, In>): SkeinActivity<In, O> {
+  const def = normalizeActivityConfig('step', config as unknown as ActivityConfig<I, O>);
+  return Object.assign((input: In) => runActivity(def as never, input) as Promise<O>, { [SKEIN]: def }) as unknown as SkeinActivity<In, O>;
 }
 
 /**
  * Defines an evaluator: an activity whose `fn` returns `{ value, confidence?, reasoning? }`.
  * @throws DefinitionError on a malformed config.
  */
-export function evaluator<I = unknown, V = unknown>(config: ActivityConfig<I, EvaluationResult<V>>): SkeinActivity<I, EvaluationResult<V>> {
-  const def = normalizeActivityConfig('evaluator', config);
-  return Object.assign((input: I) => runActivity(def as never, input) as Promise<EvaluationResult<V>>, { [SKEIN]: def }) as SkeinActivity<I, EvaluationResult<V>>;
+export function evaluator<I = unknown, V = unknown, In = I>(config: ActivityConfig<I, EvaluationResult<V>, In>): SkeinActivity<In, EvaluationResult<V>> {
+  const def = normalizeActivityConfig('evaluator', config as unknown as ActivityConfig<I, EvaluationResult<V>>);
+  return Object.assign((input: In) => runActivity(def as never, input) as Promise<EvaluationResult<V>>, { [SKEIN]: def }) as unknown as SkeinActivity<In, EvaluationResult<V>>;
 }
 
 // Hooks (README, "Hooks"): registration for hook files, emission for steps.

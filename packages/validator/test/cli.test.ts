@@ -2,6 +2,7 @@
  * The `validate-workflow-package` command through its testable `run(argv, io)`: the four formats, the
  * exit codes (0 clean, 1 findings, 2 usage only), `--max-warnings`, `--quiet`, `--package` / `--project`.
  */
+import { readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -33,7 +34,10 @@ describe('stylish (default)', () => {
     expect(lines[0]).toBe(`${INVALID}/hello/steps.js`);
     expect(lines[1]).toBe('  4:1  error    Default export in a steps file; steps and evaluators must be named exports.  steps/named-exports-only');
     expect(lines[2]).toMatch(/^\s+hint: Write `export const myStep = step/);
-    expect(stdout.trimEnd().split('\n').at(-1)).toBe('✖ 3 errors, 0 warnings');
+    // The summary, then each rule that fired with its public documentation page (from package.json's repository).
+    const tail = stdout.trimEnd().split('\n').slice(-4);
+    expect(tail.slice(0, 3)).toEqual(['✖ 3 errors, 0 warnings', '', 'Rules:']);
+    expect(tail[3]).toMatch(/^ {2}steps\/named-exports-only {2}https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/blob\/main\/docs\/rules\/steps\/named-exports-only\.md$/);
     expect(stdout).not.toContain('\u001b[');
   });
 
@@ -96,6 +100,10 @@ describe('sarif', () => {
     const index = ids.indexOf('steps/named-exports-only');
     expect(run0.tool.driver.rules[index]).toMatchObject({ shortDescription: { text: expect.any(String) }, defaultConfiguration: { level: 'error' }, properties: { packageRule: 9 } });
     expect(run0.tool.driver.rules[ids.indexOf('fs/symlink-loop')]).toMatchObject({ defaultConfiguration: { level: 'warning' }, properties: { docs: 'docs/rules/fs/symlink-loop.md' } });
+    // Each rule's help is a public page, the same file in the repository's web view (the repository field).
+    const repository = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).repository.url.replace(/^git\+|\.git$/g, '');
+    for (const rule of run0.tool.driver.rules) expect(rule.helpUri).toBe(`${repository}/blob/main/${rule.properties.docs}`);
+    expect(run0.tool.driver.version).toBe(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version);
     expect(run0.results).toHaveLength(3);
     expect(run0.results[0]).toMatchObject({
       ruleId: 'steps/named-exports-only',

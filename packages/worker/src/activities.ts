@@ -15,8 +15,14 @@ export class ActivityResolver {
   private readonly shared = new Map<string, LoadedActivity>();
   private readonly workflows = new Set<string>();
   private readonly definitions: ActivityDefinitions;
+  private readonly overrides: ReadonlyMap<string, ActivityImplementation> | undefined;
 
-  constructor(project: LoadedProject) {
+  /**
+   * @param overrides replacements by activity name (a step's or evaluator's `name`), looked up on every call
+   *   (tests change them between runs); a replacement gets the input as sent and answers the output as is.
+   */
+  constructor(project: LoadedProject, overrides?: ReadonlyMap<string, ActivityImplementation>) {
+    this.overrides = overrides;
     for (const wf of project.workflows) {
       this.workflows.add(wf.facts.name);
       for (const act of project.scoped.get(wf.entry.name) ?? []) this.scoped.set(activityType(wf.facts.name, act.facts.name), act);
@@ -31,6 +37,8 @@ export class ActivityResolver {
    * `ActivityLoadFailed` naming the file and the cause.
    */
   async run(act: LoadedActivity, input: unknown): Promise<unknown> {
+    const override = this.overrides?.get(act.facts.name);
+    if (override) return override(input);
     let def;
     try {
       def = await this.definitions.of(act.entry);

@@ -26,6 +26,7 @@ import { sweepTraces, TRACE_SWEEP_INTERVAL_MS } from './traces/retention.js';
 import { setUpTraces, traceRemoteMismatch } from './traces/setup.js';
 import type { UploadBackoff } from './traces/s3.js';
 import { enableTypeScriptSources } from './typescript/resolve-hook.js';
+import { capWorkflowThreadYoungGeneration } from './thread-heap.js';
 import type { TraceExporter } from './traces/types.js';
 
 /** How long after the worker is up webpack's persistent cache and a new validation outcome are written (ms). */
@@ -83,6 +84,12 @@ export interface StartWorkerOptions {
    */
   check?: ProjectCheck;
   /**
+   * Replacements of steps and evaluators by name (`composeGreeting`), consulted on every call: the map may
+   * change while the worker runs. For tests (`@skein/testing`'s `mockSteps`); a replacement gets the input as
+   * sent and its answer is the activity's output, unchecked.
+   */
+  activityOverrides?: ReadonlyMap<string, (input: unknown) => Promise<unknown>>;
+  /**
    * Serve this build (`openBuild`: made by `skein build`, already checked) instead of checking, loading and
    * bundling `projectDir` (which must be the build's project): no validation, no webpack, no module imported
    * before the first call. Its trace directory is the one compiled into its bundle (`traceDir` is ignored).
@@ -101,6 +108,8 @@ export interface SkeinWorker {
   catalogDocument: CatalogDocument;
   /** Absolute trace directory, or null when local traces are off. */
   traceDir: string | null;
+  /** The workflow bundle the worker runs (webpack output), e.g. to replay histories against the same code. */
+  workflowBundle: { code: string };
   /** Where startup time went, in ms: static validation, loading modules, bundling workflow code, engine connection and registration. */
   startup: {
     validateMs: number;
@@ -236,7 +245,7 @@ async function serveProject(
   const project = build ? build.project : await loadProject(manifest, caches);
   if (project.storeError) logger.warn({ err: project.storeError }, `project facts not cached (${project.storeError.message}); the next start imports every module`);
   const hookFiles = await loadHookFiles(manifest.root);
-  const resolver = new ActivityResolver(project);
+  const resolver = new ActivityResolver(project, options.activityOverrides);
   const activities = buildActivities(resolver);
   const traceDir = build ? build.record.traceDir : traceDirOf(manifest.root, options.traceDir, env.traceDir);
   if (build && traceDirOf(manifest.root, options.traceDir, env.traceDir) !== traceDir) {
@@ -299,6 +308,8 @@ async function serveProject(
     const fitted = fitCatalogDocument(built);
     const catalogDocument = fitted.doc;
     if (fitted.schemasDropped) logger.warn('catalog too large for the engine memo: published without JSON Schemas');
+    // Temporal's workflow thread is created by Worker.create: its young generation is capped first.
+    capWorkflowThreadYoungGeneration();
     const worker = await Worker.create({
       connection: nativeConnection,
       namespace: engine.namespace,
@@ -418,6 +429,7 @@ async function serveProject(
       manifest,
       catalogDocument,
       traceDir,
+      workflowBundle,
       startup,
       done,
       async shutdown() {

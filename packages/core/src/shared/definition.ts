@@ -34,14 +34,17 @@ export interface WorkflowDefinitionOptions {
  */
 export type VersioningBehavior = 'pinned' | 'auto-upgrade';
 
-/** The object passed to `workflow()`. */
-export interface WorkflowConfig<I, O> {
+/**
+ * The object passed to `workflow()`. `I` is what `fn` receives (the input schema's output, defaults applied),
+ * `In` what callers pass (the schema's input: fields with a default may be left out).
+ */
+export interface WorkflowConfig<I, O, In = I> {
   /** The workflow type, unique in the catalog; matches `NAME_PATTERN`. */
   name: string;
   description?: string;
   /** Other names `POST /workflow/run` accepts for this workflow. */
   aliases?: string[];
-  inputSchema?: Schema<I>;
+  inputSchema?: z.ZodType<I, In>;
   outputSchema?: Schema<O>;
   /**
    * The workflow body; runs in Temporal's deterministic sandbox. `context` carries the run's `info` and
@@ -53,12 +56,12 @@ export interface WorkflowConfig<I, O> {
   versioningBehavior?: VersioningBehavior;
 }
 
-/** The object passed to `step()` or `evaluator()`. */
-export interface ActivityConfig<I, O> {
+/** The object passed to `step()` or `evaluator()`; `I` and `In` as in `WorkflowConfig`. */
+export interface ActivityConfig<I, O, In = I> {
   /** The activity name; the registered activity type is `<workflowName>#<name>`. */
   name: string;
   description?: string;
-  inputSchema?: Schema<I>;
+  inputSchema?: z.ZodType<I, In>;
   outputSchema?: Schema<O>;
   /**
    * The activity body; runs in Node.js on the worker, may do I/O. `input` is any JSON value (object, array,

@@ -152,9 +152,9 @@ export function emit(name: string, payload: unknown): void {
  * workflow on the same catalog; the worker registers `workflowFunction(defined)` as the workflow type.
  * @throws DefinitionError on a malformed config.
  */
-export function workflow<I = unknown, O = unknown>(config: WorkflowConfig<I, O>): SkeinWorkflow<I, O> {
-  const def = normalizeWorkflowConfig(config) as WorkflowDefinition;
-  const call = async (input?: I, options?: ChildWorkflowCallOptions): Promise<unknown> => {
+export function workflow<I = unknown, O = unknown, In = I>(config: WorkflowConfig<I, O, In>): SkeinWorkflow<In, O> {
+  const def = normalizeWorkflowConfig(config as unknown as WorkflowConfig<I, O>) as WorkflowDefinition;
+  const call = async (input?: In, options?: ChildWorkflowCallOptions): Promise<unknown> => {
     const info = workflowInfo();
     const { traceDestinations } = runContext();
     const childArgs: SkeinRunArgs = {
@@ -173,7 +173,7 @@ export function workflow<I = unknown, O = unknown>(config: WorkflowConfig<I, O>)
     }
     return executeChild(def.name, { ...childOptions, parentClosePolicy: ParentClosePolicy.TERMINATE });
   };
-  return Object.assign(call, { [SKEIN]: def }) as SkeinWorkflow<I, O>;
+  return Object.assign(call, { [SKEIN]: def }) as unknown as SkeinWorkflow<In, O>;
 }
 
 /**
@@ -225,15 +225,15 @@ export function activityStub(meta: ActivityStubMeta): SkeinActivity<unknown, unk
 }
 
 function notInBundle(kind: ActivityKind) {
-  return <I, O>(config: ActivityConfig<I, O>): SkeinActivity<I, O> => {
-    const def = normalizeActivityConfig(kind, config);
+  return <I, O, In = I>(config: ActivityConfig<I, O, In>): SkeinActivity<In, O> => {
+    const def = normalizeActivityConfig(kind, config as unknown as ActivityConfig<I, O>);
     const call = () => {
       throw ApplicationFailure.nonRetryable(
         `${kind} "${def.name}" is defined outside a steps or evaluators file and cannot run in workflow code`,
         'SkeinDefinitionError',
       );
     };
-    return Object.assign(call, { [SKEIN]: def });
+    return Object.assign(call, { [SKEIN]: def }) as unknown as SkeinActivity<In, O>;
   };
 }
 
@@ -241,7 +241,7 @@ function notInBundle(kind: ActivityKind) {
 export const step = notInBundle('step');
 
 /** Defines an evaluator. In workflow code, evaluators come from evaluators files, replaced with activity stubs. */
-export const evaluator: <I, V>(config: ActivityConfig<I, EvaluationResult<V>>) => SkeinActivity<I, EvaluationResult<V>> = notInBundle('evaluator');
+export const evaluator: <I, V, In = I>(config: ActivityConfig<I, EvaluationResult<V>, In>) => SkeinActivity<In, EvaluationResult<V>> = notInBundle('evaluator');
 
 /** Query answered by the `$catalog` registry workflow. */
 export const catalogQuery = defineQuery<unknown>('catalog');

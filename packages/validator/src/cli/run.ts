@@ -12,6 +12,7 @@ import { formatStylish } from '../formatters/stylish.js';
 import type { ValidationReport } from '../types.js';
 import { DEFAULT_MAX_FILE_BYTES, validate, ValidationInputError } from '../validate.js';
 import { EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
+import { VERSION } from '../package-info.js';
 
 /** Where the command writes, and the environment it runs in. */
 export interface CliIo {
@@ -53,7 +54,6 @@ Options:
 Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 usage error, 3 internal error.
 `;
 
-const VERSION = '0.1.0';
 
 class UsageError extends Error {}
 

@@ -8,9 +8,11 @@ import { docsPath } from '@skein/discovery';
 import { allRuleMetas } from '../rules/index.js';
 import type { RuleMeta, ValidationReport } from '../types.js';
 import { fileUri } from './paths.js';
+import { VERSION } from '../package-info.js';
+import { ruleHelpUri } from './help-uri.js';
 
 const TOOL_NAME = 'validate-workflow-package';
-const TOOL_VERSION = '0.1.0';
+const TOOL_VERSION = VERSION;
 
 /** Options of `formatSarif`. */
 export interface SarifOptions {
@@ -28,13 +30,15 @@ export function formatSarif(report: ValidationReport, options: SarifOptions = {}
     const meta = metas.get(id);
     const sample = report.diagnostics.find((d) => d.ruleId === id);
     const docs = docsPath(id);
+    const helpUri = ruleHelpUri(id);
     const text = meta?.docs.description ?? sample?.message ?? id;
     return {
       id,
       name: id,
       shortDescription: { text },
       fullDescription: { text },
-      help: { text: `${text} See ${docs}.`, markdown: `${text}\n\nSee \`${docs}\`.` },
+      helpUri,
+      help: { text: `${text} See ${helpUri}.`, markdown: `${text}\n\nSee [${docs}](${helpUri}).` },
       defaultConfiguration: { level: (meta?.severity ?? sample?.severity) === 'warning' ? 'warning' : 'error' },
       properties: { packageRule: meta?.docs.packageRule ?? sample?.packageRule ?? null, docs },
     };

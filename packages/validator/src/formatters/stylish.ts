@@ -3,6 +3,7 @@
  * (`line:column  severity  message  rule-id`) followed by an indented hint, then a summary line.
  */
 import type { ValidationReport, ValidatorDiagnostic } from '../types.js';
+import { ruleHelpUri } from './help-uri.js';
 import { displayPath, plural } from './paths.js';
 
 /** Options of `formatStylish`. */
@@ -21,7 +22,8 @@ const PLAIN = { red: (s: string) => s, yellow: (s: string) => s, dim: (s: string
 
 /**
  * Renders a report for a terminal. Ends with a newline.
- * Summary: `✖ N errors, M warnings` when there are findings, `✔ No problems (…)` otherwise.
+ * Summary: `✖ N errors, M warnings` when there are findings, followed by each rule that fired with its public
+ * documentation URL; `✔ No problems (…)` otherwise.
  */
 export function formatStylish(report: ValidationReport, options: StylishOptions = {}): string {
   const c = options.color ? COLORS : PLAIN;
@@ -50,6 +52,9 @@ export function formatStylish(report: ValidationReport, options: StylishOptions 
   if (errors + warnings > 0) {
     const summary = `✖ ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
     lines.push(errors > 0 ? c.bold(c.red(summary)) : c.bold(c.yellow(summary)));
+    // Footer: where each rule that fired is explained.
+    lines.push('', c.dim('Rules:'));
+    for (const id of [...new Set(shown.map((d) => d.ruleId))].sort()) lines.push(c.dim(`  ${id}  ${ruleHelpUri(id)}`));
   } else {
     const activities = report.manifest.workflows.reduce((n, w) => n + w.activities.length, 0) + report.manifest.sharedActivities.length;
     lines.push(c.green(`✔ No problems (${plural(report.manifest.workflows.length, 'workflow')}, ${plural(activities, 'activity').replace('activitys', 'activities')} checked)`));

@@ -1,0 +1,78 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { publishedWorkspaces } from '../support/packed.js';
+import { repoRoot } from '../support/stack.js';
+
+// What `npm publish` would ship, for every package under packages/ (run `npm run build` first).
+const bin = (name: string) => path.join(repoRoot, 'node_modules', '.bin', name);
+const rootLicense = readFileSync(path.join(repoRoot, 'LICENSE'), 'utf8');
+const workspaces = publishedWorkspaces().map((w) => ({
+  dir: path.join(repoRoot, w),
+  pkg: JSON.parse(readFileSync(path.join(repoRoot, w, 'package.json'), 'utf8')),
+}));
+
+function packedFiles(dir: string): string[] {
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
+}
+
+describe.each(workspaces)('$pkg.name as published', ({ dir, pkg }) => {
+  it('ships README and the MIT LICENSE, and no build leftovers, sources, tests or declaration maps', () => {
+    const files = packedFiles(dir);
+    expect(files).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'package.json']));
+    expect(readFileSync(path.join(dir, 'LICENSE'), 'utf8')).toBe(rootLicense);
+    expect(files.filter((f) => /\.tsbuildinfo$|\.d\.ts\.map$|^src\/|^test\//.test(f))).toEqual([]);
+    // A source map is shipped only with the sources it maps inside it.
+    for (const map of files.filter((f) => f.endsWith('.js.map'))) {
+      const { sources, sourcesContent } = JSON.parse(readFileSync(path.join(dir, map), 'utf8'));
+      expect(sourcesContent?.length, map).toBe(sources.length);
+    }
+  });
+
+  it('says where it comes from, under which licence, on which Node versions', () => {
+    expect(pkg).toMatchObject({
+      license: 'MIT',
+      repository: { type: 'git', url: expect.stringMatching(/^git\+https:\/\/github\.com\/.+\.git$/), directory: path.relative(repoRoot, dir) },
+      homepage: expect.stringMatching(/^https:\/\//),
+      bugs: { url: expect.stringMatching(/^https:\/\/.+\/issues$/) },
+      keywords: expect.arrayContaining(['skein']),
+      engines: { node: expect.stringContaining('>=24.15.0') },
+    });
+    expect(pkg.description).toBeTruthy();
+  });
+
+  it('pins @temporalio/* to one exact version and its sibling @skein packages to the workspace version', () => {
+    const deps = { ...pkg.dependencies, ...pkg.peerDependencies };
+    const rootLock = JSON.parse(readFileSync(path.join(repoRoot, 'packages/core/package.json'), 'utf8'));
+    for (const [name, spec] of Object.entries(deps) as Array<[string, string]>) {
+      if (name.startsWith('@temporalio/')) expect(spec, name).toBe(rootLock.dependencies['@temporalio/common']);
+      const sibling = workspaces.find((w) => w.pkg.name === name);
+      if (sibling) expect(spec, name).toBe(sibling.pkg.version);
+    }
+  });
+
+  it('types its version nowhere in its sources (read from package.json instead)', () => {
+    const sources = readdirSync(path.join(dir, 'src'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.includes('generated'));
+    const literal = new RegExp(`['"\`]${pkg.version.replaceAll('.', '\\.')}['"\`]`);
+    expect(sources.filter((f) => literal.test(readFileSync(path.join(dir, 'src', f), 'utf8')))).toEqual([]);
+  });
+
+  it('passes publint --strict and attw --profile esm-only', () => {
+    const publint = spawnSync(bin('publint'), ['--strict', dir], { encoding: 'utf8' });
+    expect(publint.status, publint.stdout + publint.stderr).toBe(0);
+    expect(publint.stdout).toContain('All good!');
+    const attw = spawnSync(bin('attw'), ['--pack', dir, '--profile', 'esm-only', '--format', 'ascii'], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    expect(attw.status, attw.stdout + attw.stderr).toBe(0);
+  }, 60_000);
+});
+
+it('every package under packages/ is published with a CHANGELOG and a changeset configuration at the root', () => {
+  for (const { dir, pkg } of workspaces) expect(readdirSync(dir), pkg.name).toContain('CHANGELOG.md');
+  const config = JSON.parse(readFileSync(path.join(repoRoot, '.changeset', 'config.json'), 'utf8'));
+  expect(config.fixed).toEqual([workspaces.map((w) => w.pkg.name).sort()]);
+});
