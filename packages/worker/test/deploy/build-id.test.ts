@@ -151,6 +151,22 @@ describe('computeBuildId of a real workflow bundle', () => {
     writeFileSync(path.join(dir, 'greet/steps.js'), "import { step } from '@skein/core';\nexport const shout = step({ name: 'shout', fn: async (text) => text + '!' });\n");
     expect(await buildIdWith('/srv/machine-a/traces', cache)).not.toBe(a);
   }, 120_000);
+
+  it('does not depend on the folder the worker was started from', async () => {
+    // A bundle cache outside the project keeps the generated entry's path out of the placeholders' reach.
+    const cache = path.join(dir, '..', `${path.basename(dir)}-bundles`);
+    const cwd = process.cwd();
+    try {
+      process.chdir(dir);
+      const here = await buildIdWith('/srv/traces', cache);
+      rmSync(cache, { recursive: true, force: true });
+      process.chdir(tmpdir());
+      expect(await buildIdWith('/srv/traces', cache)).toBe(here);
+    } finally {
+      process.chdir(cwd);
+      rmSync(cache, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('resolveBuildId', () => {
