@@ -76,7 +76,10 @@ describe('skein dev: watch mode and an engine of its own', () => {
   it('two projects run side by side, each on its own dev server', async () => {
     const banners = devs.map((d) => lines(d).find((l) => /Skein is up/.test(String(l.msg)))!);
     expect(banners[0]!.temporal).not.toBe(banners[1]!.temporal);
-    expect(banners[0]!.msg).toMatch(/API http:\/\/127\.0\.0\.1:\d+ \(docs http:\/\/127\.0\.0\.1:\d+\/docs\).*catalog "main", workflows: .*summarize/);
+    expect(banners[0]!.msg).toMatch(
+      /API http:\/\/127\.0\.0\.1:\d+ \(docs http:\/\/127\.0\.0\.1:\d+\/docs, metrics http:\/\/127\.0\.0\.1:\d+\/metrics\), worker metrics http:\/\/127\.0\.0\.1:\d+\/metrics,.*catalog "main", workflows: .*summarize/,
+    );
+    expect(banners[0]!.workerMetrics).not.toBe(banners[1]!.workerMetrics);
     expect(banners[0]!.workflows).toEqual(expect.arrayContaining(['onboard', 'summarize', 'welcome']));
     expect(await summarize(ports[0]!)).toMatchObject({ status: 'completed', output: { words: 5 } });
     expect(await summarize(ports[1]!)).toMatchObject({ status: 'completed', output: { words: 2000 } });
@@ -102,5 +105,12 @@ describe('skein dev: watch mode and an engine of its own', () => {
     expect(await summarize(port)).toMatchObject({ status: 'completed', output: { words: 1000 } });
     // The other project never saw any of this.
     expect(await summarize(ports[1]!)).toMatchObject({ status: 'completed', output: { words: 2000 } });
+    // The worker metrics URL of the banner outlives the reloads: it now reads the newest worker's metrics.
+    const banner = lines(dev).find((l) => /Skein is up/.test(String(l.msg)))!;
+    const scrape = await fetch(String(banner.workerMetrics));
+    expect(scrape.status).toBe(200);
+    expect(await scrape.text()).toMatch(/^temporal_workflow_completed\{[^}]*workflow_type="summarize"[^}]*\} 1$/m);
+    const apiScrape = await (await fetch(String(banner.metrics))).text();
+    expect(apiScrape).toMatch(/^http_server_request_duration_seconds_count\{[^}]*http_route="\/workflow\/run"[^}]*\} [1-9]/m);
   }, 300_000);
 });

@@ -7,6 +7,7 @@ import { bearerAuth } from './middleware/auth.js';
 import { jsonLimits, requireJsonBody } from './middleware/body-limits.js';
 import { browserGuard } from './middleware/browser.js';
 import { errorRenderer } from './middleware/errors.js';
+import { requestMetrics } from './middleware/metrics.js';
 import { requestLogger } from './middleware/logging.js';
 import { requestId } from './middleware/request-id.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -15,13 +16,22 @@ import { deprecationHeaders, parseOr400, routerPath, type ApiState, type Deps, t
 /** Request bodies are capped at 1 MiB (docs/reference/api-contract.md, "Requests"). */
 export const BODY_LIMIT = '1mb';
 
+/** Optional parts of {@link createApp}. */
+export interface AppOptions {
+  /**
+   * Makes the tracing middleware (`middleware/tracing.ts`, loaded only when tracing is on) from the route
+   * lookup of requests refused before routing; it runs right after the request id.
+   */
+  tracing?: (routeOf: (path: string, method: string) => string | undefined) => Koa.Middleware<ApiState>;
+}
+
 /**
- * Composes the Koa application: request id → request log → error rendering → Host/Origin allow-list and CORS
+ * Composes the Koa application: request id → request span (when tracing is on) → request metrics → request log → error rendering → Host/Origin allow-list and CORS
  * (403) → bearer token (401, when configured) → JSON content type and encoding (415) → abort signal → JSON body
  * (1 MiB, 413) → depth and Unicode limits (400) → routes → 405 with `Allow` for a known path and another method →
- * 404. Each route validates its params, query and body with its zod schemas before the handler runs.
+ * 404. `GET /metrics` skips the Host/Origin and token checks when `config.metricsPublic` is set. Each route validates its params, query and body with its zod schemas before the handler runs.
  */
-export function createApp(deps: Deps, routes: RouteDef[]): Koa<ApiState> {
+export function createApp(deps: Deps, routes: RouteDef[], options: AppOptions = {}): Koa<ApiState> {
   const app = new Koa<ApiState>();
   app.proxy = false;
   app.silent = true;
@@ -47,11 +57,23 @@ export function createApp(deps: Deps, routes: RouteDef[]): Koa<ApiState> {
     });
   }
 
+  // Router path (`/workflow/:id`) → route template (`/workflow/{id}`), to label requests refused before routing.
+  const templates = new Map(routes.map((r) => [routerPath(r.path), r.path]));
+  const routeOf = (path: string, method: string) => {
+    const layer = router.match(path, method).path[0];
+    return typeof layer?.path === 'string' ? templates.get(layer.path) : undefined;
+  };
+  const publicPaths = new Set(deps.config.metricsPublic ? ['/metrics'] : []);
+  const unlessPublic = (mw: Koa.Middleware<ApiState>): Koa.Middleware<ApiState> =>
+    publicPaths.size === 0 ? mw : async (ctx, next) => void (await (publicPaths.has(ctx.path) ? next() : mw(ctx, next)));
+
   app.use(requestId());
+  if (options.tracing) app.use(options.tracing(routeOf));
+  app.use(requestMetrics(deps.metrics, routeOf));
   app.use(requestLogger(deps.logger));
   app.use(errorRenderer());
-  app.use(browserGuard({ corsOrigins: deps.config.corsOrigins, allowedHosts: deps.config.allowedHosts, listenHost: deps.config.host }));
-  app.use(bearerAuth(deps.config.apiToken));
+  app.use(unlessPublic(browserGuard({ corsOrigins: deps.config.corsOrigins, allowedHosts: deps.config.allowedHosts, listenHost: deps.config.host })));
+  app.use(unlessPublic(bearerAuth(deps.config.apiToken)));
   app.use(requireJsonBody());
   app.use(abortSignal(deps.shutdown));
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8', extendTypes: { json: ['application/json', 'application/*+json'] } }));

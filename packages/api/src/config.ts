@@ -4,6 +4,7 @@ import type { ConnectionOptions } from '@temporalio/client';
 import {
   catalogSetting,
   engineCheckSettings,
+  flagSetting,
   intSetting,
   listSetting,
   loadSettings,
@@ -49,6 +50,9 @@ export const apiSettings = {
   }),
   SKEIN_TRACE_S3_PREFIX: textSetting({ description: 'key prefix of the trace objects (unset: none)' }),
   SKEIN_LOG_LEVEL: logLevelSetting,
+  SKEIN_METRICS_PUBLIC: flagSetting({
+    description: '`GET /metrics` (Prometheus, always served) skips the `Host` allow-list and the token, for a scraper that reaches the API by another name',
+  }),
 };
 
 /** Everything `createApiServer` needs, read once from the environment by {@link loadApiConfig}. */
@@ -105,6 +109,11 @@ export interface ApiConfig {
   traceS3: { bucket: string; prefix: string } | null;
   /** `SKEIN_LOG_LEVEL`, default `info`. */
   logLevel: LogLevel;
+  /**
+   * `GET /metrics` skips the `Host` allow-list and the bearer token (`SKEIN_METRICS_PUBLIC`), for a scraper that
+   * reaches the API by another name; default false (the same rules as every other route).
+   */
+  metricsPublic: boolean;
   /** Temporal connection, from `@temporalio/envconfig` (`TEMPORAL_ADDRESS`, `TEMPORAL_API_KEY`, TLS, ...). */
   temporal: { connection: ConnectionOptions; namespace: string };
 }
@@ -139,6 +148,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     traceDir: s.SKEIN_TRACE_DIR ? path.resolve(s.SKEIN_TRACE_DIR) : null,
     traceS3: s.SKEIN_TRACE_S3_BUCKET ? { bucket: s.SKEIN_TRACE_S3_BUCKET, prefix: s.SKEIN_TRACE_S3_PREFIX ?? '' } : null,
     logLevel: s.SKEIN_LOG_LEVEL,
+    metricsPublic: s.SKEIN_METRICS_PUBLIC,
     sseKeepAliveMs: 15_000,
     shutdownGraceMs: 10_000,
     temporal: { connection, namespace: temporal.namespace ?? 'default' },

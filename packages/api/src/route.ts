@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { ApiConfig } from './config.js';
 import { ApiError, validationError, type ErrorType, type ValidationIssue } from './errors.js';
+import type { ApiMetrics } from './metrics/registry.js';
 import type { CatalogCache } from './temporal/catalog.js';
 import type { TraceReader } from './temporal/trace-reader.js';
 
@@ -21,6 +22,8 @@ export interface Deps {
   /** Aborted as soon as a shutdown begins: history streams end at once. */
   closing: AbortSignal;
   logger: Logger;
+  /** The server's Prometheus metrics (served by `GET /metrics`). */
+  metrics: ApiMetrics;
 }
 
 /** Koa state the API sets per request (read by the logger). */
@@ -31,6 +34,8 @@ export interface ApiState {
   runId?: string;
   /** Aborted when the client disconnects or the server shuts down. */
   signal: AbortSignal;
+  /** The request span's ids while tracing is on (added to the request's log line). */
+  traceIds?: { trace_id: string; span_id: string };
   log: Logger;
 }
 

@@ -4,6 +4,7 @@ import type Koa from 'koa';
 import { Client, Connection } from '@temporalio/client';
 import { pino, type Logger } from 'pino';
 import { monitorEngine, pingEngine } from '@skein/runtime';
+import { startTracing, traceFields } from '@skein/telemetry';
 import { createApp } from './app.js';
 import type { ApiConfig } from './config.js';
 import { allRoutes } from './routes/index.js';
@@ -12,6 +13,8 @@ import { clientErrorHandler } from './client-errors.js';
 import { TraceReader } from './temporal/trace-reader.js';
 import { CatalogCache } from './temporal/catalog.js';
 import { EngineCallPolicy } from './temporal/deadline.js';
+import { engineCallMetrics } from './metrics/engine-calls.js';
+import { ApiMetrics } from './metrics/registry.js';
 
 /** A running (or ready to run) API server; see {@link createApiServer}. */
 export interface ApiServer {
@@ -29,9 +32,13 @@ export interface ApiServer {
 
 /** Options of {@link createApiServer}. */
 export interface ApiServerOptions {
-  /** Logger (default: pino JSON at the configured `SKEIN_LOG_LEVEL`). */
+  /** Logger (default: pino JSON at the configured `SKEIN_LOG_LEVEL`, `trace_id`/`span_id` while a span is active). */
   logger?: Logger;
-  /** A connected Temporal client to use instead of opening one from `config.temporal` (not closed by `close()`). */
+  /**
+   * A connected Temporal client to use instead of opening one from `config.temporal` (not closed by `close()`).
+   * Its calls are neither timed in `/metrics` nor traced: those are set up on the connection and client the
+   * server opens itself.
+   */
   client?: Client;
 }
 
@@ -51,28 +58,42 @@ function oneLine(err: unknown): string {
  * @throws EngineUnavailableError (one-line message) when the engine is unreachable at startup.
  */
 export async function createApiServer(config: ApiConfig, options: ApiServerOptions = {}): Promise<ApiServer> {
-  const logger = options.logger ?? pino({ level: config.logLevel, base: { service: 'skein-api' } });
+  const logger = options.logger ?? pino({ level: config.logLevel, base: { service: 'skein-api' }, mixin: traceFields });
   let connection: Connection | undefined;
   let client = options.client;
   const callPolicy = new EngineCallPolicy(config.engineTimeoutMs);
+  const health = { healthy: true };
+  const metrics = new ApiMetrics(() => health.healthy);
+  // Tracing (OTEL_EXPORTER_OTLP_ENDPOINT set): the SDK, the request span and the client interceptor load only then.
+  const tracing = await startTracing({ defaultServiceName: 'skein-api', logger, onDropped: (n) => metrics.droppedSpans(n) });
+  const traced = tracing
+    ? await Promise.all([import('./middleware/tracing.js'), import('@temporalio/interceptors-opentelemetry/lib/client/index.js')])
+    : undefined;
   const address = config.temporal.connection.address ?? 'localhost:7233';
   if (!client) {
     try {
       connection = await Connection.connect({
         ...config.temporal.connection,
         connectTimeout: '5s',
-        interceptors: callPolicy.interceptors,
+        // Metrics first: one observation per call, whatever number of attempts the retry policy makes.
+        interceptors: [engineCallMetrics(metrics), ...callPolicy.interceptors],
       });
     } catch (err) {
+      await tracing?.shutdown();
       throw new EngineUnavailableError(`Cannot reach the Temporal server at ${address}: ${oneLine(err)}`);
     }
-    client = new Client({ connection, namespace: config.temporal.namespace });
+    client = new Client({
+      connection,
+      namespace: config.temporal.namespace,
+      ...(tracing && traced ? { interceptors: { workflow: [new traced[1].OpenTelemetryWorkflowClientInterceptor({ tracer: tracing.tracer })] } } : {}),
+    });
   }
   try {
     await pingEngine(client, 5_000);
   } catch (err) {
     await callPolicy.retriesSettled();
     await connection?.close().catch(() => {});
+    await tracing?.shutdown();
     throw new EngineUnavailableError(`Temporal server at ${address} does not answer: ${oneLine(err)}`);
   }
 
@@ -81,14 +102,15 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
   const deps: Deps = {
     client,
     config,
-    catalogs: new CatalogCache(client, config.catalogCacheMs, closing.signal),
+    catalogs: new CatalogCache(client, config.catalogCacheMs, closing.signal, metrics),
     traces: new TraceReader(client, config),
-    health: { healthy: true },
+    health,
     shutdown: hardStop.signal,
     closing: closing.signal,
     logger,
+    metrics,
   };
-  const app = createApp(deps, allRoutes);
+  const app = createApp(deps, allRoutes, tracing && traced ? { tracing: (routeOf) => traced[0].requestTracing(tracing.tracer, routeOf) } : {});
 
   const fatalCallbacks: Array<(reason: string) => void> = [];
   let fatal = false;
@@ -148,6 +170,7 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
       await callPolicy.retriesSettled();
       await connection.close().catch(() => {});
     }
+    await tracing?.shutdown();
     logger.info('API server closed');
   }
 

@@ -46,7 +46,8 @@ program
   .argument('[projectDir]', 'project directory, or build directory', '.')
   .option('--no-promote', "do not make this build the current version once it polls; leave it to 'skein deploy promote' (as SKEIN_PROMOTE=manual)")
   .option('--exit-when-drained', 'stop once Temporal reports this build drained and it is neither current nor ramping')
-  .action(async (dir: string, opts: { promote?: boolean; exitWhenDrained?: boolean }) => (await import('./commands/worker.js')).workerCommand(dir, opts));
+  .option('--metrics-port <port>', 'serve Prometheus metrics on this port (as SKEIN_METRICS_PORT; host SKEIN_METRICS_HOST, default 127.0.0.1)', port)
+  .action(async (dir: string, opts: { promote?: boolean; exitWhenDrained?: boolean; metricsPort?: number }) => (await import('./commands/worker.js')).workerCommand(dir, opts));
 
 clientConventions(
   program

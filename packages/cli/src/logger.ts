@@ -1,3 +1,4 @@
+import { traceFields } from '@skein/telemetry';
 import { logSerializers } from '@skein/worker';
 import { pino, type Logger } from 'pino';
 import { loadCliConfig, type CliConfig } from './config.js';
@@ -19,12 +20,13 @@ export function prettyLogs(): boolean {
 /**
  * The CLI's logger: human-readable (pino-pretty) on a terminal or with `SKEIN_LOG_PRETTY=1`, JSON lines
  * otherwise; errors logged under `err`/`error`/`cause` keep name, message, stack and cause (`logSerializers`).
- * `SKEIN_LOG_LEVEL` sets the level (default `info`). Without `name`, it is a base for `component()` children,
+ * `SKEIN_LOG_LEVEL` sets the level (default `info`). Lines logged while an OpenTelemetry span is active carry
+ * `trace_id` and `span_id`. Without `name`, it is a base for `component()` children,
  * so every line carries exactly one `name` key.
  */
 export function cliLogger(name?: string): Logger {
   const config = cliConfig();
-  const base = { ...(name ? { name } : {}), level: config.logLevel, serializers: logSerializers };
+  const base = { ...(name ? { name } : {}), level: config.logLevel, serializers: logSerializers, mixin: traceFields };
   if (!config.prettyLogs) return pino(base);
   return pino({
     ...base,

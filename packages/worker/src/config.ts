@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { loadSettings, type LogLevel, type Settings } from '@skein/runtime';
+import { ConfigError, loadSettings, type LogLevel, type Settings } from '@skein/runtime';
 import { msToNumber } from '@temporalio/common/lib/time.js';
-import { workerSettings } from './settings.js';
+import { metricsSettings, workerSettings } from './settings.js';
 
 export { workerSettings } from './settings.js';
 
@@ -14,6 +14,20 @@ export interface EngineConnectionConfig {
   /** Extra native connection options from envconfig (TLS, API key, gRPC metadata). */
   connectionOptions: Record<string, unknown>;
 }
+
+/**
+ * Where the worker's metrics (Temporal Core's `temporal_*` and Skein's `skein_*`) go. Off when neither
+ * `SKEIN_METRICS_PORT` nor `SKEIN_METRICS_OTLP` is set.
+ */
+export type MetricsConfig =
+  /** Prometheus text served at `http://<host>:<port>/metrics`; port 0 = a free port picked at start. */
+  | { kind: 'prometheus'; host: string; port: number }
+  /**
+   * OTLP push to a collector: `url` from `OTEL_EXPORTER_OTLP_METRICS_ENDPOINT`, else `OTEL_EXPORTER_OTLP_ENDPOINT`
+   * (default `http://localhost:4317`); `http` when the protocol (`OTEL_EXPORTER_OTLP_METRICS_PROTOCOL`, else
+   * `OTEL_EXPORTER_OTLP_PROTOCOL`) is `http/protobuf` or `http/json`.
+   */
+  | { kind: 'otlp'; url: string; http: boolean };
 
 /** Worker configuration resolved from the environment ({@link workerSettings}). */
 export interface WorkerConfig {
@@ -33,6 +47,33 @@ export interface WorkerConfig {
   startupCache: string | undefined;
   /** `SKEIN_LOG_LEVEL`, default `info`. */
   logLevel: LogLevel;
+  /**
+   * Metrics: `SKEIN_METRICS_PORT` (0–65535; 0 = a free port) serves Prometheus on `SKEIN_METRICS_HOST` (default
+   * `127.0.0.1`); `SKEIN_METRICS_OTLP=1` pushes by OTLP instead; null = off (the default).
+   */
+  metrics: MetricsConfig | null;
+}
+
+/**
+ * Reads the metrics settings (see {@link WorkerConfig.metrics}); the OTLP endpoint and protocol are OpenTelemetry's
+ * own variables.
+ * @throws ConfigError naming the variable when `SKEIN_METRICS_PORT` is not a port (0–65535) or a flag is malformed.
+ */
+export function loadMetricsConfig(env: NodeJS.ProcessEnv = process.env): MetricsConfig | null {
+  const s = loadSettings(metricsSettings, env);
+  if (s.SKEIN_METRICS_OTLP) {
+    const signal = env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT?.trim();
+    const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+    const protocol = (env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'grpc').trim();
+    const http = protocol.startsWith('http');
+    // The generic endpoint is a base URL: OTLP/HTTP appends the signal's path to it.
+    const url = signal || (base ? (http ? `${base.replace(/\/+$/, '')}/v1/metrics` : base) : http ? 'http://localhost:4318/v1/metrics' : 'http://localhost:4317');
+    return { kind: 'otlp', url, http };
+  }
+  if (s.SKEIN_METRICS_PORT === undefined) return null;
+  const port = Number(s.SKEIN_METRICS_PORT);
+  if (port > 65535) throw new ConfigError(`SKEIN_METRICS_PORT must be a port number (0 to 65535), got ${JSON.stringify(env.SKEIN_METRICS_PORT)}`);
+  return { kind: 'prometheus', host: s.SKEIN_METRICS_HOST ?? '127.0.0.1', port };
 }
 
 /**
@@ -101,6 +142,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     bundleCache: s.SKEIN_BUNDLE_CACHE,
     startupCache: s.SKEIN_STARTUP_CACHE,
     logLevel: s.SKEIN_LOG_LEVEL,
+    metrics: loadMetricsConfig(env),
   };
 }
 

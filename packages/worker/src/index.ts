@@ -9,10 +9,12 @@ export {
   loadWorkerConfig,
   loadEngineConfig,
   loadDeploymentConfig,
+  loadMetricsConfig,
   workerSettings,
   type WorkerConfig,
   type EngineConnectionConfig,
   type DeploymentConfig,
+  type MetricsConfig,
 } from './config.js';
 export { computeBuildId, resolveBuildId, type BuildIdInputs } from './deploy/build-id.js';
 export { buildCatalogDocument, type CatalogDocument } from './catalog.js';

@@ -1,6 +1,7 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
-import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type LogLevel, type MetricsExporterConfig } from '@temporalio/worker';
 import { loadSettings, logLevelSetting } from '@skein/runtime';
+import { traceFields } from '@skein/telemetry';
 
 /**
  * Log form of an error (server-side logs only, never an API response): `name`, `message`, `stack`, own
@@ -20,25 +21,28 @@ export const logSerializers: LoggerOptions['serializers'] = { err: (v) => logErr
 
 /**
  * A pino logger with `name` (the only `name` key: never create a child with another one, use
- * `logger.child({ component })`): JSON lines, errors through `logSerializers`; `SKEIN_LOG_LEVEL` sets the
- * level (default `info`).
+ * `logger.child({ component })`): JSON lines, errors through `logSerializers`, `trace_id`/`span_id` while an
+ * OpenTelemetry span is active; `SKEIN_LOG_LEVEL` sets the level (default `info`).
  * @throws ConfigError when `SKEIN_LOG_LEVEL` is not a level.
  */
 export function createLogger(name: string): Logger {
   const level = loadSettings({ SKEIN_LOG_LEVEL: logLevelSetting }).SKEIN_LOG_LEVEL;
-  return pino({ name, level, serializers: logSerializers });
+  return pino({ name, level, serializers: logSerializers, mixin: traceFields });
 }
 
-let installed = false;
+let installed: { metrics: boolean } | undefined;
 
 /**
- * Routes the Temporal SDK's own logs (core, worker, workflow sandbox) to `logger` at WARN and above, under
- * `temporal` with every Error in the SDK's metadata serialized by `logError`.
- * Temporal's Runtime can be installed once per process; later calls are no-ops.
+ * Installs Temporal's process-wide `Runtime`: the SDK's own logs (core, worker, workflow sandbox) go to `logger`
+ * at WARN and above, under `temporal`, with every Error in the SDK's metadata serialized by `logError`; with
+ * `metrics`, Core also exports its `temporal_*` metrics and whatever is recorded on
+ * `Runtime.instance().metricMeter` (Skein's `skein_*`) there.
+ * The Runtime can be installed once per process: later calls change nothing.
+ * @returns whether metrics are exported (false when the Runtime had been installed before without them, by an
+ *   earlier call or by the embedding application).
  */
-export function installTemporalRuntimeLogger(logger: Logger): void {
-  if (installed) return;
-  installed = true;
+export function installTemporalRuntime(logger: Logger, metrics?: MetricsExporterConfig): { metrics: boolean } {
+  if (installed) return installed;
   try {
     Runtime.install({
       logger: new DefaultLogger('WARN', (entry) => {
@@ -47,8 +51,12 @@ export function installTemporalRuntimeLogger(logger: Logger): void {
         const meta = entry.meta ? Object.fromEntries(Object.entries(entry.meta).map(([k, v]) => [k, logError(v)])) : undefined;
         fn.call(logger, { temporal: meta }, entry.message);
       }),
+      ...(metrics ? { telemetryOptions: { metrics } } : {}),
     });
+    installed = { metrics: metrics !== undefined };
   } catch {
-    // Already installed by the embedding application: keep its logger.
+    // Already installed by the embedding application: keep its logger and its telemetry.
+    installed = { metrics: false };
   }
+  return installed;
 }

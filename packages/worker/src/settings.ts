@@ -1,4 +1,16 @@
-import { catalogSetting, choiceSetting, engineCheckSettings, logLevelSetting, patternSetting, textSetting } from '@skein/runtime';
+import { catalogSetting, choiceSetting, engineCheckSettings, flagSetting, logLevelSetting, patternSetting, textSetting } from '@skein/runtime';
+
+/** The worker's metrics settings (read by `loadMetricsConfig`; OTLP's endpoint and protocol are OpenTelemetry's own variables). */
+export const metricsSettings = {
+  SKEIN_METRICS_PORT: patternSetting(/^\d{1,5}$/, 'a port number (0 to 65535)', {
+    default: 'off',
+    description: "serve Temporal's `temporal_*` and Skein's `skein_*` metrics for Prometheus at `http://<SKEIN_METRICS_HOST>:<port>/metrics` (`0`: a free port); as `skein worker --metrics-port`",
+  }),
+  SKEIN_METRICS_HOST: textSetting({ default: '127.0.0.1', description: 'the address the metrics endpoint listens on (`0.0.0.0`: every interface)' }),
+  SKEIN_METRICS_OTLP: flagSetting({
+    description: 'push the same metrics by OTLP instead (to `OTEL_EXPORTER_OTLP_METRICS_ENDPOINT`, else `OTEL_EXPORTER_OTLP_ENDPOINT`)',
+  }),
+};
 
 /** A duration as `ms` reads it (`7d`, `12h`, `30 minutes`) or a number of milliseconds. */
 const DURATION = /^\d+(\.\d+)?\s*(ms|msecs?|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|y|yrs?|years?)?$/i;
@@ -48,4 +60,5 @@ export const workerSettings = {
     description: 'folder of the startup cache of validation results and module facts (`off`: validate and load everything on every start)',
   }),
   SKEIN_LOG_LEVEL: logLevelSetting,
+  ...metricsSettings,
 };

@@ -11,11 +11,12 @@ import { bundleWorkflows, type WorkflowBundleResult } from './bundle/bundle.js';
 import type { OpenedBuild } from './build/build-dir.js';
 import { buildCatalogDocument, fitCatalogDocument, type CatalogDocument } from './catalog.js';
 import { joinDeployment, type DeploymentMembership } from './deploy/rollout.js';
-import { bundleCacheDirOf, loadDeploymentConfig, loadWorkerConfig, traceDirOf, type DeploymentConfig, type EngineConnectionConfig } from './config.js';
+import { bundleCacheDirOf, loadDeploymentConfig, loadWorkerConfig, traceDirOf, type DeploymentConfig, type EngineConnectionConfig, type MetricsConfig } from './config.js';
 import { computeBuildId, resolveBuildId } from './deploy/build-id.js';
 import { WorkerStartupError } from './errors.js';
 import { loadProject } from './load.js';
-import { createLogger, installTemporalRuntimeLogger } from './logger.js';
+import { createLogger } from './logger.js';
+import { startWorkerTelemetry, type WorkerTelemetry } from './telemetry.js';
 import { beginProjectCheck, finishProjectCheck, type CheckedProject, type ProjectCheck } from './validate.js';
 import { openStartupCaches, startupCacheDir, type StartupCaches } from './cache/startup-caches.js';
 import { activityInterceptor } from './hooks/activity-interceptor.js';
@@ -97,6 +98,8 @@ export interface StartWorkerOptions {
   build?: OpenedBuild;
   /** Engine health check: period and consecutive failures before the worker stops with an error. Defaults 5 000 ms, 3. */
   engineCheck?: { intervalMs?: number; failures?: number };
+  /** Metrics (`MetricsConfig`; `false` = off); default `SKEIN_METRICS_PORT` / `SKEIN_METRICS_OTLP`; the first worker of a process decides. */
+  metrics?: MetricsConfig | false;
 }
 
 /** A running worker. */
@@ -108,6 +111,8 @@ export interface SkeinWorker {
   catalogDocument: CatalogDocument;
   /** Absolute trace directory, or null when local traces are off. */
   traceDir: string | null;
+  /** Where the worker's metrics are: the Prometheus scrape URL or the OTLP collector's; null when off. */
+  metrics: { kind: 'prometheus' | 'otlp'; url: string } | null;
   /** The workflow bundle the worker runs (webpack output), e.g. to replay histories against the same code. */
   workflowBundle: { code: string };
   /** Where startup time went, in ms: static validation, loading modules, bundling workflow code, engine connection and registration. */
@@ -156,15 +161,16 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   enableTypeScriptSources();
   // The engine connections open while the project is checked and loaded; nothing is asked of the engine
   // before the project passed validation, and a failed start closes them.
-  installTemporalRuntimeLogger(logger);
+  const telemetry = await startWorkerTelemetry(logger, options.metrics ?? env.metrics);
   const connecting = connectEngine(engine);
   // Awaited after the project checks out; until then a failure must not count as an unhandled rejection.
   connecting.catch(() => {});
   const closeLater = () => void connecting.then((c) => Promise.allSettled([c.nativeConnection.close(), c.clientConnection.close()]), () => {});
   try {
-    return await startOnConnection(options, { env, logger, catalog, deploymentSettings, engine, tStart, connecting });
+    return await startOnConnection(options, { env, logger, catalog, deploymentSettings, engine, tStart, connecting, telemetry });
   } catch (err) {
     closeLater();
+    void telemetry.close();
     throw err;
   }
 }
@@ -196,6 +202,7 @@ async function startOnConnection(
     engine: EngineConnectionConfig;
     tStart: number;
     connecting: ReturnType<typeof connectEngine>;
+    telemetry: WorkerTelemetry;
   },
 ): Promise<SkeinWorker> {
   const { logger } = ctx;
@@ -231,7 +238,7 @@ async function serveProject(
     tValidated: number;
   },
 ): Promise<SkeinWorker> {
-  const { env, logger, catalog, deploymentSettings, engine, tStart, connecting, caches, checked, tValidated } = ctx;
+  const { env, logger, catalog, deploymentSettings, engine, tStart, connecting, caches, checked, tValidated, telemetry } = ctx;
   const manifest = checked.manifest;
   if (manifest.workflows.length === 0) {
     throw new WorkerStartupError(`No workflows found in ${manifest.root}: add a workflow.js or install a package that exposes workflows`);
@@ -240,7 +247,7 @@ async function serveProject(
   const clientReady = connecting.then(({ clientConnection }) => new Client({ connection: clientConnection, namespace: engine.namespace }));
   // Awaited once the project is loaded and bundled; a failed connection is reported there, not as an unhandled rejection.
   clientReady.catch(() => {});
-  setHookErrorReporter((err, hook) => logger.error({ hook, err }, `hook ${hook} failed`));
+  setHookErrorReporter(telemetry.countingHookErrors((err, hook) => logger.error({ hook, err }, `hook ${hook} failed`)));
   const { build } = options;
   const project = build ? build.project : await loadProject(manifest, caches);
   if (project.storeError) logger.warn({ err: project.storeError }, `project facts not cached (${project.storeError.message}); the next start imports every module`);
@@ -258,7 +265,7 @@ async function serveProject(
     config: env.trace,
     options: {
       ...(options.traceSpoolDir ? { spoolDir: options.traceSpoolDir } : {}),
-      ...(options.traceExporters ? { exporters: options.traceExporters } : {}),
+      ...(options.traceExporters ? { exporters: telemetry.countExports(options.traceExporters)! } : {}),
       ...(options.traceUploadBackoff ? { backoff: options.traceUploadBackoff } : {}),
     },
     client: clientReady,
@@ -268,12 +275,12 @@ async function serveProject(
   // A build's runs publish the S3 destination compiled into its bundle: this worker must upload to that one.
   const remoteMismatch = build ? traceRemoteMismatch(build.record.traceRemote, traceRemote) : undefined;
   if (remoteMismatch) throw new WorkerStartupError(remoteMismatch);
-  const events = new WorkerEvents(traces, (err) => logger.warn({ err }, 'trace failed'));
+  const events = new WorkerEvents(traces, (err) => logger.warn({ err }, 'trace failed'), telemetry.metrics?.recorder);
   const tLoaded = performance.now();
   const bundleCacheDir = bundleCacheDirOf(manifest.root, options.bundleCache, env.bundleCache);
   const bundled: Omit<WorkflowBundleResult, 'cache'> & { cache: SkeinWorker['startup']['bundleCache'] } = build
     ? { code: build.workflowCode, cache: 'build' }
-    : await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), ...(traceRemote ? { traceRemote } : {}), cacheDir: bundleCacheDir, ...(caches ? { digests: caches.digests } : {}) });
+    : await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), ...(traceRemote ? { traceRemote } : {}), cacheDir: bundleCacheDir, ...(caches ? { digests: caches.digests } : {}), tracing: !!telemetry.tracing });
   if (bundled.storeError) logger.warn({ err: bundled.storeError }, `workflow bundle cache not written (${bundled.storeError.message}); the next start bundles again`);
   const workflowBundle = { code: bundled.code };
   const deployment = {
@@ -323,8 +330,8 @@ async function serveProject(
       },
       workflowBundle,
       activities,
-      sinks: skeinSinks(events),
-      interceptors: { activity: [activityInterceptor(resolver, events)] },
+      sinks: { ...skeinSinks(events), ...telemetry.worker.sinks },
+      interceptors: { activity: [...telemetry.worker.activityInterceptors, activityInterceptor(resolver, events)] },
       shutdownGraceTime: options.shutdownGraceTimeMs ?? 10_000,
       ...options.workerOptions,
     });
@@ -379,6 +386,7 @@ async function serveProject(
         clearInterval(sweeper);
         await traces?.flush();
         await remoteTraces?.stop();
+        await telemetry.close();
         await closeConnections();
       });
     // The worker polls: it joins its build's rollout (lease, catalog record, promotion, the served catalog).
@@ -413,8 +421,9 @@ async function serveProject(
       validationCache: checked.cache,
       modules: project.counts,
     };
+    telemetry.metrics?.recorder.startup(startup);
     logger.info(
-      { catalog, deployment, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, startup },
+      { catalog, deployment, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, metrics: telemetry.metrics?.url ?? null, startup },
       `worker serving ${catalogDocument.workflows.length} workflow(s) on catalog "${catalog}"`,
     );
     // webpack's persistent cache (after a bundle cache miss) is written once the worker has served its first
@@ -429,6 +438,7 @@ async function serveProject(
       manifest,
       catalogDocument,
       traceDir,
+      metrics: telemetry.metrics ? { kind: telemetry.metrics.kind, url: telemetry.metrics.url } : null,
       workflowBundle,
       startup,
       done,

@@ -72,7 +72,7 @@ export function hostAllowed(host: string, policy: BrowserPolicy): boolean {
 const PROBE_PATHS = new Set(['/health', '/ready']);
 
 /** Response headers a browser script may read. */
-const EXPOSED = ['X-Request-ID', 'Retry-After', 'Allow', 'Deprecation', 'Sunset', 'Link', 'Location'];
+const EXPOSED = ['X-Request-ID', 'traceparent', 'Retry-After', 'Allow', 'Deprecation', 'Sunset', 'Link', 'Location'];
 
 /**
  * The 403 guard, then `@koa/cors` for allowed origins: `Access-Control-Allow-Origin` echoes the origin

@@ -24,6 +24,7 @@ export function requestLogger(logger: Logger): Koa.Middleware<ApiState> {
         runId: ctx.state.runId ?? null,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
         aborted: !ctx.res.writableFinished,
+        ...ctx.state.traceIds,
       };
       if (status === null) ctx.state.log.info(line, 'request abandoned by the client');
       else if (status >= 500) ctx.state.log.error(line, 'request failed');

@@ -20,12 +20,18 @@ async function page(ctx: Koa.ParameterizedContext<ApiState>, deps: Deps, workflo
   }
   ctx.state.runId = cursor.r;
   const longPollMs = query.longPollTimeoutMs === undefined ? undefined : Math.min(query.longPollTimeoutMs, deps.config.historyMaxWaitMs);
-  const result = await readHistoryPage(deps.client, cursor, {
-    pageSize: query.pageSize,
-    includePayloads: query.includePayloads,
-    longPollMs,
-    signal: ctx.state.signal,
-  });
+  const closed = longPollMs === undefined ? undefined : deps.metrics.opened('long_poll');
+  let result;
+  try {
+    result = await readHistoryPage(deps.client, cursor, {
+      pageSize: query.pageSize,
+      includePayloads: query.includePayloads,
+      longPollMs,
+      signal: ctx.state.signal,
+    });
+  } finally {
+    closed?.();
+  }
   ctx.body = {
     workflow: workflowMeta(result.info),
     runId: cursor.r,

@@ -5,6 +5,7 @@ import { docsRoutes } from './docs.js';
 import { healthRoutes } from './health.js';
 import { historyRoutes } from './history.js';
 import { inputRoutes } from './input.js';
+import { metricsRoutes } from './metrics.js';
 import { queryRoutes } from './query.js';
 import { resetRoutes } from './reset.js';
 import { resultRoutes } from './result.js';
@@ -36,5 +37,6 @@ export const allRoutes: RouteDef[] = [
   ...controlRoutes,
   ...resetRoutes,
   ...healthRoutes,
+  ...metricsRoutes,
   ...docsRoutes,
 ];

@@ -45,6 +45,8 @@ async function stream(ctx: Koa.ParameterizedContext<ApiState>, deps: Deps, workf
   const write = (chunk: string) => {
     if (!out.writableEnded && !out.destroyed) out.write(chunk);
   };
+  const closed = deps.metrics.opened('sse');
+  out.once('close', closed);
   const keepAlive = setInterval(() => write(': keep-alive\n\n'), deps.config.sseKeepAliveMs);
   write(frame('workflow', workflowMeta(info)));
 
@@ -68,6 +70,7 @@ async function stream(ctx: Koa.ParameterizedContext<ApiState>, deps: Deps, workf
     } finally {
       clearInterval(keepAlive);
       out.end();
+      closed();
     }
   })();
 }

@@ -9,6 +9,7 @@ import { LRUCache } from 'lru-cache';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { ApiError } from '../errors.js';
+import type { ApiMetrics } from '../metrics/registry.js';
 import { GRPC, grpcCode } from './engine.js';
 import { temporal } from './proto.js';
 import { waitCloseEvent } from './runs.js';
@@ -136,7 +137,9 @@ function workflowView(w: Partial<CatalogWorkflow>): CatalogWorkflow {
  * - the published document is read once (`DescribeWorkflowExecution` of `$catalog:<catalog>`) and kept until
  *   that execution closes (a worker retired it or a newer one replaced it), which a background long-poll on
  *   its close event reports at once; at most 10 minutes;
- * - the live workers (`DescribeTaskQueue` pollers) are cached for `ttlMs` (`SKEIN_CATALOG_CACHE_MS`, 2 000).
+ * - the live workers (`DescribeTaskQueue` pollers) and a build's running lease are cached for `ttlMs`
+ *   (`SKEIN_CATALOG_CACHE_MS`, 2 000); an answer that nobody serves is not cached, so a worker that has just
+ *   started is seen by the next request.
  * So `POST /workflow/start` on a warm catalog costs one engine call: the start itself.
  */
 export class CatalogCache {
@@ -147,17 +150,20 @@ export class CatalogCache {
   readonly #live: LRUCache<string, { promise: Promise<CatalogWorker[]> }> | undefined;
   /** Whether a build's lease runs, per `<catalog>@<buildId>`, each kept `ttlMs`; bounded likewise. */
   readonly #leases: LRUCache<string, { promise: Promise<boolean> }> | undefined;
+  readonly #metrics: ApiMetrics | undefined;
 
   /**
    * @param client the engine client.
    * @param ttlMs how long poller liveness is cached, ms.
    * @param signal aborted when the server closes: stops the background close watchers.
+   * @param metrics counts each read answered by the cache or by the engine.
    */
-  constructor(client: Client, ttlMs = 2_000, signal?: AbortSignal) {
+  constructor(client: Client, ttlMs = 2_000, signal?: AbortSignal, metrics?: ApiMetrics) {
     this.#client = client;
     this.#live = ttlMs > 0 ? new LRUCache({ max: 1_000, ttl: ttlMs }) : undefined;
     this.#leases = ttlMs > 0 ? new LRUCache({ max: 1_000, ttl: ttlMs }) : undefined;
     this.#signal = signal;
+    this.#metrics = metrics;
   }
 
   /**
@@ -215,12 +221,17 @@ export class CatalogCache {
   }
 
   /**
-   * The workers polling `catalog`'s workflow task queue within {@link LIVE_POLLER_WINDOW_MS}, cached `ttlMs`.
+   * The workers polling `catalog`'s workflow task queue within {@link LIVE_POLLER_WINDOW_MS}; a non-empty answer is
+   * cached `ttlMs`, an empty one is not.
    * @throws ApiError `InternalError` when the engine fails.
    */
   async workers(catalog: string): Promise<CatalogWorker[]> {
     const hit = this.#live?.get(catalog);
-    if (hit) return hit.promise;
+    if (hit) {
+      this.#metrics?.catalogLookup('pollers', 'cache');
+      return hit.promise;
+    }
+    this.#metrics?.catalogLookup('pollers', 'engine');
     const promise = this.#client.workflowService
       .describeTaskQueue({
         namespace: this.#client.options.namespace,
@@ -243,9 +254,11 @@ export class CatalogCache {
       );
     const entry = { promise };
     this.#live?.set(catalog, entry);
-    promise.catch(() => {
+    // Only a live answer is kept: a worker that has just started is seen by the next request, not `ttlMs` later.
+    const forget = () => {
       if (this.#live?.get(catalog) === entry) this.#live.delete(catalog);
-    });
+    };
+    promise.then((workers) => workers.length === 0 && forget(), forget);
     return promise;
   }
 
@@ -272,7 +285,7 @@ export class CatalogCache {
 
   /**
    * Whether the lease of build `buildId` runs (a live worker of the build renewed it within the lease's
-   * lifetime), cached `ttlMs`.
+   * lifetime); a running lease is cached `ttlMs`, a missing one is not.
    */
   #leaseAlive(catalog: string, buildId: string): Promise<boolean> {
     const key = `${catalog}@${buildId}`;
@@ -290,17 +303,23 @@ export class CatalogCache {
       );
     const entry = { promise };
     this.#leases?.set(key, entry);
-    promise.catch(() => {
+    // Only a running lease is kept (as for pollers): a build whose first worker has just joined is seen at once.
+    const forget = () => {
       if (this.#leases?.get(key) === entry) this.#leases.delete(key);
-    });
+    };
+    promise.then((alive) => !alive && forget(), forget);
     return promise;
   }
 
   #document(catalog: string, fresh: boolean): DocEntry['promise'] {
     const now = Date.now();
     const hit = this.#docs.get(catalog);
-    if (hit && !fresh) return hit.promise;
-    if (hit && fresh && now - hit.at < 50) return hit.promise; // a refresh that just happened is fresh enough
+    // A refresh that just happened is fresh enough.
+    if (hit && (!fresh || now - hit.at < 50)) {
+      this.#metrics?.catalogLookup('document', 'cache');
+      return hit.promise;
+    }
+    this.#metrics?.catalogLookup('document', 'engine');
     const promise = this.#loadDocument(catalog);
     const entry: DocEntry = { at: now, promise };
     this.#docs.set(catalog, entry);

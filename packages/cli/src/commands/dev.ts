@@ -3,6 +3,7 @@ import { apiSettings, createApiServer, loadApiConfig } from '@skein/api';
 import { loadSettings } from '@skein/runtime';
 import { workerSettings } from '@skein/worker/settings';
 import { devEngine, portIsFree, type DevEngine } from '../dev/engine.js';
+import { startMetricsProxy, type MetricsProxy } from '../dev/metrics-proxy.js';
 import { WorkerReloader } from '../dev/reloader.js';
 import { watchProject, type ProjectWatcher } from '../dev/watch.js';
 import { WorkerStartFailed } from '../dev/worker-process.js';
@@ -33,7 +34,8 @@ export interface DevOptions {
  * `skein dev [projectDir]`: the project's own Temporal dev server (SQLite file `temporal.sqlite` in the data
  * directory, so executions survive a restart; on 7233, or a free port when another server holds it; an
  * existing server only with `--temporal-address`/`TEMPORAL_ADDRESS`), a worker on the project in a child
- * process (traces in `<data dir>/traces` unless `SKEIN_TRACE_DIR` is set), and the API. With watch mode (the
+ * process (traces in `<data dir>/traces` unless `SKEIN_TRACE_DIR` is set, Prometheus metrics on a free port
+ * behind one stable URL: `SKEIN_METRICS_PORT` or a free port), and the API (its own `/metrics`). With watch mode (the
  * default) every edit re-validates, rebuilds and swaps the worker while the server and the API stay up.
  * Ctrl-C stops everything.
  */
@@ -46,7 +48,9 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
   let reloader: WorkerReloader | undefined;
   let watcher: ProjectWatcher | undefined;
   let api: Awaited<ReturnType<typeof createApiServer>> | undefined;
+  let metrics: MetricsProxy | undefined;
   const stopAll = async () => {
+    await metrics?.close().catch(() => {});
     await watcher?.close().catch(() => {});
     await api?.close().catch(() => {});
     await reloader?.stop().catch(() => {});
@@ -69,6 +73,8 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
     logger.info(`Temporal: ${engine.description}`);
     const address = engine.address;
     const traceDir = workerEnv.SKEIN_TRACE_DIR ?? path.join(dataDir, 'traces');
+    // Every worker exports on a free port of its own; the proxy keeps one URL across reloads.
+    metrics = await startMetricsProxy(Number(workerEnv.SKEIN_METRICS_PORT ?? 0));
     reloader = new WorkerReloader(root, {
       TEMPORAL_ADDRESS: address,
       SKEIN_TRACE_DIR: traceDir,
@@ -79,7 +85,10 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
       SKEIN_LOG_PRETTY: prettyLogs() ? '1' : '0',
       // The banner and one line per reload say what the worker did; its own lines only for warnings and errors.
       SKEIN_LOG_LEVEL: process.env.SKEIN_LOG_LEVEL?.trim() || 'warn',
+      SKEIN_METRICS_PORT: '0',
+      SKEIN_METRICS_OTLP: '',
     }, logger);
+    reloader.onReady = (next) => void (metrics!.target = next.metricsUrl);
     const ready = await reloader.start();
     const config = loadApiConfig({
       ...process.env,
@@ -97,12 +106,15 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
     const { url } = await api.listen();
     const ui = options.ui ? `, Web UI http://127.0.0.1:${options.ui}` : '';
     logger.info(
-      { api: url, docs: `${url}/docs`, temporal: address, catalog: ready.catalog, workflows: ready.workflows },
-      `Skein is up: API ${url} (docs ${url}/docs)${ui}, Temporal ${address}, catalog "${ready.catalog}", workflows: ${ready.workflows.join(', ')}`,
+      { api: url, docs: `${url}/docs`, metrics: `${url}/metrics`, workerMetrics: metrics.url, temporal: address, catalog: ready.catalog, workflows: ready.workflows },
+      `Skein is up: API ${url} (docs ${url}/docs, metrics ${url}/metrics)${ui}, worker metrics ${metrics.url}, Temporal ${address}, catalog "${ready.catalog}", workflows: ${ready.workflows.join(', ')}`,
     );
     if (options.watch !== false) {
       watcher = watchProject(ready.roots, (files) => void reloader?.reload(files));
-      reloader.onReady = (next) => watcher?.setRoots(next.roots);
+      reloader.onReady = (next) => {
+        metrics!.target = next.metricsUrl;
+        watcher?.setRoots(next.roots);
+      };
       logger.info('watching the project: saving a file reloads the worker (--no-watch turns this off)');
     }
     onShutdownSignal(stopAll);

@@ -8,13 +8,14 @@ import { onShutdownSignal } from './signals.js';
  * build's, made by `skein build`: checked by `openBuild`, then served without validation or bundling) on
  * `SKEIN_CATALOG` until SIGINT/SIGTERM, as one build (version) of its Temporal worker deployment. A new build
  * becomes the current version once its worker polls, unless `--no-promote` (`SKEIN_PROMOTE=manual`);
- * `--exit-when-drained` stops it once its build is drained after a rollout.
+ * `--exit-when-drained` stops it once its build is drained after a rollout. `--metrics-port` serves Prometheus metrics there (as
+ * `SKEIN_METRICS_PORT`).
  * Started by `skein dev` with an IPC channel, it also reports `ready` or `failed` (`WorkerMessage`) to its
  * parent and stops when the parent goes away.
  * The project's startup check begins before the worker's modules (Temporal's SDK) load: a changed project's
  * validation runs in its thread meanwhile.
  */
-export async function workerCommand(projectDir = '.', options: { promote?: boolean; exitWhenDrained?: boolean } = {}): Promise<void> {
+export async function workerCommand(projectDir = '.', options: { promote?: boolean; exitWhenDrained?: boolean; metricsPort?: number } = {}): Promise<void> {
   const report = (message: WorkerMessage) => process.send?.(message);
   // Started by `skein dev`: when the parent goes away (even while starting), stop too.
   let stopOnDisconnect: () => void = () => process.exit(1);
@@ -28,10 +29,11 @@ export async function workerCommand(projectDir = '.', options: { promote?: boole
   } catch {
     check = undefined; // startWorker begins it again and reports what fails
   }
-  const [{ startWorker, openBuild }, { cliLogger, fail }] = await Promise.all([import('@skein/worker'), import('../logger.js')]);
+  const [{ startWorker, openBuild, loadMetricsConfig }, { cliLogger, fail }] = await Promise.all([import('@skein/worker'), import('../logger.js')]);
   const logger = cliLogger('skein-worker');
   try {
     const build = fromBuild ? await openBuild(dir) : undefined;
+    const metrics = options.metricsPort === undefined ? undefined : loadMetricsConfig({ ...process.env, SKEIN_METRICS_OTLP: '', SKEIN_METRICS_PORT: String(options.metricsPort) });
     const worker = await startWorker({
       projectDir: build ? build.record.projectDir : dir,
       logger,
@@ -39,6 +41,7 @@ export async function workerCommand(projectDir = '.', options: { promote?: boole
       ...(check ? { check } : {}),
       ...(options.promote === false ? { promote: 'manual' as const } : {}),
       ...(options.exitWhenDrained ? { exitWhenDrained: true } : {}),
+      ...(metrics ? { metrics } : {}),
     });
     stopOnDisconnect = () => process.kill(process.pid, 'SIGTERM');
     report({
@@ -47,6 +50,7 @@ export async function workerCommand(projectDir = '.', options: { promote?: boole
       workflows: worker.catalogDocument.workflows.map((w) => w.name),
       roots: [worker.manifest.root, ...worker.manifest.packages.map((p) => p.root)],
       startup: { totalMs: worker.startup.totalMs, bundleMs: worker.startup.bundleMs, bundleCache: worker.startup.bundleCache },
+      metricsUrl: worker.metrics?.kind === 'prometheus' ? worker.metrics.url : null,
     });
     onShutdownSignal(() => worker.shutdown(), (line) => logger.info(line));
     await worker.done;

@@ -10,5 +10,7 @@ export type WorkerMessage =
       /** Folders to watch: the project root and each exposed package's root (real paths). */
       roots: string[];
       startup: { totalMs: number; bundleMs: number; bundleCache: 'hit' | 'miss' | 'off' | 'build' };
+      /** The worker's Prometheus scrape URL, or null when it serves none. */
+      metricsUrl: string | null;
     }
   | { type: 'failed'; message: string };

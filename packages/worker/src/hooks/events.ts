@@ -9,19 +9,21 @@ import {
   type Aggregations,
   type TraceDestinations,
 } from '@skein/core';
+import type { WorkerMetrics } from '../metrics/worker-metrics.js';
 import type { TraceRecorder } from '../traces/recorder.js';
 
 const base = () => ({ eventId: randomUUID(), eventDate: Date.now() });
 
 /**
- * The worker's single sink for lifecycle facts: turns each into the hook payloads (including `onError`) and
- * feeds the trace recorder (run ends, failed activity attempts). Nothing here throws into workflow or activity
- * code.
+ * The worker's single sink for lifecycle facts: turns each into the hook payloads (including `onError`), feeds the
+ * trace recorder (run ends, failed activity attempts) and counts activity outcomes (when metrics are on). Nothing
+ * here throws into workflow or activity code.
  */
 export class WorkerEvents {
   constructor(
     private readonly traces: TraceRecorder | undefined,
     private readonly report: (err: unknown) => void,
+    private readonly metrics?: WorkerMetrics,
   ) {}
 
   private trace(p: Promise<void> | undefined): void {
@@ -52,12 +54,14 @@ export class WorkerEvents {
   }
 
   activityCompleted(details: WorkflowDetails, info: ActivityDetails, kind: OutputActivityKind, output: unknown, aggregations: Aggregations): void {
+    this.metrics?.activityOutcome(info.activityType, kind, 'completed');
     if (hasHooks('onActivityEnd')) {
       void dispatchLifecycle('onActivityEnd', { ...base(), workflowDetails: details, activityInfo: info, outputActivityKind: kind, output, aggregations });
     }
   }
 
   activityFailed(details: WorkflowDetails, info: ActivityDetails, kind: OutputActivityKind, error: SerializedError, aggregations: Aggregations): void {
+    this.metrics?.activityOutcome(info.activityType, kind, 'failed');
     void dispatchLifecycle('onActivityError', { ...base(), workflowDetails: details, activityInfo: info, outputActivityKind: kind, error, aggregations });
     void dispatchLifecycle('onError', { ...base(), source: 'activity', workflowDetails: details, activityInfo: info, outputActivityKind: kind, error });
     this.traces?.activityFailed(details, info.activityId, info.attempt, error);

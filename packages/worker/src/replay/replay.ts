@@ -3,14 +3,14 @@ import { Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { WorkerEvents } from '../hooks/events.js';
 import { skeinSinks } from '../hooks/sinks.js';
-import { installTemporalRuntimeLogger } from '../logger.js';
+import { installTemporalRuntime } from '../logger.js';
 import type { MismatchedEvent, ReplayHistory, ReplayOutcome } from './types.js';
 
 const EventType = protoModule.temporal.api.enums.v1.EventType as unknown as Record<number, string>;
 
 /** Options of `replayHistories`. */
 export interface ReplayOptions {
-  /** Where the Temporal SDK's own warnings go (installed once per process, see `installTemporalRuntimeLogger`). */
+  /** Where the Temporal SDK's own warnings go (installed once per process, see `installTemporalRuntime`). */
   logger?: Logger;
 }
 
@@ -69,7 +69,7 @@ export async function* replayHistories(
   histories: AsyncIterable<ReplayHistory> | Iterable<ReplayHistory>,
   options: ReplayOptions = {},
 ): AsyncGenerator<ReplayOutcome> {
-  if (options.logger) installTemporalRuntimeLogger(options.logger);
+  if (options.logger) installTemporalRuntime(options.logger);
   const pending: ReplayHistory[] = [];
   async function* feed() {
     for await (const h of histories) {

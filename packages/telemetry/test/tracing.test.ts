@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTracing, traceFields, tracingEnabled } from '../src/index.js';
+
+describe('tracingEnabled', () => {
+  it('is on only with an OTLP endpoint, and off when the SDK is disabled or the exporter is none', () => {
+    expect(tracingEnabled({})).toBe(false);
+    expect(tracingEnabled({ OTEL_SERVICE_NAME: 'x' })).toBe(false);
+    expect(tracingEnabled({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })).toBe(true);
+    expect(tracingEnabled({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:4318/v1/traces' })).toBe(true);
+    expect(tracingEnabled({ OTEL_EXPORTER_OTLP_ENDPOINT: '  ' })).toBe(false);
+    expect(tracingEnabled({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://x', OTEL_SDK_DISABLED: 'true' })).toBe(false);
+    expect(tracingEnabled({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://x', OTEL_SDK_DISABLED: 'TRUE' })).toBe(false);
+    expect(tracingEnabled({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://x', OTEL_SDK_DISABLED: 'false' })).toBe(true);
+    expect(tracingEnabled({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://x', OTEL_TRACES_EXPORTER: 'none' })).toBe(false);
+  });
+});
+
+describe('startTracing', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    process.env = { ...saved };
+  });
+
+  it('starts nothing when off', async () => {
+    delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+    delete process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+    expect(await startTracing({ defaultServiceName: 'skein-test' })).toBeUndefined();
+    expect(traceFields()).toEqual({});
+  });
+
+  it('names the service by OTEL_SERVICE_NAME, else the default; counts the spans it could not export and stops within its bound', async () => {
+    // Nothing listens on port 9 (discard) on loopback: every export fails at once.
+    Object.assign(process.env, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_BSP_SCHEDULE_DELAY: '10', OTEL_BSP_MAX_QUEUE_SIZE: '5', OTEL_SERVICE_NAME: 'mine' });
+    const named = await startTracing({ defaultServiceName: 'skein-test' });
+    expect(named!.resource.attributes['service.name']).toBe('mine');
+    await named!.shutdown(100);
+    delete process.env.OTEL_SERVICE_NAME;
+    const tracing = (await startTracing({ defaultServiceName: 'skein-test' }))!;
+    expect(tracing.resource.attributes['service.name']).toBe('skein-test');
+    // Every export fails: each span is dropped and counted, none is held by the caller.
+    for (let i = 0; i < 8; i++) tracing.tracer.startSpan(`s${i}`).end();
+    await expect.poll(() => tracing.dropped(), { timeout: 10_000 }).toBe(8);
+    const span = tracing.tracer.startSpan('active');
+    const { context, trace } = await import('@opentelemetry/api');
+    context.with(trace.setSpan(context.active(), span), () => {
+      expect(traceFields()).toEqual({ trace_id: span.spanContext().traceId, span_id: span.spanContext().spanId });
+    });
+    span.end();
+    const started = Date.now();
+    await tracing.shutdown(2_000);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});
