@@ -19,7 +19,13 @@ const memory = served.memory;
 try {
   // Warm up (catalog cache, connections, JIT).
   for (let i = 0; i < 20; i++) {
-    await (await fetch(`${url}/workflow/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workflowName: 'echo', input: i }) })).json();
+    await (
+      await fetch(`${url}/workflow/run`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ workflowName: 'echo', input: i }),
+      })
+    ).json();
   }
   const before = await memory();
   const nonCompleted = { count: 0 };
@@ -76,7 +82,9 @@ try {
   latencies.sort((a, b) => a - b);
   const pct = (p) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN);
   const directRate = done / DURATION;
-  console.log(`  reference    @temporalio/client directly, ${CONNECTIONS} concurrent: ${fmt(directRate)} runs/s, p50 ${pct(50)} ms   p99 ${pct(99)} ms, ${failed} errors`);
+  console.log(
+    `  reference    @temporalio/client directly, ${CONNECTIONS} concurrent: ${fmt(directRate)} runs/s, p50 ${pct(50)} ms   p99 ${pct(99)} ms, ${failed} errors`,
+  );
   console.log(`  ratio        API/direct throughput ${fmt(result.requests.average / directRate)}   p99 ${fmt(result.latency.p99 / pct(99))}`);
   console.log(`  API memory   rss ${mb(before.rss)} → ${mb(after.rss)}   heap used ${mb(before.heapUsed)} → ${mb(after.heapUsed)} (after GC, 2 s idle)`);
 } finally {

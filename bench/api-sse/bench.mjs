@@ -10,11 +10,13 @@ const N = Number(process.argv[2] ?? 100);
 const stack = await startStack();
 const controller = new AbortController();
 try {
-  const started = await (await fetch(`${stack.url}/workflow/start`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ workflowName: 'waiter' }),
-  })).json();
+  const started = await (
+    await fetch(`${stack.url}/workflow/start`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ workflowName: 'waiter' }),
+    })
+  ).json();
   const res = await fetch(`${stack.url}/workflow/${started.workflowId}/history/stream`, { signal: controller.signal });
   const arrivals = new Map(); // signal index → arrival time
   let notify = () => {};
@@ -43,7 +45,9 @@ try {
     await new Promise((r) => setTimeout(r, 20));
   }
   console.log(`api-sse: ${N} signals, accepted → history frame`);
-  console.log(`  p50 ${fmt(percentile(latencies, 50))} ms   p95 ${fmt(percentile(latencies, 95))} ms   max ${fmt(Math.max(...latencies))} ms   (target p50 < 100 ms)`);
+  console.log(
+    `  p50 ${fmt(percentile(latencies, 50))} ms   p95 ${fmt(percentile(latencies, 95))} ms   max ${fmt(Math.max(...latencies))} ms   (target p50 < 100 ms)`,
+  );
   await handle.terminate();
 } finally {
   controller.abort();

@@ -26,7 +26,13 @@ export async function startStack(env = {}) {
   const logger = pino({ level: 'silent' });
   const catalog = env.SKEIN_CATALOG ?? `bench-${Date.now()}`;
   const traceDir = mkdtempSync(path.join(tmpdir(), 'skein-bench-traces-'));
-  const worker = await startWorker({ projectDir: PROJECT_DIR, catalog, engine: { address, namespace: 'default' }, logger, traceDir: process.env.BENCH_TRACES === '1' ? traceDir : false });
+  const worker = await startWorker({
+    projectDir: PROJECT_DIR,
+    catalog,
+    engine: { address, namespace: 'default' },
+    logger,
+    traceDir: process.env.BENCH_TRACES === '1' ? traceDir : false,
+  });
   const api = await createApiServer(loadApiConfig({ PORT: '0', SKEIN_CATALOG: catalog, TEMPORAL_ADDRESS: address, ...env }), { logger });
   const { url } = await api.listen();
   const connection = await Connection.connect({ address });

@@ -37,7 +37,17 @@ if (args.includes('--once')) {
   peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
   const errors = m.diagnostics.filter((d) => d.severity === 'error').length;
   process.stdout.write(
-    JSON.stringify({ ms, cpuMs, filesRead: m.filesRead, workflows: m.workflows.length, packages: m.packages.length, diagnostics: m.diagnostics.length, errors, peakRssKb: process.resourceUsage().maxRSS, peakHeap }),
+    JSON.stringify({
+      ms,
+      cpuMs,
+      filesRead: m.filesRead,
+      workflows: m.workflows.length,
+      packages: m.packages.length,
+      diagnostics: m.diagnostics.length,
+      errors,
+      peakRssKb: process.resourceUsage().maxRSS,
+      peakHeap,
+    }),
   );
   process.exit(0);
 }
@@ -65,8 +75,17 @@ const r = results[0];
 console.log(`workflows: ${r.workflows}, packages: ${r.packages}, files read: ${r.filesRead}, diagnostics: ${r.diagnostics} (${r.errors} errors)`);
 console.log(`runs (ms): ${results.map((x) => x.ms.toFixed(0)).join(', ')}`);
 const cpuSorted = results.map((x) => x.cpuMs).sort((a, b) => a - b);
-console.log(`median total: ${median.ms.toFixed(0)} ms wall (min ${sorted[0].ms.toFixed(0)} ms); median CPU (user+system): ${cpuSorted[Math.floor(cpuSorted.length / 2)].toFixed(0)} ms`);
-console.log(`load average at the end: ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')} on ${(await import('node:os')).availableParallelism()} cores`);
+console.log(
+  `median total: ${median.ms.toFixed(0)} ms wall (min ${sorted[0].ms.toFixed(0)} ms); median CPU (user+system): ${cpuSorted[Math.floor(cpuSorted.length / 2)].toFixed(0)} ms`,
+);
+console.log(
+  `load average at the end: ${(await import('node:os'))
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} on ${(await import('node:os')).availableParallelism()} cores`,
+);
 console.log(`files/s: ${Math.round(median.filesRead / (median.ms / 1000))}`);
-console.log(`peak RSS: ${(Math.max(...results.map((x) => x.peakRssKb)) / 1024).toFixed(0)} MiB, peak heap: ${(Math.max(...results.map((x) => x.peakHeap)) / 1048576).toFixed(0)} MiB`);
+console.log(
+  `peak RSS: ${(Math.max(...results.map((x) => x.peakRssKb)) / 1024).toFixed(0)} MiB, peak heap: ${(Math.max(...results.map((x) => x.peakHeap)) / 1048576).toFixed(0)} MiB`,
+);
 console.log(median.ms < 1000 ? 'target met: under 1 s' : 'target missed: 1 s or more');

@@ -49,7 +49,13 @@ const server = await startDevServer({ binary: temporal.path, onOutput: () => {} 
 const jaeger = await startJaeger();
 const connection = await Connection.connect({ address: server.address });
 const client = new Client({ connection });
-const base = { TEMPORAL_ADDRESS: server.address, OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '', SKEIN_METRICS_PORT: '', SKEIN_METRICS_OTLP: '' };
+const base = {
+  TEMPORAL_ADDRESS: server.address,
+  OTEL_EXPORTER_OTLP_ENDPOINT: '',
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '',
+  SKEIN_METRICS_PORT: '',
+  SKEIN_METRICS_OTLP: '',
+};
 const procs = [];
 try {
   // 1. Tracing.
@@ -61,7 +67,11 @@ try {
   procs.push(off, on);
   const run = async (url) => {
     const t = performance.now();
-    const res = await fetch(`${url}/workflow/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workflowName: 'echo', input: { x: 1 } }) });
+    const res = await fetch(`${url}/workflow/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ workflowName: 'echo', input: { x: 1 } }),
+    });
     const body = await res.json();
     if (body.status !== 'completed') throw new Error(`run failed: ${JSON.stringify(body)}`);
     return performance.now() - t;
@@ -73,8 +83,11 @@ try {
   }
   const traced = await fetch(`${jaeger.query}/api/services`).then((r) => r.json());
   console.log(`tracing: ${PAIRS} interleaved pairs of POST /workflow/run (one-step workflow); Jaeger holds services ${JSON.stringify(traced.data)}`);
-  for (const side of ['off', 'on']) console.log(`  tracing ${side.padEnd(3)}  p50 ${percentile(times[side], 50).toFixed(1)} ms  p95 ${percentile(times[side], 95).toFixed(1)} ms`);
-  console.log(`  ratio on/off  p50 ${(percentile(times.on, 50) / percentile(times.off, 50)).toFixed(3)}  p95 ${(percentile(times.on, 95) / percentile(times.off, 95)).toFixed(3)}  (target p50 ≤ 1.10)`);
+  for (const side of ['off', 'on'])
+    console.log(`  tracing ${side.padEnd(3)}  p50 ${percentile(times[side], 50).toFixed(1)} ms  p95 ${percentile(times[side], 95).toFixed(1)} ms`);
+  console.log(
+    `  ratio on/off  p50 ${(percentile(times.on, 50) / percentile(times.off, 50)).toFixed(3)}  p95 ${(percentile(times.on, 95) / percentile(times.off, 95)).toFixed(3)}  (target p50 ≤ 1.10)`,
+  );
   await Promise.all([off.stop(), on.stop()]);
   procs.length = 0;
 
@@ -86,7 +99,13 @@ try {
   ]);
   procs.push(plain, metered);
   // Scraped every second, as Prometheus would.
-  const scraper = setInterval(() => void fetch(metered.metrics).then((r) => r.text()).catch(() => {}), 1000);
+  const scraper = setInterval(
+    () =>
+      void fetch(metered.metrics)
+        .then((r) => r.text())
+        .catch(() => {}),
+    1000,
+  );
   const throughput = async (catalog, total, inFlight = 10) => {
     let next = 0;
     const t0 = performance.now();
@@ -106,7 +125,8 @@ try {
   const rates = { plain: [], metered: [] };
   const rounds = 6;
   for (let r = 0; r < rounds; r++) {
-    for (const side of r % 2 ? ['metered', 'plain'] : ['plain', 'metered']) rates[side].push(await throughput(side === 'plain' ? 'obs-plain' : 'obs-metered', Math.round(RUNS / rounds)));
+    for (const side of r % 2 ? ['metered', 'plain'] : ['plain', 'metered'])
+      rates[side].push(await throughput(side === 'plain' ? 'obs-plain' : 'obs-metered', Math.round(RUNS / rounds)));
   }
   clearInterval(scraper);
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -47,7 +47,10 @@ try {
       api.push(await viaApi(i));
     }
   }
-  const a50 = percentile(api, 50), a95 = percentile(api, 95), d50 = percentile(direct, 50), d95 = percentile(direct, 95);
+  const a50 = percentile(api, 50),
+    a95 = percentile(api, 95),
+    d50 = percentile(direct, 50),
+    d95 = percentile(direct, 95);
   console.log(`run-latency: ${N} interleaved runs of a one-step workflow`);
   console.log(`  POST /workflow/run      p50 ${fmt(a50)} ms   p95 ${fmt(a95)} ms`);
   console.log(`  @temporalio/client      p50 ${fmt(d50)} ms   p95 ${fmt(d95)} ms`);

@@ -56,9 +56,24 @@ write(join(outDir, 'package.json'), JSON.stringify({ name: 'bench-ts-runtime', p
 symlinkSync(join(repo, 'node_modules'), join(outDir, 'node_modules'), 'dir');
 write(
   join(outDir, 'tsconfig.json'),
-  JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', rootDir: 'src', outDir: 'dist', strict: true, skipLibCheck: true, types: [] }, include: ['src'] }),
+  JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      rootDir: 'src',
+      outDir: 'dist',
+      strict: true,
+      skipLibCheck: true,
+      types: [],
+    },
+    include: ['src'],
+  }),
 );
-write(join(outDir, 'src', 'lib', 'format.ts'), `export interface Line { label: string; value: number }\nexport function format(line: Line): string {\n  return \`\${line.label}: \${line.value.toFixed(2)}\`;\n}\n`);
+write(
+  join(outDir, 'src', 'lib', 'format.ts'),
+  `export interface Line { label: string; value: number }\nexport function format(line: Line): string {\n  return \`\${line.label}: \${line.value.toFixed(2)}\`;\n}\n`,
+);
 for (let i = 0; i < MODULES; i++) {
   write(
     join(outDir, 'src', `flow${i}`, 'steps.ts'),
@@ -89,4 +104,6 @@ console.log(`compiled .js (baseline): median ${cpu(js).toFixed(1)} ms CPU, ${wal
 console.log(`.ts from source (type stripping + resolve hook): median ${cpu(ts).toFixed(1)} ms CPU, ${wall(ts).toFixed(1)} ms wall`);
 const extra = (cpu(ts) - cpu(js)) / MODULES;
 console.log(`ratio to the compiled baseline (CPU, less sensitive to other load): ${ratio.toFixed(2)}×`);
-console.log(`extra per module: ${extra.toFixed(2)} ms CPU (target ≤ ${TARGET_EXTRA_MS_PER_MODULE} ms) ${extra <= TARGET_EXTRA_MS_PER_MODULE ? 'OK' : 'OVER TARGET'}`);
+console.log(
+  `extra per module: ${extra.toFixed(2)} ms CPU (target ≤ ${TARGET_EXTRA_MS_PER_MODULE} ms) ${extra <= TARGET_EXTRA_MS_PER_MODULE ? 'OK' : 'OVER TARGET'}`,
+);

@@ -4,7 +4,8 @@ import { writeSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
 
 // Threads inherit the preload; only the main thread reports, when the whole process ends.
-if (isMainThread) process.on('exit', () => {
-  const usage = process.resourceUsage();
-  writeSync(2, `\nBENCH ${JSON.stringify({ cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000, peakRssMb: usage.maxRSS / 1024 })}\n`);
-});
+if (isMainThread)
+  process.on('exit', () => {
+    const usage = process.resourceUsage();
+    writeSync(2, `\nBENCH ${JSON.stringify({ cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000, peakRssMb: usage.maxRSS / 1024 })}\n`);
+  });

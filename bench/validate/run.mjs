@@ -251,7 +251,15 @@ export function summarize(item${t(': { id: string; body: string }')}) {
   }
   if (pkg) write('index.js', entry.join('\n') + '\n');
   const manifest = pkg
-    ? { name: 'bench-validate-package', version: '1.0.0', private: true, type: 'module', exports: { '.': './index.js' }, skein: { workflows: { expose: true } }, peerDependencies: { '@skein/core': '0.1.0', zod: '^4.0.0' } }
+    ? {
+        name: 'bench-validate-package',
+        version: '1.0.0',
+        private: true,
+        type: 'module',
+        exports: { '.': './index.js' },
+        skein: { workflows: { expose: true } },
+        peerDependencies: { '@skein/core': '0.1.0', zod: '^4.0.0' },
+      }
     : { name: 'bench-validate-project', version: '1.0.0', private: true, type: 'module', dependencies: { '@skein/core': '0.1.0' } };
   writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
   return { dir, files: files + (pkg ? 2 : 1) };
@@ -267,10 +275,14 @@ function child(dir, warm, v8Flags = []) {
 /** One run of the `validate-workflow-package` bin as users run it; the probe reports the whole process. */
 function bin(dir) {
   const probe = join(here, 'probe.mjs');
-  const r = spawnSync(process.execPath, ['--import', pathToFileURL(probe).href, join(repo, 'packages', 'validator', 'bin', 'validate-workflow-package.js'), dir, '--format', 'json', '--quiet'], {
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', pathToFileURL(probe).href, join(repo, 'packages', 'validator', 'bin', 'validate-workflow-package.js'), dir, '--format', 'json', '--quiet'],
+    {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   const line = r.stderr.split('\n').find((l) => l.startsWith('BENCH '));
   if (r.status === null || r.status > 1 || !line) throw new Error(`validate-workflow-package failed (${r.status}): ${r.stderr}`);
   return JSON.parse(line.slice('BENCH '.length));
@@ -287,13 +299,20 @@ if (args.includes('--measure')) {
   const runs = arg('runs', 5);
   const workflows = arg('workflows', 1000);
   const os = await import('node:os');
-  const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+  const load = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
   const secs = (ms) => `${(ms / 1000).toFixed(2)} s`;
   const rows = [];
   /** One figure against its target: `value` and `target` in the figure's unit, `fmt` renders both. */
-  const figure = (what, value, target, fmt) => rows.push([what, fmt(value), target === undefined ? '' : `≤ ${fmt(target)}`, target === undefined ? '' : value <= target ? 'met' : 'NOT met']);
+  const figure = (what, value, target, fmt) =>
+    rows.push([what, fmt(value), target === undefined ? '' : `≤ ${fmt(target)}`, target === undefined ? '' : value <= target ? 'met' : 'NOT met']);
 
-  console.log(`bench/validate: ${workflows} workflows, ${runs} fresh processes per figure, medians; load average at start ${load()} on ${os.availableParallelism()} cores`);
+  console.log(
+    `bench/validate: ${workflows} workflows, ${runs} fresh processes per figure, medians; load average at start ${load()} on ${os.availableParallelism()} cores`,
+  );
   const pkgTree = generate(workflows, { pkg: true });
   // The library's validate() as is, and under the V8 flags the validate-workflow-package command sets for its own
   // process (VALIDATION_V8_FLAGS), interleaved so both see the same machine load.
@@ -309,10 +328,25 @@ if (args.includes('--measure')) {
     `JavaScript package: ${pkgTree.files} files, ${first.workflows} workflows, ${first.errors} errors, ${first.filesChecked} files checked (each read, parsed and walked once)`,
   );
   const bins = Array.from({ length: runs }, () => bin(pkgTree.dir));
-  figure('full validation of the JS package, CPU (validate() in a fresh process, module loading excluded)', median(inProcess.map((r) => r.coldCpuMs)), 1000, secs);
+  figure(
+    'full validation of the JS package, CPU (validate() in a fresh process, module loading excluded)',
+    median(inProcess.map((r) => r.coldCpuMs)),
+    1000,
+    secs,
+  );
   figure(`the same under the command's V8 flags (${VALIDATION_V8_FLAGS.join(' ')})`, median(flagged.map((r) => r.coldCpuMs)), 1000, secs);
-  figure('CPU of validate-workflow-package on the JS package (whole process: module loading, validation, JSON output)', median(bins.map((r) => r.cpuMs)), 1000, secs);
-  figure('peak RSS of validate-workflow-package on the JS package (the process as users run it)', median(bins.map((r) => r.peakRssMb)), 150, (mb) => `${mb.toFixed(0)} MB`);
+  figure(
+    'CPU of validate-workflow-package on the JS package (whole process: module loading, validation, JSON output)',
+    median(bins.map((r) => r.cpuMs)),
+    1000,
+    secs,
+  );
+  figure(
+    'peak RSS of validate-workflow-package on the JS package (the process as users run it)',
+    median(bins.map((r) => r.peakRssMb)),
+    150,
+    (mb) => `${mb.toFixed(0)} MB`,
+  );
 
   // The two variants run interleaved (JS, TS, JS, TS, ...) so both see the same machine load; the ratio is of medians.
   const jsTree = generate(workflows, { pkg: false });
@@ -320,7 +354,9 @@ if (args.includes('--measure')) {
   const pairs = Array.from({ length: runs }, () => [child(jsTree.dir, 0), child(tsTree.dir, 0)]);
   const jsCpu = median(pairs.map((p) => p[0].coldCpuMs));
   const tsCpu = median(pairs.map((p) => p[1].coldCpuMs));
-  console.log(`JavaScript / TypeScript projects: ${jsTree.files} / ${tsTree.files} files, ${pairs[0][0].workflows} / ${pairs[0][1].workflows} workflows, ${pairs[0][0].errors} / ${pairs[0][1].errors} errors`);
+  console.log(
+    `JavaScript / TypeScript projects: ${jsTree.files} / ${tsTree.files} files, ${pairs[0][0].workflows} / ${pairs[0][1].workflows} workflows, ${pairs[0][0].errors} / ${pairs[0][1].errors} errors`,
+  );
   figure('TypeScript / JavaScript project CPU ratio (same run, interleaved)', tsCpu / jsCpu, 1.3, (x) => x.toFixed(2));
 
   const examples = Array.from({ length: runs }, () => child(join(repo, 'examples'), 0));
@@ -328,10 +364,15 @@ if (args.includes('--measure')) {
   console.log('');
   for (const [what, value, target, verdict] of rows) console.log(`${what.padEnd(width)}  ${value.padStart(8)}  ${target.padStart(10)}  ${verdict}`);
   console.log('\nfor reference (medians):');
-  const split = (rs) => `main thread ${secs(median(rs.map((r) => r.coldMainCpuMs)))}, V8's background threads ${secs(median(rs.map((r) => r.coldCpuMs - r.coldMainCpuMs)))}`;
-  console.log(`  JS package in-process: wall ${secs(median(inProcess.map((r) => r.coldMs)))}, peak RSS ${median(inProcess.map((r) => r.peakRssMb)).toFixed(0)} MB (V8's default young generation), module loading ${median(inProcess.map((r) => r.loadMs)).toFixed(0)} ms`);
+  const split = (rs) =>
+    `main thread ${secs(median(rs.map((r) => r.coldMainCpuMs)))}, V8's background threads ${secs(median(rs.map((r) => r.coldCpuMs - r.coldMainCpuMs)))}`;
+  console.log(
+    `  JS package in-process: wall ${secs(median(inProcess.map((r) => r.coldMs)))}, peak RSS ${median(inProcess.map((r) => r.peakRssMb)).toFixed(0)} MB (V8's default young generation), module loading ${median(inProcess.map((r) => r.loadMs)).toFixed(0)} ms`,
+  );
   console.log(`  JS package in-process CPU: ${split(inProcess)}; under ${VALIDATION_V8_FLAGS.join(' ')}: ${split(flagged)}`);
-  console.log(`  JS project CPU ${secs(jsCpu)}, TS project CPU ${secs(tsCpu)}; median of per-pair ratios ${median(pairs.map(([a, b]) => b.coldCpuMs / a.coldCpuMs)).toFixed(2)}`);
+  console.log(
+    `  JS project CPU ${secs(jsCpu)}, TS project CPU ${secs(tsCpu)}; median of per-pair ratios ${median(pairs.map(([a, b]) => b.coldCpuMs / a.coldCpuMs)).toFixed(2)}`,
+  );
   console.log(
     `  worker startup validation (examples project, fresh process, module load included): ${median(examples.map((r) => r.loadMs + r.coldMs)).toFixed(0)} ms ` +
       `(load ${median(examples.map((r) => r.loadMs)).toFixed(0)} ms + validate ${median(examples.map((r) => r.coldMs)).toFixed(0)} ms, ${examples[0].workflows} workflows, ${examples[0].errors} errors)`,

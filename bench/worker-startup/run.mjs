@@ -73,7 +73,11 @@ async function startAndRun(dir, workflowName, input, env = {}, runUrl = apiUrl) 
     child.once('exit', (code) => reject(new Error(`worker exited with ${code}:\n${err}`)));
   });
   const readyMs = performance.now() - t0;
-  const res = await fetch(`${runUrl}/workflow/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workflowName, input }) });
+  const res = await fetch(`${runUrl}/workflow/run`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ workflowName, input }),
+  });
   const body = await res.json();
   const ms = performance.now() - t0;
   if (body.status !== 'completed') throw new Error(`run did not complete: ${JSON.stringify(body)}`);
@@ -83,7 +87,16 @@ async function startAndRun(dir, workflowName, input, env = {}, runUrl = apiUrl) 
   child.kill('SIGTERM');
   await exited;
   // Progress on stderr (the figures come at the end, on stdout).
-  console.error(JSON.stringify({ project: path.basename(dir), ms: Math.round(ms), readyMs: Math.round(readyMs), rssMb: Math.round(rssMb), startup: ready.startup, load: loadavg()[0] }));
+  console.error(
+    JSON.stringify({
+      project: path.basename(dir),
+      ms: Math.round(ms),
+      readyMs: Math.round(readyMs),
+      rssMb: Math.round(rssMb),
+      startup: ready.startup,
+      load: loadavg()[0],
+    }),
+  );
   return { ms, readyMs, rssMb, output: body.output, startup: ready.startup };
 }
 
@@ -127,7 +140,13 @@ try {
   const edited = [];
   for (let i = 0; i < RUNS; i++) {
     // The edit makes the page look long and wordy: only the edited code answers { ok: true }.
-    writeFileSync(stepFile, stepSource.replace('fn: async (text) => ({ length: text.length, words: text.split(/\\s+/).length }),', `fn: async () => ({ length: 5000 + ${i}, words: 50 }),`));
+    writeFileSync(
+      stepFile,
+      stepSource.replace(
+        'fn: async (text) => ({ length: text.length, words: text.split(/\\s+/).length }),',
+        `fn: async () => ({ length: 5000 + ${i}, words: 50 }),`,
+      ),
+    );
     const r = await startAndRun(big, 'wf_0_0', input);
     if (r.output.ok !== true) throw new Error(`the edited step did not run: ${JSON.stringify(r.output)}`);
     edited.push(r);
@@ -149,7 +168,9 @@ try {
   symlinkSync(path.join(repo, 'node_modules'), path.join(examples, 'node_modules'));
   // A project of its own: its own catalog (the last worker of the big project may still count as live on "main").
   const exEnv = { SKEIN_CATALOG: 'bench-examples' };
-  const exApi = await createApiServer(loadApiConfig({ ...process.env, ...exEnv, TEMPORAL_ADDRESS: server.address, PORT: '0' }), { logger: pino({ level: 'silent' }) });
+  const exApi = await createApiServer(loadApiConfig({ ...process.env, ...exEnv, TEMPORAL_ADDRESS: server.address, PORT: '0' }), {
+    logger: pino({ level: 'silent' }),
+  });
   const { url: exUrl } = await exApi.listen();
   const exCold = await startAndRun(examples, 'welcome', { name: 'ada' }, exEnv, exUrl);
   const exWarm = [];
@@ -157,7 +178,9 @@ try {
   await exApi.close();
   rmSync(examples, { recursive: true, force: true });
 
-  const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   const med = (rs, f) => median(rs.map(f));
   /** The worker's startup breakdown (medians): where the time between spawn and the first completed run went. */
   const breakdown = (rs) => {
@@ -173,7 +196,9 @@ try {
   const c = med(colds, (r) => r.ms);
   report(`  baseline, every cache off:                   ${fmt(b)}`);
   report(`    ${breakdown(baselines)}`);
-  report(`  cold start, empty caches:                    ${fmt(c)} -> ${(c / b).toFixed(2)}x baseline; target: as today or better (<= 1.10x): ${verdict(c, b * 1.1)}`);
+  report(
+    `  cold start, empty caches:                    ${fmt(c)} -> ${(c / b).toFixed(2)}x baseline; target: as today or better (<= 1.10x): ${verdict(c, b * 1.1)}`,
+  );
   report(`    ${breakdown(colds)}`);
   report(`    then webpack's persistent cache primed in the background (low priority) within ${fmt(primeMs)} of the stop`);
   const w = med(warm, (r) => r.ms);
@@ -186,9 +211,13 @@ try {
   report(`  restart after editing one workflow file:     ${fmt(rb)} (bundle rebuilt from webpack's cache); no target`);
   report(`    ${breakdown(rebuilt)}`);
   const rss = med(warm, (r) => r.rssMb);
-  report(`  worker RSS after start (warm):               ${rss.toFixed(0)} MB (cold start: ${med(colds, (r) => r.rssMb).toFixed(0)} MB, baseline: ${med(baselines, (r) => r.rssMb).toFixed(0)} MB); target <= 600 MB: ${verdict(rss, 600)}`);
+  report(
+    `  worker RSS after start (warm):               ${rss.toFixed(0)} MB (cold start: ${med(colds, (r) => r.rssMb).toFixed(0)} MB, baseline: ${med(baselines, (r) => r.rssMb).toFixed(0)} MB); target <= 600 MB: ${verdict(rss, 600)}`,
+  );
   const exBundle = med(exWarm, (r) => r.startup.bundleMs);
-  report(`examples/: warm restart bundling ${fmt(exBundle)} (cold ${fmt(exCold.startup.bundleMs)}; spawn -> first run ${fmt(med(exWarm, (r) => r.ms))}); target <= 1 s: ${verdict(exBundle, 1000)}`);
+  report(
+    `examples/: warm restart bundling ${fmt(exBundle)} (cold ${fmt(exCold.startup.bundleMs)}; spawn -> first run ${fmt(med(exWarm, (r) => r.ms))}); target <= 1 s: ${verdict(exBundle, 1000)}`,
+  );
 } finally {
   await api.close();
   await server.stop();

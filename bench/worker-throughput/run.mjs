@@ -36,7 +36,13 @@ const connection = await Connection.connect({ address: server.address });
 const client = new Client({ connection });
 
 try {
-  const worker = await startWorker({ projectDir: path.join(here, 'project'), catalog: 'bench-three', engine: { address: server.address }, logger, traceDir: false });
+  const worker = await startWorker({
+    projectDir: path.join(here, 'project'),
+    catalog: 'bench-three',
+    engine: { address: server.address },
+    logger,
+    traceDir: false,
+  });
   const nativeConnection = await NativeConnection.connect({ address: server.address });
   const baseline = await Worker.create({
     connection: nativeConnection,
@@ -86,7 +92,7 @@ try {
       a.latencies.sort((x, y) => x - y);
       return `${(a.runs / a.seconds).toFixed(1)} runs/s (${quantile(a.latencies, 0.5).toFixed(0)} / ${quantile(a.latencies, 0.95).toFixed(0)})`;
     };
-    const ratio = (acc.skein.runs / acc.skein.seconds) / (acc.baseline.runs / acc.baseline.seconds);
+    const ratio = acc.skein.runs / acc.skein.seconds / (acc.baseline.runs / acc.baseline.seconds);
     console.log(`  ${String(inFlight).padStart(3)} in flight: skein ${line('skein')}, baseline ${line('baseline')}; throughput ratio ${ratio.toFixed(2)}`);
   }
   baseline.shutdown();

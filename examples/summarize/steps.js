@@ -21,6 +21,9 @@ export const extractKeywords = step({
     for (const word of text.toLowerCase().match(/\p{L}+/gu) ?? []) {
       if (word.length > 2 && !STOP_WORDS.has(word)) freq.set(word, (freq.get(word) ?? 0) + 1);
     }
-    return [...freq].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, count).map(([w]) => w);
+    return [...freq]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, count)
+      .map(([w]) => w);
   },
 });

@@ -110,14 +110,18 @@ describe('catalog liveness from the engine', () => {
     expect(await other!.exited).toBe(0);
     await workers[0]!.shutdown();
     const started = Date.now();
-    const res = await eventually(async () => {
-      const r = await fetch(`${url}/workflow/run`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ workflowName: 'shout', input: 1, timeout: 1000 }),
-      });
-      return r.status === 404 ? r : undefined;
-    }, 5_000, 50);
+    const res = await eventually(
+      async () => {
+        const r = await fetch(`${url}/workflow/run`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ workflowName: 'shout', input: 1, timeout: 1000 }),
+        });
+        return r.status === 404 ? r : undefined;
+      },
+      5_000,
+      50,
+    );
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(res.headers.get('retry-after')).toBe('5');
     expect(await res.json()).toMatchObject({ error: 'CatalogNotAvailableError' });
@@ -127,5 +131,21 @@ describe('catalog liveness from the engine', () => {
     const all = await get('/workflow/catalog');
     expect(all.status).toBe(404);
     expect(all.body.message).toMatch(/live catalogs: /);
+  });
+
+  it('a worker that starts right after a refusal is served by the next request: a refusal is not cached', async () => {
+    const fresh = `${catalog}-fresh`;
+    const run = (text: string, timeout: number) =>
+      fetch(`${url}/workflow/run`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ workflowName: 'echo', catalog: fresh, input: { text }, timeout }),
+      });
+    expect((await run('x', 1000)).status).toBe(404);
+    workers.push(
+      await startWorker({ projectDir: path.join(repoRoot, 'fixtures/projects/api-suite'), catalog: fresh, engine: { address }, logger, traceDir: false }),
+    );
+    const res = await run('again', 20_000);
+    expect(res.status, await res.clone().text()).toBe(200);
   });
 });

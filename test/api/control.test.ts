@@ -47,7 +47,10 @@ describe('signal, query, update', () => {
     expect([count.status, count.text, count.headers.get('content-type')]).toEqual([200, '1', 'application/json; charset=utf-8']);
     const greeting = await h.call('POST', '/workflow/{id}/query/{query}', { params: { id: workflowId, query: 'greeting' }, body: {} });
     expect([greeting.status, greeting.text]).toEqual([200, '"pong"']);
-    const update = await h.call('POST', '/workflow/{id}/update/{update}', { params: { id: workflowId, update: 'setValue' }, body: { payload: { value: 'b' } } });
+    const update = await h.call('POST', '/workflow/{id}/update/{update}', {
+      params: { id: workflowId, update: 'setValue' },
+      body: { payload: { value: 'b' } },
+    });
     expect(update.status).toBe(200);
     expect(update.body).toEqual({ previous: 'a', value: 'b' });
     const touch = await h.call('POST', '/workflow/{id}/update/{update}', { params: { id: workflowId, update: 'touch' }, body: {} });
@@ -177,7 +180,10 @@ describe('reset by stepName', () => {
     const run = await h.call('POST', '/workflow/run', { body: { workflowName: 'twoSteps', input: { n: 1 } } });
     expect(run.body.output).toEqual({ first: { n: 2 }, second: { n: 20 } });
     const { workflowId, runId } = run.body;
-    const res = await h.call('POST', '/workflow/{id}/runs/{rid}/reset', { params: { id: workflowId, rid: runId }, body: { stepName: 'first', reason: 'test' } });
+    const res = await h.call('POST', '/workflow/{id}/runs/{rid}/reset', {
+      params: { id: workflowId, rid: runId },
+      body: { stepName: 'first', reason: 'test' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.workflowId).toBe(workflowId);
     expect(res.body.runId).not.toBe(runId);
@@ -198,14 +204,23 @@ describe('reset by stepName', () => {
 
   it('404 StepNotFoundError for a step never scheduled, 409 StepNotCompletedError for a step that failed', async () => {
     const ok = await h.call('POST', '/workflow/run', { body: { workflowName: 'twoSteps', input: { n: 1 } } });
-    const notFound = await h.call('POST', '/workflow/{id}/runs/{rid}/reset', { params: { id: ok.body.workflowId, rid: ok.body.runId }, body: { stepName: 'third' } });
+    const notFound = await h.call('POST', '/workflow/{id}/runs/{rid}/reset', {
+      params: { id: ok.body.workflowId, rid: ok.body.runId },
+      body: { stepName: 'third' },
+    });
     expect(notFound.status).toBe(404);
     expect(notFound.body).toMatchObject({ error: 'StepNotFoundError', workflowId: ok.body.workflowId });
     const failed = await h.call('POST', '/workflow/run', { body: { workflowName: 'failing' } });
-    const notCompleted = await h.call('POST', '/workflow/{id}/runs/{rid}/reset', { params: { id: failed.body.workflowId, rid: failed.body.runId }, body: { stepName: 'explode' } });
+    const notCompleted = await h.call('POST', '/workflow/{id}/runs/{rid}/reset', {
+      params: { id: failed.body.workflowId, rid: failed.body.runId },
+      body: { stepName: 'explode' },
+    });
     expect(notCompleted.status).toBe(409);
     expect(notCompleted.body).toMatchObject({ error: 'StepNotCompletedError', workflowId: failed.body.workflowId });
-    const missingRun = await h.call('POST', '/workflow/{id}/runs/{rid}/reset', { params: { id: 'no-such-execution', rid: ok.body.runId }, body: { stepName: 'first' } });
+    const missingRun = await h.call('POST', '/workflow/{id}/runs/{rid}/reset', {
+      params: { id: 'no-such-execution', rid: ok.body.runId },
+      body: { stepName: 'first' },
+    });
     expect(missingRun.status).toBe(404);
     expect(missingRun.body.error).toBe('WorkflowNotFoundError');
   });

@@ -142,7 +142,7 @@ describe('client mistakes are 4xx with the contract body, checked before anythin
     expect(gz.status).toBe(200);
   });
 
-  it('a wrong method is 405 with Allow; Node\'s own 400 and 431 are JSON with X-Request-ID', async () => {
+  it("a wrong method is 405 with Allow; Node's own 400 and 431 are JSON with X-Request-ID", async () => {
     const res = await raw('/workflow/run', { method: 'GET' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toContain('POST');
@@ -217,10 +217,17 @@ describe('browser safety and the opt-in token', () => {
   it('refuses a foreign Origin or Host with 403 before any engine call: the run is not terminated', async () => {
     const started = await h.call('POST', '/workflow/start', { body: { workflowName: 'sleeper', input: { ms: 60_000 } } });
     const { workflowId, runId } = started.body;
-    const evil = await raw(`/workflow/${workflowId}/runs/${runId}/terminate`, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'text/plain' }, body: '' });
+    const evil = await raw(`/workflow/${workflowId}/runs/${runId}/terminate`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'text/plain' },
+      body: '',
+    });
     expect(evil.status).toBe(403);
     expect(evil.body).toMatchObject({ error: 'ForbiddenOriginError' });
-    const rebinding = await rawHttp(Number(new URL(h.url).port), `GET /workflow/${workflowId}/status HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n`);
+    const rebinding = await rawHttp(
+      Number(new URL(h.url).port),
+      `GET /workflow/${workflowId}/status HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n`,
+    );
     expect(rebinding).toMatch(/^HTTP\/1\.1 403/);
     // Health probes answer whatever Host an orchestrator sends (a pod's address).
     for (const probe of ['/health', '/ready']) {
@@ -276,7 +283,13 @@ describe('bounded waits with the engine down', () => {
   it('requests fail within 2 s, run does not wait past its timeout, and onFatal fires on schedule', async () => {
     const proxy = await engineProxy(h.address);
     const api = await createApiServer(
-      loadApiConfig({ PORT: '0', SKEIN_CATALOG: h.catalog, TEMPORAL_ADDRESS: proxy.address, SKEIN_ENGINE_CHECK_INTERVAL_MS: '500', SKEIN_ENGINE_CHECK_FAILURES: '3' }),
+      loadApiConfig({
+        PORT: '0',
+        SKEIN_CATALOG: h.catalog,
+        TEMPORAL_ADDRESS: proxy.address,
+        SKEIN_ENGINE_CHECK_INTERVAL_MS: '500',
+        SKEIN_ENGINE_CHECK_FAILURES: '3',
+      }),
       { logger: silent },
     );
     const base = (await api.listen()).url;

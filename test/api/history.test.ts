@@ -101,7 +101,10 @@ describe('GET history (paged)', () => {
     const encoded = plain.body.events[0].workflowExecutionStartedEventAttributes.input.payloads[0];
     expect(encoded.metadata.encoding).toBe(Buffer.from('json/plain').toString('base64'));
     expect(JSON.parse(Buffer.from(encoded.data, 'base64').toString())).toEqual({ secret: 'xyz' });
-    const decoded = await h.call('GET', '/workflow/{id}/runs/{rid}/history', { params: { id: workflowId, rid: runId }, query: { pageSize: 50, includePayloads: true } });
+    const decoded = await h.call('GET', '/workflow/{id}/runs/{rid}/history', {
+      params: { id: workflowId, rid: runId },
+      query: { pageSize: 50, includePayloads: true },
+    });
     expect(decoded.body.events[0].workflowExecutionStartedEventAttributes.input.payloads).toEqual([{ secret: 'xyz' }]);
     const completed = decoded.body.events.find((e: Ev) => e.eventType === 'EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED');
     expect(completed.workflowExecutionCompletedEventAttributes.result.payloads).toEqual([{ secret: 'xyz' }]);
@@ -168,7 +171,10 @@ describe('GET history (paged)', () => {
     const latest = await h.call('GET', '/workflow/{id}/history', { params: { id: workflowId }, query: { runId, pageSize: 50, longPollTimeoutMs: 1 } });
     expect(latest.body.events.map((e: Ev) => e.eventId)).toEqual(plain.map((e) => e.eventId));
     expect(latest.body.nextPageToken).toEqual(expect.any(String));
-    const foreign = await h.call('GET', '/workflow/{id}/history', { params: { id: workflowId }, query: { runId: '01a1feb5-0000-7000-8000-000000000000', pageToken: token } });
+    const foreign = await h.call('GET', '/workflow/{id}/history', {
+      params: { id: workflowId },
+      query: { runId: '01a1feb5-0000-7000-8000-000000000000', pageToken: token },
+    });
     expect(foreign.status).toBe(400);
     const badRun = await h.call('GET', '/workflow/{id}/history', { params: { id: workflowId }, query: { runId: 'not-a-uuid' } });
     expect(badRun.status).toBe(400);
@@ -198,13 +204,19 @@ describe('GET history (paged)', () => {
     const { workflowId, runId } = await startWaiter();
     const { token } = await followToEnd(workflowId, runId);
     let started = Date.now();
-    const short = await h.call('GET', '/workflow/{id}/runs/{rid}/history', { params: { id: workflowId, rid: runId }, query: { pageToken: token!, longPollTimeoutMs: 600 } });
+    const short = await h.call('GET', '/workflow/{id}/runs/{rid}/history', {
+      params: { id: workflowId, rid: runId },
+      query: { pageToken: token!, longPollTimeoutMs: 600 },
+    });
     let took = Date.now() - started;
     expect(short.body).toMatchObject({ events: [], nextPageToken: token });
     expect(took).toBeGreaterThanOrEqual(550);
     expect(took).toBeLessThan(MAX_WAIT + 1000);
     started = Date.now();
-    const clamped = await h.call('GET', '/workflow/{id}/runs/{rid}/history', { params: { id: workflowId, rid: runId }, query: { pageToken: token!, longPollTimeoutMs: 600_000 } });
+    const clamped = await h.call('GET', '/workflow/{id}/runs/{rid}/history', {
+      params: { id: workflowId, rid: runId },
+      query: { pageToken: token!, longPollTimeoutMs: 600_000 },
+    });
     took = Date.now() - started;
     expect(clamped.body).toMatchObject({ events: [], nextPageToken: token });
     expect(took).toBeGreaterThanOrEqual(MAX_WAIT - 100);
@@ -219,7 +231,10 @@ describe('GET history (paged)', () => {
     let cursor: string | null = token;
     const seen: Ev[] = [];
     for (let i = 0; i < 20 && cursor; i++) {
-      const r: any = await h.call('GET', '/workflow/{id}/runs/{rid}/history', { params: { id: workflowId, rid: runId }, query: { pageToken: cursor, longPollTimeoutMs: MAX_WAIT } });
+      const r: any = await h.call('GET', '/workflow/{id}/runs/{rid}/history', {
+        params: { id: workflowId, rid: runId },
+        query: { pageToken: cursor, longPollTimeoutMs: MAX_WAIT },
+      });
       seen.push(...r.body.events);
       cursor = r.body.nextPageToken;
     }
@@ -244,7 +259,13 @@ describe('GET history/stream (server-sent events)', () => {
     const history = sse.frames.filter((f) => f.event === 'history');
     expect(history.map((f) => Number(f.id))).toEqual(history.map((_, i) => i + 1));
     expect(history.map((f) => JSON.parse(f.data).eventId)).toEqual(history.map((_, i) => i + 1));
-    expect(JSON.parse(sse.frames[0]!.data)).toMatchObject({ workflowId, runId, status: 'completed', startTime: expect.any(String), closeTime: expect.any(String) });
+    expect(JSON.parse(sse.frames[0]!.data)).toMatchObject({
+      workflowId,
+      runId,
+      status: 'completed',
+      startTime: expect.any(String),
+      closeTime: expect.any(String),
+    });
     const events = history.map((f) => JSON.parse(f.data));
     for (const e of events) expect(`EVENT_TYPE_${e.eventTypeName}`).toBe(e.eventType);
     expect(events.filter((e) => e.stepName).map((e) => e.stepName)).toEqual(['first', 'first', 'first', 'second', 'second', 'second']);
@@ -276,7 +297,10 @@ describe('GET history/stream (server-sent events)', () => {
     // Activity events after the resume point still name their step, though their scheduled event was never sent
     // (nor read by this API before): the server looks it up.
     const fresh = await h.call('POST', '/workflow/run', { body: { workflowName: 'twoSteps', input: { n: 1 } } });
-    const raw = await h.client.workflowService.getWorkflowExecutionHistory({ namespace: 'default', execution: { workflowId: fresh.body.workflowId, runId: fresh.body.runId } });
+    const raw = await h.client.workflowService.getWorkflowExecutionHistory({
+      namespace: 'default',
+      execution: { workflowId: fresh.body.workflowId, runId: fresh.body.runId },
+    });
     const scheduledId = Number(raw.history!.events!.find((e) => e.activityTaskScheduledEventAttributes)!.eventId);
     // (Through the latest-run route with `runId`, as the paged route takes it.)
     const resumedSse = await openSse(`${h.url}/workflow/${fresh.body.workflowId}/history/stream?runId=${fresh.body.runId}&lastEventId=${scheduledId}`);
@@ -287,7 +311,10 @@ describe('GET history/stream (server-sent events)', () => {
     const viaQuery = await openSse(`${h.url}/workflow/${workflowId}/runs/${runId}/history/stream?lastEventId=7`);
     await viaQuery.ended;
     expect(Number(viaQuery.frames.find((f) => f.event === 'history')!.id)).toBe(8);
-    const bad = await h.call('GET', '/workflow/{id}/runs/{rid}/history/stream', { params: { id: workflowId, rid: runId }, headers: { 'last-event-id': 'abc' } });
+    const bad = await h.call('GET', '/workflow/{id}/runs/{rid}/history/stream', {
+      params: { id: workflowId, rid: runId },
+      headers: { 'last-event-id': 'abc' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('ValidationError');
     const missing = await h.call('GET', '/workflow/{id}/history/stream', { params: { id: 'no-such-execution' } });

@@ -58,8 +58,12 @@ describe('GET /metrics', () => {
     expect(text).not.toContain('does-not-exist-123');
     expect(text).not.toContain('/no/such/path');
 
-    expect(sample(m, 'skein_api_engine_call_duration_seconds_count', { rpc_method: 'StartWorkflowExecution', rpc_grpc_status_code: 'OK' })).toBeGreaterThanOrEqual(1);
-    expect(sample(m, 'skein_api_engine_call_errors_total', { rpc_method: 'DescribeWorkflowExecution', rpc_grpc_status_code: 'NOT_FOUND' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(m, 'skein_api_engine_call_duration_seconds_count', { rpc_method: 'StartWorkflowExecution', rpc_grpc_status_code: 'OK' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(m, 'skein_api_engine_call_errors_total', { rpc_method: 'DescribeWorkflowExecution', rpc_grpc_status_code: 'NOT_FOUND' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(sample(m, 'skein_api_catalog_lookups_total', { lookup: 'document', source: 'engine' })).toBeGreaterThanOrEqual(1);
     expect(sample(m, 'skein_api_ready', {})).toBe(1);
     expect(sample(m, 'skein_api_open_requests', { kind: 'sse' })).toBe(0);

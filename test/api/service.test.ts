@@ -68,7 +68,9 @@ describe('service routes', () => {
       const [m, p] = r.split(' ') as [string, string];
       expect(res.body.paths[p][m].deprecated).toBe(true);
     }
-    expect(Object.keys(res.body.components.schemas)).toEqual(expect.arrayContaining(['RunRequest', 'RunResponse', 'ResultResponse', 'ErrorResponse', 'ValidationErrorResponse', 'HistoryPage']));
+    expect(Object.keys(res.body.components.schemas)).toEqual(
+      expect.arrayContaining(['RunRequest', 'RunResponse', 'ResultResponse', 'ErrorResponse', 'ValidationErrorResponse', 'HistoryPage']),
+    );
   });
 
   it('/docs serves an offline API reference page and its assets', async () => {
@@ -93,7 +95,9 @@ describe('service routes', () => {
     expect(def.body.catalog).toBe(h.catalog);
     const echo = def.body.workflows.find((w: { name: string }) => w.name === 'echo');
     expect(echo).toMatchObject({ aliases: ['echoAlias'], description: 'Returns its input (one step).' });
-    expect(echo.activities).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'identity', kind: 'step', shared: false, type: 'echo#identity' })]));
+    expect(echo.activities).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'identity', kind: 'step', shared: false, type: 'echo#identity' })]),
+    );
     expect(def.body.catalogs).toContainEqual({ catalog: h.catalog, live: true, version: def.body.version });
     const named = await h.call('GET', '/workflow/catalog/{catalog}', { params: { catalog: h.catalog } });
     const { catalogs: _catalogs, ...document } = def.body;
@@ -115,7 +119,7 @@ describe('service routes', () => {
 });
 
 describe('trace-log and trace destinations', () => {
-  it('reads the run\'s local trace file; result and run list it as the only destination', async () => {
+  it("reads the run's local trace file; result and run list it as the only destination", async () => {
     const run = await h.call('POST', '/workflow/run', { body: { workflowName: 'echo', input: { t: 1 } } });
     const local = run.body.trace.destinations.local as string;
     expect(run.body.trace.destinations).toEqual({ local });
@@ -170,7 +174,10 @@ describe('engine calls, readiness and shutdown', () => {
 
   it('a client disconnecting from a stream releases its engine calls at once', async () => {
     const counted = await countingClient();
-    const api = await createApiServer(loadApiConfig({ PORT: '0', SKEIN_CATALOG: h.catalog, TEMPORAL_ADDRESS: h.address }), { client: counted.client, logger: pino({ level: 'silent' }) });
+    const api = await createApiServer(loadApiConfig({ PORT: '0', SKEIN_CATALOG: h.catalog, TEMPORAL_ADDRESS: h.address }), {
+      client: counted.client,
+      logger: pino({ level: 'silent' }),
+    });
     const { url } = await api.listen();
     try {
       const start = await h.call('POST', '/workflow/start', { body: { workflowName: 'waiter' } });
@@ -205,7 +212,9 @@ describe('engine calls, readiness and shutdown', () => {
   });
 
   it('close(): new connections refused, in-flight requests finish, streams end, connection closed', async () => {
-    const api = await createApiServer(loadApiConfig({ PORT: '0', SKEIN_CATALOG: h.catalog, TEMPORAL_ADDRESS: h.address }), { logger: pino({ level: 'silent' }) });
+    const api = await createApiServer(loadApiConfig({ PORT: '0', SKEIN_CATALOG: h.catalog, TEMPORAL_ADDRESS: h.address }), {
+      logger: pino({ level: 'silent' }),
+    });
     const { url } = await api.listen();
     const start = await h.call('POST', '/workflow/start', { body: { workflowName: 'waiter' } });
     const sse = await openSse(`${url}/workflow/${start.body.workflowId}/history/stream`);
@@ -233,7 +242,13 @@ describe('engine calls, readiness and shutdown', () => {
     const connection = await Connection.connect({ address: h.address });
     const client = new Client({ connection, namespace: 'default' });
     const api = await createApiServer(
-      loadApiConfig({ PORT: '0', SKEIN_CATALOG: h.catalog, TEMPORAL_ADDRESS: h.address, SKEIN_ENGINE_CHECK_INTERVAL_MS: '100', SKEIN_ENGINE_CHECK_FAILURES: '3' }),
+      loadApiConfig({
+        PORT: '0',
+        SKEIN_CATALOG: h.catalog,
+        TEMPORAL_ADDRESS: h.address,
+        SKEIN_ENGINE_CHECK_INTERVAL_MS: '100',
+        SKEIN_ENGINE_CHECK_FAILURES: '3',
+      }),
       { client, logger: pino({ level: 'silent' }) },
     );
     const { url } = await api.listen();
@@ -242,10 +257,14 @@ describe('engine calls, readiness and shutdown', () => {
     try {
       expect((await fetch(`${url}/ready`)).status).toBe(200);
       await connection.close();
-      const unready = await eventually(async () => {
-        const r = await fetch(`${url}/ready`);
-        return r.status === 503 ? r : undefined;
-      }, 10_000, 20);
+      const unready = await eventually(
+        async () => {
+          const r = await fetch(`${url}/ready`);
+          return r.status === 503 ? r : undefined;
+        },
+        10_000,
+        20,
+      );
       expect(await unready.json()).toEqual({ status: 'unavailable' });
       // An engine failure is a sanitized 500 InternalError (details only in the server log).
       const broken = await fetch(`${url}/workflow/any-id/status`);
@@ -280,7 +299,9 @@ describe('engine calls, readiness and shutdown', () => {
         cb();
       },
     });
-    const api = await createApiServer(loadApiConfig({ PORT: '0', SKEIN_CATALOG: h.catalog, TEMPORAL_ADDRESS: h.address }), { logger: pino({ level: 'debug' }, sink) });
+    const api = await createApiServer(loadApiConfig({ PORT: '0', SKEIN_CATALOG: h.catalog, TEMPORAL_ADDRESS: h.address }), {
+      logger: pino({ level: 'debug' }, sink),
+    });
     const { url } = await api.listen();
     try {
       const r = await fetch(`${url}/workflow/no-such-execution/status`, { headers: { 'x-request-id': 'log-test-1' } });

@@ -57,7 +57,14 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const logger = pino({ level: process.env.SKEIN_TEST_LOG ?? 'silent' });
   const traceDir = mkdtempSync(path.join(tmpdir(), 'skein-api-traces-'));
   const worker = await startWorker({ projectDir: PROJECT_DIR, catalog, engine: { address, namespace: 'default' }, logger, traceDir });
-  const config = loadApiConfig({ PORT: '0', SKEIN_CATALOG: catalog, TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: 'default', SKEIN_TRACE_DIR: traceDir, ...env });
+  const config = loadApiConfig({
+    PORT: '0',
+    SKEIN_CATALOG: catalog,
+    TEMPORAL_ADDRESS: address,
+    TEMPORAL_NAMESPACE: 'default',
+    SKEIN_TRACE_DIR: traceDir,
+    ...env,
+  });
   const api = await createApiServer(config, { logger });
   const { url } = await api.listen();
   const connection = await Connection.connect({ address });

@@ -18,7 +18,11 @@ afterAll(async () => {
 describe('examples/approval: signals, a query and an update over HTTP', () => {
   it('waits for a decision, answers status and extend, and completes when decided', async () => {
     const workflowId = `approval-${Date.now()}`;
-    const started = await stack.post('/workflow/start', { workflowName: 'approval', workflowId, input: { request: 'laptop', approver: 'ada', deadlineMinutes: 5 } });
+    const started = await stack.post('/workflow/start', {
+      workflowName: 'approval',
+      workflowId,
+      input: { request: 'laptop', approver: 'ada', deadlineMinutes: 5 },
+    });
     expect(started.status).toBe(200);
     expect((await stack.post(`/workflow/${workflowId}/signal/comment`, { payload: { text: 'within budget' } })).status).toBe(202);
     await expect
@@ -27,9 +31,7 @@ describe('examples/approval: signals, a query and an update over HTTP', () => {
     const extended = await stack.post(`/workflow/${workflowId}/update/extend`, { payload: 10 });
     expect(extended).toMatchObject({ status: 200, body: 15 });
     expect((await stack.post(`/workflow/${workflowId}/signal/decide`, { payload: { approved: true, by: 'ada' } })).status).toBe(202);
-    await expect
-      .poll(async () => (await stack.get(`/workflow/${workflowId}/result`)).body.status, { timeout: 10_000, interval: 200 })
-      .toBe('completed');
+    await expect.poll(async () => (await stack.get(`/workflow/${workflowId}/result`)).body.status, { timeout: 10_000, interval: 200 }).toBe('completed');
     const result = await stack.get(`/workflow/${workflowId}/result`);
     expect(result.body.output).toEqual({ request: 'laptop', state: 'approved', decidedBy: 'ada', comments: ['within budget'] });
   });

@@ -38,7 +38,13 @@ beforeAll(async () => {
   // The compiled project as it would be deployed: tsc's output (the repository's TypeScript, the fixture's
   // tsconfig.json) with the project's package.json, and node_modules where its dependencies are installed.
   dist = await mkdtemp(path.join(tmpdir(), 'skein-smoke-dist-'));
-  await promisify(execFile)(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', path.join(fixture, 'tsconfig.json'), '--outDir', dist]);
+  await promisify(execFile)(process.execPath, [
+    path.join(repoRoot, 'node_modules/typescript/bin/tsc'),
+    '-p',
+    path.join(fixture, 'tsconfig.json'),
+    '--outDir',
+    dist,
+  ]);
   // Its package.json names the hook file by its compiled path.
   const pkg = JSON.parse(await readFile(path.join(fixture, 'package.json'), 'utf8')) as { skein: { hookFiles: string[] } };
   pkg.skein.hookFiles = pkg.skein.hookFiles.map((f) => f.replace(/^\.\/src\//, './').replace(/\.ts$/, '.js'));
@@ -92,17 +98,28 @@ describe.each(modes)('$name', (mode) => {
     expect(res.status).toBe(200);
     expect(res.body.error, JSON.stringify(res.body.errorDetails)).toBeNull();
     expect(res.body.status).toBe('completed');
-    const { passed, checks, detachedWorkflowId } = res.body.output as { passed: boolean; checks: Array<{ name: string; ok: boolean; detail?: unknown }>; detachedWorkflowId: string };
+    const { passed, checks, detachedWorkflowId } = res.body.output as {
+      passed: boolean;
+      checks: Array<{ name: string; ok: boolean; detail?: unknown }>;
+      detachedWorkflowId: string;
+    };
     // The parent has closed; the detached child (ParentClosePolicy.ABANDON) was not terminated with it.
     await expect.poll(() => statusOf(url, detachedWorkflowId), { timeout: 15_000, interval: 500 }).toBe('completed');
     // The TypeScript hook file ran, and saw the step's failure under its class name.
-    const hookLines = async () => (await readFile(hookLog, 'utf8').catch(() => '')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown);
+    const hookLines = async () =>
+      (await readFile(hookLog, 'utf8').catch(() => ''))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as unknown);
     await expect.poll(hookLines, { timeout: 10_000, interval: 200 }).toContainEqual({ activityType: 'typedErrors#chargeCard', type: 'CardDeclined' });
     expect(checks.filter((c) => !c.ok)).toEqual([]);
     expect(passed).toBe(true);
     // Every child contributed its checks.
     for (const prefix of ['sumNumbers', 'countdown', 'typedErrors:', 'parallelSquares:', 'childShapes:', 'counter:']) {
-      expect(checks.some((c) => c.name.startsWith(prefix)), prefix).toBe(true);
+      expect(
+        checks.some((c) => c.name.startsWith(prefix)),
+        prefix,
+      ).toBe(true);
     }
   }, 150_000);
 
@@ -111,12 +128,16 @@ describe.each(modes)('$name', (mode) => {
     ['badContinue', { n: 1 }, 'SkeinValidationError', 'Invalid continueAsNew input of workflow "badContinue"'],
     ['badParallel', null, 'TypeError', 'jobs[1] is not a function (got string)'],
     ['badSleep', null, 'TypeError', 'sleep(): "soon" is not a duration'],
-  ])('bad input: %s fails its run with a named error', async (workflowName, input, name, message) => {
-    const res = await post(url, '/workflow/run', { workflowName, input, timeout: 30_000 });
-    expect(res.body.status).toBe('failed');
-    expect(res.body.errorDetails.name).toBe(name);
-    expect(res.body.errorDetails.message).toContain(message);
-  }, 40_000);
+  ])(
+    'bad input: %s fails its run with a named error',
+    async (workflowName, input, name, message) => {
+      const res = await post(url, '/workflow/run', { workflowName, input, timeout: 30_000 });
+      expect(res.body.status).toBe('failed');
+      expect(res.body.errorDetails.name).toBe(name);
+      expect(res.body.errorDetails.message).toContain(message);
+    },
+    40_000,
+  );
 
   it('a workflow failure’s stack trace names the workflow source file and line', async () => {
     const res = await post(url, '/workflow/run', { workflowName: 'badSleep', input: null, timeout: 30_000 });

@@ -47,7 +47,11 @@ describe('package.json scripts and bins work from a clone', () => {
 
   it('npm run temporal:install prints the path of a working temporal binary', async () => {
     const temporal = await locateTemporal();
-    const res = spawnSync('npm', ['run', '--silent', 'temporal:install'], { cwd: repoRoot, encoding: 'utf8', env: { ...env, TEMPORAL_CLI_PATH: temporal.path } });
+    const res = spawnSync('npm', ['run', '--silent', 'temporal:install'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      env: { ...env, TEMPORAL_CLI_PATH: temporal.path },
+    });
     expect(res.status).toBe(0);
     expect(res.stdout.trim()).toBe(temporal.path);
   }, 120_000);

@@ -49,12 +49,24 @@ describe('skein worker: bad starts end with one clear line and exit code 1', () 
 
   it('a malformed setting stops worker, api and dev at start with one line naming the variable', async () => {
     const cases: Array<[string[], Record<string, string>, string]> = [
-      [['worker', 'examples'], { SKEIN_ENGINE_CHECK_FAILURES: 'three' }, 'skein: SKEIN_ENGINE_CHECK_FAILURES must be an integer between 1 and 1000, got "three"'],
+      [
+        ['worker', 'examples'],
+        { SKEIN_ENGINE_CHECK_FAILURES: 'three' },
+        'skein: SKEIN_ENGINE_CHECK_FAILURES must be an integer between 1 and 1000, got "three"',
+      ],
       [['worker', 'examples'], { SKEIN_LOG_LEVEL: 'loud' }, 'skein: SKEIN_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"'],
       [['api'], { SKEIN_RUN_TIMEOUT_MS: 'soon' }, 'skein: SKEIN_RUN_TIMEOUT_MS must be an integer between 250 and 3600000, got "soon"'],
-      [['api'], { SKEIN_READY_FAILURES: '3' }, 'skein: SKEIN_READY_FAILURES was renamed to SKEIN_ENGINE_CHECK_FAILURES: set SKEIN_ENGINE_CHECK_FAILURES instead'],
+      [
+        ['api'],
+        { SKEIN_READY_FAILURES: '3' },
+        'skein: SKEIN_READY_FAILURES was renamed to SKEIN_ENGINE_CHECK_FAILURES: set SKEIN_ENGINE_CHECK_FAILURES instead',
+      ],
       [['dev', 'examples', '--no-watch'], { SKEIN_PROMOTE: 'sometimes' }, 'skein: SKEIN_PROMOTE must be one of auto, manual, got "sometimes"'],
-      [['worker', 'examples'], { SKEIN_BUILD_ID: 'v1.2' }, 'skein: SKEIN_BUILD_ID must be a build ID of at most 255 characters, without "." or whitespace, got "v1.2"'],
+      [
+        ['worker', 'examples'],
+        { SKEIN_BUILD_ID: 'v1.2' },
+        'skein: SKEIN_BUILD_ID must be a build ID of at most 255 characters, without "." or whitespace, got "v1.2"',
+      ],
     ];
     for (const [args, env, line] of cases) {
       const res = await skein(args, { TEMPORAL_ADDRESS: '127.0.0.1:1', PORT: '0', ...env });
@@ -102,7 +114,11 @@ describe('skein worker: bad starts end with one clear line and exit code 1', () 
   }, 60_000);
 
   it('a missing temporal binary is one line naming the install command', async () => {
-    const res = await skein(['temporal', 'path'], { TEMPORAL_CLI_PATH: '/nonexistent/temporal', PATH: path.dirname(process.execPath), XDG_CACHE_HOME: tmpdir() + '/skein-no-cache' });
+    const res = await skein(['temporal', 'path'], {
+      TEMPORAL_CLI_PATH: '/nonexistent/temporal',
+      PATH: path.dirname(process.execPath),
+      XDG_CACHE_HOME: tmpdir() + '/skein-no-cache',
+    });
     expect(res.code).toBe(1);
     expect(res.stderr.trim().split('\n')).toHaveLength(1);
     expect(res.stderr).toMatch(/^skein: No temporal binary found .*Fix: run "npx skein temporal install"/);

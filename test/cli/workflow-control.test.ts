@@ -29,7 +29,11 @@ async function startApproval(request: string): Promise<{ workflowId: string; run
   const res = await sk(['workflow', 'start', 'approval', '--json', '--input', JSON.stringify({ request, approver: 'ada' })]);
   expect(res.code).toBe(0);
   const ref = JSON.parse(res.stdout) as { workflowId: string; runId: string };
-  await until(async () => (await stack.get(`/workflow/${ref.workflowId}/history`)).body.events.some((e: { eventType: string }) => e.eventType === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED'));
+  await until(async () =>
+    (await stack.get(`/workflow/${ref.workflowId}/history`)).body.events.some(
+      (e: { eventType: string }) => e.eventType === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED',
+    ),
+  );
   return ref;
 }
 
@@ -74,7 +78,10 @@ describe('stop and terminate', () => {
 
     const follow = await sk(['workflow', 'history', workflowId, '--follow', '--json']);
     expect(follow.code).toBe(1);
-    const frames = follow.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const frames = follow.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(frames[0]).toMatchObject({ type: 'workflow', workflow: { workflowId, runId, workflowType: 'approval' } });
     expect(frames.at(-1)).toEqual({ type: 'done', workflowId, runId, status: 'canceled' });
     expect(frames.slice(1, -1).map((f) => f.event.eventId)).toEqual(oneTo(frames.length - 2));
@@ -121,7 +128,18 @@ describe('--token', () => {
 
 describe('run --timeout', () => {
   it('exits 1 when the wait ends first, naming the execution that keeps running; result meanwhile exits 3', async () => {
-    const res = await sk(['workflow', 'run', 'approval', '--input', '{"request":"r","approver":"ada"}', '--timeout', '500ms', '--id', `cli-wait-${Date.now()}`, '--json']);
+    const res = await sk([
+      'workflow',
+      'run',
+      'approval',
+      '--input',
+      '{"request":"r","approver":"ada"}',
+      '--timeout',
+      '500ms',
+      '--id',
+      `cli-wait-${Date.now()}`,
+      '--json',
+    ]);
     expect(res.code).toBe(1);
     const body = JSON.parse(res.stdout);
     expect(body).toMatchObject({ error: 'WorkflowExecutionTimedOutError', workflowId: expect.stringMatching(/^cli-wait-/) });
@@ -129,7 +147,9 @@ describe('run --timeout', () => {
     const pending = await sk(['workflow', 'result', body.workflowId]);
     expect(pending.code).toBe(3);
     expect(pending.stderr).toMatch(/^error: WorkflowNotCompletedError: /);
-    expect((await stack.post(`/workflow/${body.workflowId}/runs/${(await stack.get(`/workflow/${body.workflowId}/status`)).body.runId}/terminate`, {})).status).toBe(200);
+    expect(
+      (await stack.post(`/workflow/${body.workflowId}/runs/${(await stack.get(`/workflow/${body.workflowId}/status`)).body.runId}/terminate`, {})).status,
+    ).toBe(200);
   });
 });
 
@@ -146,10 +166,9 @@ describe('history --follow', () => {
     await stack.api.close();
     await follow.waitFor(/connection lost/, 30_000);
     await new Promise((r) => setTimeout(r, 300)); // at least one refused reconnection
-    restarted = await createApiServer(
-      loadApiConfig({ ...process.env, TEMPORAL_ADDRESS: stack.address, PORT: port, SKEIN_CATALOG: stack.catalog }),
-      { logger: pino({ level: 'silent' }) },
-    );
+    restarted = await createApiServer(loadApiConfig({ ...process.env, TEMPORAL_ADDRESS: stack.address, PORT: port, SKEIN_CATALOG: stack.catalog }), {
+      logger: pino({ level: 'silent' }),
+    });
     await restarted.listen();
 
     expect((await stack.post(`/workflow/${workflowId}/signal/comment`, { payload: { text: 'during the restart' } })).status).toBe(202);

@@ -41,10 +41,35 @@ describe('skein --help', () => {
 
     const workflow = await sk(['workflow', '--help']);
     const subcommands = [...workflow.stdout.split('Commands:')[1]!.matchAll(/^ {2}(\w+)/gm)].map((m) => m[1]);
-    expect(subcommands).toEqual(['run', 'start', 'status', 'result', 'input', 'list', 'history', 'signal', 'query', 'update', 'stop', 'terminate', 'reset', 'trace', 'help']);
+    expect(subcommands).toEqual([
+      'run',
+      'start',
+      'status',
+      'result',
+      'input',
+      'list',
+      'history',
+      'signal',
+      'query',
+      'update',
+      'stop',
+      'terminate',
+      'reset',
+      'trace',
+      'help',
+    ]);
 
     const run = await sk(['workflow', 'run', '--help']);
-    for (const text of ['--input <json>', '--input-file <file>', '--timeout <duration>', '--json', 'env: SKEIN_API_URL', '\n  SKEIN_API_TOKEN  bearer token', 'NO_COLOR', 'Exit codes: 0 success']) {
+    for (const text of [
+      '--input <json>',
+      '--input-file <file>',
+      '--timeout <duration>',
+      '--json',
+      'env: SKEIN_API_URL',
+      '\n  SKEIN_API_TOKEN  bearer token',
+      'NO_COLOR',
+      'Exit codes: 0 success',
+    ]) {
       expect(run.stdout).toContain(text);
     }
   });
@@ -114,7 +139,11 @@ describe('skein workflow run', () => {
     expect(res).toEqual({ code: 3, stdout: '', stderr: `error: UnsupportedWorkflowError: Workflow "nope" is not registered in catalog "${stack.catalog}"\n` });
     const json = await sk(['workflow', 'run', 'nope', '--json']);
     expect(json.code).toBe(3);
-    expect(JSON.parse(json.stdout)).toEqual({ error: 'UnsupportedWorkflowError', message: `Workflow "nope" is not registered in catalog "${stack.catalog}"`, workflowId: null });
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: 'UnsupportedWorkflowError',
+      message: `Workflow "nope" is not registered in catalog "${stack.catalog}"`,
+      workflowId: null,
+    });
   });
 
   it('usage errors exit 2 before any request', async () => {
@@ -154,7 +183,11 @@ describe('start, status, result, input, list, history, trace, reset', () => {
   it('status prints the run as aligned fields; --json prints the status response', async () => {
     const res = await sk(['workflow', 'status', wid]);
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(new RegExp(`^workflowId {2}${wid}\nrunId {7}${runId}\nstatus {6}✔ completed\nstarted {5}\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\nclosed {6}\\d{4}-.+\nduration {4}[\\d.]+ m?s\n$`));
+    expect(res.stdout).toMatch(
+      new RegExp(
+        `^workflowId {2}${wid}\nrunId {7}${runId}\nstatus {6}✔ completed\nstarted {5}\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\nclosed {6}\\d{4}-.+\nduration {4}[\\d.]+ m?s\n$`,
+      ),
+    );
     const json = await sk(['workflow', 'status', wid, '--run', runId, '--json']);
     expect(JSON.parse(json.stdout)).toEqual((await stack.get(`/workflow/${wid}/runs/${runId}/status`)).body);
   });
@@ -175,7 +208,9 @@ describe('start, status, result, input, list, history, trace, reset', () => {
     expect(res.code).toBe(0);
     const [head, ...rows] = res.stdout.trimEnd().split('\n');
     expect(head).toMatch(/^WORKFLOW ID +TYPE +STATUS +STARTED +DURATION +RUN ID$/);
-    expect(rows.find((r) => r.startsWith(wid))).toMatch(new RegExp(`^${wid} +summarize +✔ completed +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d +[\\d.]+ m?s +${runId}$`));
+    expect(rows.find((r) => r.startsWith(wid))).toMatch(
+      new RegExp(`^${wid} +summarize +✔ completed +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d +[\\d.]+ m?s +${runId}$`),
+    );
     expect(rows.every((r) => / summarize /.test(r))).toBe(true);
 
     const completed = JSON.parse((await sk(['workflow', 'list', '--status', 'completed', '--json'])).stdout);

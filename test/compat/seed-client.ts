@@ -130,7 +130,8 @@ export function seedClient(baseUrl: string) {
     run: (workflowName: string, input: unknown) => call('POST', '/workflow/run', { workflowName, input }),
     status: (workflowId: string) => call('GET', `/workflow/${enc(workflowId)}/status`),
     result: (workflowId: string) => call('GET', `/workflow/${enc(workflowId)}/result`),
-    signal: (workflowId: string, name: string, payload: Record<string, unknown> = {}) => call('POST', `/workflow/${enc(workflowId)}/signal/${enc(name)}`, { payload }),
+    signal: (workflowId: string, name: string, payload: Record<string, unknown> = {}) =>
+      call('POST', `/workflow/${enc(workflowId)}/signal/${enc(name)}`, { payload }),
     /** Deprecated latest-run routes, as the seed client calls them. */
     stop: (workflowId: string) => call('PATCH', `/workflow/${enc(workflowId)}/stop`),
     terminate: (workflowId: string, reason?: string) => call('POST', `/workflow/${enc(workflowId)}/terminate`, { reason }),

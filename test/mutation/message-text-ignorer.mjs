@@ -33,7 +33,8 @@ const ignorer = {
     }
     if (path.isVariableDeclarator() && path.node.id.type === 'Identifier' && /^[A-Z][A-Z0-9_]*$/.test(path.node.id.name)) {
       const init = path.node.init;
-      if (init && (init.type === 'StringLiteral' || init.type === 'TemplateLiteral') && path.parentPath?.parentPath?.isProgram()) return 'message text constant';
+      if (init && (init.type === 'StringLiteral' || init.type === 'TemplateLiteral') && path.parentPath?.parentPath?.isProgram())
+        return 'message text constant';
     }
     return undefined;
   },

@@ -52,7 +52,9 @@ describe('scraped by Prometheus', () => {
     expect(up.map((t) => t.job).sort()).toEqual(['skein-api', 'skein-worker']);
 
     const runs = await eventually('4 runs by route (3 completed, 1 failed: both answer 200)', () =>
-      one('http_server_request_duration_seconds_count{job="skein-api",http_route="/workflow/run",http_request_method="POST",http_response_status_code="200"} == 4'),
+      one(
+        'http_server_request_duration_seconds_count{job="skein-api",http_route="/workflow/run",http_request_method="POST",http_response_status_code="200"} == 4',
+      ),
     );
     expect(runs).toHaveLength(1);
     await eventually('the 404', () => one('http_server_request_duration_seconds_count{http_route="/workflow/run",http_response_status_code="404"} == 1'));

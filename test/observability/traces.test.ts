@@ -126,7 +126,9 @@ describe('log lines', () => {
       });
       expect(res.status).toBe(200);
       const spanId = res.headers.get('traceparent')!.split('-')[2];
-      await expect.poll(() => lines.find((l) => l.msg === 'request' && l['http.route'] === 'POST /workflow/run')).toMatchObject({ trace_id: traceId, span_id: spanId });
+      await expect
+        .poll(() => lines.find((l) => l.msg === 'request' && l['http.route'] === 'POST /workflow/run'))
+        .toMatchObject({ trace_id: traceId, span_id: spanId });
     } finally {
       await api.close();
     }

@@ -46,7 +46,10 @@ async function waitReady(url: string, started: Started, name: string, timeoutMs 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (started.child.exitCode !== null) throw new Error(`${name} exited (${started.child.exitCode}):\n${started.output()}`);
-    const ok = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     if (Date.now() > deadline) throw new Error(`${name} not ready at ${url} within ${timeoutMs} ms:\n${started.output()}`);
     await new Promise((r) => setTimeout(r, 200));
@@ -69,7 +72,13 @@ export interface Jaeger {
 /** A trace as Jaeger's query API answers it. */
 export interface JaegerTrace {
   traceID: string;
-  spans: Array<{ spanID: string; operationName: string; processID: string; references: Array<{ refType: string; spanID: string; traceID: string }>; tags: Array<{ key: string; value: unknown }> }>;
+  spans: Array<{
+    spanID: string;
+    operationName: string;
+    processID: string;
+    references: Array<{ refType: string; spanID: string; traceID: string }>;
+    tags: Array<{ key: string; value: unknown }>;
+  }>;
   processes: Record<string, { serviceName: string }>;
 }
 
@@ -174,7 +183,13 @@ export async function startPrometheus(targets: Record<string, string>, options: 
   await writeFile(path.join(dir, 'prometheus.yml'), `global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\nscrape_configs:\n${jobs || '  []\n'}`);
   const started = await run(
     file,
-    [`--config.file=${path.join(dir, 'prometheus.yml')}`, `--web.listen-address=127.0.0.1:${port}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, '--log.level=warn', ...(options.otlpReceiver ? ['--web.enable-otlp-receiver'] : [])],
+    [
+      `--config.file=${path.join(dir, 'prometheus.yml')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      `--storage.tsdb.path=${path.join(dir, 'data')}`,
+      '--log.level=warn',
+      ...(options.otlpReceiver ? ['--web.enable-otlp-receiver'] : []),
+    ],
     dir,
   );
   const url = `http://127.0.0.1:${port}`;
@@ -188,12 +203,18 @@ export async function startPrometheus(targets: Record<string, string>, options: 
     url,
     async query(promql) {
       const res = await fetch(`${url}/api/v1/query?${new URLSearchParams({ query: promql })}`);
-      const body = (await res.json()) as { status: string; error?: string; data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } };
+      const body = (await res.json()) as {
+        status: string;
+        error?: string;
+        data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> };
+      };
       if (body.status !== 'success') throw new Error(`PromQL ${promql} failed: ${body.error}`);
       return body.data.result.map((r) => ({ metric: r.metric, value: Number(r.value[1]) }));
     },
     async targets() {
-      const body = (await (await fetch(`${url}/api/v1/targets`)).json()) as { data: { activeTargets: Array<{ labels: { job: string }; health: string; lastError: string }> } };
+      const body = (await (await fetch(`${url}/api/v1/targets`)).json()) as {
+        data: { activeTargets: Array<{ labels: { job: string }; health: string; lastError: string }> };
+      };
       return body.data.activeTargets.map((t) => ({ job: t.labels.job, health: t.health, lastError: t.lastError }));
     },
     stop: () => started.stop(),

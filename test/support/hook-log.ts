@@ -9,7 +9,10 @@ export interface HookRecord {
 /** Reads the hook log written by the runtime fixture's hooks. */
 export async function readHookLog(file: string): Promise<HookRecord[]> {
   const text = await readFile(file, 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as HookRecord);
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as HookRecord);
 }
 
 /** Polls until `predicate` holds for the hook log (hooks run asynchronously), at most `timeoutMs`. */

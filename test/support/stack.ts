@@ -35,10 +35,7 @@ export async function startStack(
   const catalog = `t${process.pid}-${Date.now()}-${counter++}`;
   const logger = pino({ level: process.env.SKEIN_TEST_LOGS ? 'debug' : 'silent' });
   const worker = await startWorker({ projectDir: path.resolve(repoRoot, projectDir), catalog, engine: { address }, logger, ...workerOptions });
-  const api = await createApiServer(
-    loadApiConfig({ ...process.env, ...env, TEMPORAL_ADDRESS: address, PORT: '0', SKEIN_CATALOG: catalog }),
-    { logger },
-  );
+  const api = await createApiServer(loadApiConfig({ ...process.env, ...env, TEMPORAL_ADDRESS: address, PORT: '0', SKEIN_CATALOG: catalog }), { logger });
   const { url } = await api.listen();
   const call = async (method: string, route: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(url + route, {

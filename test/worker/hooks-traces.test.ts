@@ -99,7 +99,12 @@ describe('hooks', () => {
     });
     expect(mine.filter((r) => r.hook === 'cost:http:request').map((r) => r.payload.payload.cost)).toEqual([0.25, 0.5]);
     expect(mine.find((r) => r.hook === 'cost:llm:request')!.payload.payload).toEqual({
-      model: 'test-model', inputTokens: 100, outputTokens: 20, totalTokens: 120, cost: 0.01, currency: 'USD',
+      model: 'test-model',
+      inputTokens: 100,
+      outputTokens: 20,
+      totalTokens: 120,
+      cost: 0.01,
+      currency: 'USD',
     });
     expect(mine.find((r) => r.hook === 'custom:step')!.payload.payload).toEqual({ note: 'hello' });
     // Emitted from workflow code: outside an activity, so the envelope has no activity members.
@@ -121,7 +126,10 @@ describe('hooks', () => {
       error: { message: 'level 2', cause: { message: 'level 1', cause: { message: 'level 0' } } },
       aggregations: { totalCost: 0, httpCalls: 0 },
     });
-    const onError = mine.filter((r) => r.hook === 'onError').map((r) => r.payload.source).sort();
+    const onError = mine
+      .filter((r) => r.hook === 'onError')
+      .map((r) => r.payload.source)
+      .sort();
     expect(onError).toEqual(['activity', 'workflow']);
     expect(mine.find((r) => r.hook === 'onWorkflowError')!.payload.error.name).toBe('ActivityFailure');
   });

@@ -17,18 +17,22 @@ beforeAll(async () => {
   server = http.createServer((_req, res) => res.end('ok'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   target = `http://127.0.0.1:${(server.address() as AddressInfo).port}/paid`;
-  stack = await startStack('fixtures/projects/runtime', {}, {
-    metrics: { kind: 'prometheus', host: '127.0.0.1', port: 0 },
-    traceExporters: [
-      { name: 'kept', export: async (trace) => void exported.push(trace.root.workflowId) },
-      {
-        name: 'broken',
-        export: async () => {
-          throw new Error('destination refused the trace');
+  stack = await startStack(
+    'fixtures/projects/runtime',
+    {},
+    {
+      metrics: { kind: 'prometheus', host: '127.0.0.1', port: 0 },
+      traceExporters: [
+        { name: 'kept', export: async (trace) => void exported.push(trace.root.workflowId) },
+        {
+          name: 'broken',
+          export: async () => {
+            throw new Error('destination refused the trace');
+          },
         },
-      },
-    ],
-  });
+      ],
+    },
+  );
 });
 
 afterAll(async () => {
@@ -56,10 +60,13 @@ describe('worker metrics', () => {
     // Core exports on its own schedule: wait for the runs to show.
     let m: Exposition | undefined;
     await expect
-      .poll(async () => {
-        m = await scrape();
-        return sample(m, 'temporal_workflow_completed', { workflow_type: 'costs', task_queue: stack.catalog });
-      }, { timeout: 10_000 })
+      .poll(
+        async () => {
+          m = await scrape();
+          return sample(m, 'temporal_workflow_completed', { workflow_type: 'costs', task_queue: stack.catalog });
+        },
+        { timeout: 10_000 },
+      )
       .toBe(1);
     m = m!;
     expect(sample(m, 'temporal_workflow_failed', { workflow_type: 'failing' })).toBe(1);
@@ -78,7 +85,9 @@ describe('worker metrics', () => {
     expect(sample(m, 'skein_hook_errors_total', { hook: 'onWorkflowStart' })).toBeGreaterThanOrEqual(2);
     expect(sample(m, 'skein_worker_validation_duration_seconds_count', {})).toBe(1);
     expect(m.get('skein_worker_bundle_cache_total')?.type).toBe('counter');
-    await expect.poll(async () => sample(await scrape(), 'skein_trace_exports_total', { destination: 'broken', outcome: 'failed' }), { timeout: 10_000 }).toBe(2);
+    await expect
+      .poll(async () => sample(await scrape(), 'skein_trace_exports_total', { destination: 'broken', outcome: 'failed' }), { timeout: 10_000 })
+      .toBe(2);
     expect(sample(await scrape(), 'skein_trace_exports_total', { destination: 'kept', outcome: 'ok' })).toBe(2);
 
     const text = await (await fetch(stack.worker.metrics!.url)).text();

@@ -128,7 +128,10 @@ describe('child workflows', () => {
   });
 
   it('a detached child outlives its parent; an attached one is terminated with it', async () => {
-    for (const [mode, expected] of [['detached', 'RUNNING'], ['attached', 'TERMINATED']] as const) {
+    for (const [mode, expected] of [
+      ['detached', 'RUNNING'],
+      ['attached', 'TERMINATED'],
+    ] as const) {
       const started = await stack.post('/workflow/start', { workflowName: 'family', input: { mode } });
       const parent = client.workflow.getHandle(started.body.workflowId);
       let childId: string | undefined;

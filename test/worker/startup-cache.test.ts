@@ -46,9 +46,15 @@ beforeAll(async () => {
   await mkdir(path.join(dir, 'node_modules', '@skein'), { recursive: true });
   await symlink(path.join(repoRoot, 'node_modules', '@skein', 'core'), path.join(dir, 'node_modules', '@skein', 'core'));
   await write('package.json', JSON.stringify({ name: 'facts-cache-probe', version: '1.0.0', type: 'module', private: true }));
-  await write('greet/workflow.js', `import { workflow } from '@skein/core';\nimport { shout } from './steps.js';\nexport default workflow({ name: 'greet', fn: async (input) => shout(input.name) });\n`);
+  await write(
+    'greet/workflow.js',
+    `import { workflow } from '@skein/core';\nimport { shout } from './steps.js';\nexport default workflow({ name: 'greet', fn: async (input) => shout(input.name) });\n`,
+  );
   await write('greet/steps.js', `import { step } from '@skein/core';\nexport const shout = step({ name: 'shout', fn: async (text) => text.toUpperCase() });\n`);
-  await write('other/workflow.js', `import { workflow } from '@skein/core';\nimport { label } from './shared/label.js';\nimport { tag } from './steps.js';\nexport default workflow({ name: 'other', description: label, fn: async (input) => tag(input) });\n`);
+  await write(
+    'other/workflow.js',
+    `import { workflow } from '@skein/core';\nimport { label } from './shared/label.js';\nimport { tag } from './steps.js';\nexport default workflow({ name: 'other', description: label, fn: async (input) => tag(input) });\n`,
+  );
   await write('other/shared/label.js', `import { suffix } from './suffix.js';\nexport const label = 'label ' + suffix;\n`);
   await write('other/shared/suffix.js', `export const suffix = 'one';\n`);
   await write('other/steps.js', `import { step } from '@skein/core';\nexport const tag = step({ name: 'tag', fn: async (x) => ({ tagged: x, v: 1 }) });\n`);

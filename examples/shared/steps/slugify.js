@@ -5,5 +5,11 @@ export const slugify = step({
   name: 'slugify',
   inputSchema: z.string(),
   outputSchema: z.string(),
-  fn: async (text) => text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, ''),
+  fn: async (text) =>
+    text
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, ''),
 });

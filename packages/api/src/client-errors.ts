@@ -27,7 +27,10 @@ export function clientErrorHandler(logger: Logger): (err: NodeJS.ErrnoException,
     const type = typeOf(err.code);
     const apiError =
       type === 'ValidationError'
-        ? new ApiError('ValidationError', { message: 'Malformed HTTP request', issues: [{ code: 'invalid_request', path: [], message: 'The request could not be parsed' }] })
+        ? new ApiError('ValidationError', {
+            message: 'Malformed HTTP request',
+            issues: [{ code: 'invalid_request', path: [], message: 'The request could not be parsed' }],
+          })
         : new ApiError(type);
     const requestId = randomUUID();
     const body = JSON.stringify(errorBody(apiError));

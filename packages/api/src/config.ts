@@ -26,13 +26,25 @@ export const apiSettings = {
   SKEIN_RUN_TIMEOUT_MS: intSetting(30_000, { min: 250, max: 3_600_000 }, { description: 'default wait of `POST /workflow/run`, in ms' }),
   SKEIN_HISTORY_MAX_WAIT_MS: intSetting(15_000, { min: 1 }, { description: 'longest wait of a history long-poll, in ms; a request asking more is clamped' }),
   ...engineCheckSettings,
-  SKEIN_ENGINE_TIMEOUT_MS: intSetting(10_000, { min: 100, max: 600_000 }, {
-    description: 'deadline of one engine call, in ms (an unreachable engine fails within about 2 s regardless)',
-  }),
-  SKEIN_HANDLER_TIMEOUT_MS: intSetting(10_000, { min: 100, max: 600_000 }, {
-    description: 'how long a query or update waits for a worker, in ms, before 504 `WorkflowTaskTimeoutError`',
-  }),
-  SKEIN_CATALOG_CACHE_MS: intSetting(2_000, { min: 0, max: 60_000 }, { description: "how long a catalog's live workers and its current build's liveness lease are cached, in ms" }),
+  SKEIN_ENGINE_TIMEOUT_MS: intSetting(
+    10_000,
+    { min: 100, max: 600_000 },
+    {
+      description: 'deadline of one engine call, in ms (an unreachable engine fails within about 2 s regardless)',
+    },
+  ),
+  SKEIN_HANDLER_TIMEOUT_MS: intSetting(
+    10_000,
+    { min: 100, max: 600_000 },
+    {
+      description: 'how long a query or update waits for a worker, in ms, before 504 `WorkflowTaskTimeoutError`',
+    },
+  ),
+  SKEIN_CATALOG_CACHE_MS: intSetting(
+    2_000,
+    { min: 0, max: 60_000 },
+    { description: "how long a catalog's live workers and its current build's liveness lease are cached, in ms" },
+  ),
   SKEIN_CORS_ORIGINS: listSetting({
     description: 'extra allowed `Origin`s, comma-separated (`https://app.example.com`; `*`: any); loopback origins are always allowed',
   }),

@@ -77,8 +77,7 @@ export function validationError(message: string, issues: ValidationIssue[]): Api
 
 /** The JSON body of an error response: `ErrorResponse` or `ValidationErrorResponse`. */
 export type ErrorBody =
-  | { error: ErrorType; message: string; workflowId: string | null }
-  | { error: 'ValidationError'; message: string; issues: ValidationIssue[] };
+  { error: ErrorType; message: string; workflowId: string | null } | { error: 'ValidationError'; message: string; issues: ValidationIssue[] };
 
 /** Renders an {@link ApiError} as its response body. */
 export function errorBody(err: ApiError): ErrorBody {

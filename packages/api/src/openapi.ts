@@ -14,7 +14,8 @@ const deprecationHeaderDocs = {
   Deprecation: { description: 'Always `true`: this route is deprecated', schema: { type: 'string' as const } },
   Sunset: { description: 'Removal date: Thu, 16 Jul 2026 00:00:00 GMT', schema: { type: 'string' as const } },
   Link: {
-    description: 'The run-pinned successor route of the targeted run, `</workflow/<id>/runs/<rid>/<op>>; rel="successor-version"` (`{rid}` when the run could not be read)',
+    description:
+      'The run-pinned successor route of the targeted run, `</workflow/<id>/runs/<rid>/<op>>; rel="successor-version"` (`{rid}` when the run could not be read)',
     schema: { type: 'string' as const },
   },
 };

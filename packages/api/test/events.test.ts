@@ -25,7 +25,10 @@ describe('history event JSON', () => {
     expect(json.eventType).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_STARTED');
     const attrs = json.workflowExecutionStartedEventAttributes as any;
     expect(attrs.workflowTaskTimeout).toBe('10s');
-    expect(attrs.input.payloads[0]).toEqual({ metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('{"a":1}').toString('base64') });
+    expect(attrs.input.payloads[0]).toEqual({
+      metadata: { encoding: Buffer.from('json/plain').toString('base64') },
+      data: Buffer.from('{"a":1}').toString('base64'),
+    });
   });
 
   it('adds eventTypeName (no EVENT_TYPE_ prefix) right after eventType, and stepName only when given', () => {
@@ -47,13 +50,34 @@ describe('history event JSON', () => {
 describe('loadApiConfig', () => {
   it('applies the documented defaults', () => {
     const c = loadApiConfig({});
-    expect(c).toMatchObject({ port: 3001, host: '127.0.0.1', defaultCatalog: 'main', runTimeoutMs: 30_000, historyMaxWaitMs: 15_000, engineCheck: { intervalMs: 5_000, failures: 3 }, logLevel: 'info' });
+    expect(c).toMatchObject({
+      port: 3001,
+      host: '127.0.0.1',
+      defaultCatalog: 'main',
+      runTimeoutMs: 30_000,
+      historyMaxWaitMs: 15_000,
+      engineCheck: { intervalMs: 5_000, failures: 3 },
+      logLevel: 'info',
+    });
     expect(c.temporal.namespace).toBe('default');
   });
 
   it('reads the environment and rejects malformed numbers with one line', () => {
-    const c = loadApiConfig({ PORT: '0', HOST: '0.0.0.0', SKEIN_CATALOG: 'x', SKEIN_HISTORY_MAX_WAIT_MS: '2000', TEMPORAL_ADDRESS: 'h:1', TEMPORAL_NAMESPACE: 'ns' });
-    expect(c).toMatchObject({ port: 0, host: '0.0.0.0', defaultCatalog: 'x', historyMaxWaitMs: 2000, temporal: { namespace: 'ns', connection: { address: 'h:1' } } });
+    const c = loadApiConfig({
+      PORT: '0',
+      HOST: '0.0.0.0',
+      SKEIN_CATALOG: 'x',
+      SKEIN_HISTORY_MAX_WAIT_MS: '2000',
+      TEMPORAL_ADDRESS: 'h:1',
+      TEMPORAL_NAMESPACE: 'ns',
+    });
+    expect(c).toMatchObject({
+      port: 0,
+      host: '0.0.0.0',
+      defaultCatalog: 'x',
+      historyMaxWaitMs: 2000,
+      temporal: { namespace: 'ns', connection: { address: 'h:1' } },
+    });
     expect(() => loadApiConfig({ PORT: 'abc' })).toThrow(/^PORT must be an integer/);
     expect(() => loadApiConfig({ SKEIN_ENGINE_CHECK_FAILURES: '0' })).toThrow(/^SKEIN_ENGINE_CHECK_FAILURES must be an integer between 1 and 1000, got "0"$/);
     expect(() => loadApiConfig({ SKEIN_READY_FAILURES: '3' })).toThrow(/^SKEIN_READY_FAILURES was renamed to SKEIN_ENGINE_CHECK_FAILURES/);

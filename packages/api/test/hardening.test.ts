@@ -76,13 +76,20 @@ describe('health probes and the Host allow-list', () => {
     await expect(passes('POST', '/workflow/run', { Host: '10.1.2.3:3001' })).rejects.toMatchObject({ type: 'ForbiddenOriginError', status: 403 });
     await expect(passes('GET', '/workflow/catalog', { Host: '10.1.2.3:3001' })).rejects.toMatchObject({ type: 'ForbiddenOriginError', status: 403 });
     await expect(passes('POST', '/health', { Host: 'evil.example' })).rejects.toMatchObject({ type: 'ForbiddenOriginError', status: 403 });
-    await expect(passes('GET', '/health', { Host: '10.1.2.3:3001', Origin: 'https://evil.example' })).rejects.toMatchObject({ type: 'ForbiddenOriginError', status: 403 });
+    await expect(passes('GET', '/health', { Host: '10.1.2.3:3001', Origin: 'https://evil.example' })).rejects.toMatchObject({
+      type: 'ForbiddenOriginError',
+      status: 403,
+    });
   });
 });
 
 describe('handler names from engine failures', () => {
   it('reads the registered queries from the SDK and server messages, built-ins left out', () => {
-    expect(unknownQueryNames('Workflow did not register a handler for nope. Registered queries: [__stack_trace __enhanced_stack_trace __temporal_workflow_metadata state greeting]')).toEqual(['greeting', 'state']);
+    expect(
+      unknownQueryNames(
+        'Workflow did not register a handler for nope. Registered queries: [__stack_trace __enhanced_stack_trace __temporal_workflow_metadata state greeting]',
+      ),
+    ).toEqual(['greeting', 'state']);
     expect(unknownQueryNames('unknown queryType nope. KnownQueryTypes=[a b]')).toEqual(['a', 'b']);
     expect(unknownQueryNames('Error: boom in the handler')).toBeUndefined();
     expect(isUnknownUpdate('No registered handler for update: nope')).toBe(true);
@@ -107,7 +114,7 @@ describe('trace sources', () => {
     expect(await confinedTraceFile(traces, path.join(traces, 'missing.json'))).toBeUndefined();
   });
 
-  it("names trace files and objects exactly as the workers do", () => {
+  it('names trace files and objects exactly as the workers do', () => {
     for (const id of ['order-42', '..', 'a/b', 'é'.repeat(300), '', 'x\ud800']) {
       expect(traceSegment(id)).toBe(coreTraceSegment(id));
       expect(traceFilePath('/var/traces/', { workflowId: id, runId: 'r' })).toBe(coreTraceFilePath('/var/traces/', { workflowId: id, runId: 'r' }));

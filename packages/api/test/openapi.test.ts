@@ -40,7 +40,13 @@ describe('OpenAPI document', () => {
     const ajv = new Ajv2020({ strict: false });
     const schema = { ...doc.components.schemas.RunRequest, components: doc.components };
     const validate = ajv.compile(schema);
-    for (const body of [{ workflowName: 'x' }, { workflowName: 'x', timeout: 100 }, { workflowName: 'x', timeout: 1000, input: [1] }, {}, { workflowName: 3 }]) {
+    for (const body of [
+      { workflowName: 'x' },
+      { workflowName: 'x', timeout: 100 },
+      { workflowName: 'x', timeout: 1000, input: [1] },
+      {},
+      { workflowName: 3 },
+    ]) {
       expect(validate(body), JSON.stringify(body)).toBe(runRequestSchema.safeParse(body).success);
     }
   });

@@ -8,19 +8,43 @@ const HistoryEvent = temporal.api.history.v1.HistoryEvent as any;
 
 /** A scheduled activity `<wf>#<name>` at `id`. */
 const scheduled = (id: number, type: string) =>
-  HistoryEvent.fromObject({ eventId: id, eventType: E.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED, activityTaskScheduledEventAttributes: { activityType: { name: type } } });
-const started = (id: number, sid: number) => HistoryEvent.fromObject({ eventId: id, eventType: E.EVENT_TYPE_ACTIVITY_TASK_STARTED, activityTaskStartedEventAttributes: { scheduledEventId: sid } });
+  HistoryEvent.fromObject({
+    eventId: id,
+    eventType: E.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED,
+    activityTaskScheduledEventAttributes: { activityType: { name: type } },
+  });
+const started = (id: number, sid: number) =>
+  HistoryEvent.fromObject({ eventId: id, eventType: E.EVENT_TYPE_ACTIVITY_TASK_STARTED, activityTaskStartedEventAttributes: { scheduledEventId: sid } });
 const completed = (id: number, sid: number) =>
-  HistoryEvent.fromObject({ eventId: id, eventType: E.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, activityTaskCompletedEventAttributes: { scheduledEventId: sid, startedEventId: sid + 1 } });
-const failed = (id: number, sid: number) => HistoryEvent.fromObject({ eventId: id, eventType: E.EVENT_TYPE_ACTIVITY_TASK_FAILED, activityTaskFailedEventAttributes: { scheduledEventId: sid } });
-const timedOut = (id: number, sid: number) => HistoryEvent.fromObject({ eventId: id, eventType: E.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT, activityTaskTimedOutEventAttributes: { scheduledEventId: sid } });
+  HistoryEvent.fromObject({
+    eventId: id,
+    eventType: E.EVENT_TYPE_ACTIVITY_TASK_COMPLETED,
+    activityTaskCompletedEventAttributes: { scheduledEventId: sid, startedEventId: sid + 1 },
+  });
+const failed = (id: number, sid: number) =>
+  HistoryEvent.fromObject({ eventId: id, eventType: E.EVENT_TYPE_ACTIVITY_TASK_FAILED, activityTaskFailedEventAttributes: { scheduledEventId: sid } });
+const timedOut = (id: number, sid: number) =>
+  HistoryEvent.fromObject({ eventId: id, eventType: E.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT, activityTaskTimedOutEventAttributes: { scheduledEventId: sid } });
 const cancelRequested = (id: number, sid: number) =>
-  HistoryEvent.fromObject({ eventId: id, eventType: E.EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED, activityTaskCancelRequestedEventAttributes: { scheduledEventId: sid } });
-const canceled = (id: number, sid: number) => HistoryEvent.fromObject({ eventId: id, eventType: E.EVENT_TYPE_ACTIVITY_TASK_CANCELED, activityTaskCanceledEventAttributes: { scheduledEventId: sid } });
-const other = (id: number) => HistoryEvent.fromObject({ eventId: id, eventType: E.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, workflowTaskCompletedEventAttributes: { scheduledEventId: 2 } });
+  HistoryEvent.fromObject({
+    eventId: id,
+    eventType: E.EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED,
+    activityTaskCancelRequestedEventAttributes: { scheduledEventId: sid },
+  });
+const canceled = (id: number, sid: number) =>
+  HistoryEvent.fromObject({ eventId: id, eventType: E.EVENT_TYPE_ACTIVITY_TASK_CANCELED, activityTaskCanceledEventAttributes: { scheduledEventId: sid } });
+const other = (id: number) =>
+  HistoryEvent.fromObject({ eventId: id, eventType: E.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, workflowTaskCompletedEventAttributes: { scheduledEventId: 2 } });
 
 /** A client whose every use fails the test: these cases must be answered without the engine. */
-const noEngine = new Proxy({}, { get: (_, k) => { throw new Error(`engine used (${String(k)})`); } }) as Client;
+const noEngine = new Proxy(
+  {},
+  {
+    get: (_, k) => {
+      throw new Error(`engine used (${String(k)})`);
+    },
+  },
+) as Client;
 
 let run = 0;
 const ids = () => ({ w: `wf-${++run}`, r: `0199a6b2-6d4c-7c3e-9f5a-1b2c3d4e${String(run).padStart(4, '0')}` });
@@ -36,9 +60,32 @@ describe('stepNameOf', () => {
 describe('stepNames', () => {
   it('names every kind of activity event of a page by its scheduled event, and nothing else', async () => {
     const { w, r } = ids();
-    const page = [scheduled(5, 'wf#first'), started(6, 5), completed(7, 5), other(8), scheduled(9, 'wf#second'), failed(10, 9), scheduled(11, 'wf#third'), timedOut(12, 11), scheduled(13, 'wf#fourth'), cancelRequested(14, 13), canceled(15, 13)];
+    const page = [
+      scheduled(5, 'wf#first'),
+      started(6, 5),
+      completed(7, 5),
+      other(8),
+      scheduled(9, 'wf#second'),
+      failed(10, 9),
+      scheduled(11, 'wf#third'),
+      timedOut(12, 11),
+      scheduled(13, 'wf#fourth'),
+      cancelRequested(14, 13),
+      canceled(15, 13),
+    ];
     const names = await stepNames(noEngine, w, r, page);
-    expect(Object.fromEntries(names)).toEqual({ 5: 'first', 6: 'first', 7: 'first', 9: 'second', 10: 'second', 11: 'third', 12: 'third', 13: 'fourth', 14: 'fourth', 15: 'fourth' });
+    expect(Object.fromEntries(names)).toEqual({
+      5: 'first',
+      6: 'first',
+      7: 'first',
+      9: 'second',
+      10: 'second',
+      11: 'third',
+      12: 'third',
+      13: 'fourth',
+      14: 'fourth',
+      15: 'fourth',
+    });
   });
 
   it('remembers scheduled events of earlier pages of the same run, and keeps runs apart', async () => {

@@ -47,7 +47,9 @@ program
   .option('--no-promote', "do not make this build the current version once it polls; leave it to 'skein deploy promote' (as SKEIN_PROMOTE=manual)")
   .option('--exit-when-drained', 'stop once Temporal reports this build drained and it is neither current nor ramping')
   .option('--metrics-port <port>', 'serve Prometheus metrics on this port (as SKEIN_METRICS_PORT; host SKEIN_METRICS_HOST, default 127.0.0.1)', port)
-  .action(async (dir: string, opts: { promote?: boolean; exitWhenDrained?: boolean; metricsPort?: number }) => (await import('./commands/worker.js')).workerCommand(dir, opts));
+  .action(async (dir: string, opts: { promote?: boolean; exitWhenDrained?: boolean; metricsPort?: number }) =>
+    (await import('./commands/worker.js')).workerCommand(dir, opts),
+  );
 
 clientConventions(
   program
@@ -61,16 +63,25 @@ clientConventions(
 clientConventions(
   program
     .command('replay')
-    .description("replay run histories against the workflow code of a project or build; exit 1 on an incompatible change (the check before a deploy)")
+    .description('replay run histories against the workflow code of a project or build; exit 1 on an incompatible change (the check before a deploy)')
     .argument('[projectDir]', 'project directory, or build directory', '.')
     .option('--workflow <name>', 'only runs of this workflow type')
     .option('--limit <n>', 'at most this many runs, the most recent first (default 100)')
-    .option('--histories <path>', 'replay these JSON history files (a file or a directory; "skein workflow history <id> --json" output) instead of runs read from the engine')
-    .addHelpText('after', '\nWithout --histories: the runs of the catalog SKEIN_CATALOG (default main) on TEMPORAL_ADDRESS, closed and open.\nExit codes: 0 every history replays (or nothing to replay), 1 a history does not replay, 2 usage error.')
+    .option(
+      '--histories <path>',
+      'replay these JSON history files (a file or a directory; "skein workflow history <id> --json" output) instead of runs read from the engine',
+    )
+    .addHelpText(
+      'after',
+      '\nWithout --histories: the runs of the catalog SKEIN_CATALOG (default main) on TEMPORAL_ADDRESS, closed and open.\nExit codes: 0 every history replays (or nothing to replay), 1 a history does not replay, 2 usage error.',
+    )
     .action(async (dir: string, opts: ReplayFlags) => (await import('./commands/replay.js')).replayCommand(dir, opts)),
 );
 
-program.command('api').description('serve the HTTP API on PORT (default 3001)').action(async () => (await import('./commands/api.js')).apiCommand());
+program
+  .command('api')
+  .description('serve the HTTP API on PORT (default 3001)')
+  .action(async () => (await import('./commands/api.js')).apiCommand());
 
 program
   .command('temporal')

@@ -39,7 +39,13 @@ describe('exit status of a closed run', () => {
 
 describe('formatDuration', () => {
   it('picks a unit people read at a glance', () => {
-    expect([formatDuration(null), formatDuration(850), formatDuration(1234), formatDuration(185_000), formatDuration(7_260_000)]).toEqual(['-', '850 ms', '1.2 s', '3 m 05 s', '2 h 01 m']);
+    expect([formatDuration(null), formatDuration(850), formatDuration(1234), formatDuration(185_000), formatDuration(7_260_000)]).toEqual([
+      '-',
+      '850 ms',
+      '1.2 s',
+      '3 m 05 s',
+      '2 h 01 m',
+    ]);
   });
 });
 
@@ -56,8 +62,12 @@ describe('history lines', () => {
     expect(eventTypeName({ ...scheduled, eventTypeName: 'SERVER_NAME' } as never)).toBe('SERVER_NAME');
     expect(eventDetail(scheduled)).toBe('summarize#countWords');
     expect(eventDetail({ ...scheduled, stepName: 'countWords' } as never)).toBe('countWords');
-    expect(eventDetail({ eventId: 9, eventType: 'EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED', workflowExecutionSignaledEventAttributes: { signalName: 'ping' } })).toBe('ping');
-    expect(eventDetail({ eventId: 9, eventType: 'EVENT_TYPE_WORKFLOW_EXECUTION_FAILED', workflowExecutionFailedEventAttributes: { failure: { message: 'boom' } } })).toBe('boom');
+    expect(
+      eventDetail({ eventId: 9, eventType: 'EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED', workflowExecutionSignaledEventAttributes: { signalName: 'ping' } }),
+    ).toBe('ping');
+    expect(
+      eventDetail({ eventId: 9, eventType: 'EVENT_TYPE_WORKFLOW_EXECUTION_FAILED', workflowExecutionFailedEventAttributes: { failure: { message: 'boom' } } }),
+    ).toBe('boom');
     expect(eventDetail({ eventId: 2, eventType: 'EVENT_TYPE_WORKFLOW_TASK_SCHEDULED' })).toBe('');
   });
 

@@ -168,7 +168,10 @@ export class SkeinClient {
    * Every history event of one run, page by page, until the current end of its history (an open run's later
    * events are not waited for: use {@link followHistory}). The run is pinned by the first page.
    */
-  async *historyEvents(workflowId: string, options: Omit<HistoryOptions, 'pageToken' | 'longPollTimeoutMs'> = {}): AsyncGenerator<HistoryEvent, void, undefined> {
+  async *historyEvents(
+    workflowId: string,
+    options: Omit<HistoryOptions, 'pageToken' | 'longPollTimeoutMs'> = {},
+  ): AsyncGenerator<HistoryEvent, void, undefined> {
     let pageToken: string | undefined;
     do {
       const page = await this.history(workflowId, { ...options, pageToken });
@@ -213,7 +216,9 @@ export class SkeinClient {
   /** Requests cancellation of a run (the latest when `runId` is absent) through the run-pinned route. */
   async stop(workflowId: string, options: RunOptions = {}): Promise<ExecutionRef> {
     const rid = await this.resolveRunId(workflowId, options);
-    return this.send(options, this.timeoutMs, (signal) => this.api.PATCH('/workflow/{id}/runs/{rid}/stop', { params: { path: { id: workflowId, rid } }, signal }));
+    return this.send(options, this.timeoutMs, (signal) =>
+      this.api.PATCH('/workflow/{id}/runs/{rid}/stop', { params: { path: { id: workflowId, rid } }, signal }),
+    );
   }
 
   /** Terminates a run (the latest when `runId` is absent) through the run-pinned route. */
@@ -238,7 +243,9 @@ export class SkeinClient {
   /** The trace tree of a closed run (the latest when `runId` is absent). */
   async traceLog(workflowId: string, options: RunOptions = {}): Promise<TraceLogResponse> {
     const rid = await this.resolveRunId(workflowId, options);
-    return this.send(options, this.timeoutMs, (signal) => this.api.GET('/workflow/{id}/runs/{rid}/trace-log', { params: { path: { id: workflowId, rid } }, signal }));
+    return this.send(options, this.timeoutMs, (signal) =>
+      this.api.GET('/workflow/{id}/runs/{rid}/trace-log', { params: { path: { id: workflowId, rid } }, signal }),
+    );
   }
 
   /** The catalog document of `catalog` (the API's default catalog when absent). */

@@ -37,7 +37,12 @@ export class SkeinApiError extends Error {
    */
   static fromResponse(response: Response, body: unknown): SkeinApiError {
     const requestId = response.headers.get('x-request-id');
-    if (body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string' && typeof (body as { message?: unknown }).message === 'string') {
+    if (
+      body &&
+      typeof body === 'object' &&
+      typeof (body as { error?: unknown }).error === 'string' &&
+      typeof (body as { message?: unknown }).message === 'string'
+    ) {
       const b = body as { error: string; message: string; workflowId?: string | null; issues?: ApiValidationIssue[] };
       return new SkeinApiError({ status: response.status, type: b.error, message: b.message, workflowId: b.workflowId ?? null, issues: b.issues, requestId });
     }

@@ -64,7 +64,10 @@ class FrameHandlerError extends Error {
 /** The connection ended before `event: done`; `progressed` says whether it delivered anything new. */
 class StreamDroppedError extends Error {
   override name = 'StreamDroppedError';
-  constructor(readonly progressed: boolean, cause?: unknown) {
+  constructor(
+    readonly progressed: boolean,
+    cause?: unknown,
+  ) {
     super('The history stream ended before the run closed', { cause });
   }
 }

@@ -3,7 +3,15 @@
  * Node program. It needs only the API's URL (and its token when one is required): no engine connection, no
  * worker code. Types come from the API's OpenAPI document (`generated/openapi.ts`).
  */
-export { SkeinClient, DEFAULT_API_URL, type SkeinClientOptions, type CallOptions, type RunOptions, type HistoryOptions, type ListRunsOptions } from './client.js';
+export {
+  SkeinClient,
+  DEFAULT_API_URL,
+  type SkeinClientOptions,
+  type CallOptions,
+  type RunOptions,
+  type HistoryOptions,
+  type ListRunsOptions,
+} from './client.js';
 export { SkeinApiError, SkeinConnectionError, isTransient, type ApiValidationIssue } from './errors.js';
 export type { FollowHistoryOptions, HistoryStreamFrame, ReconnectInfo } from './history-stream.js';
 export { parseApiTime } from './time.js';

@@ -40,7 +40,15 @@ describe('SkeinClient requests', () => {
     });
     const client = new SkeinClient({ url: `${url}/`, token: 's3cret' });
     await expect(client.start({ workflowName: 'echo', input: { a: 1 }, workflowId: 'w1' })).resolves.toEqual({ workflowId: 'w1', runId: 'r1' });
-    expect(seen).toEqual([{ method: 'POST', url: '/workflow/start', auth: 'Bearer s3cret', type: 'application/json', body: '{"workflowName":"echo","input":{"a":1},"workflowId":"w1"}' }]);
+    expect(seen).toEqual([
+      {
+        method: 'POST',
+        url: '/workflow/start',
+        auth: 'Bearer s3cret',
+        type: 'application/json',
+        body: '{"workflowName":"echo","input":{"a":1},"workflowId":"w1"}',
+      },
+    ]);
   });
 
   it('targets the latest run or the pinned run, and resolves the latest run id for run-pinned control routes', async () => {
@@ -81,14 +89,24 @@ describe('SkeinClient requests', () => {
   it('turns an error body into SkeinApiError with type, message, workflowId, issues and request id', async () => {
     const url = await serve((req, res) => {
       if (req.url === '/workflow/run') {
-        return json(res, 400, { error: 'ValidationError', message: 'Invalid request body', issues: [{ code: 'invalid_type', path: ['body', 'workflowName'], message: 'expected string' }] });
+        return json(res, 400, {
+          error: 'ValidationError',
+          message: 'Invalid request body',
+          issues: [{ code: 'invalid_type', path: ['body', 'workflowName'], message: 'expected string' }],
+        });
       }
       json(res, 404, { error: 'WorkflowNotFoundError', message: 'Workflow execution not found', workflowId: 'gone' }, { 'x-request-id': 'req-1' });
     });
     const client = new SkeinClient({ url });
     const notFound = await client.result('gone').catch((e: unknown) => e);
     expect(notFound).toBeInstanceOf(SkeinApiError);
-    expect(notFound).toMatchObject({ status: 404, type: 'WorkflowNotFoundError', message: 'Workflow execution not found', workflowId: 'gone', requestId: 'req-1' });
+    expect(notFound).toMatchObject({
+      status: 404,
+      type: 'WorkflowNotFoundError',
+      message: 'Workflow execution not found',
+      workflowId: 'gone',
+      requestId: 'req-1',
+    });
     const invalid = await client.run({ workflowName: 'x' }).catch((e: unknown) => e);
     expect(invalid).toMatchObject({ status: 400, type: 'ValidationError', issues: [{ path: ['body', 'workflowName'] }] });
   });
@@ -98,7 +116,12 @@ describe('SkeinClient requests', () => {
       res.writeHead(502, 'Bad Gateway', { 'content-type': 'text/html' });
       res.end('<html>bad gateway</html>');
     });
-    await expect(new SkeinClient({ url }).catalog()).rejects.toMatchObject({ name: 'SkeinApiError', status: 502, type: 'HttpError', message: 'HTTP 502 Bad Gateway' });
+    await expect(new SkeinClient({ url }).catalog()).rejects.toMatchObject({
+      name: 'SkeinApiError',
+      status: 502,
+      type: 'HttpError',
+      message: 'HTTP 502 Bad Gateway',
+    });
   });
 
   it('reports an unreachable API as SkeinConnectionError naming the socket error', async () => {
@@ -126,7 +149,16 @@ describe('SkeinClient requests', () => {
     const url = await serve((req, res) => {
       const token = new URL(req.url!, 'http://x').searchParams.get('pageToken');
       tokens.push(token);
-      const page = token === null ? { events: [{ eventId: 1, eventType: 'A' }, { eventId: 2, eventType: 'B' }], nextPageToken: 'p2' } : { events: [{ eventId: 3, eventType: 'C' }], nextPageToken: null };
+      const page =
+        token === null
+          ? {
+              events: [
+                { eventId: 1, eventType: 'A' },
+                { eventId: 2, eventType: 'B' },
+              ],
+              nextPageToken: 'p2',
+            }
+          : { events: [{ eventId: 3, eventType: 'C' }], nextPageToken: null };
       json(res, 200, { workflow: {}, runId: 'r', ...page });
     });
     const ids: number[] = [];

@@ -11,7 +11,8 @@ let server: Server | undefined;
 /** An SSE server: `handler` gets the request and a writer for one frame. */
 async function sse(handler: (req: IncomingMessage, res: ServerResponse, frame: (event: string, data: unknown, id?: number) => void) => void): Promise<string> {
   server = createServer((req, res) => {
-    const frame = (event: string, data: unknown, id?: number) => res.write(`${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const frame = (event: string, data: unknown, id?: number) =>
+      res.write(`${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     handler(req, res, frame);
   });
   await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
@@ -31,7 +32,12 @@ function collect() {
     frames,
     reconnects,
     ids: () => frames.flatMap((f) => (f.type === 'history' ? [f.event.eventId] : [])),
-    options: { onFrame: (f: HistoryStreamFrame) => void frames.push(f), onReconnect: (i: ReconnectInfo) => void reconnects.push(i), minRetryDelayMs: 10, maxRetryDelayMs: 50 },
+    options: {
+      onFrame: (f: HistoryStreamFrame) => void frames.push(f),
+      onReconnect: (i: ReconnectInfo) => void reconnects.push(i),
+      minRetryDelayMs: 10,
+      maxRetryDelayMs: 50,
+    },
   };
 }
 
@@ -69,7 +75,8 @@ describe('followHistory', () => {
     let calls = 0;
     const url = await sse((_req, res, frame) => {
       calls += 1;
-      if (calls <= 3) return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"InternalError","message":"restarting","workflowId":null}');
+      if (calls <= 3)
+        return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"InternalError","message":"restarting","workflowId":null}');
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       frame('workflow', meta);
       frame('history', { eventId: 1, eventType: 'EVENT_TYPE_X' }, 1);
@@ -94,7 +101,9 @@ describe('followHistory', () => {
     let calls = 0;
     const url = await sse((_req, res) => {
       calls += 1;
-      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"WorkflowNotFoundError","message":"Workflow execution not found","workflowId":"w"}');
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end('{"error":"WorkflowNotFoundError","message":"Workflow execution not found","workflowId":"w"}');
     });
     const err = await new SkeinClient({ url }).followHistory('w', collect().options).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SkeinApiError);
@@ -129,7 +138,12 @@ describe('followHistory', () => {
     });
     const c = collect();
     const boom = new RangeError('consumer failed');
-    const pending = new SkeinClient({ url }).followHistory('w', { ...c.options, onFrame: (f) => { if (f.type === 'history') throw boom; } });
+    const pending = new SkeinClient({ url }).followHistory('w', {
+      ...c.options,
+      onFrame: (f) => {
+        if (f.type === 'history') throw boom;
+      },
+    });
     await expect(pending).rejects.toBe(boom);
     expect(calls).toBe(1);
     expect(c.reconnects).toHaveLength(0);

@@ -65,7 +65,10 @@ export function step<I = unknown, O = unknown, In = I>(config: ActivityConfig<I,
  */
 export function evaluator<I = unknown, V = unknown, In = I>(config: ActivityConfig<I, EvaluationResult<V>, In>): SkeinActivity<In, EvaluationResult<V>> {
   const def = normalizeActivityConfig('evaluator', config as unknown as ActivityConfig<I, EvaluationResult<V>>);
-  return Object.assign((input: In) => runActivity(def as never, input) as Promise<EvaluationResult<V>>, { [SKEIN]: def }) as unknown as SkeinActivity<In, EvaluationResult<V>>;
+  return Object.assign((input: In) => runActivity(def as never, input) as Promise<EvaluationResult<V>>, { [SKEIN]: def }) as unknown as SkeinActivity<
+    In,
+    EvaluationResult<V>
+  >;
 }
 
 // Hooks (README, "Hooks"): registration for hook files, emission for steps.

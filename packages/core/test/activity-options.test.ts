@@ -51,7 +51,11 @@ describe('effectiveActivityOptions', () => {
 describe('workflowLevelOptions (what a workflow passes to its children)', () => {
   it('is inherited < definition < invocation, without defaults or activity options', () => {
     expect(
-      workflowLevelOptions({ inherited: { heartbeatTimeout: '1s', startToCloseTimeout: '1m' }, definition: { startToCloseTimeout: '2m' }, invocation: { retry: { maximumAttempts: 2 } } }),
+      workflowLevelOptions({
+        inherited: { heartbeatTimeout: '1s', startToCloseTimeout: '1m' },
+        definition: { startToCloseTimeout: '2m' },
+        invocation: { retry: { maximumAttempts: 2 } },
+      }),
     ).toEqual({ heartbeatTimeout: '1s', startToCloseTimeout: '2m', retry: { maximumAttempts: 2 } });
   });
 });

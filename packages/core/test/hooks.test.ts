@@ -1,7 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  clearHooks, dispatchLifecycle, drainHooks, emit, emptyAggregations, on, onBeforeStart, onWorkflowStart,
-  reportLlmUsage, runInActivityScope, serializeError, setHookErrorReporter, type ActivityScope, type CustomEvent,
+  clearHooks,
+  dispatchLifecycle,
+  drainHooks,
+  emit,
+  emptyAggregations,
+  on,
+  onBeforeStart,
+  onWorkflowStart,
+  reportLlmUsage,
+  runInActivityScope,
+  serializeError,
+  setHookErrorReporter,
+  type ActivityScope,
+  type CustomEvent,
 } from '../src/index.js';
 
 afterEach(() => clearHooks());
@@ -11,8 +23,16 @@ const scope = (): ActivityScope => ({
   aggregations: emptyAggregations(),
   activityInfo: { activityId: '1', activityType: 'wf#s', name: 's', attempt: 1, taskQueue: 'main', scheduledTime: 0 },
   workflowDetails: {
-    attempt: 1, continuedFromExecutionRunId: null, firstExecutionRunId: 'r', parent: null, root: null,
-    runId: 'r', runStartTime: 0, startTime: 0, workflowId: 'w', workflowType: 'wf',
+    attempt: 1,
+    continuedFromExecutionRunId: null,
+    firstExecutionRunId: 'r',
+    parent: null,
+    root: null,
+    runId: 'r',
+    runStartTime: 0,
+    startTime: 0,
+    workflowId: 'w',
+    workflowType: 'wf',
   },
 });
 
@@ -24,7 +44,12 @@ describe('emit and on', () => {
     runInActivityScope(scope(), () => emit('custom', { a: 2 }));
     await drainHooks(1000);
     expect(seen[0]).toEqual({ eventId: expect.any(String), eventDate: expect.any(Number), name: 'custom', payload: { a: 1 } });
-    expect(seen[1]).toMatchObject({ payload: { a: 2 }, outputActivityKind: 'step', activityInfo: { activityType: 'wf#s' }, workflowDetails: { workflowId: 'w' } });
+    expect(seen[1]).toMatchObject({
+      payload: { a: 2 },
+      outputActivityKind: 'step',
+      activityInfo: { activityType: 'wf#s' },
+      workflowDetails: { workflowId: 'w' },
+    });
   });
 
   it('sums cost, http calls and tokens into the running activity’s aggregations', () => {

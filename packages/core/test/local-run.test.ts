@@ -51,7 +51,18 @@ describe('@skein/core re-exports Temporal signals, queries and updates', () => {
   });
 
   it('exports the same helper names from the Node entry and the workflow-safe entry', async () => {
-    const names = ['sleep', 'executeInParallel', 'defineSignal', 'defineQuery', 'defineUpdate', 'setHandler', 'condition', 'FatalError', 'ValidationError', 'hasErrorType'];
+    const names = [
+      'sleep',
+      'executeInParallel',
+      'defineSignal',
+      'defineQuery',
+      'defineUpdate',
+      'setHandler',
+      'condition',
+      'FatalError',
+      'ValidationError',
+      'hasErrorType',
+    ];
     for (const name of names) expect(core).toHaveProperty(name);
     const workflowEntry = await readFile(path.join(import.meta.dirname, '../src/workflow/helpers.ts'), 'utf8');
     const workflowIndex = await readFile(path.join(import.meta.dirname, '../src/workflow/index.ts'), 'utf8');

@@ -33,7 +33,15 @@ describe('executeInParallel', () => {
 
   it('reports a failed job as { ok: false, error } without failing the others', async () => {
     const boom = new RangeError('boom');
-    const results = await executeInParallel<number>({ jobs: [async () => 1, async () => { throw boom; }, async () => 3] });
+    const results = await executeInParallel<number>({
+      jobs: [
+        async () => 1,
+        async () => {
+          throw boom;
+        },
+        async () => 3,
+      ],
+    });
     expect(results[0]).toEqual({ ok: true, result: 1 });
     expect(results[1]).toEqual({ ok: false, error: boom });
     expect(results[2]).toEqual({ ok: true, result: 3 });

@@ -26,15 +26,15 @@ function listing(fs: FileSystem, dir: string): Map<string, 'file' | 'directory' 
     return out;
   }
   for (const e of entries) {
-      if (e.kind !== 'symlink') {
-        out.set(e.name, e.kind === 'file' || e.kind === 'directory' ? e.kind : 'other');
-        continue;
-      }
-      try {
-        out.set(e.name, (fs.stat(joinName(dir, e.name))).kind);
-      } catch {
-        out.set(e.name, 'other');
-      }
+    if (e.kind !== 'symlink') {
+      out.set(e.name, e.kind === 'file' || e.kind === 'directory' ? e.kind : 'other');
+      continue;
+    }
+    try {
+      out.set(e.name, fs.stat(joinName(dir, e.name)).kind);
+    } catch {
+      out.set(e.name, 'other');
+    }
   }
   return out;
 }
@@ -116,10 +116,14 @@ export function workflowActivities(fs: FileSystem, store: ModuleStore, dir: stri
 export function sharedActivities(fs: FileSystem, store: ModuleStore, sharedFiles: readonly string[], diagnostics: Diagnostics): ActivityEntry[] {
   const order = (dir: string) => `${dirname(dir)}\0${dir.endsWith('steps') ? 0 : 1}`;
   const folders = [...new Set(sharedFiles.map((f) => dirname(f)))].sort((a, b) => cmp(order(a), order(b)));
-  return activitiesFrom(store, folders.flatMap((dir) => conventionFolderFiles(fs, dir, diagnostics)), diagnostics);
+  return activitiesFrom(
+    store,
+    folders.flatMap((dir) => conventionFolderFiles(fs, dir, diagnostics)),
+    diagnostics,
+  );
 }
 
 function activitiesFrom(store: ModuleStore, files: string[], diagnostics: Diagnostics): ActivityEntry[] {
-  const perFile = (files.map((f) => activitiesOfFile(store, f, classifyFile(f) as FileRole, diagnostics)));
+  const perFile = files.map((f) => activitiesOfFile(store, f, classifyFile(f) as FileRole, diagnostics));
   return perFile.flat();
 }

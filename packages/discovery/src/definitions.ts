@@ -78,5 +78,8 @@ export function checkWorkflowNames(def: Definition, file: string, diagnostics: D
 
 /** An activity's checked name, or undefined when unusable (already reported). */
 export function checkActivityName(def: Definition, file: string, diagnostics: Diagnostics): string | undefined {
-  return checkName(def.name, file, `${kindOf(def, file) ?? def.callee} name`, diagnostics, { nonStatic: 'activity/non-static-name', invalid: 'activity/invalid-name' });
+  return checkName(def.name, file, `${kindOf(def, file) ?? def.callee} name`, diagnostics, {
+    nonStatic: 'activity/non-static-name',
+    invalid: 'activity/invalid-name',
+  });
 }

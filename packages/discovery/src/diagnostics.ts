@@ -20,7 +20,17 @@ export class Diagnostics {
     const meta: { severity: Diagnostic['severity']; docs: RuleDocs; messages: Readonly<Record<string, MessageTemplate>> } = RULES[ruleId];
     const template = meta.messages[messageId] as MessageTemplate;
     const { line, column } = position ?? { line: 1, column: 1 };
-    const d: Diagnostic = { ruleId, severity: meta.severity, file, line, column, message: renderMessage(template.message, data), hint: renderMessage(template.hint ?? '', data), messageId, data };
+    const d: Diagnostic = {
+      ruleId,
+      severity: meta.severity,
+      file,
+      line,
+      column,
+      message: renderMessage(template.message, data),
+      hint: renderMessage(template.hint ?? '', data),
+      messageId,
+      data,
+    };
     if (meta.docs.packageRule !== undefined) d.packageRule = meta.docs.packageRule;
     this.add(d);
   }

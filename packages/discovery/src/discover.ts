@@ -15,7 +15,15 @@ import { layoutOf } from './layout.js';
 import type { Definition } from './module-info.js';
 import { checkWorkflowNames, resolveActivities, type SharedSource } from './namespaces.js';
 import { keyPosition } from './json-position.js';
-import { checkPackageFlag, findInstalledPackage, intendsWorkflowPackage, listInstalledPackages, readManifest, toInstalledPackage, type InstalledPackage } from './packages.js';
+import {
+  checkPackageFlag,
+  findInstalledPackage,
+  intendsWorkflowPackage,
+  listInstalledPackages,
+  readManifest,
+  toInstalledPackage,
+  type InstalledPackage,
+} from './packages.js';
 import { followEntry } from './reexports.js';
 import { createSession, type AnalysisSession } from './session.js';
 import type { ModuleStore } from './store.js';
@@ -93,7 +101,15 @@ export async function discover(projectRoot: string, options: DiscoverOptions = {
   } catch (error) {
     const code = errorCode(error);
     diagnostics.report(code === 'ELOOP' ? 'fs/symlink-loop' : 'fs/unreadable', 'projectRoot', requested, undefined, { dir: requested, code });
-    return { root: requested, mode: options.mode === 'package' ? 'package' : 'project', workflows: [], sharedActivities: [], packages: [], diagnostics: diagnostics.sorted(), filesRead: store.filesRead };
+    return {
+      root: requested,
+      mode: options.mode === 'package' ? 'package' : 'project',
+      workflows: [],
+      sharedActivities: [],
+      packages: [],
+      diagnostics: diagnostics.sorted(),
+      filesRead: store.filesRead,
+    };
   }
   const manifest = readManifest(fs, root, diagnostics);
   const rootPackage = manifest.ok ? toInstalledPackage(root, manifest.json, manifest.text) : undefined;
@@ -125,10 +141,22 @@ export async function discover(projectRoot: string, options: DiscoverOptions = {
   }
   const workflows = sources.flatMap((s) => s.workflows);
   checkWorkflowNames(workflows, diagnostics);
-  const shared = resolveActivities(workflows, sources.map((s) => s.shared), diagnostics);
+  const shared = resolveActivities(
+    workflows,
+    sources.map((s) => s.shared),
+    diagnostics,
+  );
   if (workflows.length === 0) reportNoWorkflows(run, root, packageMode, sources);
   const packages: PackageRef[] = (packageMode ? [] : exposed).map(({ name, version, root: r }) => ({ name, version, root: r }));
-  return { root, mode: packageMode ? 'package' : 'project', workflows, sharedActivities: shared, packages, diagnostics: diagnostics.sorted(), filesRead: store.filesRead };
+  return {
+    root,
+    mode: packageMode ? 'package' : 'project',
+    workflows,
+    sharedActivities: shared,
+    packages,
+    diagnostics: diagnostics.sorted(),
+    filesRead: store.filesRead,
+  };
 }
 
 /** Package mode: a root whose expose flag is missing, misspelled or not the boolean true (package rule 4, strictly). */
@@ -178,12 +206,28 @@ function entryOf(run: Run, file: string, definition: Definition, exportName: str
   const names = checkDefinitionNames(definition, file, run.diagnostics);
   if (!names) return undefined;
   const activities = workflowActivities(run.fs, run.store, dirname(file), run.diagnostics);
-  return { name: names.name, aliases: names.aliases, file, line: definition.position.line, column: definition.position.column, package: pkg, exportName, localExport, activities, activityTypes: [] };
+  return {
+    name: names.name,
+    aliases: names.aliases,
+    file,
+    line: definition.position.line,
+    column: definition.position.column,
+    package: pkg,
+    exportName,
+    localExport,
+    activities,
+    activityTypes: [],
+  };
 }
 
 /** Convention files under `root` for the judged side of its layout: workflow files and shared activity files. */
 function conventionFiles(run: Run, root: string, skip: (real: string) => boolean): { workflowFiles: string[]; sharedFiles: string[] } {
-  const wanted = walkFiles(run.fs, root, { skipDir: (name, real) => isSkippedDirName(name) || skip(real), wantFile: (_name, path) => classifyFile(path) !== null }, run.diagnostics);
+  const wanted = walkFiles(
+    run.fs,
+    root,
+    { skipDir: (name, real) => isSkippedDirName(name) || skip(real), wantFile: (_name, path) => classifyFile(path) !== null },
+    run.diagnostics,
+  );
   const workflowFiles: string[] = [];
   const sharedFiles: string[] = [];
   for (const file of wanted) {
@@ -203,7 +247,11 @@ function discoverLocal(run: Run, root: string, packageRoots: ReadonlySet<string>
     return first ? entryOf(run, file, first.definition, first.exportName, first.exportName, null) : undefined;
   });
   const shared = sharedActivities(run.fs, run.store, sharedFiles, run.diagnostics);
-  return { workflows: perFile.filter((w): w is WorkflowEntry => w !== undefined), shared: { package: null, activities: shared }, convention: { workflowFiles: workflowFiles.length } };
+  return {
+    workflows: perFile.filter((w): w is WorkflowEntry => w !== undefined),
+    shared: { package: null, activities: shared },
+    convention: { workflowFiles: workflowFiles.length },
+  };
 }
 
 /** One exposed package's workflows (reached from its entry) and shared activities. */
@@ -226,18 +274,25 @@ function discoverPackage(run: Run, pkg: InstalledPackage): SourceResult {
  * not reach (`conventions/unreachable-workflow`).
  */
 function packageWorkflows(run: Run, pkg: InstalledPackage, ref: PackageRef, entryFile: string, allWorkflowFiles: string[]): WorkflowEntry[] {
-  const isWorkflowSpecifier = (specifier: string): boolean => /(^|\/)workflow(\.[mc]?[jt]s)?$/.test(specifier) || (run.probe.packageOf(specifier)?.pkg.expose ?? 'absent') !== 'absent';
+  const isWorkflowSpecifier = (specifier: string): boolean =>
+    /(^|\/)workflow(\.[mc]?[jt]s)?$/.test(specifier) || (run.probe.packageOf(specifier)?.pkg.expose ?? 'absent') !== 'absent';
   const reach = followEntry(run.graph, entryFile, isWorkflowSpecifier);
   const reached = new Set([...reach.workflowFiles, ...reach.workflows.map((w) => w.file)]);
   // The registered definition of each file is its first one (others are `workflow/multiple-definitions`).
   const firstOf = new Map<string, string | undefined>();
   for (const file of reached) firstOf.set(file, firstDefinitionOf(run, file)?.exportName);
-  const entries = reach.workflows.filter((w) => firstOf.get(w.file) === w.localExport).map((w) => entryOf(run, w.file, w.definition, w.exportName, w.localExport, ref));
+  const entries = reach.workflows
+    .filter((w) => firstOf.get(w.file) === w.localExport)
+    .map((w) => entryOf(run, w.file, w.definition, w.exportName, w.localExport, ref));
   const byFile = new Map<string, WorkflowEntry>();
   for (const e of entries) if (e && !byFile.has(e.file)) byFile.set(e.file, e);
   for (const file of allWorkflowFiles) {
     if (reached.has(file)) continue;
-    run.diagnostics.report('conventions/unreachable-workflow', 'unreachable', file, undefined, { file, pkg: pkg.name, specifier: file.slice(pkg.root.length + 1).replace(/\.([mc]?)ts$/, '.$1js') });
+    run.diagnostics.report('conventions/unreachable-workflow', 'unreachable', file, undefined, {
+      file,
+      pkg: pkg.name,
+      specifier: file.slice(pkg.root.length + 1).replace(/\.([mc]?)ts$/, '.$1js'),
+    });
   }
   return [...byFile.values()].sort((a, b) => cmp(a.file, b.file));
 }

@@ -71,7 +71,7 @@ export function statOrUndefined(fs: FileSystem, path: string): FileStat | undefi
 
 /** True when `path` is an existing regular file (symlinks followed). */
 export function isFile(fs: FileSystem, path: string): boolean {
-  return (statOrUndefined(fs, path))?.kind === 'file';
+  return statOrUndefined(fs, path)?.kind === 'file';
 }
 
 /**
@@ -226,7 +226,6 @@ export function isOwnFile(roots: readonly string[], file: string): boolean {
   return !file.includes(NODE_MODULES_SEGMENT, root.length) && !(file.endsWith(NODE_MODULES_END) && file.length - NODE_MODULES_END.length >= root.length);
 }
 
-
 /**
  * Wraps `base` so that a path inside one of `roots` (real paths), outside its `node_modules`, whose real path
  * leaves that root throws `EOUTSIDE` (with the real `target`): a symlink such as `hello/steps.js -> /etc/passwd` is never
@@ -326,5 +325,10 @@ export function confineFileSystem(base: FileSystem, roots: readonly string[]): F
       if (escapes(p)) throw Object.assign(new Error(`${p} leads outside the package; not read`), { code: 'EOUTSIDE', target: realTarget(p) });
       return call(p);
     };
-  return { readFile: guard((p) => base.readFile(p)), stat: guard((p) => base.stat(p)), realpath: guard((p) => base.realpath(p)), readdir: guard((p) => list(splitPlainPath(p) ? p : resolve(p))) };
+  return {
+    readFile: guard((p) => base.readFile(p)),
+    stat: guard((p) => base.stat(p)),
+    realpath: guard((p) => base.realpath(p)),
+    readdir: guard((p) => list(splitPlainPath(p) ? p : resolve(p))),
+  };
 }

@@ -33,7 +33,6 @@ export function isRelative(specifier: string): boolean {
   return specifier.startsWith('./') || specifier.startsWith('../');
 }
 
-
 /** True for absolute paths and `file:` URLs, which package rule 2 forbids in re-exports. */
 export function isAbsoluteSpecifier(specifier: string): boolean {
   return isAbsolute(specifier) || specifier.startsWith('file:');

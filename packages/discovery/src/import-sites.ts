@@ -33,7 +33,13 @@ export function isRequireCall(path: RulePath): boolean {
   return isGlobalRequireCall(path) && node.type === 'CallExpression' && node.arguments.length === 1 && node.arguments[0]?.type === 'StringLiteral';
 }
 
-const COLLECTOR_SCOPE = { ImportDeclaration: 'module', ExportNamedDeclaration: 'module', ExportAllDeclaration: 'module', ImportExpression: IMPORT_CALL, CallExpression: REQUIRE_WORD } as const;
+const COLLECTOR_SCOPE = {
+  ImportDeclaration: 'module',
+  ExportNamedDeclaration: 'module',
+  ExportAllDeclaration: 'module',
+  ImportExpression: IMPORT_CALL,
+  CallExpression: REQUIRE_WORD,
+} as const;
 
 /** Returns a visitor that pushes every static import site of the traversed file into `sites`. */
 export function importCollector(sites: ImportSite[]): RuleVisitor {

@@ -85,7 +85,7 @@ export class PackageProbe {
 function isWorkflowTarget(file: string, specifier: string, probe: PackageProbe): boolean {
   if (isRelative(specifier)) return classifyFile(probe.graph.resolvePath(file, specifier)) === 'workflow';
   const found = probe.packageOf(specifier);
-  return found !== undefined && (probe.isWorkflowPackage(found.pkg, found.subpath));
+  return found !== undefined && probe.isWorkflowPackage(found.pkg, found.subpath);
 }
 
 /**
@@ -95,7 +95,7 @@ function isWorkflowTarget(file: string, specifier: string, probe: PackageProbe):
  */
 export function checkWorkflowImports(info: ModuleInfo, probe: PackageProbe, diagnostics: Diagnostics): void {
   for (const form of info.unsupported) {
-    if (form.kind !== 'dynamic-import' || !(isWorkflowTarget(info.file, form.source, probe))) continue;
+    if (form.kind !== 'dynamic-import' || !isWorkflowTarget(info.file, form.source, probe)) continue;
     diagnostics.report('imports/dynamic', 'dynamic', info.file, form.position, { source: form.source });
   }
   for (const decl of info.imports) {
@@ -118,9 +118,12 @@ export function checkWorkflowImports(info: ModuleInfo, probe: PackageProbe, diag
     }
     if (pkg.expose === 'exposed') continue;
     for (const s of decl.specifiers) {
-      if (!(probe.exportIsWorkflow(pkg, subpath, s.imported))) continue;
+      if (!probe.exportIsWorkflow(pkg, subpath, s.imported)) continue;
       const what = s.imported === 'default' ? `'${s.local}' (the default export of '${decl.source}')` : `'${s.imported}' imported from '${decl.source}'`;
-      const state = pkg.expose === 'invalid' ? `sets "${PACKAGE_JSON_KEY}.workflows.expose" to something other than the boolean true` : `does not set "${PACKAGE_JSON_KEY}": { "workflows": { "expose": true } }`;
+      const state =
+        pkg.expose === 'invalid'
+          ? `sets "${PACKAGE_JSON_KEY}.workflows.expose" to something other than the boolean true`
+          : `does not set "${PACKAGE_JSON_KEY}": { "workflows": { "expose": true } }`;
       diagnostics.report('package/no-expose-flag', 'notExposed', info.file, s.position, { what, pkg: pkg.name, state, manifest: pkg.manifest });
     }
   }

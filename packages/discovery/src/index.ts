@@ -8,7 +8,20 @@ export type * from './types.js';
 export { discover, type DiscoverOptions } from './discover.js';
 export { classifyFile, isCompanionFile, isDeclarationFile, isSkippedDirName, isTestFile, sourceStem, SOURCE_EXTENSIONS } from './conventions.js';
 export { ENTRY_CONDITIONS, resolveEntry, resolveExportsTarget, type EntryResolution, type PackageJsonLike } from './entry.js';
-export { cachingFileSystem, confineFileSystem, deepestRoot, errorCode, isInside, isOwnFile, nodeFileSystem, statOrUndefined, type DirEntry, type EntryKind, type FileStat, type FileSystem } from './fs.js';
+export {
+  cachingFileSystem,
+  confineFileSystem,
+  deepestRoot,
+  errorCode,
+  isInside,
+  isOwnFile,
+  nodeFileSystem,
+  statOrUndefined,
+  type DirEntry,
+  type EntryKind,
+  type FileStat,
+  type FileSystem,
+} from './fs.js';
 export { CORE_RULE_METAS, RULES, RULE_IDS, type CoreRuleId, type MessageId, type RuleId } from './rules.js';
 export { docsPath, renderMessage, type MessageTemplate, type RuleDocs, type RuleMeta } from './rule-meta.js';
 export { compareDiagnostics, Diagnostics } from './diagnostics.js';
@@ -17,7 +30,17 @@ export { DEFAULT_MAX_FILE_BYTES, ModuleStore, type ModuleHook } from './store.js
 export { createSession, type AnalysisSession } from './session.js';
 export { parseSource, isTypeScriptFile, type ParsedSource } from './parse.js';
 export { RulePath, Scope, walk, type AnyVisit, type Binding, type BindingKind, type VisitorTable } from './traverse.js';
-export { IMPORT_CALL, mayMatch, mergeVisitors, REQUIRE_WORD, VISIT_SCOPE, wordPattern, type RuleVisitor, type SourceFacts, type VisitScope } from './visitor-table.js';
+export {
+  IMPORT_CALL,
+  mayMatch,
+  mergeVisitors,
+  REQUIRE_WORD,
+  VISIT_SCOPE,
+  wordPattern,
+  type RuleVisitor,
+  type SourceFacts,
+  type VisitScope,
+} from './visitor-table.js';
 export { jsonErrorPosition, jsonKeyPosition, keyPosition, positionAt } from './json-position.js';
 export { readManifest, readPackageJson, exposeState, checkPackageFlag, intendsWorkflowPackage, type ManifestRead, type PackageJsonRead } from './packages.js';
 export { walkFiles, type WalkOptions } from './walk.js';

@@ -38,7 +38,14 @@ function realOf(fs: FileSystem, path: string): string {
 function hasWorkflowFileOutside(fs: FileSystem, root: string, compiled: string): boolean {
   const skip = realOf(fs, compiled);
   const sink = new Diagnostics();
-  return walkFiles(fs, root, { skipDir: (name, real) => isSkippedDirName(name) || real === skip, wantFile: (_name, path) => classifyFile(path) === 'workflow' }, sink).length > 0;
+  return (
+    walkFiles(
+      fs,
+      root,
+      { skipDir: (name, real) => isSkippedDirName(name) || real === skip, wantFile: (_name, path) => classifyFile(path) === 'workflow' },
+      sink,
+    ).length > 0
+  );
 }
 
 /**

@@ -172,8 +172,7 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
       const source = stmt.source.value;
       const info: ImportInfo = { source, position: positionOf(stmt), specifiers: [] };
       for (const s of stmt.specifiers) {
-        const imported =
-          s.type === 'ImportDefaultSpecifier' ? 'default' : s.type === 'ImportNamespaceSpecifier' ? '*' : exportedName(s.imported);
+        const imported = s.type === 'ImportDefaultSpecifier' ? 'default' : s.type === 'ImportNamespaceSpecifier' ? '*' : exportedName(s.imported);
         info.specifiers.push({ local: s.local.name, imported, position: positionOf(s) });
         locals.set(s.local.name, { kind: 'import', source, imported, position: positionOf(s) });
         if (isAuthoringSource(source)) {
@@ -238,7 +237,9 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
       if (key === 'aliases' && (kind === 'workflow' || kind === 'wrapper')) {
         aliases =
           p.value.type === 'ArrayExpression'
-            ? p.value.elements.map((e) => (e && e.type !== 'SpreadElement' ? readString(e, positionOf(e)) : { ok: false, position: e ? positionOf(e) : positionOf(p.value) }))
+            ? p.value.elements.map((e) =>
+                e && e.type !== 'SpreadElement' ? readString(e, positionOf(e)) : { ok: false, position: e ? positionOf(e) : positionOf(p.value) },
+              )
             : [{ ok: false, position: positionOf(p.value) }];
       }
     }
@@ -288,7 +289,12 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
       else if (d.type === 'FunctionDeclaration' || d.type === 'ClassDeclaration') exports.set('default', { kind: 'value', references: [], position });
       else {
         const binding = bindingOfExpression(d, position);
-        exports.set('default', binding.kind === 'definition' ? { kind: 'definition', definition: binding.definition, position } : { kind: 'value', references: binding.kind === 'value' ? binding.references : [], position });
+        exports.set(
+          'default',
+          binding.kind === 'definition'
+            ? { kind: 'definition', definition: binding.definition, position }
+            : { kind: 'value', references: binding.kind === 'value' ? binding.references : [], position },
+        );
       }
     }
   }
@@ -350,7 +356,10 @@ export function unsupportedFormsVisitor(out: UnsupportedForm[]): RuleVisitor {
       const binding = isModuleExports(left) ? undefined : keyName(left.property, left.computed);
       const what = isModuleExports(left) ? 'module.exports = …' : `${isModuleExports(left.object) ? 'module.exports' : 'exports'}.${binding ?? '[…]'} = …`;
       const right = n.right;
-      const source = right.type === 'CallExpression' && right.callee.type === 'Identifier' && right.callee.name === 'require' ? staticStringOf(right.arguments[0]) : undefined;
+      const source =
+        right.type === 'CallExpression' && right.callee.type === 'Identifier' && right.callee.name === 'require'
+          ? staticStringOf(right.arguments[0])
+          : undefined;
       out.push({ kind: 'commonjs', what, position: positionOf(n), ...(source !== undefined && { source }), ...(binding !== undefined && { binding }) });
       cjsRanges.push([n.start ?? 0, n.end ?? 0]);
     },
@@ -361,7 +370,11 @@ export function unsupportedFormsVisitor(out: UnsupportedForm[]): RuleVisitor {
         const start = n.start ?? 0;
         if (cjsRanges.some(([s, e]) => start >= s && start < e)) return;
         const source = staticStringOf(n.arguments[0]);
-        out.push(source === undefined ? { kind: 'computed-path', what: 'require()', position: positionOf(n) } : { kind: 'commonjs', what: `require('${source}')`, position: positionOf(n), source });
+        out.push(
+          source === undefined
+            ? { kind: 'computed-path', what: 'require()', position: positionOf(n) }
+            : { kind: 'commonjs', what: `require('${source}')`, position: positionOf(n), source },
+        );
       } else if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier' && callee.object.name === 'Object') {
         const first = n.arguments[0];
         const method = keyName(callee.property, callee.computed);
@@ -373,7 +386,11 @@ export function unsupportedFormsVisitor(out: UnsupportedForm[]): RuleVisitor {
     },
     ImportExpression({ node: n }) {
       const source = staticStringOf(n.source);
-      out.push(source === undefined ? { kind: 'computed-path', what: 'import()', position: positionOf(n) } : { kind: 'dynamic-import', source, position: positionOf(n) });
+      out.push(
+        source === undefined
+          ? { kind: 'computed-path', what: 'import()', position: positionOf(n) }
+          : { kind: 'dynamic-import', source, position: positionOf(n) },
+      );
     },
     [VISIT_SCOPE]: UNSUPPORTED_FORMS_SCOPE,
   };

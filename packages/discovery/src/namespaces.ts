@@ -33,7 +33,13 @@ function uniqueInScope(activities: ActivityEntry[], scope: string, diagnostics: 
       byName.set(a.name, a);
       continue;
     }
-    diagnostics.report('names/duplicate-activity', 'duplicate', a.file, { line: a.line, column: a.column }, { activity: describe(a), first: describe(first), scope });
+    diagnostics.report(
+      'names/duplicate-activity',
+      'duplicate',
+      a.file,
+      { line: a.line, column: a.column },
+      { activity: describe(a), first: describe(first), scope },
+    );
   }
   return [...byName.values()];
 }
@@ -53,17 +59,23 @@ export function checkWorkflowNames(workflows: WorkflowEntry[], diagnostics: Diag
       }
       if (first === w) continue;
       const what = (e: WorkflowEntry) => (key === e.name ? 'workflow' : 'an alias of workflow');
-      diagnostics.report('names/duplicate-workflow', 'duplicate', w.file, { line: w.line, column: w.column }, {
-        key,
-        what: what(w),
-        name: w.name,
-        owner: owner(w.package),
-        file: w.file,
-        firstWhat: what(first),
-        firstName: first.name,
-        firstOwner: owner(first.package),
-        firstFile: first.file,
-      });
+      diagnostics.report(
+        'names/duplicate-workflow',
+        'duplicate',
+        w.file,
+        { line: w.line, column: w.column },
+        {
+          key,
+          what: what(w),
+          name: w.name,
+          owner: owner(w.package),
+          file: w.file,
+          firstWhat: what(first),
+          firstName: first.name,
+          firstOwner: owner(first.package),
+          firstFile: first.file,
+        },
+      );
     }
   }
 }
@@ -82,13 +94,19 @@ export function resolveActivities(workflows: WorkflowEntry[], sources: SharedSou
         winners.set(a.name, { ...a, shared: true, package: source.package });
         continue;
       }
-      diagnostics.report('names/shared-activity-overridden', 'overridden', a.file, { line: a.line, column: a.column }, {
-        activity: describe(a),
-        owner: owner(source.package),
-        first: describe(first),
-        firstOwner: owner(first.package),
-        firstFile: first.file,
-      });
+      diagnostics.report(
+        'names/shared-activity-overridden',
+        'overridden',
+        a.file,
+        { line: a.line, column: a.column },
+        {
+          activity: describe(a),
+          owner: owner(source.package),
+          first: describe(first),
+          firstOwner: owner(first.package),
+          firstFile: first.file,
+        },
+      );
     }
   }
   const sharedNames = [...winners.keys()].sort();
@@ -97,13 +115,19 @@ export function resolveActivities(workflows: WorkflowEntry[], sources: SharedSou
     for (const a of w.activities) {
       const shared = winners.get(a.name);
       if (!shared) continue;
-      diagnostics.report('names/scoped-shadows-shared', 'shadows', a.file, { line: a.line, column: a.column }, {
-        activity: describe(a),
-        workflow: w.name,
-        shared: describe(shared),
-        owner: owner(shared.package),
-        type: activityType(w.name, a.name),
-      });
+      diagnostics.report(
+        'names/scoped-shadows-shared',
+        'shadows',
+        a.file,
+        { line: a.line, column: a.column },
+        {
+          activity: describe(a),
+          workflow: w.name,
+          shared: describe(shared),
+          owner: owner(shared.package),
+          type: activityType(w.name, a.name),
+        },
+      );
     }
     w.activityTypes = activityTypesOf(w.name, w.activities, sharedNames);
   }

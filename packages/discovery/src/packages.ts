@@ -68,7 +68,8 @@ export function readManifest(fs: FileSystem, dir: string, diagnostics: Diagnosti
   const read = readPackageJson(fs, dir);
   if (read.ok) return { ok: true, json: read.json, text: read.text };
   const { file } = read;
-  if (read.problem === 'syntax') diagnostics.report('package/invalid-json', 'syntax', file, jsonErrorPosition(read.text, read.message), { file, reason: read.message });
+  if (read.problem === 'syntax')
+    diagnostics.report('package/invalid-json', 'syntax', file, jsonErrorPosition(read.text, read.message), { file, reason: read.message });
   else if (read.problem === 'missing') diagnostics.report('package/missing-manifest', 'missing', file, undefined, { dir });
   else diagnostics.report('package/invalid-json', 'unreadable', file, undefined, { file, code: read.code });
   return { ok: false };
@@ -105,9 +106,9 @@ export function listInstalledPackages(
   diagnostics: Diagnostics,
 ): InstalledPackage[] {
   const chain = nodeModulesChain(projectRoot, ceiling);
-  const perFolder = (chain.map((nm) => candidateDirs(fs, nm)));
+  const perFolder = chain.map((nm) => candidateDirs(fs, nm));
   const candidates = perFolder.flat();
-  const read = (candidates.map((dir) => readPackage(fs, dir, diagnostics)));
+  const read = candidates.map((dir) => readPackage(fs, dir, diagnostics));
   const byReal = new Set<string>(excludeRoots);
   const byName = new Set<string>();
   const out: InstalledPackage[] = [];
@@ -126,7 +127,13 @@ export function listInstalledPackages(
  * that package's manifest, so package mode, where installed packages only answer the import checks of workflow
  * code, never lists (or holds) every package of `node_modules`. Problems of the package are not reported.
  */
-export function findInstalledPackage(fs: FileSystem, projectRoot: string, ceiling: string | undefined, excludeRoots: ReadonlySet<string>, name: string): InstalledPackage | undefined {
+export function findInstalledPackage(
+  fs: FileSystem,
+  projectRoot: string,
+  ceiling: string | undefined,
+  excludeRoots: ReadonlySet<string>,
+  name: string,
+): InstalledPackage | undefined {
   for (const nodeModules of nodeModulesChain(projectRoot, ceiling)) {
     const pkg = readPackage(fs, join(nodeModules, name), new Diagnostics());
     if (pkg && pkg.name === name && !excludeRoots.has(pkg.root)) return pkg;
@@ -136,7 +143,8 @@ export function findInstalledPackage(fs: FileSystem, projectRoot: string, ceilin
 
 function listDir(fs: FileSystem, dir: string): string[] {
   try {
-    return (fs.readdir(dir))
+    return fs
+      .readdir(dir)
       .filter((e) => (e.kind === 'directory' || e.kind === 'symlink') && !e.name.startsWith('.'))
       .map((e) => e.name)
       .sort(); // readdir order varies by file system; of two folders holding one package (or one name), the first wins
@@ -157,7 +165,7 @@ function readPackage(fs: FileSystem, dir: string, diagnostics: Diagnostics): Ins
   let root: string;
   try {
     root = fs.realpath(dir);
-    if ((fs.stat(root)).kind !== 'directory') return undefined;
+    if (fs.stat(root).kind !== 'directory') return undefined;
   } catch (error) {
     if (errorCode(error) === 'ELOOP') {
       diagnostics.report('fs/symlink-loop', 'packageLoops', dir, undefined, { path: dir });
@@ -171,13 +179,21 @@ function readPackage(fs: FileSystem, dir: string, diagnostics: Diagnostics): Ins
   const { name, expose, manifest: file } = pkg;
   if (expose === 'invalid') {
     const ns = json[PACKAGE_JSON_KEY] as { workflows?: { expose?: unknown } } | undefined;
-    diagnostics.report('package/invalid-expose-flag', 'invalid', file, keyPosition(text, 'expose'), { name, value: JSON.stringify(ns?.workflows?.expose) ?? 'a non-boolean value' });
+    diagnostics.report('package/invalid-expose-flag', 'invalid', file, keyPosition(text, 'expose'), {
+      name,
+      value: JSON.stringify(ns?.workflows?.expose) ?? 'a non-boolean value',
+    });
   }
   return pkg;
 }
 
 /** An `InstalledPackage` for a package root whose package.json was read (`fallbackName` when it has no name). */
-export function toInstalledPackage(root: string, json: Record<string, unknown>, text: string, fallbackName = root.split(/[\\/]/).pop() as string): InstalledPackage {
+export function toInstalledPackage(
+  root: string,
+  json: Record<string, unknown>,
+  text: string,
+  fallbackName = root.split(/[\\/]/).pop() as string,
+): InstalledPackage {
   const name = typeof json.name === 'string' && json.name !== '' ? json.name : fallbackName;
   const version = typeof json.version === 'string' ? json.version : '0.0.0';
   return { name, version, root, manifest: join(root, 'package.json'), json, text, expose: exposeState(json) };
@@ -188,7 +204,8 @@ function distance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = row;
   }
   return prev[b.length] as number;

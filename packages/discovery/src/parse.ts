@@ -53,6 +53,9 @@ export function parseSource(text: string, file: string): ParsedSource {
     return { ast, errors };
   } catch (error) {
     const e = error as { loc?: { line: number; column: number }; message?: string };
-    return { ast: undefined, errors: [{ position: { line: e.loc?.line ?? 1, column: (e.loc?.column ?? 0) + 1 }, message: stripLocation(String(e.message ?? 'unknown syntax error')) }] };
+    return {
+      ast: undefined,
+      errors: [{ position: { line: e.loc?.line ?? 1, column: (e.loc?.column ?? 0) + 1 }, message: stripLocation(String(e.message ?? 'unknown syntax error')) }],
+    };
   }
 }

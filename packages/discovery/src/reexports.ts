@@ -119,7 +119,9 @@ export function followEntry(graph: ExportGraph, entry: string, isWorkflowSpecifi
 /** The supported re-export of `source` (bound as `binding`), or the two general forms when the source is unknown. */
 function esmForm(source: string | undefined, binding: string | undefined): string {
   if (source === undefined) return FIX_FORMS;
-  return binding === undefined ? `export * from '${source}' or export { default as <name> } from '${source}'` : `export { default as ${binding} } from '${source}'`;
+  return binding === undefined
+    ? `export * from '${source}' or export { default as <name> } from '${source}'`
+    : `export { default as ${binding} } from '${source}'`;
 }
 
 function reportUnsupported(info: ModuleInfo, diagnostics: Diagnostics): void {
@@ -144,7 +146,7 @@ function reachesWorkflow(graph: ExportGraph, from: string, specifier: string, is
   if (!isRelative(specifier)) return isAbsoluteSpecifier(specifier) || isWorkflowSpecifier(specifier);
   const file = graph.resolvePath(from, specifier);
   if (classifyFile(file) === 'workflow') return true;
-  if ((graph.store.load(file)).missing) return false;
+  if (graph.store.load(file).missing) return false;
   for (const name of graph.exportNames(file)) {
     const r = graph.resolveExport(file, name);
     if (r?.kind === 'definition' && kindOf(r.definition, r.file) === 'workflow') return true;
@@ -158,14 +160,18 @@ function reachesWorkflow(graph: ExportGraph, from: string, specifier: string, is
  */
 function reportNamespaces(graph: ExportGraph, info: ModuleInfo, isWorkflowSpecifier: WorkflowSpecifierTest): void {
   for (const form of info.unsupported) {
-    if (form.kind !== 'namespace-reexport' || !(reachesWorkflow(graph, info.file, form.source, isWorkflowSpecifier))) continue;
+    if (form.kind !== 'namespace-reexport' || !reachesWorkflow(graph, info.file, form.source, isWorkflowSpecifier)) continue;
     graph.diagnostics.report('reexport/namespace', 'exportStarAs', info.file, form.position, { name: form.exported, source: form.source });
   }
   for (const [exportName, binding] of info.exports) {
     if (binding.kind !== 'local') continue;
     const local = info.locals.get(binding.local);
-    if (local?.kind !== 'import' || local.imported !== '*' || !(reachesWorkflow(graph, info.file, local.source, isWorkflowSpecifier))) continue;
-    graph.diagnostics.report('reexport/namespace', 'exportedNamespace', info.file, binding.position, { name: exportName, source: local.source, local: binding.local });
+    if (local?.kind !== 'import' || local.imported !== '*' || !reachesWorkflow(graph, info.file, local.source, isWorkflowSpecifier)) continue;
+    graph.diagnostics.report('reexport/namespace', 'exportedNamespace', info.file, binding.position, {
+      name: exportName,
+      source: local.source,
+      local: binding.local,
+    });
   }
 }
 
@@ -225,7 +231,8 @@ function namedCycle(graph: ExportGraph, file: string, name: string): ChainLink[]
     if (named) {
       if (named.imported !== '*' && isRelative(named.source)) steps.push({ ...named, star: false });
     } else if (info && !info.exports.has(at.name) && at.name !== 'default') {
-      for (const star of info.stars) if (isRelative(star.source)) steps.push({ source: star.source, imported: at.name, position: star.sourcePosition, star: true });
+      for (const star of info.stars)
+        if (isRelative(star.source)) steps.push({ source: star.source, imported: at.name, position: star.sourcePosition, star: true });
     }
     onChain.set(key, chain.length);
     for (const step of steps) {
@@ -254,7 +261,10 @@ function reportCycles(graph: ExportGraph, info: ModuleInfo, reported: Set<string
   for (const name of info.exports.keys()) {
     const cycle = namedCycle(graph, info.file, name);
     if (!cycle) continue;
-    const key = cycle.map((l) => `${l.file}\0${l.name}`).sort().join('\n');
+    const key = cycle
+      .map((l) => `${l.file}\0${l.name}`)
+      .sort()
+      .join('\n');
     if (reported.has(key)) continue;
     reported.add(key);
     const first = cycle[0] as ChainLink;
@@ -264,6 +274,10 @@ function reportCycles(graph: ExportGraph, info: ModuleInfo, reported: Set<string
       return rel.startsWith('.') ? rel : `./${rel}`;
     };
     const chain = [...cycle, first].map((l) => `${shown(l.file)} '${l.name}'`).join(' → ');
-    graph.diagnostics.report('reexport/cycle', cycle.some((l) => l.star) ? 'starCycle' : 'cycle', first.file, first.position, { name: first.name, source: first.source, chain });
+    graph.diagnostics.report('reexport/cycle', cycle.some((l) => l.star) ? 'starCycle' : 'cycle', first.file, first.position, {
+      name: first.name,
+      source: first.source,
+      chain,
+    });
   }
 }

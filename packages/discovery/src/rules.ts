@@ -23,14 +23,20 @@ export const RULES = {
     severity: 'warning',
     docs: { description: 'Workflow code imports a workflow from a package that does not set "skein": { "workflows": { "expose": true } }.', packageRule: 4 },
     messages: {
-      notExposed: { message: '{{what}} is a workflow, but {{pkg}} {{state}}, so it is not registered and calling it fails at runtime with "workflow does not exist".', hint: `Add ${EXPOSE} to {{manifest}}.` },
+      notExposed: {
+        message: '{{what}} is a workflow, but {{pkg}} {{state}}, so it is not registered and calling it fails at runtime with "workflow does not exist".',
+        hint: `Add ${EXPOSE} to {{manifest}}.`,
+      },
     },
   },
   'package/invalid-expose-flag': {
     severity: 'warning',
     docs: { description: 'A package sets skein.workflows.expose to something other than the boolean true.', packageRule: 4 },
     messages: {
-      invalid: { message: '{{name}} sets "skein.workflows.expose" to {{value}}, not the boolean true; its workflows are not discovered.', hint: `Set ${EXPOSE} (the boolean, not a string).` },
+      invalid: {
+        message: '{{name}} sets "skein.workflows.expose" to {{value}}, not the boolean true; its workflows are not discovered.',
+        hint: `Set ${EXPOSE} (the boolean, not a string).`,
+      },
     },
   },
   'package/invalid-json': {
@@ -50,23 +56,41 @@ export const RULES = {
     severity: 'error',
     docs: { description: 'An exposed package has no entry point discovery can resolve (exports, main, index.js).', packageRule: 2 },
     messages: {
-      unresolved: { message: '{{name}} exposes workflows but its entry point cannot be resolved: {{reason}}.', hint: 'Point "exports" (or "main") at an ES module that re-exports the workflows, e.g. "exports": { ".": "./index.js" }.' },
+      unresolved: {
+        message: '{{name}} exposes workflows but its entry point cannot be resolved: {{reason}}.',
+        hint: 'Point "exports" (or "main") at an ES module that re-exports the workflows, e.g. "exports": { ".": "./index.js" }.',
+      },
     },
   },
   'reexport/commonjs': {
     severity: 'error',
     docs: { description: 'A package entry or barrel uses CommonJS (module.exports, exports.x, require()).', packageRule: 3 },
-    messages: { commonjs: { message: 'CommonJS ({{what}}): discovery reads only static ESM re-exports, so nothing exported this way is registered.', hint: 'Use an ESM re-export: {{form}}.' } },
+    messages: {
+      commonjs: {
+        message: 'CommonJS ({{what}}): discovery reads only static ESM re-exports, so nothing exported this way is registered.',
+        hint: 'Use an ESM re-export: {{form}}.',
+      },
+    },
   },
   'reexport/dynamic': {
     severity: 'error',
     docs: { description: 'A package entry or barrel uses a dynamic import().', packageRule: 3 },
-    messages: { dynamic: { message: "import('{{source}}') is dynamic; discovery does not follow it, so workflows loaded this way are not registered.", hint: 'Re-export statically: {{form}}.' } },
+    messages: {
+      dynamic: {
+        message: "import('{{source}}') is dynamic; discovery does not follow it, so workflows loaded this way are not registered.",
+        hint: 'Re-export statically: {{form}}.',
+      },
+    },
   },
   'reexport/computed-path': {
     severity: 'error',
     docs: { description: 'An import() or require() path is computed at runtime.', packageRule: 3 },
-    messages: { computed: { message: '{{what}} with a path computed at runtime cannot be followed statically.', hint: `Name each workflow file literally: ${FIX_FORMS}.` } },
+    messages: {
+      computed: {
+        message: '{{what}} with a path computed at runtime cannot be followed statically.',
+        hint: `Name each workflow file literally: ${FIX_FORMS}.`,
+      },
+    },
   },
   'reexport/non-relative': {
     severity: 'warning',
@@ -80,25 +104,42 @@ export const RULES = {
   },
   'reexport/namespace': {
     severity: 'error',
-    docs: { description: 'A package entry or barrel exports a namespace object holding workflows (export * as ns from, or import * as ns then export { ns }).', packageRule: 3 },
+    docs: {
+      description: 'A package entry or barrel exports a namespace object holding workflows (export * as ns from, or import * as ns then export { ns }).',
+      packageRule: 3,
+    },
     messages: {
-      exportStarAs: { message: "export * as {{name}} from '{{source}}' exports a namespace object; its workflows are not registered.", hint: `Re-export each workflow by name: ${FIX_FORMS}.` },
-      exportedNamespace: { message: "'{{name}}' exports the namespace of '{{source}}' (import * as {{local}}); its workflows are not registered.", hint: `Re-export each workflow by name: ${FIX_FORMS}.` },
+      exportStarAs: {
+        message: "export * as {{name}} from '{{source}}' exports a namespace object; its workflows are not registered.",
+        hint: `Re-export each workflow by name: ${FIX_FORMS}.`,
+      },
+      exportedNamespace: {
+        message: "'{{name}}' exports the namespace of '{{source}}' (import * as {{local}}); its workflows are not registered.",
+        hint: `Re-export each workflow by name: ${FIX_FORMS}.`,
+      },
     },
   },
   'reexport/runtime-assembly': {
     severity: 'error',
     docs: { description: 'Workflows are exported inside a value assembled at runtime (object, array, call).', packageRule: 3 },
     messages: {
-      assembled: { message: "Workflow '{{name}}' is exported inside the value of export '{{exportName}}', assembled at runtime; discovery cannot see it there.", hint: `Export each workflow directly: ${FIX_FORMS}.` },
+      assembled: {
+        message: "Workflow '{{name}}' is exported inside the value of export '{{exportName}}', assembled at runtime; discovery cannot see it there.",
+        hint: `Export each workflow directly: ${FIX_FORMS}.`,
+      },
     },
   },
   'reexport/cycle': {
     severity: 'error',
-    docs: { description: 'A named re-export leads back to itself (export { a } from a module that re-exports a from the first, by name or through export *); Node refuses to load the module.', packageRule: 2 },
+    docs: {
+      description:
+        'A named re-export leads back to itself (export { a } from a module that re-exports a from the first, by name or through export *); Node refuses to load the module.',
+      packageRule: 2,
+    },
     messages: {
       cycle: {
-        message: "'{{name}}' is re-exported from '{{source}}' in a cycle ({{chain}}): it never reaches a definition, and Node refuses to load the module (SyntaxError: Detected cycle while resolving name '{{name}}'), so nothing exported through it is registered.",
+        message:
+          "'{{name}}' is re-exported from '{{source}}' in a cycle ({{chain}}): it never reaches a definition, and Node refuses to load the module (SyntaxError: Detected cycle while resolving name '{{name}}'), so nothing exported through it is registered.",
         hint: "Re-export '{{name}}' from the module that defines it, e.g. export { default as {{name}} } from './{{name}}/workflow.js'.",
       },
       starCycle: {
@@ -112,16 +153,23 @@ export const RULES = {
     severity: 'error',
     docs: { description: 'A relative re-export points at a file that does not exist.', packageRule: 2 },
     messages: {
-      unresolved: { message: "'{{specifier}}' does not resolve to a file ({{file}}).", hint: "Point the re-export at an existing file with its full relative path and extension, e.g. './greet/workflow.js'." },
+      unresolved: {
+        message: "'{{specifier}}' does not resolve to a file ({{file}}).",
+        hint: "Point the re-export at an existing file with its full relative path and extension, e.g. './greet/workflow.js'.",
+      },
     },
   },
   'imports/namespace': {
     severity: 'error',
     docs: { description: 'Workflow code imports a workflow package or workflow file as a namespace (import * as x).', packageRule: 3 },
     messages: {
-      file: { message: "import * as {{local}} from '{{source}}' imports a workflow file as a namespace.", hint: "Import the workflow by name: import {{local}} from '{{source}}'." },
+      file: {
+        message: "import * as {{local}} from '{{source}}' imports a workflow file as a namespace.",
+        hint: "Import the workflow by name: import {{local}} from '{{source}}'.",
+      },
       package: {
-        message: "import * as {{local}} from '{{source}}' imports the workflow package {{pkg}} as a namespace; discovery and the worker cannot tell which workflows it calls.",
+        message:
+          "import * as {{local}} from '{{source}}' imports the workflow package {{pkg}} as a namespace; discovery and the worker cannot tell which workflows it calls.",
         hint: "Import each workflow by name: import { greet } from '{{source}}'.",
       },
     },
@@ -130,22 +178,34 @@ export const RULES = {
     severity: 'error',
     docs: { description: 'Workflow code loads a workflow package or workflow file with a dynamic import().', packageRule: 3 },
     messages: {
-      dynamic: { message: "import('{{source}}') loads workflow code dynamically; the workflows it calls cannot be known statically.", hint: "Import each workflow by name at the top of the module: import { greet } from '{{source}}'." },
+      dynamic: {
+        message: "import('{{source}}') loads workflow code dynamically; the workflows it calls cannot be known statically.",
+        hint: "Import each workflow by name at the top of the module: import { greet } from '{{source}}'.",
+      },
     },
   },
   'conventions/unexpected-file': {
     severity: 'warning',
     docs: { description: 'A steps/ or evaluators/ folder holds something other than source files (.ts, .mts, .js, .mjs).', packageRule: 1 },
     messages: {
-      folder: { message: '{{path}} is a nested folder in the convention folder {{dir}}; it is ignored.', hint: 'Move its files up into {{dir}}/ (folders are one level deep), or out of the convention folder.' },
-      file: { message: '{{path}} is not a source file (.ts, .mts, .js, .mjs) in the convention folder {{dir}}; it is ignored.', hint: 'Only source files (.ts, .mts, .js, .mjs, with their .d.ts / .map companions) belong in {{dir}}/; move it elsewhere.' },
+      folder: {
+        message: '{{path}} is a nested folder in the convention folder {{dir}}; it is ignored.',
+        hint: 'Move its files up into {{dir}}/ (folders are one level deep), or out of the convention folder.',
+      },
+      file: {
+        message: '{{path}} is not a source file (.ts, .mts, .js, .mjs) in the convention folder {{dir}}; it is ignored.',
+        hint: 'Only source files (.ts, .mts, .js, .mjs, with their .d.ts / .map companions) belong in {{dir}}/; move it elsewhere.',
+      },
     },
   },
   'conventions/unreachable-workflow': {
     severity: 'warning',
     docs: { description: 'A workflow file of an exposed package is not reachable from its entry point; it is not registered.', packageRule: 2 },
     messages: {
-      unreachable: { message: '{{file}} looks like a workflow but is not reachable from the entry point of {{pkg}}; it is not registered.', hint: "Re-export it from the package entry: export { default as <name> } from './{{specifier}}'." },
+      unreachable: {
+        message: '{{file}} looks like a workflow but is not reachable from the entry point of {{pkg}}; it is not registered.',
+        hint: "Re-export it from the package entry: export { default as <name> } from './{{specifier}}'.",
+      },
     },
   },
   'conventions/no-workflows': {
@@ -159,72 +219,105 @@ export const RULES = {
     severity: 'error',
     docs: { description: 'A package validated as a workflow package lacks the boolean expose flag (missing, misspelt or not true).', packageRule: 4 },
     messages: {
-      notExposed: { message: `{{name}} is validated as a workflow package, but its package.json does not set ${EXPOSE} ({{problem}}); no worker will discover its workflows.`, hint: `Add ${EXPOSE} to package.json (the boolean true, spelled exactly so).` },
+      notExposed: {
+        message: `{{name}} is validated as a workflow package, but its package.json does not set ${EXPOSE} ({{problem}}); no worker will discover its workflows.`,
+        hint: `Add ${EXPOSE} to package.json (the boolean true, spelled exactly so).`,
+      },
     },
   },
   'workflow/no-definition': {
     severity: 'error',
     docs: { description: 'A workflow.js file exports no workflow({...}) definition.', packageRule: 1 },
-    messages: { none: { message: '{{file}} exports no workflow({ ... }) definition.', hint: "Export one: export default workflow({ name: 'greet', fn: async (input) => ... })." } },
+    messages: {
+      none: {
+        message: '{{file}} exports no workflow({ ... }) definition.',
+        hint: "Export one: export default workflow({ name: 'greet', fn: async (input) => ... }).",
+      },
+    },
   },
   'workflow/multiple-definitions': {
     severity: 'error',
     docs: { description: 'A workflow.js file exports more than one workflow({...}) definition.', packageRule: 1 },
     messages: {
-      several: { message: "{{file}} exports more than one workflow; only the first ('{{first}}') is registered.", hint: 'Put each workflow in its own folder with its own workflow.js, steps and evaluators.' },
+      several: {
+        message: "{{file}} exports more than one workflow; only the first ('{{first}}') is registered.",
+        hint: 'Put each workflow in its own folder with its own workflow.js, steps and evaluators.',
+      },
     },
   },
   'workflow/non-static-name': {
     severity: 'error',
     docs: { description: 'A workflow name or alias is not a string literal or a top-level const string.', packageRule: 2 },
-    messages: { nonStatic: { message: 'The {{what}} is not a string literal or a top-level const string, so discovery cannot read it.', hint: "Write it literally: { name: 'summarize' }, or const NAME = 'summarize' at the top level and { name: NAME }." } },
+    messages: {
+      nonStatic: {
+        message: 'The {{what}} is not a string literal or a top-level const string, so discovery cannot read it.',
+        hint: "Write it literally: { name: 'summarize' }, or const NAME = 'summarize' at the top level and { name: NAME }.",
+      },
+    },
   },
   'workflow/invalid-name': {
     severity: 'error',
     docs: { description: 'A workflow name or alias does not match ^[A-Za-z_][A-Za-z0-9_]*$ or is reserved.', packageRule: 7 },
     messages: {
       reserved: { message: "The {{what}} '{{name}}' is reserved for the per-catalog registry workflow.", hint: 'Choose another name, e.g. catalog_sync.' },
-      pattern: { message: "The {{what}} '{{name}}' does not match ^[A-Za-z_][A-Za-z0-9_]*$.", hint: 'Use letters, digits and underscores, not starting with a digit, e.g. summarize_text.' },
+      pattern: {
+        message: "The {{what}} '{{name}}' does not match ^[A-Za-z_][A-Za-z0-9_]*$.",
+        hint: 'Use letters, digits and underscores, not starting with a digit, e.g. summarize_text.',
+      },
     },
   },
   'activity/non-static-name': {
     severity: 'error',
     docs: { description: 'A step or evaluator name is not a string literal or a top-level const string.', packageRule: 10 },
-    messages: { nonStatic: { message: 'The {{what}} is not a string literal or a top-level const string, so discovery cannot read it.', hint: "Write it literally: { name: 'summarize' }, or const NAME = 'summarize' at the top level and { name: NAME }." } },
+    messages: {
+      nonStatic: {
+        message: 'The {{what}} is not a string literal or a top-level const string, so discovery cannot read it.',
+        hint: "Write it literally: { name: 'summarize' }, or const NAME = 'summarize' at the top level and { name: NAME }.",
+      },
+    },
   },
   'activity/invalid-name': {
     severity: 'error',
     docs: { description: 'A step or evaluator name does not match ^[A-Za-z_][A-Za-z0-9_]*$.', packageRule: 10 },
     messages: {
-      pattern: { message: "The {{what}} '{{name}}' does not match ^[A-Za-z_][A-Za-z0-9_]*$.", hint: 'Use letters, digits and underscores, not starting with a digit, e.g. summarize_text.' },
+      pattern: {
+        message: "The {{what}} '{{name}}' does not match ^[A-Za-z_][A-Za-z0-9_]*$.",
+        hint: 'Use letters, digits and underscores, not starting with a digit, e.g. summarize_text.',
+      },
     },
   },
   'activity/kind-mismatch': {
     severity: 'warning',
     docs: { description: 'A step() sits in an evaluators file or an evaluator() in a steps file.', packageRule: 1 },
-    messages: { mismatch: { message: "{{kind}}() '{{name}}' is defined in {{fileKind}} file; it is registered as {{registeredAs}}.", hint: 'Move it to {{target}}.' } },
+    messages: {
+      mismatch: { message: "{{kind}}() '{{name}}' is defined in {{fileKind}} file; it is registered as {{registeredAs}}.", hint: 'Move it to {{target}}.' },
+    },
   },
   'names/duplicate-workflow': {
     severity: 'error',
     docs: { description: 'Two workflows share a name or alias in the catalog.', packageRule: 7 },
     messages: {
       duplicate: {
-        message: "'{{key}}' is {{what}} '{{name}}' of {{owner}} ({{file}}) and also {{firstWhat}} '{{firstName}}' of {{firstOwner}} ({{firstFile}}); workflow names and aliases share one catalog namespace.",
+        message:
+          "'{{key}}' is {{what}} '{{name}}' of {{owner}} ({{file}}) and also {{firstWhat}} '{{firstName}}' of {{firstOwner}} ({{firstFile}}); workflow names and aliases share one catalog namespace.",
         hint: 'Rename one of the workflows or drop the alias.',
       },
     },
   },
   'names/duplicate-activity': {
     severity: 'error',
-    docs: { description: 'Two activities of the same scope (one workflow, or one package\'s shared set) share a name.', packageRule: 7 },
-    messages: { duplicate: { message: '{{activity}} has the same name as {{first}} in {{scope}}; activity names are unique per scope.', hint: 'Rename one of them.' } },
+    docs: { description: "Two activities of the same scope (one workflow, or one package's shared set) share a name.", packageRule: 7 },
+    messages: {
+      duplicate: { message: '{{activity}} has the same name as {{first}} in {{scope}}; activity names are unique per scope.', hint: 'Rename one of them.' },
+    },
   },
   'names/shared-activity-overridden': {
     severity: 'warning',
     docs: { description: 'Two shared activities from different sources share a name; the first registration wins.', packageRule: 7 },
     messages: {
       overridden: {
-        message: 'Shared {{activity}} of {{owner}} has the same name as shared {{first}} of {{firstOwner}}; the first registration ({{firstFile}}) wins and this one is not registered.',
+        message:
+          'Shared {{activity}} of {{owner}} has the same name as shared {{first}} of {{firstOwner}}; the first registration ({{firstFile}}) wins and this one is not registered.',
         hint: 'Rename one of them if both are needed; registration order is the project first, then packages by name.',
       },
     },
@@ -233,21 +326,35 @@ export const RULES = {
     severity: 'error',
     docs: { description: 'A workflow-scoped activity has the same name as a shared activity.', packageRule: 8 },
     messages: {
-      shadows: { message: "{{activity}} of workflow '{{workflow}}' has the same name as shared {{shared}} of {{owner}}; both would register as '{{type}}'.", hint: 'Rename the workflow-scoped activity, or delete it and use the shared one.' },
+      shadows: {
+        message: "{{activity}} of workflow '{{workflow}}' has the same name as shared {{shared}} of {{owner}}; both would register as '{{type}}'.",
+        hint: 'Rename the workflow-scoped activity, or delete it and use the shared one.',
+      },
     },
   },
   'parse/syntax-error': {
     severity: 'error',
     docs: { description: 'A file the analysis must read does not parse as an ES module (or as TypeScript for .ts/.mts).' },
     messages: {
-      syntax: { message: 'Syntax error in {{file}}: {{reason}}.', hint: 'Fix the syntax; workflow code must be plain ES modules or TypeScript that @babel/parser reads.' },
-      tooDeep: { message: '{{file}} cannot be analysed: {{reason}}.', hint: 'Fix the syntax; workflow code must be plain ES modules or TypeScript that @babel/parser reads.' },
+      syntax: {
+        message: 'Syntax error in {{file}}: {{reason}}.',
+        hint: 'Fix the syntax; workflow code must be plain ES modules or TypeScript that @babel/parser reads.',
+      },
+      tooDeep: {
+        message: '{{file}} cannot be analysed: {{reason}}.',
+        hint: 'Fix the syntax; workflow code must be plain ES modules or TypeScript that @babel/parser reads.',
+      },
     },
   },
   'fs/file-too-large': {
     severity: 'error',
     docs: { description: 'A file is larger than the size cap; it is not parsed.' },
-    messages: { tooLarge: { message: '{{file}} is {{size}} bytes, over the {{max}}-byte cap; it is not parsed.', hint: 'Split the file, or raise the size cap (`maxFileBytes`, `--max-file-bytes`).' } },
+    messages: {
+      tooLarge: {
+        message: '{{file}} is {{size}} bytes, over the {{max}}-byte cap; it is not parsed.',
+        hint: 'Split the file, or raise the size cap (`maxFileBytes`, `--max-file-bytes`).',
+      },
+    },
   },
   'fs/unreadable': {
     severity: 'error',
@@ -256,7 +363,10 @@ export const RULES = {
       file: { message: 'Cannot read {{file}} ({{code}}).', hint: 'Check that the file exists and is readable.' },
       notAFile: { message: 'Cannot read {{file}} (EISDIR).', hint: 'Point the import at a file.' },
       directory: { message: 'Cannot read directory {{dir}} ({{code}}).', hint: 'Check its permissions, or remove it.' },
-      walkRoot: { message: 'Cannot resolve directory {{dir}} ({{code}}).', hint: 'Check that the directory exists, is readable, and is not a looping symlink.' },
+      walkRoot: {
+        message: 'Cannot resolve directory {{dir}} ({{code}}).',
+        hint: 'Check that the directory exists, is readable, and is not a looping symlink.',
+      },
       projectRoot: { message: 'Cannot read the project root {{dir}} ({{code}}).', hint: 'Pass the directory that holds the project package.json.' },
     },
   },
@@ -265,9 +375,18 @@ export const RULES = {
     docs: { description: 'A symlink leads back into a directory already being walked (or cannot be resolved); it is skipped.' },
     messages: {
       loops: { message: 'Symlink {{path}} cannot be resolved: it loops.', hint: 'Remove the symlink or point it at a real directory.' },
-      ancestor: { message: 'Symlink {{path}} points back to {{target}}, a directory that contains it; it is not followed.', hint: 'Remove the symlink or point it outside its own ancestors.' },
-      packageLoops: { message: 'Symlink {{path}} cannot be resolved: it loops; it is skipped.', hint: 'Remove the symlink or point it at a package directory.' },
-      walkRoot: { message: 'Cannot resolve directory {{dir}} ({{code}}).', hint: 'Check that the directory exists, is readable, and is not a looping symlink.' },
+      ancestor: {
+        message: 'Symlink {{path}} points back to {{target}}, a directory that contains it; it is not followed.',
+        hint: 'Remove the symlink or point it outside its own ancestors.',
+      },
+      packageLoops: {
+        message: 'Symlink {{path}} cannot be resolved: it loops; it is skipped.',
+        hint: 'Remove the symlink or point it at a package directory.',
+      },
+      walkRoot: {
+        message: 'Cannot resolve directory {{dir}} ({{code}}).',
+        hint: 'Check that the directory exists, is readable, and is not a looping symlink.',
+      },
       projectRoot: { message: 'Cannot read the project root {{dir}} ({{code}}).', hint: 'Pass the directory that holds the project package.json.' },
     },
   },

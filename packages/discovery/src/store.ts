@@ -96,9 +96,21 @@ export class ModuleStore {
   #read(file: string): string | Loaded {
     try {
       const stat = this.fs.stat(file);
-      if (stat.kind !== 'file') return { info: undefined, problems: [{ ruleId: 'fs/unreadable', messageId: 'notAFile', file, position: undefined, data: { file } }], missing: true };
+      if (stat.kind !== 'file')
+        return { info: undefined, problems: [{ ruleId: 'fs/unreadable', messageId: 'notAFile', file, position: undefined, data: { file } }], missing: true };
       if (stat.size > this.maxFileBytes) {
-        return { info: undefined, problems: [{ ruleId: 'fs/file-too-large', messageId: 'tooLarge', file, position: undefined, data: { file, size: String(stat.size), max: String(this.maxFileBytes) } }] };
+        return {
+          info: undefined,
+          problems: [
+            {
+              ruleId: 'fs/file-too-large',
+              messageId: 'tooLarge',
+              file,
+              position: undefined,
+              data: { file, size: String(stat.size), max: String(this.maxFileBytes) },
+            },
+          ],
+        };
       }
       const text = this.fs.readFile(file);
       this.#filesRead++;
@@ -125,7 +137,13 @@ export class ModuleStore {
     const text = this.#read(file);
     if (typeof text !== 'string') return text;
     const { ast, errors } = parseSource(text, file);
-    const problems: LoadProblem[] = errors.map((e) => ({ ruleId: 'parse/syntax-error' as const, messageId: 'syntax' as const, file, position: e.position, data: { file, reason: e.message } }));
+    const problems: LoadProblem[] = errors.map((e) => ({
+      ruleId: 'parse/syntax-error' as const,
+      messageId: 'syntax' as const,
+      file,
+      position: e.position,
+      data: { file, reason: e.message },
+    }));
     if (!ast) return { info: undefined, problems };
     const info = analyzeModule(file, ast.program);
     const source = sourceFacts(file, text, errors.length);

@@ -270,7 +270,16 @@ function scopeFor(path: RulePath, parentScope: Scope): Scope {
 }
 
 /** Child keys that hold only TypeScript types (never evaluated, so no rule looks inside them). */
-const TYPE_ONLY_KEYS = new Set(['typeAnnotation', 'returnType', 'typeParameters', 'typeArguments', 'superTypeParameters', 'superTypeArguments', 'implements', 'predicate']);
+const TYPE_ONLY_KEYS = new Set([
+  'typeAnnotation',
+  'returnType',
+  'typeParameters',
+  'typeArguments',
+  'superTypeParameters',
+  'superTypeArguments',
+  'implements',
+  'predicate',
+]);
 
 /** TypeScript nodes that hold runtime code; every other `TS*` node is a type and is not walked. */
 const VALUE_TS_NODES = new Set([
@@ -302,7 +311,17 @@ const FUNCTION = 2;
 /** `TypeInfo.flags`: a class field: nothing below it is at module level unless it is static. */
 const CLASS_FIELD = 4;
 
-const SCOPE_TYPES = new Set(['Program', ...FUNCTION_TYPES, 'BlockStatement', 'StaticBlock', 'ForStatement', 'ForInStatement', 'ForOfStatement', 'CatchClause', 'SwitchStatement']);
+const SCOPE_TYPES = new Set([
+  'Program',
+  ...FUNCTION_TYPES,
+  'BlockStatement',
+  'StaticBlock',
+  'ForStatement',
+  'ForInStatement',
+  'ForOfStatement',
+  'CatchClause',
+  'SwitchStatement',
+]);
 const CLASS_FIELD_TYPES = new Set(['ClassProperty', 'ClassPrivateProperty', 'ClassAccessorProperty']);
 
 /** What the walk needs to know of a node type: the child keys that may hold walked nodes, and `flags`. */

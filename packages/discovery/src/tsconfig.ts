@@ -45,7 +45,7 @@ function resolveExtends(fs: FileSystem, fromDir: string, specifier: string): str
   if (specifier.startsWith('./') || specifier.startsWith('../') || isAbsolute(specifier)) {
     return candidates(resolve(fromDir, specifier)).find((f) => isFile(fs, f));
   }
-  for (let dir = fromDir; ; ) {
+  for (let dir = fromDir; ;) {
     const inModules = join(dir, 'node_modules', specifier);
     const found = [...candidates(inModules), join(inModules, 'tsconfig.json')].find((f) => isFile(fs, f));
     if (found) return found;

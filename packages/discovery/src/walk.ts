@@ -39,48 +39,48 @@ export function walkFiles(fs: FileSystem, root: string, options: WalkOptions, di
     }
     chain.add(realDir); // never there already: only unvisited folders are walked
     for (const entry of entries) {
-        const path = joinName(realDir, entry.name); // `realDir` is a real (normalized) path: no `path.join` per entry
-        if (entry.kind === 'directory') {
-          if (!options.skipDir(entry.name, path) && !visited.has(path)) visitDir(path);
+      const path = joinName(realDir, entry.name); // `realDir` is a real (normalized) path: no `path.join` per entry
+      if (entry.kind === 'directory') {
+        if (!options.skipDir(entry.name, path) && !visited.has(path)) visitDir(path);
+        continue;
+      }
+      if (entry.kind === 'file') {
+        if (options.wantFile(entry.name, path)) found.push(path);
+        continue;
+      }
+      if (entry.kind !== 'symlink') continue;
+      let real: string;
+      let kind: string;
+      try {
+        real = fs.realpath(path);
+        kind = fs.stat(real).kind;
+      } catch (error) {
+        const code = errorCode(error);
+        if (code === 'EOUTSIDE') {
+          const target = (error as { target?: unknown }).target;
+          options.onOutside?.(path, typeof target === 'string' ? target : path);
           continue;
         }
-        if (entry.kind === 'file') {
-          if (options.wantFile(entry.name, path)) found.push(path);
-          continue;
+        if (code === 'ELOOP') {
+          diagnostics.report('fs/symlink-loop', 'loops', path, undefined, { path });
         }
-        if (entry.kind !== 'symlink') continue;
-        let real: string;
-        let kind: string;
-        try {
-          real = fs.realpath(path);
-          kind = (fs.stat(real)).kind;
-        } catch (error) {
-          const code = errorCode(error);
-          if (code === 'EOUTSIDE') {
-            const target = (error as { target?: unknown }).target;
-            options.onOutside?.(path, typeof target === 'string' ? target : path);
-            continue;
-          }
-          if (code === 'ELOOP') {
-            diagnostics.report('fs/symlink-loop', 'loops', path, undefined, { path });
-          }
-          continue; // a dangling symlink is ignored
-        }
-        if (kind === 'file') {
-          if (!inRoot(real)) options.onOutside?.(path, real);
-          else if (options.wantFile(entry.name, path)) found.push(real);
-          continue;
-        }
-        if (kind !== 'directory' || options.skipDir(entry.name, real)) continue;
-        if (!inRoot(real)) {
-          options.onOutside?.(path, real);
-          continue;
-        }
-        if (chain.has(real)) {
-          diagnostics.report('fs/symlink-loop', 'ancestor', path, undefined, { path, target: real });
-          continue;
-        }
-        if (!visited.has(real)) visitDir(real);
+        continue; // a dangling symlink is ignored
+      }
+      if (kind === 'file') {
+        if (!inRoot(real)) options.onOutside?.(path, real);
+        else if (options.wantFile(entry.name, path)) found.push(real);
+        continue;
+      }
+      if (kind !== 'directory' || options.skipDir(entry.name, real)) continue;
+      if (!inRoot(real)) {
+        options.onOutside?.(path, real);
+        continue;
+      }
+      if (chain.has(real)) {
+        diagnostics.report('fs/symlink-loop', 'ancestor', path, undefined, { path, target: real });
+        continue;
+      }
+      if (!visited.has(real)) visitDir(real);
     }
     chain.delete(realDir);
   }

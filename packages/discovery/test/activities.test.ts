@@ -13,13 +13,16 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-const step = (name: string, exportName = name) => `import { step } from '@skein/core';\nexport const ${exportName} = step({ name: '${name}', fn: async (x) => x });\n`;
-const evaluator = (name: string, exportName = name) => `import { evaluator } from '@skein/core';\nexport const ${exportName} = evaluator({ name: '${name}', fn: async (x) => x });\n`;
+const step = (name: string, exportName = name) =>
+  `import { step } from '@skein/core';\nexport const ${exportName} = step({ name: '${name}', fn: async (x) => x });\n`;
+const evaluator = (name: string, exportName = name) =>
+  `import { evaluator } from '@skein/core';\nexport const ${exportName} = evaluator({ name: '${name}', fn: async (x) => x });\n`;
 
 function run(files: Record<string, string>): Promise<Manifest> {
   return discover('/p', { fs: memoryFileSystem({ '/p/package.json': packageJson('p'), '/p/w/workflow.js': workflowJs('w'), ...files }), ceiling: '/p' });
 }
-const activities = (m: Manifest) => m.workflows[0]!.activities.map((a) => `${a.kind} ${a.name} ${a.exportName} ${a.file.slice(3)} ${a.line}:${a.column}${a.shared ? ' shared' : ''}`);
+const activities = (m: Manifest) =>
+  m.workflows[0]!.activities.map((a) => `${a.kind} ${a.name} ${a.exportName} ${a.file.slice(3)} ${a.line}:${a.column}${a.shared ? ' shared' : ''}`);
 const shared = (m: Manifest) => m.sharedActivities.map((a) => `${a.kind} ${a.name} ${a.file.slice(3)}`);
 const findings = (m: Manifest) => m.diagnostics.map((d) => `${d.ruleId} ${d.severity} ${d.file.slice(3)}`);
 
@@ -46,7 +49,12 @@ describe('a workflow’s own steps and evaluators', () => {
   });
 
   it('judges steps.ts beside its compiled steps.js once, from the source', async () => {
-    const m = await run({ '/p/w/steps.ts': step('from_ts'), '/p/w/steps.js': step('from_js'), '/p/w/steps/x.ts': step('x_ts'), '/p/w/steps/x.js': step('x_js') });
+    const m = await run({
+      '/p/w/steps.ts': step('from_ts'),
+      '/p/w/steps.js': step('from_js'),
+      '/p/w/steps/x.ts': step('x_ts'),
+      '/p/w/steps/x.js': step('x_js'),
+    });
     expect(activities(m).map((a) => a.split(' ')[1])).toEqual(['from_ts', 'x_ts']);
   });
 
@@ -92,9 +100,14 @@ describe('a workflow’s own steps and evaluators', () => {
     expect(m.diagnostics.map((d) => `${d.ruleId} ${d.file.slice(t.root.length + 1)}`)).toEqual(['conventions/unexpected-file w/evaluators/gone.js']);
   });
 
-
   it('reads nothing from a steps file that does not parse or a steps folder that cannot be listed, and goes on', async () => {
-    const files = { '/p/package.json': packageJson('p'), '/p/w/workflow.js': workflowJs('w'), '/p/w/steps.js': 'export const = ;\n', '/p/w/evaluators/e.js': evaluator('e'), '/p/w/steps/a.js': step('a') };
+    const files = {
+      '/p/package.json': packageJson('p'),
+      '/p/w/workflow.js': workflowJs('w'),
+      '/p/w/steps.js': 'export const = ;\n',
+      '/p/w/evaluators/e.js': evaluator('e'),
+      '/p/w/steps/a.js': step('a'),
+    };
     const m = await discover('/p', { fs: memoryFileSystem(files, ['/p/w/steps']), ceiling: '/p' });
     expect(activities(m)).toEqual(['evaluator e e w/evaluators/e.js 2:18']);
     expect(findings(m)).toEqual(['fs/unreadable error w/steps', 'parse/syntax-error error w/steps.js']);
@@ -110,7 +123,12 @@ describe('shared steps and evaluators', () => {
       '/p/src/shared/steps/t.ts': step('src_t'),
       '/p/src/shared/steps/t.js': step('src_t_compiled'),
     });
-    expect(shared(m)).toEqual(['step root_a shared/steps/a.js', 'step root_b shared/steps/b.js', 'evaluator root_e shared/evaluators/e.js', 'step src_t src/shared/steps/t.ts']);
+    expect(shared(m)).toEqual([
+      'step root_a shared/steps/a.js',
+      'step root_b shared/steps/b.js',
+      'evaluator root_e shared/evaluators/e.js',
+      'step src_t src/shared/steps/t.ts',
+    ]);
     expect(m.sharedActivities.every((a) => a.shared)).toBe(true);
     expect(m.workflows[0]!.activities).toEqual([]);
   });

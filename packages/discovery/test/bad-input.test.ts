@@ -17,7 +17,8 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-const run = (files: Record<string, string>): Promise<Manifest> => discover('/p', { fs: memoryFileSystem({ '/p/package.json': packageJson('p'), ...files }), ceiling: '/p' });
+const run = (files: Record<string, string>): Promise<Manifest> =>
+  discover('/p', { fs: memoryFileSystem({ '/p/package.json': packageJson('p'), ...files }), ceiling: '/p' });
 const briefs = (m: Manifest) => m.diagnostics.map((d) => `${d.ruleId} ${d.file.slice(3)}:${d.line}:${d.column}`);
 
 describe('bad input is a finding, never a crash', () => {
@@ -32,7 +33,11 @@ describe('bad input is a finding, never a crash', () => {
   });
 
   it('a BOM and CRLF line ends: parsed, with positions as an editor shows them', async () => {
-    const m = await run({ '/p/a/workflow.js': `\uFEFF${CORE}\r\n// comment\r\nexport default workflow({ name: 'a', fn: async () => 1 });\r\n`.replace(/\n/g, '\r\n').replace(/\r\r/g, '\r') });
+    const m = await run({
+      '/p/a/workflow.js': `\uFEFF${CORE}\r\n// comment\r\nexport default workflow({ name: 'a', fn: async () => 1 });\r\n`
+        .replace(/\n/g, '\r\n')
+        .replace(/\r\r/g, '\r'),
+    });
     expect(briefs(m)).toEqual([]);
     expect(m.workflows.map((w) => `${w.name} ${w.line}:${w.column}`)).toEqual(['a 4:16']);
   });
@@ -60,13 +65,22 @@ describe('bad input is a finding, never a crash', () => {
   });
 
   it('a symlink loop and an unreadable file are findings at their paths', async () => {
-    const t = tempProject({ 'package.json': packageJson('p'), 'a/workflow.ts': `${CORE}export default workflow({ name: 'a', fn: async () => 1 });\n` }, { 'a/loop': '.' });
+    const t = tempProject(
+      { 'package.json': packageJson('p'), 'a/workflow.ts': `${CORE}export default workflow({ name: 'a', fn: async () => 1 });\n` },
+      { 'a/loop': '.' },
+    );
     cleanups.push(t.cleanup);
     const m = await discover(t.root, { ceiling: t.root });
     expect(m.diagnostics.map((d) => `${d.ruleId} ${d.file.slice(t.root.length + 1)}`)).toEqual(['fs/symlink-loop a/loop']);
     const locked = await run({ '/p/a/workflow.ts': `${CORE}export default workflow({ name: 'a', fn: async () => 1 });\n`, '/p/a/steps.ts': '' });
     expect(locked.diagnostics).toEqual([]);
-    const unreadable = await discover('/p', { fs: memoryFileSystem({ '/p/package.json': packageJson('p'), '/p/a/workflow.ts': `${CORE}export default workflow({ name: 'a', fn: async () => 1 });\n`, '/p/a/steps.ts': '' }, ['/p/a/steps.ts']), ceiling: '/p' });
+    const unreadable = await discover('/p', {
+      fs: memoryFileSystem(
+        { '/p/package.json': packageJson('p'), '/p/a/workflow.ts': `${CORE}export default workflow({ name: 'a', fn: async () => 1 });\n`, '/p/a/steps.ts': '' },
+        ['/p/a/steps.ts'],
+      ),
+      ceiling: '/p',
+    });
     expect(briefs(unreadable)).toEqual(['fs/unreadable a/steps.ts:1:1']);
   });
 });

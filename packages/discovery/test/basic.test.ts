@@ -14,7 +14,9 @@ describe('discover: a valid project with one exposed package', () => {
 
     const hello = m.workflows[0]!;
     expect(hello).toMatchObject({ aliases: ['hi'], line: 5, column: 16, package: null, localExport: 'default' });
-    expect(hello.activities.map((a) => [a.name, a.kind, a.shared, rel(m, a.file), a.line, a.column])).toEqual([['shout', 'step', false, 'hello/steps/shout.js', 3, 22]]);
+    expect(hello.activities.map((a) => [a.name, a.kind, a.shared, rel(m, a.file), a.line, a.column])).toEqual([
+      ['shout', 'step', false, 'hello/steps/shout.js', 3, 22],
+    ]);
     expect(hello.activityTypes).toEqual(['hello#format', 'hello#log', 'hello#score', 'hello#shout']);
 
     const farewell = m.workflows[1]!;

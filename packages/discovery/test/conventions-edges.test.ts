@@ -36,7 +36,23 @@ describe('classifyFile across extensions', () => {
     expect(classifyFile(file)).toBe(role);
   });
 
-  it.each(['/p/a/.ts', '/p/a/steps/.js', '/p/a/workflow.cts', '/p/a/workflow.jsx', '/p/a/workflow.d.mts', '/p/a/steps.test.mjs', '/p/__tests__/steps/x.js', '/p/a/workflows.js', '/p/steps', '/p/a/steps/x.ts.bak', '/p/a/__tests__/workflow.js', 'C:\\p\\__tests__\\steps.ts', '/', '', '/p/a/workflow.spec.ts'])('%s → null', (file) => {
+  it.each([
+    '/p/a/.ts',
+    '/p/a/steps/.js',
+    '/p/a/workflow.cts',
+    '/p/a/workflow.jsx',
+    '/p/a/workflow.d.mts',
+    '/p/a/steps.test.mjs',
+    '/p/__tests__/steps/x.js',
+    '/p/a/workflows.js',
+    '/p/steps',
+    '/p/a/steps/x.ts.bak',
+    '/p/a/__tests__/workflow.js',
+    'C:\\p\\__tests__\\steps.ts',
+    '/',
+    '',
+    '/p/a/workflow.spec.ts',
+  ])('%s → null', (file) => {
     expect(classifyFile(file)).toBeNull();
   });
 });
@@ -73,8 +89,16 @@ describe('declaration, test and companion files; skipped folders', () => {
   });
 
   it('tests are *.test.*, *.spec.* and anything under a __tests__ folder', () => {
-    expect(['/p/a.test.ts', '/p/a.spec.js', '/p/__tests__/a.ts', 'C:\\p\\__tests__\\a.js', '__tests__/a.js'].map(isTestFile)).toEqual([true, true, true, true, true]);
-    expect(['/p/a.tests.ts', '/p/my__tests__/a.ts', '/p/__tests__.ts', '/p/test/a.ts', '/p/a.test/x.ts', '/p/a.test.d/x.ts', '/p/a.spec.js.map'].map(isTestFile)).toEqual([false, false, false, false, false, false, false]);
+    expect(['/p/a.test.ts', '/p/a.spec.js', '/p/__tests__/a.ts', 'C:\\p\\__tests__\\a.js', '__tests__/a.js'].map(isTestFile)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(
+      ['/p/a.tests.ts', '/p/my__tests__/a.ts', '/p/__tests__.ts', '/p/test/a.ts', '/p/a.test/x.ts', '/p/a.test.d/x.ts', '/p/a.spec.js.map'].map(isTestFile),
+    ).toEqual([false, false, false, false, false, false, false]);
   });
 
   it('companions are declarations and source maps', () => {

@@ -19,12 +19,21 @@ describe('classifyFile (package rule 1, decided only here)', () => {
     expect(classifyFile(file)).toBe(role);
   });
 
-  it.each(['/a/b/steps/sub/x.js', '/a/b/steps/x.d.ts', '/a/b/steps/x.test.ts', '/a/b/__tests__/workflow.ts', '/a/b/workflow.spec.js', '/a/b/steps/x.cjs', '/a/b/index.js', '/a/b/workflow.d.ts', '/a/b/steps/x.js.map', '/a/b/shared/x.js', '/a/b/my-steps.js'])(
-    '%s → null',
-    (file) => {
-      expect(classifyFile(file)).toBeNull();
-    },
-  );
+  it.each([
+    '/a/b/steps/sub/x.js',
+    '/a/b/steps/x.d.ts',
+    '/a/b/steps/x.test.ts',
+    '/a/b/__tests__/workflow.ts',
+    '/a/b/workflow.spec.js',
+    '/a/b/steps/x.cjs',
+    '/a/b/index.js',
+    '/a/b/workflow.d.ts',
+    '/a/b/steps/x.js.map',
+    '/a/b/shared/x.js',
+    '/a/b/my-steps.js',
+  ])('%s → null', (file) => {
+    expect(classifyFile(file)).toBeNull();
+  });
 });
 
 describe('file conventions in a project', () => {
@@ -40,7 +49,10 @@ describe('file conventions in a project', () => {
     expect(m.diagnostics.every((d) => d.severity === 'warning')).toBe(true);
     // `.cache/x/workflow.js` is under a dot-directory; `inline` is defined outside a workflow.js: not registered
     // (the validator reports it as conventions/misplaced-definition).
-    expect(workflowSummary(m)).toEqual(['flow <- (local):default (flow/workflow.js)', 'proper <- misplaced:proper (node_modules/misplaced/proper/workflow.js)']);
+    expect(workflowSummary(m)).toEqual([
+      'flow <- (local):default (flow/workflow.js)',
+      'proper <- misplaced:proper (node_modules/misplaced/proper/workflow.js)',
+    ]);
     const flow = m.workflows[0]!;
     expect(flow.activities.map((a) => `${a.kind}:${a.name} ${rel(m, a.file)}:${a.line}:${a.column}`)).toEqual([
       'step:a flow/steps/a.js:3:18',

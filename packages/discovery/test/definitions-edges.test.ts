@@ -56,7 +56,8 @@ describe('wrapper factories: the convention of the file decides the kind', () =>
   it('is a shared step or a shared evaluator in shared/steps and shared/evaluators, named in the message when invalid', async () => {
     const m = await discoverProject({
       'w/workflow.js': `${CORE}export default workflow({ name: 'w', fn: async (x) => x });\n`,
-      'shared/steps/tools.js': "import { makeStep } from '../../lib/factories.js';\nexport const t = makeStep({ name: 'tool' });\nexport const bad = makeStep({ name: 'bad-tool' });\n",
+      'shared/steps/tools.js':
+        "import { makeStep } from '../../lib/factories.js';\nexport const t = makeStep({ name: 'tool' });\nexport const bad = makeStep({ name: 'bad-tool' });\n",
       'shared/evaluators/checks.js': "import { verify } from '../../lib/factories.js';\nexport const c = verify({ name: 'check' });\n",
       'lib/factories.js': `${CORE}export const makeStep = (c) => step(c);\nexport const verify = (c) => evaluator(c);\n`,
     });

@@ -38,7 +38,8 @@ describe('Diagnostics', () => {
 
   it('sorts by file, line, column, rule id and message, columns compared as numbers', () => {
     const sink = new Diagnostics();
-    const at = (file: string, line: number, column: number, reason = 'r') => sink.report('parse/syntax-error', 'syntax', file, { line, column }, { file, reason });
+    const at = (file: string, line: number, column: number, reason = 'r') =>
+      sink.report('parse/syntax-error', 'syntax', file, { line, column }, { file, reason });
     at('/p/b.js', 1, 1);
     at('/p/a.js', 2, 1);
     at('/p/a.js', 1, 10);

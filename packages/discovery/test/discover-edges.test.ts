@@ -50,7 +50,10 @@ describe('package mode', () => {
   });
 
   it('an entry that does not resolve is entry/not-found at the key that names it ("main" or "exports")', async () => {
-    const pkg = (extra: Record<string, unknown>) => ({ '/p/package.json': JSON.stringify({ name: 'p', version: '1.0.0', ...EXPOSE, ...extra }, null, 2), '/p/greet/workflow.js': workflowJs('greet') });
+    const pkg = (extra: Record<string, unknown>) => ({
+      '/p/package.json': JSON.stringify({ name: 'p', version: '1.0.0', ...EXPOSE, ...extra }, null, 2),
+      '/p/greet/workflow.js': workflowJs('greet'),
+    });
     const main = await run(pkg({ main: './gone.js' }));
     expect(briefs(main)).toEqual(['conventions/no-workflows package.json:1:1', 'entry/not-found package.json:9:3']);
     expect(main.workflows).toEqual([]);
@@ -69,7 +72,8 @@ describe('package mode', () => {
         '',
       ].join('\n'),
       '/p/greet/workflow.js': workflowJs('greet'),
-      '/p/two/workflow.js': "import { workflow } from '@skein/core';\nexport default workflow({ name: 'one', fn: async (x) => x });\nexport const second = workflow({ name: 'two', fn: async (x) => x });\n",
+      '/p/two/workflow.js':
+        "import { workflow } from '@skein/core';\nexport default workflow({ name: 'one', fn: async (x) => x });\nexport const second = workflow({ name: 'two', fn: async (x) => x });\n",
     });
     expect(briefs(m)).toEqual(['workflow/multiple-definitions two/workflow.js:3:23']);
     expect(m.workflows.map((w) => `${w.name} ${w.exportName} ${w.file.slice(3)}`)).toEqual(['greet once greet/workflow.js', 'one first two/workflow.js']);
@@ -97,7 +101,8 @@ describe('package mode', () => {
     const files = {
       '/p/package.json': packageJson('p', { ...EXPOSE, ...ENTRY }),
       '/p/index.js': "export { default as greet } from './greet/workflow.js';\n",
-      '/p/greet/workflow.js': "import { workflow } from '@skein/core';\nimport { other } from 'flows';\nexport default workflow({ name: 'greet', fn: async (x) => other(x) });\n",
+      '/p/greet/workflow.js':
+        "import { workflow } from '@skein/core';\nimport { other } from 'flows';\nexport default workflow({ name: 'greet', fn: async (x) => other(x) });\n",
       '/p/node_modules/flows/package.json': packageJson('flows', ENTRY),
       '/p/node_modules/flows/index.js': "export { default as other } from './other/workflow.js';\n",
       '/p/node_modules/flows/other/workflow.js': workflowJs('other'),
@@ -109,7 +114,14 @@ describe('package mode', () => {
 
 describe('project mode', () => {
   it('never lists the project itself as an installed package, even when it is exposed and linked into its own node_modules', async () => {
-    const t = tempProject({ 'package.json': packageJson('self', { ...EXPOSE, ...ENTRY }), 'index.js': "export { default as greet } from './greet/workflow.js';\n", 'greet/workflow.js': workflowJs('greet') }, { 'node_modules/self': '..' });
+    const t = tempProject(
+      {
+        'package.json': packageJson('self', { ...EXPOSE, ...ENTRY }),
+        'index.js': "export { default as greet } from './greet/workflow.js';\n",
+        'greet/workflow.js': workflowJs('greet'),
+      },
+      { 'node_modules/self': '..' },
+    );
     cleanups.push(t.cleanup);
     const m = await discover(t.root, { ceiling: t.root, mode: 'project' });
     expect(m.packages).toEqual([]);

@@ -67,7 +67,12 @@ describe('resolveEntry', () => {
     ['no main and no index.js', {}, '.', 'neither "exports" nor "main" is set and index.js does not exist'],
     ['exports pointing nowhere', { exports: './gone.js' }, '.', '"exports" points at ./gone.js, which does not exist'],
     ['exports pointing at a folder', { exports: './sub' }, '.', '"exports" points at ./sub, which does not exist'],
-    ['a subpath exports does not list', { exports: { '.': './index.js' } }, './x', '"exports" has no "./x" target for the conditions skein-workflow-bundle, output-workflow-bundle, import, default'],
+    [
+      'a subpath exports does not list',
+      { exports: { '.': './index.js' } },
+      './x',
+      '"exports" has no "./x" target for the conditions skein-workflow-bundle, output-workflow-bundle, import, default',
+    ],
     ['a missing subpath without exports', {}, './nope.js', './nope.js does not exist'],
   ])('%s', (_what, pkg, subpath, reason) => {
     expect(resolveEntry(fs, subpath === './nope.js' || reason.startsWith('neither') ? '/q' : '/p', pkg, subpath)).toEqual({ ok: false, reason });
@@ -90,7 +95,15 @@ describe('resolveEntry', () => {
   });
 
   it('never follows a target that leaves the package, and says where it pointed', () => {
-    expect(resolveEntry(fs, '/p', { main: '../q/other.js' })).toEqual({ ok: false, reason: '"main" points at ../q/other.js, outside the package', outside: '/q/other.js' });
-    expect(resolveEntry(fs, '/p', {}, './../q/other.js')).toEqual({ ok: false, reason: 'the subpath points at ./../q/other.js, outside the package', outside: '/q/other.js' });
+    expect(resolveEntry(fs, '/p', { main: '../q/other.js' })).toEqual({
+      ok: false,
+      reason: '"main" points at ../q/other.js, outside the package',
+      outside: '/q/other.js',
+    });
+    expect(resolveEntry(fs, '/p', {}, './../q/other.js')).toEqual({
+      ok: false,
+      reason: 'the subpath points at ./../q/other.js, outside the package',
+      outside: '/q/other.js',
+    });
   });
 });

@@ -10,7 +10,10 @@ import { EXPOSE, packageJson, workflowJs } from './tmp.js';
 
 /** Discovers `/p` with an exposed package `pkg` made of `files` (paths relative to the package). */
 function discoverPackage(files: Record<string, string>): Promise<Manifest> {
-  const all: Record<string, string> = { '/p/package.json': packageJson('p', { private: true }), '/p/node_modules/pkg/package.json': packageJson('pkg', { ...EXPOSE, exports: './index.js' }) };
+  const all: Record<string, string> = {
+    '/p/package.json': packageJson('p', { private: true }),
+    '/p/node_modules/pkg/package.json': packageJson('pkg', { ...EXPOSE, exports: './index.js' }),
+  };
   for (const [rel, text] of Object.entries(files)) all[`/p/node_modules/pkg/${rel}`] = text;
   return discover('/p', { fs: memoryFileSystem(all), ceiling: '/p' });
 }
@@ -80,7 +83,7 @@ describe('export resolution', () => {
       'index.js': "export { same as picked } from './stars.js';\n",
       'stars.js': "export * from './one.js';\nexport * from './two.js';\n",
       'one.js': "export { default as same } from './a/workflow.js';\n",
-      'two.js': "export const other = 1;\n",
+      'two.js': 'export const other = 1;\n',
       'a/workflow.js': workflowJs('a'),
     });
     expect(names(m)).toEqual(['a as picked']);
@@ -101,7 +104,8 @@ describe('export resolution', () => {
 
   it('warns about a re-export from an absolute path or a file: URL even when it is not a workflow file', async () => {
     const m = await discoverPackage({
-      'index.js': "export * from '/opt/lib/barrel.js';\nexport { x } from 'file:///opt/lib/other.js';\nexport { default as alpha } from './alpha/workflow.js';\n",
+      'index.js':
+        "export * from '/opt/lib/barrel.js';\nexport { x } from 'file:///opt/lib/other.js';\nexport { default as alpha } from './alpha/workflow.js';\n",
       'alpha/workflow.js': workflowJs('alpha'),
     });
     expect(at(m)).toEqual(['reexport/non-relative index.js:1:15', 'reexport/non-relative index.js:2:19']);
@@ -127,7 +131,11 @@ describe('values assembled at runtime from local bindings', () => {
       'alpha/workflow.js': workflowJs('alpha'),
       'alpha/steps.js': "import { step } from '@skein/core';\nexport const greet = step({ name: 'greet', fn: async (x) => x });\n",
     });
-    expect(at(m)).toEqual(['conventions/unreachable-workflow alpha/workflow.js:1:1', 'reexport/runtime-assembly index.js:3:28', 'conventions/no-workflows /p/package.json:1:1']);
+    expect(at(m)).toEqual([
+      'conventions/unreachable-workflow alpha/workflow.js:1:1',
+      'reexport/runtime-assembly index.js:3:28',
+      'conventions/no-workflows /p/package.json:1:1',
+    ]);
     expect(m.workflows).toEqual([]);
   });
 });

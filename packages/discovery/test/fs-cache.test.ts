@@ -84,7 +84,12 @@ describe('cachingFileSystem real paths', () => {
     try {
       const fs = cachingFileSystem(confineFileSystem(nodeFileSystem, [project.root]));
       const pkg = join(project.root, 'pkg');
-      expect(fs.readdir(pkg).map((e) => `${e.name}:${e.kind}`).sort()).toEqual(['out:symlink', 'own.js:file']);
+      expect(
+        fs
+          .readdir(pkg)
+          .map((e) => `${e.name}:${e.kind}`)
+          .sort(),
+      ).toEqual(['out:symlink', 'own.js:file']);
       expect(fs.realpath(join(pkg, 'own.js'))).toBe(join(pkg, 'own.js'));
       const escape = (call: () => unknown) => {
         try {

@@ -57,7 +57,12 @@ describe('nodeFileSystem', () => {
     expect(nodeFileSystem.stat(join(root, 'a')).kind).toBe('directory');
     expect(nodeFileSystem.stat(join(root, 'link.js')).kind).toBe('file');
     expect(nodeFileSystem.stat('/dev/null').kind).toBe('other');
-    expect(nodeFileSystem.readdir(root).map((e) => `${e.name}:${e.kind}`).sort()).toEqual(['a:directory', 'link.js:symlink']);
+    expect(
+      nodeFileSystem
+        .readdir(root)
+        .map((e) => `${e.name}:${e.kind}`)
+        .sort(),
+    ).toEqual(['a:directory', 'link.js:symlink']);
     expect(nodeFileSystem.readdir(join(root, 'a'))).toEqual([{ name: 'x.js', kind: 'file' }]);
     expect(nodeFileSystem.readdir('/dev').find((e) => e.name === 'null')?.kind).toBe('other');
     expect(nodeFileSystem.realpath(join(root, 'link.js'))).toBe(join(root, 'a/x.js'));
@@ -90,7 +95,10 @@ describe('cachingFileSystem', () => {
 describe('confineFileSystem', () => {
   it('refuses a symlinked file or folder of the package that leads outside, naming the real target; follows one that stays inside', () => {
     const outside = outsideFolder();
-    const root = project({ 'pkg/own.js': 'own', 'pkg/package.json': '{}' }, { 'pkg/out': outside, 'pkg/steps.js': join(outside, 'secret.js'), 'pkg/alias.js': 'own.js' });
+    const root = project(
+      { 'pkg/own.js': 'own', 'pkg/package.json': '{}' },
+      { 'pkg/out': outside, 'pkg/steps.js': join(outside, 'secret.js'), 'pkg/alias.js': 'own.js' },
+    );
     const pkg = join(root, 'pkg');
     const fs = confineFileSystem(nodeFileSystem, [pkg]);
     expect(outcome(() => fs.readFile(join(pkg, 'steps.js')))).toBe('EOUTSIDE');
@@ -105,7 +113,12 @@ describe('confineFileSystem', () => {
     expect(target).toBe(join(outside, 'secret.js'));
     expect(fs.readFile(join(pkg, 'alias.js'))).toBe('own');
     expect(fs.realpath(join(pkg, 'alias.js'))).toBe(join(pkg, 'own.js'));
-    expect(fs.readdir(pkg).map((e) => `${e.name}:${e.kind}`).sort()).toEqual(['alias.js:symlink', 'out:symlink', 'own.js:file', 'package.json:file', 'steps.js:symlink']);
+    expect(
+      fs
+        .readdir(pkg)
+        .map((e) => `${e.name}:${e.kind}`)
+        .sort(),
+    ).toEqual(['alias.js:symlink', 'out:symlink', 'own.js:file', 'package.json:file', 'steps.js:symlink']);
   });
 
   it('refuses a file in a folder below a symlink that leads outside (the folder is listed as a plain one there)', () => {
@@ -143,7 +156,10 @@ describe('confineFileSystem', () => {
 
   it('confines a package installed in a node_modules folder (the root itself lies below one)', () => {
     const outside = outsideFolder();
-    const root = project({ 'node_modules/flows/index.js': '' }, { 'node_modules/flows/steps.js': join(outside, 'secret.js'), 'node_modules/flows/node_modules_old': outside });
+    const root = project(
+      { 'node_modules/flows/index.js': '' },
+      { 'node_modules/flows/steps.js': join(outside, 'secret.js'), 'node_modules/flows/node_modules_old': outside },
+    );
     const pkg = join(root, 'node_modules/flows');
     const fs = confineFileSystem(nodeFileSystem, [pkg]);
     expect(outcome(() => fs.readFile(join(pkg, 'steps.js')))).toBe('EOUTSIDE');

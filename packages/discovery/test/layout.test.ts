@@ -47,7 +47,10 @@ describe('layoutOf: a compiled project is judged once', () => {
 
   it('an outDir without rootDir makes the root the sources', () => {
     const tsconfig = '{ "compilerOptions": { "outDir": "out" } }';
-    expect(layout({ '/p/tsconfig.json': tsconfig, '/p/src/a/workflow.ts': WF, '/p/out/a/workflow.js': WF })).toEqual({ judged: 'sources', skipped: ['/p/out'] });
+    expect(layout({ '/p/tsconfig.json': tsconfig, '/p/src/a/workflow.ts': WF, '/p/out/a/workflow.js': WF })).toEqual({
+      judged: 'sources',
+      skipped: ['/p/out'],
+    });
   });
 
   it('an outDir that is the root itself is not a compiled folder', () => {
@@ -56,7 +59,10 @@ describe('layoutOf: a compiled project is judged once', () => {
 
   it('ignores non-string options and broken or absent compilerOptions', () => {
     const files = { '/p/src/a/workflow.ts': WF, '/p/dist/a/workflow.js': WF };
-    expect(layout({ ...files, '/p/tsconfig.json': '{ "compilerOptions": { "rootDir": 1, "outDir": ["x"] } }' })).toEqual({ judged: 'sources', skipped: ['/p/dist'] });
+    expect(layout({ ...files, '/p/tsconfig.json': '{ "compilerOptions": { "rootDir": 1, "outDir": ["x"] } }' })).toEqual({
+      judged: 'sources',
+      skipped: ['/p/dist'],
+    });
     expect(layout({ ...files, '/p/tsconfig.json': '"just a string"' })).toEqual({ judged: 'sources', skipped: ['/p/dist'] });
     expect(layout({ ...files, '/p/tsconfig.json': 'null' })).toEqual({ judged: 'sources', skipped: ['/p/dist'] });
     expect(layout({ ...files, '/p/tsconfig.json': '{ "compilerOptions": ' })).toEqual({ judged: 'sources', skipped: ['/p/dist'] });
@@ -68,6 +74,9 @@ describe('layoutOf: a compiled project is judged once', () => {
     // An entry among the sources: the sources.
     expect(layout({ ...files, '/p/src/index.ts': '' }, '/p/src/index.ts')).toEqual({ judged: 'sources', skipped: ['/p/dist'] });
     // Sources at the root (no src/): compiled, nothing skipped (the root cannot be skipped).
-    expect(layout({ '/p/a/workflow.js': WF, '/p/dist/a/workflow.js': WF, '/p/dist/index.js': '' }, '/p/dist/index.js')).toEqual({ judged: 'compiled', skipped: [] });
+    expect(layout({ '/p/a/workflow.js': WF, '/p/dist/a/workflow.js': WF, '/p/dist/index.js': '' }, '/p/dist/index.js')).toEqual({
+      judged: 'compiled',
+      skipped: [],
+    });
   });
 });

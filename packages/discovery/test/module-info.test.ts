@@ -48,7 +48,14 @@ describe('imports', () => {
   it('records each import with its specifiers (default, namespace, named, string-named) and binds them as locals', () => {
     const info = analyze("import a, * as ns from './a.js';\nimport { b, c as d, 'e f' as g } from 'pkg';\n");
     expect(info.imports).toEqual([
-      { source: './a.js', position: { line: 1, column: 1 }, specifiers: [{ local: 'a', imported: 'default', position: { line: 1, column: 8 } }, { local: 'ns', imported: '*', position: { line: 1, column: 11 } }] },
+      {
+        source: './a.js',
+        position: { line: 1, column: 1 },
+        specifiers: [
+          { local: 'a', imported: 'default', position: { line: 1, column: 8 } },
+          { local: 'ns', imported: '*', position: { line: 1, column: 11 } },
+        ],
+      },
       {
         source: 'pkg',
         position: { line: 2, column: 1 },
@@ -68,21 +75,27 @@ describe('definitions', () => {
   const CORE = "import { workflow, step, evaluator as ev } from '@skein/core';\n";
 
   it('recognises workflow(), step() and a renamed evaluator() imported from @skein/core, with their static names', () => {
-    const info = analyze(`${CORE}export const w = workflow({ name: 'w', fn: async (x) => x });\nexport const s = step({ name: "s" });\nexport const e = ev({ name: \`e\` });\n`);
+    const info = analyze(
+      `${CORE}export const w = workflow({ name: 'w', fn: async (x) => x });\nexport const s = step({ name: "s" });\nexport const e = ev({ name: \`e\` });\n`,
+    );
     expect(exported(info, 'w')).toBe("definition workflow workflow 'w'@2:35 [] @2:1");
     expect(exported(info, 's')).toBe("definition step step 's'@3:31 [] @3:1");
     expect(exported(info, 'e')).toBe("definition evaluator ev 'e'@4:29 [] @4:1");
   });
 
   it('recognises namespace members (core.workflow, core["step"]) and subpath imports, not other members', () => {
-    const info = analyze("import * as core from '@skein/core/authoring';\nexport const a = core.workflow({ name: 'a' });\nexport const b = core['step']({ name: 'b' });\nexport const c = core.other({ fn: 1 });\n");
+    const info = analyze(
+      "import * as core from '@skein/core/authoring';\nexport const a = core.workflow({ name: 'a' });\nexport const b = core['step']({ name: 'b' });\nexport const c = core.other({ fn: 1 });\n",
+    );
     expect(exported(info, 'a')).toBe("definition workflow core.workflow 'a'@2:40 [] @2:1");
     expect(exported(info, 'b')).toBe("definition step core.step 'b'@3:39 [] @3:1");
     expect(exported(info, 'c')).toBe('value [core@4:18] @4:1');
   });
 
   it('does not take workflow/step from another module, nor from a module whose name only starts like @skein/core', () => {
-    const info = analyze("import { workflow } from 'other';\nimport { step } from '@skein/corex';\nexport const a = workflow(config);\nexport const b = step(config);\n");
+    const info = analyze(
+      "import { workflow } from 'other';\nimport { step } from '@skein/corex';\nexport const a = workflow(config);\nexport const b = step(config);\n",
+    );
     expect(exported(info, 'a')).toBe('value [workflow@3:18, config@3:27] @3:1');
     expect(exported(info, 'b')).toBe('value [step@4:18, config@4:23] @4:1');
   });
@@ -100,14 +113,18 @@ describe('definitions', () => {
   });
 
   it('reads aliases of workflows (strings, spreads and holes are not static, a non-array is one bad alias), never of steps', () => {
-    const info = analyze(`${CORE}export const a = workflow({ name: 'a', aliases: ['x', y, ...z, , 'w'] });\nexport const b = workflow({ name: 'b', aliases: list });\nexport const s = step({ name: 's', aliases: ['q'] });\n`);
+    const info = analyze(
+      `${CORE}export const a = workflow({ name: 'a', aliases: ['x', y, ...z, , 'w'] });\nexport const b = workflow({ name: 'b', aliases: list });\nexport const s = step({ name: 's', aliases: ['q'] });\n`,
+    );
     expect(exported(info, 'a')).toBe("definition workflow workflow 'a'@2:35 ['x'@2:50, ?@2:55, ?@2:58, ?@2:49, 'w'@2:66] @2:1");
     expect(exported(info, 'b')).toBe("definition workflow workflow 'b'@3:35 [?@3:49] @3:1");
     expect(exported(info, 's')).toBe("definition step step 's'@4:31 [] @4:1");
   });
 
   it('sees through TypeScript `as`, `satisfies` and `!` around the call', () => {
-    const info = analyze(`${CORE}export const a = workflow({ name: 'a' }) as Flow;\nexport const b = step({ name: 'b' }) satisfies Step;\nexport const c = step({ name: 'c' })!;\n`);
+    const info = analyze(
+      `${CORE}export const a = workflow({ name: 'a' }) as Flow;\nexport const b = step({ name: 'b' }) satisfies Step;\nexport const c = step({ name: 'c' })!;\n`,
+    );
     expect(exported(info, 'a')).toBe("definition workflow workflow 'a'@2:35 [] @2:1");
     expect(exported(info, 'b')).toBe("definition step step 'b'@3:31 [] @3:1");
     expect(exported(info, 'c')).toBe("definition step step 'c'@4:31 [] @4:1");
@@ -170,7 +187,9 @@ describe('exports', () => {
 
   it('binds every kind of default export', () => {
     expect(exported(analyze(`${CORE}export default workflow({ name: 'd' });\n`), 'default')).toBe("definition workflow workflow 'd'@2:33 [] @2:1");
-    expect(exported(analyze(`${CORE}const w = workflow({ name: 'w' });\nexport default w;\n`), 'default')).toBe("definition workflow workflow 'w'@2:28 [] @3:1");
+    expect(exported(analyze(`${CORE}const w = workflow({ name: 'w' });\nexport default w;\n`), 'default')).toBe(
+      "definition workflow workflow 'w'@2:28 [] @3:1",
+    );
     expect(exported(analyze('import w from "./w.js";\nexport default w;\n'), 'default')).toBe('local w @2:1');
     expect(exported(analyze('export default function () {}\n'), 'default')).toBe('value [] @1:1');
     expect(exported(analyze('export default class {}\n'), 'default')).toBe('value [] @1:1');
@@ -188,7 +207,9 @@ describe('exports', () => {
 
 describe('unsupported forms (package rule 3)', () => {
   it('reports CommonJS exports with what they assign and, for a require, its source', () => {
-    expect(unsupported("module.exports = require('./a.js');\nexports.x = 1;\nmodule.exports.y = 2;\nexports['z'] = 3;\nexports[k] = 4;\nmodule['exports'] = 5;\n")).toEqual([
+    expect(
+      unsupported("module.exports = require('./a.js');\nexports.x = 1;\nmodule.exports.y = 2;\nexports['z'] = 3;\nexports[k] = 4;\nmodule['exports'] = 5;\n"),
+    ).toEqual([
       { kind: 'commonjs', what: 'module.exports = …', position: { line: 1, column: 1 }, source: './a.js' },
       { kind: 'commonjs', what: 'exports.x = …', position: { line: 2, column: 1 }, binding: 'x' },
       { kind: 'commonjs', what: 'module.exports.y = …', position: { line: 3, column: 1 }, binding: 'y' },
@@ -199,25 +220,31 @@ describe('unsupported forms (package rule 3)', () => {
   });
 
   it('reports a require of an exported binding with its source and binding', () => {
-    expect(unsupported("exports.greet = require('./greet.js');\n")).toEqual([{ kind: 'commonjs', what: 'exports.greet = …', position: { line: 1, column: 1 }, source: './greet.js', binding: 'greet' }]);
+    expect(unsupported("exports.greet = require('./greet.js');\n")).toEqual([
+      { kind: 'commonjs', what: 'exports.greet = …', position: { line: 1, column: 1 }, source: './greet.js', binding: 'greet' },
+    ]);
   });
 
   it('ignores assignments to other objects and other properties', () => {
-    expect(unsupported("other.exports = 1;\nmodule.id = 2;\nexports = 3;\nx = require;\nmodule.exports.x.y = 4;\nfoo.module.exports = 5;\n")).toEqual([]);
+    expect(unsupported('other.exports = 1;\nmodule.id = 2;\nexports = 3;\nx = require;\nmodule.exports.x.y = 4;\nfoo.module.exports = 5;\n')).toEqual([]);
   });
 
-  it('ignores a require bound in the file (a parameter or a local function is not Node\'s), as the validator\'s import sites do', () => {
-    expect(unsupported("function load(require) { return require('./a.js'); }\nfunction f() { function require(x) { return x; } return require('./b.js'); }\nrequire('./c.js');\n")).toEqual([
-      { kind: 'commonjs', what: "require('./c.js')", position: { line: 3, column: 1 }, source: './c.js' },
-    ]);
+  it("ignores a require bound in the file (a parameter or a local function is not Node's), as the validator's import sites do", () => {
+    expect(
+      unsupported(
+        "function load(require) { return require('./a.js'); }\nfunction f() { function require(x) { return x; } return require('./b.js'); }\nrequire('./c.js');\n",
+      ),
+    ).toEqual([{ kind: 'commonjs', what: "require('./c.js')", position: { line: 3, column: 1 }, source: './c.js' }]);
   });
 
   it('reports require calls (static: commonjs, computed: computed path), once inside an export assignment', () => {
-    expect(unsupported("const a = require('./a.js');\nconst b = require(name);\nmodule.exports = { c: require('./c.js') };\nfoo.require('./d.js');\n")).toEqual([
-      { kind: 'commonjs', what: "require('./a.js')", position: { line: 1, column: 11 }, source: './a.js' },
-      { kind: 'computed-path', what: 'require()', position: { line: 2, column: 11 } },
-      { kind: 'commonjs', what: 'module.exports = …', position: { line: 3, column: 1 } },
-    ]);
+    expect(unsupported("const a = require('./a.js');\nconst b = require(name);\nmodule.exports = { c: require('./c.js') };\nfoo.require('./d.js');\n")).toEqual(
+      [
+        { kind: 'commonjs', what: "require('./a.js')", position: { line: 1, column: 11 }, source: './a.js' },
+        { kind: 'computed-path', what: 'require()', position: { line: 2, column: 11 } },
+        { kind: 'commonjs', what: 'module.exports = …', position: { line: 3, column: 1 } },
+      ],
+    );
   });
 
   it('reports a require after an export assignment (only a require inside one is part of it), and no call of another name', () => {
@@ -230,7 +257,9 @@ describe('unsupported forms (package rule 3)', () => {
 
   it('reports Object.defineProperty/assign/defineProperties on exports, not other Object calls or targets', () => {
     expect(
-      unsupported("Object.defineProperty(exports, 'a', { value: require('./a.js') });\nObject.assign(module.exports, {});\nObject['defineProperties'](exports, {});\nObject.freeze(exports);\nObject.assign(other, {});\nObject.assign();\nReflect.defineProperty(exports, 'b', {});\n"),
+      unsupported(
+        "Object.defineProperty(exports, 'a', { value: require('./a.js') });\nObject.assign(module.exports, {});\nObject['defineProperties'](exports, {});\nObject.freeze(exports);\nObject.assign(other, {});\nObject.assign();\nReflect.defineProperty(exports, 'b', {});\n",
+      ),
     ).toEqual([
       { kind: 'commonjs', what: 'Object.defineProperty(exports, …)', position: { line: 1, column: 1 } },
       { kind: 'commonjs', what: 'Object.assign(exports, …)', position: { line: 2, column: 1 } },

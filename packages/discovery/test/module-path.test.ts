@@ -38,7 +38,7 @@ describe('resolveModuleFile', () => {
     expect(resolveModuleFile(src(['/p/a.cjs']), '/p/a', true)).toBe('/p/a.cjs');
   });
 
-  it("resolves a folder to its index file, in extension order, and a folder without one to nothing", () => {
+  it('resolves a folder to its index file, in extension order, and a folder without one to nothing', () => {
     expect(resolveModuleFile(src(['/p/lib/index.js']), '/p/lib', true)).toBe('/p/lib/index.js');
     expect(resolveModuleFile(src(['/p/lib/index.js', '/p/lib/index.ts']), '/p/lib', false)).toBe('/p/lib/index.ts');
     expect(resolveModuleFile(src(['/p/lib/other.js']), '/p/lib', true)).toBeUndefined();
@@ -68,6 +68,7 @@ describe('resolveSpecifier', () => {
   it('answers what path.resolve answers, for plain and unusual folders and specifiers alike', () => {
     const dirs = ['/', '/a', '/a/b', '/a/', '/a//b', '/a/./b', '/a/../b', '/a/.b', '/a/b.', '/.x'];
     const specifiers = ['./x.js', './a/b.js', './.x', './', './a//b', './a/', '../x', './a/../b', './a/./b', './x y', './..', './.', '.\\x', '/abs/x.js'];
-    for (const dir of dirs) for (const specifier of specifiers) expect(resolveSpecifier(dir, specifier), `${dir} + ${specifier}`).toBe(path.resolve(dir, specifier));
+    for (const dir of dirs)
+      for (const specifier of specifiers) expect(resolveSpecifier(dir, specifier), `${dir} + ${specifier}`).toBe(path.resolve(dir, specifier));
   });
 });

@@ -28,7 +28,9 @@ describe('names read statically (package rules 2, 7, 10)', () => {
     expect(byName.const_named!.aliases).toEqual(['const_alias', 'literal_alias']);
     expect(byName.with_aliases!.aliases).toEqual(['ok_alias']);
     // The default-exported step is left to the validator (package rule 9); the two bad names are not registered.
-    expect(byName.with_aliases!.activities.map((a) => `${a.name}:${a.exportName} ${rel(m, a.file)}:${a.line}:${a.column}`)).toEqual(['from_const:one aliases/steps.js:5:20']);
+    expect(byName.with_aliases!.activities.map((a) => `${a.name}:${a.exportName} ${rel(m, a.file)}:${a.line}:${a.column}`)).toEqual([
+      'from_const:one aliases/steps.js:5:20',
+    ]);
     const reserved = m.diagnostics.find((d) => d.file.endsWith('reserved/workflow.js'))!;
     expect(reserved.message).toBe("The workflow name '$catalog' is reserved for the per-catalog registry workflow.");
     const invalid = m.diagnostics.find((d) => d.file.endsWith('invalid/workflow.js'))!;

@@ -11,7 +11,18 @@ import { checkWorkflowNames, resolveActivities } from '../src/namespaces.js';
 const PKG: PackageRef = { name: 'pkg', version: '1.0.0', root: '/p/node_modules/pkg' };
 
 function wf(name: string, aliases: string[] = [], activities: ActivityEntry[] = [], pkg: PackageRef | null = null): WorkflowEntry {
-  return { name, aliases, file: `/p/${name}/workflow.js`, line: 2, column: 16, package: pkg, exportName: 'default', localExport: 'default', activities, activityTypes: [] };
+  return {
+    name,
+    aliases,
+    file: `/p/${name}/workflow.js`,
+    line: 2,
+    column: 16,
+    package: pkg,
+    exportName: 'default',
+    localExport: 'default',
+    activities,
+    activityTypes: [],
+  };
 }
 
 function act(name: string, file: string, line = 3, shared = false): ActivityEntry {
@@ -24,7 +35,11 @@ describe('workflow names and aliases (package rule 7)', () => {
   it('reports a name or alias taken earlier, on the later workflow, once per clashing key', () => {
     const d = new Diagnostics();
     checkWorkflowNames([wf('a', ['x']), wf('b', ['a']), wf('x'), wf('c', ['y', 'y2']), wf('y2', [], [], PKG)], d);
-    expect(found(d)).toEqual(['names/duplicate-workflow /p/b/workflow.js:2:16', 'names/duplicate-workflow /p/x/workflow.js:2:16', 'names/duplicate-workflow /p/y2/workflow.js:2:16']);
+    expect(found(d)).toEqual([
+      'names/duplicate-workflow /p/b/workflow.js:2:16',
+      'names/duplicate-workflow /p/x/workflow.js:2:16',
+      'names/duplicate-workflow /p/y2/workflow.js:2:16',
+    ]);
     const messages = d.sorted().map((x) => x.message);
     expect(messages[0]).toContain("'a' is an alias of workflow 'b'");
     expect(messages[0]).toContain("also workflow 'a' of the project");
@@ -47,7 +62,10 @@ describe('activities (package rules 8 and 10)', () => {
       [],
       [
         { package: null, activities: [act('fmt', '/p/shared/steps/fmt.js', 3, true)] },
-        { package: PKG, activities: [act('fmt', '/p/node_modules/pkg/shared/steps/fmt.js', 4, true), act('log', '/p/node_modules/pkg/shared/steps/log.js', 5, true)] },
+        {
+          package: PKG,
+          activities: [act('fmt', '/p/node_modules/pkg/shared/steps/fmt.js', 4, true), act('log', '/p/node_modules/pkg/shared/steps/log.js', 5, true)],
+        },
       ],
       d,
     );
@@ -62,7 +80,11 @@ describe('activities (package rules 8 and 10)', () => {
   it('reports duplicates within one source and within one workflow, keeping the first of each name', () => {
     const d = new Diagnostics();
     const w = wf('w', [], [act('one', '/p/w/steps.js', 3), act('one', '/p/w/steps.js', 7), act('two', '/p/w/steps.js', 9)]);
-    const shared = resolveActivities([w], [{ package: null, activities: [act('s', '/p/shared/steps/a.js', 3, true), act('s', '/p/shared/steps/b.js', 4, true)] }], d);
+    const shared = resolveActivities(
+      [w],
+      [{ package: null, activities: [act('s', '/p/shared/steps/a.js', 3, true), act('s', '/p/shared/steps/b.js', 4, true)] }],
+      d,
+    );
     expect(found(d)).toEqual(['names/duplicate-activity /p/shared/steps/b.js:4:14', 'names/duplicate-activity /p/w/steps.js:7:14']);
     expect(shared.map((a) => a.file)).toEqual(['/p/shared/steps/a.js']);
     expect(w.activities.map((a) => `${a.name}:${a.line}`)).toEqual(['one:3', 'two:9']);
@@ -76,7 +98,7 @@ describe('activities (package rules 8 and 10)', () => {
     expect(d.sorted()[0]?.message).toContain("'w#log'");
   });
 
-  it("gives each workflow its own activities and every shared one as sorted activity types, each once", () => {
+  it('gives each workflow its own activities and every shared one as sorted activity types, each once', () => {
     const d = new Diagnostics();
     const w = wf('w', [], [act('m', '/p/w/steps.js', 3), act('b', '/p/w/steps.js', 4), act('z', '/p/w/steps.js', 5), act('d', '/p/w/steps.js', 6)]);
     const v = wf('v');

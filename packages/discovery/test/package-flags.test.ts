@@ -102,7 +102,12 @@ describe('installed packages', () => {
 
   it('is silent about what is not a package in node_modules: dot-folders, files, links to files, dangling links', async () => {
     const root = project(
-      { 'node_modules/.bin/tool': '#!/bin/sh\n', 'node_modules/.package-lock.json': '{}', 'node_modules/readme.md': '', 'node_modules/dep/package.json': packageJson('dep') },
+      {
+        'node_modules/.bin/tool': '#!/bin/sh\n',
+        'node_modules/.package-lock.json': '{}',
+        'node_modules/readme.md': '',
+        'node_modules/dep/package.json': packageJson('dep'),
+      },
       { 'node_modules/file-link': '../package.json', 'node_modules/dangling': '../nowhere' },
     );
     const m = await discover(root, { ceiling: root });
@@ -112,12 +117,19 @@ describe('installed packages', () => {
   it('reports a folder of node_modules without package.json, and a symlink loop there', async () => {
     const root = project({ 'node_modules/broken/index.js': '' }, { 'node_modules/loop': 'loop' });
     const m = await discover(root, { ceiling: root });
-    expect(m.diagnostics.map((d) => `${d.ruleId} ${d.file.slice(root.length + 1)}`)).toEqual(['package/missing-manifest node_modules/broken/package.json', 'fs/symlink-loop node_modules/loop']);
+    expect(m.diagnostics.map((d) => `${d.ruleId} ${d.file.slice(root.length + 1)}`)).toEqual([
+      'package/missing-manifest node_modules/broken/package.json',
+      'fs/symlink-loop node_modules/loop',
+    ]);
   });
 
   it('lists a nameless package linked under two names once, under the first name in sorted order', async () => {
     const root = project(
-      { 'packages/flows/package.json': JSON.stringify({ ...EXPOSE, exports: './index.js' }), 'packages/flows/index.js': "export { default as w } from './w/workflow.js';\n", 'packages/flows/w/workflow.js': workflowJs('w') },
+      {
+        'packages/flows/package.json': JSON.stringify({ ...EXPOSE, exports: './index.js' }),
+        'packages/flows/index.js': "export { default as w } from './w/workflow.js';\n",
+        'packages/flows/w/workflow.js': workflowJs('w'),
+      },
       { 'node_modules/b': '../packages/flows', 'node_modules/a': '../packages/flows' },
     );
     const m = await discover(root, { ceiling: root });
@@ -136,7 +148,8 @@ describe('installed packages', () => {
       ...unflagged('renamed'),
       'pkg/package.json': packageJson('pkg', { ...EXPOSE, exports: './index.js' }),
       'pkg/index.js': "export { default as main } from './main/workflow.js';\n",
-      'pkg/main/workflow.js': "import { workflow } from '@skein/core';\nimport { greet } from 'hoisted';\nimport { greet as g2 } from 'renamed';\nexport default workflow({ name: 'main', fn: async (x) => [greet, g2, x] });\n",
+      'pkg/main/workflow.js':
+        "import { workflow } from '@skein/core';\nimport { greet } from 'hoisted';\nimport { greet as g2 } from 'renamed';\nexport default workflow({ name: 'main', fn: async (x) => [greet, g2, x] });\n",
     });
     const m = await discover(`${root}/pkg`, { ceiling: root, mode: 'package' });
     expect(m.diagnostics.map((d) => `${d.ruleId} ${d.line}:${d.column}`)).toEqual(['package/no-expose-flag 2:10']);

@@ -20,6 +20,12 @@ describe('readPackageJson', () => {
 
   it('reports text that is not JSON, or not a JSON object, as a syntax problem with the parser’s message', () => {
     expect(readPackageJson(fs, '/bad')).toMatchObject({ ok: false, problem: 'syntax', text: '{ "name": ', message: expect.stringContaining('JSON') });
-    expect(readPackageJson(fs, '/array')).toEqual({ ok: false, file: '/array/package.json', problem: 'syntax', text: '[1]', message: 'the top-level value is not an object' });
+    expect(readPackageJson(fs, '/array')).toEqual({
+      ok: false,
+      file: '/array/package.json',
+      problem: 'syntax',
+      text: '[1]',
+      message: 'the top-level value is not an object',
+    });
   });
 });

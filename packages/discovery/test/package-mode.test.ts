@@ -17,7 +17,8 @@ const files = (json: string, extra: Record<string, string> = {}) => ({
   '/p/greet/workflow.js': workflowJs('greet'),
   ...extra,
 });
-const run = (f: Record<string, string>, mode: 'package' | 'project' | 'auto' = 'package'): Promise<Manifest> => discover('/p', { fs: memoryFileSystem(f), ceiling: '/p', mode });
+const run = (f: Record<string, string>, mode: 'package' | 'project' | 'auto' = 'package'): Promise<Manifest> =>
+  discover('/p', { fs: memoryFileSystem(f), ceiling: '/p', mode });
 const briefs = (m: Manifest) => m.diagnostics.map((d) => `${d.ruleId} ${d.severity} ${d.file.slice(3)}:${d.line}:${d.column}`);
 
 describe('the expose flag in package mode', () => {
@@ -86,10 +87,16 @@ describe('nothing is written', () => {
   it('package mode on a real directory leaves the OS temp folder as it was (no host project)', async () => {
     const t = tempProject(files(packageJson('p', { ...EXPOSE, ...ENTRY })) as Record<string, string>);
     try {
-      const before = readdirSync(tmpdir()).filter((n) => !n.startsWith('skein-discovery-')).sort();
+      const before = readdirSync(tmpdir())
+        .filter((n) => !n.startsWith('skein-discovery-'))
+        .sort();
       const m = await discover(t.root, { mode: 'package', ceiling: t.root });
       expect(m.workflows).toHaveLength(0); // the files above are keyed /p/...: written under <root>/p, nothing at the root
-      expect(readdirSync(tmpdir()).filter((n) => !n.startsWith('skein-discovery-')).sort()).toEqual(before);
+      expect(
+        readdirSync(tmpdir())
+          .filter((n) => !n.startsWith('skein-discovery-'))
+          .sort(),
+      ).toEqual(before);
     } finally {
       t.cleanup();
     }
@@ -99,7 +106,8 @@ describe('nothing is written', () => {
 describe('installed packages in package mode', () => {
   const withImport = (extra: Record<string, string>) =>
     files(packageJson('p', { ...EXPOSE, ...ENTRY }), {
-      '/p/greet/workflow.js': "import { workflow } from '@skein/core';\nimport { other } from 'flows';\nexport default workflow({ name: 'greet', fn: async (x) => other(x) });\n",
+      '/p/greet/workflow.js':
+        "import { workflow } from '@skein/core';\nimport { other } from 'flows';\nexport default workflow({ name: 'greet', fn: async (x) => other(x) });\n",
       ...extra,
     });
   const flows = (json: Record<string, unknown>) => ({

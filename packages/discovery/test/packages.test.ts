@@ -12,7 +12,10 @@ describe('which packages (package rule 4)', () => {
   it('searches the project node_modules, then ancestors (hoisted), with scoped packages; the nearest install of a name wins', async () => {
     const m = await discover(`${fixture('hoisted')}/app`, { ceiling: fixture('hoisted') });
     expect(m.diagnostics).toEqual([]);
-    expect(workflowSummary(m)).toEqual(['far <- @scope/far:far (../node_modules/@scope/far/f/workflow.js)', 'near_v2 <- near:near (node_modules/near/n/workflow.js)']);
+    expect(workflowSummary(m)).toEqual([
+      'far <- @scope/far:far (../node_modules/@scope/far/f/workflow.js)',
+      'near_v2 <- near:near (node_modules/near/n/workflow.js)',
+    ]);
     expect(m.packages.map((p) => `${p.name}@${p.version}`)).toEqual(['@scope/far@1.0.0', 'near@2.0.0']);
   });
 
@@ -60,7 +63,10 @@ describe('which packages (package rule 4)', () => {
     expect(stringFlag!.message).toContain('sets "skein.workflows.expose" to something other than the boolean true');
     expect(invalid!.message).toBe('string-flag sets "skein.workflows.expose" to "true", not the boolean true; its workflows are not discovered.');
     // `helper` is not a workflow; `flagged` is exposed and registered.
-    expect(workflowSummary(m)).toEqual(['caller <- (local):default (caller/workflow.js)', 'exposed_one <- flagged:exposedOne (node_modules/flagged/one/workflow.js)']);
+    expect(workflowSummary(m)).toEqual([
+      'caller <- (local):default (caller/workflow.js)',
+      'exposed_one <- flagged:exposedOne (node_modules/flagged/one/workflow.js)',
+    ]);
     expect(m.packages.map((p) => p.name)).toEqual(['flagged']);
   });
 

@@ -50,7 +50,9 @@ describe('named re-export cycles (reexport/cycle)', () => {
       '/p/d.js': "export { loop } from './c.js';\n",
     });
     expect(briefs(m)).toEqual(['reexport/cycle error c.js:1:15']);
-    expect(m.diagnostics[0]!.message).toContain("'loop' is re-exported from './d.js' in a cycle that passes through export * (./c.js 'loop' → ./d.js 'loop' → ./c.js 'loop')");
+    expect(m.diagnostics[0]!.message).toContain(
+      "'loop' is re-exported from './d.js' in a cycle that passes through export * (./c.js 'loop' → ./d.js 'loop' → ./c.js 'loop')",
+    );
     expect(m.diagnostics[0]!.message).toContain("does not provide an export named 'loop'");
     expect(m.workflows.map((w) => w.name)).toEqual(['greet']);
   });

@@ -9,7 +9,10 @@ import { memoryFileSystem } from './memfs.js';
 import { EXPOSE, packageJson, workflowJs } from './tmp.js';
 
 function discoverPackage(files: Record<string, string>): Promise<Manifest> {
-  const all: Record<string, string> = { '/p/package.json': packageJson('p', { private: true }), '/p/node_modules/pkg/package.json': packageJson('pkg', { ...EXPOSE, exports: './index.js' }) };
+  const all: Record<string, string> = {
+    '/p/package.json': packageJson('p', { private: true }),
+    '/p/node_modules/pkg/package.json': packageJson('pkg', { ...EXPOSE, exports: './index.js' }),
+  };
   for (const [rel, text] of Object.entries(files)) all[`/p/node_modules/pkg/${rel}`] = text;
   return discover('/p', { fs: memoryFileSystem(all), ceiling: '/p' });
 }
@@ -73,7 +76,7 @@ describe('namespaces (package rule 3)', () => {
     const m = await discoverPackage({
       'index.js': [
         "import * as direct from './a/workflow.js';",
-        "export { direct };",
+        'export { direct };',
         "export * as viaBarrel from './barrel.js';",
         "export * as absolute from '/opt/lib/x.js';",
         "export * as dep from 'some-dependency';",

@@ -31,7 +31,9 @@ describe('re-exports (package rules 2 and 3)', () => {
     expect(m.workflows).toEqual([]);
     const byPos = (file: string, line: number) => m.diagnostics.find((d) => d.file.endsWith(file) && d.line === line)!;
     expect(byPos('cjs/barrel.js', 1).hint).toBe("Use an ESM re-export: export { default as c } from './c/workflow.js'.");
-    expect(byPos('cjs/index.js', 2).message).toBe('CommonJS (module.exports = …): discovery reads only static ESM re-exports, so nothing exported this way is registered.');
+    expect(byPos('cjs/index.js', 2).message).toBe(
+      'CommonJS (module.exports = …): discovery reads only static ESM re-exports, so nothing exported this way is registered.',
+    );
     expect(byPos('cjs/index.js', 3).hint).toBe("Use an ESM re-export: export { default as b } from './b/workflow.js'.");
     expect(byPos('cjs/barrel.js', 2).message).toContain('Object.defineProperty(exports, …)');
   });
@@ -68,9 +70,14 @@ describe('re-exports (package rules 2 and 3)', () => {
       'reexport/non-relative node_modules/nonrel/index.js:4:23',
     ]);
     expect(m.diagnostics.map((d) => d.severity)).toEqual(['warning', 'warning', 'warning', 'warning']);
-    expect(m.diagnostics[0]!.message).toBe("'/opt/flows/abs/workflow.js' is not a relative path; discovery does not follow it, so workflows behind it are not registered from this package.");
+    expect(m.diagnostics[0]!.message).toBe(
+      "'/opt/flows/abs/workflow.js' is not a relative path; discovery does not follow it, so workflows behind it are not registered from this package.",
+    );
     // exposed-dep's workflow is registered from exposed-dep itself.
-    expect(workflowSummary(m)).toEqual(['thing <- exposed-dep:thing (node_modules/exposed-dep/t/workflow.js)', 'fine <- nonrel:fine (node_modules/nonrel/fine/workflow.js)']);
+    expect(workflowSummary(m)).toEqual([
+      'thing <- exposed-dep:thing (node_modules/exposed-dep/t/workflow.js)',
+      'fine <- nonrel:fine (node_modules/nonrel/fine/workflow.js)',
+    ]);
   });
 
   it('reports workflows exported inside values assembled at runtime, at each reference', async () => {
@@ -84,7 +91,9 @@ describe('re-exports (package rules 2 and 3)', () => {
       'conventions/unreachable-workflow node_modules/assembly/other/workflow.js:1:1',
       'conventions/no-workflows package.json:1:1',
     ]);
-    expect(m.diagnostics[1]!.message).toBe("Workflow 'greet' is exported inside the value of export 'default', assembled at runtime; discovery cannot see it there.");
+    expect(m.diagnostics[1]!.message).toBe(
+      "Workflow 'greet' is exported inside the value of export 'default', assembled at runtime; discovery cannot see it there.",
+    );
     expect(m.diagnostics[4]!.message).toContain("export 'registry'");
     expect(m.workflows).toEqual([]);
   });

@@ -55,7 +55,12 @@ describe('robustness: bad files are diagnostics, never exceptions', () => {
   });
 
   it('skips dist and dot-directories when looking for local workflows', async () => {
-    const t = tempProject({ 'package.json': packageJson('p'), 'dist/a/workflow.js': workflowJs('built'), '.hidden/workflow.js': workflowJs('hidden'), 'src/workflow.js': workflowJs('src') });
+    const t = tempProject({
+      'package.json': packageJson('p'),
+      'dist/a/workflow.js': workflowJs('built'),
+      '.hidden/workflow.js': workflowJs('hidden'),
+      'src/workflow.js': workflowJs('src'),
+    });
     cleanups.push(t.cleanup);
     const m = await discover(t.root, { ceiling: t.root });
     expect(workflowSummary(m)).toEqual(['src <- (local):default (src/workflow.js)']);

@@ -30,7 +30,10 @@ describe('rule catalog', () => {
         if (!node || typeof node !== 'object') return;
         if (Array.isArray(node)) return node.forEach(visit);
         const n = node as { type?: string; callee?: { type: string; name?: string }; loc?: { start: { line: number } } };
-        if (n.type === 'ImportExpression' || (n.type === 'CallExpression' && n.callee?.type === 'Identifier' && /^(require|createRequire)$/.test(n.callee.name ?? ''))) {
+        if (
+          n.type === 'ImportExpression' ||
+          (n.type === 'CallExpression' && n.callee?.type === 'Identifier' && /^(require|createRequire)$/.test(n.callee.name ?? ''))
+        ) {
           found.push(`${file}:${n.loc?.start.line}`);
         }
         for (const [key, value] of Object.entries(node)) if (key !== 'loc') visit(value);

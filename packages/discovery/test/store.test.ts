@@ -39,7 +39,9 @@ describe('ModuleStore.load', () => {
   });
 
   it('tells missing (ENOENT, ENOTDIR) from unreadable (EACCES), and stays silent about a file outside the package (the walk reports it)', () => {
-    const store = new ModuleStore(failingFs({ '/p/a.js': '', '/p/b.js': '', '/p/c.js': '' }, { '/p/a.js': 'ENOTDIR', '/p/b.js': 'EACCES', '/p/c.js': 'EOUTSIDE' }));
+    const store = new ModuleStore(
+      failingFs({ '/p/a.js': '', '/p/b.js': '', '/p/c.js': '' }, { '/p/a.js': 'ENOTDIR', '/p/b.js': 'EACCES', '/p/c.js': 'EOUTSIDE' }),
+    );
     expect(brief(store, '/p/a.js')).toEqual({ parsed: false, missing: true, problems: ['fs/unreadable file {"file":"/p/a.js","code":"ENOTDIR"}'] });
     expect(brief(store, '/p/b.js')).toEqual({ parsed: false, missing: false, problems: ['fs/unreadable file {"file":"/p/b.js","code":"EACCES"}'] });
     expect(brief(store, '/p/c.js')).toEqual({ parsed: false, missing: true, problems: [] });
@@ -48,12 +50,20 @@ describe('ModuleStore.load', () => {
   it('reads a file of exactly the size cap and refuses one byte more', () => {
     const store = new ModuleStore(memoryFileSystem({ '/p/ok.js': 'let a;\n', '/p/big.js': 'let ab;\n' }), 7);
     expect(brief(store, '/p/ok.js')).toEqual({ parsed: true, missing: false, problems: [] });
-    expect(brief(store, '/p/big.js')).toEqual({ parsed: false, missing: false, problems: ['fs/file-too-large tooLarge {"file":"/p/big.js","size":"8","max":"7"}'] });
+    expect(brief(store, '/p/big.js')).toEqual({
+      parsed: false,
+      missing: false,
+      problems: ['fs/file-too-large tooLarge {"file":"/p/big.js","size":"8","max":"7"}'],
+    });
   });
 
   it('lists a module’s unsupported forms in source order, whichever pass found them', () => {
     const store = new ModuleStore(memoryFileSystem({ '/p/a.js': "const a = require('x');\nexport * as ns from './y.js';\nconst b = import('./z.js');\n" }));
-    expect(store.load('/p/a.js').info?.unsupported.map((u) => `${u.kind} ${u.position.line}`)).toEqual(['commonjs 1', 'namespace-reexport 2', 'dynamic-import 3']);
+    expect(store.load('/p/a.js').info?.unsupported.map((u) => `${u.kind} ${u.position.line}`)).toEqual([
+      'commonjs 1',
+      'namespace-reexport 2',
+      'dynamic-import 3',
+    ]);
     const oneLine = new ModuleStore(memoryFileSystem({ '/p/b.js': "const a = require('x'); export * as ns from './y.js';\n" }));
     expect(oneLine.load('/p/b.js').info?.unsupported.map((u) => `${u.kind} ${u.position.column}`)).toEqual(['commonjs 11', 'namespace-reexport 25']);
   });
@@ -69,12 +79,27 @@ describe('ModuleStore.load', () => {
     };
     const store = new ModuleStore(memoryFileSystem(files));
     const forms = Object.keys(files).map((file) => store.load(file).info?.unsupported.map((u) => `${u.kind} ${'what' in u ? u.what : u.source}`));
-    expect(forms).toEqual([['commonjs exports.a = …'], ['commonjs Object.defineProperty(exports, …)'], ['dynamic-import ./m.js'], ["commonjs require('./m.js')"], ["commonjs require('./m.js')"], []]);
+    expect(forms).toEqual([
+      ['commonjs exports.a = …'],
+      ['commonjs Object.defineProperty(exports, …)'],
+      ['dynamic-import ./m.js'],
+      ["commonjs require('./m.js')"],
+      ["commonjs require('./m.js')"],
+      [],
+    ]);
   });
 
   it('finds import() with comments between the keyword and the parenthesis', () => {
-    const store = new ModuleStore(memoryFileSystem({ '/p/a.js': "const a = import /* lazy */ ('./a.js');\nconst b = import // later\n  ('./b.js');\nconst c = import /* one */ /* two */\n('./c.js');\n" }));
-    expect(store.load('/p/a.js').info?.unsupported.map((u) => `${u.kind} ${u.position.line}`)).toEqual(['dynamic-import 1', 'dynamic-import 2', 'dynamic-import 4']);
+    const store = new ModuleStore(
+      memoryFileSystem({
+        '/p/a.js': "const a = import /* lazy */ ('./a.js');\nconst b = import // later\n  ('./b.js');\nconst c = import /* one */ /* two */\n('./c.js');\n",
+      }),
+    );
+    expect(store.load('/p/a.js').info?.unsupported.map((u) => `${u.kind} ${u.position.line}`)).toEqual([
+      'dynamic-import 1',
+      'dynamic-import 2',
+      'dynamic-import 4',
+    ]);
   });
 });
 
@@ -104,7 +129,15 @@ describe('the session hook', () => {
 
   it('turns a visitor that throws (as a too-deep tree does) into a finding at the file, keeping the module’s facts', () => {
     const store = new ModuleStore(memoryFileSystem({ '/p/a.js': 'export const a = f();\n' }));
-    store.hook = { visitorsFor: () => [{ CallExpression: () => { throw new RangeError('Maximum call stack size exceeded'); } }] };
+    store.hook = {
+      visitorsFor: () => [
+        {
+          CallExpression: () => {
+            throw new RangeError('Maximum call stack size exceeded');
+          },
+        },
+      ],
+    };
     const loaded = store.load('/p/a.js');
     expect(loaded.problems.map((p) => `${p.ruleId} ${p.messageId} ${p.data.reason}`)).toEqual(['parse/syntax-error tooDeep Maximum call stack size exceeded']);
     expect([...(loaded.info?.exports.keys() ?? [])]).toEqual(['a']);

@@ -114,7 +114,9 @@ describe('scopes: every way a name is declared', () => {
     ].join('\n');
     const scopes = new Set<Scope>();
     run(code, [{ Program: (p) => void scopes.add(p.scope), Identifier: (p) => void scopes.add(p.scope) }]);
-    const described = [...scopes].filter((s) => s.bindings.size > 0).map((s) => `${s.path.node.type}: ${[...s.bindings].map(([n, b]) => `${n}=${b.kind}`).join(' ')}`);
+    const described = [...scopes]
+      .filter((s) => s.bindings.size > 0)
+      .map((s) => `${s.path.node.type}: ${[...s.bindings].map(([n, b]) => `${n}=${b.kind}`).join(' ')}`);
     expect(described).toEqual([
       'Program: f=hoisted',
       'FunctionDeclaration: a=param b=param d=let K=let h=const c=var j=var',
@@ -154,7 +156,11 @@ describe('scopes: every way a name is declared', () => {
         CallExpression(p) {
           const s = p.scope;
           seen.push(['a', 'b', 'c', 'use'].map((n) => `${n}:${s.hasBinding(n)}`).join(' '));
-          seen.push([...s.bindings.keys()].join(','), [...(s.parent?.bindings.keys() ?? [])].join(','), [...(s.parent?.parent?.bindings.keys() ?? [])].join(','));
+          seen.push(
+            [...s.bindings.keys()].join(','),
+            [...(s.parent?.bindings.keys() ?? [])].join(','),
+            [...(s.parent?.parent?.bindings.keys() ?? [])].join(','),
+          );
         },
       },
     ]);
@@ -171,15 +177,19 @@ describe('what the walk visits', () => {
   }
 
   it('skips TypeScript types: annotations, type parameters and arguments, interfaces, aliases, implements', () => {
-    expect(identifiers('let a: Foo = b as Bar;\nfunction f<T>(p: T): Baz { return p!; }\ninterface I { q: Q }\ntype U = V;\nclass C extends D<E> implements F { m(): G { return h<K>(1) satisfies L; } }')).toEqual(
-      ['a', 'b', 'f', 'p', 'p', 'C', 'D', 'm', 'h'],
-    );
+    expect(
+      identifiers(
+        'let a: Foo = b as Bar;\nfunction f<T>(p: T): Baz { return p!; }\ninterface I { q: Q }\ntype U = V;\nclass C extends D<E> implements F { m(): G { return h<K>(1) satisfies L; } }',
+      ),
+    ).toEqual(['a', 'b', 'f', 'p', 'p', 'C', 'D', 'm', 'h']);
   });
 
   it('walks TypeScript constructs that hold runtime code: enums, namespaces, export =, import = require, parameter properties', () => {
-    expect(identifiers('enum E { A = g() }\nnamespace N { export const v = h(); }\nimport r = require("m");\nclass C { constructor(private p = i()) {} }\nlet y = <T>z;\nexport = k;')).toEqual(
-      ['E', 'A', 'g', 'N', 'v', 'h', 'r', 'C', 'constructor', 'p', 'i', 'y', 'z', 'k'],
-    );
+    expect(
+      identifiers(
+        'enum E { A = g() }\nnamespace N { export const v = h(); }\nimport r = require("m");\nclass C { constructor(private p = i()) {} }\nlet y = <T>z;\nexport = k;',
+      ),
+    ).toEqual(['E', 'A', 'g', 'N', 'v', 'h', 'r', 'C', 'constructor', 'p', 'i', 'y', 'z', 'k']);
   });
 
   it('steps over array holes and walks a Program given directly', () => {
@@ -204,6 +214,16 @@ describe('what the walk visits', () => {
         MemberExpression: (p) => void seen.push(`member:${p.isReferencedIdentifier()}`),
       },
     ]);
-    expect(seen).toEqual(['program:false:Program', 'o:false:module', 'k:false:module', 'v:true:module', 'member:false', 'o:true:module', 'p:false:module', 'g:false:module', 'w:true:ArrowFunctionExpression']);
+    expect(seen).toEqual([
+      'program:false:Program',
+      'o:false:module',
+      'k:false:module',
+      'v:true:module',
+      'member:false',
+      'o:true:module',
+      'p:false:module',
+      'g:false:module',
+      'w:true:ArrowFunctionExpression',
+    ]);
   });
 });

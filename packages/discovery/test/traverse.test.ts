@@ -115,7 +115,10 @@ describe('what the walk skips (mergeVisitors with the source text)', () => {
     expect(callsSeen(code, undefined)).toEqual(all);
     const parsed = parseSource(code, '/x/file.js');
     const seen: string[] = [];
-    walk(parsed.ast!, mergeVisitors([{ [VISIT_SCOPE]: { CallExpression: 'module' }, CallExpression: (p) => void seen.push((p.node.callee as { name: string }).name) }]));
+    walk(
+      parsed.ast!,
+      mergeVisitors([{ [VISIT_SCOPE]: { CallExpression: 'module' }, CallExpression: (p) => void seen.push((p.node.callee as { name: string }).name) }]),
+    );
     expect(seen).toEqual(all);
   });
 
@@ -137,7 +140,9 @@ describe('what the walk skips (mergeVisitors with the source text)', () => {
     expect(callsSeen('function f() { g(); }', REQUIRE_WORD)).toEqual([]);
     expect(callsSeen("function f() { return require('x'); }", REQUIRE_WORD)).toEqual(['require']);
     // A left-out visitor does not stop the others from staying at module level.
-    expect(callsSeen('top(); function f() { inner(); }', REQUIRE_WORD, '/x/file.js', [{ [VISIT_SCOPE]: { CallExpression: 'module' }, CallExpression: () => {} }])).toEqual([]);
+    expect(
+      callsSeen('top(); function f() { inner(); }', REQUIRE_WORD, '/x/file.js', [{ [VISIT_SCOPE]: { CallExpression: 'module' }, CallExpression: () => {} }]),
+    ).toEqual([]);
   });
 
   it('keeps every visitor when an escape could spell its word', () => {

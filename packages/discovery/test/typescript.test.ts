@@ -17,7 +17,10 @@ async function run(files: Record<string, string>, options: { mode?: 'package' | 
 
 const briefs = (m: Manifest) => m.diagnostics.map((d) => `${d.ruleId} ${d.file.slice(3)}:${d.line}:${d.column}`);
 const defs = (m: Manifest) => [
-  ...m.workflows.map((w) => `workflow ${w.name} ${w.file.slice(3)}:${w.line}:${w.column} [${w.activities.map((a) => `${a.kind} ${a.name} ${a.file.slice(3)}:${a.line}`).join(', ')}]`),
+  ...m.workflows.map(
+    (w) =>
+      `workflow ${w.name} ${w.file.slice(3)}:${w.line}:${w.column} [${w.activities.map((a) => `${a.kind} ${a.name} ${a.file.slice(3)}:${a.line}`).join(', ')}]`,
+  ),
   ...m.sharedActivities.map((a) => `shared ${a.kind} ${a.name} ${a.file.slice(3)}:${a.line}`),
 ];
 
@@ -31,7 +34,9 @@ describe('TypeScript convention files', () => {
       '/p/src/greet/evaluators.ts': `${CORE}export const judge = evaluator({ name: 'judge', fn: async (x: unknown) => ({ value: 1 }) });\n`,
     });
     expect(briefs(m)).toEqual([]);
-    expect(defs(m)).toEqual(['workflow greet src/greet/workflow.ts:4:16 [step hello src/greet/steps.ts:2, step more src/greet/steps/more.mts:2, evaluator judge src/greet/evaluators.ts:2]']);
+    expect(defs(m)).toEqual([
+      'workflow greet src/greet/workflow.ts:4:16 [step hello src/greet/steps.ts:2, step more src/greet/steps/more.mts:2, evaluator judge src/greet/evaluators.ts:2]',
+    ]);
   });
 
   it('never takes .d.ts files or test files for definitions', async () => {
@@ -70,7 +75,11 @@ describe('TypeScript convention files', () => {
       '/p/src/lib/shared/evaluators/e.js': `${CORE}export const e = evaluator({ name: 'e', fn: async () => ({ value: 1 }) });\n`,
     });
     expect(briefs(m)).toEqual([]);
-    expect(defs(m)).toEqual(['workflow a src/a/workflow.ts:2:16 []', 'shared evaluator e src/lib/shared/evaluators/e.js:2', 'shared step tool src/shared/steps/tools.ts:2']);
+    expect(defs(m)).toEqual([
+      'workflow a src/a/workflow.ts:2:16 []',
+      'shared evaluator e src/lib/shared/evaluators/e.js:2',
+      'shared step tool src/shared/steps/tools.ts:2',
+    ]);
     expect(m.workflows[0]!.activityTypes).toEqual(['a#e', 'a#tool']);
   });
 });
@@ -91,7 +100,12 @@ describe('imports as TypeScript resolves them', () => {
   });
 
   it('follows a folder import to its index.ts and reports a specifier that names nothing', async () => {
-    const m = await run(pkg("export * from './barrel';\nexport { default as c } from './c/workflow.js';\n", { '/p/src/barrel/index.ts': "export { default as a } from '../a/workflow.js';\nexport { default as b } from '../b/workflow.js';\n" }), { mode: 'package' });
+    const m = await run(
+      pkg("export * from './barrel';\nexport { default as c } from './c/workflow.js';\n", {
+        '/p/src/barrel/index.ts': "export { default as a } from '../a/workflow.js';\nexport { default as b } from '../b/workflow.js';\n",
+      }),
+      { mode: 'package' },
+    );
     expect(briefs(m)).toEqual(['reexport/unresolved src/index.ts:2:30']);
     expect(m.workflows.map((w) => w.name)).toEqual(['a', 'b']);
   });
@@ -102,12 +116,16 @@ describe('wrapper factories (any call with an object literal holding a static na
     const m = await run({
       '/p/package.json': packageJson('p'),
       '/p/lib/factories.ts': `${CORE}export const evalWorkflow = (c: any) => workflow({ ...c });\nexport const verify = (c: any) => evaluator({ name: c.name, fn: async () => ({ value: 1 }) });\nexport const tool = (c: any) => step(c);\n`,
-      '/p/judge/workflow.ts': "import { evalWorkflow } from '../lib/factories.js';\nexport default evalWorkflow({ name: 'simple_eval', aliases: ['se'], fn: async () => 1 });\n",
+      '/p/judge/workflow.ts':
+        "import { evalWorkflow } from '../lib/factories.js';\nexport default evalWorkflow({ name: 'simple_eval', aliases: ['se'], fn: async () => 1 });\n",
       '/p/judge/evaluators.ts': "import { verify } from '../lib/factories.js';\nexport const strict = verify({ name: 'strict', threshold: 5 });\n",
       '/p/shared/steps/t.ts': "import { tool } from '../../lib/factories.js';\nconst NAME = 'shared_tool';\nexport const t = tool({ name: NAME });\n",
     });
     expect(briefs(m)).toEqual([]);
-    expect(defs(m)).toEqual(['workflow simple_eval judge/workflow.ts:2:16 [evaluator strict judge/evaluators.ts:2]', 'shared step shared_tool shared/steps/t.ts:3']);
+    expect(defs(m)).toEqual([
+      'workflow simple_eval judge/workflow.ts:2:16 [evaluator strict judge/evaluators.ts:2]',
+      'shared step shared_tool shared/steps/t.ts:3',
+    ]);
     expect(m.workflows[0]!.aliases).toEqual(['se']);
   });
 
@@ -148,7 +166,11 @@ describe('compiled layouts are judged once', () => {
 
   it('a package whose entry lies in dist: the compiled side, and no unreachable-workflow for the sources', async () => {
     const m = await run(
-      { ...tree, '/p/package.json': packageJson('p', { ...EXPOSE, exports: './dist/index.js' }), '/p/dist/index.js': "export { default as a } from './a/workflow.js';\n" },
+      {
+        ...tree,
+        '/p/package.json': packageJson('p', { ...EXPOSE, exports: './dist/index.js' }),
+        '/p/dist/index.js': "export { default as a } from './a/workflow.js';\n",
+      },
       { mode: 'package' },
     );
     expect(briefs(m)).toEqual([]);

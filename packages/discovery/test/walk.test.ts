@@ -18,7 +18,12 @@ afterEach(() => {
 function walk(fs: FileSystem, root: string, options: Partial<WalkOptions> = {}) {
   const diagnostics = new Diagnostics();
   const outside: string[] = [];
-  const files = walkFiles(fs, root, { skipDir: () => false, wantFile: (name) => name.endsWith('.js'), onOutside: (path, target) => void outside.push(`${path} -> ${target}`), ...options }, diagnostics);
+  const files = walkFiles(
+    fs,
+    root,
+    { skipDir: () => false, wantFile: (name) => name.endsWith('.js'), onOutside: (path, target) => void outside.push(`${path} -> ${target}`), ...options },
+    diagnostics,
+  );
   return { files, outside, findings: diagnostics.sorted().map((d) => `${d.ruleId} ${d.file}`) };
 }
 
@@ -47,14 +52,25 @@ describe('walkFiles', () => {
   });
 
   it('follows symlinks inside the root to their real paths, once, and ignores dangling ones', () => {
-    const t = tempProject({ 'real/a.js': '', 'other.txt': '', 'plain.txt': '' }, { 'alias': 'real', 'link.js': 'real/a.js', 'dangling.js': 'gone.js', 'skipped': 'real', 'text.js': 'other.txt', 'unwanted.md': 'plain.txt', 'device': '/dev/null' });
+    const t = tempProject(
+      { 'real/a.js': '', 'other.txt': '', 'plain.txt': '' },
+      {
+        alias: 'real',
+        'link.js': 'real/a.js',
+        'dangling.js': 'gone.js',
+        skipped: 'real',
+        'text.js': 'other.txt',
+        'unwanted.md': 'plain.txt',
+        device: '/dev/null',
+      },
+    );
     cleanups.push(t.cleanup);
     const r = walk(nodeFileSystem, t.root, { skipDir: (_name, real) => real === join(t.root, 'nothing'), wantFile: (name) => name.endsWith('.js') });
     expect(r).toEqual({ files: [join(t.root, 'other.txt'), join(t.root, 'real/a.js')], outside: [], findings: [] });
   });
 
   it('skips a symlinked folder whose name or real path is skipped', () => {
-    const t = tempProject({ 'real/a.js': '' }, { 'node_modules': 'real' });
+    const t = tempProject({ 'real/a.js': '' }, { node_modules: 'real' });
     cleanups.push(t.cleanup);
     expect(walk(nodeFileSystem, t.root, { skipDir: (name, real) => name === 'node_modules' || real === join(t.root, 'real') }).files).toEqual([]);
     expect(walk(nodeFileSystem, t.root, { skipDir: (name) => name === 'real' }).files).toEqual([join(t.root, 'real/a.js')]);
@@ -62,7 +78,7 @@ describe('walkFiles', () => {
 
   it('never follows a symlink out of the root: files and folders outside are reported to onOutside', () => {
     const outside = outsideFolder();
-    const t = tempProject({ 'a.js': '' }, { 'out': outside, 'steps.js': join(outside, 'secret.js') });
+    const t = tempProject({ 'a.js': '' }, { out: outside, 'steps.js': join(outside, 'secret.js') });
     cleanups.push(t.cleanup);
     const r = walk(nodeFileSystem, t.root);
     expect(r.files).toEqual([join(t.root, 'a.js')]);
@@ -95,7 +111,7 @@ describe('walkFiles', () => {
   });
 
   it('reports a symlink back to an ancestor and one that loops, and still walks the rest once', () => {
-    const t = tempProject({ 'a/b.js': '' }, { 'a/up': '..', 'a/self': 'self', 'again': 'a' });
+    const t = tempProject({ 'a/b.js': '' }, { 'a/up': '..', 'a/self': 'self', again: 'a' });
     cleanups.push(t.cleanup);
     const r = walk(nodeFileSystem, t.root);
     expect(r.files).toEqual([join(t.root, 'a/b.js')]);

@@ -33,12 +33,20 @@ export const logLevelSetting = choiceSetting(LOG_LEVELS, 'info', {
 
 /** The health check of the engine connection, the same in the worker and the API (see `monitorEngine`). */
 export const engineCheckSettings = {
-  SKEIN_ENGINE_CHECK_INTERVAL_MS: intSetting(5_000, { min: 10, max: 3_600_000 }, {
-    description:
-      'period of the engine health check, in ms; each check has a deadline of min(5 000, 0.9 × period) ms, and checks start on this schedule whatever the previous one is doing',
-  }),
-  SKEIN_ENGINE_CHECK_FAILURES: intSetting(3, { min: 1, max: 1_000 }, {
-    description:
-      'consecutive failed health checks after which the process gives the engine up: the worker stops, the API shuts down (both exit 1); `GET /ready` answers 503 from the first failure',
-  }),
+  SKEIN_ENGINE_CHECK_INTERVAL_MS: intSetting(
+    5_000,
+    { min: 10, max: 3_600_000 },
+    {
+      description:
+        'period of the engine health check, in ms; each check has a deadline of min(5 000, 0.9 × period) ms, and checks start on this schedule whatever the previous one is doing',
+    },
+  ),
+  SKEIN_ENGINE_CHECK_FAILURES: intSetting(
+    3,
+    { min: 1, max: 1_000 },
+    {
+      description:
+        'consecutive failed health checks after which the process gives the engine up: the worker stops, the API shuts down (both exit 1); `GET /ready` answers 503 from the first failure',
+    },
+  ),
 };

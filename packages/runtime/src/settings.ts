@@ -98,7 +98,12 @@ export function choiceSetting<const V extends readonly [string, ...string[]]>(va
 
 /** A comma-separated list, each item trimmed, empty items dropped; `[]` when unset. */
 export function listSetting(doc: SettingDoc) {
-  const schema = rawSetting().transform((value): string[] => (value ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''));
+  const schema = rawSetting().transform((value): string[] =>
+    (value ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
+  );
   return documented(schema, doc);
 }
 

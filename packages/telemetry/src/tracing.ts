@@ -141,10 +141,7 @@ export async function startTracing(options: TracingOptions): Promise<Tracing | u
       stopping ??= (async () => {
         clearInterval(timer);
         let timeout: NodeJS.Timeout | undefined;
-        await Promise.race([
-          provider.shutdown().catch(() => {}),
-          new Promise<void>((resolve) => (timeout = setTimeout(resolve, timeoutMs).unref())),
-        ]);
+        await Promise.race([provider.shutdown().catch(() => {}), new Promise<void>((resolve) => (timeout = setTimeout(resolve, timeoutMs).unref()))]);
         clearTimeout(timeout);
       })();
       return stopping;

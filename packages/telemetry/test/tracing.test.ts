@@ -30,7 +30,12 @@ describe('startTracing', () => {
 
   it('names the service by OTEL_SERVICE_NAME, else the default; counts the spans it could not export and stops within its bound', async () => {
     // Nothing listens on port 9 (discard) on loopback: every export fails at once.
-    Object.assign(process.env, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_BSP_SCHEDULE_DELAY: '10', OTEL_BSP_MAX_QUEUE_SIZE: '5', OTEL_SERVICE_NAME: 'mine' });
+    Object.assign(process.env, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
+      OTEL_BSP_SCHEDULE_DELAY: '10',
+      OTEL_BSP_MAX_QUEUE_SIZE: '5',
+      OTEL_SERVICE_NAME: 'mine',
+    });
     const named = await startTracing({ defaultServiceName: 'skein-test' });
     expect(named!.resource.attributes['service.name']).toBe('mine');
     await named!.shutdown(100);

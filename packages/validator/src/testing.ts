@@ -33,12 +33,32 @@ export function lint<MessageIds extends string>(rule: FileRule<MessageIds>, code
   const resolve = (specifier: string): ResolvedImport =>
     specifier in imports ? { kind: 'file', path: `/pkg/${specifier}`, role: imports[specifier] ?? null, inPackage: true } : { kind: 'unresolved' };
   const file = options.file ?? '/pkg/hello/workflow.js';
-  const parseError = (line: number, column: number, message: string): ValidatorDiagnostic => ({ ruleId: 'parse/syntax-error', severity: RULES['parse/syntax-error'].severity, file, line, column, message });
+  const parseError = (line: number, column: number, message: string): ValidatorDiagnostic => ({
+    ruleId: 'parse/syntax-error',
+    severity: RULES['parse/syntax-error'].severity,
+    file,
+    line,
+    column,
+    message,
+  });
   const { ast, errors } = parseSource(code, file);
   const parseErrors = errors.map((e) => parseError(e.position.line, e.position.column, e.message));
   if (ast && parseErrors.length === 0) {
     const run = (source: SourceFacts | undefined, into: ValidatorDiagnostic[]) =>
-      walk(ast, mergeVisitors(visitorsForRole(file, options.role ?? 'workflow', rulesByRole([rule]), { resolve: (_file, specifier) => resolve(specifier), packageRootOf: () => '/pkg', report: (d) => into.push(d) }, [], source), source));
+      walk(
+        ast,
+        mergeVisitors(
+          visitorsForRole(
+            file,
+            options.role ?? 'workflow',
+            rulesByRole([rule]),
+            { resolve: (_file, specifier) => resolve(specifier), packageRootOf: () => '/pkg', report: (d) => into.push(d) },
+            [],
+            source,
+          ),
+          source,
+        ),
+      );
     try {
       run(undefined, out);
       const skipping: ValidatorDiagnostic[] = [];

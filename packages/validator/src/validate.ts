@@ -45,7 +45,12 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
 
   const session = createSession({ fs: confineFileSystem(base, [realRoot]), maxFileBytes });
   const resolver = createResolver(session.fs, () => session.ownRoots, classifyFile);
-  const linter = new FileLinter(session, fileRules, (file, specifier) => resolver.resolve(file, specifier), (file) => resolver.packageRootOf(file) ?? path.dirname(file));
+  const linter = new FileLinter(
+    session,
+    fileRules,
+    (file, specifier) => resolver.resolve(file, specifier),
+    (file) => resolver.packageRootOf(file) ?? path.dirname(file),
+  );
   session.store.hook = linter;
   const manifest = await discover(realRoot, { session, mode: options.mode ?? 'auto' });
   const packages = loadPackages(session, realRoot, manifest);

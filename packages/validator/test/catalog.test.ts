@@ -33,7 +33,6 @@ describe.each(OWN.map((m) => ({ id: m.id, meta: m })))('$id', ({ id, meta }) => 
   it('is listed in docs/validate-workflow-package.md', () => {
     expect(fs.readFileSync(path.join(REPO, 'docs/validate-workflow-package.md'), 'utf8')).toContain(`[\`${id}\`](rules/${id}.md)`);
   });
-
 });
 
 describe('fixtures', () => {
@@ -57,8 +56,17 @@ describe('rule modules', () => {
 
 describe('fs/unreadable', () => {
   it('is reported, once, for a role file the file system refuses to read', async () => {
-    const fsys = memoryFileSystem({ '/pkg/package.json': '{"name":"pkg"}', '/pkg/hello/workflow.js': "import { workflow } from '@skein/core';\nexport default workflow({ name: 'hello', fn: async () => 1 });\n", '/pkg/hello/steps.js': '' }, ['/pkg/hello/steps.js']);
+    const fsys = memoryFileSystem(
+      {
+        '/pkg/package.json': '{"name":"pkg"}',
+        '/pkg/hello/workflow.js': "import { workflow } from '@skein/core';\nexport default workflow({ name: 'hello', fn: async () => 1 });\n",
+        '/pkg/hello/steps.js': '',
+      },
+      ['/pkg/hello/steps.js'],
+    );
     const m = await discover('/pkg', { fs: fsys, ceiling: '/pkg' });
-    expect(m.diagnostics.filter((d) => d.ruleId === 'fs/unreadable')).toMatchObject([{ ruleId: 'fs/unreadable', file: '/pkg/hello/steps.js', line: 1, column: 1, severity: 'error', message: 'Cannot read /pkg/hello/steps.js (EACCES).' }]);
+    expect(m.diagnostics.filter((d) => d.ruleId === 'fs/unreadable')).toMatchObject([
+      { ruleId: 'fs/unreadable', file: '/pkg/hello/steps.js', line: 1, column: 1, severity: 'error', message: 'Cannot read /pkg/hello/steps.js (EACCES).' },
+    ]);
   });
 });

@@ -37,7 +37,9 @@ describe('stylish (default)', () => {
     // The summary, then each rule that fired with its public documentation page (from package.json's repository).
     const tail = stdout.trimEnd().split('\n').slice(-4);
     expect(tail.slice(0, 3)).toEqual(['✖ 3 errors, 0 warnings', '', 'Rules:']);
-    expect(tail[3]).toMatch(/^ {2}steps\/named-exports-only {2}https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/blob\/main\/docs\/rules\/steps\/named-exports-only\.md$/);
+    expect(tail[3]).toMatch(
+      /^ {2}steps\/named-exports-only {2}https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/blob\/main\/docs\/rules\/steps\/named-exports-only\.md$/,
+    );
     expect(stdout).not.toContain('\u001b[');
   });
 
@@ -98,8 +100,15 @@ describe('sarif', () => {
     const ids = run0.tool.driver.rules.map((r: { id: string }) => r.id);
     expect(ids).toEqual(RULE_IDS);
     const index = ids.indexOf('steps/named-exports-only');
-    expect(run0.tool.driver.rules[index]).toMatchObject({ shortDescription: { text: expect.any(String) }, defaultConfiguration: { level: 'error' }, properties: { packageRule: 9 } });
-    expect(run0.tool.driver.rules[ids.indexOf('fs/symlink-loop')]).toMatchObject({ defaultConfiguration: { level: 'warning' }, properties: { docs: 'docs/rules/fs/symlink-loop.md' } });
+    expect(run0.tool.driver.rules[index]).toMatchObject({
+      shortDescription: { text: expect.any(String) },
+      defaultConfiguration: { level: 'error' },
+      properties: { packageRule: 9 },
+    });
+    expect(run0.tool.driver.rules[ids.indexOf('fs/symlink-loop')]).toMatchObject({
+      defaultConfiguration: { level: 'warning' },
+      properties: { docs: 'docs/rules/fs/symlink-loop.md' },
+    });
     // Each rule's help is a public page, the same file in the repository's web view (the repository field).
     const repository = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).repository.url.replace(/^git\+|\.git$/g, '');
     for (const rule of run0.tool.driver.rules) expect(rule.helpUri).toBe(`${repository}/blob/main/${rule.properties.docs}`);
@@ -121,7 +130,9 @@ describe('sarif', () => {
     await rm(outside, { recursive: true, force: true });
     const log = JSON.parse(stdout);
     expect(log.runs[0].results[0].level).toBe('warning');
-    expect(log.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toMatch(/^file:\/\/\/.*\/packaging\/type-declarations\/invalid\/package\.json$/);
+    expect(log.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toMatch(
+      /^file:\/\/\/.*\/packaging\/type-declarations\/invalid\/package\.json$/,
+    );
   });
 });
 
@@ -131,7 +142,9 @@ describe('github', () => {
     expect(code).toBe(1);
     const lines = stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(/^::error file=hello\/steps\.js,line=4,col=1,title=steps\/named-exports-only::Default export in a steps file; .*%0AWrite `export const myStep/);
+    expect(lines[0]).toMatch(
+      /^::error file=hello\/steps\.js,line=4,col=1,title=steps\/named-exports-only::Default export in a steps file; .*%0AWrite `export const myStep/,
+    );
     expect(lines.at(-1)).toBe('3 errors, 0 warnings');
   });
 
@@ -180,9 +193,15 @@ describe('exit codes and options', () => {
     try {
       const { writeFile, mkdir } = await import('node:fs/promises');
       await mkdir(path.join(dir, 'greet'));
-      await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'flows', version: '1.0.0', type: 'module', exports: './index.js', peerDependencies: { '@skein/core': '0.1.0' } }));
+      await writeFile(
+        path.join(dir, 'package.json'),
+        JSON.stringify({ name: 'flows', version: '1.0.0', type: 'module', exports: './index.js', peerDependencies: { '@skein/core': '0.1.0' } }),
+      );
       await writeFile(path.join(dir, 'index.js'), "export { default as greet } from './greet/workflow.js';\n");
-      await writeFile(path.join(dir, 'greet/workflow.js'), "import { workflow } from '@skein/core';\nexport default workflow({ name: 'greet', fn: async () => 1 });\n");
+      await writeFile(
+        path.join(dir, 'greet/workflow.js'),
+        "import { workflow } from '@skein/core';\nexport default workflow({ name: 'greet', fn: async () => 1 });\n",
+      );
       const strict = await cli(['.', '--package', '-f', 'json'], dir);
       expect(strict.code).toBe(1);
       expect(JSON.parse(strict.stdout).diagnostics.map((d: { ruleId: string }) => d.ruleId)).toContain('package/not-exposed');

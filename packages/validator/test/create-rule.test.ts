@@ -11,7 +11,10 @@ describe('createRule', () => {
     id: 'workflow/example',
     severity: 'warning',
     docs: { description: 'Flags calls of example().', packageRule: 12 },
-    messages: { call: { message: 'example() is called with {{count}} arguments.', hint: 'Call it without {{count}}.' }, bare: { message: 'example() is named.' } },
+    messages: {
+      call: { message: 'example() is called with {{count}} arguments.', hint: 'Call it without {{count}}.' },
+      bare: { message: 'example() is named.' },
+    },
   } as const;
 
   it('makes a file rule of a definition with create, reporting through its meta', () => {
@@ -31,7 +34,18 @@ describe('createRule', () => {
     expect(rule).toMatchObject({ kind: 'file', meta, appliesTo: ['workflow'] });
     expect('words' in rule).toBe(false);
     expect(lint(rule, 'x();\n  example(1, 2);\n')).toEqual([
-      { ruleId: 'workflow/example', severity: 'warning', packageRule: 12, file: '/pkg/hello/workflow.js', line: 2, column: 3, message: 'example() is called with 2 arguments.', hint: 'Call it without 2.', messageId: 'call', data: { count: '2' } },
+      {
+        ruleId: 'workflow/example',
+        severity: 'warning',
+        packageRule: 12,
+        file: '/pkg/hello/workflow.js',
+        line: 2,
+        column: 3,
+        message: 'example() is called with 2 arguments.',
+        hint: 'Call it without 2.',
+        messageId: 'call',
+        data: { count: '2' },
+      },
     ]);
   });
 
@@ -43,9 +57,25 @@ describe('createRule', () => {
       create: (context) => ({ Identifier: (path) => path.node.name === 'example' && context.report({ node: path.node, messageId: 'bare' }) }),
     });
     expect(rule.words).toEqual(/\bexample\b/);
-    expect(lint(rule, 'example;\n')).toEqual([{ ruleId: 'workflow/example', severity: 'warning', packageRule: 12, file: '/pkg/hello/workflow.js', line: 1, column: 1, message: 'example() is named.', messageId: 'bare' }]);
+    expect(lint(rule, 'example;\n')).toEqual([
+      {
+        ruleId: 'workflow/example',
+        severity: 'warning',
+        packageRule: 12,
+        file: '/pkg/hello/workflow.js',
+        line: 1,
+        column: 1,
+        message: 'example() is named.',
+        messageId: 'bare',
+      },
+    ]);
     expect(lint(rule, 'other;\n')).toEqual([]);
-    const careless = createRule({ meta, appliesTo: ['workflow'], words: /\bexample\b/, create: (context) => ({ Identifier: (path) => context.report({ node: path.node, messageId: 'bare' }) }) });
+    const careless = createRule({
+      meta,
+      appliesTo: ['workflow'],
+      words: /\bexample\b/,
+      create: (context) => ({ Identifier: (path) => context.report({ node: path.node, messageId: 'bare' }) }),
+    });
     expect(() => lint(careless, 'other;\n')).toThrow('the walk that skips reports [], the full walk');
   });
 
@@ -58,7 +88,8 @@ describe('createRule', () => {
     expect(() => defineRuleMeta({ ...meta, id: 'Example' })).toThrow('rule id "Example" is not shaped <category>/<name> in kebab-case');
     expect(() => createRule({ meta: { ...meta, id: 'workflow/Example' }, check() {} })).toThrow('is not shaped');
     expect(() => defineRuleMeta({ ...meta, messages: {} })).toThrow('rule workflow/example has no messages');
-    for (const id of ['1workflow/example', 'workflow/example!', 'workflow/example-', 'workflow/-x', 'workflow']) expect(() => defineRuleMeta({ ...meta, id }), id).toThrow('is not shaped');
+    for (const id of ['1workflow/example', 'workflow/example!', 'workflow/example-', 'workflow/-x', 'workflow'])
+      expect(() => defineRuleMeta({ ...meta, id }), id).toThrow('is not shaped');
     for (const id of ['workflow/no-node-globals', 'fs/outside-package', 'steps/import-style']) expect(defineRuleMeta({ ...meta, id }).id).toBe(id);
   });
 });

@@ -9,7 +9,8 @@ import { discoverBounded, validateBounded } from './bounded.js';
 import { REPO } from './helpers.js';
 
 const fixture = (name: string) => path.join(REPO, 'fixtures/discovery', name);
-const at = (root: string, d: { ruleId: string; file: string; line: number; column: number }) => `${d.ruleId} ${path.relative(root, d.file)}:${d.line}:${d.column}`;
+const at = (root: string, d: { ruleId: string; file: string; line: number; column: number }) =>
+  `${d.ruleId} ${path.relative(root, d.file)}:${d.line}:${d.column}`;
 
 describe('a barrel (re-export) cycle', () => {
   const root = fixture('reexport-cycle');

@@ -19,7 +19,11 @@ describe.each(PACKAGES)('@skein/%s', (name) => {
 
   it('imports nothing from @skein/core in its sources', () => {
     const sources = (readdirSync(path.join(dir, 'src'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
-    const importing = sources.filter((f) => /^\s*(?:import|export)\b[^;]*?\bfrom\s+['"]@skein\/core(?:\/[^'"]*)?['"]|\bimport\(\s*['"]@skein\/core/m.test(readFileSync(path.join(dir, 'src', f), 'utf8')));
+    const importing = sources.filter((f) =>
+      /^\s*(?:import|export)\b[^;]*?\bfrom\s+['"]@skein\/core(?:\/[^'"]*)?['"]|\bimport\(\s*['"]@skein\/core/m.test(
+        readFileSync(path.join(dir, 'src', f), 'utf8'),
+      ),
+    );
     expect(importing).toEqual([]);
   });
 });

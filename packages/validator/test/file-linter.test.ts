@@ -9,7 +9,12 @@ import { defineRuleMeta } from '../src/create-rule.js';
 import { rulesByRole, visitorsForRole, type LintHost } from '../src/engine/file-linter.js';
 import type { FileRule, FileRuleContext, ValidatorDiagnostic } from '../src/types.js';
 
-const meta = defineRuleMeta({ id: 'steps/no-top-level-call', severity: 'error', docs: { description: 'probe', packageRule: 9 }, messages: { topLevelCall: { message: 'call {{name}}', hint: 'hint {{name}}' } } });
+const meta = defineRuleMeta({
+  id: 'steps/no-top-level-call',
+  severity: 'error',
+  docs: { description: 'probe', packageRule: 9 },
+  messages: { topLevelCall: { message: 'call {{name}}', hint: 'hint {{name}}' } },
+});
 
 /** A rule that records each context it is created with and reports every call of `f`. */
 function probe(appliesTo: FileRule['appliesTo'], words?: RegExp): FileRule & { contexts: FileRuleContext[] } {
@@ -21,7 +26,10 @@ function probe(appliesTo: FileRule['appliesTo'], words?: RegExp): FileRule & { c
     contexts,
     create(context) {
       contexts.push(context);
-      return { CallExpression: (path) => void ((path.node.callee as { name?: string }).name === 'f' && context.report({ node: path.node, messageId: 'topLevelCall', data: { name: 'f' } })) };
+      return {
+        CallExpression: (path) =>
+          void ((path.node.callee as { name?: string }).name === 'f' && context.report({ node: path.node, messageId: 'topLevelCall', data: { name: 'f' } })),
+      };
     },
   };
   if (words) rule.words = words;
@@ -72,6 +80,19 @@ describe('the context of a rule', () => {
     expect([context.packageRoot, context.packageRoot]).toEqual(['/pkg', '/pkg']);
     expect(context.resolve('./x.js')).toEqual({ kind: 'unresolved' });
     expect(log).toEqual(['root /pkg/s/steps.js', 'resolve /pkg/s/steps.js ./x.js']);
-    expect(reports).toEqual([{ ruleId: 'steps/no-top-level-call', severity: 'error', packageRule: 9, file: '/pkg/s/steps.js', line: 1, column: 1, message: 'call f', messageId: 'topLevelCall', hint: 'hint f', data: { name: 'f' } }]);
+    expect(reports).toEqual([
+      {
+        ruleId: 'steps/no-top-level-call',
+        severity: 'error',
+        packageRule: 9,
+        file: '/pkg/s/steps.js',
+        line: 1,
+        column: 1,
+        message: 'call f',
+        messageId: 'topLevelCall',
+        hint: 'hint f',
+        data: { name: 'f' },
+      },
+    ]);
   });
 });

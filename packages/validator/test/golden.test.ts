@@ -83,7 +83,9 @@ function registered(m: Manifest, root: string) {
         activities: w.activities.map((a) => `${a.kind} ${a.name} as ${a.exportName}${a.shared ? ' (shared)' : ''} ${at(a.file, a.line, a.column)}`),
         activityTypes: w.activityTypes,
       })),
-    sharedActivities: m.sharedActivities.filter((a) => inside(root, a.file)).map((a) => `${a.kind} ${a.name} as ${a.exportName} from ${a.package?.name ?? '(project)'} ${at(a.file, a.line, a.column)}`),
+    sharedActivities: m.sharedActivities
+      .filter((a) => inside(root, a.file))
+      .map((a) => `${a.kind} ${a.name} as ${a.exportName} from ${a.package?.name ?? '(project)'} ${at(a.file, a.line, a.column)}`),
     packages: m.packages.filter((p) => inside(root, p.root)).map((p) => `${p.name}@${p.version}`),
   };
 }
@@ -126,7 +128,9 @@ describe('golden records of every fixture', () => {
 
   it('pins every rule id with its severity and package rule', async () => {
     const rules = {
-      discovery: Object.fromEntries(Object.entries(RULES).map(([id, r]) => [id, { severity: r.severity, packageRule: (r.docs as { packageRule?: number }).packageRule ?? null }])),
+      discovery: Object.fromEntries(
+        Object.entries(RULES).map(([id, r]) => [id, { severity: r.severity, packageRule: (r.docs as { packageRule?: number }).packageRule ?? null }]),
+      ),
       validator: Object.fromEntries(allRuleMetas.map((r) => [r.id, { severity: r.severity, packageRule: r.docs.packageRule ?? null }])),
     };
     await expect(`${JSON.stringify(rules, null, 2)}\n`).toMatchFileSnapshot(path.join(GOLDEN, 'rules.json'));

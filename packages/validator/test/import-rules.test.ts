@@ -7,7 +7,10 @@ import { rule as importStyle } from '../src/rules/steps/import-style.js';
 import { rule as noTopLevelCall } from '../src/rules/steps/no-top-level-call.js';
 import { lint, positions, type LintOptions } from './rule-tester.js';
 
-const WITH_STEPS: LintOptions = { role: 'workflow', imports: { './steps.js': 'steps', './evaluators.js': 'evaluators', './shared.js': 'shared-steps', './util.js': null } };
+const WITH_STEPS: LintOptions = {
+  role: 'workflow',
+  imports: { './steps.js': 'steps', './evaluators.js': 'evaluators', './shared.js': 'shared-steps', './util.js': null },
+};
 const TS: LintOptions = { ...WITH_STEPS, file: '/pkg/hello/workflow.ts' };
 
 describe('steps/import-style', () => {
@@ -49,7 +52,10 @@ describe('steps/no-top-level-call', () => {
     ["import { greet } from './steps.js';\nexport default greet('x');", ['topLevelCall@2:16']],
     ["import { greet } from './steps.js';\nfor (const x of [1]) greet(x);", ['topLevelCall@2:22']],
     ["import { tool } from './shared.js';\nconst { judge: j } = require('./evaluators.js');\ntool(1);\nj(2);", ['topLevelCall@3:1', 'topLevelCall@4:1']],
-    ["import { step } from '@skein/core';\nexport const { a } = { a: step({ name: 'a', fn: () => 1 }) };\nconst b = step({ name: 'b', fn: () => 1 });\nb();", ['topLevelCall@4:1']],
+    [
+      "import { step } from '@skein/core';\nexport const { a } = { a: step({ name: 'a', fn: () => 1 }) };\nconst b = step({ name: 'b', fn: () => 1 });\nb();",
+      ['topLevelCall@4:1'],
+    ],
   ] as const)('invalid: %s', (code, errors) => {
     expect(positions(noTopLevelCall, code, WITH_STEPS)).toEqual(errors);
   });

@@ -37,7 +37,8 @@ function project(name: string): string {
   const root = path.join(tmp, name);
   write(root, {
     'package.json': JSON.stringify({ name, private: true, type: 'module' }),
-    'hello/workflow.js': "import { workflow } from '@skein/core';\nimport { pad } from 'left-pad-fs';\nexport default workflow({ name: 'hello', fn: async (i) => pad(i) });\n",
+    'hello/workflow.js':
+      "import { workflow } from '@skein/core';\nimport { pad } from 'left-pad-fs';\nexport default workflow({ name: 'hello', fn: async (i) => pad(i) });\n",
   });
   return root;
 }
@@ -82,7 +83,12 @@ describe('dependency layouts (package rule 12 follows them all)', () => {
     const root = project('bundle-condition');
     write(path.join(root, 'node_modules/left-pad-fs'), {
       ...FS_DEPENDENCY,
-      'package.json': JSON.stringify({ name: 'left-pad-fs', version: '1.0.0', type: 'module', exports: { '.': { import: './index.js', 'skein-workflow-bundle': './safe.js' } } }),
+      'package.json': JSON.stringify({
+        name: 'left-pad-fs',
+        version: '1.0.0',
+        type: 'module',
+        exports: { '.': { import: './index.js', 'skein-workflow-bundle': './safe.js' } },
+      }),
       'safe.js': 'export const pad = (s) => " " + s;\n',
     });
     expect(summarize(await validate(root))).toEqual([]);

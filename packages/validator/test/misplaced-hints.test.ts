@@ -10,19 +10,48 @@ const hintFor = (code: string, file: string) => lint(misplacedDefinition, code, 
 
 describe('conventions/misplaced-definition hints', () => {
   it.each([
-    ["import { step } from '@skein/core';\nexport const s = step({ name: 's' });", '/pkg/greet/utils.ts', 'activity: Move it to greet/steps.ts (or to shared/steps/ to share it between workflows) and import it from there.'],
-    ["import { evaluator } from '@skein/core';\nexport const e = evaluator({ name: 'e' });", '/pkg/lib/util.mjs', 'activity: Move it to lib/evaluators.mjs (or to shared/evaluators/ to share it between workflows) and import it from there.'],
-    ["import { step } from '@skein/core';\nexport const s = step({ name: 's' });", '/pkg/greet/steps/deep/x.ts', 'activity: Move it to greet/steps/x.ts (or to shared/steps/ to share it between workflows) and import it from there.'],
-    ["import { workflow } from '@skein/core';\nexport default workflow({ name: 'w' });", '/pkg/shared/common.js', 'workflow: Move it to shared/workflow.js as its default export (one workflow per folder).'],
-    ["import { workflow } from '@skein/core';\nexport default workflow({ name: 'w' });", '/pkg/flows/steps/deep/w.mts', 'workflow: Move it to flows/steps/deep/workflow.mts as its default export (one workflow per folder).'],
-    ["const { step } = require('@skein/core');\nexports.s = step({ name: 's' });\nreturn;", '/pkg/lib/util.cjs', 'activity: Move it to lib/steps.cjs (or to shared/steps/ to share it between workflows) and import it from there.'],
+    [
+      "import { step } from '@skein/core';\nexport const s = step({ name: 's' });",
+      '/pkg/greet/utils.ts',
+      'activity: Move it to greet/steps.ts (or to shared/steps/ to share it between workflows) and import it from there.',
+    ],
+    [
+      "import { evaluator } from '@skein/core';\nexport const e = evaluator({ name: 'e' });",
+      '/pkg/lib/util.mjs',
+      'activity: Move it to lib/evaluators.mjs (or to shared/evaluators/ to share it between workflows) and import it from there.',
+    ],
+    [
+      "import { step } from '@skein/core';\nexport const s = step({ name: 's' });",
+      '/pkg/greet/steps/deep/x.ts',
+      'activity: Move it to greet/steps/x.ts (or to shared/steps/ to share it between workflows) and import it from there.',
+    ],
+    [
+      "import { workflow } from '@skein/core';\nexport default workflow({ name: 'w' });",
+      '/pkg/shared/common.js',
+      'workflow: Move it to shared/workflow.js as its default export (one workflow per folder).',
+    ],
+    [
+      "import { workflow } from '@skein/core';\nexport default workflow({ name: 'w' });",
+      '/pkg/flows/steps/deep/w.mts',
+      'workflow: Move it to flows/steps/deep/workflow.mts as its default export (one workflow per folder).',
+    ],
+    [
+      "const { step } = require('@skein/core');\nexports.s = step({ name: 's' });\nreturn;",
+      '/pkg/lib/util.cjs',
+      'activity: Move it to lib/steps.cjs (or to shared/steps/ to share it between workflows) and import it from there.',
+    ],
   ])('%s in %s', (code, file, hint) => {
     expect(hintFor(code, file)).toEqual([hint]);
   });
 
   it('names the file and what it is not', () => {
-    const [d] = lint(misplacedDefinition, "import { evaluator } from '@skein/core';\nexport const e = evaluator({ name: 'e' });", { role: 'workflow-code', file: '/pkg/greet/helpers.js' });
-    expect(d?.message).toBe('evaluator() is defined in greet/helpers.js, which is not an evaluators file; it is never registered as an activity and calling it fails at run time.');
+    const [d] = lint(misplacedDefinition, "import { evaluator } from '@skein/core';\nexport const e = evaluator({ name: 'e' });", {
+      role: 'workflow-code',
+      file: '/pkg/greet/helpers.js',
+    });
+    expect(d?.message).toBe(
+      'evaluator() is defined in greet/helpers.js, which is not an evaluators file; it is never registered as an activity and calling it fails at run time.',
+    );
     expect(d?.severity).toBe('error');
   });
 });

@@ -63,7 +63,8 @@ const BASE: Record<Role, string> = {
   steps: "import { step } from '@skein/core';\nexport const greet = step({ name: 'greet', fn: async (x) => `hi ${x}` });\n",
   evaluators: "import { evaluator } from '@skein/core';\nexport const judge = evaluator({ name: 'judge', fn: async (x) => ({ score: x ? 1 : 0 }) });\n",
   'shared-steps': "import { step } from '@skein/core';\nexport const extraStep = step({ name: 'extraStep', fn: async (x) => x });\n",
-  'shared-evaluators': "import { evaluator } from '@skein/core';\nexport const extraEval = evaluator({ name: 'extraEval', fn: async (x) => ({ score: 1 }) });\n",
+  'shared-evaluators':
+    "import { evaluator } from '@skein/core';\nexport const extraEval = evaluator({ name: 'extraEval', fn: async (x) => ({ score: 1 }) });\n",
   'workflow-code': 'export const help = (x) => x;\n',
   none: 'export const unused = 1;\n',
 };
@@ -88,7 +89,11 @@ const WORKFLOW_CODE_ROLES: Role[] = ['workflow', 'workflow-code'];
 const ROLE_CASES: RoleCase[] = [
   { rule: 'workflow/no-node-globals', code: () => 'export const mode = () => process.env.MODE;\n', roles: WORKFLOW_CODE_ROLES },
   { rule: 'workflow/no-nondeterministic-apis', code: () => 'export const ref = () => new WeakRef({});\n', roles: WORKFLOW_CODE_ROLES },
-  { rule: 'workflow/no-node-modules', code: () => "import { existsSync } from 'node:fs';\nexport const exists = (f) => existsSync(f);\n", roles: WORKFLOW_CODE_ROLES },
+  {
+    rule: 'workflow/no-node-modules',
+    code: () => "import { existsSync } from 'node:fs';\nexport const exists = (f) => existsSync(f);\n",
+    roles: WORKFLOW_CODE_ROLES,
+  },
   { rule: 'steps/named-exports-only', code: () => "export * as ns from './more.js';\n", roles: ACTIVITY_ROLES },
   {
     rule: 'activity/non-static-name',
@@ -133,7 +138,8 @@ function roleProject(name: string, code: (file: string) => string): string {
     'package.json': JSON.stringify({ name: 'roles', version: '1.0.0', private: true, type: 'module' }),
     'hello/more.js': 'export const more = 1;\n',
     'shared/steps/more.js': "import { step } from '@skein/core';\nexport const moreStep = step({ name: 'moreStep', fn: async () => 1 });\n",
-    'shared/evaluators/more.js': "import { evaluator } from '@skein/core';\nexport const moreEval = evaluator({ name: 'moreEval', fn: async () => ({ score: 1 }) });\n",
+    'shared/evaluators/more.js':
+      "import { evaluator } from '@skein/core';\nexport const moreEval = evaluator({ name: 'moreEval', fn: async () => ({ score: 1 }) });\n",
     'shared/steps/target.js': "import { step } from '@skein/core';\nexport const tgt = step({ name: 'tgt', fn: async (x) => x });\n",
   };
   for (const [role, file] of Object.entries(ROLE_FILES) as [Role, string][]) files[file] = BASE[role] + code(file);

@@ -11,7 +11,11 @@ describe('workflow/no-node-globals through the global object', () => {
     ['globalThis.process.env read', 'const mode = globalThis.process.env.MODE;\n', ['nodeGlobal@1:14']],
     ['globalThis.process.env written', "globalThis.process.env.MODE = 'x';\n", ['processEnvWrite@1:1']],
     ['global.process.env read', 'const mode = global.process.env.MODE;\n', ['nodeGlobal@1:14']],
-    ['global.process.env written and deleted', "global.process.env.MODE = 'x';\ndelete global['process'].env.MODE;\n", ['processEnvWrite@1:1', 'processEnvWrite@2:8']],
+    [
+      'global.process.env written and deleted',
+      "global.process.env.MODE = 'x';\ndelete global['process'].env.MODE;\n",
+      ['processEnvWrite@1:1', 'processEnvWrite@2:8'],
+    ],
     ['global?.fetch called', "await global?.fetch('https://example.com');\n", ['ioGlobal@1:7']],
     ['process taken out of globalThis', 'const { process } = globalThis;\nexport const mode = process.env.MODE;\n', ['nodeGlobal@1:9']],
     ['env taken out of a nested pattern', 'const { process: { env }, fetch: get } = globalThis;\n', ['nodeGlobal@1:9', 'ioGlobal@1:27']],

@@ -7,12 +7,14 @@ import { dependencyFields } from '../src/rules/packaging/package-json.js';
 
 describe('dependencyFields', () => {
   it('reads each dependency field by its own name', () => {
-    expect(dependencyFields({ dependencies: { a: '1' }, optionalDependencies: { b: '2' }, peerDependencies: { c: '3' }, devDependencies: { d: '4' } })).toEqual({
-      dependencies: { a: '1' },
-      optionalDependencies: { b: '2' },
-      peerDependencies: { c: '3' },
-      devDependencies: { d: '4' },
-    });
+    expect(dependencyFields({ dependencies: { a: '1' }, optionalDependencies: { b: '2' }, peerDependencies: { c: '3' }, devDependencies: { d: '4' } })).toEqual(
+      {
+        dependencies: { a: '1' },
+        optionalDependencies: { b: '2' },
+        peerDependencies: { c: '3' },
+        devDependencies: { d: '4' },
+      },
+    );
   });
 
   it('gives {} for a missing, null, string or array field, and stringifies ranges that are not strings', () => {

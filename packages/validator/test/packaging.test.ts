@@ -58,25 +58,45 @@ describe('packaging/core-peer-dependency', () => {
 
 describe('packaging/zod-peer-dependency', () => {
   it('reads import() types in declaration files', async () => {
-    const root = pkg('zod-import-type', { peerDependencies: { '@skein/core': '0.1.0' } }, { 'hello/workflow.d.ts': "export declare const s: import('zod/v4').ZodString;\n" });
+    const root = pkg(
+      'zod-import-type',
+      { peerDependencies: { '@skein/core': '0.1.0' } },
+      { 'hello/workflow.d.ts': "export declare const s: import('zod/v4').ZodString;\n" },
+    );
     expect(summarize(await validate(root))).toEqual(['packaging/zod-peer-dependency hello/workflow.d.ts:1:32']);
   });
 
   it('names a regular dependency in the finding, and stays quiet when zod is a peer or only mentioned', async () => {
-    const regular = pkg('zod-regular', { peerDependencies: { '@skein/core': '0.1.0' }, dependencies: { zod: '^4' } }, { 'hello/workflow.d.ts': "import type { z } from 'zod';\nexport declare const s: z.ZodString;\n" });
+    const regular = pkg(
+      'zod-regular',
+      { peerDependencies: { '@skein/core': '0.1.0' }, dependencies: { zod: '^4' } },
+      { 'hello/workflow.d.ts': "import type { z } from 'zod';\nexport declare const s: z.ZodString;\n" },
+    );
     const [finding] = (await validate(regular)).diagnostics;
     expect(finding).toMatchObject({ ruleId: 'packaging/zod-peer-dependency', line: 1, column: 24 });
     expect(finding?.message).toContain('(it is a regular dependency)');
-    const bare = pkg('zod-missing', { peerDependencies: { '@skein/core': '0.1.0' } }, { 'hello/workflow.d.ts': "import type { z } from 'zod';\nexport declare const s: z.ZodString;\n" });
+    const bare = pkg(
+      'zod-missing',
+      { peerDependencies: { '@skein/core': '0.1.0' } },
+      { 'hello/workflow.d.ts': "import type { z } from 'zod';\nexport declare const s: z.ZodString;\n" },
+    );
     expect((await validate(bare)).diagnostics[0]?.message).not.toContain('regular dependency');
     const peer = pkg('zod-peer', { peerDependencies: { '@skein/core': '0.1.0', zod: '^4' } }, { 'hello/workflow.d.ts': "import type { z } from 'zod';\n" });
     expect(summarize(await validate(peer))).toEqual([]);
-    const mention = pkg('zod-mention', { peerDependencies: { '@skein/core': '0.1.0' } }, { 'hello/workflow.d.ts': "// validated with zod at run time\nimport type { Zodiac } from 'zodiac';\nexport {};\n" });
+    const mention = pkg(
+      'zod-mention',
+      { peerDependencies: { '@skein/core': '0.1.0' } },
+      { 'hello/workflow.d.ts': "// validated with zod at run time\nimport type { Zodiac } from 'zodiac';\nexport {};\n" },
+    );
     expect(summarize(await validate(mention))).toEqual([]);
   });
 
   it('ignores declaration files that are not published', async () => {
-    const root = pkg('zod-unpublished', { peerDependencies: { '@skein/core': '0.1.0' }, files: ['index.js', 'hello/*.js', 'hello/workflow.d.ts'] }, { 'types/internal.d.ts': "import type { z } from 'zod';\n" });
+    const root = pkg(
+      'zod-unpublished',
+      { peerDependencies: { '@skein/core': '0.1.0' }, files: ['index.js', 'hello/*.js', 'hello/workflow.d.ts'] },
+      { 'types/internal.d.ts': "import type { z } from 'zod';\n" },
+    );
     expect(summarize(await validate(root))).toEqual([]);
   });
 });

@@ -38,15 +38,28 @@ function kinds(code: string): (string | null)[] {
 
 describe('coreBindings', () => {
   it('binds named, renamed, string-named and namespace imports of @skein/core and its subpaths', () => {
-    expect(bindings("import { step, workflow as wf, 'evaluator' as ev } from '@skein/core';\nimport * as core from '@skein/core/authoring';\n")).toEqual(['* core', 'ev=evaluator', 'step=step', 'wf=workflow']);
+    expect(bindings("import { step, workflow as wf, 'evaluator' as ev } from '@skein/core';\nimport * as core from '@skein/core/authoring';\n")).toEqual([
+      '* core',
+      'ev=evaluator',
+      'step=step',
+      'wf=workflow',
+    ]);
   });
 
   it('ignores type-only imports, default imports and other modules', () => {
-    expect(bindings("import type { step } from '@skein/core';\nimport core from '@skein/core';\nimport { workflow } from 'other';\nimport * as x from '@skein/corex';\n")).toEqual([]);
+    expect(
+      bindings(
+        "import type { step } from '@skein/core';\nimport core from '@skein/core';\nimport { workflow } from 'other';\nimport * as x from '@skein/corex';\n",
+      ),
+    ).toEqual([]);
   });
 
   it('binds `require` of @skein/core to a namespace or destructured names', () => {
-    expect(bindings("const core = require('@skein/core');\nconst { step, workflow: wf } = require('@skein/core/authoring');\n")).toEqual(['* core', 'step=step', 'wf=workflow']);
+    expect(bindings("const core = require('@skein/core');\nconst { step, workflow: wf } = require('@skein/core/authoring');\n")).toEqual([
+      '* core',
+      'step=step',
+      'wf=workflow',
+    ]);
   });
 
   it('ignores other requires and other declarations', () => {
@@ -70,7 +83,8 @@ describe('coreBindings', () => {
 
 describe('definitionKind', () => {
   it('names the definition function a call invokes, through named, renamed and namespace bindings', () => {
-    const code = "import { step, workflow as wf } from '@skein/core';\nimport * as core from '@skein/core';\nstep({});\nwf({});\ncore.evaluator({});\ncore['step']({});\nother({});\n";
+    const code =
+      "import { step, workflow as wf } from '@skein/core';\nimport * as core from '@skein/core';\nstep({});\nwf({});\ncore.evaluator({});\ncore['step']({});\nother({});\n";
     expect(kinds(code)).toEqual(['step', 'workflow', 'evaluator', 'step', null]);
   });
 
@@ -107,13 +121,23 @@ describe('isModuleTopLevel', () => {
     const code = 'run(1);\nfunction f() { run(2); }\nclass A { a = run(3); #b = run(4); static d = run(6); }\n';
     const ast = program(code);
     const out: string[] = [];
-    walk(ast, mergeVisitors([{ CallExpression: (path: RulePath<CallExpression>) => void out.push(`${(path.node.arguments[0] as { value: number }).value}:${isModuleTopLevel(path)}`) }]));
+    walk(
+      ast,
+      mergeVisitors([
+        {
+          CallExpression: (path: RulePath<CallExpression>) => void out.push(`${(path.node.arguments[0] as { value: number }).value}:${isModuleTopLevel(path)}`),
+        },
+      ]),
+    );
     expect(out).toEqual(['1:true', '2:false', '3:false', '4:false', '6:true']);
   });
 });
 
 describe('steps/no-top-level-call: which bindings are steps', () => {
-  const OPTIONS: LintOptions = { role: 'workflow', imports: { './steps.js': 'steps', './evaluators.js': 'evaluators', './shared/evaluators/j.js': 'shared-evaluators', './util.js': null } };
+  const OPTIONS: LintOptions = {
+    role: 'workflow',
+    imports: { './steps.js': 'steps', './evaluators.js': 'evaluators', './shared/evaluators/j.js': 'shared-evaluators', './util.js': null },
+  };
 
   it('names the kind from the file the binding comes from', () => {
     const kindOf = (code: string) => lint(noTopLevelCall, code, OPTIONS).map((d) => d.data?.kind);
@@ -128,20 +152,25 @@ describe('steps/no-top-level-call: which bindings are steps', () => {
       "import greet from './steps.js';\ngreet(1);",
       "const steps = require('./steps.js');\nsteps(1);",
       "const { greet } = load('./steps.js');\ngreet(1);",
-      "const { greet } = require();\ngreet(1);",
-      "const { greet } = require(name);\ngreet(1);",
+      'const { greet } = require();\ngreet(1);',
+      'const { greet } = require(name);\ngreet(1);',
       "const { greet } = require('./util.js');\ngreet(1);",
       "import { step } from '@skein/core';\nconst [a] = step({ name: 'a' });\na(1);",
     ];
     for (const code of none) expect(positions(noTopLevelCall, code, OPTIONS), code).toEqual([]);
-    expect(positions(noTopLevelCall, "import { type greet, wave } from './steps.js';\ngreet(1);\nwave(2);", { ...OPTIONS, file: '/pkg/hello/workflow.ts' })).toEqual(['topLevelCall@3:1']);
+    expect(
+      positions(noTopLevelCall, "import { type greet, wave } from './steps.js';\ngreet(1);\nwave(2);", { ...OPTIONS, file: '/pkg/hello/workflow.ts' }),
+    ).toEqual(['topLevelCall@3:1']);
     expect(positions(noTopLevelCall, "const { greet, ...rest } = require('./steps.js');\ngreet(1);\nrest.wave(2);", OPTIONS)).toEqual(['topLevelCall@2:1']);
   });
 });
 
 describe('global references', () => {
   it('a `typeof` operand is a feature test; other unary operands are uses', () => {
-    expect(positions(noNondeterministicApis, 'const a = typeof WeakRef;\nconst b = !WeakRef;\nconst c = -FinalizationRegistry;')).toEqual(['forbidden@2:12', 'forbidden@3:12']);
+    expect(positions(noNondeterministicApis, 'const a = typeof WeakRef;\nconst b = !WeakRef;\nconst c = -FinalizationRegistry;')).toEqual([
+      'forbidden@2:12',
+      'forbidden@3:12',
+    ]);
     expect(positions(noNodeGlobals, 'const a = typeof process;\nconst b = !process;')).toEqual(['nodeGlobal@2:12']);
   });
 

@@ -25,12 +25,21 @@ const CASES: Case[] = [
   },
   {
     rule: 'steps/import-style',
-    invalid: ['steps/import-style hello/workflow.js:2:8', 'steps/import-style hello/workflow.js:3:8', 'steps/import-style hello/workflow.js:4:18', 'steps/import-style hello/workflow.js:8:95'],
+    invalid: [
+      'steps/import-style hello/workflow.js:2:8',
+      'steps/import-style hello/workflow.js:3:8',
+      'steps/import-style hello/workflow.js:4:18',
+      'steps/import-style hello/workflow.js:8:95',
+    ],
   },
   { rule: 'steps/no-top-level-call', invalid: ['steps/no-top-level-call hello/steps.js:8:1', 'steps/no-top-level-call hello/workflow.js:4:16'] },
   {
     rule: 'workflow/no-node-modules',
-    invalid: ['workflow/no-node-modules hello/format.js:1:30', 'workflow/no-node-modules hello/format.js:2:16', 'workflow/no-node-modules hello/workflow.js:4:21'],
+    invalid: [
+      'workflow/no-node-modules hello/format.js:1:30',
+      'workflow/no-node-modules hello/format.js:2:16',
+      'workflow/no-node-modules hello/workflow.js:4:21',
+    ],
   },
   {
     rule: 'workflow/no-node-globals',
@@ -42,10 +51,16 @@ const CASES: Case[] = [
       'workflow/no-node-globals hello/workflow.js:11:26',
     ],
   },
-  { rule: 'workflow/no-nondeterministic-apis', invalid: ['workflow/no-nondeterministic-apis hello/workflow.js:7:21', 'workflow/no-nondeterministic-apis hello/workflow.js:8:26'] },
+  {
+    rule: 'workflow/no-nondeterministic-apis',
+    invalid: ['workflow/no-nondeterministic-apis hello/workflow.js:7:21', 'workflow/no-nondeterministic-apis hello/workflow.js:8:26'],
+  },
   { rule: 'package/not-exposed', invalid: ['package/not-exposed package.json:11:7'] },
   { rule: 'conventions/no-workflows', invalid: ['conventions/unreachable-workflow hello/workflow.js:1:1', 'conventions/no-workflows package.json:1:1'] },
-  { rule: 'conventions/misplaced-definition', invalid: ['conventions/misplaced-definition hello/utils.js:3:22', 'conventions/misplaced-definition lib.js:3:16'] },
+  {
+    rule: 'conventions/misplaced-definition',
+    invalid: ['conventions/misplaced-definition hello/utils.js:3:22', 'conventions/misplaced-definition lib.js:3:16'],
+  },
   { rule: 'definitions/shared-folder-name', invalid: ['definitions/shared-folder-name shared/workflow.js:1:1'] },
   { rule: 'packaging/core-peer-dependency', invalid: ['packaging/core-peer-dependency package.json:16:5'] },
   { rule: 'packaging/zod-peer-dependency', invalid: ['packaging/zod-peer-dependency hello/workflow.d.ts:1:24'] },
@@ -57,7 +72,10 @@ const CASES: Case[] = [
   // Discovery's findings (package rules 1-4, 7, 10) reach the report unchanged.
   { rule: 'names/duplicate-activity', invalid: ['names/duplicate-activity hello/evaluators.js:3:22'] },
   { rule: 'reexport/cycle', invalid: ['reexport/cycle index.js:4:10'] },
-  { rule: 'discovery', invalid: ['conventions/unreachable-workflow hello/workflow.js:1:1', 'reexport/commonjs index.js:1:1', 'conventions/no-workflows package.json:1:1'] },
+  {
+    rule: 'discovery',
+    invalid: ['conventions/unreachable-workflow hello/workflow.js:1:1', 'reexport/commonjs index.js:1:1', 'conventions/no-workflows package.json:1:1'],
+  },
   { rule: 'discovery-project', invalid: ['package/no-expose-flag hello/workflow.js:3:10', 'names/duplicate-workflow hello/workflow.js:5:16'], project: true },
 ];
 

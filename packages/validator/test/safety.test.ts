@@ -22,7 +22,8 @@ const PKG = {
   peerDependencies: { '@skein/core': '0.1.0' },
   files: ['index.js', 'hello'],
 };
-const WORKFLOW = "import { workflow } from '@skein/core';\nimport { greet } from './steps.js';\nexport default workflow({ name: 'hello', fn: async (i) => greet(i) });\n";
+const WORKFLOW =
+  "import { workflow } from '@skein/core';\nimport { greet } from './steps.js';\nexport default workflow({ name: 'hello', fn: async (i) => greet(i) });\n";
 const STEPS = "import { step } from '@skein/core';\nexport const greet = step({ name: 'greet', fn: async (i) => i });\n";
 
 /** Writes a package under the temp dir; `files` maps relative paths to contents. */
@@ -85,7 +86,10 @@ describe('symlinks and paths leaving the package', () => {
 
   it('does not follow a relative import that leaves the package', async () => {
     const root = makePackage('dotdot', {
-      'hello/workflow.js': WORKFLOW.replace("import { greet } from './steps.js';", "import { greet } from './steps.js';\nimport { h } from '../../secret/helper.js';"),
+      'hello/workflow.js': WORKFLOW.replace(
+        "import { greet } from './steps.js';",
+        "import { greet } from './steps.js';\nimport { h } from '../../secret/helper.js';",
+      ),
     });
     const report = await validate(root);
     expect(summarize(report)).toEqual(['fs/outside-package hello/workflow.js:3:19']);
@@ -105,7 +109,10 @@ describe('symlinks and paths leaving the package', () => {
 describe('dependencies', () => {
   it('does not treat a node_modules symlink to a directory without package.json as a dependency', async () => {
     const root = makePackage('evil-dependency', {
-      'hello/workflow.js': WORKFLOW.replace("import { greet } from './steps.js';", "import { greet } from './steps.js';\nimport { h } from 'evil/secret/helper.js';"),
+      'hello/workflow.js': WORKFLOW.replace(
+        "import { greet } from './steps.js';",
+        "import { greet } from './steps.js';\nimport { h } from 'evil/secret/helper.js';",
+      ),
     });
     fs.mkdirSync(path.join(root, 'node_modules'), { recursive: true });
     fs.symlinkSync(tmp, path.join(root, 'node_modules/evil'), 'dir');
@@ -117,7 +124,9 @@ describe('dependencies', () => {
 
 describe('broken files', () => {
   it('reports a syntax error in workflow.js once, with its position', async () => {
-    const root = makePackage('syntax', { 'hello/workflow.js': "import { workflow } from '@skein/core';\nexport default workflow({ name: 'hello', fn: async (i) => { return i +; } });\n" });
+    const root = makePackage('syntax', {
+      'hello/workflow.js': "import { workflow } from '@skein/core';\nexport default workflow({ name: 'hello', fn: async (i) => { return i +; } });\n",
+    });
     const report = await validate(root);
     const syntax = report.diagnostics.filter((d) => d.ruleId === 'parse/syntax-error');
     expect(syntax).toHaveLength(1);
@@ -127,7 +136,8 @@ describe('broken files', () => {
 
   it('still judges what a recovered syntax error leaves inside a function (an `export default` there is walked, not skipped)', async () => {
     // Babel recovers `export` inside a function; the walk that skips function bodies is only for error-free files.
-    const steps = "import { step } from '@skein/core';\nexport const greet = step({ name: 'greet', fn: async (i) => i });\nfunction later() {\n  export default step({ name: 'late', fn: async (i) => i });\n}\n";
+    const steps =
+      "import { step } from '@skein/core';\nexport const greet = step({ name: 'greet', fn: async (i) => i });\nfunction later() {\n  export default step({ name: 'late', fn: async (i) => i });\n}\n";
     const root = makePackage('recovered-export', { 'hello/steps.js': steps });
     const report = await validate(root);
     const found = report.diagnostics.filter((d) => d.file.endsWith('steps.js')).map((d) => `${d.ruleId} ${d.line}`);

@@ -37,7 +37,16 @@ function resolveByName(specifier: string): ResolvedImport {
 
 function findings(file: string, role: CodeRole, rules: readonly FileRule[], run: (visitors: RuleVisitor[]) => void, source?: SourceFacts): string[] {
   const out: ValidatorDiagnostic[] = [];
-  run(visitorsForRole(file, role, rulesByRole(rules), { resolve: (_file, specifier) => resolveByName(specifier), packageRootOf: path.dirname, report: (d) => out.push(d) }, [], source));
+  run(
+    visitorsForRole(
+      file,
+      role,
+      rulesByRole(rules),
+      { resolve: (_file, specifier) => resolveByName(specifier), packageRootOf: path.dirname, report: (d) => out.push(d) },
+      [],
+      source,
+    ),
+  );
   return out.map((d) => `${d.ruleId}:${d.messageId}@${d.line}:${d.column} ${JSON.stringify(d.data ?? {})}`).sort();
 }
 

@@ -62,10 +62,13 @@ export async function retireCatalog(client: Client, catalog: string, identity: s
   const handle = client.workflow.getHandle(catalogWorkflowId(catalog));
   try {
     return await client.withDeadline(Date.now() + timeoutMs, async () => {
-      const [description, pollers] = await Promise.all([handle.describe().catch((err: unknown) => {
+      const [description, pollers] = await Promise.all([
+        handle.describe().catch((err: unknown) => {
           if (err instanceof WorkflowNotFoundError) return undefined;
           throw err;
-        }), livePollers(client, catalog)]);
+        }),
+        livePollers(client, catalog),
+      ]);
       const running = description?.status.name === 'RUNNING';
       const memo = description?.memo?.[CATALOG_STOPPED_MEMO_KEY];
       const stopped = new Set(Array.isArray(memo) ? (memo as string[]) : []);
@@ -77,13 +80,18 @@ export async function retireCatalog(client: Client, catalog: string, identity: s
         (
           await Promise.all(
             otherBuilds.map(async (b) => {
-              const lease = await client.workflow.getHandle(catalogLeaseWorkflowId(catalog, b)).describe().catch(() => undefined);
+              const lease = await client.workflow
+                .getHandle(catalogLeaseWorkflowId(catalog, b))
+                .describe()
+                .catch(() => undefined);
               return lease?.status.name === 'RUNNING' ? b : undefined;
             }),
           )
         ).filter((b) => b !== undefined),
       );
-      const others = pollers.filter((p) => p.identity !== identity && !stopped.has(p.identity) && (p.buildId === null || p.buildId === buildId || leased.has(p.buildId)));
+      const others = pollers.filter(
+        (p) => p.identity !== identity && !stopped.has(p.identity) && (p.buildId === null || p.buildId === buildId || leased.has(p.buildId)),
+      );
       const lastOfBuild = !others.some((p) => p.buildId === buildId);
       if (others.length > 0) {
         if (running) await handle.signal(CATALOG_WORKER_STOPPED_SIGNAL, identity);

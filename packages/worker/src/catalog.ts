@@ -50,7 +50,9 @@ export interface CatalogDocument {
 
 /** The version of what a catalog document serves: SHA-256 (hex) of its workflows and shared activities. */
 export function catalogVersion(doc: Pick<CatalogDocument, 'workflows' | 'sharedActivities'>): string {
-  return createHash('sha256').update(JSON.stringify({ workflows: doc.workflows, sharedActivities: doc.sharedActivities })).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify({ workflows: doc.workflows, sharedActivities: doc.sharedActivities }))
+    .digest('hex');
 }
 
 /** Payloads above this size (bytes) risk Temporal's blob limit (2 MiB by default); schemas are dropped beyond it. */

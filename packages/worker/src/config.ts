@@ -67,7 +67,8 @@ export function loadMetricsConfig(env: NodeJS.ProcessEnv = process.env): Metrics
     const protocol = (env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'grpc').trim();
     const http = protocol.startsWith('http');
     // The generic endpoint is a base URL: OTLP/HTTP appends the signal's path to it.
-    const url = signal || (base ? (http ? `${base.replace(/\/+$/, '')}/v1/metrics` : base) : http ? 'http://localhost:4318/v1/metrics' : 'http://localhost:4317');
+    const url =
+      signal || (base ? (http ? `${base.replace(/\/+$/, '')}/v1/metrics` : base) : http ? 'http://localhost:4318/v1/metrics' : 'http://localhost:4317');
     return { kind: 'otlp', url, http };
   }
   if (s.SKEIN_METRICS_PORT === undefined) return null;
@@ -179,7 +180,10 @@ export interface DeploymentConfig {
   promote: 'auto' | 'manual';
 }
 
-function deploymentOf(catalog: string, s: { SKEIN_DEPLOYMENT_NAME: string | undefined; SKEIN_BUILD_ID: string | undefined; SKEIN_PROMOTE: 'auto' | 'manual' }): DeploymentConfig {
+function deploymentOf(
+  catalog: string,
+  s: { SKEIN_DEPLOYMENT_NAME: string | undefined; SKEIN_BUILD_ID: string | undefined; SKEIN_PROMOTE: 'auto' | 'manual' },
+): DeploymentConfig {
   return { name: s.SKEIN_DEPLOYMENT_NAME ?? catalog, buildId: s.SKEIN_BUILD_ID, promote: s.SKEIN_PROMOTE };
 }
 

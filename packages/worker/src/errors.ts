@@ -4,7 +4,10 @@
  */
 export class WorkerStartupError extends Error {
   override name = 'WorkerStartupError';
-  constructor(message: string, readonly details?: string) {
+  constructor(
+    message: string,
+    readonly details?: string,
+  ) {
     super(message);
   }
 }

@@ -182,7 +182,10 @@ export async function loadProject(manifest: Manifest, cache?: LoadCache): Promis
         counts.imported++;
       }
       workflows.push({ entry, facts: found.workflow, binding: found.binding });
-      scoped.set(entry.name, entry.activities.map((a, i) => ({ entry: a, facts: found.activities[i]! })));
+      scoped.set(
+        entry.name,
+        entry.activities.map((a, i) => ({ entry: a, facts: found.activities[i]! })),
+      );
     }
     for (const entry of manifest.sharedActivities) {
       const subject = subjectOf('shared', entry);
@@ -238,7 +241,11 @@ export interface ProjectFacts {
 /** The facts of `project` (see `ProjectFacts`). */
 export function projectFacts(project: LoadedProject): ProjectFacts {
   return {
-    workflows: project.workflows.map((wf) => ({ workflow: wf.facts, binding: wf.binding, activities: (project.scoped.get(wf.entry.name) ?? []).map((a) => a.facts) })),
+    workflows: project.workflows.map((wf) => ({
+      workflow: wf.facts,
+      binding: wf.binding,
+      activities: (project.scoped.get(wf.entry.name) ?? []).map((a) => a.facts),
+    })),
     shared: project.shared.map((a) => a.facts),
   };
 }
@@ -252,14 +259,19 @@ export function restoreProject(manifest: Manifest, facts: ProjectFacts): LoadedP
   const fits =
     facts.workflows.length === manifest.workflows.length &&
     facts.shared.length === manifest.sharedActivities.length &&
-    manifest.workflows.every((entry, i) => facts.workflows[i]!.workflow.name === entry.name && facts.workflows[i]!.activities.length === entry.activities.length);
+    manifest.workflows.every(
+      (entry, i) => facts.workflows[i]!.workflow.name === entry.name && facts.workflows[i]!.activities.length === entry.activities.length,
+    );
   if (!fits) throw new WorkerStartupError('the stored definitions do not match the manifest');
   const workflows: LoadedWorkflow[] = [];
   const scoped = new Map<string, LoadedActivity[]>();
   manifest.workflows.forEach((entry, i) => {
     const found = facts.workflows[i]!;
     workflows.push({ entry, facts: found.workflow, binding: found.binding });
-    scoped.set(entry.name, entry.activities.map((a, j) => ({ entry: a, facts: found.activities[j]! })));
+    scoped.set(
+      entry.name,
+      entry.activities.map((a, j) => ({ entry: a, facts: found.activities[j]! })),
+    );
   });
   const shared = manifest.sharedActivities.map((entry, i) => ({ entry, facts: facts.shared[i]! }));
   const counts = { imported: 0, cached: workflows.length + shared.length };

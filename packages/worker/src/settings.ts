@@ -4,7 +4,8 @@ import { catalogSetting, choiceSetting, engineCheckSettings, flagSetting, logLev
 export const metricsSettings = {
   SKEIN_METRICS_PORT: patternSetting(/^\d{1,5}$/, 'a port number (0 to 65535)', {
     default: 'off',
-    description: "serve Temporal's `temporal_*` and Skein's `skein_*` metrics for Prometheus at `http://<SKEIN_METRICS_HOST>:<port>/metrics` (`0`: a free port); as `skein worker --metrics-port`",
+    description:
+      "serve Temporal's `temporal_*` and Skein's `skein_*` metrics for Prometheus at `http://<SKEIN_METRICS_HOST>:<port>/metrics` (`0`: a free port); as `skein worker --metrics-port`",
   }),
   SKEIN_METRICS_HOST: textSetting({ default: '127.0.0.1', description: 'the address the metrics endpoint listens on (`0.0.0.0`: every interface)' }),
   SKEIN_METRICS_OTLP: flagSetting({
@@ -33,7 +34,8 @@ export const workerSettings = {
       "the build ID (deployment version) the worker polls as, instead of the hash of the workflow bundle, the project's code, package.json's loading fields and resolved versions (`skein dev` sets `dev`)",
   }),
   SKEIN_PROMOTE: choiceSetting(['auto', 'manual'], 'auto', {
-    description: '`auto`: a new build becomes the current version once its worker polls; `manual`: only `skein deploy promote`/`ramp` change routing (as `skein worker --no-promote`)',
+    description:
+      '`auto`: a new build becomes the current version once its worker polls; `manual`: only `skein deploy promote`/`ramp` change routing (as `skein worker --no-promote`)',
   }),
   SKEIN_TRACE_DIR: textSetting({
     default: '<project>/.skein/traces',

@@ -43,7 +43,11 @@ export async function startWorkerTelemetry(logger: Logger, metrics: MetricsConfi
   const runtime = installTemporalRuntime(logger, wanted && coreMetricsExporter(wanted));
   if (wanted && !runtime.metrics) logger.warn("metrics are off: Temporal's Runtime was installed before this worker started, without them");
   const recorder = runtime.metrics && wanted ? new WorkerMetrics(Runtime.instance().metricMeter) : undefined;
-  const tracing = await startTracing({ defaultServiceName: 'skein-worker', logger, ...(recorder ? { onDropped: (n: number) => recorder.droppedSpans(n) } : {}) });
+  const tracing = await startTracing({
+    defaultServiceName: 'skein-worker',
+    logger,
+    ...(recorder ? { onDropped: (n: number) => recorder.droppedSpans(n) } : {}),
+  });
   const worker: WorkerTelemetry['worker'] = { sinks: {}, activityInterceptors: [] };
   if (tracing) {
     const otel = await import('@temporalio/interceptors-opentelemetry/lib/worker/index.js');

@@ -116,7 +116,10 @@ export async function finishProjectCheck(check: ProjectCheck, logger: Logger, op
     logger.debug({ ruleId: d.ruleId, file: d.file, line: d.line, column: d.column, hint: d.hint }, d.message);
   }
   if (report.diagnostics.length > 0) {
-    logger.info({ warnings: report.diagnostics.length }, `${report.diagnostics.length} packaging warning(s) for authors; run "npx validate-workflow-package ${report.root}" to list them`);
+    logger.info(
+      { warnings: report.diagnostics.length },
+      `${report.diagnostics.length} packaging warning(s) for authors; run "npx validate-workflow-package ${report.root}" to list them`,
+    );
   }
   return store ? { manifest: report.manifest, cache, store } : { manifest: report.manifest, cache };
 }

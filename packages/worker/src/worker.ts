@@ -11,7 +11,15 @@ import { bundleWorkflows, type WorkflowBundleResult } from './bundle/bundle.js';
 import type { OpenedBuild } from './build/build-dir.js';
 import { buildCatalogDocument, fitCatalogDocument, type CatalogDocument } from './catalog.js';
 import { joinDeployment, type DeploymentMembership } from './deploy/rollout.js';
-import { bundleCacheDirOf, loadDeploymentConfig, loadWorkerConfig, traceDirOf, type DeploymentConfig, type EngineConnectionConfig, type MetricsConfig } from './config.js';
+import {
+  bundleCacheDirOf,
+  loadDeploymentConfig,
+  loadWorkerConfig,
+  traceDirOf,
+  type DeploymentConfig,
+  type EngineConnectionConfig,
+  type MetricsConfig,
+} from './config.js';
 import { computeBuildId, resolveBuildId } from './deploy/build-id.js';
 import { WorkerStartupError } from './errors.js';
 import { loadProject } from './load.js';
@@ -165,7 +173,11 @@ export async function startWorker(options: StartWorkerOptions): Promise<SkeinWor
   const connecting = connectEngine(engine);
   // Awaited after the project checks out; until then a failure must not count as an unhandled rejection.
   connecting.catch(() => {});
-  const closeLater = () => void connecting.then((c) => Promise.allSettled([c.nativeConnection.close(), c.clientConnection.close()]), () => {});
+  const closeLater = () =>
+    void connecting.then(
+      (c) => Promise.allSettled([c.nativeConnection.close(), c.clientConnection.close()]),
+      () => {},
+    );
   try {
     return await startOnConnection(options, { env, logger, catalog, deploymentSettings, engine, tStart, connecting, telemetry });
   } catch (err) {
@@ -250,16 +262,24 @@ async function serveProject(
   setHookErrorReporter(telemetry.countingHookErrors((err, hook) => logger.error({ hook, err }, `hook ${hook} failed`)));
   const { build } = options;
   const project = build ? build.project : await loadProject(manifest, caches);
-  if (project.storeError) logger.warn({ err: project.storeError }, `project facts not cached (${project.storeError.message}); the next start imports every module`);
+  if (project.storeError)
+    logger.warn({ err: project.storeError }, `project facts not cached (${project.storeError.message}); the next start imports every module`);
   const hookFiles = await loadHookFiles(manifest.root);
   const resolver = new ActivityResolver(project, options.activityOverrides);
   const activities = buildActivities(resolver);
   const traceDir = build ? build.record.traceDir : traceDirOf(manifest.root, options.traceDir, env.traceDir);
   if (build && traceDirOf(manifest.root, options.traceDir, env.traceDir) !== traceDir) {
     // Whether runs record a trace destination is part of the bundle's behaviour: the build's setting stays.
-    logger.warn({ traceDir, buildDir: build.dir }, `the trace directory is fixed by the build (${traceDir ?? 'off'}); SKEIN_TRACE_DIR is ignored: build again to change it`);
+    logger.warn(
+      { traceDir, buildDir: build.dir },
+      `the trace directory is fixed by the build (${traceDir ?? 'off'}); SKEIN_TRACE_DIR is ignored: build again to change it`,
+    );
   }
-  const { remote: traceRemote, uploader: remoteTraces, recorder: traces } = await setUpTraces({
+  const {
+    remote: traceRemote,
+    uploader: remoteTraces,
+    recorder: traces,
+  } = await setUpTraces({
     projectRoot: manifest.root,
     dir: traceDir,
     config: env.trace,
@@ -280,18 +300,27 @@ async function serveProject(
   const bundleCacheDir = bundleCacheDirOf(manifest.root, options.bundleCache, env.bundleCache);
   const bundled: Omit<WorkflowBundleResult, 'cache'> & { cache: SkeinWorker['startup']['bundleCache'] } = build
     ? { code: build.workflowCode, cache: 'build' }
-    : await bundleWorkflows(project, { ...(traceDir ? { traceDir } : {}), ...(traceRemote ? { traceRemote } : {}), cacheDir: bundleCacheDir, ...(caches ? { digests: caches.digests } : {}), tracing: !!telemetry.tracing });
-  if (bundled.storeError) logger.warn({ err: bundled.storeError }, `workflow bundle cache not written (${bundled.storeError.message}); the next start bundles again`);
+    : await bundleWorkflows(project, {
+        ...(traceDir ? { traceDir } : {}),
+        ...(traceRemote ? { traceRemote } : {}),
+        cacheDir: bundleCacheDir,
+        ...(caches ? { digests: caches.digests } : {}),
+        tracing: !!telemetry.tracing,
+      });
+  if (bundled.storeError)
+    logger.warn({ err: bundled.storeError }, `workflow bundle cache not written (${bundled.storeError.message}); the next start bundles again`);
   const workflowBundle = { code: bundled.code };
   const deployment = {
     name: deploymentSettings.name,
     buildId: resolveBuildId(deploymentSettings.buildId, () =>
-      build ? build.record.buildId : computeBuildId({
-        workflowCode: bundled.code,
-        roots: [manifest.root, ...manifest.packages.map((p) => p.root)],
-        ...(traceDir ? { locations: [traceDir] } : {}),
-        ...(caches ? { digests: caches.digests } : {}),
-      }),
+      build
+        ? build.record.buildId
+        : computeBuildId({
+            workflowCode: bundled.code,
+            roots: [manifest.root, ...manifest.packages.map((p) => p.root)],
+            ...(traceDir ? { locations: [traceDir] } : {}),
+            ...(caches ? { digests: caches.digests } : {}),
+          }),
     ),
   };
   const tBundled = performance.now();
@@ -309,7 +338,10 @@ async function serveProject(
     const advertised = await client.workflow
       .getHandle(catalogWorkflowId(catalog))
       .describe()
-      .then((d) => (d.memo?.catalog as CatalogDocument | undefined)?.traceDirs ?? [], () => [] as string[]);
+      .then(
+        (d) => (d.memo?.catalog as CatalogDocument | undefined)?.traceDirs ?? [],
+        () => [] as string[],
+      );
     const traceDirs = [...(traceDir ? [traceDir] : []), ...advertised.filter((d) => d !== traceDir)].slice(0, 20);
     if (traceDirs.length > 0) built.traceDirs = traceDirs;
     const fitted = fitCatalogDocument(built);
@@ -423,7 +455,17 @@ async function serveProject(
     };
     telemetry.metrics?.recorder.startup(startup);
     logger.info(
-      { catalog, deployment, address: engine.address, namespace: engine.namespace, workflows: catalogDocument.workflows.map((w) => w.name), hookFiles, traceDir, metrics: telemetry.metrics?.url ?? null, startup },
+      {
+        catalog,
+        deployment,
+        address: engine.address,
+        namespace: engine.namespace,
+        workflows: catalogDocument.workflows.map((w) => w.name),
+        hookFiles,
+        traceDir,
+        metrics: telemetry.metrics?.url ?? null,
+        startup,
+      },
       `worker serving ${catalogDocument.workflows.length} workflow(s) on catalog "${catalog}"`,
     );
     // webpack's persistent cache (after a bundle cache miss) is written once the worker has served its first
@@ -453,4 +495,3 @@ async function serveProject(
     throw new WorkerStartupError(`Worker failed to start: ${(err as Error).message.split('\n')[0]}`, (err as Error).stack);
   }
 }
-

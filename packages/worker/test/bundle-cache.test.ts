@@ -49,7 +49,10 @@ describe('workflow bundle cache', () => {
     expect(second.code).toBe(first.code);
 
     // A step's body is not part of the bundle (its stub is): editing it reuses the bundle.
-    await write('greet/steps.js', `import { step } from '@skein/core';\nexport const shout = step({ name: 'shout', fn: async (text) => text.toUpperCase() + '!' });\n`);
+    await write(
+      'greet/steps.js',
+      `import { step } from '@skein/core';\nexport const shout = step({ name: 'shout', fn: async (text) => text.toUpperCase() + '!' });\n`,
+    );
     expect((await bundle()).cache).toBe('hit');
 
     // One imported (workflow-side) file changes: never the stale bundle.

@@ -9,13 +9,21 @@ const root = path.resolve(import.meta.dirname, '../../../fixtures/projects/bundl
 
 function manifestOf(name: string): Manifest {
   const wf: WorkflowEntry = {
-    name, aliases: [], file: `${root}/${name}/workflow.js`, line: 1, column: 1, package: null, exportName: 'default', activities: [], activityTypes: [],
+    name,
+    aliases: [],
+    file: `${root}/${name}/workflow.js`,
+    line: 1,
+    column: 1,
+    package: null,
+    exportName: 'default',
+    activities: [],
+    activityTypes: [],
   };
   return { root, workflows: [wf], sharedActivities: [], packages: [], diagnostics: [], filesRead: 0 };
 }
 
 describe('workflow bundle (SPEC rule 12)', () => {
-  it("resolves a dependency through its skein-workflow-bundle export condition", async () => {
+  it('resolves a dependency through its skein-workflow-bundle export condition', async () => {
     const bundle = await bundleWorkflows(await loadProject(manifestOf('where')), { cacheDir: false });
     expect(bundle.code).toContain('workflow-safe entry');
     expect(bundle.code).not.toContain('node entry on');

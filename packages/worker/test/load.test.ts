@@ -32,8 +32,11 @@ describe('activity registration (SPEC rules 6 and 10)', () => {
     const acts = buildActivities(new ActivityResolver(await loadProject(examplesManifest())));
     expect(Object.keys(acts).sort()).toEqual([
       'default',
-      'onboard#normalizeEmail', 'onboard#scoreLead',
-      'summarize#countWords', 'summarize#extractKeywords', 'summarize#judgeReadability',
+      'onboard#normalizeEmail',
+      'onboard#scoreLead',
+      'summarize#countWords',
+      'summarize#extractKeywords',
+      'summarize#judgeReadability',
       'welcome#composeWelcome',
     ]);
     await expect(acts['summarize#countWords']!({ text: 'One two. Three!' })).resolves.toEqual({ words: 3, sentences: 2 });

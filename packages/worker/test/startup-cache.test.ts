@@ -31,9 +31,15 @@ beforeEach(async () => {
   await mkdir(path.join(dir, 'node_modules', '@skein'), { recursive: true });
   await symlink(path.join(repoModules, '@skein', 'core'), path.join(dir, 'node_modules', '@skein', 'core'));
   await write('package.json', JSON.stringify({ name: 'startup-cache-probe', version: '1.0.0', type: 'module', private: true }));
-  await write('greet/workflow.js', `import { workflow } from '@skein/core';\nimport { shout } from './steps.js';\nexport default workflow({ name: 'greet', fn: async (input) => shout(input.name) });\n`);
+  await write(
+    'greet/workflow.js',
+    `import { workflow } from '@skein/core';\nimport { shout } from './steps.js';\nexport default workflow({ name: 'greet', fn: async (input) => shout(input.name) });\n`,
+  );
   await write('greet/steps.js', stepSource('text.toUpperCase()'));
-  await write('other/workflow.js', `import { workflow } from '@skein/core';\nimport { label } from './label.js';\nimport { tag } from './steps.js';\nexport default workflow({ name: 'other', description: label, fn: async (input) => tag(input) });\n`);
+  await write(
+    'other/workflow.js',
+    `import { workflow } from '@skein/core';\nimport { label } from './label.js';\nimport { tag } from './steps.js';\nexport default workflow({ name: 'other', description: label, fn: async (input) => tag(input) });\n`,
+  );
   await write('other/label.js', `export const label = 'first label';\n`);
   await write('other/steps.js', `import { step } from '@skein/core';\nexport const tag = step({ name: 'tag', fn: async (x) => ({ tagged: x }) });\n`);
 });
@@ -51,7 +57,10 @@ describe('validation outcome cache', () => {
     expect(second.manifest.workflows.map((w) => w.name).sort()).toEqual(['greet', 'other']);
 
     // The edit makes the step's name collide with nothing discovery accepts: a non-literal name is an error.
-    await write('greet/steps.js', `import { step } from '@skein/core';\nconst n = () => 'shout';\nexport const shout = step({ name: n(), fn: async (text) => text });\n`);
+    await write(
+      'greet/steps.js',
+      `import { step } from '@skein/core';\nconst n = () => 'shout';\nexport const shout = step({ name: n(), fn: async (text) => text });\n`,
+    );
     await expect(checkProject(dir, logger, caches())).rejects.toThrow(/greet\/steps\.js/);
     // Still refused on the start after (the cached outcome of an invalid project is the refusal).
     await expect(checkProject(dir, logger, caches())).rejects.toThrow(/greet\/steps\.js/);
@@ -73,7 +82,10 @@ describe('validation outcome cache', () => {
     expect(second.cache).toBe('hit');
     expect((await finishProjectCheck(second, logger, { deferStore: true })).store).toBeUndefined();
 
-    await write('greet/steps.js', `import { step } from '@skein/core';\nconst n = () => 'shout';\nexport const shout = step({ name: n(), fn: async (text) => text });\n`);
+    await write(
+      'greet/steps.js',
+      `import { step } from '@skein/core';\nconst n = () => 'shout';\nexport const shout = step({ name: n(), fn: async (text) => text });\n`,
+    );
     await expect(finishProjectCheck(beginStartupCheck(dir, { startupCache }), logger, { deferStore: true })).rejects.toThrow(/greet\/steps\.js/);
     // The refusal is stored at once: the start after refuses from the cache.
     const again = beginStartupCheck(dir, { startupCache });
@@ -156,6 +168,10 @@ describe('project facts cache', () => {
       counts: { imported: 0, cached: 1 },
     };
     const acts = buildActivities(new ActivityResolver(project));
-    await expect(acts['greet#shout']!('ada')).rejects.toMatchObject({ type: 'ActivityLoadFailed', nonRetryable: true, message: expect.stringContaining('greet/gone.js') });
+    await expect(acts['greet#shout']!('ada')).rejects.toMatchObject({
+      type: 'ActivityLoadFailed',
+      nonRetryable: true,
+      message: expect.stringContaining('greet/gone.js'),
+    });
   }, 60_000);
 });

@@ -87,7 +87,10 @@ describe('withTypeScriptSources (the bundle’s webpack options)', () => {
   it('widens Temporal’s .ts rule to .mts/.cts and maps .js/.mjs/.cjs imports to their sources', () => {
     const tsRule = { test: /\.ts$/, exclude: /node_modules/, use: { loader: 'swc-loader' } };
     const jsRule = { test: /\.js$/, enforce: 'pre' as const, use: ['source-map-loader'] };
-    const config = withTypeScriptSources({ resolve: { extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } }, module: { rules: [jsRule, tsRule] } });
+    const config = withTypeScriptSources({
+      resolve: { extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } },
+      module: { rules: [jsRule, tsRule] },
+    });
     expect(['a.ts', 'a.mts', 'a.cts'].every((f) => tsRule.test.test(f))).toBe(true);
     expect(tsRule.test.test('a.js')).toBe(false);
     expect(jsRule.test.test('a.ts')).toBe(false);
@@ -104,7 +107,19 @@ describe('TypeScript in the workflow bundle', () => {
       packages: [],
       filesRead: 0,
       diagnostics: [],
-      workflows: [{ name: 'tsGreet', aliases: [], file: path.join(src, 'greet/workflow.ts'), line: 7, column: 1, package: null, exportName: 'default', activities: [act], activityTypes: [] }],
+      workflows: [
+        {
+          name: 'tsGreet',
+          aliases: [],
+          file: path.join(src, 'greet/workflow.ts'),
+          line: 7,
+          column: 1,
+          package: null,
+          exportName: 'default',
+          activities: [act],
+          activityTypes: [],
+        },
+      ],
       sharedActivities: [],
     } as Manifest;
   }
@@ -115,7 +130,9 @@ describe('TypeScript in the workflow bundle', () => {
     expect(bundle.code).toMatch(/activityStub\)?\(\{\s*"?name"?: "shout",\s*"?kind"?: "step"/);
     expect(bundle.code).not.toContain('name.toUpperCase()');
     expect(bundle.code).toContain('HELLO ');
-    const map = JSON.parse(Buffer.from(/sourceMappingURL=data:application\/json;charset=utf-8;base64,(\S+)/.exec(bundle.code)![1]!, 'base64').toString('utf8')) as { sources: string[] };
+    const map = JSON.parse(
+      Buffer.from(/sourceMappingURL=data:application\/json;charset=utf-8;base64,(\S+)/.exec(bundle.code)![1]!, 'base64').toString('utf8'),
+    ) as { sources: string[] };
     expect(map.sources).toEqual(expect.arrayContaining([path.join(src, 'greet/workflow.ts'), path.join(src, 'lib/text.ts')]));
   }, 120_000);
 });

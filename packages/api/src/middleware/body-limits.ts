@@ -79,7 +79,8 @@ export function jsonLimits(maxDepth = MAX_JSON_DEPTH): Koa.Middleware<ApiState> 
   return async (ctx, next) => {
     const body = (ctx.request as { body?: unknown }).body;
     const issue = jsonLimitIssue(body, maxDepth);
-    if (issue) throw validationError(issue.code === 'too_deep' ? `Request body nests deeper than ${maxDepth} levels` : 'Request body holds malformed Unicode', [issue]);
+    if (issue)
+      throw validationError(issue.code === 'too_deep' ? `Request body nests deeper than ${maxDepth} levels` : 'Request body holds malformed Unicode', [issue]);
     let path: string;
     try {
       path = decodeURIComponent(ctx.path);
@@ -89,12 +90,16 @@ export function jsonLimits(maxDepth = MAX_JSON_DEPTH): Koa.Middleware<ApiState> 
     const query = { ...ctx.query };
     const queryIssue = jsonLimitIssue(query, 3);
     if (!wellFormed(path) || queryIssue) {
-      throw validationError('Request path or query holds malformed Unicode', [{ code: 'invalid_string', path: [queryIssue ? 'query' : 'params'], message: 'Not well-formed Unicode' }]);
+      throw validationError('Request path or query holds malformed Unicode', [
+        { code: 'invalid_string', path: [queryIssue ? 'query' : 'params'], message: 'Not well-formed Unicode' },
+      ]);
     }
     // No query parameter of this API takes control characters; the engine's visibility queries choke on them.
     for (const [name, value] of Object.entries(query)) {
       if ([value].flat().some((v) => typeof v === 'string' && CONTROL.test(v))) {
-        throw validationError('Query parameter holds a control character', [{ code: 'invalid_string', path: ['query', name], message: 'Control characters are not allowed' }]);
+        throw validationError('Query parameter holds a control character', [
+          { code: 'invalid_string', path: ['query', name], message: 'Control characters are not allowed' },
+        ]);
       }
     }
     await next();

@@ -7,7 +7,8 @@ function fromFrameworkError(err: unknown): ApiError | undefined {
   const e = err as { status?: number; type?: string; name?: string; expose?: boolean; code?: string } | null;
   if (!e || typeof e !== 'object') return undefined;
   if (e.status === 413 || e.type === 'entity.too.large') return new ApiError('PayloadTooLargeError', { cause: err });
-  if (e.status === 415 || e.type === 'encoding.unsupported') return new ApiError('UnsupportedMediaTypeError', { message: 'Unsupported Content-Encoding', cause: err });
+  if (e.status === 415 || e.type === 'encoding.unsupported')
+    return new ApiError('UnsupportedMediaTypeError', { message: 'Unsupported Content-Encoding', cause: err });
   if (typeof e.code === 'string' && e.code.startsWith('Z_')) {
     // zlib could not decode a gzip/deflate/br body.
     return new ApiError('ValidationError', {

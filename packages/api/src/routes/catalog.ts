@@ -7,8 +7,8 @@ import { catalogResponseSchema, defaultCatalogResponseSchema } from '../schemas/
 const LIVENESS =
   'A catalog is available while its `$catalog` execution runs (a cleanly stopped last worker retires it at once), a live ' +
   "worker of its current build renews that build's lease (every 3 s; a lease lapses 10 s after the last renewal, so a " +
-  'crashed fleet is noticed within seconds) and a worker polls its task queue (the engine\'s DescribeTaskQueue pollers); ' +
-  'each read is cached `SKEIN_CATALOG_CACHE_MS`. The document is the current build\'s. Otherwise 404 `CatalogNotAvailableError` with `Retry-After`.';
+  "crashed fleet is noticed within seconds) and a worker polls its task queue (the engine's DescribeTaskQueue pollers); " +
+  "each read is cached `SKEIN_CATALOG_CACHE_MS`. The document is the current build's. Otherwise 404 `CatalogNotAvailableError` with `Retry-After`.";
 
 export const catalogRoutes = [
   defineRoute({

@@ -25,9 +25,7 @@ export async function startExecution(deps: Deps, req: StartInput): Promise<{ wor
   const entry = await deps.catalogs.resolve(catalog, req.workflowName);
   const workflowId = req.workflowId ?? randomUUID();
   const input = req.input === undefined ? null : req.input;
-  const handle = await engine(workflowId, () =>
-    deps.client.workflow.start(entry.name, { taskQueue: catalog, workflowId, args: [input] }),
-  );
+  const handle = await engine(workflowId, () => deps.client.workflow.start(entry.name, { taskQueue: catalog, workflowId, args: [input] }));
   return { workflowId, runId: handle.firstExecutionRunId, input };
 }
 

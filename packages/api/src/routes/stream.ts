@@ -21,13 +21,23 @@ function frame(event: string, data: unknown, id?: number): string {
  * `Last-Event-ID` (or `?lastEventId=`). The stream ends when the run closes, the client disconnects (every engine
  * call is released at once) or the server shuts down.
  */
-async function stream(ctx: Koa.ParameterizedContext<ApiState>, deps: Deps, workflowId: string, runId: string | undefined, lastEventId: number | undefined, includePayloads: boolean) {
+async function stream(
+  ctx: Koa.ParameterizedContext<ApiState>,
+  deps: Deps,
+  workflowId: string,
+  runId: string | undefined,
+  lastEventId: number | undefined,
+  includePayloads: boolean,
+) {
   const header = ctx.get('last-event-id');
   let after = lastEventId ?? 0;
   if (header) {
     const n = Number(header);
     if (!Number.isInteger(n) || n < 0) {
-      throw new ApiError('ValidationError', { message: 'Invalid Last-Event-ID', issues: [{ code: 'invalid_type', path: ['headers', 'last-event-id'], message: 'must be a non-negative integer' }] });
+      throw new ApiError('ValidationError', {
+        message: 'Invalid Last-Event-ID',
+        issues: [{ code: 'invalid_type', path: ['headers', 'last-event-id'], message: 'must be a non-negative integer' }],
+      });
     }
     after = n;
   }
@@ -39,7 +49,12 @@ async function stream(ctx: Koa.ParameterizedContext<ApiState>, deps: Deps, workf
   ctx.req.socket.setTimeout(0);
   ctx.req.socket.setNoDelay(true);
   ctx.status = 200;
-  ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+  ctx.set({
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache, no-transform',
+    Connection: 'keep-alive',
+    'X-Accel-Buffering': 'no',
+  });
   ctx.body = out;
 
   const write = (chunk: string) => {

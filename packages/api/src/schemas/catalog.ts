@@ -10,7 +10,9 @@ export const catalogResponseSchema = z
     deployment: z
       .object({ name: z.string(), buildId: z.string() })
       .nullable()
-      .meta({ description: 'The current build serving the catalog (Temporal Worker Versioning deployment name and build ID); null for a worker of an older release' }),
+      .meta({
+        description: 'The current build serving the catalog (Temporal Worker Versioning deployment name and build ID); null for a worker of an older release',
+      }),
     workflows: z.array(
       z.object({
         name: z.string(),

@@ -11,15 +11,10 @@ export const historyQuerySchema = z.object({
     .default('false')
     .transform((v) => v === 'true')
     .meta({ description: 'Decode input/output payloads in events (default false)' }),
-  longPollTimeoutMs: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .meta({
-      description:
-        'Long-poll: at the end of an open run\'s history, wait up to this many ms for a new event (clamped to the server maximum); existing events always come back at once',
-    }),
+  longPollTimeoutMs: z.coerce.number().int().min(1).optional().meta({
+    description:
+      "Long-poll: at the end of an open run's history, wait up to this many ms for a new event (clamped to the server maximum); existing events always come back at once",
+  }),
 });
 
 /**
@@ -56,14 +51,11 @@ export const historyEventSchema = z
     eventTime: z.string().optional(),
     eventType: z.string().meta({ example: 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED' }),
     eventTypeName: z.string().meta({ description: '`eventType` without the `EVENT_TYPE_` prefix', example: 'ACTIVITY_TASK_SCHEDULED' }),
-    stepName: z
-      .string()
-      .optional()
-      .meta({
-        description:
-          'On activity events (scheduled, started, completed, failed, timed out, cancel requested, canceled): the step or evaluator name, from the activity type `<workflow>#<name>`',
-        example: 'fetchOrder',
-      }),
+    stepName: z.string().optional().meta({
+      description:
+        'On activity events (scheduled, started, completed, failed, timed out, cancel requested, canceled): the step or evaluator name, from the activity type `<workflow>#<name>`',
+      example: 'fetchOrder',
+    }),
   })
   .loose()
   .meta({ id: 'HistoryEvent' });

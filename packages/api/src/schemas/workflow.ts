@@ -70,9 +70,7 @@ export const runResponseSchema = z
   .meta({ id: 'RunResponse' });
 
 /** `error` of the result response. */
-export const resultErrorSchema = z
-  .object({ activityType: z.string().optional(), name: z.string(), message: z.string() })
-  .meta({ id: 'ResultError' });
+export const resultErrorSchema = z.object({ activityType: z.string().optional(), name: z.string(), message: z.string() }).meta({ id: 'ResultError' });
 
 /** The result response (`v: "2"`). */
 export const resultResponseSchema = z
@@ -146,9 +144,7 @@ export const handlerName = boundedName(200);
 export const terminateRequestSchema = z.object({ reason: z.string().max(1000).optional() }).meta({ id: 'TerminateRequest' });
 
 /** The reset request: the step to reset after, and an optional reason. */
-export const resetRequestSchema = z
-  .object({ stepName: boundedName(200), reason: z.string().max(1000).optional() })
-  .meta({ id: 'ResetRequest' });
+export const resetRequestSchema = z.object({ stepName: boundedName(200), reason: z.string().max(1000).optional() }).meta({ id: 'ResetRequest' });
 
 /** The trace-log response: where the trace was read from, and the trace file (docs/reference/trace-format.md). */
 export const traceLogResponseSchema = z

@@ -209,8 +209,7 @@ export class CatalogCache {
    *   `CatalogNotAvailableError` (404) when the catalog is not served.
    */
   async resolve(catalog: string, workflowName: string): Promise<CatalogWorkflow> {
-    const find = (doc: CatalogDocument) =>
-      doc.workflows.find((w) => w.name === workflowName) ?? doc.workflows.find((w) => w.aliases.includes(workflowName));
+    const find = (doc: CatalogDocument) => doc.workflows.find((w) => w.name === workflowName) ?? doc.workflows.find((w) => w.aliases.includes(workflowName));
     const found = find(await this.get(catalog));
     if (found) return found;
     const again = find(await this.get(catalog, true));
@@ -279,7 +278,14 @@ export class CatalogCache {
     } catch (err) {
       throw new ApiError('InternalError', { cause: err });
     }
-    const live = await Promise.all(found.map((c) => this.workers(c.catalog).then((w) => w.length > 0, () => false)));
+    const live = await Promise.all(
+      found.map((c) =>
+        this.workers(c.catalog).then(
+          (w) => w.length > 0,
+          () => false,
+        ),
+      ),
+    );
     return found.map((c, i) => ({ catalog: c.catalog, live: live[i]!, version: c.version })).sort((a, b) => a.catalog.localeCompare(b.catalog));
   }
 
@@ -333,10 +339,10 @@ export class CatalogCache {
   /** Drops the cached document as soon as its `$catalog` execution closes (or after 10 minutes). */
   #watch(catalog: string, runId: string, drop: () => void): void {
     if (this.#signal?.aborted) return drop();
-    waitCloseEvent(this.#client, catalogWorkflowId(catalog), runId, { deadline: Date.now() + 10 * 60_000, ...(this.#signal ? { signal: this.#signal } : {}) }).then(
-      drop,
-      drop,
-    );
+    waitCloseEvent(this.#client, catalogWorkflowId(catalog), runId, {
+      deadline: Date.now() + 10 * 60_000,
+      ...(this.#signal ? { signal: this.#signal } : {}),
+    }).then(drop, drop);
   }
 
   async #loadDocument(catalog: string): Promise<{ runId: string; startedAt: number; doc: PublishedDocument } | undefined> {

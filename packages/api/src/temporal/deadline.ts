@@ -54,8 +54,7 @@ export function deadlineRetryInterceptor(defaultMs: number, hooks: RetryHooks = 
   return (options, nextCall) => {
     const path = options.method_definition.path;
     const method = path.slice(path.lastIndexOf('/') + 1);
-    const deadline =
-      options.deadline !== undefined ? options.deadline : WAITING_METHODS.has(method) ? undefined : Date.now() + defaultMs;
+    const deadline = options.deadline !== undefined ? options.deadline : WAITING_METHODS.has(method) ? undefined : Date.now() + defaultMs;
     if (deadline === undefined) return unbounded(options, nextCall);
     const deadlineMs = deadline instanceof Date ? deadline.getTime() : deadline;
     if (!Number.isFinite(deadlineMs)) return unbounded(options, nextCall);

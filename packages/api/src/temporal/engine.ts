@@ -1,8 +1,4 @@
-import {
-  WorkflowExecutionAlreadyStartedError,
-  WorkflowNotFoundError,
-  isGrpcServiceError,
-} from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, isGrpcServiceError } from '@temporalio/client';
 import { ApiError } from '../errors.js';
 
 /** gRPC status codes the API distinguishes. */

@@ -17,7 +17,11 @@ const cursorSchema = z.object({
   w: z.string().min(1).max(1000),
   r: z.guid(),
   n: z.number().int().min(1),
-  t: z.string().max(6000).regex(/^[A-Za-z0-9+/]*={0,2}$/).nullable(),
+  t: z
+    .string()
+    .max(6000)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/)
+    .nullable(),
 });
 
 /** Encodes a cursor as the opaque base64 `pageToken` of the history routes. */

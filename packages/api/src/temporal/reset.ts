@@ -40,7 +40,8 @@ export function resetPoint(events: T.api.history.v1.IHistoryEvent[], workflowTyp
       completedAt = toNumber(e.eventId);
     }
   }
-  const wftCompleted = completedAt < 0 ? undefined : events.find((e) => toNumber(e.eventId) > completedAt && e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
+  const wftCompleted =
+    completedAt < 0 ? undefined : events.find((e) => toNumber(e.eventId) > completedAt && e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
   if (!wftCompleted) {
     throw new ApiError('StepNotCompletedError', { workflowId, message: `Step "${stepName}" has not completed in this run` });
   }

@@ -68,7 +68,10 @@ export async function describeRun(client: Client, workflowId: string, runId?: st
     completedAt: d.closeTime ? d.closeTime.getTime() : null,
     historyLength: d.historyLength,
     memo: d.memo ?? {},
-    root: d.rootExecution?.workflowId && d.rootExecution.runId ? { workflowId: d.rootExecution.workflowId, runId: d.rootExecution.runId } : { workflowId: d.workflowId, runId: d.runId },
+    root:
+      d.rootExecution?.workflowId && d.rootExecution.runId
+        ? { workflowId: d.rootExecution.workflowId, runId: d.rootExecution.runId }
+        : { workflowId: d.workflowId, runId: d.runId },
   };
   if (info.status !== 'running') {
     closedRuns.set(`${workflowId}\u0000${info.runId.toLowerCase()}`, info);
@@ -169,7 +172,12 @@ export function outcomeOf(event: IHistoryEvent): Outcome {
     case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
       return { status: 'completed', output: decodeFirst(event.workflowExecutionCompletedEventAttributes?.result), failure: null, newRunId: null };
     case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED:
-      return { status: 'failed', output: null, failure: event.workflowExecutionFailedEventAttributes?.failure ?? { message: 'Workflow failed' }, newRunId: null };
+      return {
+        status: 'failed',
+        output: null,
+        failure: event.workflowExecutionFailedEventAttributes?.failure ?? { message: 'Workflow failed' },
+        newRunId: null,
+      };
     case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT:
       return { status: 'timed_out', output: null, failure: null, newRunId: null };
     case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED:
@@ -177,7 +185,12 @@ export function outcomeOf(event: IHistoryEvent): Outcome {
     case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
       return { status: 'terminated', output: null, failure: null, newRunId: null };
     case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW:
-      return { status: 'continued_as_new', output: null, failure: null, newRunId: event.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? null };
+      return {
+        status: 'continued_as_new',
+        output: null,
+        failure: null,
+        newRunId: event.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? null,
+      };
     default:
       throw new ApiError('InternalError', { message: 'Unexpected close event' });
   }

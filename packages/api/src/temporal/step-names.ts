@@ -90,7 +90,13 @@ async function backfill(client: Client, workflowId: string, runId: string, entry
  * run's history is read from its start up to it, once.
  * @throws ApiError from the engine (`WorkflowNotFoundError`, `InternalError`); the signal's reason when aborted.
  */
-export async function stepNames(client: Client, workflowId: string, runId: string, events: IHistoryEvent[], signal?: AbortSignal): Promise<Map<number, string>> {
+export async function stepNames(
+  client: Client,
+  workflowId: string,
+  runId: string,
+  events: IHistoryEvent[],
+  signal?: AbortSignal,
+): Promise<Map<number, string>> {
   const entry = entryOf(workflowId, runId);
   learn(entry, events);
   let missing = 0;

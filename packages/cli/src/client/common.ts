@@ -101,7 +101,9 @@ export async function readJsonFile(file: string, what: string): Promise<unknown>
   try {
     content = file === '-' ? await text(process.stdin) : await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read ${what} ${file === '-' ? 'from standard input' : `"${file}"`}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `cannot read ${what} ${file === '-' ? 'from standard input' : `"${file}"`}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   return parseJson(content, what);
 }
@@ -133,7 +135,10 @@ export function reportFailure(err: unknown, json: boolean | undefined): number {
   if (err instanceof SkeinApiError) {
     writeError(`${err.type}: ${err.message}`);
     for (const issue of err.issues ?? []) process.stderr.write(`  - ${issue.path.join('.') || '(root)'}: ${issue.message}\n`);
-    if (json) process.stdout.write(`${JSON.stringify({ error: err.type, message: err.message, workflowId: err.workflowId, ...(err.issues ? { issues: err.issues } : {}) })}\n`);
+    if (json)
+      process.stdout.write(
+        `${JSON.stringify({ error: err.type, message: err.message, workflowId: err.workflowId, ...(err.issues ? { issues: err.issues } : {}) })}\n`,
+      );
     if (err.type === 'WorkflowExecutionTimedOutError') {
       if (err.workflowId) process.stderr.write(`the execution keeps running: skein workflow result ${err.workflowId}\n`);
       return EXIT.workflow;

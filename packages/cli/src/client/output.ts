@@ -85,16 +85,36 @@ export function elapsed(from: string | number | null | undefined, until: string 
 }
 
 const NO_BORDER = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: '  ',
 };
 
 /** A borderless table with a dim upper-case header row, like `docker ps` or `kubectl get`. */
 export function table(head: string[], rows: string[][]): string {
-  const t = new Table({ head: head.map((h) => paint('dim', h.toUpperCase())), chars: NO_BORDER, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 } });
+  const t = new Table({
+    head: head.map((h) => paint('dim', h.toUpperCase())),
+    chars: NO_BORDER,
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
+  });
   t.push(...rows);
-  return `${t.toString().split('\n').map((l) => l.trimEnd()).join('\n')}\n`;
+  return `${t
+    .toString()
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .join('\n')}\n`;
 }
 
 /** Aligned `key  value` lines. */

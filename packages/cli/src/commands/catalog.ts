@@ -35,7 +35,14 @@ function details(w: CatalogWorkflow): string {
   if (w.description) text += `${w.description}\n`;
   text += '\n' + keyValues([['aliases', w.aliases.join(', ') || '-']]);
   text += `\n${paint('dim', 'activities')}\n`;
-  text += w.activities.length ? indent(table(['kind', 'name', 'activity type'], w.activities.map((a) => [a.kind + (a.shared ? ' (shared)' : ''), a.name, a.type]))) : '  -\n';
+  text += w.activities.length
+    ? indent(
+        table(
+          ['kind', 'name', 'activity type'],
+          w.activities.map((a) => [a.kind + (a.shared ? ' (shared)' : ''), a.name, a.type]),
+        ),
+      )
+    : '  -\n';
   text += `\n${paint('dim', 'input schema')}\n${indent(w.inputSchema ? prettyJson(w.inputSchema) : 'none (any input)\n')}`;
   if (w.outputSchema) text += `\n${paint('dim', 'output schema')}\n${indent(prettyJson(w.outputSchema))}`;
   return text;
@@ -53,7 +60,11 @@ export function registerCatalogCommand(program: Command): void {
         if (name === undefined) return flags.json ? outJson(doc) : out(overview(doc));
         const w = doc.workflows.find((x) => x.name === name || x.aliases.includes(name));
         if (!w) {
-          throw new SkeinApiError({ status: 404, type: 'UnsupportedWorkflowError', message: `Workflow "${name}" is not registered in catalog "${doc.catalog}"` });
+          throw new SkeinApiError({
+            status: 404,
+            type: 'UnsupportedWorkflowError',
+            message: `Workflow "${name}" is not registered in catalog "${doc.catalog}"`,
+          });
         }
         if (flags.json) outJson(w);
         else out(details(w));

@@ -75,19 +75,23 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
     const traceDir = workerEnv.SKEIN_TRACE_DIR ?? path.join(dataDir, 'traces');
     // Every worker exports on a free port of its own; the proxy keeps one URL across reloads.
     metrics = await startMetricsProxy(Number(workerEnv.SKEIN_METRICS_PORT ?? 0));
-    reloader = new WorkerReloader(root, {
-      TEMPORAL_ADDRESS: address,
-      SKEIN_TRACE_DIR: traceDir,
-      // Every reload serves the same Worker Versioning build: a run started before an edit continues on the
-      // reloaded code (as the dev loop always did) instead of waiting for a build whose worker was replaced.
-      SKEIN_BUILD_ID: workerEnv.SKEIN_BUILD_ID ?? 'dev',
-      SKEIN_BUNDLE_CACHE: workerEnv.SKEIN_BUNDLE_CACHE ?? path.join(dataDir, 'bundles'),
-      SKEIN_LOG_PRETTY: prettyLogs() ? '1' : '0',
-      // The banner and one line per reload say what the worker did; its own lines only for warnings and errors.
-      SKEIN_LOG_LEVEL: process.env.SKEIN_LOG_LEVEL?.trim() || 'warn',
-      SKEIN_METRICS_PORT: '0',
-      SKEIN_METRICS_OTLP: '',
-    }, logger);
+    reloader = new WorkerReloader(
+      root,
+      {
+        TEMPORAL_ADDRESS: address,
+        SKEIN_TRACE_DIR: traceDir,
+        // Every reload serves the same Worker Versioning build: a run started before an edit continues on the
+        // reloaded code (as the dev loop always did) instead of waiting for a build whose worker was replaced.
+        SKEIN_BUILD_ID: workerEnv.SKEIN_BUILD_ID ?? 'dev',
+        SKEIN_BUNDLE_CACHE: workerEnv.SKEIN_BUNDLE_CACHE ?? path.join(dataDir, 'bundles'),
+        SKEIN_LOG_PRETTY: prettyLogs() ? '1' : '0',
+        // The banner and one line per reload say what the worker did; its own lines only for warnings and errors.
+        SKEIN_LOG_LEVEL: process.env.SKEIN_LOG_LEVEL?.trim() || 'warn',
+        SKEIN_METRICS_PORT: '0',
+        SKEIN_METRICS_OTLP: '',
+      },
+      logger,
+    );
     reloader.onReady = (next) => void (metrics!.target = next.metricsUrl);
     const ready = await reloader.start();
     const config = loadApiConfig({
@@ -106,7 +110,15 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
     const { url } = await api.listen();
     const ui = options.ui ? `, Web UI http://127.0.0.1:${options.ui}` : '';
     logger.info(
-      { api: url, docs: `${url}/docs`, metrics: `${url}/metrics`, workerMetrics: metrics.url, temporal: address, catalog: ready.catalog, workflows: ready.workflows },
+      {
+        api: url,
+        docs: `${url}/docs`,
+        metrics: `${url}/metrics`,
+        workerMetrics: metrics.url,
+        temporal: address,
+        catalog: ready.catalog,
+        workflows: ready.workflows,
+      },
       `Skein is up: API ${url} (docs ${url}/docs, metrics ${url}/metrics)${ui}, worker metrics ${metrics.url}, Temporal ${address}, catalog "${ready.catalog}", workflows: ${ready.workflows.join(', ')}`,
     );
     if (options.watch !== false) {

@@ -33,7 +33,10 @@ export async function workerCommand(projectDir = '.', options: { promote?: boole
   const logger = cliLogger('skein-worker');
   try {
     const build = fromBuild ? await openBuild(dir) : undefined;
-    const metrics = options.metricsPort === undefined ? undefined : loadMetricsConfig({ ...process.env, SKEIN_METRICS_OTLP: '', SKEIN_METRICS_PORT: String(options.metricsPort) });
+    const metrics =
+      options.metricsPort === undefined
+        ? undefined
+        : loadMetricsConfig({ ...process.env, SKEIN_METRICS_OTLP: '', SKEIN_METRICS_PORT: String(options.metricsPort) });
     const worker = await startWorker({
       projectDir: build ? build.record.projectDir : dir,
       logger,
@@ -52,7 +55,10 @@ export async function workerCommand(projectDir = '.', options: { promote?: boole
       startup: { totalMs: worker.startup.totalMs, bundleMs: worker.startup.bundleMs, bundleCache: worker.startup.bundleCache },
       metricsUrl: worker.metrics?.kind === 'prometheus' ? worker.metrics.url : null,
     });
-    onShutdownSignal(() => worker.shutdown(), (line) => logger.info(line));
+    onShutdownSignal(
+      () => worker.shutdown(),
+      (line) => logger.info(line),
+    );
     await worker.done;
   } catch (err) {
     // Loaded on failure only: it names the API's errors, and the API's modules are not needed to serve.

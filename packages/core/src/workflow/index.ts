@@ -87,7 +87,11 @@ function publishTraceDestinations(inherited: TraceDestinations | undefined): Tra
   else if (!info.parent) {
     if (settings.traceDir) dest.local = traceFilePath(settings.traceDir, info);
     if (settings.traceRemote) {
-      const key = traceObjectKey(settings.traceRemote.prefix, { workflowType: info.workflowType, workflowId: info.workflowId, runStartTime: info.runStartTime.getTime() });
+      const key = traceObjectKey(settings.traceRemote.prefix, {
+        workflowType: info.workflowType,
+        workflowId: info.workflowId,
+        runStartTime: info.runStartTime.getTime(),
+      });
       dest.remote = traceObjectUrl(settings.traceRemote, key);
     }
   } else if (settings.traceDir) dest.local = traceFilePath(settings.traceDir, info.root ?? info);

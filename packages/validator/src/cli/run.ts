@@ -54,7 +54,6 @@ Options:
 Exit codes: 0 no errors, 1 errors (or more warnings than --max-warnings), 2 usage error, 3 internal error.
 `;
 
-
 class UsageError extends Error {}
 
 interface ParsedArgs {

@@ -4,7 +4,22 @@
  * the file's role; the store merges them with discovery's own visitor and walks the AST once. Rules never parse.
  */
 import type { File } from '@babel/types';
-import { classifyFile, importCollector, isDeclarationFile, isOwnFile, isTestFile, mayMatch, renderMessage, sourceStem, type AnalysisSession, type ImportSite, type MessageTemplate, type ModuleHook, type RuleVisitor, type SourceFacts } from '@skein/discovery';
+import {
+  classifyFile,
+  importCollector,
+  isDeclarationFile,
+  isOwnFile,
+  isTestFile,
+  mayMatch,
+  renderMessage,
+  sourceStem,
+  type AnalysisSession,
+  type ImportSite,
+  type MessageTemplate,
+  type ModuleHook,
+  type RuleVisitor,
+  type SourceFacts,
+} from '@skein/discovery';
 import type { CodeRole, FileRule, FileRuleContext, ReportDescriptor, ResolvedImport, RuleMeta, ValidatorDiagnostic } from '../types.js';
 
 /**
@@ -96,7 +111,14 @@ export function rulesByRole(rules: readonly FileRule[]): RulesByRole {
  * The visitors of the rules of `role` for one file, after the import collector filling `sites`. With `source` (a
  * cleanly parsed file), a rule whose `words` the text lacks is not created.
  */
-export function visitorsForRole(file: string, role: CodeRole | 'dependency', rules: RulesByRole, host: LintHost, sites: ImportSite[], source: SourceFacts | undefined): RuleVisitor[] {
+export function visitorsForRole(
+  file: string,
+  role: CodeRole | 'dependency',
+  rules: RulesByRole,
+  host: LintHost,
+  sites: ImportSite[],
+  source: SourceFacts | undefined,
+): RuleVisitor[] {
   const visitors: RuleVisitor[] = [importCollector(sites)];
   if (role === 'dependency') return visitors;
   const list = rules.get(role);

@@ -4,7 +4,17 @@
  * compiled layout). Symlinks that lead out of a package are reported as `fs/outside-package`.
  */
 import * as path from 'node:path';
-import { Diagnostics, exposeState, isSkippedDirName, layoutOf, readManifest, resolveEntry, walkFiles, type AnalysisSession, type Manifest } from '@skein/discovery';
+import {
+  Diagnostics,
+  exposeState,
+  isSkippedDirName,
+  layoutOf,
+  readManifest,
+  resolveEntry,
+  walkFiles,
+  type AnalysisSession,
+  type Manifest,
+} from '@skein/discovery';
 import { meta as outsidePackage } from '../rules/fs/outside-package.js';
 import type { PackageInfo } from '../types.js';
 import { toDiagnostic } from './file-linter.js';
@@ -31,7 +41,8 @@ export function loadPackage(session: AnalysisSession, root: string, published: b
     {
       skipDir: (name, real) => isSkippedDirName(name) || layout.skipped.has(real),
       wantFile: () => ++count <= MAX_PACKAGE_FILES,
-      onOutside: (file, target) => session.diagnostics.add(toDiagnostic(outsidePackage, file, { messageId: 'symlink', data: { file: path.relative(root, file), target } })),
+      onOutside: (file, target) =>
+        session.diagnostics.add(toDiagnostic(outsidePackage, file, { messageId: 'symlink', data: { file: path.relative(root, file), target } })),
     },
     session.diagnostics,
   );

@@ -18,7 +18,14 @@ function entryMatcher(entry: string): (rel: string) => boolean {
   if (!/[*?[]/.test(clean)) return (rel) => rel === clean || rel.startsWith(clean + '/');
   const source = clean
     .split('/')
-    .map((seg) => (seg === '**' ? '(?:.*)' : seg.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')))
+    .map((seg) =>
+      seg === '**'
+        ? '(?:.*)'
+        : seg
+            .replace(/[.+^${}()|\\]/g, '\\$&')
+            .replace(/\*/g, '[^/]*')
+            .replace(/\?/g, '[^/]'),
+    )
     .join('/')
     .replace(/\(\?:\.\*\)\//g, '(?:.*/)?');
   const re = new RegExp(`^${source}(?:/.*)?$`);

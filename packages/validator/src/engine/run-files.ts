@@ -77,7 +77,9 @@ export function runFiles(input: RunFilesInput): RunFilesResult {
     for (const edge of edges) {
       const r = edge.resolved;
       if (r.kind === 'outside' && own) {
-        diagnostics.add(toDiagnostic(outsidePackage, job.file, { messageId: 'importPath', data: { specifier: JSON.stringify(edge.specifier), target: r.path }, loc: edge }));
+        diagnostics.add(
+          toDiagnostic(outsidePackage, job.file, { messageId: 'importPath', data: { specifier: JSON.stringify(edge.specifier), target: r.path }, loc: edge }),
+        );
         continue;
       }
       if (!followsImports || r.kind !== 'file' || queued.has(r.path) || isActivityRole(r.role) || !CODE_FILE.test(r.path)) continue;

@@ -18,7 +18,14 @@ export interface StylishOptions {
 
 const ansi = (code: string) => (s: string) => `\u001b[${code}m${s}\u001b[0m`;
 const COLORS = { red: ansi('31'), yellow: ansi('33'), dim: ansi('2'), underline: ansi('4'), green: ansi('32'), bold: ansi('1') };
-const PLAIN = { red: (s: string) => s, yellow: (s: string) => s, dim: (s: string) => s, underline: (s: string) => s, green: (s: string) => s, bold: (s: string) => s };
+const PLAIN = {
+  red: (s: string) => s,
+  yellow: (s: string) => s,
+  dim: (s: string) => s,
+  underline: (s: string) => s,
+  green: (s: string) => s,
+  bold: (s: string) => s,
+};
 
 /**
  * Renders a report for a terminal. Ends with a newline.
@@ -57,7 +64,11 @@ export function formatStylish(report: ValidationReport, options: StylishOptions 
     for (const id of [...new Set(shown.map((d) => d.ruleId))].sort()) lines.push(c.dim(`  ${id}  ${ruleHelpUri(id)}`));
   } else {
     const activities = report.manifest.workflows.reduce((n, w) => n + w.activities.length, 0) + report.manifest.sharedActivities.length;
-    lines.push(c.green(`✔ No problems (${plural(report.manifest.workflows.length, 'workflow')}, ${plural(activities, 'activity').replace('activitys', 'activities')} checked)`));
+    lines.push(
+      c.green(
+        `✔ No problems (${plural(report.manifest.workflows.length, 'workflow')}, ${plural(activities, 'activity').replace('activitys', 'activities')} checked)`,
+      ),
+    );
   }
   return lines.join('\n') + '\n';
 }

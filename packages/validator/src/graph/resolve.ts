@@ -6,7 +6,18 @@
  */
 import { isBuiltin } from 'node:module';
 import * as path from 'node:path';
-import { deepestRoot, isInside, isOwnFile, isTypeScriptFile, readPackageJson, resolveEntry, resolveModuleFile, resolveSpecifier, statOrUndefined, type FileSystem } from '@skein/discovery';
+import {
+  deepestRoot,
+  isInside,
+  isOwnFile,
+  isTypeScriptFile,
+  readPackageJson,
+  resolveEntry,
+  resolveModuleFile,
+  resolveSpecifier,
+  statOrUndefined,
+  type FileSystem,
+} from '@skein/discovery';
 import type { FileRole, ResolvedImport } from '../types.js';
 
 /**

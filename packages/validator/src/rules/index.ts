@@ -19,14 +19,7 @@ import { rule as noNodeModules } from './workflow/no-node-modules.js';
 import { rule as noNondeterministicApis } from './workflow/no-nondeterministic-apis.js';
 
 /** Rules whose visitors run in each file's single traversal. */
-export const fileRules: readonly FileRule[] = [
-  misplacedDefinition,
-  namedExportsOnly,
-  importStyle,
-  noTopLevelCall,
-  noNodeGlobals,
-  noNondeterministicApis,
-];
+export const fileRules: readonly FileRule[] = [misplacedDefinition, namedExportsOnly, importStyle, noTopLevelCall, noNodeGlobals, noNondeterministicApis];
 
 /** Rules over the manifest, the packages and the module graph. */
 export const projectRules: readonly ProjectRule[] = [
@@ -45,4 +38,9 @@ export const engineRuleMetas: readonly RuleMeta[] = [outsidePackage];
  * Metadata of every rule id of the analysis, the core's (`CORE_RULE_METAS` of @skein/discovery) and the validator's,
  * sorted by id (for docs and SARIF).
  */
-export const allRuleMetas: readonly RuleMeta[] = [...CORE_RULE_METAS, ...fileRules.map((r) => r.meta), ...projectRules.map((r) => r.meta), ...engineRuleMetas].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+export const allRuleMetas: readonly RuleMeta[] = [
+  ...CORE_RULE_METAS,
+  ...fileRules.map((r) => r.meta),
+  ...projectRules.map((r) => r.meta),
+  ...engineRuleMetas,
+].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

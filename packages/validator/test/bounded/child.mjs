@@ -31,7 +31,5 @@ registerHooks({
 const [mode, root, optionsJson] = process.argv.slice(2);
 const options = JSON.parse(optionsJson ?? '{}');
 const result =
-  mode === 'discover'
-    ? await (await import('@skein/discovery')).discover(root, options)
-    : await (await import('@skein/validator')).validate(root, options);
+  mode === 'discover' ? await (await import('@skein/discovery')).discover(root, options) : await (await import('@skein/validator')).validate(root, options);
 process.stdout.write(JSON.stringify(result));

@@ -95,16 +95,21 @@ function toolVersions(): Record<string, string> {
  */
 export async function bundleWorkflows(project: LoadedProject, settings: BundleSettings = {}): Promise<WorkflowBundleResult> {
   const core = coreWorkflowEntry();
-  const cache = settings.cacheDir === false ? null : new BundleCache(path.resolve(settings.cacheDir ?? path.join(project.manifest.root, '.skein', 'bundles')), settings.digests);
+  const cache =
+    settings.cacheDir === false
+      ? null
+      : new BundleCache(path.resolve(settings.cacheDir ?? path.join(project.manifest.root, '.skein', 'bundles')), settings.digests);
   const entrySource = workflowEntrySource(project.workflows, core, {
     ...(settings.traceDir ? { traceDir: settings.traceDir } : {}),
     ...(settings.traceRemote ? { traceRemote: settings.traceRemote } : {}),
   });
   const stubs = Object.fromEntries(
-    [...project.activityFiles].sort(([a], [b]) => a.localeCompare(b)).map(([file, acts]) => [
-      file,
-      acts.map((a): StubSpec => ({ exportName: a.entry.exportName, name: a.facts.name, kind: a.facts.kind, activityOptions: a.facts.activityOptions })),
-    ]),
+    [...project.activityFiles]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([file, acts]) => [
+        file,
+        acts.map((a): StubSpec => ({ exportName: a.entry.exportName, name: a.facts.name, kind: a.facts.kind, activityOptions: a.facts.activityOptions })),
+      ]),
   );
   const stubsText = JSON.stringify(stubs);
   // Generated inputs live at content-named paths, stable across restarts (webpack's cache keys on paths).

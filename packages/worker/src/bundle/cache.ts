@@ -73,7 +73,15 @@ export class BundleCache {
   private async records(configKey?: string): Promise<string[]> {
     const names = await readdir(this.dir).catch(() => [] as string[]);
     const mine = names.filter((n) => n.endsWith('.json') && (!configKey || n.startsWith(`${configKey}-`)));
-    const dated = await Promise.all(mine.map(async (n) => ({ n, mtime: await stat(path.join(this.dir, n)).then((s) => s.mtimeMs, () => 0) })));
+    const dated = await Promise.all(
+      mine.map(async (n) => ({
+        n,
+        mtime: await stat(path.join(this.dir, n)).then(
+          (s) => s.mtimeMs,
+          () => 0,
+        ),
+      })),
+    );
     return dated.sort((a, b) => b.mtime - a.mtime).map((d) => d.n);
   }
 

@@ -21,7 +21,10 @@ export const PRIME_LOCK_OPTIONS = {
 export const primeLockFile = (run: Pick<WebpackRun, 'persistent'> & { persistent: { dir: string } }) => `${run.persistent.dir}.priming`;
 
 /** Options of `proper-lockfile` for the cache of `run`: the lock path is {@link primeLockFile}. */
-export const primeLock = (run: Pick<WebpackRun, 'persistent'> & { persistent: { dir: string } }) => ({ ...PRIME_LOCK_OPTIONS, lockfilePath: primeLockFile(run) });
+export const primeLock = (run: Pick<WebpackRun, 'persistent'> & { persistent: { dir: string } }) => ({
+  ...PRIME_LOCK_OPTIONS,
+  lockfilePath: primeLockFile(run),
+});
 
 /**
  * Fills webpack's persistent cache for `run` off the worker's critical path: a detached child process

@@ -83,7 +83,6 @@ export function withTypeScriptSources(config: Configuration): Configuration {
   return config;
 }
 
-
 /** Everything one webpack run of the workflow bundle needs, as plain (JSON) data. */
 export interface WebpackRun {
   /** The generated entry module (`entry.ts`). */

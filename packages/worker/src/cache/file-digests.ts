@@ -81,20 +81,15 @@ export class FileDigests {
 
 function matches(entry: DigestEntry, s: Stats): boolean {
   const [size, mtimeMs, ctimeMs, ino, , hashedAtMs] = entry;
-  return (
-    s.isFile() &&
-    s.size === size &&
-    s.mtimeMs === mtimeMs &&
-    s.ctimeMs === ctimeMs &&
-    s.ino === ino &&
-    hashedAtMs - Math.max(mtimeMs, ctimeMs) > RACY_MS
-  );
+  return s.isFile() && s.size === size && s.mtimeMs === mtimeMs && s.ctimeMs === ctimeMs && s.ino === ino && hashedAtMs - Math.max(mtimeMs, ctimeMs) > RACY_MS;
 }
 
 function readEntries(file: string): Array<[string, DigestEntry]> {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
-    return Array.isArray(parsed) ? (parsed as Array<[string, DigestEntry]>).filter((e) => Array.isArray(e) && typeof e[0] === 'string' && Array.isArray(e[1]) && e[1].length === 6) : [];
+    return Array.isArray(parsed)
+      ? (parsed as Array<[string, DigestEntry]>).filter((e) => Array.isArray(e) && typeof e[0] === 'string' && Array.isArray(e[1]) && e[1].length === 6)
+      : [];
   } catch {
     return [];
   }

@@ -67,17 +67,39 @@ export function recordingFileSystem(base: FileSystem = nodeFileSystem): { fs: Fi
     readFile(p) {
       const s = statBefore(p);
       const before: [number, number, number, number, number] | undefined = s && [s.size, s.mtimeMs, s.ctimeMs, s.ino, Date.now()];
-      return recorded('read', p, () => base.readFile(p), (text) => {
-        const digest = sha1(Buffer.from(text, 'utf8'));
-        return before ? ['read', p, digest, before] : ['read', p, digest];
-      });
+      return recorded(
+        'read',
+        p,
+        () => base.readFile(p),
+        (text) => {
+          const digest = sha1(Buffer.from(text, 'utf8'));
+          return before ? ['read', p, digest, before] : ['read', p, digest];
+        },
+      );
     },
-    stat: (p) => recorded('stat', p, () => base.stat(p), (s) => ['stat', p, statAnswer(s)]),
-    realpath: (p) => recorded('realpath', p, () => base.realpath(p), (real) => ['realpath', p, real]),
+    stat: (p) =>
+      recorded(
+        'stat',
+        p,
+        () => base.stat(p),
+        (s) => ['stat', p, statAnswer(s)],
+      ),
+    realpath: (p) =>
+      recorded(
+        'realpath',
+        p,
+        () => base.realpath(p),
+        (real) => ['realpath', p, real],
+      ),
     readdir(p) {
       const s = statBefore(p);
       const before: [number, number, number, number] | undefined = s && [s.mtimeMs, s.ctimeMs, s.ino, Date.now()];
-      return recorded('readdir', p, () => base.readdir(p), (entries) => (before ? ['readdir', p, listing(entries), before] : ['readdir', p, listing(entries)]));
+      return recorded(
+        'readdir',
+        p,
+        () => base.readdir(p),
+        (entries) => (before ? ['readdir', p, listing(entries), before] : ['readdir', p, listing(entries)]),
+      );
     },
   };
   // A file read in full answers for its stat too (same bytes, same kind and size): only the read is kept.

@@ -23,9 +23,7 @@ export function activityInterceptor(resolver: ActivityResolver, events: WorkerEv
       async execute(input, next) {
         const info = ctx.info;
         const header = input.headers[WORKFLOW_DETAILS_HEADER];
-        const details: WorkflowDetails = header
-          ? defaultPayloadConverter.fromPayload<WorkflowDetails>(header)
-          : fallbackDetails(info);
+        const details: WorkflowDetails = header ? defaultPayloadConverter.fromPayload<WorkflowDetails>(header) : fallbackDetails(info);
         const known = resolver.resolve(info.activityType)?.facts;
         const kind: OutputActivityKind = known?.kind ?? 'internal_step';
         const activityInfo: ActivityDetails = {
@@ -52,7 +50,11 @@ export function activityInterceptor(resolver: ActivityResolver, events: WorkerEv
   });
 }
 
-function fallbackDetails(info: { workflowExecution?: { workflowId: string; runId: string }; workflowType?: string; scheduledTimestampMs: number }): WorkflowDetails {
+function fallbackDetails(info: {
+  workflowExecution?: { workflowId: string; runId: string };
+  workflowType?: string;
+  scheduledTimestampMs: number;
+}): WorkflowDetails {
   const workflowId = info.workflowExecution?.workflowId ?? '';
   const runId = info.workflowExecution?.runId ?? '';
   return {

@@ -35,17 +35,38 @@ export class WorkerMetrics {
       's',
       'Static validation of the project at worker start, in seconds; cache="hit" when the outcome came from the startup cache.',
     );
-    this.#bundleCache = meter.createCounter('skein_worker_bundle_cache_total', '', 'Workflow bundle cache lookups at worker start, by result ("hit" | "miss").');
-    this.#traceExports = meter.createCounter('skein_trace_exports_total', '', 'Finished run traces handed to a remote trace destination, by destination and outcome ("ok" | "failed").');
+    this.#bundleCache = meter.createCounter(
+      'skein_worker_bundle_cache_total',
+      '',
+      'Workflow bundle cache lookups at worker start, by result ("hit" | "miss").',
+    );
+    this.#traceExports = meter.createCounter(
+      'skein_trace_exports_total',
+      '',
+      'Finished run traces handed to a remote trace destination, by destination and outcome ("ok" | "failed").',
+    );
     this.#hookErrors = meter.createCounter('skein_hook_errors_total', '', 'Hook callbacks that threw or rejected, by hook (lifecycle hook or event name).');
     this.#activities = meter.createCounter(
       'skein_activity_outcomes_total',
       '',
       'Finished activity attempts by activity type, kind ("step" | "evaluator" | "internal_step") and outcome ("completed" | "failed").',
     );
-    this.#cost = meter.createHistogram('skein_cost_usd', 'float', 'USD', 'Cost reported by one cost event, in USD, by workflow type and source ("llm": cost:llm:request, "http": cost:http:request).');
-    this.#tokens = meter.createCounter('skein_llm_tokens_total', '', 'LLM tokens reported by cost:llm:request events, by workflow type and direction ("input" | "output").');
-    this.#droppedSpans = meter.createCounter('skein_trace_spans_dropped_total', '', 'OpenTelemetry spans dropped because the export queue was full or an export failed.');
+    this.#cost = meter.createHistogram(
+      'skein_cost_usd',
+      'float',
+      'USD',
+      'Cost reported by one cost event, in USD, by workflow type and source ("llm": cost:llm:request, "http": cost:http:request).',
+    );
+    this.#tokens = meter.createCounter(
+      'skein_llm_tokens_total',
+      '',
+      'LLM tokens reported by cost:llm:request events, by workflow type and direction ("input" | "output").',
+    );
+    this.#droppedSpans = meter.createCounter(
+      'skein_trace_spans_dropped_total',
+      '',
+      'OpenTelemetry spans dropped because the export queue was full or an export failed.',
+    );
   }
 
   /** Counts spans the tracer dropped. */
@@ -92,7 +113,10 @@ export class WorkerMetrics {
 
   /** Adds an LLM request's tokens (non-negative integers; anything else is ignored). */
   tokens(workflowType: string, input: unknown, output: unknown): void {
-    for (const [direction, raw] of [['input', input], ['output', output]] as const) {
+    for (const [direction, raw] of [
+      ['input', input],
+      ['output', output],
+    ] as const) {
       const n = Number(raw);
       if (Number.isInteger(n) && n > 0) this.#tokens.add(n, { workflow_type: workflowType, direction });
     }

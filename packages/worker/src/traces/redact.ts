@@ -1,8 +1,28 @@
 /** Keys whose values are credentials, compared lower-case without `-` and `_`. */
 const CREDENTIAL_KEYS = new Set([
-  'password', 'passwd', 'pwd', 'secret', 'clientsecret', 'token', 'accesstoken', 'refreshtoken', 'idtoken', 'sessiontoken',
-  'bearer', 'apikey', 'xapikey', 'authorization', 'proxyauthorization', 'cookie', 'setcookie', 'credential', 'credentials',
-  'privatekey', 'secretkey', 'secretaccesskey', 'awssecretaccesskey',
+  'password',
+  'passwd',
+  'pwd',
+  'secret',
+  'clientsecret',
+  'token',
+  'accesstoken',
+  'refreshtoken',
+  'idtoken',
+  'sessiontoken',
+  'bearer',
+  'apikey',
+  'xapikey',
+  'authorization',
+  'proxyauthorization',
+  'cookie',
+  'setcookie',
+  'credential',
+  'credentials',
+  'privatekey',
+  'secretkey',
+  'secretaccesskey',
+  'awssecretaccesskey',
 ]);
 
 /** The text that replaces a redacted value. */

@@ -51,7 +51,11 @@ export function registerControlCommands(workflow: Command): void {
 
   for (const kind of ['query', 'update'] as const) {
     handlerCommand(workflow.command(kind), kind)
-      .description(kind === 'query' ? "run a query handler of the latest run and print its answer" : 'run an update handler of the latest run, wait for it and print its answer')
+      .description(
+        kind === 'query'
+          ? 'run a query handler of the latest run and print its answer'
+          : 'run an update handler of the latest run, wait for it and print its answer',
+      )
       .action(
         action(async (workflowId: string, name: string, flags: PayloadFlags) => {
           const client = clientFrom(flags);

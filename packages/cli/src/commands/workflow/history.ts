@@ -54,7 +54,10 @@ const TYPE_WIDTH = 40;
 export function eventLine(event: HistoryEvent): string {
   const type = eventTypeName(event);
   const style = /FAILED|TIMED_OUT|TERMINATED/.test(type) ? 'red' : /COMPLETED/.test(type) ? 'green' : 'white';
-  return `${String(event.eventId).padStart(5)}  ${paint('dim', clock(event.eventTime))}  ${paint(style, type.padEnd(TYPE_WIDTH))}  ${eventDetail(event)}`.trimEnd() + '\n';
+  return (
+    `${String(event.eventId).padStart(5)}  ${paint('dim', clock(event.eventTime))}  ${paint(style, type.padEnd(TYPE_WIDTH))}  ${eventDetail(event)}`.trimEnd() +
+    '\n'
+  );
 }
 
 function header(): string {
@@ -101,7 +104,10 @@ export function registerHistoryCommand(workflow: Command): void {
     .description("print a run's history events (--follow: stream them until the run closes)")
     .option('-f, --follow', 'stream new events over server-sent events until the run closes, resuming after dropped connections')
     .option('--payloads', 'decode input and output payloads in events (with --json)')
-    .addHelpText('after', '\nWith --json: one JSON document { workflow, runId, events }; with --follow --json: one JSON line per frame\n({"type":"workflow"|"history"|"done", ...}).')
+    .addHelpText(
+      'after',
+      '\nWith --json: one JSON document { workflow, runId, events }; with --follow --json: one JSON line per frame\n({"type":"workflow"|"history"|"done", ...}).',
+    )
     .action(
       action(async (workflowId: string, flags: HistoryFlags) => {
         if (flags.follow) return follow(flags, workflowId);

@@ -3,7 +3,20 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { RunStatus } from '@skein/client';
 import { action, clientFrom, intBetween, isFailedStatus, runTarget, withClientOptions, WorkflowOutcomeError, type ClientFlags } from '../../client/common.js';
-import { elapsed, formatDuration, formatTime, keyValues, out, outcomeLine, outJson, paint, prettyJson, statusMark, statusText, table } from '../../client/output.js';
+import {
+  elapsed,
+  formatDuration,
+  formatTime,
+  keyValues,
+  out,
+  outcomeLine,
+  outJson,
+  paint,
+  prettyJson,
+  statusMark,
+  statusText,
+  table,
+} from '../../client/output.js';
 
 interface RunFlags extends ClientFlags {
   run?: string;
@@ -93,7 +106,14 @@ export function registerInspectCommands(workflow: Command): void {
         out(
           table(
             ['workflow id', 'type', 'status', 'started', 'duration', 'run id'],
-            runs.map((r) => [r.workflowId, r.workflowType, `${statusMark(r.status)} ${statusText(r.status)}`, formatTime(r.startedAt), formatDuration(elapsed(r.startedAt, r.completedAt)), r.runId]),
+            runs.map((r) => [
+              r.workflowId,
+              r.workflowType,
+              `${statusMark(r.status)} ${statusText(r.status)}`,
+              formatTime(r.startedAt),
+              formatDuration(elapsed(r.startedAt, r.completedAt)),
+              r.runId,
+            ]),
           ),
         );
       }),

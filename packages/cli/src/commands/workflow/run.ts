@@ -4,7 +4,17 @@ import { InvalidArgumentError } from 'commander';
 import ms from 'ms';
 import yoctoSpinner from 'yocto-spinner';
 import type { RunResponse } from '@skein/client';
-import { action, clientFrom, isFailedStatus, parseJson, readJsonFile, UsageError, withClientOptions, WorkflowOutcomeError, type ClientFlags } from '../../client/common.js';
+import {
+  action,
+  clientFrom,
+  isFailedStatus,
+  parseJson,
+  readJsonFile,
+  UsageError,
+  withClientOptions,
+  WorkflowOutcomeError,
+  type ClientFlags,
+} from '../../client/common.js';
 import { formatDuration, keyValues, out, outcomeLine, outJson, prettyJson } from '../../client/output.js';
 
 interface StartFlags extends ClientFlags {
@@ -68,7 +78,9 @@ function printRun(name: string, res: RunResponse, tookMs: number): void {
 
 /** Registers `run` and `start` on the `workflow` command. */
 export function registerRunCommands(workflow: Command): void {
-  startOptions(workflow.command('run'), (cmd) => cmd.option('--timeout <duration>', "how long to wait, e.g. 30s, 5m (250ms to 1h; default the API's, 30s)", duration))
+  startOptions(workflow.command('run'), (cmd) =>
+    cmd.option('--timeout <duration>', "how long to wait, e.g. 30s, 5m (250ms to 1h; default the API's, 30s)", duration),
+  )
     .description('run a workflow and wait for it: prints its output (--json: the whole run response)')
     .action(
       action(async (name: string, dash: string | undefined, flags: RunFlags) => {
@@ -97,7 +109,13 @@ export function registerRunCommands(workflow: Command): void {
         const client = clientFrom(flags);
         const ref = await client.start({ workflowName: name, ...(await readInput(dash, flags)), catalog: flags.catalog, workflowId: flags.id });
         if (flags.json) outJson(ref);
-        else out(keyValues([['workflowId', ref.workflowId], ['runId', ref.runId]]));
+        else
+          out(
+            keyValues([
+              ['workflowId', ref.workflowId],
+              ['runId', ref.runId],
+            ]),
+          );
       }),
     );
 }

@@ -8,7 +8,7 @@
  */
 import * as path from 'node:path';
 import { VISIT_SCOPE } from '@skein/discovery';
-import type {CodeRole } from '../../types.js';
+import type { CodeRole } from '../../types.js';
 import { createRule } from '../../create-rule.js';
 import { isModuleTopLevel } from '../util/ast.js';
 import { visitDefinitionCalls } from '../util/visitors.js';
@@ -35,10 +35,19 @@ export const rule = createRule({
   meta: {
     id: 'conventions/misplaced-definition',
     severity: 'error',
-    docs: { description: 'A step() or evaluator() outside a steps/evaluators file, or a workflow() outside a workflow file; it is not registered where it is.', packageRule: 1 },
+    docs: {
+      description: 'A step() or evaluator() outside a steps/evaluators file, or a workflow() outside a workflow file; it is not registered where it is.',
+      packageRule: 1,
+    },
     messages: {
-      activity: { message: '{{kind}}() is defined in {{file}}, which is not {{what}}; it is never registered as an activity and calling it fails at run time.', hint: 'Move it to {{target}} (or to shared/{{kind}}s/ to share it between workflows) and import it from there.' },
-      workflow: { message: 'workflow() is defined in {{file}}, which is not a workflow file; it is never registered.', hint: 'Move it to {{target}} as its default export (one workflow per folder).' },
+      activity: {
+        message: '{{kind}}() is defined in {{file}}, which is not {{what}}; it is never registered as an activity and calling it fails at run time.',
+        hint: 'Move it to {{target}} (or to shared/{{kind}}s/ to share it between workflows) and import it from there.',
+      },
+      workflow: {
+        message: 'workflow() is defined in {{file}}, which is not a workflow file; it is never registered.',
+        hint: 'Move it to {{target}} as its default export (one workflow per folder).',
+      },
     },
   },
   appliesTo: ['workflow', 'workflow-code', 'steps', 'evaluators', 'shared-steps', 'shared-evaluators', 'other'],
@@ -48,10 +57,23 @@ export const rule = createRule({
       if (!isModuleTopLevel(callPath)) return; // a factory that forwards to step()/workflow() defines nothing by itself
       const file = path.relative(context.packageRoot, context.file) || context.file;
       if (kind === 'workflow') {
-        context.report({ node: callPath.node, messageId: 'workflow', data: { file, target: path.relative(context.packageRoot, targetFor(context.file, kind)) } });
+        context.report({
+          node: callPath.node,
+          messageId: 'workflow',
+          data: { file, target: path.relative(context.packageRoot, targetFor(context.file, kind)) },
+        });
         return;
       }
-      context.report({ node: callPath.node, messageId: 'activity', data: { kind, what: kind === 'step' ? 'a steps file' : 'an evaluators file', file, target: path.relative(context.packageRoot, targetFor(context.file, kind)) } });
+      context.report({
+        node: callPath.node,
+        messageId: 'activity',
+        data: {
+          kind,
+          what: kind === 'step' ? 'a steps file' : 'an evaluators file',
+          file,
+          target: path.relative(context.packageRoot, targetFor(context.file, kind)),
+        },
+      });
     });
     visitor[VISIT_SCOPE] = SCOPE;
     return visitor;

@@ -12,7 +12,10 @@ export const rule = createRule({
     severity: 'error',
     docs: { description: 'No workflow folder is named `shared`; that folder is reserved for shared steps and evaluators.', packageRule: 1 },
     messages: {
-      sharedFolder: { message: 'The workflow file {{file}} is in a folder named "shared", which is reserved for shared steps and evaluators.', hint: 'Move the workflow to a folder named after it (for example "{{suggestion}}/workflow.js").' },
+      sharedFolder: {
+        message: 'The workflow file {{file}} is in a folder named "shared", which is reserved for shared steps and evaluators.',
+        hint: 'Move the workflow to a folder named after it (for example "{{suggestion}}/workflow.js").',
+      },
     },
   },
   check(context) {
@@ -25,7 +28,10 @@ export const rule = createRule({
         file,
         loc: { line: 1, column: 1 },
         messageId: 'sharedFolder',
-        data: { file: path.relative(context.manifest.root, file) || file, suggestion: path.join(path.dirname(path.dirname(path.relative(context.manifest.root, file))), 'my_workflow') },
+        data: {
+          file: path.relative(context.manifest.root, file) || file,
+          suggestion: path.join(path.dirname(path.dirname(path.relative(context.manifest.root, file))), 'my_workflow'),
+        },
       });
     }
   },

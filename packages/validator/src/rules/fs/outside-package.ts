@@ -10,7 +10,13 @@ export const meta = defineRuleMeta({
   severity: 'error',
   docs: { description: 'Files and imports of a workflow package stay inside the package (no symlink or `..` path leaving it).' },
   messages: {
-    symlink: { message: 'The symlink {{file}} points outside the package (to {{target}}); it was not followed.', hint: 'Replace the symlink with the file itself; published packages must be self-contained.' },
-    importPath: { message: 'The import {{specifier}} leaves the package (it resolves to {{target}}); it was not followed.', hint: 'Import only files inside the package, or depend on the other package by name.' },
+    symlink: {
+      message: 'The symlink {{file}} points outside the package (to {{target}}); it was not followed.',
+      hint: 'Replace the symlink with the file itself; published packages must be self-contained.',
+    },
+    importPath: {
+      message: 'The import {{specifier}} leaves the package (it resolves to {{target}}); it was not followed.',
+      hint: 'Import only files inside the package, or depend on the other package by name.',
+    },
   },
 });

@@ -15,8 +15,14 @@ export const rule = createRule({
     severity: 'error',
     docs: { description: 'A published workflow package declares `@skein/core` as a peer dependency, never a regular one.', packageRule: 5 },
     messages: {
-      regularDependency: { message: '{{package}} lists "@skein/core" in "{{field}}"; it must be a peer dependency.', hint: 'Move it: `"peerDependencies": { "@skein/core": "{{range}}" }` (keep it in devDependencies for your tests).' },
-      missing: { message: '{{package}} does not declare "@skein/core" in "peerDependencies".', hint: 'Add `"peerDependencies": { "@skein/core": "^0.1.0" }` to package.json.' },
+      regularDependency: {
+        message: '{{package}} lists "@skein/core" in "{{field}}"; it must be a peer dependency.',
+        hint: 'Move it: `"peerDependencies": { "@skein/core": "{{range}}" }` (keep it in devDependencies for your tests).',
+      },
+      missing: {
+        message: '{{package}} does not declare "@skein/core" in "peerDependencies".',
+        hint: 'Add `"peerDependencies": { "@skein/core": "^0.1.0" }` to package.json.',
+      },
     },
   },
   check(context) {

@@ -15,7 +15,10 @@ export const rule = createRule({
     severity: 'error',
     docs: { description: 'Published workflow, steps and evaluators files are JavaScript; a `.ts` source needs its built `.js`.', packageRule: 5 },
     messages: {
-      unbuilt: { message: '{{file}} is TypeScript and {{js}} is missing; published {{role}} files must be JavaScript.', hint: 'Build the package before publishing (for example `tsc` with `outDir` unset or pointing at the published folder) so {{js}} exists.' },
+      unbuilt: {
+        message: '{{file}} is TypeScript and {{js}} is missing; published {{role}} files must be JavaScript.',
+        hint: 'Build the package before publishing (for example `tsc` with `outDir` unset or pointing at the published folder) so {{js}} exists.',
+      },
     },
   },
   check(context) {

@@ -12,7 +12,10 @@ export const rule = createRule({
     severity: 'warning',
     docs: { description: 'Published workflow, steps and evaluators files have `.d.ts` declarations next to them.', packageRule: 5 },
     messages: {
-      missing: { message: '{{count}} of {{total}} workflow, steps and evaluators files of {{package}} have no .d.ts declaration (first: {{first}}).', hint: 'Publish declarations: set `"declaration": true` in tsconfig.json (or write .d.ts files) and include them in "files".' },
+      missing: {
+        message: '{{count}} of {{total}} workflow, steps and evaluators files of {{package}} have no .d.ts declaration (first: {{first}}).',
+        hint: 'Publish declarations: set `"declaration": true` in tsconfig.json (or write .d.ts files) and include them in "files".',
+      },
     },
   },
   check(context) {

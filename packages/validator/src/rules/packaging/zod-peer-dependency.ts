@@ -16,7 +16,10 @@ export const rule = createRule({
     severity: 'error',
     docs: { description: 'A published package whose declaration files import `zod` lists `zod` in `peerDependencies`.', packageRule: 5 },
     messages: {
-      notPeer: { message: '{{file}} imports "{{specifier}}" but {{package}} does not list "zod" in "peerDependencies"{{where}}.', hint: 'Add `"peerDependencies": { "zod": "^4" }` to package.json (and remove it from "dependencies").' },
+      notPeer: {
+        message: '{{file}} imports "{{specifier}}" but {{package}} does not list "zod" in "peerDependencies"{{where}}.',
+        hint: 'Add `"peerDependencies": { "zod": "^4" }` to package.json (and remove it from "dependencies").',
+      },
     },
   },
   async check(context) {
@@ -34,7 +37,12 @@ export const rule = createRule({
           file,
           loc: { line: hit.line, column: hit.column },
           messageId: 'notPeer',
-          data: { file: path.relative(pkg.root, file), specifier: hit.specifier, package: typeof pkg.packageJson.name === 'string' ? pkg.packageJson.name : 'the package', where },
+          data: {
+            file: path.relative(pkg.root, file),
+            specifier: hit.specifier,
+            package: typeof pkg.packageJson.name === 'string' ? pkg.packageJson.name : 'the package',
+            where,
+          },
         });
         break;
       }

@@ -17,11 +17,26 @@ export const rule = createRule({
     severity: 'error',
     docs: { description: 'Steps and evaluators are imported only with named imports or destructured `require`.', packageRule: 9 },
     messages: {
-      defaultImport: { message: 'Default import `{{name}}` of the steps or evaluators file {{source}}; import each step by name.', hint: 'Write `import { stepA, stepB } from {{source}}`.' },
-      namespaceImport: { message: 'Namespace import `* as {{name}}` of the steps or evaluators file {{source}}; import each step by name.', hint: 'Write `import { stepA, stepB } from {{source}}`.' },
-      exportAll: { message: '`export * from {{source}}` re-exports a steps or evaluators file without naming its steps.', hint: 'Write `export { stepA, stepB } from {{source}}`.' },
-      dynamicImport: { message: 'Dynamic `import({{source}})` of a steps or evaluators file; import each step by name.', hint: 'Write a static `import { stepA } from {{source}}` at the top of the file.' },
-      requireNotDestructured: { message: '`require({{source}})` of a steps or evaluators file is not destructured; require each step by name.', hint: 'Write `const { stepA, stepB } = require({{source}})`.' },
+      defaultImport: {
+        message: 'Default import `{{name}}` of the steps or evaluators file {{source}}; import each step by name.',
+        hint: 'Write `import { stepA, stepB } from {{source}}`.',
+      },
+      namespaceImport: {
+        message: 'Namespace import `* as {{name}}` of the steps or evaluators file {{source}}; import each step by name.',
+        hint: 'Write `import { stepA, stepB } from {{source}}`.',
+      },
+      exportAll: {
+        message: '`export * from {{source}}` re-exports a steps or evaluators file without naming its steps.',
+        hint: 'Write `export { stepA, stepB } from {{source}}`.',
+      },
+      dynamicImport: {
+        message: 'Dynamic `import({{source}})` of a steps or evaluators file; import each step by name.',
+        hint: 'Write a static `import { stepA } from {{source}}` at the top of the file.',
+      },
+      requireNotDestructured: {
+        message: '`require({{source}})` of a steps or evaluators file is not destructured; require each step by name.',
+        hint: 'Write `const { stepA, stepB } = require({{source}})`.',
+      },
     },
   },
   appliesTo: ['workflow', 'workflow-code', 'steps', 'evaluators', 'shared-steps', 'shared-evaluators'],
@@ -33,7 +48,9 @@ export const rule = createRule({
         if (node.importKind === 'type' || !isActivity(node.source.value)) return;
         const source = JSON.stringify(node.source.value);
         for (const s of node.specifiers) {
-          const isDefault = s.type === 'ImportDefaultSpecifier' || (s.type === 'ImportSpecifier' && (s.imported.type === 'Identifier' ? s.imported.name : s.imported.value) === 'default');
+          const isDefault =
+            s.type === 'ImportDefaultSpecifier' ||
+            (s.type === 'ImportSpecifier' && (s.imported.type === 'Identifier' ? s.imported.name : s.imported.value) === 'default');
           if (isDefault) context.report({ node: s, messageId: 'defaultImport', data: { name: s.local.name, source } });
           else if (s.type === 'ImportNamespaceSpecifier') context.report({ node: s, messageId: 'namespaceImport', data: { name: s.local.name, source } });
         }

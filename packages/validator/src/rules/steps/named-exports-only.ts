@@ -9,7 +9,12 @@ import { createRule } from '../../create-rule.js';
 import { isModuleTopLevel } from '../util/ast.js';
 
 // Export declarations sit at module level; the `module.exports` assignment counts only there (isModuleTopLevel).
-const SCOPE = { ExportDefaultDeclaration: 'module', ExportAllDeclaration: 'module', ExportNamespaceSpecifier: 'module', AssignmentExpression: 'module' } as const;
+const SCOPE = {
+  ExportDefaultDeclaration: 'module',
+  ExportAllDeclaration: 'module',
+  ExportNamespaceSpecifier: 'module',
+  AssignmentExpression: 'module',
+} as const;
 
 export const rule = createRule({
   meta: {
@@ -17,10 +22,22 @@ export const rule = createRule({
     severity: 'error',
     docs: { description: 'Files of steps and evaluators export each step or evaluator by name; no default export, no `export *`.', packageRule: 9 },
     messages: {
-      default: { message: 'Default export in a {{role}} file; steps and evaluators must be named exports.', hint: 'Write `export const myStep = step({ name: "myStep", ... })` for each step instead of a default export.' },
-      exportAll: { message: '`export * from {{source}}` in a {{role}} file; steps and evaluators must be named exports.', hint: 'Re-export each step by name: `export { stepA, stepB } from {{source}}`.' },
-      exportNamespace: { message: '`export * as {{name}}` in a {{role}} file; steps and evaluators must be named exports.', hint: 'Re-export each step by name: `export { stepA, stepB } from {{source}}`.' },
-      commonjs: { message: '`module.exports = …` in a {{role}} file replaces the exports with one value; steps and evaluators must be named exports.', hint: 'Use named exports: `export const myStep = step({ ... })` (or `exports.myStep = step({ ... })`).' },
+      default: {
+        message: 'Default export in a {{role}} file; steps and evaluators must be named exports.',
+        hint: 'Write `export const myStep = step({ name: "myStep", ... })` for each step instead of a default export.',
+      },
+      exportAll: {
+        message: '`export * from {{source}}` in a {{role}} file; steps and evaluators must be named exports.',
+        hint: 'Re-export each step by name: `export { stepA, stepB } from {{source}}`.',
+      },
+      exportNamespace: {
+        message: '`export * as {{name}}` in a {{role}} file; steps and evaluators must be named exports.',
+        hint: 'Re-export each step by name: `export { stepA, stepB } from {{source}}`.',
+      },
+      commonjs: {
+        message: '`module.exports = …` in a {{role}} file replaces the exports with one value; steps and evaluators must be named exports.',
+        hint: 'Use named exports: `export const myStep = step({ ... })` (or `exports.myStep = step({ ... })`).',
+      },
     },
   },
   appliesTo: ['steps', 'evaluators', 'shared-steps', 'shared-evaluators'],

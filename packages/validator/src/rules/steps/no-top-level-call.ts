@@ -5,7 +5,7 @@
  */
 import type { Identifier, Node } from '@babel/types';
 import { VISIT_SCOPE } from '@skein/discovery';
-import type {ResolvedImport } from '../../types.js';
+import type { ResolvedImport } from '../../types.js';
 import { createRule } from '../../create-rule.js';
 import { coreBindings, definitionKind, isActivityImport, isModuleTopLevel } from '../util/ast.js';
 
@@ -24,7 +24,10 @@ export const rule = createRule({
     severity: 'error',
     docs: { description: 'Steps and evaluators are called only from inside a workflow function, never at module top level.', packageRule: 9 },
     messages: {
-      topLevelCall: { message: 'The {{kind}} `{{name}}` is called at module top level; it would run when the module is loaded, outside any workflow.', hint: 'Call `{{name}}(...)` inside the workflow\'s `fn` (or inside another function it calls).' },
+      topLevelCall: {
+        message: 'The {{kind}} `{{name}}` is called at module top level; it would run when the module is loaded, outside any workflow.',
+        hint: "Call `{{name}}(...)` inside the workflow's `fn` (or inside another function it calls).",
+      },
     },
   },
   appliesTo: ['workflow', 'workflow-code', 'steps', 'evaluators', 'shared-steps', 'shared-evaluators'],

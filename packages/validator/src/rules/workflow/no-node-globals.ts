@@ -42,10 +42,22 @@ export const rule = createRule({
     severity: 'error',
     docs: { description: 'Workflow code does not use Node-only globals (`process`, `__dirname`, dynamic `require`) or I/O globals.', packageRule: 12 },
     messages: {
-      processEnvWrite: { message: 'Workflow code writes `process.env`; `process` does not exist in the workflow sandbox.', hint: 'Read configuration in a step and pass it to the workflow as input.' },
-      nodeGlobal: { message: 'Workflow code uses the Node global `{{name}}`, which does not exist in the workflow sandbox.', hint: 'Move code that needs `{{name}}` into a step (steps run in Node), and pass the result to the workflow.' },
-      ioGlobal: { message: 'Workflow code calls `{{name}}`; workflow code cannot do I/O.', hint: 'Do the request in a step: `export const fetchIt = step({ name: "fetchIt", fn: ... })`.' },
-      dynamicRequire: { message: 'Workflow code calls `require()` with a computed specifier; it cannot be bundled for the workflow sandbox.', hint: 'Use a static `import` of a workflow-safe module.' },
+      processEnvWrite: {
+        message: 'Workflow code writes `process.env`; `process` does not exist in the workflow sandbox.',
+        hint: 'Read configuration in a step and pass it to the workflow as input.',
+      },
+      nodeGlobal: {
+        message: 'Workflow code uses the Node global `{{name}}`, which does not exist in the workflow sandbox.',
+        hint: 'Move code that needs `{{name}}` into a step (steps run in Node), and pass the result to the workflow.',
+      },
+      ioGlobal: {
+        message: 'Workflow code calls `{{name}}`; workflow code cannot do I/O.',
+        hint: 'Do the request in a step: `export const fetchIt = step({ name: "fetchIt", fn: ... })`.',
+      },
+      dynamicRequire: {
+        message: 'Workflow code calls `require()` with a computed specifier; it cannot be bundled for the workflow sandbox.',
+        hint: 'Use a static `import` of a workflow-safe module.',
+      },
     },
   },
   appliesTo: ['workflow', 'workflow-code'],
@@ -90,7 +102,8 @@ export const rule = createRule({
     /** `const { process } = globalThis` and `({ fetch } = global)`: each flagged name taken out is a use. */
     const takeOut = (pattern: Node, init: Node | null | undefined, path: RulePath<Node>): void => {
       if (pattern.type !== 'ObjectPattern' || !isGlobalObject(init, path)) return;
-      for (const { key, name } of destructured(pattern)) context.report({ node: key, messageId: NODE_GLOBALS.has(name) ? 'nodeGlobal' : 'ioGlobal', data: { name } });
+      for (const { key, name } of destructured(pattern))
+        context.report({ node: key, messageId: NODE_GLOBALS.has(name) ? 'nodeGlobal' : 'ioGlobal', data: { name } });
     };
     const visitor: RuleVisitor = {
       Identifier: base.Identifier,

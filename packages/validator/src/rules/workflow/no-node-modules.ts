@@ -39,8 +39,14 @@ export const rule = createRule({
     severity: 'error',
     docs: { description: 'Workflow code, and everything it imports, does not import Node built-in modules.', packageRule: 12 },
     messages: {
-      ownImport: { message: 'Workflow code imports the Node built-in "{{module}}", which the workflow sandbox does not provide: {{chain}}.', hint: 'Move the code that needs "{{module}}" into a step (steps run in Node) and call the step from the workflow.' },
-      dependencyImport: { message: 'The dependency "{{dependency}}" imported by workflow code imports the Node built-in "{{module}}": {{chain}}.', hint: 'Call "{{dependency}}" from a step instead, or depend on a version that offers a "skein-workflow-bundle" export condition.' },
+      ownImport: {
+        message: 'Workflow code imports the Node built-in "{{module}}", which the workflow sandbox does not provide: {{chain}}.',
+        hint: 'Move the code that needs "{{module}}" into a step (steps run in Node) and call the step from the workflow.',
+      },
+      dependencyImport: {
+        message: 'The dependency "{{dependency}}" imported by workflow code imports the Node built-in "{{module}}": {{chain}}.',
+        hint: 'Call "{{dependency}}" from a step instead, or depend on a version that offers a "skein-workflow-bundle" export condition.',
+      },
     },
   },
   check(context) {

@@ -12,9 +12,15 @@ export const rule = createRule({
   meta: {
     id: 'workflow/no-nondeterministic-apis',
     severity: 'error',
-    docs: { description: 'Workflow code does not use APIs the workflow sandbox forbids as non-deterministic (`WeakRef`, `FinalizationRegistry`).', packageRule: 12 },
+    docs: {
+      description: 'Workflow code does not use APIs the workflow sandbox forbids as non-deterministic (`WeakRef`, `FinalizationRegistry`).',
+      packageRule: 12,
+    },
     messages: {
-      forbidden: { message: 'Workflow code uses `{{name}}`, which throws DeterminismViolationError in the workflow sandbox (garbage collection is not deterministic).', hint: 'Use a `Map` or `WeakMap` with explicit cleanup instead of `{{name}}`.' },
+      forbidden: {
+        message: 'Workflow code uses `{{name}}`, which throws DeterminismViolationError in the workflow sandbox (garbage collection is not deterministic).',
+        hint: 'Use a `Map` or `WeakMap` with explicit cleanup instead of `{{name}}`.',
+      },
     },
   },
   appliesTo: ['workflow', 'workflow-code'],
