@@ -73,9 +73,11 @@ describe('a build with an S3 trace destination', () => {
       });
       const url = (await api.listen()).url;
       const run = () =>
-        fetch(`${url}/workflow/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workflowName: 'fleet', input: { n: 1 } }) }).then(
-          async (r) => ({ status: r.status, body: (await r.json()) as any }),
-        );
+        fetch(`${url}/workflow/run`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ workflowName: 'fleet', input: { n: 1 } }),
+        }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
       // The API accepts runs once the build is the catalog's current version (a moment after "serving").
       let res = await run();
       for (let i = 0; res.status === 404 && i < 100; i++) {
@@ -87,10 +89,11 @@ describe('a build with an S3 trace destination', () => {
       expect(remote.startsWith(`${weed.endpoint}/${weed.bucket}/${prefix}fleet/`)).toBe(true);
       const key = decodeURIComponent(remote.slice(`${weed.endpoint}/${weed.bucket}/`.length));
       let trace: any;
-      for (const deadline = Date.now() + 20_000; trace === undefined && Date.now() < deadline; ) {
-        trace = await s3
-          .send(new GetObjectCommand({ Bucket: weed.bucket, Key: key }))
-          .then(async (o) => JSON.parse(await o.Body!.transformToString()), () => undefined);
+      for (const deadline = Date.now() + 20_000; trace === undefined && Date.now() < deadline;) {
+        trace = await s3.send(new GetObjectCommand({ Bucket: weed.bucket, Key: key })).then(
+          async (o) => JSON.parse(await o.Body!.transformToString()),
+          () => undefined,
+        );
         if (trace === undefined) await new Promise((r) => setTimeout(r, 200));
       }
       expect(trace).toMatchObject({ root: { workflowId: res.body.workflowId, runId: res.body.runId } });

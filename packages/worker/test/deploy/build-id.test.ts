@@ -148,7 +148,10 @@ describe('computeBuildId of a real workflow bundle', () => {
     const cache = path.join(dir, '.skein', 'bundles');
     const a = await buildIdWith('/srv/machine-a/traces', cache);
     expect(await buildIdWith('/var/lib/machine-b/skein-traces', cache)).toBe(a);
-    writeFileSync(path.join(dir, 'greet/steps.js'), "import { step } from '@skein/core';\nexport const shout = step({ name: 'shout', fn: async (text) => text + '!' });\n");
+    writeFileSync(
+      path.join(dir, 'greet/steps.js'),
+      "import { step } from '@skein/core';\nexport const shout = step({ name: 'shout', fn: async (text) => text + '!' });\n",
+    );
     expect(await buildIdWith('/srv/machine-a/traces', cache)).not.toBe(a);
   }, 120_000);
 
