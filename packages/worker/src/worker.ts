@@ -32,7 +32,7 @@ import { WorkerEvents } from './hooks/events.js';
 import { loadHookFiles } from './hooks/hook-files.js';
 import { skeinSinks } from './hooks/sinks.js';
 import { sweepTraces, TRACE_SWEEP_INTERVAL_MS } from './traces/retention.js';
-import { setUpTraces } from './traces/setup.js';
+import { setUpTraces, traceRemoteMismatch } from './traces/setup.js';
 import type { UploadBackoff } from './traces/s3.js';
 import { enableTypeScriptSources } from './typescript/resolve-hook.js';
 import { capWorkflowThreadYoungGeneration } from './thread-heap.js';
@@ -292,8 +292,9 @@ async function serveProject(
     resolver,
     logger,
   });
-  // A build's bundle was compiled without the S3 destination: its runs publish only the local one.
-  if (build && traceRemote) logger.warn({ buildDir: build.dir }, 'the S3 trace destination is not compiled into this build: its runs record local traces only');
+  // A build's runs publish the S3 destination compiled into its bundle: this worker must upload to that one.
+  const remoteMismatch = build ? traceRemoteMismatch(build.record.traceRemote, traceRemote) : undefined;
+  if (remoteMismatch) throw new WorkerStartupError(remoteMismatch);
   const events = new WorkerEvents(traces, (err) => logger.warn({ err }, 'trace failed'), telemetry.metrics?.recorder);
   const tLoaded = performance.now();
   const bundleCacheDir = bundleCacheDirOf(manifest.root, options.bundleCache, env.bundleCache);

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { RemoteTraceLocation } from '@skein/core';
 import type { Manifest } from '@skein/discovery';
 import { buildCatalogDocument } from '../catalog.js';
 import { computeBuildId } from '../deploy/build-id.js';
@@ -34,6 +35,11 @@ export interface BuildRecord {
   projectDir: string;
   /** The trace directory compiled into the bundle (absolute), or null for none. */
   traceDir: string | null;
+  /**
+   * The S3 trace destination compiled into the bundle (bucket, prefix, region, endpoint), or null for none; a
+   * worker serving the build uploads there and refuses to start when its settings name another.
+   */
+  traceRemote: RemoteTraceLocation | null;
   /** SHA-256 (hex) of each file of the build, by name. */
   files: Record<string, string>;
 }
@@ -105,7 +111,7 @@ export async function writeBuild(
   outDir: string,
   options: { catalog: string; deploymentName?: string; now?: Date },
 ): Promise<BuildRecord> {
-  const { manifest, project, workflowCode, traceDir } = prepared;
+  const { manifest, project, workflowCode, traceDir, traceRemote } = prepared;
   const dir = path.resolve(outDir);
   if (insideProjectCode(dir, [manifest.root, ...manifest.packages.map((p) => p.root)])) {
     throw new WorkerStartupError(
@@ -136,6 +142,7 @@ export async function writeBuild(
     versions: currentVersions(),
     projectDir: manifest.root,
     traceDir,
+    traceRemote,
     files,
   };
   await writeFile(path.join(dir, BUILD_RECORD), JSON.stringify(record, null, 2) + '\n');

@@ -1,9 +1,11 @@
+import type { RemoteTraceLocation } from '@skein/core';
 import type { Manifest } from '@skein/discovery';
 import type { Logger } from 'pino';
 import { bundleWorkflows } from '../bundle/bundle.js';
 import { openStartupCaches, startupCacheDir } from '../cache/startup-caches.js';
 import { bundleCacheDirOf, loadWorkerConfig, traceDirOf } from '../config.js';
 import { loadProject, type LoadedProject } from '../load.js';
+import { traceRemoteOf } from '../traces/setup.js';
 import { enableTypeScriptSources } from '../typescript/resolve-hook.js';
 import { finishProjectCheck, beginProjectCheck } from '../validate.js';
 
@@ -15,6 +17,8 @@ export interface PreparedProject {
   workflowCode: string;
   /** The local trace directory compiled into the bundle (absolute), or null for none. */
   traceDir: string | null;
+  /** The S3 trace destination compiled into the bundle (`traceRemoteOf` of the settings), or null for none. */
+  traceRemote: RemoteTraceLocation | null;
   /** Whether the bundle came from the bundle cache. */
   bundleCache: 'hit' | 'miss' | 'off';
 }
@@ -34,7 +38,8 @@ export interface PrepareOptions {
  * Validates the project at `projectDir` (refusing it on any error), imports its definitions and bundles its
  * workflow code, through the same startup and bundle caches as a worker start: the steps `startWorker` takes
  * before it contacts the engine, for `skein build` and `skein replay`.
- * @throws WorkerStartupError: invalid project (the validator's report), a module that fails to load, bundling failure.
+ * @throws WorkerStartupError: invalid project (the validator's report), a module that fails to load, bundling failure,
+ *   an S3 trace destination set without an AWS region.
  */
 export async function prepareProject(projectDir: string, options: PrepareOptions): Promise<PreparedProject> {
   enableTypeScriptSources();
@@ -45,11 +50,14 @@ export async function prepareProject(projectDir: string, options: PrepareOptions
   const project = await loadProject(manifest, caches);
   const config = loadWorkerConfig();
   const traceDir = traceDirOf(manifest.root, options.traceDir, config.traceDir);
+  // The same S3 destination a worker starting on the project would compile in.
+  const traceRemote = (await traceRemoteOf(config.trace))?.remote ?? null;
   const bundled = await bundleWorkflows(project, {
     ...(traceDir ? { traceDir } : {}),
+    ...(traceRemote ? { traceRemote } : {}),
     cacheDir: bundleCacheDirOf(manifest.root, options.bundleCache, config.bundleCache),
     ...(caches ? { digests: caches.digests } : {}),
   });
   await caches?.digests.save();
-  return { manifest, project, workflowCode: bundled.code, traceDir, bundleCache: bundled.cache };
+  return { manifest, project, workflowCode: bundled.code, traceDir, traceRemote, bundleCache: bundled.cache };
 }

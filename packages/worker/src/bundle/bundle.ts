@@ -115,7 +115,10 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
   // Generated inputs live at content-named paths, stable across restarts (webpack's cache keys on paths).
   const workDir = cache ? path.join(cache.dir, 'work') : await mkdtemp(path.join(tmpdir(), 'skein-bundle-'));
   await mkdir(workDir, { recursive: true });
-  const entryFile = path.join(workDir, `workflows-${digest(entrySource).slice(0, 16)}.cjs`);
+  // Named without the trace folder: the entry's path is in the bundle (its module id, its source map), and a
+  // build ID must not change with where a machine keeps traces (the folder itself is replaced before hashing).
+  const placeFreeEntry = settings.traceDir ? entrySource.split(JSON.stringify(settings.traceDir)).join('"<traceDir>"') : entrySource;
+  const entryFile = path.join(workDir, `workflows-${digest(placeFreeEntry).slice(0, 16)}.cjs`);
   const stubsFile = path.join(workDir, `stubs-${digest(stubsText).slice(0, 16)}.json`);
   await writeIfChanged(entryFile, entrySource);
   await writeIfChanged(stubsFile, stubsText);

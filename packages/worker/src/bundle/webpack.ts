@@ -113,6 +113,9 @@ export function bundlerOptions(run: WebpackRun) {
     // 1,000-workflow project's bundle is half path comments and path-long module ids otherwise.
     config.output = { ...config.output, pathinfo: false };
     config.optimization = { ...config.optimization, moduleIds: 'deterministic' };
+    // Module ids hash each module's path relative to the context: the project root, not the process's working
+    // folder, so that the bundle (and the build ID) does not depend on where the worker was started from.
+    config.context = run.roots[0];
     config.module?.rules?.push({
       test: isActivityFile,
       enforce: 'pre',

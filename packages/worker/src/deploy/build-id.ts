@@ -43,7 +43,9 @@ const TOOL_JSON = /^(package|package-lock|tsconfig(\..*)?|jsconfig|npm-shrinkwra
 
 /**
  * The build ID of a project's code: SHA-256 (hex, first 24 characters) of
- * - the workflow bundle, with `roots` and `locations` replaced by placeholders;
+ * - the workflow bundle without its inline source map, with `roots` and `locations` replaced by placeholders (the
+ *   map is derived from the bundled code and the sources hashed below, and encodes every path in base64 and every
+ *   column after one, so a longer trace folder would shift it);
  * - the content of every code file (`.js`, `.ts`, `.mjs`, `.cjs`, `.mts`, `.cts`, `.jsx`, `.tsx`, and JSON data
  *   files) of the project and of each exposed package, outside `node_modules`, dot-folders (`.skein`, `.git`)
  *   and test files: steps, evaluators, shared activities, hook files and whatever they import from the project;
@@ -74,7 +76,7 @@ export function computeBuildId(inputs: BuildIdInputs): string {
     ...given.map((r, i) => [r, `<root${i}>`] as const),
     ...(inputs.locations ?? []).map((l, i) => [path.resolve(l), `<location${i}>`] as const),
   ];
-  hash.update(placeLess(inputs.workflowCode, places));
+  hash.update(placeLess(withoutInlineSourceMap(inputs.workflowCode), places));
   return hash.digest('hex').slice(0, 24);
 }
 
@@ -159,6 +161,14 @@ function resolvedVersion(name: string, fromFile: string): string {
   } catch {
     return 'unknown';
   }
+}
+
+/** The bundle's code without its trailing inline source map comment (`//# sourceMappingURL=data:...`), if any. */
+function withoutInlineSourceMap(code: string): string {
+  const at = code.lastIndexOf('\n//# sourceMappingURL=data:');
+  if (at === -1) return code;
+  const end = code.indexOf('\n', at + 1);
+  return end === -1 || code.slice(end).trim() === '' ? code.slice(0, at) : code;
 }
 
 /** `text` with every occurrence of each path replaced by its placeholder (longest paths first, so a nested path wins). */

@@ -6,6 +6,7 @@ import type { ActivityResolver } from '../activities.js';
 import { WorkerStartupError } from '../errors.js';
 import type { TraceConfig } from '../config.js';
 import { TraceRecorder, type TraceEngine } from './recorder.js';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { S3TraceExporter, traceS3Client, type UploadBackoff } from './s3.js';
 import type { TraceExporter } from './types.js';
 
@@ -17,6 +18,37 @@ export interface WorkerTraces {
   uploader: S3TraceExporter | undefined;
   /** The recorder the worker's events feed; undefined when no destination is on. */
   recorder: TraceRecorder | undefined;
+}
+
+/**
+ * The S3 trace destination the settings name, as compiled into a workflow bundle: `SKEIN_TRACE_S3_BUCKET` and
+ * `SKEIN_TRACE_S3_PREFIX` (`config.s3`), with the endpoint (`AWS_ENDPOINT_URL_S3` / `AWS_ENDPOINT_URL`) and the
+ * region the AWS SDK resolves now; undefined when no bucket is set. Also returns the S3 client it resolved them with.
+ * @throws WorkerStartupError when a bucket is set but the AWS SDK finds no region.
+ */
+export async function traceRemoteOf(config: TraceConfig): Promise<{ remote: RemoteTraceLocation; client: S3Client } | undefined> {
+  if (!config.s3) return undefined;
+  const { client, endpoint } = traceS3Client();
+  const region = await client.config.region().catch(() => undefined);
+  if (!region) {
+    throw new WorkerStartupError(
+      `SKEIN_TRACE_S3_BUCKET is set (${config.s3.bucket}) but the AWS SDK finds no region: set AWS_REGION (or the region of the AWS profile in use)`,
+    );
+  }
+  return { remote: { ...config.s3, region, ...(endpoint ? { endpoint } : {}) }, client };
+}
+
+/**
+ * The one-line reason a worker must not serve a build whose bundle publishes `built` as its runs' S3 trace
+ * destination while the worker's settings name `current`, or undefined when they agree. They must be the same
+ * destination (bucket, prefix, region, endpoint) or both off: otherwise runs would name objects no worker
+ * uploads, or the worker would upload traces its runs never point at.
+ */
+export function traceRemoteMismatch(built: RemoteTraceLocation | null | undefined, current: RemoteTraceLocation | undefined): string | undefined {
+  const text = (r: RemoteTraceLocation | null | undefined) =>
+    r ? `s3://${r.bucket}/${r.prefix} (region ${r.region}${r.endpoint ? `, endpoint ${r.endpoint}` : ''})` : 'none';
+  if (text(built) === text(current)) return undefined;
+  return `the build's S3 trace destination is ${text(built)} but this worker's settings (SKEIN_TRACE_S3_BUCKET, SKEIN_TRACE_S3_PREFIX, AWS region and endpoint) give ${text(current)}: set them as at build time, or run "skein build" again with these settings`;
 }
 
 /**
@@ -35,19 +67,12 @@ export async function setUpTraces(settings: {
   logger: Logger;
 }): Promise<WorkerTraces> {
   const { projectRoot, dir, config, options, client, resolver, logger } = settings;
-  let remote: RemoteTraceLocation | undefined;
+  const s3Destination = await traceRemoteOf(config);
+  const remote = s3Destination?.remote;
   let uploader: S3TraceExporter | undefined;
-  if (config.s3) {
-    const { client: s3, endpoint } = traceS3Client();
-    const region = await s3.config.region().catch(() => undefined);
-    if (!region) {
-      throw new WorkerStartupError(
-        `SKEIN_TRACE_S3_BUCKET is set (${config.s3.bucket}) but the AWS SDK finds no region: set AWS_REGION (or the region of the AWS profile in use)`,
-      );
-    }
-    remote = { ...config.s3, region, ...(endpoint ? { endpoint } : {}) };
+  if (s3Destination) {
     const spoolDir = path.resolve(options.spoolDir ?? config.spoolDir ?? path.join(projectRoot, '.skein', 'trace-spool'));
-    uploader = new S3TraceExporter(remote, s3, spoolDir, logger, options.backoff);
+    uploader = new S3TraceExporter(s3Destination.remote, s3Destination.client, spoolDir, logger, options.backoff);
   }
   const exporters = [...(options.exporters ?? []), ...(uploader ? [uploader] : [])];
   const engine: TraceEngine = {

@@ -1,8 +1,11 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { discover } from '@skein/discovery';
+import { bundleWorkflows } from '../../src/bundle/bundle.js';
 import { computeBuildId, resolveBuildId } from '../../src/deploy/build-id.js';
+import { loadProject } from '../../src/load.js';
 
 /** A small TypeScript project shaped like a real one: src/ with `.js`-suffixed imports, a dependency, a hook file. */
 function writeProject(root: string): void {
@@ -112,6 +115,61 @@ describe('computeBuildId', () => {
     writeFileSync(path.join(pkgRoot, 'dist/steps.js'), 'export const a = 2;\n');
     expect(ids()).not.toBe(before);
   });
+});
+
+describe('computeBuildId of a real workflow bundle', () => {
+  const repoModules = path.resolve(import.meta.dirname, '../../../../node_modules');
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'skein-build-id-bundle-'));
+    const files: Record<string, string> = {
+      'package.json': JSON.stringify({ name: 'greeter', version: '1.0.0', type: 'module', private: true }),
+      'greet/workflow.js':
+        "import { workflow } from '@skein/core';\nimport { shout } from './steps.js';\nexport default workflow({ name: 'greet', fn: async (input) => shout(input.name) });\n",
+      'greet/steps.js': "import { step } from '@skein/core';\nexport const shout = step({ name: 'shout', fn: async (text) => text.toUpperCase() });\n",
+    };
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      writeFileSync(path.join(dir, rel), text);
+    }
+    symlinkSync(repoModules, path.join(dir, 'node_modules'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** The build ID a worker computes for the project when its bundle records traces in `traceDir`. */
+  const buildIdWith = async (traceDir: string, cacheDir: string | false) => {
+    const project = await loadProject(await discover(dir, { ceiling: dir }));
+    const { code } = await bundleWorkflows(project, { traceDir, cacheDir });
+    expect(code).toContain(traceDir);
+    return computeBuildId({ workflowCode: code, roots: [dir], locations: [traceDir] });
+  };
+
+  it('is the same for two trace folders, and a changed step still changes it', async () => {
+    const cache = path.join(dir, '.skein', 'bundles');
+    const a = await buildIdWith('/srv/machine-a/traces', cache);
+    expect(await buildIdWith('/var/lib/machine-b/skein-traces', cache)).toBe(a);
+    writeFileSync(
+      path.join(dir, 'greet/steps.js'),
+      "import { step } from '@skein/core';\nexport const shout = step({ name: 'shout', fn: async (text) => text + '!' });\n",
+    );
+    expect(await buildIdWith('/srv/machine-a/traces', cache)).not.toBe(a);
+  }, 120_000);
+
+  it('does not depend on the folder the worker was started from', async () => {
+    // A bundle cache outside the project keeps the generated entry's path out of the placeholders' reach.
+    const cache = path.join(dir, '..', `${path.basename(dir)}-bundles`);
+    const cwd = process.cwd();
+    try {
+      process.chdir(dir);
+      const here = await buildIdWith('/srv/traces', cache);
+      rmSync(cache, { recursive: true, force: true });
+      process.chdir(tmpdir());
+      expect(await buildIdWith('/srv/traces', cache)).toBe(here);
+    } finally {
+      process.chdir(cwd);
+      rmSync(cache, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('resolveBuildId', () => {
