@@ -213,7 +213,7 @@ describe('start, status, result, input, list, history, trace, reset', () => {
     );
     expect(rows.every((r) => / summarize /.test(r))).toBe(true);
 
-    const completed = JSON.parse((await sk(['workflow', 'list', '--status', 'completed', '--json'])).stdout);
+    const completed = JSON.parse((await sk(['workflow', 'list', '--status', 'completed', '--name', 'summarize', '--limit', '100', '--json'])).stdout);
     expect(completed.runs.some((r: { workflowId: string }) => r.workflowId === wid)).toBe(true);
     expect(completed.runs.every((r: { status: string }) => r.status === 'completed')).toBe(true);
     const continued = await sk(['workflow', 'list', '--status', 'continued', '--json']);

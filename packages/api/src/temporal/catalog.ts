@@ -170,7 +170,7 @@ export class CatalogCache {
    * The served document of `catalog`: the current build's workflows (runs pinned to older builds stay readable
    * and signalable by id); `fresh` re-reads the document.
    * @throws ApiError `CatalogNotAvailableError` (404, `Retry-After`) when no `$catalog` execution runs, the current
-   *   build's lease lapsed (its last worker died), or no worker polls the catalog; `InternalError` when the engine fails.
+   *   build's lease lapsed (its last worker died), or (a document without a build) no worker polls the catalog; `InternalError` when the engine fails.
    */
   async get(catalog: string, fresh = false): Promise<CatalogDocument> {
     const [loaded, workers] = await Promise.all([this.#document(catalog, fresh), this.workers(catalog)]);
@@ -184,10 +184,14 @@ export class CatalogCache {
         headers: { 'Retry-After': String(CATALOG_RETRY_AFTER_S) },
       });
     if (!loaded) throw notAvailable('no worker has published it, or its last worker stopped');
-    if (workers.length === 0) throw notAvailable(`no worker has polled it in the last ${LIVE_POLLER_WINDOW_MS / 1000} s`);
-    if (deployment && !(await this.#leaseAlive(catalog, deployment.buildId))) {
-      throw notAvailable(`no live worker of its current build ${deployment.buildId} has renewed its lease in the last few seconds`);
-    }
+    // A versioned build's liveness is its lease, which its workers hold before they publish the catalog, so a worker
+    // that has just started is served at once (the engine lists a new poller only some moments after its first
+    // poll). A document without a build (an older worker) falls back to the engine's poller list.
+    if (deployment) {
+      if (!(await this.#leaseAlive(catalog, deployment.buildId))) {
+        throw notAvailable(`no live worker of its current build ${deployment.buildId} has renewed its lease in the last few seconds`);
+      }
+    } else if (workers.length === 0) throw notAvailable(`no worker has polled it in the last ${LIVE_POLLER_WINDOW_MS / 1000} s`);
     const { doc } = loaded;
     const workflows = asArray<Partial<CatalogWorkflow>>(doc.workflows).map(workflowView);
     const sharedActivities = asArray<CatalogSharedActivity>(doc.sharedActivities);
