@@ -26,6 +26,7 @@ import { pino } from 'pino';
 import { createApiServer, loadApiConfig } from '@skein/api';
 import { locateTemporal, startDevServer } from '@skein/cli';
 import { generateProject } from '../support/generated-project.mjs';
+import { spawnWorker } from '../support/worker-process.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -110,19 +111,7 @@ const run = async (workflowName) => {
 /** Spawns `skein worker <target>` (fresh caches), runs one workflow, then 300 more; resolves with the timings and RSS, stops the worker. */
 async function startAndLoad(kind, target) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [bin, 'worker', target], { env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (d) => (err += d));
-  const ready = await new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.includes('"startup"'));
-      if (line) resolve(JSON.parse(line));
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code}:\n${err}`)));
-  });
-  const readyMs = performance.now() - t0;
+  const { child, ready, readyMs } = await spawnWorker(bin, target, baseEnv());
   await run('wf_0_0');
   const firstMs = performance.now() - t0;
   const afterFirst = rssOf(child.pid);

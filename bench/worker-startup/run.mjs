@@ -24,7 +24,6 @@
  * The machine's load average is printed with the figures: other processes on a shared machine slow every
  * figure down.
  */
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -34,6 +33,7 @@ import { pino } from 'pino';
 import { createApiServer, loadApiConfig } from '@skein/api';
 import { locateTemporal, startDevServer } from '@skein/cli';
 import { generateProject } from '../support/generated-project.mjs';
+import { spawnWorker } from '../support/worker-process.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -57,22 +57,14 @@ const { url: apiUrl } = await api.listen();
 /** Spawns `skein worker <dir>`, runs `workflowName` once through the API; resolves with the timings and RSS, stops the worker. */
 async function startAndRun(dir, workflowName, input, env = {}, runUrl = apiUrl) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [bin, 'worker', dir], {
-    env: { ...process.env, TEMPORAL_ADDRESS: server.address, SKEIN_LOG_PRETTY: '0', SKEIN_LOG_LEVEL: 'info', SKEIN_TRACE_DIR: 'off', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const { child, ready, readyMs } = await spawnWorker(bin, dir, {
+    ...process.env,
+    TEMPORAL_ADDRESS: server.address,
+    SKEIN_LOG_PRETTY: '0',
+    SKEIN_LOG_LEVEL: 'info',
+    SKEIN_TRACE_DIR: 'off',
+    ...env,
   });
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (d) => (err += d));
-  const ready = await new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.includes('"startup"'));
-      if (line) resolve(JSON.parse(line));
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code}:\n${err}`)));
-  });
-  const readyMs = performance.now() - t0;
   const res = await fetch(`${runUrl}/workflow/run`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
