@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import { Client, Connection } from '@temporalio/client';
 import { startWorker } from '@skein/worker';
 import { createApiServer, loadApiConfig } from '@skein/api';
-import { locateTemporal, startDevServer } from '@skein/cli';
+import { locateTemporal, startDevServer } from '@skein/dev-server';
 
 export const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/projects/api-suite');
 

@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
-import { locateTemporal, startDevServer } from '@skein/cli';
+import { locateTemporal, startDevServer } from '@skein/dev-server';
 import { startJaeger } from '../../test/support/backends.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -13,7 +13,7 @@ import diagnostics_channel from 'node:diagnostics_channel';
 import { pino } from 'pino';
 import { startWorker, TRACE_EXPORT_CHANNEL } from '@skein/worker';
 import { createApiServer, loadApiConfig } from '@skein/api';
-import { locateTemporal, startDevServer } from '@skein/cli';
+import { locateTemporal, startDevServer } from '@skein/dev-server';
 import { fmt, percentile, PROJECT_DIR } from '../api-support/stack.mjs';
 import { startSeaweedFs } from '../../test/support/seaweedfs.ts';
 

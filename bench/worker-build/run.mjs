@@ -24,7 +24,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { createApiServer, loadApiConfig } from '@skein/api';
-import { locateTemporal, startDevServer } from '@skein/cli';
+import { locateTemporal, startDevServer } from '@skein/dev-server';
 import { generateProject } from '../support/generated-project.mjs';
 import { spawnWorker } from '../support/worker-process.mjs';
 

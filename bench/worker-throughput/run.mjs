@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { locateTemporal, startDevServer } from '@skein/cli';
+import { locateTemporal, startDevServer } from '@skein/dev-server';
 import { startWorker } from '@skein/worker';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

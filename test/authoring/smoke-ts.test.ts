@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { freePort } from '@skein/cli';
+import { freePort } from '@skein/dev-server';
 import { Client, Connection } from '@temporalio/client';
 import { spawnSkein, type CliProcess } from '../support/processes.js';
 import { repoRoot } from '../support/stack.js';

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '@skein/cli';
+import { freePort } from '@skein/dev-server';
 import { spawnSkein, type CliProcess } from '../support/processes.js';
 
 function alive(pid: number): boolean {

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '@skein/cli';
+import { freePort } from '@skein/dev-server';
 import { packWorkspace, useTarballs } from '../support/packed.js';
 import { repoRoot } from '../support/stack.js';
 

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort, locateTemporal } from '@skein/cli';
+import { freePort, locateTemporal } from '@skein/dev-server';
 import { repoRoot } from '../support/stack.js';
 
 const rootPkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string>; workspaces: string[] };

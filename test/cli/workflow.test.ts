@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '@skein/cli';
+import { freePort } from '@skein/dev-server';
 import { startStack, type Stack } from '../support/stack.js';
 import { hasJq, oneTo, printedEventIds, shell, skein, SKEIN_BIN, until } from './client-support.js';
 

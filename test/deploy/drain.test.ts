@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { Client, Connection } from '@temporalio/client';
-import { locateTemporal, startDevServer, type DevServer } from '@skein/cli';
+import { locateTemporal, startDevServer, type DevServer } from '@skein/dev-server';
 import { startWorker, type SkeinWorker } from '@skein/worker';
 import { repoRoot } from '../support/stack.js';
 

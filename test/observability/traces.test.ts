@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { createApiServer, loadApiConfig } from '@skein/api';
-import { freePort } from '@skein/cli';
+import { freePort } from '@skein/dev-server';
 import { traceFields } from '@skein/telemetry';
 import { startStack, type Stack } from '../support/stack.js';
 import { startJaeger, type Jaeger, type JaegerTrace } from '../support/backends.js';

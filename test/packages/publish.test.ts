@@ -59,10 +59,15 @@ describe.each(workspaces)('$pkg.name as published', ({ dir, pkg }) => {
     expect(sources.filter((f) => literal.test(readFileSync(path.join(dir, 'src', f), 'utf8')))).toEqual([]);
   });
 
-  it('passes publint --strict and attw --profile esm-only', () => {
+  it('passes publint --strict and, when it exports modules, attw --profile esm-only (a command-only package has a bin and nothing to import)', () => {
     const publint = spawnSync(bin('publint'), ['--strict', dir], { encoding: 'utf8' });
     expect(publint.status, publint.stdout + publint.stderr).toBe(0);
     expect(publint.stdout).toContain('All good!');
+    if (pkg.exports === undefined) {
+      expect(pkg.bin, 'a package without exports is a command').toBeTruthy();
+      expect(pkg.main).toBeUndefined();
+      return;
+    }
     const attw = spawnSync(bin('attw'), ['--pack', dir, '--profile', 'esm-only', '--format', 'ascii'], {
       encoding: 'utf8',
       env: { ...process.env, NO_COLOR: '1' },

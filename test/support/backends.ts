@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '@skein/cli';
+import { freePort } from '@skein/dev-server';
 
 function binary(name: 'jaeger' | 'prometheus', envName: string): string {
   const file = process.env[envName] || path.join(process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache'), 'skein', 'bin', name);

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { locateTemporal, startDevServer, type DevServer } from '@skein/cli';
+import { locateTemporal, startDevServer, type DevServer } from '@skein/dev-server';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
-import { freePort } from '@skein/cli';
+import { freePort } from '@skein/dev-server';
 import { spawnSkein, type CliProcess } from '../support/processes.js';
 import { repoRoot } from '../support/stack.js';
 import { startSeaweedFs, type SeaweedFs } from '../support/seaweedfs.js';

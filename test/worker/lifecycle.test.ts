@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
-import { locateTemporal, startDevServer } from '@skein/cli';
+import { locateTemporal, startDevServer } from '@skein/dev-server';
 import { spawnSkein } from '../support/processes.js';
 
 /** Worker lifecycle with real processes: graceful drain, crash and takeover, engine loss. */

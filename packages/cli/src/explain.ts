@@ -1,6 +1,6 @@
 import { EngineUnavailableError } from '@skein/api';
 import { WorkerStartupError } from '@skein/worker';
-import { TemporalNotFoundError } from './temporal/locate.js';
+import { TemporalNotFoundError } from '@skein/dev-server';
 
 /** Context for `explainError()`: what the command was doing. */
 export interface ExplainContext {

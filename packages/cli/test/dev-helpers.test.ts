@@ -3,7 +3,7 @@ import { WorkerStartupError } from '@skein/worker';
 import { describe, expect, it } from 'vitest';
 import { describeChange } from '../src/dev/reloader.js';
 import { explainError } from '../src/explain.js';
-import { TemporalNotFoundError } from '../src/temporal/locate.js';
+import { TemporalNotFoundError } from '@skein/dev-server';
 
 describe('describeChange: the "what changed" part of the reload line', () => {
   it('names one file relative to the project, or counts several', () => {

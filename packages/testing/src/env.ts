@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { pino, type Logger } from 'pino';
 import { SKEIN, type SkeinWorkflow } from '@skein/core';
-import { locateTemporal, startDevServer, type DevServer } from '@skein/cli';
+import { locateTemporal, startDevServer, type DevServer } from '@skein/dev-server';
 import { startWorker, type SkeinWorker } from '@skein/worker';
 import type { RecordedHistory } from './types.js';
 

@@ -1,4 +1,4 @@
-import { locateTemporal } from '../temporal/locate.js';
+import { locateTemporal } from '@skein/dev-server';
 import { explainError } from '../explain.js';
 import { fail } from '../logger.js';
 

@@ -1,8 +1,7 @@
 import { createServer } from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { freePort, startDevServer, type DevServer } from '../temporal/dev-server.js';
-import { locateTemporal } from '../temporal/locate.js';
+import { freePort, locateTemporal, startDevServer, type DevServer } from '@skein/dev-server';
 
 /** Temporal's default gRPC port, which `skein dev` tries first for its own dev server. */
 export const DEFAULT_TEMPORAL_PORT = 7233;

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { locateTemporal } from '../src/temporal/locate.js';
+import { locateTemporal } from '../src/locate.js';
 
 const saved = { ...process.env };
 let dir: string;
