@@ -50,6 +50,25 @@ describe('a single worker’s trace', () => {
     });
   });
 
+  it('keeps every attempt’s error of a step retried to success and of one that fails for good, in the fleet’s shape', async () => {
+    const res = await stack.post('/workflow/run', { workflowName: 'flaky', input: { doom: true } });
+    expect(res.body.status).toBe('failed');
+    expect(JSON.stringify(res.body)).not.toContain('$skeinAttemptErrors');
+    const trace = await traceWhen(res.body.trace.destinations.local, (t) => t.tree.status === 'failed');
+    const pid = expect.stringMatching(/ on \d+$/);
+    const [shaky, doomed] = trace.tree.children;
+    expect(shaky).toMatchObject({ name: 'shaky', status: 'completed', attempt: 3, output: 3 });
+    expect(shaky.retries).toEqual([
+      { attempt: 1, error: { name: 'Error', type: 'Error', message: pid, cause: { name: 'Error', message: 'why 1' } } },
+      { attempt: 2, error: { name: 'Error', type: 'Error', message: pid, cause: { name: 'Error', message: 'why 2' } } },
+    ]);
+    expect(doomed).toMatchObject({ name: 'doomed', status: 'failed', attempt: 3, error: { name: 'TypeError', type: 'TypeError', message: pid } });
+    expect(doomed.retries).toEqual([
+      { attempt: 1, error: { name: 'TypeError', type: 'TypeError', message: pid } },
+      { attempt: 2, error: { name: 'TypeError', type: 'TypeError', message: pid } },
+    ]);
+  });
+
   it('completes a detached child in its root’s trace once the child closes after the root', async () => {
     const res = await stack.post('/workflow/run', { workflowName: 'launcher', input: 1500 });
     expect(res.body.status).toBe('completed');
