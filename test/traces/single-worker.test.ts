@@ -1,6 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
 
@@ -67,6 +69,29 @@ describe('a single worker’s trace', () => {
       { attempt: 1, error: { name: 'TypeError', type: 'TypeError', message: pid } },
       { attempt: 2, error: { name: 'TypeError', type: 'TypeError', message: pid } },
     ]);
+    // History itself holds every attempt, for a worker that ran none of them: the failure before the final attempt
+    // carries the ones before it (it reached the next attempt through the engine, in the heartbeat the failure
+    // report carried); the final failure, which the workflow saw, carries nothing.
+    const connection = await Connection.connect({ address: stack.address });
+    try {
+      const history = await new Client({ connection }).workflow.getHandle(res.body.workflowId, res.body.runId).fetchHistory();
+      const events = history.events ?? [];
+      const started = events.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!);
+      expect(started.map((a) => a.attempt)).toEqual([3, 3]);
+      for (const [a, error] of [
+        [started[0]!, { name: 'Error', type: 'Error', message: pid, cause: { name: 'Error', message: 'why 1' } }],
+        [started[1]!, { name: 'TypeError', type: 'TypeError', message: pid }],
+      ] as const) {
+        expect(a.lastFailure?.message).toMatch(/ 2 (fails )?on \d+$/);
+        const details = (a.lastFailure?.applicationFailureInfo?.details?.payloads ?? []).map((p) => defaultPayloadConverter.fromPayload(p));
+        expect(details).toEqual([{ $skeinAttemptErrors: { errors: [{ attempt: 1, error }], dropped: 0 } }]);
+      }
+      const failed = events.find((e) => e.activityTaskFailedEventAttributes)!.activityTaskFailedEventAttributes!;
+      expect(failed.failure?.message).toMatch(/^doomed attempt 3 on \d+$/);
+      expect(failed.failure?.applicationFailureInfo?.details?.payloads ?? []).toEqual([]);
+    } finally {
+      await connection.close();
+    }
   });
 
   it('completes a detached child in its root’s trace once the child closes after the root', async () => {

@@ -39,7 +39,7 @@ export const MAX_KEPT = 20;
 /** Earliest attempts always kept. */
 export const KEEP_FIRST = 5;
 /** Longest message kept per error level (chars); longer ones are cut and end with `…`. */
-export const MAX_MESSAGE_CHARS = 2_000;
+export const MAX_MESSAGE_CHARS = 1_000;
 /**
  * Margin (ms) under the schedule-to-close deadline within which an attempt counts as the last one: the failure then
  * carries nothing, so a workflow never sees the carrier; at worst the trace of such an activity lacks the attempts
