@@ -94,6 +94,38 @@ describe('a single worker’s trace', () => {
     }
   });
 
+  it('hands the workflow a timed-out step’s failure without the attempt errors carried for the trace', async () => {
+    const res = await stack.post('/workflow/run', { workflowName: 'flaky', input: { expire: true } });
+    expect(res.body.status).toBe('completed');
+    // The engine's timeout holds the last heartbeat details, which are the attempts' errors carried for the trace…
+    const connection = await Connection.connect({ address: stack.address });
+    try {
+      const history = await new Client({ connection }).workflow.getHandle(res.body.workflowId, res.body.runId).fetchHistory();
+      const timedOut = (history.events ?? []).find((e) => e.activityTaskTimedOutEventAttributes)!.activityTaskTimedOutEventAttributes!;
+      const heartbeat = timedOut.failure?.timeoutFailureInfo?.lastHeartbeatDetails?.payloads ?? [];
+      expect(heartbeat.map((p) => defaultPayloadConverter.fromPayload(p))).toEqual([
+        { $skeinAttemptErrors: { errors: [expect.objectContaining({ attempt: 1 }), expect.objectContaining({ attempt: 2 })], dropped: 0 } },
+      ]);
+    } finally {
+      await connection.close();
+    }
+    // … which the workflow does not see.
+    expect(res.body.output).toEqual([
+      expect.objectContaining({ name: 'ActivityFailure', details: null }),
+      { name: 'TimeoutFailure', message: 'activity ScheduleToClose timeout', details: null, lastHeartbeatDetails: null },
+    ]);
+    const trace = await traceWhen(res.body.trace.destinations.local, (t) => t.tree.status === 'completed');
+    expect(trace.tree.children[0]).toMatchObject({
+      name: 'expiring',
+      status: 'failed',
+      error: { name: 'TimeoutFailure' },
+      retries: [
+        { attempt: 1, error: { name: 'Error', message: 'expiring attempt 1' } },
+        { attempt: 2, error: { name: 'Error', message: 'expiring attempt 2' } },
+      ],
+    });
+  });
+
   it('completes a detached child in its root’s trace once the child closes after the root', async () => {
     const res = await stack.post('/workflow/run', { workflowName: 'launcher', input: 1500 });
     expect(res.body.status).toBe('completed');

@@ -10,9 +10,11 @@
  * - A failing attempt that will be retried also puts the errors of the attempts before it in its failure's
  *   details: the next attempt's `ActivityTaskStarted.last_failure` in history is that failure, so history holds
  *   every attempt. The attempt that the engine will not retry (last attempt, non-retryable error, schedule-to-close
- *   deadline reached) carries nothing there, so the failure the workflow and its caller see is the thrown one.
+ *   deadline reached) carries nothing there, so the failure the workflow and its caller see is the thrown one (and
+ *   the workflow interceptor removes the carrier from any failure that reaches the workflow all the same, as the
+ *   cause of a schedule-to-close timeout).
  */
-import type { SerializedError } from '@skein/core';
+import { ATTEMPT_ERRORS_KEY, type SerializedError } from '@skein/core';
 import type { Info } from '@temporalio/activity';
 import { ApplicationFailure, TemporalFailure, defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
@@ -32,7 +34,7 @@ export interface AttemptErrors {
 }
 
 /** The key that marks Skein's carrier among heartbeat or failure details. */
-export const CARRIER_KEY = '$skeinAttemptErrors';
+export const CARRIER_KEY = ATTEMPT_ERRORS_KEY;
 
 /** Most attempt errors carried (a 100-attempt retry keeps the first 5 and the latest 15, and counts the rest). */
 export const MAX_KEPT = 20;
