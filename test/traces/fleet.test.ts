@@ -193,6 +193,74 @@ describe('traces with three workers and object storage', () => {
     expect(identities.size).toBeGreaterThan(1);
   }, 300_000);
 
+  it('keeps every attempt’s error of a retried step, whichever workers ran the attempts and assembled the trace', async () => {
+    const flaky = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => {
+        const doom = i % 2 === 1;
+        const res = await call('POST', '/workflow/run', { workflowName: 'flaky', input: { doom } });
+        expect(res.body.status).toBe(doom ? 'failed' : 'completed');
+        // What the caller sees is what the step threw: Skein's carrier never reaches it.
+        expect(JSON.stringify(res.body)).not.toContain('$skeinAttemptErrors');
+        return { workflowId: res.body.workflowId as string, runId: res.body.runId as string, doom };
+      }),
+    );
+    let elsewhere = 0;
+    for (const run of flaky) {
+      const res = await eventually(async () => {
+        const r = await traceLog(run);
+        return r.status === 200 && r.body.source === 'remote' ? r : undefined;
+      });
+      const [shaky, doomed] = res.body.data.tree.children;
+      const attemptError = (n: number) => ({
+        name: 'Error',
+        message: expect.stringMatching(new RegExp(`^attempt ${n} fails on \\d+$`)),
+        cause: { message: `why ${n}` },
+      });
+      expect(shaky).toMatchObject({
+        name: 'shaky',
+        status: 'completed',
+        attempt: 3,
+        output: 3,
+        retries: [
+          { attempt: 1, error: attemptError(1) },
+          { attempt: 2, error: attemptError(2) },
+        ],
+      });
+      expect(shaky.retries).toHaveLength(2);
+      expect(shaky.retriesDropped).toBeUndefined();
+      const history = await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
+      const events = history.events ?? [];
+      const closer = [...events].reverse().find((e) => e.workflowTaskCompletedEventAttributes)!.workflowTaskCompletedEventAttributes!.identity!;
+      const pids = [...shaky.retries, ...(doomed?.retries ?? [])].map((r: any) => r.error.message.split(' on ')[1]);
+      elsewhere += pids.filter((pid: string) => !closer.startsWith(`${pid}@`)).length;
+      if (run.doom) {
+        const typeError = (n: number) => ({
+          name: 'TypeError',
+          type: 'TypeError',
+          message: expect.stringMatching(new RegExp(`^doomed attempt ${n} on \\d+$`)),
+        });
+        expect(doomed).toMatchObject({
+          name: 'doomed',
+          status: 'failed',
+          attempt: 3,
+          error: typeError(3),
+          retries: [
+            { attempt: 1, error: typeError(1) },
+            { attempt: 2, error: typeError(2) },
+          ],
+        });
+        expect(doomed.retries).toHaveLength(2);
+        // The failure the workflow saw is the thrown one, with no details added.
+        const failed = events.find((e) => e.activityTaskFailedEventAttributes)!.activityTaskFailedEventAttributes!;
+        expect(failed.failure?.applicationFailureInfo?.details?.payloads ?? []).toEqual([]);
+      } else {
+        expect(doomed).toBeUndefined();
+      }
+    }
+    // Attempts of these runs ran on other workers than the one that assembled their trace.
+    expect(elsewhere).toBeGreaterThan(0);
+  }, 120_000);
+
   it('runs complete while storage is down; their traces wait on disk through a worker restart and arrive once it is back', async () => {
     await weed.stop();
     const during = await startRuns(5, 1000);

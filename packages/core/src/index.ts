@@ -108,4 +108,5 @@ export {
   type TraceDestinations,
 } from './hooks/details.js';
 export { serializeError, MAX_CAUSE_DEPTH } from './hooks/serialize.js';
+export { ATTEMPT_ERRORS_KEY, isAttemptErrorsCarrier, withoutAttemptErrors } from './shared/attempt-errors.js';
 export type { SkeinSinks } from './workflow/sinks.js';

@@ -113,6 +113,49 @@ describe('trace assembly from history', () => {
     expect(tree.status).toBe('running');
   });
 
+  it('reads the attempts that ran on other workers from the failures in history, and counts those beyond the bound', async () => {
+    const carrier = (attempts: number[], dropped = 0) => ({
+      payloads: [
+        defaultPayloadConverter.toPayload({
+          $skeinAttemptErrors: { errors: attempts.map((n) => ({ attempt: n, error: { name: 'Error', message: `a${n}` } })), dropped },
+        }),
+      ],
+    });
+    const carried = (message: string, details: object) => ({ message, applicationFailureInfo: { type: 'Error', details } });
+    histories['far:f1'] = [
+      { eventId: 1, eventTime: at(1000), workflowExecutionStartedEventAttributes: { workflowType: { name: 'flow' } } },
+      { eventId: 5, eventTime: at(1010), activityTaskScheduledEventAttributes: { activityId: '1', activityType: { name: 'flow#flaky' } } },
+      { eventId: 6, eventTime: at(1500), activityTaskStartedEventAttributes: { scheduledEventId: 5, attempt: 4, lastFailure: carried('a3', carrier([1, 2])) } },
+      { eventId: 7, eventTime: at(1600), activityTaskCompletedEventAttributes: { scheduledEventId: 5, result: payloads(1) } },
+      { eventId: 8, eventTime: at(1610), activityTaskScheduledEventAttributes: { activityId: '2', activityType: { name: 'flow#flaky' } } },
+      {
+        eventId: 9,
+        eventTime: at(1700),
+        activityTaskStartedEventAttributes: {
+          scheduledEventId: 8,
+          attempt: 30,
+          lastFailure: carried('a29', carrier([1, 2, 3, 4, 5, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28], 8)),
+        },
+      },
+      { eventId: 10, eventTime: at(1800), activityTaskFailedEventAttributes: { scheduledEventId: 8, failure: failure('a30') } },
+    ];
+    try {
+      const tree = await assembleTrace({ workflowId: 'far', runId: 'f1' }, sources());
+      const [three, many] = tree.children;
+      expect(three!.retries).toEqual([
+        { attempt: 1, error: { name: 'Error', message: 'a1' } },
+        { attempt: 2, error: { name: 'Error', message: 'a2' } },
+        { attempt: 3, error: { name: 'Error', type: 'Error', message: 'a3' } },
+      ]);
+      expect(three!.retriesDropped).toBeUndefined();
+      expect(many!.retries!.map((r) => r.attempt)).toEqual([1, 2, 3, 4, 5, ...Array.from({ length: 16 }, (_, i) => 14 + i)]);
+      expect(many!.retriesDropped).toBe(8);
+      expect(many!.error).toEqual({ name: 'Error', type: 'Error', message: 'a30' });
+    } finally {
+      delete histories['far:f1'];
+    }
+  });
+
   it('keeps the parent’s view of a child whose history cannot be read', async () => {
     const saved = histories['root-kid:k1'];
     delete histories['root-kid:k1'];

@@ -36,33 +36,21 @@ export interface TraceRun {
 export class TraceReader {
   readonly #client: Client;
   readonly #dir: string | null;
-  readonly #s3: { client: S3Client; location: Promise<TraceBucket> } | null;
+  readonly #s3: Promise<{ client: S3Client; location: TraceBucket }> | null;
   readonly #folders = new Map<string, { at: number; dirs: Promise<string[]> }>();
 
   /**
    * @param client the engine client (catalog documents).
    * @param config `traceDir`: an extra local folder (null = only advertised ones); `traceS3`: the bucket and prefix.
-   * @param env where the AWS SDK's custom endpoint (`AWS_ENDPOINT_URL_S3`, `AWS_ENDPOINT_URL`) is read.
+   *   The S3 client takes region, credentials and endpoint from the AWS SDK's own settings (environment, profile
+   *   and its `endpoint_url` or `services` section); a custom endpoint, however it was set, is addressed path-style.
    */
-  constructor(client: Client, config: { traceDir: string | null; traceS3: { bucket: string; prefix: string } | null }, env: NodeJS.ProcessEnv = process.env) {
+  constructor(client: Client, config: { traceDir: string | null; traceS3: { bucket: string; prefix: string } | null }) {
     this.#client = client;
     this.#dir = config.traceDir;
-    if (config.traceS3) {
-      const endpoint = env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS ? undefined : env.AWS_ENDPOINT_URL_S3?.trim() || env.AWS_ENDPOINT_URL?.trim() || undefined;
-      const s3 = new S3Client({
-        ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
-        maxAttempts: 2,
-        requestHandler: { connectionTimeout: 3_000, requestTimeout: 10_000 },
-      });
-      const bucket = config.traceS3;
-      const location = endpoint
-        ? Promise.resolve({ ...bucket, endpoint })
-        : s3.config.region().then(
-            (region) => ({ ...bucket, region }),
-            () => ({ ...bucket }),
-          );
-      this.#s3 = { client: s3, location };
-    } else this.#s3 = null;
+    this.#s3 = config.traceS3 ? traceBucketClient(config.traceS3) : null;
+    // A settings error is reported when a trace is read (a 404 naming the remote destination's reason).
+    this.#s3?.catch(() => {});
   }
 
   /**
@@ -91,10 +79,10 @@ export class TraceReader {
 
   async #readRemote(url: string, rootWorkflowId: string, signal: AbortSignal): Promise<unknown> {
     if (!this.#s3) throw new Error('no S3 destination is configured (SKEIN_TRACE_S3_BUCKET)');
-    const location = await this.#s3.location;
+    const { client, location } = await this.#s3;
     const key = remoteTraceKey(location, url, rootWorkflowId);
     if (!key) throw new Error(`not this run's object in bucket "${location.bucket}" under prefix "${location.prefix}"`);
-    const res = await this.#s3.client.send(new GetObjectCommand({ Bucket: location.bucket, Key: key }), { abortSignal: signal });
+    const res = await client.send(new GetObjectCommand({ Bucket: location.bucket, Key: key }), { abortSignal: signal });
     if ((res.ContentLength ?? 0) > MAX_TRACE_BYTES) throw new Error('trace object too large');
     const text = await res.Body!.transformToString();
     return JSON.parse(text) as unknown;
@@ -126,4 +114,23 @@ export class TraceReader {
     this.#folders.set(catalog, { at: Date.now(), dirs });
     return dirs;
   }
+}
+
+/**
+ * The S3 client that reads the trace bucket, and where the bucket is: the custom endpoint the AWS SDK resolves
+ * from its settings (read through the client's own resolver: `AWS_ENDPOINT_URL_S3`, `AWS_ENDPOINT_URL`, the
+ * profile's `services` section or `endpoint_url`), else its region.
+ * @throws when the SDK cannot read its settings.
+ */
+async function traceBucketClient(bucket: { bucket: string; prefix: string }): Promise<{ client: S3Client; location: TraceBucket }> {
+  const options = { maxAttempts: 2, requestHandler: { connectionTimeout: 3_000, requestTimeout: 10_000 } };
+  const probe = new S3Client(options);
+  const resolve = (probe.config as { serviceConfiguredEndpoint?: () => Promise<string | undefined> }).serviceConfiguredEndpoint;
+  const endpoint = (await resolve?.())?.trim() || undefined;
+  if (endpoint) {
+    probe.destroy();
+    return { client: new S3Client({ ...options, endpoint, forcePathStyle: true }), location: { ...bucket, endpoint } };
+  }
+  const region = await probe.config.region().catch(() => undefined);
+  return { client: probe, location: region ? { ...bucket, region } : { ...bucket } };
 }

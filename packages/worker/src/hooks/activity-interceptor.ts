@@ -10,12 +10,14 @@ import {
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { WorkerEvents } from './events.js';
+import { asHistoryNames, handOn, receivedAttemptErrors } from '../traces/attempts.js';
 import type { ActivityResolver } from '../activities.js';
 
 /**
  * Wraps every activity attempt: reads the scheduling workflow's `workflowDetails` from its header, runs the
  * activity in an activity scope (so `emit`, `fetch` and `reportLlmUsage` know where they are and sum
- * `aggregations`), and reports start, end or error.
+ * `aggregations`), and reports start, end or error. A failing attempt hands the errors of every attempt so far
+ * on to the next one and into history (`handOn`), so a trace assembled on any worker holds them all.
  */
 export function activityInterceptor(resolver: ActivityResolver, events: WorkerEvents): ActivityInterceptorsFactory {
   return (ctx) => ({
@@ -42,8 +44,13 @@ export function activityInterceptor(resolver: ActivityResolver, events: WorkerEv
           events.activityCompleted(details, activityInfo, kind, output, aggregations);
           return output;
         } catch (err) {
-          events.activityFailed(details, activityInfo, kind, serializeError(err), aggregations);
-          throw err;
+          const error = serializeError(err);
+          events.activityFailed(details, activityInfo, kind, error, aggregations);
+          if (info.isLocal) throw err;
+          // Every attempt's error so far goes on to the next attempt and into history (traces/attempts.ts).
+          const next = handOn(info, receivedAttemptErrors(info.heartbeatDetails), asHistoryNames(error), err);
+          ctx.heartbeat(next.heartbeat);
+          throw next.error;
         }
       },
     },

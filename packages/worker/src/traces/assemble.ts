@@ -6,6 +6,7 @@
 import { MAX_CAUSE_DEPTH, type SerializedError } from '@skein/core';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
+import { carriedAttemptErrors } from './attempts.js';
 import { redact } from './redact.js';
 import type { TraceNode, TraceNodeKind } from './types.js';
 
@@ -120,6 +121,7 @@ async function runNode(
   const node: TraceNode = { kind, name: '', status: 'running', workflowId, runId, startedAt: null, endedAt: null, durationMs: null, children: [] };
   const activities = new Map<string, TraceNode>();
   const lastFailures = new Map<string, IFailure>();
+  const finalFailures = new Map<string, IFailure>();
   const children = new Map<string, TraceNode>();
   const childRuns: Array<{ node: TraceNode; runId: string }> = [];
   for (const e of (history.events ?? []) as IHistoryEvent[]) {
@@ -162,6 +164,7 @@ async function runNode(
     } else if (e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes) {
       const a = (e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes)!;
       const act = activities.get(String(a.scheduledEventId));
+      if (a.failure) finalFailures.set(String(a.scheduledEventId), a.failure);
       if (act) close(act, at, { error: a.failure ? failureToError(a.failure) : simple('ActivityFailure', 'activity failed') });
     } else if (e.activityTaskCanceledEventAttributes) {
       const act = activities.get(String(e.activityTaskCanceledEventAttributes.scheduledEventId));
@@ -203,17 +206,8 @@ async function runNode(
       if (own) close(node, at, own);
     }
   }
-  for (const [scheduledId, act] of activities) {
-    const key = `${workflowId}:${runId}:${act.activityId}`;
-    const seen = sources.retries(key);
-    const last = lastFailures.get(scheduledId);
-    const retries: Retries = seen ? [...seen] : [];
-    if (last && act.attempt && act.attempt > 1 && !retries.some((r) => r.attempt === act.attempt! - 1)) {
-      retries.push({ attempt: act.attempt - 1, error: failureToError(last) });
-    }
-    const earlier = retries.filter((r) => act.attempt === undefined || r.attempt < act.attempt).sort((a, b) => a.attempt - b.attempt);
-    if (earlier.length > 0) act.retries = earlier;
-  }
+  for (const [scheduledId, act] of activities)
+    retriesOf(act, sources.retries(`${workflowId}:${runId}:${act.activityId}`), lastFailures.get(scheduledId), finalFailures.get(scheduledId));
   for (const { node: placeholder, runId: childRunId } of childRuns) {
     if (budget.children-- <= 0) break;
     try {
@@ -226,6 +220,28 @@ async function runNode(
     }
   }
   return node;
+}
+
+/**
+ * The errors of an activity's attempts before its current one, by attempt: those this worker ran (`seen`), those
+ * the failures in history carry (the last failure before the final attempt, and the final failure, each with the
+ * attempts before it: traces/attempts.ts) and the last failure itself.
+ */
+function retriesOf(act: TraceNode, seen: Retries | undefined, last: IFailure | undefined, final: IFailure | undefined): void {
+  const byAttempt = new Map<number, SerializedError>();
+  for (const carried of [carriedAttemptErrors(final), carriedAttemptErrors(last)]) {
+    for (const { attempt, error } of carried.errors) byAttempt.set(attempt, error);
+  }
+  if (last && act.attempt && act.attempt > 1) byAttempt.set(act.attempt - 1, failureToError(last));
+  for (const { attempt, error } of seen ?? []) byAttempt.set(attempt, error);
+  const earlier = [...byAttempt]
+    .filter(([attempt]) => act.attempt === undefined || attempt < act.attempt)
+    .sort(([a], [b]) => a - b)
+    .map(([attempt, error]) => ({ attempt, error }));
+  if (earlier.length > 0) act.retries = earlier;
+  // Attempts neither this worker ran nor history carries (beyond the carried bound, or timed out unreported).
+  const missing = act.attempt ? act.attempt - 1 - earlier.length : 0;
+  if (missing > 0) act.retriesDropped = missing;
 }
 
 const pick = (n: TraceNode) => ({

@@ -1,6 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { traceFilePath, type SerializedError, type TraceDestinations, type WorkflowDetails } from '@skein/core';
+import { asHistoryNames } from './attempts.js';
 import { assembleTrace, type AssemblySources, type RunOutcome } from './assemble.js';
 import { reportTraceExport } from './outcome.js';
 import type { TraceExporter, TraceFile, TraceNode } from './types.js';
@@ -52,7 +53,7 @@ export class TraceRecorder {
       this.attempts.set(key, (list = []));
     }
     // Named as history names it (the error's own type, not the failure class that carried it).
-    list.push({ attempt, error: error.name === 'ApplicationFailure' && error.type ? { ...error, name: error.type } : error });
+    list.push({ attempt, error: asHistoryNames(error) });
   }
 
   /**

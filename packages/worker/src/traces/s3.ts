@@ -23,19 +23,33 @@ const MULTIPART_FROM_BYTES = 5 * 1024 * 1024;
 const DEFAULT_BACKOFF: UploadBackoff = { initialMs: 1_000, maxMs: 10_000, giveUpAfterMs: 24 * 3_600_000 };
 
 /**
- * The S3 client of the trace destination: region and credentials from the AWS SDK's own chain (`AWS_REGION`,
- * `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`, profiles, instance roles); a custom endpoint
- * (`AWS_ENDPOINT_URL_S3`, else `AWS_ENDPOINT_URL`) is addressed path-style. Connections time out after 3 s and
- * requests after 30 s, so a hung storage never holds an upload forever.
+ * The S3 client of the trace destination: region, credentials and endpoint from the AWS SDK's own settings
+ * (`AWS_REGION`, `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`, `AWS_PROFILE` and the shared config and credentials
+ * files, instance roles; the endpoint from `AWS_ENDPOINT_URL_S3`, `AWS_ENDPOINT_URL`, or the profile's
+ * `endpoint_url` or `services` section, as the SDK resolves them). A custom endpoint, however it was set, is
+ * addressed path-style (an S3-compatible store rarely serves `<bucket>.<host>`). Connections time out after 3 s
+ * and requests after 30 s, so a hung storage never holds an upload forever.
+ * @returns the client and the custom endpoint (undefined on AWS itself).
+ * @throws when the SDK cannot read its settings.
  */
-export function traceS3Client(env: NodeJS.ProcessEnv = process.env): { client: S3Client; endpoint: string | undefined } {
-  const endpoint = env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS ? undefined : env.AWS_ENDPOINT_URL_S3?.trim() || env.AWS_ENDPOINT_URL?.trim() || undefined;
-  const client = new S3Client({
-    ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
-    maxAttempts: 1,
-    requestHandler: { connectionTimeout: 3_000, requestTimeout: 30_000 },
-  });
-  return { client, endpoint };
+export async function traceS3Client(): Promise<{ client: S3Client; endpoint: string | undefined }> {
+  const options = { maxAttempts: 1, requestHandler: { connectionTimeout: 3_000, requestTimeout: 30_000 } };
+  const client = new S3Client(options);
+  const endpoint = await configuredS3Endpoint(client);
+  if (!endpoint) return { client, endpoint };
+  client.destroy();
+  return { client: new S3Client({ ...options, endpoint, forcePathStyle: true }), endpoint };
+}
+
+/**
+ * The custom endpoint the AWS SDK resolves for S3 from its settings (environment, then the profile's
+ * `services` section and `endpoint_url`; none when `AWS_IGNORE_CONFIGURED_ENDPOINT_URLS` is set), read through
+ * the client's own resolver so that it is exactly the endpoint the SDK would send requests to.
+ * @throws when the SDK cannot read its settings.
+ */
+export async function configuredS3Endpoint(client: S3Client): Promise<string | undefined> {
+  const resolve = (client.config as { serviceConfiguredEndpoint?: () => Promise<string | undefined> }).serviceConfiguredEndpoint;
+  return (await resolve?.())?.trim() || undefined;
 }
 
 /** True for a refusal that another try cannot change (credentials, permissions, no such bucket, bad request). */

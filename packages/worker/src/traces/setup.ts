@@ -22,13 +22,15 @@ export interface WorkerTraces {
 
 /**
  * The S3 trace destination the settings name, as compiled into a workflow bundle: `SKEIN_TRACE_S3_BUCKET` and
- * `SKEIN_TRACE_S3_PREFIX` (`config.s3`), with the endpoint (`AWS_ENDPOINT_URL_S3` / `AWS_ENDPOINT_URL`) and the
- * region the AWS SDK resolves now; undefined when no bucket is set. Also returns the S3 client it resolved them with.
- * @throws WorkerStartupError when a bucket is set but the AWS SDK finds no region.
+ * `SKEIN_TRACE_S3_PREFIX` (`config.s3`), with the endpoint and the region the AWS SDK resolves now (environment,
+ * profile; see `traceS3Client`); undefined when no bucket is set. Also returns the S3 client it resolved them with.
+ * @throws WorkerStartupError when a bucket is set but the AWS SDK finds no region or cannot read its settings.
  */
 export async function traceRemoteOf(config: TraceConfig): Promise<{ remote: RemoteTraceLocation; client: S3Client } | undefined> {
   if (!config.s3) return undefined;
-  const { client, endpoint } = traceS3Client();
+  const { client, endpoint } = await traceS3Client().catch((err: unknown) => {
+    throw new WorkerStartupError(`SKEIN_TRACE_S3_BUCKET is set but the AWS SDK cannot read its S3 endpoint setting: ${(err as Error).message}`);
+  });
   const region = await client.config.region().catch(() => undefined);
   if (!region) {
     throw new WorkerStartupError(

@@ -17,6 +17,11 @@ export interface TraceNode {
   /** Activity nodes: the attempt that produced the current status; earlier attempts' errors are in `retries`. */
   attempt?: number;
   retries?: Array<{ attempt: number; error: SerializedError }>;
+  /**
+   * Activity nodes: how many earlier attempts' errors are not in `retries` (of more than 20 attempts run on other
+   * workers, the first 5 and the latest 15 are kept; an attempt that timed out reported no error).
+   */
+  retriesDropped?: number;
   startedAt: number | null;
   endedAt: number | null;
   durationMs: number | null;
