@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort } from '@skein/cli';
+import { freePort } from '@skein/dev-server';
 import { spawnSkein, type CliProcess } from '../support/processes.js';
 import { repoRoot } from '../support/stack.js';
 import { startSeaweedFs, type SeaweedFs } from '../support/seaweedfs.js';
