@@ -9,6 +9,7 @@ import { bundleWorkflowCode, type BundleOptions } from '@temporalio/worker';
 import { WORKFLOW_BUNDLE_CONDITIONS } from '@skein/core';
 import { classifyFile } from '@skein/discovery';
 import type { LoadedProject } from '../load.js';
+import { LocationFreeModuleIds } from './module-ids.js';
 import type { StubLoaderOptions } from './stub-spec.js';
 
 /** The loader module next to this one: `.cjs` when compiled, the `.cts` source under a TypeScript runner. */
@@ -112,9 +113,11 @@ export function bundlerOptions(run: WebpackRun) {
     // worker compiles it twice at each start (Temporal's debugger preload and the workflow thread), and a
     // 1,000-workflow project's bundle is half path comments and path-long module ids otherwise.
     config.output = { ...config.output, pathinfo: false };
-    config.optimization = { ...config.optimization, moduleIds: 'deterministic' };
-    // Module ids hash each module's path relative to the context: the project root, not the process's working
-    // folder, so that the bundle (and the build ID) does not depend on where the worker was started from.
+    // Module ids hash each module's name without its location (`LocationFreeModuleIds`), so that the bundle (and
+    // the build ID) does not depend on the project's folder, the folder of the generated entry (the bundle cache,
+    // or a temporary folder without it), where node_modules really sit, or the process's working folder.
+    config.optimization = { ...config.optimization, moduleIds: false };
+    config.plugins = [...(config.plugins ?? []), new LocationFreeModuleIds({ roots: run.roots, workDir: path.dirname(run.entryFile) })];
     config.context = run.roots[0];
     config.module?.rules?.push({
       test: isActivityFile,
