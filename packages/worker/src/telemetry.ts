@@ -14,6 +14,7 @@ import type { MetricsConfig } from './config.js';
 import { installTemporalRuntime } from './logger.js';
 import { coreMetricsExporter, resolveMetrics } from './metrics/exporter.js';
 import { WorkerMetrics } from './metrics/worker-metrics.js';
+import { untracedSinks } from './bundle/workflow-tracing.js';
 import { TRACE_EXPORT_CHANNEL, type TraceExportOutcome } from './traces/outcome.js';
 import type { TraceExporter } from './traces/types.js';
 
@@ -23,7 +24,7 @@ export interface WorkerTelemetry {
   metrics: { kind: 'prometheus' | 'otlp'; url: string; recorder: WorkerMetrics } | undefined;
   /** OpenTelemetry tracing; undefined when off. */
   tracing: Tracing | undefined;
-  /** Sinks and activity interceptors tracing adds to `Worker.create` (empty when off). */
+  /** Sinks and activity interceptors tracing adds to `Worker.create` (when off: the `exporter` sink dropping spans, no interceptor). */
   worker: { sinks: InjectedSinks<Sinks>; activityInterceptors: ActivityInterceptorsFactory[] };
   /** A hook error reporter that also counts the error in `skein_hook_errors_total` (when metrics are on). */
   countingHookErrors(report: (err: unknown, hook: string) => void): (err: unknown, hook: string) => void;
@@ -48,7 +49,9 @@ export async function startWorkerTelemetry(logger: Logger, metrics: MetricsConfi
     logger,
     ...(recorder ? { onDropped: (n: number) => recorder.droppedSpans(n) } : {}),
   });
-  const worker: WorkerTelemetry['worker'] = { sinks: {}, activityInterceptors: [] };
+  // Runs traced by a worker with tracing on keep their spans on every worker that later replays them (one
+  // bundle serves both settings, `tracing-interceptors.cts`): without tracing, their spans are dropped here.
+  const worker: WorkerTelemetry['worker'] = { sinks: untracedSinks(), activityInterceptors: [] };
   if (tracing) {
     const otel = await import('@temporalio/interceptors-opentelemetry/lib/worker/index.js');
     // Workflow spans leave the sandbox through the `exporter` sink; each activity runs inside its own span.

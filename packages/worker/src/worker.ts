@@ -25,6 +25,7 @@ import { WorkerStartupError } from './errors.js';
 import { loadProject } from './load.js';
 import { createLogger } from './logger.js';
 import { startWorkerTelemetry, type WorkerTelemetry } from './telemetry.js';
+import { withWorkflowTracing } from './bundle/workflow-tracing.js';
 import { beginProjectCheck, finishProjectCheck, type CheckedProject, type ProjectCheck } from './validate.js';
 import { openStartupCaches, startupCacheDir, type StartupCaches } from './cache/startup-caches.js';
 import { activityInterceptor } from './hooks/activity-interceptor.js';
@@ -305,11 +306,11 @@ async function serveProject(
         ...(traceRemote ? { traceRemote } : {}),
         cacheDir: bundleCacheDir,
         ...(caches ? { digests: caches.digests } : {}),
-        tracing: !!telemetry.tracing,
       });
   if (bundled.storeError)
     logger.warn({ err: bundled.storeError }, `workflow bundle cache not written (${bundled.storeError.message}); the next start bundles again`);
-  const workflowBundle = { code: bundled.code };
+  // Tracing is the worker's setting, not the bundle's: the same bundle (and build ID) serves with it on or off.
+  const workflowBundle = { code: telemetry.tracing ? withWorkflowTracing(bundled.code) : bundled.code };
   const deployment = {
     name: deploymentSettings.name,
     buildId: resolveBuildId(deploymentSettings.buildId, () =>

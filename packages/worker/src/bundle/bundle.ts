@@ -28,8 +28,6 @@ export interface BundleSettings {
   cacheDir?: string | false;
   /** The start's shared file digests (`FileDigests`), so the cache check reads each unchanged file at most once. */
   digests?: FileDigests;
-  /** Adds OpenTelemetry's workflow interceptors (workflow and child workflow spans, context into activities). */
-  tracing?: boolean;
 }
 
 /** A workflow bundle and how it was obtained. */
@@ -128,7 +126,6 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
     loaderOptions,
     roots: [project.manifest.root, ...project.manifest.packages.map((p) => p.root)],
     activityFiles: [...project.activityFiles.keys()],
-    ...(settings.tracing ? { tracing: true } : {}),
   };
   const configKey = digest(
     stableText({

@@ -2,13 +2,14 @@
  * One webpack run of the workflow bundle, from plain data (`WebpackRun`), so that the worker and a background
  * process priming webpack's persistent cache (`prime-main.ts`) build exactly the same thing.
  */
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, type BundleOptions } from '@temporalio/worker';
 import { WORKFLOW_BUNDLE_CONDITIONS } from '@skein/core';
 import { classifyFile } from '@skein/discovery';
 import type { LoadedProject } from '../load.js';
+import { LocationFreeModuleIds } from './module-ids.js';
+import { tracingInterceptorsModule } from './workflow-tracing.js';
 import type { StubLoaderOptions } from './stub-spec.js';
 
 /** The loader module next to this one: `.cjs` when compiled, the `.cts` source under a TypeScript runner. */
@@ -94,8 +95,6 @@ export interface WebpackRun {
   activityFiles: string[];
   /** webpack's persistent file-system cache: its directory and version (the bundle cache's configuration key). */
   persistent?: { dir: string; version: string };
-  /** Adds OpenTelemetry's workflow interceptors (`@temporalio/interceptors-opentelemetry`) to the bundle. */
-  tracing?: boolean;
 }
 
 /** The bundler options of a run, with Skein's webpack settings as the configuration hook (`skeinConfig`). */
@@ -112,9 +111,11 @@ export function bundlerOptions(run: WebpackRun) {
     // worker compiles it twice at each start (Temporal's debugger preload and the workflow thread), and a
     // 1,000-workflow project's bundle is half path comments and path-long module ids otherwise.
     config.output = { ...config.output, pathinfo: false };
-    config.optimization = { ...config.optimization, moduleIds: 'deterministic' };
-    // Module ids hash each module's path relative to the context: the project root, not the process's working
-    // folder, so that the bundle (and the build ID) does not depend on where the worker was started from.
+    // Module ids hash each module's name without its location (`LocationFreeModuleIds`), so that the bundle (and
+    // the build ID) does not depend on the project's folder, the folder of the generated entry (the bundle cache,
+    // or a temporary folder without it), where node_modules really sit, or the process's working folder.
+    config.optimization = { ...config.optimization, moduleIds: false };
+    config.plugins = [...(config.plugins ?? []), new LocationFreeModuleIds({ roots: run.roots, workDir: path.dirname(run.entryFile) })];
     config.context = run.roots[0];
     config.module?.rules?.push({
       test: isActivityFile,
@@ -125,11 +126,9 @@ export function bundlerOptions(run: WebpackRun) {
   };
   return {
     workflowsPath: run.entryFile,
-    // With tracing, OpenTelemetry's interceptors run first (outermost), so Skein's run inside the workflow's span.
-    workflowInterceptorModules: [
-      ...(run.tracing ? [createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')] : []),
-      fileURLToPath(import.meta.resolve('@skein/core/workflow-interceptors')),
-    ],
+    // OpenTelemetry's interceptors, switched on per run by the worker's setting (`workflow-tracing.ts`), run first
+    // (outermost), so Skein's run inside the workflow's span. Always bundled: one bundle serves with tracing on or off.
+    workflowInterceptorModules: [tracingInterceptorsModule(), fileURLToPath(import.meta.resolve('@skein/core/workflow-interceptors'))],
     // zod is large and keeps no per-execution state: evaluate it once per reusable V8 context instead of once
     // per workflow execution (Temporal re-evaluates the other modules for every execution).
     preloadModules: ['zod'],

@@ -3,6 +3,7 @@ import { Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { WorkerEvents } from '../hooks/events.js';
 import { skeinSinks } from '../hooks/sinks.js';
+import { untracedSinks } from '../bundle/workflow-tracing.js';
 import { installTemporalRuntime } from '../logger.js';
 import type { MismatchedEvent, ReplayHistory, ReplayOutcome } from './types.js';
 
@@ -78,7 +79,10 @@ export async function* replayHistories(
     }
   }
   const events = new WorkerEvents(undefined, () => {});
-  const results = Worker.runReplayHistories({ workflowBundle: { code: workflowCode }, sinks: skeinSinks(events), replayName: 'skein-replay' }, feed());
+  const results = Worker.runReplayHistories(
+    { workflowBundle: { code: workflowCode }, sinks: { ...untracedSinks(), ...skeinSinks(events) }, replayName: 'skein-replay' },
+    feed(),
+  );
   for await (const result of results) {
     const h = pending.shift();
     if (!h) continue;

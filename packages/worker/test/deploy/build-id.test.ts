@@ -155,6 +155,32 @@ describe('computeBuildId of a real workflow bundle', () => {
     expect(await buildIdWith('/srv/machine-a/traces', cache)).not.toBe(a);
   }, 120_000);
 
+  it('is the same with the bundle cache off (twice), on, and for a copy of the project elsewhere; a changed step changes it', async () => {
+    // With the cache off, the generated entry lives in a new temporary folder at every build.
+    const idOf = async (root: string, cacheDir: string | false) => {
+      const project = await loadProject(await discover(root, { ceiling: root }));
+      const { code, cache } = await bundleWorkflows(project, { cacheDir });
+      expect(cache).toBe(cacheDir === false ? 'off' : 'miss');
+      return computeBuildId({ workflowCode: code, roots: [root] });
+    };
+    const off = await idOf(dir, false);
+    expect(await idOf(dir, false)).toBe(off);
+    expect(await idOf(dir, path.join(dir, '.skein', 'bundles'))).toBe(off);
+    // Another folder, at another depth, with the same node_modules link.
+    const copy = path.join(mkdtempSync(path.join(tmpdir(), 'skein-build-id-copy-')), 'deeper', 'greeter');
+    try {
+      cpSync(dir, copy, { recursive: true, verbatimSymlinks: true, filter: (src) => !src.includes(`${path.sep}.skein`) });
+      expect(await idOf(copy, false)).toBe(off);
+      writeFileSync(
+        path.join(copy, 'greet/steps.js'),
+        "import { step } from '@skein/core';\nexport const shout = step({ name: 'shout', fn: async (text) => text.toLowerCase() });\n",
+      );
+      expect(await idOf(copy, false)).not.toBe(off);
+    } finally {
+      rmSync(path.dirname(path.dirname(copy)), { recursive: true, force: true });
+    }
+  }, 180_000);
+
   it('does not depend on the folder the worker was started from', async () => {
     // A bundle cache outside the project keeps the generated entry's path out of the placeholders' reach.
     const cache = path.join(dir, '..', `${path.basename(dir)}-bundles`);
