@@ -22,7 +22,8 @@ export { createLogger, logError, logSerializers } from './logger.js';
 export type { TraceExporter, TraceFile, TraceNode, TraceNodeKind } from './traces/types.js';
 export { redact, isCredentialKey, REDACTED } from './traces/redact.js';
 export { TRACE_EXPORT_CHANNEL, type TraceExportOutcome } from './traces/outcome.js';
-export { S3TraceExporter, traceS3Client, type UploadBackoff } from './traces/s3.js';
+// The S3 exporter stays internal: exporting it here would load the AWS SDK with every worker.
+export type { UploadBackoff } from './traces/s3.js';
 export { sweepTraces } from './traces/retention.js';
 export { prepareProject, type PreparedProject, type PrepareOptions } from './build/prepare.js';
 export { replayHistories, mismatchedEvent, type ReplayOptions } from './replay/replay.js';
