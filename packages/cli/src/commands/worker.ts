@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { beginStartupCheck, looksLikeBuild, type ProjectCheck } from '@skein/worker/check';
+import { beginProjectCodeCheck, beginStartupCheck, looksLikeBuild, type ProjectCheck } from '@skein/worker/check';
 import type { WorkerMessage } from '../dev/protocol.js';
 import { onShutdownSignal } from './signals.js';
 
@@ -24,6 +24,8 @@ export async function workerCommand(projectDir = '.', options: { promote?: boole
   // A build (`skein build`) is served as it is: no project check, no validator, no webpack.
   const fromBuild = looksLikeBuild(dir);
   let check: ProjectCheck | undefined;
+  // A build's project is checked against it (its code hashed again) in a thread while the worker's modules load.
+  const projectBuildId = fromBuild ? beginProjectCodeCheck(dir) : undefined;
   try {
     if (!fromBuild) check = beginStartupCheck(dir);
   } catch {
@@ -32,7 +34,7 @@ export async function workerCommand(projectDir = '.', options: { promote?: boole
   const [{ startWorker, openBuild, loadMetricsConfig }, { cliLogger, fail }] = await Promise.all([import('@skein/worker'), import('../logger.js')]);
   const logger = cliLogger('skein-worker');
   try {
-    const build = fromBuild ? await openBuild(dir) : undefined;
+    const build = fromBuild ? await openBuild(dir, projectBuildId ? { projectBuildId } : {}) : undefined;
     const metrics =
       options.metricsPort === undefined
         ? undefined
