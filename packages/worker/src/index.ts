@@ -5,6 +5,8 @@
 export { startWorker, type StartWorkerOptions, type SkeinWorker } from './worker.js';
 export { beginStartupCheck, type ProjectCheck } from './check.js';
 export { WorkerStartupError } from './errors.js';
+export { holdYoungGeneration } from './main-heap.js';
+export { processHeapFlags } from './workflow-thread.js';
 export {
   loadWorkerConfig,
   loadEngineConfig,

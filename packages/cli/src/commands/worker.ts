@@ -31,7 +31,12 @@ export async function workerCommand(projectDir = '.', options: { promote?: boole
   } catch {
     check = undefined; // startWorker begins it again and reports what fails
   }
-  const [{ startWorker, openBuild, loadMetricsConfig }, { cliLogger, fail }] = await Promise.all([import('@skein/worker'), import('../logger.js')]);
+  const [{ startWorker, openBuild, loadMetricsConfig, holdYoungGeneration, processHeapFlags }, { cliLogger, fail }] = await Promise.all([
+    import('@skein/worker'),
+    import('../logger.js'),
+  ]);
+  // A long-running worker process: its main isolate's young generation stays as it is now (the operator's flags win).
+  holdYoungGeneration(processHeapFlags());
   const logger = cliLogger('skein-worker');
   try {
     const build = fromBuild ? await openBuild(dir, projectBuildId ? { projectBuildId } : {}) : undefined;
