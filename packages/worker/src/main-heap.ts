@@ -5,8 +5,9 @@ import v8 from 'node:v8';
  * a V8 flag read at every scavenge, so it works after start, unlike `--max-semi-space-size`): a long-running
  * worker's main isolate otherwise grows its semi-spaces towards 64 MB each (on 16 GB or more) under the steady
  * garbage of polling and activities, and keeps them. Measured on the 1,000-workflow benchmark from a build: worker
- * RSS after 300 runs 354 MB without, 322 MB with it (main heap 98 -> 78 MB; one run each, load 21-24 on 2 cores), the
- * 300 runs as fast (155 / 150 s). Process-wide and for good; a `--semi-space-growth-factor`, `--max-semi-space-size`
+ * RSS after 300 runs 354 MB without, 322 MB with it set from the start (main heap 98 -> 78 MB; one run each, load
+ * 21-24 on 2 cores), the 300 runs as fast (155 / 150 s); set from the start it slows the first run, so `skein
+ * worker` sets it once it has served a while. Process-wide and for good; a `--semi-space-growth-factor`, `--max-semi-space-size`
  * or `--min-semi-space-size` of the process's own (`processFlags`) wins: then nothing is set.
  * @param processFlags the process's flags: `process.execArgv` and the words of `NODE_OPTIONS`.
  * @returns whether the flag was set; never throws.
