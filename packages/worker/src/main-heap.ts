@@ -21,6 +21,8 @@ export function holdYoungGeneration(processFlags: readonly string[]): boolean {
   v8.setFlagsFromString('--semi-space-growth-factor=1');
   v8.setFlagsFromString('--expose-gc');
   const gc = vm.runInNewContext('gc') as (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
+  // Contexts created later (another workflow thread) get no `gc` global.
+  v8.setFlagsFromString('--no-expose-gc');
   gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
   return true;
 }
