@@ -9,7 +9,8 @@
  * - `skein build` itself (validation, imports, webpack from scratch, writing the build): figure only;
  * - spawn -> first completed `POST /workflow/run`: target <= 3 s from a build;
  * - worker RSS after 300 further runs (300 different workflows, 10 in flight): target <= 400 MB from a build (the
- *   worker caps its workflow thread's young generation; README's "Where the memory goes" lists what else was measured);
+ *   worker bounds its workflow thread's heap and sizes Temporal's workflow cache to it, and holds its main isolate's
+ *   young generation; README's "Where the memory goes" lists what else was measured);
  * each compared with `skein worker <projectDir>` measured in the same run (the ratio build / project).
  *
  *   npm run build && node bench/worker-build/run.mjs [--runs 3]

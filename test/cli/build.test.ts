@@ -132,6 +132,8 @@ describe('skein worker <buildDir>', () => {
     expect(loaded.some((u) => u.includes('/@temporalio/worker/lib/worker.js'))).toBe(true);
     expect(loaded.filter((u) => u.includes('/packages/validator/'))).toEqual([]);
     expect(loaded.filter((u) => /\/webpack\/lib\/(webpack|Compiler)\.js$/.test(u) || u.includes('/@swc/'))).toEqual([]);
+    // Nor the AWS SDK while S3 traces are off.
+    expect(loaded.filter((u) => u.includes('/@aws-sdk/'))).toEqual([]);
   }, 120_000);
 
   it.each([

@@ -8,6 +8,7 @@ import { beginProjectCheck, type ProjectCheck } from './validate.js';
 
 export type { ProjectCheck } from './validate.js';
 export { looksLikeBuild, BUILD_RECORD } from './build/build-files.js';
+export { beginProjectCodeCheck } from './build/project-code.js';
 
 /**
  * Begins the startup check of `projectDir` as `startWorker` would (same startup cache: `options.startupCache`,

@@ -5,6 +5,8 @@
 export { startWorker, type StartWorkerOptions, type SkeinWorker } from './worker.js';
 export { beginStartupCheck, type ProjectCheck } from './check.js';
 export { WorkerStartupError } from './errors.js';
+export { holdYoungGeneration } from './main-heap.js';
+export { processHeapFlags } from './workflow-thread.js';
 export {
   loadWorkerConfig,
   loadEngineConfig,
@@ -22,7 +24,8 @@ export { createLogger, logError, logSerializers } from './logger.js';
 export type { TraceExporter, TraceFile, TraceNode, TraceNodeKind } from './traces/types.js';
 export { redact, isCredentialKey, REDACTED } from './traces/redact.js';
 export { TRACE_EXPORT_CHANNEL, type TraceExportOutcome } from './traces/outcome.js';
-export { S3TraceExporter, traceS3Client, type UploadBackoff } from './traces/s3.js';
+// The S3 exporter stays internal: exporting it here would load the AWS SDK with every worker.
+export type { UploadBackoff } from './traces/s3.js';
 export { sweepTraces } from './traces/retention.js';
 export { prepareProject, type PreparedProject, type PrepareOptions } from './build/prepare.js';
 export { replayHistories, mismatchedEvent, type ReplayOptions } from './replay/replay.js';

@@ -6,10 +6,10 @@ import path from 'node:path';
 import type { RemoteTraceLocation } from '@skein/core';
 import type { Manifest } from '@skein/discovery';
 import { buildCatalogDocument } from '../catalog.js';
-import { computeBuildId } from '../deploy/build-id.js';
 import { WorkerStartupError } from '../errors.js';
 import { projectFacts, restoreProject, type LoadedProject, type ProjectFacts } from '../load.js';
 import { BUILD_FILES, BUILD_RECORD } from './build-files.js';
+import { projectBuildId } from './project-code.js';
 import type { PreparedProject } from './prepare.js';
 
 /** Format of `BUILD_RECORD`; a worker refuses other formats. */
@@ -68,11 +68,6 @@ function currentVersions(): BuildVersions {
   };
 }
 
-/** The build ID of a prepared project's code (see `computeBuildId`). */
-function buildIdOf(manifest: Manifest, workflowCode: string, traceDir: string | null): string {
-  return computeBuildId({ workflowCode, roots: [manifest.root, ...manifest.packages.map((p) => p.root)], ...(traceDir ? { locations: [traceDir] } : {}) });
-}
-
 /**
  * Whether `dir` lies inside one of `roots` outside every dot-folder: its files would count as the project's
  * code (the build ID hashes them), so a build there would change its own project.
@@ -122,7 +117,7 @@ export async function writeBuild(
   // Without its record a half-written build is refused as incomplete.
   await rm(path.join(dir, BUILD_RECORD), { force: true });
   const facts: ProjectFacts = projectFacts(project);
-  const buildId = buildIdOf(manifest, workflowCode, traceDir);
+  const buildId = projectBuildId(manifest, workflowCode, traceDir);
   const deployment = { name: options.deploymentName ?? options.catalog, buildId };
   const contents: Record<string, string> = {
     [FILES.bundle]: workflowCode,
@@ -154,9 +149,11 @@ export async function writeBuild(
  * - its record is there, of this format, made with this Skein, Temporal SDK and Node.js version;
  * - every file it lists is there with the content it had at build time;
  * - the project it was built from is where it was, with the same code (its build ID computed again).
+ * @param options.projectBuildId that build ID, begun earlier by `beginProjectCodeCheck(dir)` (in a thread, while the
+ *   process loaded the rest of the worker); default: computed here.
  * @throws WorkerStartupError with one line naming what is wrong and the fix (`skein build` again).
  */
-export async function openBuild(dir: string): Promise<OpenedBuild> {
+export async function openBuild(dir: string, options: { projectBuildId?: Promise<string> } = {}): Promise<OpenedBuild> {
   const buildDir = path.resolve(dir);
   const again = `run "skein build" again`;
   const recordText = await readFile(path.join(buildDir, BUILD_RECORD), 'utf8').catch(() => null);
@@ -194,7 +191,7 @@ export async function openBuild(dir: string): Promise<OpenedBuild> {
   const workflowCode = texts[FILES.bundle]!;
   let buildId: string;
   try {
-    buildId = buildIdOf(manifest, workflowCode, record.traceDir);
+    buildId = await (options.projectBuildId ?? projectBuildId(manifest, workflowCode, record.traceDir));
   } catch (err) {
     throw new WorkerStartupError(
       `${buildDir} was built from ${record.projectDir}, which cannot be read now (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): run the build where it was made, or ${again}`,

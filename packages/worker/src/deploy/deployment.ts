@@ -172,6 +172,6 @@ export async function promoteWhenReady(
     }
     if (Date.now() > deadline)
       throw new Error(`Temporal did not list (or promote) version ${target.buildId} of deployment "${target.name}" within ${options.timeoutMs ?? 30_000} ms`);
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -53,8 +53,13 @@ export async function joinDeployment(client: Client, target: RolloutTarget, logg
     },
   };
   try {
-    lease = await keepLease(client, catalog, deployment.buildId, (err) => logger.warn({ err }, 'liveness lease not renewed; retrying'));
-    await recordVersionCatalog(client, target.doc);
+    // The lease and the build's catalog record are independent: one round trip to the engine instead of two.
+    const [leased, recorded] = await Promise.allSettled([
+      keepLease(client, catalog, deployment.buildId, (err) => logger.warn({ err }, 'liveness lease not renewed; retrying')),
+      recordVersionCatalog(client, target.doc),
+    ]);
+    if (leased.status === 'fulfilled') lease = leased.value;
+    if (recorded.status === 'rejected') throw recorded.reason;
     let current = false;
     if (target.promote === 'auto') {
       // A failed promotion leaves the worker serving its build's pinned runs (never a crash loop): an operator promotes it.

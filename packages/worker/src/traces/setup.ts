@@ -7,7 +7,8 @@ import { WorkerStartupError } from '../errors.js';
 import type { TraceConfig } from '../config.js';
 import { TraceRecorder, type TraceEngine } from './recorder.js';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { S3TraceExporter, traceS3Client, type UploadBackoff } from './s3.js';
+// The AWS SDK (about 140 ms of CPU to import on a fresh compile cache) is loaded only when S3 traces are on.
+import type { S3TraceExporter, UploadBackoff } from './s3.js';
 import type { TraceExporter } from './types.js';
 
 /** A worker's trace machinery, as {@link setUpTraces} builds it. */
@@ -28,6 +29,7 @@ export interface WorkerTraces {
  */
 export async function traceRemoteOf(config: TraceConfig): Promise<{ remote: RemoteTraceLocation; client: S3Client } | undefined> {
   if (!config.s3) return undefined;
+  const { traceS3Client } = await import('./s3.js');
   const { client, endpoint } = await traceS3Client().catch((err: unknown) => {
     throw new WorkerStartupError(`SKEIN_TRACE_S3_BUCKET is set but the AWS SDK cannot read its S3 endpoint setting: ${(err as Error).message}`);
   });
@@ -74,6 +76,7 @@ export async function setUpTraces(settings: {
   let uploader: S3TraceExporter | undefined;
   if (s3Destination) {
     const spoolDir = path.resolve(options.spoolDir ?? config.spoolDir ?? path.join(projectRoot, '.skein', 'trace-spool'));
+    const { S3TraceExporter } = await import('./s3.js');
     uploader = new S3TraceExporter(s3Destination.remote, s3Destination.client, spoolDir, logger, options.backoff);
   }
   const exporters = [...(options.exporters ?? []), ...(uploader ? [uploader] : [])];
