@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mergeVisitors, parseSource, walk } from '../src/index.js';
-import { analyzeModule, unsupportedFormsVisitor, type Definition, type ModuleInfo, type UnsupportedForm } from '../src/module-info.js';
+import { analyzeModule, type Definition, type ModuleInfo, type UnsupportedForm } from '../src/module-info.js';
+import { moduleFactsVisitors } from '../src/unsupported-forms.js';
 
 function analyze(code: string, file = '/p/m.ts'): ModuleInfo {
   const { ast, errors } = parseSource(code, file);
@@ -17,9 +18,11 @@ function analyze(code: string, file = '/p/m.ts'): ModuleInfo {
 function unsupported(code: string, file = '/p/m.js'): UnsupportedForm[] {
   const { ast, errors } = parseSource(code, file);
   expect(errors).toEqual([]);
-  const out: UnsupportedForm[] = [];
-  walk(ast!, mergeVisitors([unsupportedFormsVisitor(out)]));
-  return out;
+  const facts = { importSites: [], unsupported: [] as UnsupportedForm[] };
+  const { visitors, finish } = moduleFactsVisitors(facts, undefined);
+  walk(ast!, mergeVisitors(visitors));
+  finish();
+  return facts.unsupported;
 }
 
 /** A definition briefly: `callee calleeName name@line:col [aliases]`. */
