@@ -4,7 +4,7 @@
  * module's facts by the store's single traversal.
  */
 import { describe, expect, it } from 'vitest';
-import { importCollector, type ImportSite } from '../src/import-sites.js';
+import { importCollector, isGlobalRequireCall, isRequireCall, type ImportSite } from '../src/import-sites.js';
 import { mergeVisitors, parseSource, walk } from '../src/index.js';
 import { ModuleStore } from '../src/store.js';
 import { memoryFileSystem } from './memfs.js';
@@ -85,6 +85,38 @@ describe('importCollector', () => {
     expect(sites(code, '/p/m.js', true)).toEqual(sites(code, '/p/m.js'));
     expect(sites(code, '/p/m.js').map((s) => s.kind)).toEqual(['dynamic-import', 'require']);
     expect(sites('export function f() { return 1; }\n', '/p/m.js', true)).toEqual([]);
+  });
+});
+
+describe('isGlobalRequireCall and isRequireCall', () => {
+  it('tell a call of the global require (with one string argument) from any other call or `new`', () => {
+    const code = [
+      "require('./a.js');",
+      'require(x);',
+      "require('./a.js', 1);",
+      'require();',
+      'require(...names);',
+      "obj.require('./a.js');",
+      "load('./a.js');",
+      "new require('./a.js');",
+      "function f(require) { require('./b.js'); }",
+    ].join('\n');
+    const { ast } = parseSource(code, '/p/m.cjs');
+    const answers: string[] = [];
+    const record = (path: Parameters<typeof isGlobalRequireCall>[0]) =>
+      answers.push(`${path.node.loc?.start.line}: ${isGlobalRequireCall(path)} ${isRequireCall(path)}`);
+    walk(ast!, mergeVisitors([{ CallExpression: record, NewExpression: record }]));
+    expect(answers).toEqual([
+      '1: true true',
+      '2: true false',
+      '3: true false',
+      '4: true false',
+      '5: true false',
+      '6: false false',
+      '7: false false',
+      '8: false false',
+      '9: false false',
+    ]);
   });
 });
 

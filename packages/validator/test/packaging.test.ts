@@ -171,6 +171,10 @@ describe('publishedFiles', () => {
       '/p/dist/deep/b.d.ts',
     ]);
     expect(publishedFiles(root, files, { files: [1, null, '', '/', '!', 'index.js'] })).toEqual(['/p/package.json', '/p/index.js']);
+    // Only leading `!`s negate, and any run of trailing slashes is dropped.
+    const odd = ['/p/package.json', '/p/a!b.js', '/p/ab.js', '/p/dist/a.js'];
+    expect(publishedFiles(root, odd, { files: ['a!b.js', 'dist//'] })).toEqual(['/p/package.json', '/p/a!b.js', '/p/dist/a.js']);
+    expect(publishedFiles(root, odd, { files: ['*.js', '!a!b.js'] })).toEqual(['/p/package.json', '/p/ab.js']);
   });
   it('always keeps what main, browser and bin name (bin as a string or a map), written with or without ./', () => {
     expect(publishedFiles(root, files, { files: ['dist'], main: './index.js' })).toEqual([
@@ -187,6 +191,7 @@ describe('publishedFiles', () => {
       '/p/.hidden/c.js',
     ]);
     expect(publishedFiles(root, files, { files: ['index.js'], bin: 'README.md', main: 7 })).toEqual(['/p/package.json', '/p/index.js', '/p/README.md']);
+    expect(publishedFiles(root, files, { files: ['index.js'], bin: 5, main: '', browser: null })).toEqual(['/p/package.json', '/p/index.js']);
   });
   it('without "files", leaves out what the root’s .npmignore (or .gitignore) excludes, never package.json', () => {
     expect(publishedFiles(root, files, {}, 'src/\n*.d.ts\n# a comment\n.hidden\npackage.json\n')).toEqual([

@@ -49,24 +49,26 @@ function filesEntries(field: unknown[]): FilesEntry[] {
       .replace(/^!+/, '')
       .replace(/^\.?\//, '')
       .replace(/\/+$/, '');
-    if (pattern !== '') out.push({ include, matcher: new Minimatch(pattern, { dot: true }) });
+    out.push({ include, matcher: new Minimatch(pattern, { dot: true }) }); // an empty pattern matches no file
   }
   return out;
 }
 
 /** True when `matcher` matches `rel` or a folder that holds it. */
 function covers(matcher: Minimatch, rel: string): boolean {
-  for (let i = rel.indexOf('/'); i !== -1; i = rel.indexOf('/', i + 1)) if (matcher.match(rel.slice(0, i))) return true;
+  let slash = -1;
+  while ((slash = rel.indexOf('/', slash + 1)) !== -1) if (matcher.match(rel.slice(0, slash))) return true;
   return matcher.match(rel);
 }
 
 /** The package-relative paths npm always publishes: package.json and what `main`, `browser` and `bin` name. */
 function alwaysIncluded(fields: PublishFields): Set<string> {
   const bin = fields.bin;
-  const binFiles: unknown[] = typeof bin === 'string' ? [bin] : bin && typeof bin === 'object' ? Object.values(bin) : [];
+  // Object.values gives nothing for a number or a boolean.
+  const binFiles: unknown[] = typeof bin === 'string' ? [bin] : Object.values(bin ?? {});
   const named = [fields.main, fields.browser, ...binFiles];
   const out = new Set(['package.json']);
-  for (const value of named) if (typeof value === 'string' && value !== '') out.add(path.posix.normalize(value.split(path.sep).join('/')));
+  for (const value of named) if (typeof value === 'string') out.add(path.posix.normalize(value.split(path.sep).join('/')));
   return out;
 }
 
@@ -92,7 +94,7 @@ export function publishedFiles(root: string, files: readonly string[], fields: P
     const rel = relative(f);
     if (always.has(rel)) return true;
     let published = false;
-    for (const entry of entries) if (entry.include !== published && covers(entry.matcher, rel)) published = entry.include;
+    for (const entry of entries) if (covers(entry.matcher, rel)) published = entry.include;
     return published;
   });
 }
