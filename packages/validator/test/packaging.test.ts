@@ -175,6 +175,8 @@ describe('publishedFiles', () => {
     const odd = ['/p/package.json', '/p/a!b.js', '/p/ab.js', '/p/dist/a.js'];
     expect(publishedFiles(root, odd, { files: ['a!b.js', 'dist//'] })).toEqual(['/p/package.json', '/p/a!b.js', '/p/dist/a.js']);
     expect(publishedFiles(root, odd, { files: ['*.js', '!a!b.js'] })).toEqual(['/p/package.json', '/p/ab.js']);
+    // A folder of one letter is a folder too.
+    expect(publishedFiles(root, ['/p/package.json', '/p/a/b.js', '/p/ab/c.js'], { files: ['a'] })).toEqual(['/p/package.json', '/p/a/b.js']);
   });
   it('always keeps what main, browser and bin name (bin as a string or a map), written with or without ./', () => {
     expect(publishedFiles(root, files, { files: ['dist'], main: './index.js' })).toEqual([
