@@ -1,13 +1,16 @@
 /**
- * One pass over one parsed module, turning its AST into the static facts discovery needs: imports, exports,
- * re-exports, `workflow()` / `step()` / `evaluator()` definitions with their static names, and the unsupported
- * forms of package rule 3 (CommonJS, dynamic `import()`, computed paths, `export * as ns`). Rules read this data;
- * they never parse or traverse again (one parse and one traversal per file).
+ * One pass over the top level of one parsed module, turning its AST into the static facts discovery needs: imports,
+ * exports, re-exports, `workflow()` / `step()` / `evaluator()` definitions with their static names, and
+ * `export * as ns` (a form package rule 3 does not support). The file's single traversal adds its import sites and
+ * the other unsupported forms (unsupported-forms.ts). Rules read this data; they never parse or traverse again.
  */
 import type * as t from '@babel/types';
 import { positionOf, type Position } from './finding.js';
-import { isGlobalRequireCall } from './import-sites.js';
-import { IMPORT_CALL, mayMatch, VISIT_SCOPE, type RuleVisitor, type SourceFacts } from './visitor-table.js';
+import type { ImportSite } from './import-sites.js';
+import { keyName, staticStringOf } from './static-values.js';
+import type { UnsupportedForm } from './unsupported-forms.js';
+
+export type { UnsupportedForm } from './unsupported-forms.js';
 
 /** The module whose `workflow`, `step` and `evaluator` exports are the authoring API (with its subpaths). */
 export const AUTHORING_MODULE = '@skein/core';
@@ -64,13 +67,6 @@ export type LocalBinding =
   | { kind: 'definition'; definition: Definition; position: Position }
   | { kind: 'value'; references: Reference[]; position: Position };
 
-/** A construct package rule 3 does not support in an entry or barrel. */
-export type UnsupportedForm =
-  | { kind: 'commonjs'; what: string; position: Position; source?: string; binding?: string }
-  | { kind: 'dynamic-import'; source: string; position: Position }
-  | { kind: 'computed-path'; what: string; position: Position }
-  | { kind: 'namespace-reexport'; source: string; exported: string; position: Position };
-
 /** Static facts about one module. */
 export interface ModuleInfo {
   file: string;
@@ -80,6 +76,9 @@ export interface ModuleInfo {
   /** `export * from 'source'` declarations, in source order. */
   stars: { source: string; position: Position; sourcePosition: Position }[];
   locals: Map<string, LocalBinding>;
+  /** Every import site, in source order (filled by the file's traversal: see `moduleFactsVisitors` in unsupported-forms.ts). */
+  importSites: ImportSite[];
+  /** Sorted by position (complete after the file's traversal). */
   unsupported: UnsupportedForm[];
 }
 
@@ -89,18 +88,6 @@ const AUTHORING_NAMES = new Set<string>(['workflow', 'step', 'evaluator']);
 /** True for `@skein/core` and its subpaths (`@skein/core/workflow`). */
 export function isAuthoringSource(source: string): boolean {
   return source === AUTHORING_MODULE || source.startsWith(`${AUTHORING_MODULE}/`);
-}
-
-function staticStringOf(node: t.Node | null | undefined): string | undefined {
-  if (!node) return undefined;
-  if (node.type === 'StringLiteral') return node.value;
-  if (node.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? undefined;
-  return undefined;
-}
-
-function keyName(key: t.Node, computed: boolean): string | undefined {
-  if (!computed && key.type === 'Identifier') return key.name;
-  return staticStringOf(key);
 }
 
 function exportedName(node: t.Identifier | t.StringLiteral): string {
@@ -135,23 +122,10 @@ function referencesOf(expr: t.Node): Reference[] {
   return refs;
 }
 
-function isModuleExports(node: t.Node): boolean {
-  return (
-    node.type === 'MemberExpression' &&
-    node.object.type === 'Identifier' &&
-    node.object.name === 'module' &&
-    keyName(node.property, node.computed) === 'exports'
-  );
-}
-
-function isExportsObject(node: t.Node): boolean {
-  return (node.type === 'Identifier' && node.name === 'exports') || isModuleExports(node);
-}
-
 /**
  * Reads one parsed module. `program` is the Babel `Program`; the result is plain data.
- * Reads top-level statements only; forms anywhere in the tree come from `unsupportedFormsVisitor`, which runs in
- * the file's single traversal.
+ * Reads top-level statements only; import sites and the unsupported forms anywhere in the tree come from the visitors
+ * of `moduleFactsVisitors` (unsupported-forms.ts), which run in the file's single traversal.
  * Definitions are `workflow`/`step`/`evaluator` imported from `@skein/core` (or a subpath), directly or as a
  * namespace member (`core.workflow(...)`), and wrapper factories (any call with an object literal holding a static
  * `name`; package rule 1).
@@ -307,7 +281,7 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
     else if (local?.kind === 'value') exports.set(name, { kind: 'value', references: local.references, position: binding.position });
   }
 
-  return { file, imports, exports, stars, locals, unsupported };
+  return { file, imports, exports, stars, locals, importSites: [], unsupported };
 
   function declareLocals(decl: t.Node): string[] {
     const names: string[] = [];
@@ -324,74 +298,4 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
     }
     return names;
   }
-}
-
-/** `module.exports = …`, `exports.x = …` (also written `module['exports']`). */
-const EXPORTS_WORD = /\bexports\b/;
-/** `require(…)`, `Object.defineProperty(exports, …)`. */
-const REQUIRE_OR_EXPORTS = /\b(?:require|exports)\b/;
-const UNSUPPORTED_FORMS_SCOPE = { AssignmentExpression: EXPORTS_WORD, CallExpression: REQUIRE_OR_EXPORTS, ImportExpression: IMPORT_CALL } as const;
-
-/**
- * True unless the text of a cleanly parsed file (`source`) shows it holds none of the forms `unsupportedFormsVisitor`
- * looks for (each needs `exports`, `require` or `import(`); then the store does not make the visitor at all.
- */
-export function mayHoldUnsupportedForms(source: SourceFacts | undefined): boolean {
-  return mayMatch(source, REQUIRE_OR_EXPORTS) || mayMatch(source, IMPORT_CALL);
-}
-
-/**
- * Discovery's visitor in the single traversal of a module: CommonJS exports and requires, dynamic imports and
- * computed paths anywhere in it, pushed to `out` in traversal order (the store sorts them by position).
- * A `require()` inside a CommonJS export assignment is part of that form, not a second one. Each form needs one of
- * the words `exports`, `require` or `import(` in the text, so the walk leaves the visitor out of most files.
- */
-export function unsupportedFormsVisitor(out: UnsupportedForm[]): RuleVisitor {
-  const cjsRanges: [number, number][] = [];
-  return {
-    AssignmentExpression({ node: n }) {
-      if (n.left.type !== 'MemberExpression') return;
-      const left = n.left;
-      if (!isModuleExports(left) && !isExportsObject(left.object)) return;
-      const binding = isModuleExports(left) ? undefined : keyName(left.property, left.computed);
-      const what = isModuleExports(left) ? 'module.exports = …' : `${isModuleExports(left.object) ? 'module.exports' : 'exports'}.${binding ?? '[…]'} = …`;
-      const right = n.right;
-      const source =
-        right.type === 'CallExpression' && right.callee.type === 'Identifier' && right.callee.name === 'require'
-          ? staticStringOf(right.arguments[0])
-          : undefined;
-      out.push({ kind: 'commonjs', what, position: positionOf(n), ...(source !== undefined && { source }), ...(binding !== undefined && { binding }) });
-      cjsRanges.push([n.start ?? 0, n.end ?? 0]);
-    },
-    CallExpression(path) {
-      const n = path.node;
-      const callee = n.callee;
-      if (isGlobalRequireCall(path)) {
-        const start = n.start ?? 0;
-        if (cjsRanges.some(([s, e]) => start >= s && start < e)) return;
-        const source = staticStringOf(n.arguments[0]);
-        out.push(
-          source === undefined
-            ? { kind: 'computed-path', what: 'require()', position: positionOf(n) }
-            : { kind: 'commonjs', what: `require('${source}')`, position: positionOf(n), source },
-        );
-      } else if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier' && callee.object.name === 'Object') {
-        const first = n.arguments[0];
-        const method = keyName(callee.property, callee.computed);
-        if (first && isExportsObject(first) && (method === 'defineProperty' || method === 'assign' || method === 'defineProperties')) {
-          out.push({ kind: 'commonjs', what: `Object.${method}(exports, …)`, position: positionOf(n) });
-          cjsRanges.push([n.start ?? 0, n.end ?? 0]);
-        }
-      }
-    },
-    ImportExpression({ node: n }) {
-      const source = staticStringOf(n.source);
-      out.push(
-        source === undefined
-          ? { kind: 'computed-path', what: 'import()', position: positionOf(n) }
-          : { kind: 'dynamic-import', source, position: positionOf(n) },
-      );
-    },
-    [VISIT_SCOPE]: UNSUPPORTED_FORMS_SCOPE,
-  };
 }

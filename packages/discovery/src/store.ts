@@ -1,17 +1,18 @@
 /**
  * Reads, parses and walks each module once (cached by path), turning unreadable, oversized and unparsable files
- * into findings rather than exceptions. The one traversal of each file runs discovery's own visitor (CommonJS,
- * `import()`, computed paths) merged with whatever visitors the session's `ModuleHook` adds (the validator's
+ * into findings rather than exceptions. The one traversal of each file runs discovery's own visitors (the import-site
+ * collector and the CommonJS export forms, both stored with the module's facts) merged with whatever visitors the session's `ModuleHook` adds (the validator's
  * rules), so no one parses or walks a file a second time. Never imports or runs the code it reads.
  */
 import type { File } from '@babel/types';
 import type { Diagnostics } from './diagnostics.js';
 import type { Position } from './finding.js';
 import { errorCode, type FileSystem } from './fs.js';
-import { analyzeModule, mayHoldUnsupportedForms, unsupportedFormsVisitor, type ModuleInfo } from './module-info.js';
+import { analyzeModule, type ModuleInfo } from './module-info.js';
 import { isTypeScriptFile, parseSource } from './parse.js';
 import type { MessageId } from './rules.js';
 import { walk } from './traverse.js';
+import { moduleFactsVisitors } from './unsupported-forms.js';
 import { mergeVisitors, type RuleVisitor, type SourceFacts } from './visitor-table.js';
 
 /** Default size cap of one source file: 1 MiB. */
@@ -148,16 +149,11 @@ export class ModuleStore {
     const info = analyzeModule(file, ast.program);
     const source = sourceFacts(file, text, errors.length);
     const hooked = this.hook?.visitorsFor(file, ast, source) ?? [];
-    const visitors = mayHoldUnsupportedForms(source) ? [unsupportedFormsVisitor(info.unsupported), ...hooked] : hooked;
-    this.#walk(file, ast, visitors, source, problems);
-    info.unsupported.sort(byPosition);
+    const own = moduleFactsVisitors(info, source);
+    this.#walk(file, ast, [...own.visitors, ...hooked], source, problems);
+    own.finish();
     return { info, problems };
   }
-}
-
-/** Orders forms by line, then column. */
-function byPosition(a: { position: Position }, b: { position: Position }): number {
-  return a.position.line - b.position.line || a.position.column - b.position.column;
 }
 
 /**

@@ -5,10 +5,13 @@
  * of bases applies in order, later ones winning; the project's own options win over every base; a path option is
  * relative to the config file that sets it. Files are read as JSONC (comments, trailing commas).
  *
- * Why not the `get-tsconfig` library: it reads through `node:fs` directly, while every read of the analysis goes
- * through its `FileSystem` (confined to the package and its dependencies, in memory in tests, and recorded by the
- * worker's validation cache so that a changed base config invalidates the cached result). Following `extends` is
- * the small part of what it does that the analysis needs.
+ * Why not the `get-tsconfig` library: its `parseTsconfig(path, cache)` reads through `node:fs` itself (the cache is a
+ * map of its results, not a file system), while every read of the analysis goes through its `FileSystem` (confined to
+ * the package and its dependencies, in memory in tests, and recorded by the worker's validation cache so that a
+ * changed base config invalidates the cached result). Measured by bench/analysis-libraries/tsconfig.mjs over the
+ * tsconfig.json files of fixtures/ and examples/ and 6 `extends` shapes (a base without `.json`, an array of bases, a
+ * package's `tsconfig.json`, a path inside a scoped package, a chain of three, no options): the same `rootDir` and
+ * `outDir` in 10 of 10, in a median 101 µs per config here against its 214 µs (load average 16).
  */
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse } from 'jsonc-parser';

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mergeVisitors, parseSource, walk } from '../src/index.js';
-import { analyzeModule, unsupportedFormsVisitor, type Definition, type ModuleInfo, type UnsupportedForm } from '../src/module-info.js';
+import { analyzeModule, type Definition, type ModuleInfo, type UnsupportedForm } from '../src/module-info.js';
+import { moduleFactsVisitors } from '../src/unsupported-forms.js';
 
 function analyze(code: string, file = '/p/m.ts'): ModuleInfo {
   const { ast, errors } = parseSource(code, file);
@@ -17,9 +18,11 @@ function analyze(code: string, file = '/p/m.ts'): ModuleInfo {
 function unsupported(code: string, file = '/p/m.js'): UnsupportedForm[] {
   const { ast, errors } = parseSource(code, file);
   expect(errors).toEqual([]);
-  const out: UnsupportedForm[] = [];
-  walk(ast!, mergeVisitors([unsupportedFormsVisitor(out)]));
-  return out;
+  const facts = { importSites: [], unsupported: [] as UnsupportedForm[] };
+  const { visitors, finish } = moduleFactsVisitors(facts, undefined);
+  walk(ast!, mergeVisitors(visitors));
+  finish();
+  return facts.unsupported;
 }
 
 /** A definition briefly: `callee calleeName name@line:col [aliases]`. */
@@ -110,6 +113,11 @@ describe('definitions', () => {
     expect(exported(info, 'd')).toBe('definition workflow workflow ?@8:35 [] @8:1');
     expect(exported(info, 'e')).toBe("definition workflow workflow 'computed-key'@9:39 [] @9:1");
     expect(exported(info, 'f')).toBe('definition workflow workflow ?@10:27 [] @10:1');
+    const computed = analyze(
+      `${CORE}const C = pick();\nconst { D } = { D: 'd' };\nexport const g = workflow({ name: C });\nexport const h = workflow({ name: D });\n`,
+    );
+    expect(exported(computed, 'g')).toBe('definition workflow workflow ?@4:35 [] @4:1');
+    expect(exported(computed, 'h')).toBe('definition workflow workflow ?@5:35 [] @5:1');
   });
 
   it('reads aliases of workflows (strings, spreads and holes are not static, a non-array is one bad alias), never of steps', () => {
@@ -193,6 +201,13 @@ describe('exports', () => {
     expect(exported(analyze('import w from "./w.js";\nexport default w;\n'), 'default')).toBe('local w @2:1');
     expect(exported(analyze('export default function () {}\n'), 'default')).toBe('value [] @1:1');
     expect(exported(analyze('export default class {}\n'), 'default')).toBe('value [] @1:1');
+    // A declaration is a value without references, whatever names its body reads.
+    expect(exported(analyze('export default function named(a) { return helper(a); }\n'), 'default')).toBe('value [] @1:1');
+    expect(exported(analyze('export default class C extends Base { m() { return x; } }\n'), 'default')).toBe('value [] @1:1');
+    // Non-computed members (also optional ones) are not references; a computed one is.
+    expect(exported(analyze('export default obj?.prop + o.q + o[idx] + o?.[j];\n'), 'default')).toBe(
+      'value [obj@1:16, o@1:28, o@1:34, idx@1:36, o@1:43, j@1:47] @1:1',
+    );
     expect(exported(analyze('export default { greet, version: v, [k]: 1, m() {} };\n'), 'default')).toBe('value [greet@1:18, v@1:34, k@1:38] @1:1');
     expect(exported(analyze('export default [a, , b, ...c];\n'), 'default')).toBe('value [a@1:17, b@1:22, c@1:28] @1:1');
   });

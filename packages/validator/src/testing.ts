@@ -53,7 +53,6 @@ export function lint<MessageIds extends string>(rule: FileRule<MessageIds>, code
             options.role ?? 'workflow',
             rulesByRole([rule]),
             { resolve: (_file, specifier) => resolve(specifier), packageRootOf: () => '/pkg', report: (d) => into.push(d) },
-            [],
             source,
           ),
           source,

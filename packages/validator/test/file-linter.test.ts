@@ -45,13 +45,13 @@ function host(log: string[], reports: ValidatorDiagnostic[] = []): LintHost {
 }
 
 describe('visitorsForRole', () => {
-  it('creates the rules of the file’s role only, after the import collector; a dependency gets the collector alone', () => {
+  it('creates the rules of the file’s role only; a dependency gets none (discovery collects its import sites)', () => {
     const steps = probe(['steps']);
     const workflow = probe(['workflow', 'workflow-code']);
     const rules = rulesByRole([steps, workflow]);
-    expect(visitorsForRole('/pkg/a.js', 'workflow', rules, host([]), [], undefined)).toHaveLength(2);
-    expect(visitorsForRole('/pkg/b.js', 'other', rules, host([]), [], undefined)).toHaveLength(1);
-    expect(visitorsForRole('/pkg/c.js', 'dependency', rules, host([]), [], undefined)).toHaveLength(1);
+    expect(visitorsForRole('/pkg/a.js', 'workflow', rules, host([]), undefined)).toHaveLength(1);
+    expect(visitorsForRole('/pkg/b.js', 'other', rules, host([]), undefined)).toHaveLength(0);
+    expect(visitorsForRole('/pkg/c.js', 'dependency', rules, host([]), undefined)).toHaveLength(0);
     expect([steps.contexts.length, workflow.contexts.length]).toEqual([0, 1]);
     expect([workflow.contexts[0]?.file, workflow.contexts[0]?.role]).toEqual(['/pkg/a.js', 'workflow']);
   });
@@ -59,11 +59,11 @@ describe('visitorsForRole', () => {
   it('does not create a rule whose words the text of a cleanly parsed file lacks; creates it for any other file', () => {
     const rule = probe(['workflow'], /\bfetch\b/);
     const rules = rulesByRole([rule]);
-    visitorsForRole('/pkg/a.js', 'workflow', rules, host([]), [], { text: 'g(1);', typescript: false });
+    visitorsForRole('/pkg/a.js', 'workflow', rules, host([]), { text: 'g(1);', typescript: false });
     expect(rule.contexts).toHaveLength(0);
-    visitorsForRole('/pkg/b.js', 'workflow', rules, host([]), [], { text: 'fetch(1);', typescript: false });
-    visitorsForRole('/pkg/c.js', 'workflow', rules, host([]), [], { text: 'f\\u0065tch(1);', typescript: false });
-    visitorsForRole('/pkg/d.js', 'workflow', rules, host([]), [], undefined);
+    visitorsForRole('/pkg/b.js', 'workflow', rules, host([]), { text: 'fetch(1);', typescript: false });
+    visitorsForRole('/pkg/c.js', 'workflow', rules, host([]), { text: 'f\\u0065tch(1);', typescript: false });
+    visitorsForRole('/pkg/d.js', 'workflow', rules, host([]), undefined);
     expect(rule.contexts.map((c) => c.file)).toEqual(['/pkg/b.js', '/pkg/c.js', '/pkg/d.js']);
   });
 });
@@ -74,7 +74,7 @@ describe('the context of a rule', () => {
     const reports: ValidatorDiagnostic[] = [];
     const rule = probe(['steps']);
     const { ast } = parseSource('f();\n', '/pkg/s/steps.js');
-    walk(ast as never, mergeVisitors(visitorsForRole('/pkg/s/steps.js', 'steps', rulesByRole([rule]), host(log, reports), [], undefined)));
+    walk(ast as never, mergeVisitors(visitorsForRole('/pkg/s/steps.js', 'steps', rulesByRole([rule]), host(log, reports), undefined)));
     const context = rule.contexts[0] as FileRuleContext;
     expect(log).toEqual([]);
     expect([context.packageRoot, context.packageRoot]).toEqual(['/pkg', '/pkg']);

@@ -101,6 +101,20 @@ describe('packaging/zod-peer-dependency', () => {
   });
 });
 
+describe('the published files of a package without "files"', () => {
+  it('leave out what the root’s .npmignore excludes, or its .gitignore when it has no .npmignore (read through the analysis file system)', async () => {
+    const zodTypes = { 'types/internal.d.ts': "import type { z } from 'zod';\n" };
+    const peer = { peerDependencies: { '@skein/core': '0.1.0' } };
+    expect(summarize(await validate(pkg('npmignore', peer, { ...zodTypes, '.npmignore': 'types/\n' })))).toEqual([]);
+    expect(summarize(await validate(pkg('gitignore', peer, { ...zodTypes, '.gitignore': 'types\n' })))).toEqual([]);
+    // An .npmignore wins over the .gitignore, and a package without either publishes the file.
+    expect(summarize(await validate(pkg('npmignore-first', peer, { ...zodTypes, '.npmignore': 'other\n', '.gitignore': 'types\n' })))).toEqual([
+      'packaging/zod-peer-dependency types/internal.d.ts:1:24',
+    ]);
+    expect(summarize(await validate(pkg('no-ignore-file', peer, zodTypes)))).toEqual(['packaging/zod-peer-dependency types/internal.d.ts:1:24']);
+  });
+});
+
 describe('packaging/javascript-sources and "files"', () => {
   it('honours negated "files" entries', async () => {
     const root = pkg(
@@ -114,13 +128,83 @@ describe('packaging/javascript-sources and "files"', () => {
 
 describe('publishedFiles', () => {
   const root = '/p';
-  const files = ['/p/package.json', '/p/index.js', '/p/src/a.ts', '/p/dist/a.js', '/p/dist/deep/b.js', '/p/dist/deep/b.d.ts', '/p/README.md'];
-  it('keeps everything without a "files" field', () => {
-    expect(publishedFiles(root, files, undefined)).toEqual(files);
+  const files = [
+    '/p/package.json',
+    '/p/index.js',
+    '/p/src/a.ts',
+    '/p/dist/a.js',
+    '/p/dist/deep/b.js',
+    '/p/dist/deep/b.d.ts',
+    '/p/README.md',
+    '/p/.hidden/c.js',
+  ];
+  it('keeps everything without a "files" field (an empty or non-array one counts as absent)', () => {
+    expect(publishedFiles(root, files, {})).toEqual(files);
+    expect(publishedFiles(root, files, { files: [] })).toEqual(files);
+    expect(publishedFiles(root, files, { files: 'dist' })).toEqual(files);
   });
-  it('matches folders, globs and negations, and always keeps package.json', () => {
-    expect(publishedFiles(root, files, ['dist/'])).toEqual(['/p/package.json', '/p/dist/a.js', '/p/dist/deep/b.js', '/p/dist/deep/b.d.ts']);
-    expect(publishedFiles(root, files, ['dist/**/*.js', 'index.js'])).toEqual(['/p/package.json', '/p/index.js', '/p/dist/a.js', '/p/dist/deep/b.js']);
-    expect(publishedFiles(root, files, ['./dist', '!dist/deep'])).toEqual(['/p/package.json', '/p/dist/a.js']);
+  it('matches folders, globs and negations with npm’s rules, and always keeps package.json', () => {
+    expect(publishedFiles(root, files, { files: ['dist/'] })).toEqual(['/p/package.json', '/p/dist/a.js', '/p/dist/deep/b.js', '/p/dist/deep/b.d.ts']);
+    expect(publishedFiles(root, files, { files: ['dist/**/*.js', 'index.js'] })).toEqual([
+      '/p/package.json',
+      '/p/index.js',
+      '/p/dist/a.js',
+      '/p/dist/deep/b.js',
+    ]);
+    expect(publishedFiles(root, files, { files: ['./dist', '!dist/deep'] })).toEqual(['/p/package.json', '/p/dist/a.js']);
+    expect(publishedFiles(root, files, { files: ['/dist/*', '!!dist/deep/*.ts'] })).toEqual(['/p/package.json', '/p/dist/a.js', '/p/dist/deep/b.js']);
+    // `*` stays inside one segment; `?` is one character; braces expand; dot folders match (as npm's file list does).
+    expect(publishedFiles(root, files, { files: ['*.js', 'dist/?.js'] })).toEqual(['/p/package.json', '/p/index.js', '/p/dist/a.js']);
+    expect(publishedFiles(root, files, { files: ['{src,.hidden}'] })).toEqual(['/p/package.json', '/p/src/a.ts', '/p/.hidden/c.js']);
+    expect(publishedFiles(root, files, { files: ['*/c.js', 'READ'] })).toEqual(['/p/package.json', '/p/.hidden/c.js']);
+  });
+  it('lets a later entry win over an earlier one, and skips entries that are not strings or name nothing', () => {
+    expect(publishedFiles(root, files, { files: ['!dist/deep', 'dist'] })).toEqual([
+      '/p/package.json',
+      '/p/dist/a.js',
+      '/p/dist/deep/b.js',
+      '/p/dist/deep/b.d.ts',
+    ]);
+    expect(publishedFiles(root, files, { files: ['dist', '!dist/deep', 'dist/deep/b.d.ts'] })).toEqual([
+      '/p/package.json',
+      '/p/dist/a.js',
+      '/p/dist/deep/b.d.ts',
+    ]);
+    expect(publishedFiles(root, files, { files: [1, null, '', '/', '!', 'index.js'] })).toEqual(['/p/package.json', '/p/index.js']);
+    // Only leading `!`s negate, and any run of trailing slashes is dropped.
+    const odd = ['/p/package.json', '/p/a!b.js', '/p/ab.js', '/p/dist/a.js'];
+    expect(publishedFiles(root, odd, { files: ['a!b.js', 'dist//'] })).toEqual(['/p/package.json', '/p/a!b.js', '/p/dist/a.js']);
+    expect(publishedFiles(root, odd, { files: ['*.js', '!a!b.js'] })).toEqual(['/p/package.json', '/p/ab.js']);
+    // A folder of one letter is a folder too.
+    expect(publishedFiles(root, ['/p/package.json', '/p/a/b.js', '/p/ab/c.js'], { files: ['a'] })).toEqual(['/p/package.json', '/p/a/b.js']);
+  });
+  it('always keeps what main, browser and bin name (bin as a string or a map), written with or without ./', () => {
+    expect(publishedFiles(root, files, { files: ['dist'], main: './index.js' })).toEqual([
+      '/p/package.json',
+      '/p/index.js',
+      '/p/dist/a.js',
+      '/p/dist/deep/b.js',
+      '/p/dist/deep/b.d.ts',
+    ]);
+    expect(publishedFiles(root, files, { files: ['index.js'], browser: 'src/a.ts', bin: { x: './.hidden/c.js' } })).toEqual([
+      '/p/package.json',
+      '/p/index.js',
+      '/p/src/a.ts',
+      '/p/.hidden/c.js',
+    ]);
+    expect(publishedFiles(root, files, { files: ['index.js'], bin: 'README.md', main: 7 })).toEqual(['/p/package.json', '/p/index.js', '/p/README.md']);
+    expect(publishedFiles(root, files, { files: ['index.js'], bin: 5, main: '', browser: null })).toEqual(['/p/package.json', '/p/index.js']);
+  });
+  it('without "files", leaves out what the root’s .npmignore (or .gitignore) excludes, never package.json', () => {
+    expect(publishedFiles(root, files, {}, 'src/\n*.d.ts\n# a comment\n.hidden\npackage.json\n')).toEqual([
+      '/p/package.json',
+      '/p/index.js',
+      '/p/dist/a.js',
+      '/p/dist/deep/b.js',
+      '/p/README.md',
+    ]);
+    expect(publishedFiles(root, files, {}, 'dist\n!dist/a.js\n')).toEqual(['/p/package.json', '/p/index.js', '/p/src/a.ts', '/p/README.md', '/p/.hidden/c.js']);
+    // With "files", the root's ignore file does not count (npm does not read it).
+    expect(publishedFiles(root, files, { files: ['src'] }, 'src\n')).toEqual(['/p/package.json', '/p/src/a.ts']);
   });
 });

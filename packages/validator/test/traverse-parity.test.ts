@@ -9,7 +9,17 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import traverse from '@babel/traverse';
-import { isTypeScriptFile, mergeVisitors, parseSource, walk, type RuleVisitor, type SourceFacts } from '@skein/discovery';
+import {
+  analyzeModule,
+  isTypeScriptFile,
+  mergeVisitors,
+  moduleFactsVisitors,
+  parseSource,
+  walk,
+  type ModuleInfo,
+  type RuleVisitor,
+  type SourceFacts,
+} from '@skein/discovery';
 import { describe, expect, it } from 'vitest';
 import { rulesByRole, visitorsForRole } from '../src/engine/file-linter.js';
 import { fileRules } from '../src/rules/index.js';
@@ -43,7 +53,6 @@ function findings(file: string, role: CodeRole, rules: readonly FileRule[], run:
       role,
       rulesByRole(rules),
       { resolve: (_file, specifier) => resolveByName(specifier), packageRootOf: path.dirname, report: (d) => out.push(d) },
-      [],
       source,
     ),
   );
@@ -82,5 +91,48 @@ describe('walk and @babel/traverse agree for every rule over every fixture file'
     expect(compared).toBeGreaterThan(100);
     // The comparison is not vacuous: the fixtures make the rules report.
     if (role === 'workflow' || role === 'steps') expect(reported).toBeGreaterThan(0);
+  });
+});
+
+/** The import sites and unsupported forms discovery's visitors record for `file` when `run` walks it. */
+function moduleFacts(file: string, program: Parameters<typeof analyzeModule>[1], run: (visitors: RuleVisitor[]) => void, source?: SourceFacts): string {
+  const info: ModuleInfo = analyzeModule(file, program);
+  const { visitors, finish } = moduleFactsVisitors(info, source);
+  run(visitors);
+  finish();
+  return JSON.stringify({ sites: info.importSites, unsupported: info.unsupported });
+}
+
+describe('the one import-site collector records the same sites under walk and @babel/traverse over every fixture file', () => {
+  it('sites and the unsupported forms read from them', () => {
+    let compared = 0;
+    let sites = 0;
+    const kinds = new Set<string>();
+    for (const file of files) {
+      const text = fs.readFileSync(file, 'utf8');
+      const { ast, errors } = parseSource(text, file);
+      if (!ast || errors.length > 0) continue;
+      let ours: string;
+      try {
+        ours = moduleFacts(file, ast.program, (v) => walk(ast, mergeVisitors(v)));
+      } catch {
+        continue; // too deep to walk: a finding of the store
+      }
+      const babel = moduleFacts(file, ast.program, (v) => traverse(ast, traverse.visitors.merge(v as never[]) as never));
+      expect(ours, path.relative(REPO, file)).toEqual(babel);
+      const source = { text, typescript: isTypeScriptFile(file) };
+      expect(
+        moduleFacts(file, ast.program, (v) => walk(ast, mergeVisitors(v, source)), source),
+        `${path.relative(REPO, file)}, skipping`,
+      ).toEqual(babel);
+      const parsed = JSON.parse(ours) as { sites: { kind: string }[] };
+      sites += parsed.sites.length;
+      for (const s of parsed.sites) kinds.add(s.kind);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(100);
+    // Not vacuous: the fixtures hold every kind of site.
+    expect(sites).toBeGreaterThan(100);
+    expect([...kinds].sort()).toEqual(['dynamic-import', 'export', 'import', 'require']);
   });
 });

@@ -1,12 +1,12 @@
 /**
  * The validator's part in each file's single traversal (typescript-eslint style): for every file the session's
- * store parses, `visitorsFor` returns the import collector plus the visitors of every file rule that applies to
- * the file's role; the store merges them with discovery's own visitor and walks the AST once. Rules never parse.
+ * store parses, `visitorsFor` returns the visitors of every file rule that applies to the file's role; the store
+ * merges them with discovery's own visitors (the one import-site collector among them, whose records the import graph
+ * reads) and walks the AST once. Rules never parse.
  */
 import type { File } from '@babel/types';
 import {
   classifyFile,
-  importCollector,
   isDeclarationFile,
   isOwnFile,
   isTestFile,
@@ -14,7 +14,6 @@ import {
   renderMessage,
   sourceStem,
   type AnalysisSession,
-  type ImportSite,
   type MessageTemplate,
   type ModuleHook,
   type RuleVisitor,
@@ -46,7 +45,7 @@ export function toDiagnostic<MessageIds extends string>(meta: RuleMeta<MessageId
   return diagnostic;
 }
 
-/** What a file is linted as: a code role, `dependency` (imports collected only), or null (not looked at). */
+/** What a file is linted as: a code role, `dependency` (its imports followed only), or null (not looked at). */
 export type LintRole = CodeRole | 'dependency' | null;
 
 /** What the rules of one file ask of the engine: import resolution, package roots and the findings sink. */
@@ -108,18 +107,17 @@ export function rulesByRole(rules: readonly FileRule[]): RulesByRole {
 }
 
 /**
- * The visitors of the rules of `role` for one file, after the import collector filling `sites`. With `source` (a
- * cleanly parsed file), a rule whose `words` the text lacks is not created.
+ * The visitors of the rules of `role` for one file (none for `dependency`). With `source` (a cleanly parsed file), a
+ * rule whose `words` the text lacks is not created.
  */
 export function visitorsForRole(
   file: string,
   role: CodeRole | 'dependency',
   rules: RulesByRole,
   host: LintHost,
-  sites: ImportSite[],
   source: SourceFacts | undefined,
 ): RuleVisitor[] {
-  const visitors: RuleVisitor[] = [importCollector(sites)];
+  const visitors: RuleVisitor[] = [];
   if (role === 'dependency') return visitors;
   const list = rules.get(role);
   if (list === undefined) return visitors;
@@ -140,8 +138,6 @@ export function isOwnSource(file: string): boolean {
 export class FileLinter implements ModuleHook {
   /** Roles decided by the validator's breadth-first walk (workflow code, dependencies), before the file is loaded. */
   readonly pending = new Map<string, CodeRole | 'dependency'>();
-  /** Static import sites of each linted file. */
-  readonly sites = new Map<string, ImportSite[]>();
   /** Files whose rules ran, with the role they ran under. */
   readonly linted = new Map<string, CodeRole | 'dependency'>();
   readonly #rules: RulesByRole;
@@ -174,8 +170,6 @@ export class FileLinter implements ModuleHook {
     const role = this.roleOf(file);
     if (role === null) return [];
     this.linted.set(file, role);
-    const sites: ImportSite[] = [];
-    this.sites.set(file, sites);
-    return visitorsForRole(file, role, this.#rules, this.#host, sites, source);
+    return visitorsForRole(file, role, this.#rules, this.#host, source);
   }
 }

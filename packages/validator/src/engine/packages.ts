@@ -52,9 +52,21 @@ export function loadPackage(session: AnalysisSession, root: string, published: b
     packageJsonText,
     packageJson,
     files,
-    publishedFiles: publishedFiles(root, files, packageJson.files),
+    publishedFiles: publishedFiles(root, files, packageJson, Array.isArray(packageJson.files) ? undefined : ignoreFileOf(session, root)),
     published: isPublished,
   };
+}
+
+/** The text of the root's `.npmignore`, else of its `.gitignore` (npm's fallback), or undefined when it has neither. */
+function ignoreFileOf(session: AnalysisSession, root: string): string | undefined {
+  for (const name of ['.npmignore', '.gitignore']) {
+    try {
+      return session.fs.readFile(path.join(root, name));
+    } catch {
+      // absent or unreadable: npm reads the next one
+    }
+  }
+  return undefined;
 }
 
 /** The validated root first (published when discovery judged it as a package), then each exposed package, once. */

@@ -70,8 +70,12 @@ export function runFiles(input: RunFilesInput): RunFilesResult {
     const job = queue[i] as Job;
     const own = job.role !== 'dependency';
     if (!lint(job)) continue;
-    const sites = linter.sites.get(job.file) ?? [];
-    const edges: ImportEdge[] = sites.map((s) => ({ ...s, resolved: resolver.resolve(job.file, s.specifier) }));
+    // The import sites discovery's collector recorded in the file's traversal; a computed specifier is no edge.
+    const edges: ImportEdge[] = [];
+    for (const site of store.load(job.file).info?.importSites ?? []) {
+      if (site.specifier !== null)
+        edges.push({ specifier: site.specifier, line: site.line, column: site.column, resolved: resolver.resolve(job.file, site.specifier) });
+    }
     graph.set({ file: job.file, role: job.role, own, edges });
     const followsImports = job.role === 'workflow' || job.role === 'workflow-code' || job.role === 'dependency';
     for (const edge of edges) {
