@@ -6,6 +6,7 @@ import { classifyFile, type Manifest } from '@skein/discovery';
 import { describe, expect, it } from 'vitest';
 import type { ModuleGraph } from '../src/graph/module-graph.js';
 import { rule as sharedFolderName } from '../src/rules/definitions/shared-folder-name.js';
+import { rule as corePeerDependency } from '../src/rules/packaging/core-peer-dependency.js';
 import { rule as zodPeerDependency } from '../src/rules/packaging/zod-peer-dependency.js';
 import type { PackageInfo, ProjectRule, ProjectRuleContext } from '../src/types.js';
 
@@ -97,5 +98,15 @@ describe('packaging/zod-peer-dependency', () => {
   it('does not apply to a package that is not published', async () => {
     const { found } = await run(zodPeerDependency, { packages: [pkg([dts], { published: false })], texts: { [dts]: zodImport } });
     expect(found).toEqual([]);
+  });
+});
+
+describe('packaging/core-peer-dependency', () => {
+  it('calls a package without a name "The package"', async () => {
+    const packageJson = { dependencies: { '@skein/core': '^0.1.0' } };
+    const packageJsonText = JSON.stringify(packageJson, null, 2);
+    const { found, data } = await run(corePeerDependency, { packages: [pkg([], { packageJson, packageJsonText })] });
+    expect(found).toEqual(['package.json:3:5 regularDependency']);
+    expect(data[0]).toEqual({ package: 'The package', field: 'dependencies', range: '^0.1.0' });
   });
 });
