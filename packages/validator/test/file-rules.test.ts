@@ -38,6 +38,7 @@ const SUITES: Cases[] = [
       "module['exports'] = 1;\nexports.a = 1;",
       "const other = {};\nother.exports = 1;\nmodule.id = 'x';",
       'export const a = 1;\nexport { a as b };',
+      'let count = 0;\ncount = 1;\n[count] = [2];\nexport { count };',
     ],
     invalid: [
       { code: "export default step({ name: 'a' });", errors: ['default@1:1'] },

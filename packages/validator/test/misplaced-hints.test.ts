@@ -36,6 +36,16 @@ describe('conventions/misplaced-definition hints', () => {
       'workflow: Move it to flows/steps/deep/workflow.mts as its default export (one workflow per folder).',
     ],
     [
+      "import { workflow } from '@skein/core';\nexport default workflow({ name: 'w' });",
+      '/pkg/flows/workflow/util.js',
+      'workflow: Move it to flows/workflow/workflow.js as its default export (one workflow per folder).',
+    ],
+    [
+      "import { step } from '@skein/core';\nexport const s = step({ name: 's' });",
+      '/pkg/greet/utils.jsdom.ts',
+      'activity: Move it to greet/steps.ts (or to shared/steps/ to share it between workflows) and import it from there.',
+    ],
+    [
       "const { step } = require('@skein/core');\nexports.s = step({ name: 's' });\nreturn;",
       '/pkg/lib/util.cjs',
       'activity: Move it to lib/steps.cjs (or to shared/steps/ to share it between workflows) and import it from there.',

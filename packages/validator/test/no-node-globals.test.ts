@@ -20,6 +20,9 @@ describe('workflow/no-node-globals through the global object', () => {
     ['process taken out of globalThis', 'const { process } = globalThis;\nexport const mode = process.env.MODE;\n', ['nodeGlobal@1:9']],
     ['env taken out of a nested pattern', 'const { process: { env }, fetch: get } = globalThis;\n', ['nodeGlobal@1:9', 'ioGlobal@1:27']],
     ['a string key, out of global, by assignment', "let p;\n({ 'process': p } = global);\n", ['nodeGlobal@2:4']],
+    ['global.process negated (only typeof is a feature test)', 'export const notNode = !global.process;\n', ['nodeGlobal@1:25']],
+    ['process.env deleted through an optional member', 'delete process.env?.MODE;\n', ['processEnvWrite@1:8']],
+    ['process.env written through a parenthesized optional chain', "(process?.env).MODE = 'x';\n", ['processEnvWrite@1:2']],
   ])('%s', (_what, code, expected) => {
     expect(positions(rule, code)).toEqual(expected);
   });
@@ -33,6 +36,8 @@ describe('workflow/no-node-globals through the global object', () => {
     ['destructuring something else', 'const { process } = config;\n({ fetch } = options);\n'],
     ['a computed key', 'const { [key]: v } = globalThis;\nconst w = global[key];\n'],
     ['a rest element (it takes the whole object, not a name)', 'const { ...all } = globalThis;\n'],
+    ['the global object given another name', 'const g = globalThis;\n'],
+    ['destructuring in a for-of head (no initializer)', 'for (const { process } of items) use(process);\n'],
   ])('not %s', (_what, code) => {
     expect(positions(rule, code)).toEqual([]);
   });

@@ -25,6 +25,11 @@ function isGlobalObject(node: Node | null | undefined, path: RulePath): boolean 
   return node?.type === 'Identifier' && GLOBAL_OBJECTS.has(node.name) && !path.scope.hasBinding(node.name, { noGlobals: true });
 }
 
+/** True for a member expression, optional or not (`delete process.env?.X` deletes from `process.env` too). */
+function isMember(node: Node | null | undefined): node is MemberExpression | OptionalMemberExpression {
+  return node?.type === 'MemberExpression' || node?.type === 'OptionalMemberExpression';
+}
+
 /** The flagged names an object pattern takes out of the global object (`{ process, fetch: f }`), with their keys. */
 function destructured(pattern: ObjectPattern): { key: Node; name: string }[] {
   const out: { key: Node; name: string }[] = [];
@@ -79,12 +84,12 @@ export const rule = createRule({
       const keyPath = envPath?.parentPath;
       const isEnvWrite =
         name === 'process' &&
-        parent.type === 'MemberExpression' &&
+        isMember(parent) &&
         parent.object === path.node &&
         !parent.computed &&
         parent.property.type === 'Identifier' &&
         parent.property.name === 'env' &&
-        keyPath?.node.type === 'MemberExpression' &&
+        isMember(keyPath?.node) &&
         keyPath.node.object === parent &&
         isWriteTarget(keyPath.parent, keyPath.node);
       context.report({ node: path.node, messageId: isEnvWrite ? 'processEnvWrite' : 'nodeGlobal', data: { name } });

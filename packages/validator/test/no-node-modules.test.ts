@@ -1,0 +1,62 @@
+/**
+ * `workflow/no-node-modules` on temporary packages, for the forms its fixture does not show: a scoped dependency
+ * named in the finding, and a workflow file that another workflow file imports (followed once, from its own entry).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validate } from '../src/index.js';
+
+let tmp: string;
+beforeAll(() => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skein-validator-node-modules-')));
+});
+afterAll(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const WORKFLOW = "import { workflow } from '@skein/core';\n";
+
+function pkg(name: string, files: Record<string, string>): string {
+  const root = path.join(tmp, name);
+  const all: Record<string, string> = {
+    'package.json': JSON.stringify({ name, version: '1.0.0', type: 'module', private: true }),
+    ...files,
+  };
+  for (const [rel, text] of Object.entries(all)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+  return root;
+}
+
+/** `file:line:column messageId data` of each no-node-modules finding. */
+async function findings(root: string): Promise<string[]> {
+  const report = await validate(root);
+  return report.diagnostics
+    .filter((d) => d.ruleId === 'workflow/no-node-modules')
+    .map((d) => `${path.relative(root, d.file)}:${d.line}:${d.column} ${d.messageId} ${JSON.stringify(d.data)}`);
+}
+
+describe('workflow/no-node-modules', () => {
+  it('names a scoped dependency by its scope and name', async () => {
+    const root = pkg('scoped', {
+      'hello/workflow.js': `${WORKFLOW}import { pad } from '@acme/pad';\nexport default workflow({ name: 'hello', fn: async (i) => pad(i) });\n`,
+      'node_modules/@acme/pad/package.json': JSON.stringify({ name: '@acme/pad', version: '1.0.0', type: 'module', main: 'index.js' }),
+      'node_modules/@acme/pad/index.js': "import * as fs from 'node:fs';\nexport const pad = (s) => (fs ? s : s);\n",
+    });
+    expect(await findings(root)).toEqual([
+      'hello/workflow.js:2:21 dependencyImport ' +
+        JSON.stringify({ module: 'fs', chain: 'hello/workflow.js → node_modules/@acme/pad/index.js → fs', dependency: '@acme/pad' }),
+    ]);
+  });
+
+  it('follows a workflow file imported by another workflow file once, from its own entry', async () => {
+    const root = pkg('two-workflows', {
+      'a/workflow.js': `${WORKFLOW}import * as fs from 'node:fs';\nexport default workflow({ name: 'a', fn: async (i) => (fs ? i : i) });\n`,
+      'b/workflow.js': `${WORKFLOW}import a from '../a/workflow.js';\nexport default workflow({ name: 'b', fn: async (i) => (a ? i : i) });\n`,
+    });
+    expect(await findings(root)).toEqual(['a/workflow.js:2:21 ownImport ' + JSON.stringify({ module: 'fs', chain: 'a/workflow.js → fs' })]);
+  });
+});
