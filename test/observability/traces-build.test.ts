@@ -7,7 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import { createApiServer, loadApiConfig, type ApiServer } from '@skein/api';
 import { openBuild, prepareProject, replayHistories, replayHistoryOf, startWorker, writeBuild, type ReplayHistory, type SkeinWorker } from '@skein/worker';
 import { repoRoot } from '../support/stack.js';
-import { startJaeger, type Jaeger, type JaegerTrace } from '../support/backends.js';
+import { startJaeger, type Jaeger } from '../support/backends.js';
 
 /**
  * A build is made once and served under any setting: tracing is the worker's setting, not the bundle's. A build
@@ -95,18 +95,6 @@ async function firstTaskFlags(workflowId: string): Promise<number[]> {
   }
 }
 
-async function traceHolding(traceId: string, names: string[]): Promise<JaegerTrace> {
-  let last: JaegerTrace | undefined;
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    last = await jaeger.trace(traceId);
-    const have = new Set(last?.spans.map((s) => s.operationName));
-    if (names.every((n) => have.has(n))) return last!;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`trace ${traceId} lacks some of ${names.join(', ')}; has: ${last?.spans.map((s) => s.operationName).join(', ')}`);
-}
-
 describe('a worker serving a build', () => {
   it('exports workflow, activity and child workflow spans when tracing is on where it runs', async () => {
     process.env.OTEL_EXPORTER_OTLP_ENDPOINT = jaeger.otlpHttp;
@@ -115,7 +103,7 @@ describe('a worker serving a build', () => {
     try {
       expect(served.worker.deployment.buildId).toBe(buildId);
       const { traceId, workflowId } = await run(served.url);
-      const trace = await traceHolding(traceId, [
+      const trace = await jaeger.traceHolding(traceId, [
         'POST /workflow/run',
         'RunWorkflow:onboard',
         'StartActivity:onboard#normalizeEmail',

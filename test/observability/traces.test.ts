@@ -37,18 +37,6 @@ afterAll(async () => {
 
 const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join('');
 
-async function traceHolding(traceId: string, names: string[]): Promise<JaegerTrace> {
-  let last: JaegerTrace | undefined;
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    last = await jaeger.trace(traceId);
-    const have = new Set(last?.spans.map((s) => s.operationName));
-    if (names.every((n) => have.has(n))) return last!;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`trace ${traceId} lacks some of ${names.join(', ')}; has: ${last?.spans.map((s) => s.operationName).join(', ')}`);
-}
-
 describe('traces', () => {
   it("continues the caller's traceparent through the API, the workflow, its activities and its child workflow", async () => {
     const traceId = hex(32);
@@ -62,7 +50,7 @@ describe('traces', () => {
     expect(res.body.status).toBe('completed');
     expect(res.headers.get('traceparent')).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
 
-    const trace = await traceHolding(traceId, [
+    const trace = await jaeger.traceHolding(traceId, [
       'POST /workflow/run',
       'StartWorkflow:onboard',
       'RunWorkflow:onboard',
@@ -98,7 +86,7 @@ describe('traces', () => {
       expect(header).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
       const traceId = header!.split('-')[1]!;
       expect(traceId).not.toBe('0'.repeat(32));
-      const trace = await traceHolding(traceId, ['POST /workflow/run', 'RunWorkflow:welcome']);
+      const trace = await jaeger.traceHolding(traceId, ['POST /workflow/run', 'RunWorkflow:welcome']);
       expect(trace.spans.find((s) => s.operationName === 'POST /workflow/run')!.references.filter((r) => r.refType === 'CHILD_OF')).toEqual([]);
     }
   });

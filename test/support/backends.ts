@@ -66,6 +66,11 @@ export interface Jaeger {
   query: string;
   /** The trace with this id (32 hex), or undefined while Jaeger has none. */
   trace(traceId: string): Promise<JaegerTrace | undefined>;
+  /**
+   * The trace with this id once it holds a span of every operation in `names`, polled every 300 ms.
+   * @throws Error after 30 s, naming the operations the trace has.
+   */
+  traceHolding(traceId: string, names: string[]): Promise<JaegerTrace>;
   stop(): Promise<void>;
 }
 
@@ -141,15 +146,27 @@ exporters:
     await started.stop();
     throw err;
   }
+  const trace = async (traceId: string): Promise<JaegerTrace | undefined> => {
+    const res = await fetch(`${queryUrl}/api/traces/${traceId}`);
+    if (res.status === 404) return undefined;
+    const body = (await res.json()) as { data?: JaegerTrace[] };
+    return body.data?.[0];
+  };
   return {
     otlpHttp: `http://127.0.0.1:${http}`,
     otlpGrpc: `http://127.0.0.1:${grpc}`,
     query: queryUrl,
-    async trace(traceId) {
-      const res = await fetch(`${queryUrl}/api/traces/${traceId}`);
-      if (res.status === 404) return undefined;
-      const body = (await res.json()) as { data?: JaegerTrace[] };
-      return body.data?.[0];
+    trace,
+    async traceHolding(traceId, names) {
+      let last: JaegerTrace | undefined;
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline) {
+        last = await trace(traceId);
+        const have = new Set(last?.spans.map((s) => s.operationName));
+        if (names.every((n) => have.has(n))) return last!;
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      throw new Error(`trace ${traceId} lacks some of ${names.join(', ')}; has: ${last?.spans.map((s) => s.operationName).join(', ')}`);
     },
     stop: () => started.stop(),
   };
