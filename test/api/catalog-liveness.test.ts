@@ -58,7 +58,12 @@ describe('catalog liveness from the engine', () => {
     expect(doc.body.version).toBe(workers[0]!.catalogDocument.version);
     expect(doc.body.deployment).toEqual({ name: catalog, buildId: workers[0]!.deployment.buildId });
     expect(doc.body.workflows.map((w: { name: string }) => w.name)).toContain('echo');
-    expect(doc.body.workers.length).toBeGreaterThan(0);
+    // The engine lists a worker once its first poll arrives; the document is served from the build's lease before that.
+    const polled = await eventually(async () => {
+      const again = await get(`/workflow/catalog/${catalog}`);
+      return again.body.workers?.length > 0 ? again.body : undefined;
+    });
+    expect(polled.workers[0]).toMatchObject({ identity: expect.any(String), lastPollAt: expect.any(Number) });
     const all = await get('/workflow/catalog');
     expect(all.status).toBe(200);
     expect(all.body.catalogs).toContainEqual({ catalog, live: true, version: doc.body.version });
