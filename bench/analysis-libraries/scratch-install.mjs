@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -54,19 +54,18 @@ export function scratchInstall(name, specs) {
   return { require: createRequire(join(dir, 'package.json')), weight: { packages: installedPackages(modules).length, bytes: bytes(modules) } };
 }
 
-/** Every package.json under fixtures/ and examples/ (not in .skein state folders or the repository's node_modules). */
+/**
+ * Every file named `name` under fixtures/ and examples/, absolute paths sorted (Node's `fs.globSync`); folders named
+ * in `skip` are not entered (`.skein` state folders by default).
+ */
+export function fixtureFiles(repo, name, skip = ['.skein']) {
+  const found = fs.globSync(`{fixtures,examples}/**/${name}`, { cwd: repo, exclude: (d) => skip.includes(typeof d === 'string' ? basename(d) : d.name) });
+  return found.map((f) => join(repo, f)).sort();
+}
+
+/** Every package.json under fixtures/ and examples/ (fixtures' own node_modules included; not .skein state folders). */
 export function fixturePackageJsons(repo) {
-  const out = [];
-  const visit = (dir) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      if (e.name === '.skein' || e.name === '.git') continue;
-      const p = join(dir, e.name);
-      if (e.isDirectory()) visit(p);
-      else if (e.isFile() && e.name === 'package.json') out.push(p);
-    }
-  };
-  for (const top of ['fixtures', 'examples']) visit(join(repo, top));
-  return out.sort();
+  return fixtureFiles(repo, 'package.json', ['.skein', '.git']);
 }
 
 /** The median of `values`. */

@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compilerDirs, nodeFileSystem } from '@skein/discovery';
-import { median, scratchInstall } from './scratch-install.mjs';
+import { fixtureFiles, median, scratchInstall } from './scratch-install.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { require, weight } = scratchInstall('get-tsconfig', ['get-tsconfig@4']);
@@ -56,16 +56,7 @@ const SHAPES = {
   'no options at all': { 'tsconfig.json': '{}' },
 };
 
-const configs = [];
-const visit = (dir) => {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (e.name === '.skein' || e.name === 'node_modules') continue;
-    const p = join(dir, e.name);
-    if (e.isDirectory()) visit(p);
-    else if (e.name === 'tsconfig.json') configs.push({ name: relative(repo, p), root: dir, temporary: false });
-  }
-};
-for (const top of ['fixtures', 'examples']) visit(join(repo, top));
+const configs = fixtureFiles(repo, 'tsconfig.json', ['.skein', 'node_modules']).map((p) => ({ name: relative(repo, p), root: dirname(p), temporary: false }));
 for (const [name, files] of Object.entries(SHAPES)) configs.push({ name, root: writeTree(files), temporary: true });
 
 const times = { ours: [], library: [] };
