@@ -99,11 +99,12 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
 
   const hardStop = new AbortController();
   const closing = new AbortController();
+  const catalogs = new CatalogCache(client, config.catalogCacheMs, closing.signal, metrics);
   const deps: Deps = {
     client,
     config,
-    catalogs: new CatalogCache(client, config.catalogCacheMs, closing.signal, metrics),
-    traces: new TraceReader(client, config),
+    catalogs,
+    traces: new TraceReader((catalog) => catalogs.traceDirs(catalog), config),
     health,
     shutdown: hardStop.signal,
     closing: closing.signal,

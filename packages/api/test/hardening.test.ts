@@ -8,7 +8,14 @@ import { buildOpenApiDocument } from '../src/openapi.js';
 import { workflowIdSchema } from '../src/schemas/common.js';
 import { isUnknownUpdate, nameList, unknownQueryNames } from '../src/temporal/handlers.js';
 import { traceFilePath as coreTraceFilePath, traceObjectKey, traceObjectUrl, traceSegment as coreTraceSegment } from '@skein/core';
-import { confinedTraceFile, localTraceFile, remoteTraceKey, traceFilePath, traceSegment } from '../src/temporal/trace-source.js';
+import {
+  confinedTraceFile,
+  localTraceFile,
+  remoteTraceKey,
+  traceFilePath,
+  traceObjectKey as apiTraceObjectKey,
+  traceSegment,
+} from '../src/temporal/trace-source.js';
 
 const nested = (levels: number) => JSON.parse(`${'['.repeat(levels)}1${']'.repeat(levels)}`);
 
@@ -135,24 +142,33 @@ describe('trace sources', () => {
     expect(await localTraceFile([], root, own)).toBeUndefined();
   });
 
-  it("reads a remote trace only when it is the root's object in the configured bucket, under the prefix", () => {
-    const key = traceObjectKey('traces/', { workflowType: 'fleet', workflowId: 'wf 1', runStartTime: Date.UTC(2026, 10, 25, 13, 0, 0, 5) });
-    expect(key).toBe(`traces/fleet/2026/11/25/${Date.UTC(2026, 10, 25, 13, 0, 0, 5)}_wf%201.json`);
+  it("reads a remote trace only when it is exactly the root's object: bucket, prefix, type, id and start", () => {
+    const startedAt = Date.UTC(2026, 10, 25, 13, 0, 0, 5);
+    const root = { workflowType: 'fleet', workflowId: 'wf 1', startedAt };
+    const key = traceObjectKey('traces/', root);
+    expect(key).toBe(`traces/fleet/2026/11/25/${startedAt}_wf%201.json`);
+    expect(apiTraceObjectKey('traces/', root)).toBe(key);
     const minio = { bucket: 'b', prefix: 'traces/', endpoint: 'http://127.0.0.1:9000' };
     const url = traceObjectUrl(minio, key);
-    expect(url).toBe(`http://127.0.0.1:9000/b/traces/fleet/2026/11/25/${Date.UTC(2026, 10, 25, 13, 0, 0, 5)}_wf%25201.json`);
-    expect(remoteTraceKey(minio, url, 'wf 1')).toBe(key);
-    expect(remoteTraceKey(minio, url, 'wf 2')).toBeUndefined();
-    expect(remoteTraceKey({ ...minio, bucket: 'c' }, url, 'wf 1')).toBeUndefined();
-    expect(remoteTraceKey({ ...minio, prefix: 'other/' }, url, 'wf 1')).toBeUndefined();
-    expect(remoteTraceKey(minio, 'http://127.0.0.1:9000/b/traces/../secret_wf%201.json', 'wf 1')).toBeUndefined();
-    expect(remoteTraceKey(minio, 'http://169.254.169.254/b/traces/x_wf%201.json', 'wf 1')).toBeUndefined();
+    expect(url).toBe(`http://127.0.0.1:9000/b/traces/fleet/2026/11/25/${startedAt}_wf%25201.json`);
+    expect(remoteTraceKey(minio, url, root)).toBe(key);
+    expect(remoteTraceKey(minio, url, { ...root, workflowId: 'wf 2' })).toBeUndefined();
+    // Another run of the same id (another start), another type: the same `_<id>.json` suffix is not enough.
+    expect(remoteTraceKey(minio, url, { ...root, startedAt: startedAt + 1 })).toBeUndefined();
+    expect(remoteTraceKey(minio, url, { ...root, workflowType: 'other' })).toBeUndefined();
+    expect(remoteTraceKey(minio, traceObjectUrl(minio, `traces/x/${startedAt}_wf%201.json`), root)).toBeUndefined();
+    expect(remoteTraceKey({ ...minio, bucket: 'c' }, url, root)).toBeUndefined();
+    expect(remoteTraceKey({ ...minio, prefix: 'other/' }, url, root)).toBeUndefined();
+    expect(remoteTraceKey(minio, 'http://127.0.0.1:9000/b/traces/../secret_wf%201.json', root)).toBeUndefined();
+    expect(remoteTraceKey(minio, 'http://169.254.169.254/b/traces/x_wf%201.json', root)).toBeUndefined();
     const aws = { bucket: 'b', prefix: '', region: 'eu-west-1' };
-    const awsUrl = traceObjectUrl(aws, 'fleet/2026/11/25/1_wf.json');
-    expect(awsUrl).toBe('https://b.s3.eu-west-1.amazonaws.com/fleet/2026/11/25/1_wf.json');
+    const awsRoot = { workflowType: 'fleet', workflowId: 'wf', startedAt: 1 };
+    const awsKey = traceObjectKey('', awsRoot);
+    const awsUrl = traceObjectUrl(aws, awsKey);
+    expect(awsUrl).toBe('https://b.s3.eu-west-1.amazonaws.com/fleet/1970/01/01/1_wf.json');
     expect(traceObjectUrl({ bucket: 'b', prefix: '' }, 'k_wf.json')).toBe('https://b.s3.amazonaws.com/k_wf.json');
-    expect(remoteTraceKey(aws, awsUrl, 'wf')).toBe('fleet/2026/11/25/1_wf.json');
-    expect(remoteTraceKey({ ...aws, region: 'us-east-1' }, awsUrl, 'wf')).toBeUndefined();
+    expect(remoteTraceKey(aws, awsUrl, awsRoot)).toBe(awsKey);
+    expect(remoteTraceKey({ ...aws, region: 'us-east-1' }, awsUrl, awsRoot)).toBeUndefined();
   });
 });
 

@@ -28,8 +28,9 @@ export interface CatalogDocument {
   /** The Worker Versioning deployment version that serves this document: deployment name and build ID. */
   deployment?: { name: string; buildId: string };
   /**
-   * Local trace folders the catalog's workers write (absolute paths, newest first, at most 20): an API on the
-   * same machine reads a run's local trace file only inside one of them. Not part of `version`.
+   * The local trace folder this build's workers write (absolute path; a build has one, its ID covers it), never a
+   * folder taken over from an earlier document: an API on the same machine reads a run's local trace file only
+   * inside a folder the live workers of the current build advertise here. Not part of `version`.
    */
   traceDirs?: string[];
   workflows: Array<{

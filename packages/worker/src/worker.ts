@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { catalogWorkflowId, dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter } from '@skein/core';
+import { dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter } from '@skein/core';
 import { monitorEngine } from '@skein/runtime';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { ActivityResolver, buildActivities } from './activities.js';
 import { bundleWorkflows, type WorkflowBundleResult } from './bundle/bundle.js';
-import { buildCatalogDocument, fitCatalogDocument, type CatalogDocument } from './catalog.js';
+import { buildCatalogDocument, fitCatalogDocument } from './catalog.js';
 import { joinDeployment, type DeploymentMembership } from './deploy/rollout.js';
 import { bundleCacheDirOf, loadDeploymentConfig, loadWorkerConfig, traceDirOf, type DeploymentConfig, type EngineConnectionConfig } from './config.js';
 import { computeBuildId, resolveBuildId } from './deploy/build-id.js';
@@ -221,16 +221,9 @@ async function serveProject(
     // Unique per worker, so that the engine's poller list tells workers (even in one process) apart.
     const identity = `${process.pid}@${os.hostname()}/${randomUUID().slice(0, 8)}`;
     const built = buildCatalogDocument(project, catalog, identity, Date.now(), deployment);
-    // Advertise where this worker writes trace files, keeping the folders earlier workers of the catalog advertised.
-    const advertised = await client.workflow
-      .getHandle(catalogWorkflowId(catalog))
-      .describe()
-      .then(
-        (d) => (d.memo?.catalog as CatalogDocument | undefined)?.traceDirs ?? [],
-        () => [] as string[],
-      );
-    const traceDirs = [...(traceDir ? [traceDir] : []), ...advertised.filter((d) => d !== traceDir)].slice(0, 20);
-    if (traceDirs.length > 0) built.traceDirs = traceDirs;
+    // Advertise where this build writes trace files: its own folder only. Nothing is taken over from the document
+    // the catalog held before, which anyone with engine access could have written.
+    if (traceDir) built.traceDirs = [traceDir];
     const fitted = fitCatalogDocument(built);
     const catalogDocument = fitted.doc;
     if (fitted.schemasDropped) logger.warn('catalog too large for the engine memo: published without JSON Schemas');

@@ -246,10 +246,10 @@ describe('S3 destination', () => {
     diagnostics.subscribe(TRACE_EXPORT_CHANNEL, listen);
     try {
       const trace = { version: 1 as const, root: { workflowId: 'mine', runId: 'r' }, updatedAt: 0, tree: {} as never };
-      const others = traceObjectUrl(location, traceObjectKey('p/', { workflowType: 'wf', workflowId: 'theirs', runStartTime: 1 }));
+      const others = traceObjectUrl(location, traceObjectKey('p/', { workflowType: 'wf', workflowId: 'theirs', startedAt: 1 }));
       await exporter.export(trace, { remote: others });
       await exporter.export(trace, {
-        remote: traceObjectUrl({ ...location, bucket: 'c' }, traceObjectKey('p/', { workflowType: 'wf', workflowId: 'mine', runStartTime: 1 })),
+        remote: traceObjectUrl({ ...location, bucket: 'c' }, traceObjectKey('p/', { workflowType: 'wf', workflowId: 'mine', startedAt: 1 })),
       });
       expect(readdirSync(spool)).toEqual([]);
       expect(outcomes).toEqual([

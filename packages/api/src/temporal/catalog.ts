@@ -207,6 +207,28 @@ export class CatalogCache {
   }
 
   /**
+   * The local trace folders the catalog's served document advertises: the document of the current build, from a
+   * running `$catalog` execution whose build's lease a live worker renews (the checks of {@link get}). A closed
+   * document, one nobody serves, or one that a newer document replaced while it was checked, names none.
+   * Entries that are not strings are dropped; the caller decides which paths it trusts.
+   * @throws ApiError `InternalError` when the engine fails.
+   */
+  async traceDirs(catalog: string): Promise<string[]> {
+    let served: CatalogDocument;
+    try {
+      served = await this.get(catalog);
+    } catch (err) {
+      if (err instanceof ApiError && err.type === 'CatalogNotAvailableError') return [];
+      throw err;
+    }
+    const loaded = await this.#document(catalog, false);
+    const buildId = loaded?.doc.deployment?.buildId;
+    if (!loaded || (served.deployment ? buildId !== served.deployment.buildId : buildId !== undefined)) return [];
+    const listed = (loaded.doc as { traceDirs?: unknown }).traceDirs;
+    return Array.isArray(listed) ? listed.filter((d): d is string => typeof d === 'string') : [];
+  }
+
+  /**
    * Resolves a workflow name or alias to the catalog's entry; on a miss the document is re-read once so a worker
    * that has just started is seen.
    * @throws ApiError `UnsupportedWorkflowError` (404) when neither the name nor an alias is registered;

@@ -105,6 +105,23 @@ export async function startedEvent(client: Client, workflowId: string, runId: st
   return attrs;
 }
 
+/**
+ * A run's workflow type and start: the time of its `WorkflowExecutionStarted` event in epoch ms (nanoseconds cut,
+ * as Temporal's SDK reads it into `workflowInfo().startTime`), from the first page of its history (one event).
+ * @throws ApiError `WorkflowNotFoundError` when the run does not exist; `InternalError` when the engine fails.
+ */
+export async function runStart(client: Client, workflowId: string, runId: string): Promise<{ workflowType: string; startedAt: number }> {
+  const res = await engine(workflowId, () =>
+    client.workflowService.getWorkflowExecutionHistory({ namespace: client.options.namespace, execution: { workflowId, runId }, maximumPageSize: 1 }),
+  );
+  const first = res.history?.events?.[0];
+  const type = first?.workflowExecutionStartedEventAttributes?.workflowType?.name;
+  if (!first?.eventTime || typeof type !== 'string') throw new ApiError('WorkflowNotFoundError', { workflowId });
+  const seconds = first.eventTime.seconds as number | { toNumber(): number } | null | undefined;
+  const whole = typeof seconds === 'number' ? seconds : (seconds?.toNumber() ?? 0);
+  return { workflowType: type, startedAt: whole * 1000 + Math.floor((first.eventTime.nanos ?? 0) / 1e6) };
+}
+
 /** The original input of a run, decoded from its first history event. */
 export async function runInput(client: Client, workflowId: string, runId: string): Promise<unknown> {
   return decodeFirst((await startedEvent(client, workflowId, runId)).input);

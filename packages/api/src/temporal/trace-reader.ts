@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import type { Client } from '@temporalio/client';
-import { catalogWorkflowId } from './catalog.js';
+import { LRUCache } from 'lru-cache';
 import type { TraceDestinations } from './runs.js';
+import { readTraceFile } from './trace-file.js';
 import { localTraceFile, remoteTraceKey, type TraceBucket } from './trace-source.js';
 
 /** Largest trace the API reads (bytes). */
@@ -10,6 +10,19 @@ export const MAX_TRACE_BYTES = 50 * 1024 * 1024;
 
 /** How long the trace folders a catalog's workers advertise are cached, ms. */
 const FOLDERS_TTL_MS = 5_000;
+
+/** Most catalogs whose advertised folders are cached at once (any caller may name any catalog). */
+const FOLDERS_MAX_CATALOGS = 1_000;
+
+/** Most folders taken from one catalog document (workers advertise their own, one per build). */
+const FOLDERS_MAX_PER_CATALOG = 20;
+
+/**
+ * The trace folders the live workers of a catalog's current build advertise: `[]` when the catalog is not served
+ * (no running document, or its build's lease lapsed). `CatalogCache.traceDirs` answers it.
+ * @throws when the engine fails.
+ */
+export type AdvertisedTraceDirs = (catalog: string) => Promise<string[]>;
 
 /** A trace read from one destination. */
 export interface TraceRead {
@@ -28,25 +41,35 @@ export interface TraceRun {
 }
 
 /**
+ * The root run's facts its trace object's key is derived from: workflow type and start (epoch ms of its
+ * `WorkflowExecutionStarted` event), read from the engine only when a remote destination is to be read.
+ * @throws when the engine cannot answer.
+ */
+export type RootFacts = () => Promise<{ workflowType: string; startedAt: number }>;
+
+/**
  * Reads runs' traces for `trace-log`: the remote destination first (the S3 object, through the AWS SDK with its
  * standard region, endpoint and credential settings), then the local file, each only when it is the one derived
- * from the run's own root ids (see `trace-source.ts`). Local files are read from the folders the run's catalog's
- * workers advertise in their catalog document, plus `SKEIN_TRACE_DIR` when set.
+ * from the run's own root (see `trace-source.ts`). Local files are read from `SKEIN_TRACE_DIR` when set and from
+ * the folders the live workers of the run's catalog's current build advertise, never from a folder a closed or
+ * unserved document names; each file through `readTraceFile` (no FIFO, hard link or oversized file, bounded by the
+ * request's abort signal).
  */
 export class TraceReader {
-  readonly #client: Client;
   readonly #dir: string | null;
+  readonly #advertisedBy: AdvertisedTraceDirs;
   readonly #s3: Promise<{ client: S3Client; location: TraceBucket }> | null;
-  readonly #folders = new Map<string, { at: number; dirs: Promise<string[]> }>();
+  /** Advertised folders per catalog, each kept {@link FOLDERS_TTL_MS}; bounded, since any caller may name any catalog. */
+  readonly #folders = new LRUCache<string, { dirs: Promise<string[]> }>({ max: FOLDERS_MAX_CATALOGS, ttl: FOLDERS_TTL_MS });
 
   /**
-   * @param client the engine client (catalog documents).
+   * @param advertised the folders a catalog's current build advertises (`CatalogCache.traceDirs`).
    * @param config `traceDir`: an extra local folder (null = only advertised ones); `traceS3`: the bucket and prefix.
    *   The S3 client takes region, credentials and endpoint from the AWS SDK's own settings (environment, profile
    *   and its `endpoint_url` or `services` section); a custom endpoint, however it was set, is addressed path-style.
    */
-  constructor(client: Client, config: { traceDir: string | null; traceS3: { bucket: string; prefix: string } | null }) {
-    this.#client = client;
+  constructor(advertised: AdvertisedTraceDirs, config: { traceDir: string | null; traceS3: { bucket: string; prefix: string } | null }) {
+    this.#advertisedBy = advertised;
     this.#dir = config.traceDir;
     this.#s3 = config.traceS3 ? traceBucketClient(config.traceS3) : null;
     // A settings error is reported when a trace is read (a 404 naming the remote destination's reason).
@@ -55,20 +78,22 @@ export class TraceReader {
 
   /**
    * The run's trace, or why none could be read (one reason per destination tried).
+   * @param rootFacts the root run's type and start, asked only when a remote destination is read.
+   * @param signal aborts the reads (the request went away or its deadline passed).
    */
-  async read(run: TraceRun, signal: AbortSignal): Promise<TraceRead | { failures: string[] }> {
+  async read(run: TraceRun, rootFacts: RootFacts, signal: AbortSignal): Promise<TraceRead | { failures: string[] }> {
     const failures: string[] = [];
     const { remote, local } = run.destinations;
     if (remote) {
       try {
-        return { source: 'remote', location: remote, data: await this.#readRemote(remote, run.root.workflowId, signal) };
+        return { source: 'remote', location: remote, data: await this.#readRemote(remote, run.root.workflowId, rootFacts, signal) };
       } catch (err) {
         failures.push(`remote ${remote}: ${(err as Error).message.split('\n')[0]}`);
       }
     }
     if (local) {
       try {
-        return { source: 'local', location: local, data: await this.#readLocal(run, local) };
+        return { source: 'local', location: local, data: await this.#readLocal(run, local, signal) };
       } catch (err) {
         failures.push(`local ${local}: ${(err as Error).message.split('\n')[0]}`);
       }
@@ -77,41 +102,43 @@ export class TraceReader {
     return { failures };
   }
 
-  async #readRemote(url: string, rootWorkflowId: string, signal: AbortSignal): Promise<unknown> {
+  async #readRemote(url: string, rootWorkflowId: string, rootFacts: RootFacts, signal: AbortSignal): Promise<unknown> {
     if (!this.#s3) throw new Error('no S3 destination is configured (SKEIN_TRACE_S3_BUCKET)');
     const { client, location } = await this.#s3;
-    const key = remoteTraceKey(location, url, rootWorkflowId);
+    const key = remoteTraceKey(location, url, { workflowId: rootWorkflowId, ...(await rootFacts()) });
     if (!key) throw new Error(`not this run's object in bucket "${location.bucket}" under prefix "${location.prefix}"`);
     const res = await client.send(new GetObjectCommand({ Bucket: location.bucket, Key: key }), { abortSignal: signal });
-    if ((res.ContentLength ?? 0) > MAX_TRACE_BYTES) throw new Error('trace object too large');
+    if (res.ContentLength === undefined || res.ContentLength > MAX_TRACE_BYTES) {
+      // In Node the body is the response stream: destroyed, its bytes are never read.
+      (res.Body as { destroy?: () => void } | undefined)?.destroy?.();
+      throw new Error(`trace object of ${res.ContentLength ?? 'unknown'} bytes, over the ${MAX_TRACE_BYTES}-byte limit`);
+    }
     const text = await res.Body!.transformToString();
     return JSON.parse(text) as unknown;
   }
 
-  async #readLocal(run: TraceRun, named: string): Promise<unknown> {
+  async #readLocal(run: TraceRun, named: string, signal: AbortSignal): Promise<unknown> {
     const dirs = [...(this.#dir ? [this.#dir] : []), ...(await this.#advertised(run.taskQueue))];
     const file = await localTraceFile(dirs, run.root, named);
     if (!file) throw new Error(`not this run's trace file in a trace folder of catalog "${run.taskQueue}" (${dirs.join(', ') || 'none advertised'})`);
-    const text = await readFile(file, 'utf8');
-    if (text.length > MAX_TRACE_BYTES) throw new Error('trace file too large');
-    return JSON.parse(text) as unknown;
+    return JSON.parse(await readTraceFile(file, MAX_TRACE_BYTES, signal)) as unknown;
   }
 
-  /** The trace folders the catalog's workers advertise (the document in the memo of `$catalog:<catalog>`, running or last closed). */
+  /**
+   * The trace folders the live workers of the catalog's current build advertise: absolute, normalized paths only,
+   * at most {@link FOLDERS_MAX_PER_CATALOG}; none when the engine cannot say (the read then fails as "no folder").
+   */
   #advertised(catalog: string): Promise<string[]> {
     const hit = this.#folders.get(catalog);
-    if (hit && Date.now() - hit.at < FOLDERS_TTL_MS) return hit.dirs;
-    const dirs = this.#client.workflow
-      .getHandle(catalogWorkflowId(catalog))
-      .describe()
-      .then(
-        (d) => {
-          const listed = (d.memo?.catalog as { traceDirs?: unknown } | undefined)?.traceDirs;
-          return Array.isArray(listed) ? listed.filter((x): x is string => typeof x === 'string') : [];
-        },
-        () => [] as string[],
-      );
-    this.#folders.set(catalog, { at: Date.now(), dirs });
+    if (hit) return hit.dirs;
+    const dirs = this.#advertisedBy(catalog).then(
+      (listed) => listed.filter((d) => path.isAbsolute(d) && path.normalize(d) === d).slice(0, FOLDERS_MAX_PER_CATALOG),
+      () => [] as string[],
+    );
+    const entry = { dirs };
+    this.#folders.set(catalog, entry);
+    // Only a served catalog's answer is kept: a build that has just become current is seen by the next request.
+    void dirs.then((found) => found.length === 0 && this.#folders.get(catalog) === entry && this.#folders.delete(catalog));
     return dirs;
   }
 }

@@ -4,8 +4,9 @@
  * read only when it is exactly the one derived from the run's own root ids:
  * - local: `<folder>/<root workflow id>/<root run id>.json` in a folder the catalog's workers advertise (or
  *   `SKEIN_TRACE_DIR`), symbolic links resolved, still inside that folder;
- * - remote: an object of the configured bucket (`SKEIN_TRACE_S3_BUCKET`) under its prefix whose key ends with
- *   `_<root workflow id>.json`, read with the AWS SDK's credentials (never an unauthenticated fetch).
+ * - remote: in the configured bucket (`SKEIN_TRACE_S3_BUCKET`), exactly the key derived from the root run's
+ *   workflow type, workflow id and start (`<prefix><type>/<yyyy>/<mm>/<dd>/<start ms>_<id>.json`), read with the
+ *   AWS SDK's credentials (never an unauthenticated fetch).
  * Anything else is treated as absent. The naming rules are the workers' (`@skein/core` `traceFilePath`,
  * `traceObjectKey`, `traceObjectUrl`), restated here because the API depends on no Skein package.
  */
@@ -74,10 +75,21 @@ function objectBase(location: TraceBucket): string {
 }
 
 /**
- * The object key `url` names when it is the trace object of the root workflow `rootWorkflowId` in `location`
- * (configured bucket, under the prefix, key ending `_<root workflow id>.json`), else undefined.
+ * The key of a root run's trace object: `<prefix><type>/<yyyy>/<mm>/<dd>/<start ms>_<workflow id>.json`, the date
+ * (UTC) and start (epoch ms) being the root run's start; type and id are {@link traceSegment}s.
  */
-export function remoteTraceKey(location: TraceBucket, url: string, rootWorkflowId: string): string | undefined {
+export function traceObjectKey(prefix: string, root: { workflowType: string; workflowId: string; startedAt: number }): string {
+  const d = new Date(root.startedAt);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${prefix}${traceSegment(root.workflowType)}/${d.getUTCFullYear()}/${two(d.getUTCMonth() + 1)}/${two(d.getUTCDate())}/${root.startedAt}_${traceSegment(root.workflowId)}.json`;
+}
+
+/**
+ * The object key `url` names when it is exactly the trace object of `root` in `location` (configured bucket, the
+ * key {@link traceObjectKey} derives from the root's type, id and start under the prefix), else undefined. A key
+ * that merely ends with the root's id (another run of the same id, another type) is refused.
+ */
+export function remoteTraceKey(location: TraceBucket, url: string, root: { workflowId: string; workflowType: string; startedAt: number }): string | undefined {
   const base = objectBase(location);
   if (!url.startsWith(base)) return undefined;
   let key: string;
@@ -86,6 +98,5 @@ export function remoteTraceKey(location: TraceBucket, url: string, rootWorkflowI
   } catch {
     return undefined;
   }
-  if (!key.startsWith(location.prefix) || key.split('/').includes('..')) return undefined;
-  return key.endsWith(`_${traceSegment(rootWorkflowId)}.json`) ? key : undefined;
+  return key === traceObjectKey(location.prefix, root) ? key : undefined;
 }

@@ -77,12 +77,14 @@ export interface RemoteTraceLocation {
 
 /**
  * The object key of a root run's trace: `<prefix><workflow type>/<yyyy>/<mm>/<dd>/<start ms>_<workflow id>.json`,
- * the date (UTC) and start time (epoch ms) being the root run's start; type and id are {@link traceSegment}s.
+ * the date (UTC) and start (epoch ms) being `startedAt`, the time of the root run's `WorkflowExecutionStarted`
+ * event (the workflow's `workflowInfo().startTime`; history holds it, so whoever reads or writes the object can
+ * derive the same key); type and id are {@link traceSegment}s.
  */
-export function traceObjectKey(prefix: string, root: { workflowType: string; workflowId: string; runStartTime: number }): string {
-  const d = new Date(root.runStartTime);
+export function traceObjectKey(prefix: string, root: { workflowType: string; workflowId: string; startedAt: number }): string {
+  const d = new Date(root.startedAt);
   const two = (n: number) => String(n).padStart(2, '0');
-  return `${prefix}${traceSegment(root.workflowType)}/${d.getUTCFullYear()}/${two(d.getUTCMonth() + 1)}/${two(d.getUTCDate())}/${root.runStartTime}_${traceSegment(root.workflowId)}.json`;
+  return `${prefix}${traceSegment(root.workflowType)}/${d.getUTCFullYear()}/${two(d.getUTCMonth() + 1)}/${two(d.getUTCDate())}/${root.startedAt}_${traceSegment(root.workflowId)}.json`;
 }
 
 /**

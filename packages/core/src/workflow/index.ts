@@ -77,24 +77,26 @@ export function configureBundle(next: BundleSettings): void {
 
 /**
  * The run's trace destinations, published in its memo where the API and the worker's trace recorder read them. A
- * root run derives them from its own ids, type and start; a child run publishes its root's, passed down by its
+ * root run derives them from its own ids, type and start (its `WorkflowExecutionStarted` event's time, which the
+ * API and the recorder read back from history), never from its arguments: whoever starts a root run chooses its
+ * arguments, and must not choose where its trace is written. A child run publishes its root's, passed down by its
  * parent (a child started without them names its root's local file).
  */
 function publishTraceDestinations(inherited: TraceDestinations | undefined): TraceDestinations {
   const info = workflowInfo();
   let dest: TraceDestinations = {};
-  if (inherited) dest = inherited;
-  else if (!info.parent) {
+  if (!info.parent) {
     if (settings.traceDir) dest.local = traceFilePath(settings.traceDir, info);
     if (settings.traceRemote) {
       const key = traceObjectKey(settings.traceRemote.prefix, {
         workflowType: info.workflowType,
         workflowId: info.workflowId,
-        runStartTime: info.runStartTime.getTime(),
+        startedAt: info.startTime.getTime(),
       });
       dest.remote = traceObjectUrl(settings.traceRemote, key);
     }
-  } else if (settings.traceDir) dest.local = traceFilePath(settings.traceDir, info.root ?? info);
+  } else if (inherited) dest = inherited;
+  else if (settings.traceDir) dest.local = traceFilePath(settings.traceDir, info.root ?? info);
   if (dest.local !== undefined || dest.remote !== undefined) upsertMemo({ [TRACE_MEMO_KEY]: dest });
   return dest;
 }

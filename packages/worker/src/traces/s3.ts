@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { traceObjectKeyFromUrl, traceSegment, type RemoteTraceLocation } from '@skein/core';
+import { traceObjectKey, traceObjectKeyFromUrl, type RemoteTraceLocation } from '@skein/core';
 import type { Logger } from 'pino';
 import { reportTraceExport } from './outcome.js';
 import { TraceSpool, type SpoolClaim, type SpooledTrace } from './spool.js';
@@ -121,14 +121,23 @@ export class S3TraceExporter implements TraceExporter {
     clearTimeout(timer);
   }
 
-  /** Spools the trace for the object `destinations.remote` names (refused unless it is this run's own) and sends it. */
+  /**
+   * Spools the trace for the object `destinations.remote` names and sends it; refused (nothing written, a final
+   * failure reported) unless the URL names exactly the key derived from the root run's type, id and start as the
+   * trace's root node holds them (its history's `WorkflowExecutionStarted` event).
+   */
   async export(trace: TraceFile, destinations: { remote?: string }): Promise<void> {
     if (!destinations.remote) return;
     const key = traceObjectKeyFromUrl(this.location, destinations.remote);
     const at = { destination: 'remote' as const, workflowId: trace.root.workflowId, runId: trace.root.runId };
+    const { name: workflowType, startedAt } = trace.tree;
+    const own =
+      typeof workflowType === 'string' && typeof startedAt === 'number'
+        ? traceObjectKey(this.location.prefix, { workflowType, workflowId: trace.root.workflowId, startedAt })
+        : undefined;
     // Only this root's own object: a memo (which anyone with engine access can write) never redirects an upload
-    // onto another run's trace.
-    if (!key || !key.endsWith(`_${traceSegment(trace.root.workflowId)}.json`)) {
+    // onto another run's trace, not even onto another run of the same workflow id.
+    if (!key || key !== own) {
       this.logger.warn(
         { ...at, remote: destinations.remote },
         "trace not uploaded: its memo names an object that is not this run's under SKEIN_TRACE_S3_BUCKET/SKEIN_TRACE_S3_PREFIX",
