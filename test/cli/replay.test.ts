@@ -1,4 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,6 +119,29 @@ describe('skein replay', () => {
       expect(files.stdout).toContain('nothing to replay');
     } finally {
       await rm(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('skips a FIFO among the history files instead of waiting on it, and reads no further than --limit', async () => {
+    const mixed = await mkdtemp(path.join(tmpdir(), 'skein-replay-fifo-'));
+    try {
+      const closed = runs[0]!;
+      await copyFile(path.join(dir, `${closed.workflowId}.json`), path.join(mixed, '1.json'));
+      execFileSync('mkfifo', [path.join(mixed, '2.json')]);
+      await writeFile(path.join(mixed, '3.json'), '{"not":"a history"}');
+      // Without --limit the bad third file is reached: a usage error naming it, after the first replayed.
+      const all = await skein(['replay', 'fixtures/projects/rollout/v1', '--histories', mixed]);
+      expect(all.stderr).toContain(`skipped ${path.join(mixed, '2.json')}: not a regular file`);
+      expect(all.stdout).toContain(`ok  approval  ${closed.workflowId}  run ${closed.runId}`);
+      expect(all.code).toBe(2);
+      expect(all.stderr).toContain(`${path.join(mixed, '3.json')}: not a workflow history`);
+      // --limit 1 stops after the first history: neither the FIFO nor the bad file is opened.
+      const one = await skein(['replay', 'fixtures/projects/rollout/v1', '--histories', mixed, '--limit', '1']);
+      expect(one.code, one.stderr).toBe(0);
+      expect(one.stderr).not.toContain('skipped');
+      expect(one.stdout).toContain('1 histories from');
+    } finally {
+      await rm(mixed, { recursive: true, force: true });
     }
   });
 

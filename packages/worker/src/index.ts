@@ -29,7 +29,15 @@ export type { UploadBackoff } from './traces/s3.js';
 export { sweepTraces } from './traces/retention.js';
 export { prepareProject, type PreparedProject, type PrepareOptions } from './build/prepare.js';
 export { replayHistories, mismatchedEvent, type ReplayOptions } from './replay/replay.js';
-export { readHistoryFiles, historyFromText, replayHistoryOf, HistoryFileError } from './replay/history-files.js';
+export {
+  readHistoryFiles,
+  historyFiles,
+  historyFromText,
+  replayHistoryOf,
+  HistoryFileError,
+  HISTORY_FILE_MAX_BYTES,
+  type HistoryFilesOptions,
+} from './replay/history-files.js';
 export { engineHistories, type EngineHistoryQuery } from './replay/engine-histories.js';
 export type { ReplayHistory, ReplayOutcome, MismatchedEvent } from './replay/types.js';
 export { writeBuild, openBuild, insideProjectCode, type BuildRecord, type OpenedBuild } from './build/build-dir.js';

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_API_URL, SkeinApiError, SkeinClient, SkeinConnectionError } from '@skein/client';
+import { inert, inertJson } from './inert.js';
 
 /** Exit codes of the client commands. */
 export const EXIT = {
@@ -117,8 +118,9 @@ export function intBetween(min: number, max: number): (value: string) => number 
   };
 }
 
+/** Writes `error: <line>` to stderr; `line` is made inert (API messages quote ids and names). */
 function writeError(line: string): void {
-  process.stderr.write(`error: ${line}\n`);
+  process.stderr.write(`error: ${inert(line)}\n`);
 }
 
 /**
@@ -134,13 +136,13 @@ export function reportFailure(err: unknown, json: boolean | undefined): number {
   }
   if (err instanceof SkeinApiError) {
     writeError(`${err.type}: ${err.message}`);
-    for (const issue of err.issues ?? []) process.stderr.write(`  - ${issue.path.join('.') || '(root)'}: ${issue.message}\n`);
+    for (const issue of err.issues ?? []) process.stderr.write(`  - ${inert(issue.path.join('.')) || '(root)'}: ${inert(issue.message)}\n`);
     if (json)
       process.stdout.write(
-        `${JSON.stringify({ error: err.type, message: err.message, workflowId: err.workflowId, ...(err.issues ? { issues: err.issues } : {}) })}\n`,
+        `${inertJson({ error: err.type, message: err.message, workflowId: err.workflowId, ...(err.issues ? { issues: err.issues } : {}) })}\n`,
       );
     if (err.type === 'WorkflowExecutionTimedOutError') {
-      if (err.workflowId) process.stderr.write(`the execution keeps running: skein workflow result ${err.workflowId}\n`);
+      if (err.workflowId) process.stderr.write(`the execution keeps running: skein workflow result ${inert(err.workflowId)}\n`);
       return EXIT.workflow;
     }
     return EXIT.api;

@@ -1,10 +1,15 @@
 /**
  * Human output of the client commands: colours (only on a TTY, `NO_COLOR`/`FORCE_COLOR` respected, through
- * Node's `util.styleText`), borderless tables (cli-table3), durations, times and status marks.
+ * Node's `util.styleText`), borderless tables (cli-table3), durations, times and status marks. Text that came
+ * from the engine goes through `inert` (`inert.ts`) before it is styled: the helpers here do it for what they are
+ * given as data (statuses, run references, notes, JSON), and callers for the cells and values they compose.
  */
 import { styleText } from 'node:util';
 import Table from 'cli-table3';
 import { parseApiTime } from '@skein/client';
+import { inert, inertJson } from './inert.js';
+
+export { inert, inertJson } from './inert.js';
 
 type Style = Parameters<typeof styleText>[0];
 
@@ -35,9 +40,9 @@ const STATUS_MARK: Record<string, string> = {
   continued_as_new: '↻',
 };
 
-/** A status word, coloured by outcome for `stream` (default stdout). */
+/** A status word (made inert), coloured by outcome for `stream` (default stdout). */
 export function statusText(status: string, stream?: NodeJS.WriteStream): string {
-  return paint(STATUS_STYLE[status] ?? 'white', status, stream);
+  return paint(STATUS_STYLE[status] ?? 'white', inert(status), stream);
 }
 
 /** A one-character status mark (✔ ✖ … ⊘ ↻), coloured by outcome for `stream` (default stdout). */
@@ -46,17 +51,18 @@ export function statusMark(status: string, stream?: NodeJS.WriteStream): string 
 }
 
 /**
- * The outcome line of a closed run, for stderr: `✔ completed  [name  ]<workflowId>  run <runId>[  <duration>]`.
+ * The outcome line of a closed run, for stderr: `✔ completed  [name  ]<workflowId>  run <runId>[  <duration>]`
+ * (ids and name made inert).
  */
 export function outcomeLine(status: string, ref: { workflowId: string; runId: string }, name?: string, tookMs?: number): string {
   const e = process.stderr;
-  const tail = `${ref.workflowId}  run ${ref.runId}${tookMs === undefined ? '' : `  ${formatDuration(tookMs)}`}`;
-  return `${statusMark(status, e)} ${statusText(status, e)}  ${name ? `${name}  ` : ''}${paint('dim', tail, e)}\n`;
+  const tail = `${inert(ref.workflowId)}  run ${inert(ref.runId)}${tookMs === undefined ? '' : `  ${formatDuration(tookMs)}`}`;
+  return `${statusMark(status, e)} ${statusText(status, e)}  ${name ? `${inert(name)}  ` : ''}${paint('dim', tail, e)}\n`;
 }
 
-/** Writes a line to stderr, styled for stderr. */
+/** Writes one line to stderr, styled for stderr; `text` is made inert (it may hold ids, messages, paths). */
 export function note(text: string, style: Style = 'dim'): void {
-  process.stderr.write(paint(style, text, process.stderr) + '\n');
+  process.stderr.write(paint(style, inert(text), process.stderr) + '\n');
 }
 
 /** A duration for people: `850 ms`, `1.2 s`, `3 m 05 s`, `2 h 01 m`. */
@@ -123,9 +129,9 @@ export function keyValues(pairs: Array<[string, string]>): string {
   return pairs.map(([k, v]) => `${paint('dim', k.padEnd(width))}  ${v}\n`).join('');
 }
 
-/** A JSON value pretty-printed for people (2 spaces), with a final newline. */
+/** A JSON value pretty-printed for people (2 spaces, made inert: {@link inertJson}), with a final newline. */
 export function prettyJson(value: unknown): string {
-  return `${JSON.stringify(value, null, 2) ?? 'undefined'}\n`;
+  return `${value === undefined ? 'undefined' : inertJson(value, 2)}\n`;
 }
 
 /** Writes to stdout. */
@@ -133,7 +139,7 @@ export function out(text: string): void {
   process.stdout.write(text);
 }
 
-/** Writes one compact JSON document and a newline to stdout (`--json`). */
+/** Writes one compact JSON document (made inert: {@link inertJson}) and a newline to stdout (`--json`). */
 export function outJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value ?? null)}\n`);
+  process.stdout.write(`${inertJson(value)}\n`);
 }

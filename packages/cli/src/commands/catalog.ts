@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { SkeinApiError, type CatalogResponse, type CatalogWorkflow } from '@skein/client';
 import { action, clientConventions, clientFrom, withClientOptions, type ClientFlags } from '../client/common.js';
-import { formatTime, keyValues, out, outJson, paint, prettyJson, table } from '../client/output.js';
+import { formatTime, inert, keyValues, out, outJson, paint, prettyJson, table } from '../client/output.js';
 
 interface CatalogFlags extends ClientFlags {
   catalog?: string;
@@ -20,26 +20,26 @@ interface CatalogExtras {
 
 function overview(doc: CatalogResponse & CatalogExtras): string {
   const workers = doc.workers ? `  ${paint('dim', `${doc.workers.length} worker(s) polling`)}` : '';
-  const head = `${paint('bold', `catalog ${doc.catalog}`)}  ${paint('dim', `published ${formatTime(doc.publishedAt)}`)}${workers}\n`;
+  const head = `${paint('bold', `catalog ${inert(doc.catalog)}`)}  ${paint('dim', `published ${formatTime(doc.publishedAt)}`)}${workers}\n`;
   const others = doc.catalogs?.filter((c) => c.catalog !== doc.catalog) ?? [];
   const tail =
-    (doc.sharedActivities.length ? `\n${paint('dim', 'shared activities:')} ${doc.sharedActivities.map((a) => a.name).join(', ')}\n` : '') +
-    (others.length ? `${paint('dim', 'other catalogs:')} ${others.map((c) => `${c.catalog}${c.live ? '' : ' (no worker)'}`).join(', ')}\n` : '');
+    (doc.sharedActivities.length ? `\n${paint('dim', 'shared activities:')} ${doc.sharedActivities.map((a) => inert(a.name)).join(', ')}\n` : '') +
+    (others.length ? `${paint('dim', 'other catalogs:')} ${others.map((c) => `${inert(c.catalog)}${c.live ? '' : ' (no worker)'}`).join(', ')}\n` : '');
   if (doc.workflows.length === 0) return `${head}${paint('dim', 'no workflows\n')}${tail}`;
-  const rows = doc.workflows.map((w) => [w.name, w.aliases.join(', ') || '-', String(w.activities.length), w.description ?? '']);
+  const rows = doc.workflows.map((w) => [inert(w.name), inert(w.aliases.join(', ')) || '-', String(w.activities.length), inert(w.description)]);
   return `${head}\n${table(['name', 'aliases', 'activities', 'description'], rows)}${tail}`;
 }
 
 function details(w: CatalogWorkflow): string {
-  let text = paint('bold', w.name) + '\n';
-  if (w.description) text += `${w.description}\n`;
-  text += '\n' + keyValues([['aliases', w.aliases.join(', ') || '-']]);
+  let text = paint('bold', inert(w.name)) + '\n';
+  if (w.description) text += `${inert(w.description)}\n`;
+  text += '\n' + keyValues([['aliases', inert(w.aliases.join(', ')) || '-']]);
   text += `\n${paint('dim', 'activities')}\n`;
   text += w.activities.length
     ? indent(
         table(
           ['kind', 'name', 'activity type'],
-          w.activities.map((a) => [a.kind + (a.shared ? ' (shared)' : ''), a.name, a.type]),
+          w.activities.map((a) => [inert(a.kind) + (a.shared ? ' (shared)' : ''), inert(a.name), inert(a.type)]),
         ),
       )
     : '  -\n';

@@ -11,7 +11,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Client } from '@temporalio/client';
 import type { DeploymentState } from '@skein/worker/deployment';
 import { action, clientConventions, UsageError } from '../client/common.js';
-import { formatTime, note, out, outJson, paint, table } from '../client/output.js';
+import { formatTime, inert, note, out, outJson, paint, table } from '../client/output.js';
 
 interface DeployFlags {
   catalog: string;
@@ -76,16 +76,16 @@ async function makeCurrent(
   await deploy.setCurrentVersion(client, state.name, buildId, identity());
   const published = await deploy.publishCurrentCatalog(client, flags.catalog, buildId);
   if (flags.json) return outJson({ deployment: state.name, current: buildId, previous: state.current, catalogPublished: published });
-  out(`${verb} build ${buildId}: now the current version of deployment "${state.name}" (was ${state.current ?? 'none'})\n`);
+  out(`${verb} build ${inert(buildId)}: now the current version of deployment "${inert(state.name)}" (was ${inert(state.current ?? 'none')})\n`);
   if (!published) note(`no running worker of build ${buildId} recorded a catalog for "${flags.catalog}": the API serves it once one starts`);
 }
 
 function statusTable(state: DeploymentState, workers: Map<string, number>): string {
-  const head = `${paint('bold', `deployment ${state.name}`)}  current ${state.current ?? 'none'}${state.ramping ? `  ramping ${state.ramping.buildId} (${state.ramping.percent}%)` : ''}\n\n`;
+  const head = `${paint('bold', `deployment ${inert(state.name)}`)}  current ${inert(state.current ?? 'none')}${state.ramping ? `  ramping ${inert(state.ramping.buildId)} (${state.ramping.percent}%)` : ''}\n\n`;
   const rows = state.versions.map((v) => [
-    v.buildId,
-    v.buildId === state.current ? 'current' : state.ramping?.buildId === v.buildId ? `ramping ${state.ramping.percent}%` : v.state,
-    v.drainage ?? '-',
+    inert(v.buildId),
+    v.buildId === state.current ? 'current' : state.ramping?.buildId === v.buildId ? `ramping ${state.ramping.percent}%` : inert(v.state),
+    inert(v.drainage ?? '-'),
     String(workers.get(v.buildId) ?? 0),
     formatTime(v.createdAt),
   ]);
@@ -148,7 +148,11 @@ export function registerDeployCommand(program: Command): void {
           knownBuild(state, buildId);
           await d.setRampingVersion(client, state.name, share === 0 ? null : buildId, share, identity());
           if (flags.json) return outJson({ deployment: state.name, current: state.current, ramping: share === 0 ? null : { buildId, percent: share } });
-          out(share === 0 ? `ramp of deployment "${state.name}" ended\n` : `build ${buildId} gets ${share}% of new runs of deployment "${state.name}"\n`);
+          out(
+            share === 0
+              ? `ramp of deployment "${inert(state.name)}" ended\n`
+              : `build ${inert(buildId)} gets ${share}% of new runs of deployment "${inert(state.name)}"\n`,
+          );
         }),
       ),
     );

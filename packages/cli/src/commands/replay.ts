@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ReplayHistory, ReplayOutcome } from '@skein/worker';
+import { inert } from '../client/inert.js';
 
 /** Options of `skein replay`. */
 export interface ReplayFlags {
@@ -17,7 +18,7 @@ export const REPLAY_EXIT = { compatible: 0, incompatible: 1, usage: 2 } as const
 const DEFAULT_LIMIT = 100;
 
 function usage(message: string): never {
-  process.stderr.write(`skein: ${message}\n`);
+  process.stderr.write(`skein: ${inert(message)}\n`);
   process.exit(REPLAY_EXIT.usage);
 }
 
@@ -25,7 +26,7 @@ function usage(message: string): never {
 export function mismatchLine(o: Extract<ReplayOutcome, { ok: false }>): string {
   const what = o.kind === 'nondeterminism' ? 'nondeterminism' : 'replay failed';
   const event = o.event ? `first mismatching event ${o.event.eventId}${o.event.eventType ? ` ${o.event.eventType}` : ''}` : 'no event named';
-  return `${what}: workflow "${o.workflowType}" id ${o.workflowId} run ${o.runId}: ${event}: ${o.message}`;
+  return `${what}: workflow "${inert(o.workflowType)}" id ${inert(o.workflowId)} run ${inert(o.runId)}: ${event}: ${inert(o.message)}`;
 }
 
 /**
@@ -34,10 +35,13 @@ export function mismatchLine(o: Extract<ReplayOutcome, { ok: false }>): string {
  * with Temporal's replayer, before that code is deployed. Histories come from the
  * engine (the most recent runs, closed and open, on the catalog `SKEIN_CATALOG`, at `TEMPORAL_ADDRESS`) or from
  * JSON files (`--histories`: a file or a directory of files, as `skein workflow history <id> --json` or
- * `temporal workflow show --output json` writes them).
+ * `temporal workflow show --output json` writes them). Files are read one at a time as the replay needs them, so
+ * `--limit` bounds what is read and parsed; a folder's entries that are not regular files (a FIFO, a socket, a
+ * device) are skipped with a note, and a file over 256 MiB is refused.
  * Exit 0: every history replays (or there was nothing to replay); 1: at least one does not (each named on
  * stderr with workflow type, workflow id, run id and the first mismatching event), or the project could not be
- * prepared or the engine read; 2: usage error, including a history file that is not a history.
+ * prepared or the engine read; 2: usage error, including a history file that is not a history (the histories
+ * before it have been replayed and reported).
  */
 export async function replayCommand(dir: string, flags: ReplayFlags): Promise<void> {
   let limit = DEFAULT_LIMIT;
@@ -52,21 +56,37 @@ export async function replayCommand(dir: string, flags: ReplayFlags): Promise<vo
   // The project check's and Temporal's notes, at SKEIN_LOG_LEVEL; the replay's own report is plain lines.
   const logger = cliLogger('skein-replay');
 
-  // Files are read and checked before anything else runs, so a bad one is a usage error with nothing replayed.
-  let fromFiles: ReplayHistory[] | undefined;
+  // Files are read lazily, up to --limit matching histories. The first one is read before the project is prepared:
+  // a folder with nothing to replay, or whose first file is bad, ends here.
+  let fromFiles: AsyncIterable<ReplayHistory> | undefined;
   if (flags.histories !== undefined) {
+    const files = worker.historyFiles(path.resolve(flags.histories), {
+      onSkip: (file, reason) => process.stderr.write(`skein: skipped ${inert(file)}: ${reason}\n`),
+    });
+    const selected = (async function* () {
+      let taken = 0;
+      for await (const h of files) {
+        if (flags.workflow && h.workflowType !== flags.workflow) continue;
+        yield h;
+        if (++taken >= limit) return;
+      }
+    })();
+    let first: IteratorResult<ReplayHistory>;
     try {
-      fromFiles = await worker.readHistoryFiles(path.resolve(flags.histories));
+      first = await selected.next();
     } catch (err) {
       if (err instanceof worker.HistoryFileError) usage(err.message);
       throw err;
     }
-    if (flags.workflow) fromFiles = fromFiles.filter((h) => h.workflowType === flags.workflow);
-    fromFiles = fromFiles.slice(0, limit);
-    if (fromFiles.length === 0) {
-      process.stdout.write(`nothing to replay: no history${flags.workflow ? ` of workflow "${flags.workflow}"` : ''} in ${flags.histories}\n`);
+    if (first.done) {
+      process.stdout.write(`nothing to replay: no history${flags.workflow ? ` of workflow "${inert(flags.workflow)}"` : ''} in ${inert(flags.histories)}\n`);
       return;
     }
+    const head = first.value;
+    fromFiles = (async function* () {
+      yield head;
+      yield* selected;
+    })();
   }
 
   let code: string;
@@ -104,18 +124,20 @@ export async function replayCommand(dir: string, flags: ReplayFlags): Promise<vo
     for await (const outcome of worker.replayHistories(code, histories, { logger })) {
       replayed++;
       if (outcome.ok) {
-        process.stdout.write(`ok  ${outcome.workflowType}  ${outcome.workflowId}  run ${outcome.runId}\n`);
+        process.stdout.write(`ok  ${inert(outcome.workflowType)}  ${inert(outcome.workflowId)}  run ${inert(outcome.runId)}\n`);
       } else {
         incompatible++;
         process.stderr.write(`skein: ${mismatchLine(outcome)}\n`);
       }
     }
   } catch (err) {
-    fail(`replay stopped after ${replayed} histories: ${(err as Error).message.split('\n')[0]}`);
+    // A bad history file met on the way is a usage error, as when it is the first one.
+    if (err instanceof worker.HistoryFileError) usage(`${err.message} (after ${replayed} histories replayed)`);
+    fail(`replay stopped after ${replayed} histories: ${inert((err as Error).message.split('\n')[0])}`);
   } finally {
     await close().catch(() => {});
   }
-  const where = fromFiles ? flags.histories : `catalog "${config.catalog}" at ${config.engine.address}`;
+  const where = fromFiles ? inert(flags.histories) : `catalog "${inert(config.catalog)}" at ${config.engine.address}`;
   if (replayed === 0) {
     process.stdout.write(`nothing to replay: no runs${flags.workflow ? ` of workflow "${flags.workflow}"` : ''} on ${where}\n`);
     return;

@@ -1,4 +1,5 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import proto from '@temporalio/proto';
@@ -123,23 +124,90 @@ export function replayHistoryOf(workflowId: string, history: ReplayHistory['hist
   };
 }
 
+/** Largest history file read (bytes): Temporal refuses histories over 50 MB, and their JSON is at most a few times that. */
+export const HISTORY_FILE_MAX_BYTES = 256 * 1024 * 1024;
+
+/** How {@link historyFiles} reads. */
+export interface HistoryFilesOptions {
+  /** Largest file read, bytes (default {@link HISTORY_FILE_MAX_BYTES}). */
+  maxBytes?: number;
+  /** Told about each entry of a folder that is not a regular file (a FIFO, socket, device, folder or link), which is skipped. */
+  onSkip?: (file: string, reason: string) => void;
+}
+
 /**
- * Reads the histories at `location`: one `.json` file, or every `.json` file directly in a directory (sorted by
- * name). All files are read and checked before this returns, so a bad one is reported before any replay.
- * @returns an empty list for a directory without `.json` files.
- * @throws HistoryFileError naming the file that is missing or not a history (see `historyFromText`).
+ * Reads one history file through a handle opened without blocking (a FIFO opens at once instead of waiting for a
+ * writer), after checking on that handle that it is a regular file of at most `maxBytes`; never reads more bytes
+ * than that check found (plus one, to tell a file that grew).
+ * @returns the text, or `undefined` when the path is not a regular file.
+ * @throws HistoryFileError when it is missing, unreadable, over the limit or grew while read.
  */
-export async function readHistoryFiles(location: string): Promise<ReplayHistory[]> {
+async function readHistoryFile(file: string, maxBytes: number): Promise<string | undefined> {
+  const fail = (err: unknown): never => {
+    const e = err as NodeJS.ErrnoException;
+    throw new HistoryFileError(file, e.code === 'ENOENT' ? 'no such file or directory' : e.message);
+  };
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK).catch(fail);
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return undefined;
+    if (info.size > maxBytes) throw new HistoryFileError(file, `${info.size} bytes, over the ${maxBytes}-byte limit of a history file`);
+    const buffer = Buffer.allocUnsafe(info.size + 1);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled).catch(fail);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    if (filled > info.size) throw new HistoryFileError(file, 'the file grew while it was read');
+    return buffer.toString('utf8', 0, filled);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The histories at `location`, read one at a time as they are asked for, so a consumer that stops after `n` (as
+ * `skein replay --limit n` does) reads and parses only what it used: one `.json` file, or the `.json` files directly
+ * in a folder, sorted by name. In a folder, an entry that is not a regular file is skipped (`onSkip`); a named file
+ * that is not one is an error. Every file is opened without blocking and read only up to `maxBytes`.
+ * @throws HistoryFileError naming the location or file that is missing, not a regular file or folder, over the
+ *   size limit, or not a history (see `historyFromText`), when the consumer reaches it.
+ */
+export async function* historyFiles(location: string, options: HistoryFilesOptions = {}): AsyncGenerator<ReplayHistory> {
+  const maxBytes = options.maxBytes ?? HISTORY_FILE_MAX_BYTES;
   const info = await stat(location).catch((err: NodeJS.ErrnoException) => {
     throw new HistoryFileError(location, err.code === 'ENOENT' ? 'no such file or directory' : err.message);
   });
-  const files = info.isDirectory()
-    ? (await readdir(location, { withFileTypes: true }))
-        .filter((e) => e.isFile() && /\.json$/i.test(e.name))
-        .map((e) => path.join(location, e.name))
-        .sort()
-    : [location];
+  if (!info.isDirectory()) {
+    const text = await readHistoryFile(location, maxBytes);
+    if (text === undefined) throw new HistoryFileError(location, 'not a regular file or a folder');
+    yield historyFromText(location, text);
+    return;
+  }
+  const entries = (await readdir(location, { withFileTypes: true }))
+    .filter((e) => /\.json$/i.test(e.name))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    const file = path.join(location, entry.name);
+    // The listing's type first (no system call); the handle's type again, in case the entry changed since.
+    const text = entry.isFile() ? await readHistoryFile(file, maxBytes) : undefined;
+    if (text === undefined) {
+      options.onSkip?.(file, 'not a regular file');
+      continue;
+    }
+    yield historyFromText(file, text);
+  }
+}
+
+/**
+ * Reads every history at `location` ({@link historyFiles}) before it returns, so a bad one is reported before any
+ * replay; entries of a folder that are not regular files are skipped.
+ * @returns an empty list for a folder without `.json` files.
+ * @throws HistoryFileError naming the file that is missing, too large or not a history.
+ */
+export async function readHistoryFiles(location: string, options: HistoryFilesOptions = {}): Promise<ReplayHistory[]> {
   const histories: ReplayHistory[] = [];
-  for (const file of files) histories.push(historyFromText(file, await readFile(file, 'utf8')));
+  for await (const history of historyFiles(location, options)) histories.push(history);
   return histories;
 }

@@ -1,7 +1,7 @@
 /** `skein workflow signal | query | update | stop | terminate | reset`. */
 import type { Command } from 'commander';
 import { action, clientFrom, parseJson, runTarget, UsageError, withClientOptions, type ClientFlags } from '../../client/common.js';
-import { out, outJson, paint, prettyJson } from '../../client/output.js';
+import { inert, out, outJson, paint, prettyJson } from '../../client/output.js';
 
 interface PayloadFlags extends ClientFlags {
   payload?: string;
@@ -30,7 +30,7 @@ function payloadOf(flags: PayloadFlags): unknown {
 }
 
 function ref(workflowId: string, runId: string): string {
-  return paint('dim', `${workflowId}  run ${runId}`);
+  return paint('dim', `${inert(workflowId)}  run ${inert(runId)}`);
 }
 
 /** Registers the control commands on the `workflow` command. */
@@ -45,7 +45,7 @@ export function registerControlCommands(workflow: Command): void {
         }
         const r = await clientFrom(flags).signal(workflowId, name, payload as Record<string, unknown> | undefined);
         if (flags.json) outJson(r);
-        else out(`signal ${name} sent  ${ref(r.workflowId, r.runId)}\n`);
+        else out(`signal ${inert(name)} sent  ${ref(r.workflowId, r.runId)}\n`);
       }),
     );
 
@@ -95,7 +95,7 @@ export function registerControlCommands(workflow: Command): void {
       action(async (workflowId: string, flags: ResetFlags) => {
         const r = await clientFrom(flags).reset(workflowId, flags.step, { runId: flags.run, reason: flags.reason });
         if (flags.json) outJson(r);
-        else out(`reset after step ${flags.step}: new run  ${ref(r.workflowId, r.runId)}\n`);
+        else out(`reset after step ${inert(flags.step)}: new run  ${ref(r.workflowId, r.runId)}\n`);
       }),
     );
 }

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { HistoryEvent, HistoryPage } from '@skein/client';
 import { action, clientFrom, isFailedStatus, runTarget, WorkflowOutcomeError, type ClientFlags } from '../../client/common.js';
-import { formatDuration, note, out, outcomeLine, outJson, paint } from '../../client/output.js';
+import { formatDuration, inert, note, out, outcomeLine, outJson, paint } from '../../client/output.js';
 
 interface HistoryFlags extends ClientFlags {
   run?: string;
@@ -32,12 +32,15 @@ function attributes(event: HistoryEvent): Attributes {
   return {};
 }
 
-/** The detail column: the step (or activity type), signal, child workflow type, or failure message of an event. */
+/**
+ * The detail column: the step (or activity type), signal, child workflow type, or failure message of an event,
+ * made inert (whoever started or ran the workflow chose it).
+ */
 export function eventDetail(event: HistoryEvent): string {
   const step = (event as { stepName?: unknown }).stepName;
-  if (typeof step === 'string') return step;
+  if (typeof step === 'string') return inert(step);
   const a = attributes(event);
-  return a.activityType?.name ?? a.signalName ?? a.workflowType?.name ?? a.failure?.message ?? a.reason ?? '';
+  return inert(a.activityType?.name ?? a.signalName ?? a.workflowType?.name ?? a.failure?.message ?? a.reason ?? '');
 }
 
 function clock(iso: string | undefined): string {
@@ -55,7 +58,7 @@ export function eventLine(event: HistoryEvent): string {
   const type = eventTypeName(event);
   const style = /FAILED|TIMED_OUT|TERMINATED/.test(type) ? 'red' : /COMPLETED/.test(type) ? 'green' : 'white';
   return (
-    `${String(event.eventId).padStart(5)}  ${paint('dim', clock(event.eventTime))}  ${paint(style, type.padEnd(TYPE_WIDTH))}  ${eventDetail(event)}`.trimEnd() +
+    `${inert(event.eventId).padStart(5)}  ${paint('dim', clock(event.eventTime))}  ${paint(style, inert(type).padEnd(TYPE_WIDTH))}  ${eventDetail(event)}`.trimEnd() +
     '\n'
   );
 }

@@ -7,6 +7,7 @@ import {
   elapsed,
   formatDuration,
   formatTime,
+  inert,
   keyValues,
   out,
   outcomeLine,
@@ -54,8 +55,8 @@ export function registerInspectCommands(workflow: Command): void {
         if (flags.json) return outJson(s);
         out(
           keyValues([
-            ['workflowId', s.workflowId],
-            ['runId', s.runId],
+            ['workflowId', inert(s.workflowId)],
+            ['runId', inert(s.runId)],
             ['status', `${statusMark(s.status)} ${statusText(s.status)}`],
             ['started', formatTime(s.startedAt)],
             ['closed', formatTime(s.completedAt)],
@@ -74,7 +75,10 @@ export function registerInspectCommands(workflow: Command): void {
         else {
           process.stderr.write(outcomeLine(r.status, r));
           if (r.status === 'completed') out(prettyJson(r.output));
-          else if (r.error) process.stderr.write(`error: ${r.error.name}: ${r.error.message}${r.error.activityType ? ` (in ${r.error.activityType})` : ''}\n`);
+          else if (r.error)
+            process.stderr.write(
+              `error: ${inert(r.error.name)}: ${inert(r.error.message)}${r.error.activityType ? ` (in ${inert(r.error.activityType)})` : ''}\n`,
+            );
         }
         if (isFailedStatus(r.status)) throw new WorkflowOutcomeError(r.status);
       }),
@@ -107,12 +111,12 @@ export function registerInspectCommands(workflow: Command): void {
           table(
             ['workflow id', 'type', 'status', 'started', 'duration', 'run id'],
             runs.map((r) => [
-              r.workflowId,
-              r.workflowType,
+              inert(r.workflowId),
+              inert(r.workflowType),
               `${statusMark(r.status)} ${statusText(r.status)}`,
               formatTime(r.startedAt),
               formatDuration(elapsed(r.startedAt, r.completedAt)),
-              r.runId,
+              inert(r.runId),
             ]),
           ),
         );

@@ -15,7 +15,7 @@ import {
   WorkflowOutcomeError,
   type ClientFlags,
 } from '../../client/common.js';
-import { formatDuration, keyValues, out, outcomeLine, outJson, prettyJson } from '../../client/output.js';
+import { formatDuration, inert, keyValues, out, outcomeLine, outJson, prettyJson } from '../../client/output.js';
 
 interface StartFlags extends ClientFlags {
   input?: string;
@@ -73,7 +73,7 @@ function startOptions(cmd: Command, extra: (cmd: Command) => Command = (c) => c)
 function printRun(name: string, res: RunResponse, tookMs: number): void {
   process.stderr.write(outcomeLine(res.status, res, name, tookMs));
   if (res.status === 'completed') out(prettyJson(res.output));
-  else if (res.error) process.stderr.write(`error: ${res.errorDetails?.name ?? res.failure?.type ?? 'Error'}: ${res.error}\n`);
+  else if (res.error) process.stderr.write(`error: ${inert(res.errorDetails?.name ?? res.failure?.type ?? 'Error')}: ${inert(res.error)}\n`);
 }
 
 /** Registers `run` and `start` on the `workflow` command. */
@@ -112,8 +112,8 @@ export function registerRunCommands(workflow: Command): void {
         else
           out(
             keyValues([
-              ['workflowId', ref.workflowId],
-              ['runId', ref.runId],
+              ['workflowId', inert(ref.workflowId)],
+              ['runId', inert(ref.runId)],
             ]),
           );
       }),

@@ -1,7 +1,7 @@
 /** `skein workflow trace`: a run's trace tree as an indented tree with durations and status marks. */
 import type { Command } from 'commander';
 import { action, clientFrom, runTarget, type ClientFlags } from '../../client/common.js';
-import { formatDuration, note, out, outJson, paint, statusMark } from '../../client/output.js';
+import { formatDuration, inert, note, out, outJson, paint, statusMark } from '../../client/output.js';
 
 interface TraceFlags extends ClientFlags {
   run?: string;
@@ -19,10 +19,10 @@ export interface TraceNodeView {
 }
 
 function label(node: TraceNodeView): string {
-  const kind = (node.kind ?? 'node').replace('_', ' ');
-  const parts = [`${statusMark(node.status ?? '')} ${node.name || '(unnamed)'}`, paint('dim', kind), formatDuration(node.durationMs)];
-  if (node.attempt && node.attempt > 1) parts.push(paint('yellow', `attempt ${node.attempt}`));
-  if (node.status === 'failed' && node.error?.message) parts.push(paint('red', `${node.error.name ?? 'Error'}: ${node.error.message}`));
+  const kind = inert(node.kind ?? 'node').replace('_', ' ');
+  const parts = [`${statusMark(node.status ?? '')} ${inert(node.name) || '(unnamed)'}`, paint('dim', kind), formatDuration(node.durationMs)];
+  if (node.attempt && node.attempt > 1) parts.push(paint('yellow', `attempt ${inert(node.attempt)}`));
+  if (node.status === 'failed' && node.error?.message) parts.push(paint('red', `${inert(node.error.name ?? 'Error')}: ${inert(node.error.message)}`));
   return parts.join('  ');
 }
 
@@ -53,7 +53,7 @@ export function registerTraceCommand(workflow: Command): void {
         const t = await clientFrom(flags).traceLog(workflowId, { runId: flags.run });
         if (flags.json) return outJson(t);
         const tree = (t.data as { tree?: TraceNodeView } | null)?.tree;
-        if (!tree) return out(paint('dim', `the trace at ${t.location} holds no tree\n`));
+        if (!tree) return out(paint('dim', `the trace at ${inert(t.location)} holds no tree\n`));
         out(drawTree(tree));
         note(`${t.source} trace: ${t.location}`);
       }),
