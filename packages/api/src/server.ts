@@ -10,6 +10,7 @@ import type { ApiConfig } from './config.js';
 import { allRoutes } from './routes/index.js';
 import type { ApiState, Deps } from './route.js';
 import { clientErrorHandler } from './client-errors.js';
+import { bearerCheck } from './middleware/auth.js';
 import { TraceReader } from './temporal/trace-reader.js';
 import { CatalogCache } from './temporal/catalog.js';
 import { EngineCallPolicy } from './temporal/deadline.js';
@@ -111,7 +112,11 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
     logger,
     metrics,
   };
-  const app = createApp(deps, allRoutes, tracing && traced ? { tracing: (routeOf) => traced[0].requestTracing(tracing.tracer, routeOf) } : {});
+  const app = createApp(
+    deps,
+    allRoutes,
+    tracing && traced ? { tracing: (routeOf) => traced[0].requestTracing(tracing.tracer, routeOf, bearerCheck(config.apiToken)) } : {},
+  );
 
   const fatalCallbacks: Array<(reason: string) => void> = [];
   let fatal = false;

@@ -1,26 +1,44 @@
 /**
- * One OpenTelemetry server span per request (HTTP semantic conventions), loaded only when tracing is on. The
- * span continues a valid W3C `traceparent` the caller sent (a malformed one is ignored: a new trace starts),
- * is active while the request is handled (so the Temporal client's spans and the workflow they start join the
- * trace), and its own `traceparent` is returned in the response so that a caller without one learns the trace id.
+ * One OpenTelemetry server span per request (HTTP semantic conventions), loaded only when tracing is on. A
+ * caller's trace context is read from the W3C `traceparent` and `tracestate` headers only (never baggage, never
+ * another format, whatever `OTEL_PROPAGATORS` says), and is continued only when the caller may call the API: when
+ * no token is configured, or the request carries the right one. Otherwise (a token is configured and the request
+ * lacks it) the span starts a new trace and links to the caller's context, so an unauthenticated caller cannot
+ * place its spans, or its `tracestate`, into the API's traces and the histories of the workflows it starts.
+ * The span is active while the request is handled (so the Temporal client's spans and the workflow they start join
+ * the trace), and its own `traceparent` is returned in the response so that a caller without one learns the
+ * trace id. A malformed `traceparent` is ignored: a new trace starts.
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Tracer } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, defaultTextMapGetter, trace, type Link, type Tracer } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type Koa from 'koa';
 import { UNKNOWN_ROUTE } from '../metrics/registry.js';
 import type { ApiState } from '../route.js';
+
+/** W3C Trace Context alone: `traceparent` and `tracestate` (at most 32 entries, 512 characters), nothing else. */
+const W3C = new W3CTraceContextPropagator();
 
 /**
  * The tracing middleware; the span is named `<METHOD> <route template>` once the route is known (`unknown` for
  * a path no route serves), and ends when the response finishes or the client goes away.
  * @param routeOf the route template of a path the router knows (for requests refused before routing), or undefined.
+ * @param mayContinue whether the request may continue its caller's trace (the bearer token check, `bearerCheck`).
  */
-export function requestTracing(tracer: Tracer, routeOf: (path: string, method: string) => string | undefined): Koa.Middleware<ApiState> {
+export function requestTracing(
+  tracer: Tracer,
+  routeOf: (path: string, method: string) => string | undefined,
+  mayContinue: (ctx: Koa.Context) => boolean,
+): Koa.Middleware<ApiState> {
   return async (ctx, next) => {
-    const parent = propagation.extract(ROOT_CONTEXT, ctx.req.headers);
+    const caller = trace.getSpanContext(W3C.extract(ROOT_CONTEXT, ctx.req.headers, defaultTextMapGetter));
+    const continues = caller !== undefined && mayContinue(ctx);
+    const parent = continues ? trace.setSpanContext(ROOT_CONTEXT, caller) : ROOT_CONTEXT;
+    const links: Link[] = caller && !continues ? [{ context: caller }] : [];
     const span = tracer.startSpan(
       ctx.method,
       {
         kind: SpanKind.SERVER,
+        links,
         attributes: {
           'http.request.method': ctx.method,
           'url.path': ctx.path,
@@ -33,7 +51,7 @@ export function requestTracing(tracer: Tracer, routeOf: (path: string, method: s
     );
     const active = trace.setSpan(parent, span);
     const headers: Record<string, string> = {};
-    propagation.inject(active, headers);
+    W3C.inject(active, headers, { set: (carrier, key, value) => (carrier[key] = value) });
     if (headers.traceparent) ctx.set('traceparent', headers.traceparent);
     const { traceId, spanId } = span.spanContext();
     ctx.state.traceIds = { trace_id: traceId, span_id: spanId };
