@@ -9,7 +9,7 @@
  * the trace), and its own `traceparent` is returned in the response so that a caller without one learns the
  * trace id. A malformed `traceparent` is ignored: a new trace starts.
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, defaultTextMapGetter, trace, type Link, type Tracer } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, defaultTextMapGetter, defaultTextMapSetter, trace, type Link, type Tracer } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type Koa from 'koa';
 import { UNKNOWN_ROUTE } from '../metrics/registry.js';
@@ -51,7 +51,7 @@ export function requestTracing(
     );
     const active = trace.setSpan(parent, span);
     const headers: Record<string, string> = {};
-    W3C.inject(active, headers, { set: (carrier, key, value) => (carrier[key] = value) });
+    W3C.inject(active, headers, defaultTextMapSetter);
     if (headers.traceparent) ctx.set('traceparent', headers.traceparent);
     const { traceId, spanId } = span.spanContext();
     ctx.state.traceIds = { trace_id: traceId, span_id: spanId };
