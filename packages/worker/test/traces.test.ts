@@ -237,7 +237,7 @@ describe('trace settings', () => {
 });
 
 describe('S3 destination', () => {
-  it("uploads only the run's own object: a memo naming another run's object or another bucket is refused", async () => {
+  it("uploads only the run's own object: a memo naming another run's object (even of the same id) or another bucket is refused", async () => {
     const spool = mkdtempSync(path.join(tmpdir(), 'skein-s3-refuse-'));
     const location = { bucket: 'b', prefix: 'p/', endpoint: 'http://127.0.0.1:1' };
     const exporter = new S3TraceExporter(location, new S3Client({ region: 'us-east-1' }), spool, pino({ level: 'silent' }));
@@ -245,17 +245,21 @@ describe('S3 destination', () => {
     const listen = (o: unknown) => outcomes.push(o);
     diagnostics.subscribe(TRACE_EXPORT_CHANNEL, listen);
     try {
-      const trace = { version: 1 as const, root: { workflowId: 'mine', runId: 'r' }, updatedAt: 0, tree: {} as never };
+      const tree = { kind: 'workflow', name: 'wf', status: 'completed', startedAt: 1, endedAt: 2, durationMs: 1, children: [] } as const;
+      const trace = { version: 1 as const, root: { workflowId: 'mine', runId: 'r' }, updatedAt: 0, tree };
       const others = traceObjectUrl(location, traceObjectKey('p/', { workflowType: 'wf', workflowId: 'theirs', startedAt: 1 }));
       await exporter.export(trace, { remote: others });
       await exporter.export(trace, {
         remote: traceObjectUrl({ ...location, bucket: 'c' }, traceObjectKey('p/', { workflowType: 'wf', workflowId: 'mine', startedAt: 1 })),
       });
+      // The same workflow id, but another run's start or another type: another run's object.
+      await exporter.export(trace, { remote: traceObjectUrl(location, traceObjectKey('p/', { workflowType: 'wf', workflowId: 'mine', startedAt: 2 })) });
+      await exporter.export(trace, { remote: traceObjectUrl(location, traceObjectKey('p/', { workflowType: 'other', workflowId: 'mine', startedAt: 1 })) });
       expect(readdirSync(spool)).toEqual([]);
-      expect(outcomes).toEqual([
-        expect.objectContaining({ destination: 'remote', workflowId: 'mine', ok: false, final: true }),
-        expect.objectContaining({ destination: 'remote', workflowId: 'mine', ok: false, final: true }),
-      ]);
+      expect(outcomes).toEqual(Array(4).fill(expect.objectContaining({ destination: 'remote', workflowId: 'mine', ok: false, final: true })));
+      // Its own object, derived from the root's type, id and start, is accepted.
+      await exporter.export(trace, { remote: traceObjectUrl(location, traceObjectKey('p/', { workflowType: 'wf', workflowId: 'mine', startedAt: 1 })) });
+      expect(readdirSync(spool)).toHaveLength(1);
     } finally {
       diagnostics.unsubscribe(TRACE_EXPORT_CHANNEL, listen);
       await exporter.stop();
