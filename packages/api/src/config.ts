@@ -55,7 +55,7 @@ export const apiSettings = {
     description: 'when set, every route but `/health` and `/ready` needs `Authorization: Bearer <token>` (401 otherwise)',
   }),
   SKEIN_TRACE_DIR: textSetting({
-    description: "a folder `trace-log` reads trace files from besides the ones the catalog's workers advertise (unset: only those)",
+    description: "a folder `trace-log` reads trace files from besides the one the live workers of the catalog's current build advertise (unset: only that one)",
   }),
   SKEIN_TRACE_S3_BUCKET: textSetting({
     description: 'the S3 bucket `trace-log` reads remote traces from, with the AWS SDK settings (unset: remote traces are not read)',
@@ -110,8 +110,8 @@ export interface ApiConfig {
   /** How long a catalog document and its poller liveness are cached, in ms (`SKEIN_CATALOG_CACHE_MS`, default 2 000). */
   catalogCacheMs: number;
   /**
-   * A folder trace-log reads local trace files from besides those the catalog's workers advertise
-   * (`SKEIN_TRACE_DIR`); null (default) = only the advertised folders.
+   * A folder trace-log reads local trace files from besides the one the live workers of the catalog's current
+   * build advertise (`SKEIN_TRACE_DIR`); null (default) = only the advertised folder.
    */
   traceDir: string | null;
   /**

@@ -39,7 +39,8 @@ export const workerSettings = {
   }),
   SKEIN_TRACE_DIR: textSetting({
     default: '<project>/.skein/traces',
-    description: "the worker's trace folder (`off`: no trace files); advertised in the catalog, where the API finds it",
+    description:
+      "the worker's trace folder (`off`: no trace files); advertised in its build's catalog document (its own folder only), where the API finds it while the build is current and a worker of it lives",
   }),
   SKEIN_TRACE_RETENTION: patternSetting(DURATION, 'a duration such as 7d, 12h or a number of ms', {
     default: '7d',
