@@ -79,6 +79,16 @@ describe('a schedule every 2 s', () => {
       const result = await h.call('GET', '/workflow/{id}/result', { params: { id: action.workflowId } });
       expect(result.body.output).toBe('hello tick');
     }
+    // The trace names the schedule on the run's node.
+    const trace = await vi.waitFor(
+      async () => {
+        const r = await h.call('GET', '/workflow/{id}/runs/{rid}/trace-log', { params: { id: started[0].workflowId, rid: started[0].runId } });
+        expect(r.status).toBe(200);
+        return r.body;
+      },
+      { timeout: 15_000, interval: 250 },
+    );
+    expect(trace.data.tree).toMatchObject({ kind: 'workflow', name: 'greet', scheduleId });
 
     // The run list filters on the schedule (visibility catches up within moments).
     await expect
