@@ -19,7 +19,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // Schedules outlive the test's worker: delete every one this file created (and the declared one of its catalog).
-  for (const id of [...created, `${h?.catalog}:greet:daily`]) await h?.client.schedule.getHandle(id).delete().catch(() => {});
+  for (const id of [...created, `${h?.catalog}:greet:daily`])
+    await h?.client.schedule
+      .getHandle(id)
+      .delete()
+      .catch(() => {});
   await h?.close();
 });
 
@@ -92,10 +96,13 @@ describe('a schedule every 2 s', () => {
 
     // The run list filters on the schedule (visibility catches up within moments).
     await expect
-      .poll(async () => {
-        const runs = await h.call('GET', '/workflow/runs', { query: { scheduleId } });
-        return started.every((a: { workflowId: string }) => runs.body.runs.some((r: { workflowId: string }) => r.workflowId === a.workflowId));
-      }, { timeout: 15_000 })
+      .poll(
+        async () => {
+          const runs = await h.call('GET', '/workflow/runs', { query: { scheduleId } });
+          return started.every((a: { workflowId: string }) => runs.body.runs.some((r: { workflowId: string }) => r.workflowId === a.workflowId));
+        },
+        { timeout: 15_000 },
+      )
       .toBe(true);
     const others = await h.call('GET', '/workflow/runs', { query: { scheduleId: `${scheduleId}-none` } });
     expect(others.body.runs).toEqual([]);
@@ -116,7 +123,9 @@ describe('a schedule every 2 s', () => {
     const newer = async () => (await describeSchedule(scheduleId)).recentActions.filter((a: { scheduledAt: string }) => a.scheduledAt > lastBefore);
     await expect.poll(async () => (await newer()).length, { timeout: 15_000 }).toBe(1);
     const [triggered] = await newer();
-    await expect.poll(async () => (await h.call('GET', '/workflow/{id}/status', { params: { id: triggered.workflowId } })).body.status, { timeout: 15_000 }).toBe('completed');
+    await expect
+      .poll(async () => (await h.call('GET', '/workflow/{id}/status', { params: { id: triggered.workflowId } })).body.status, { timeout: 15_000 })
+      .toBe('completed');
     expect((await describeSchedule(scheduleId)).paused).toBe(true);
 
     const unpause = await h.call('POST', '/schedules/{scheduleId}/unpause', { params: { scheduleId } });
@@ -151,14 +160,17 @@ describe('backfill, change and list', () => {
     const d = await describeSchedule(scheduleId);
     expect(d.paused).toBe(true);
     for (const a of d.recentActions) {
-      await expect.poll(async () => (await h.call('GET', '/workflow/{id}/status', { params: { id: a.workflowId } })).body.status, { timeout: 15_000 }).toBe('completed');
+      await expect
+        .poll(async () => (await h.call('GET', '/workflow/{id}/status', { params: { id: a.workflowId } })).body.status, { timeout: 15_000 })
+        .toBe('completed');
     }
   });
 
   it('PATCH merges spec fields, replaces the others and checks the result; the list pages', async () => {
     const scheduleId = newId('patched');
     expect(
-      (await h.call('POST', '/schedules', { body: { scheduleId, workflowName: 'greet', input: { name: 'a' }, spec: { cron: ['0 6 * * *'] }, paused: true } })).status,
+      (await h.call('POST', '/schedules', { body: { scheduleId, workflowName: 'greet', input: { name: 'a' }, spec: { cron: ['0 6 * * *'] }, paused: true } }))
+        .status,
     ).toBe(201);
     const patched = await h.call('PATCH', '/schedules/{scheduleId}', {
       params: { scheduleId },
@@ -184,18 +196,21 @@ describe('backfill, change and list', () => {
     expect((await describeSchedule(scheduleId)).input).toEqual({ name: 'b' });
 
     await expect
-      .poll(async () => {
-        const all = [];
-        let pageToken: string | undefined;
-        for (let page = 0; page < 50; page++) {
-          const res = await h.call('GET', '/schedules', { query: { limit: 2, ...(pageToken ? { pageToken } : {}) } });
-          expect(res.body.schedules.length).toBeLessThanOrEqual(2);
-          all.push(...res.body.schedules);
-          pageToken = res.body.nextPageToken ?? undefined;
-          if (!pageToken) break;
-        }
-        return all.find((s: { scheduleId: string }) => s.scheduleId === scheduleId);
-      }, { timeout: 15_000 })
+      .poll(
+        async () => {
+          const all = [];
+          let pageToken: string | undefined;
+          for (let page = 0; page < 50; page++) {
+            const res = await h.call('GET', '/schedules', { query: { limit: 2, ...(pageToken ? { pageToken } : {}) } });
+            expect(res.body.schedules.length).toBeLessThanOrEqual(2);
+            all.push(...res.body.schedules);
+            pageToken = res.body.nextPageToken ?? undefined;
+            if (!pageToken) break;
+          }
+          return all.find((s: { scheduleId: string }) => s.scheduleId === scheduleId);
+        },
+        { timeout: 15_000 },
+      )
       .toMatchObject({ scheduleId, workflowName: 'greet', catalog: h.catalog, paused: true, declared: false });
   });
 });

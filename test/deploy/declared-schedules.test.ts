@@ -67,7 +67,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const w of workers.reverse()) await w.shutdown().catch(() => {});
-  for (const id of [daily, hourly, byApi]) await client?.schedule.getHandle(id).delete().catch(() => {});
+  for (const id of [daily, hourly, byApi])
+    await client?.schedule
+      .getHandle(id)
+      .delete()
+      .catch(() => {});
   await connection?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });

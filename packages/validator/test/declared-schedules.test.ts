@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { rule } from '../src/rules/workflow/declared-schedules.js';
 import { lint, positions } from '../src/testing.js';
 
-const wf = (schedules: string) => `import { workflow } from '@skein/core';\nexport default workflow({\n  name: 'report',\n  schedules: ${schedules},\n  fn: async () => 1,\n});\n`;
+const wf = (schedules: string) =>
+  `import { workflow } from '@skein/core';\nexport default workflow({\n  name: 'report',\n  schedules: ${schedules},\n  fn: async () => 1,\n});\n`;
 
 describe('workflow/declared-schedules', () => {
   it.each([

@@ -3,9 +3,7 @@ import { defineRoute } from '../route.js';
 import { backfillRequestSchema, scheduleNoteRequestSchema, scheduleParams, scheduleRefSchema, triggerRequestSchema } from '../schemas/schedules.js';
 import { scheduleCall, temporalOverlap } from '../temporal/schedules.js';
 
-const pausedStateSchema = z
-  .object({ scheduleId: z.string(), paused: z.boolean(), note: z.string().nullable() })
-  .meta({ id: 'SchedulePausedState' });
+const pausedStateSchema = z.object({ scheduleId: z.string(), paused: z.boolean(), note: z.string().nullable() }).meta({ id: 'SchedulePausedState' });
 
 /** `pause` and `unpause`: the same route but for the state it sets. */
 function pauseRoute(paused: boolean) {

@@ -40,7 +40,7 @@ export const scheduleRoutes = [
     operationId: 'createSchedule',
     summary: 'Create a schedule',
     description:
-      "Creates a Temporal Schedule that starts `workflowName` on the catalog at the times of `spec`. The workflow must be served by the catalog and `input` must match its input schema; nothing is created otherwise. Durations are strings such as `2s` or `1h`. The default overlap policy is `skip`.",
+      'Creates a Temporal Schedule that starts `workflowName` on the catalog at the times of `spec`. The workflow must be served by the catalog and `input` must match its input schema; nothing is created otherwise. Durations are strings such as `2s` or `1h`. The default overlap policy is `skip`.',
     tag: 'Schedules',
     body: createScheduleRequestSchema,
     responses: { 201: { description: 'Created', schema: scheduleRefSchema } },
@@ -118,9 +118,10 @@ export const scheduleRoutes = [
     async handler({ ctx, deps, params, body }) {
       const current = scheduleView(await describeSchedule(deps.client, params.scheduleId));
       const { spec: specPatch, ...rest } = body;
-      const spec = Object.fromEntries(
-        Object.entries({ ...current.spec, ...defined(specPatch ?? {}) }).filter(([, v]) => v !== null),
-      ) as Record<string, unknown>;
+      const spec = Object.fromEntries(Object.entries({ ...current.spec, ...defined(specPatch ?? {}) }).filter(([, v]) => v !== null)) as Record<
+        string,
+        unknown
+      >;
       const merged = parseOr400(
         createScheduleRequestSchema.omit({ scheduleId: true }),
         { ...defined(current), note: current.note ?? undefined, ...defined(rest), spec },
@@ -128,9 +129,7 @@ export const scheduleRoutes = [
       );
       const resolved = await resolveDefinition(deps, merged);
       const { scheduleId: _id, memo: _memo, ...options } = scheduleOptions(params.scheduleId, resolved);
-      await scheduleCall(params.scheduleId, () =>
-        deps.client.schedule.getHandle(params.scheduleId).update(() => options as ScheduleUpdateOptions),
-      );
+      await scheduleCall(params.scheduleId, () => deps.client.schedule.getHandle(params.scheduleId).update(() => options as ScheduleUpdateOptions));
       ctx.body = scheduleView(await describeSchedule(deps.client, params.scheduleId));
     },
   }),

@@ -8,13 +8,17 @@ export const OVERLAP_POLICIES = ['skip', 'buffer_one', 'buffer_all', 'cancel_oth
 /** One of {@link OVERLAP_POLICIES}. */
 export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
 
+// eslint-disable-next-line no-control-regex -- matching control characters is what this pattern is for
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** `{scheduleId}`: at most 200 UTF-8 bytes, no control character. */
 export const scheduleIdSchema = boundedName(200)
   .refine((s) => !CONTROL.test(s), { message: 'Must not contain control characters' })
-  .refine((s) => !s.startsWith('$'), { message: 'Must not start with `$` (reserved for Skein\'s own records)' })
-  .meta({ description: 'Schedule id (at most 200 UTF-8 bytes, no control characters, not starting with `$`); its runs get the id `<scheduleId>-<due time>`', example: 'nightly-report' });
+  .refine((s) => !s.startsWith('$'), { message: "Must not start with `$` (reserved for Skein's own records)" })
+  .meta({
+    description: 'Schedule id (at most 200 UTF-8 bytes, no control characters, not starting with `$`); its runs get the id `<scheduleId>-<due time>`',
+    example: 'nightly-report',
+  });
 
 /** A duration string as the `ms` package reads it: `2s`, `5m`, `1h`, `1 day`. */
 const duration = (what: string, minMs = 0) =>
@@ -123,7 +127,10 @@ export const backfillRequestSchema = z
   .object({
     startAt: isoDateTime.meta({ description: 'Start of the past (or future) period to run, ISO 8601' }),
     endAt: isoDateTime.meta({ description: 'End of the period, ISO 8601' }),
-    overlap: z.enum(OVERLAP_POLICIES).optional().meta({ description: 'Overlap policy of the backfilled runs (default `allow_all`: every due time starts a run)' }),
+    overlap: z
+      .enum(OVERLAP_POLICIES)
+      .optional()
+      .meta({ description: 'Overlap policy of the backfilled runs (default `allow_all`: every due time starts a run)' }),
   })
   .refine((b) => Date.parse(b.startAt) <= Date.parse(b.endAt), { path: ['endAt'], message: '`endAt` must not be before `startAt`' })
   .meta({ id: 'BackfillRequest' });

@@ -2,7 +2,14 @@
  * Skein schedules on Temporal Schedules: the request's definition to the schedule client's options, the engine's
  * description back to the API's view, and the engine's schedule errors to the API's.
  */
-import { isGrpcServiceError, ScheduleAlreadyRunning, ScheduleNotFoundError, type Client, type ScheduleDescription, type ScheduleOptions } from '@temporalio/client';
+import {
+  isGrpcServiceError,
+  ScheduleAlreadyRunning,
+  ScheduleNotFoundError,
+  type Client,
+  type ScheduleDescription,
+  type ScheduleOptions,
+} from '@temporalio/client';
 import ms from 'ms';
 import { DECLARED_SCHEDULE_MEMO_KEY, SCHEDULE_TIMES_MEMO_KEY, durationMs, temporalScheduleTimes } from '@skein/runtime';
 import { ApiError } from '../errors.js';
@@ -90,7 +97,7 @@ export function scheduleView(d: ScheduleDescription) {
   return {
     scheduleId: d.scheduleId,
     workflowName: d.action.workflowType,
-    input: d.action.args?.[0] ?? null,
+    input: (d.action.args?.[0] ?? null) as unknown,
     catalog: d.action.taskQueue,
     spec,
     overlap: overlapOf(d.policies.overlap),
@@ -125,6 +132,7 @@ export function isDeclared(memo: Record<string, unknown> | undefined): boolean {
 function engineMessage(err: unknown): string {
   let current = err;
   for (let depth = 0; depth < 4 && current; depth++) {
+    // eslint-disable-next-line no-control-regex -- control characters are what is taken out
     if (isGrpcServiceError(current)) return (current.details ?? '').replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 300);
     current = (current as { cause?: unknown }).cause;
   }

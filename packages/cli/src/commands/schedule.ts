@@ -1,7 +1,17 @@
 /** `skein schedule create | list | describe | update | pause | unpause | trigger | backfill | delete`, over `@skein/client`. */
 import { Option, type Command } from 'commander';
 import type { CreateScheduleRequest, ScheduleDescription, UpdateScheduleRequest } from '@skein/client';
-import { action, clientConventions, clientFrom, intBetween, parseJson, readJsonFile, UsageError, withClientOptions, type ClientFlags } from '../client/common.js';
+import {
+  action,
+  clientConventions,
+  clientFrom,
+  intBetween,
+  parseJson,
+  readJsonFile,
+  UsageError,
+  withClientOptions,
+  type ClientFlags,
+} from '../client/common.js';
 import { formatTime, keyValues, out, outJson, paint, prettyJson, table } from '../client/output.js';
 
 const OVERLAP = ['skip', 'buffer_one', 'buffer_all', 'cancel_other', 'terminate_other', 'allow_all'];
@@ -50,7 +60,12 @@ function definitionOptions(cmd: Command): Command {
 /** The request fields the flags set (absent flags stay absent). */
 async function definitionOf(flags: DefinitionFlags): Promise<Omit<UpdateScheduleRequest, 'spec'> & { spec: Record<string, unknown> }> {
   if (flags.input !== undefined && flags.inputFile !== undefined) throw new UsageError('give --input or --input-file, not both');
-  const input = flags.input !== undefined ? parseJson(flags.input, '--input') : flags.inputFile !== undefined ? await readJsonFile(flags.inputFile, 'the input file') : undefined;
+  const input =
+    flags.input !== undefined
+      ? parseJson(flags.input, '--input')
+      : flags.inputFile !== undefined
+        ? await readJsonFile(flags.inputFile, 'the input file')
+        : undefined;
   const spec = Object.fromEntries(
     Object.entries({ cron: flags.cron, every: flags.every, timezone: flags.timezone, startAt: flags.startAt, endAt: flags.endAt, jitter: flags.jitter }).filter(
       ([, v]) => v !== undefined,
@@ -93,7 +108,11 @@ function describeText(d: ScheduleDescription): string {
         d.recentActions.map((a) => [formatTime(a.scheduledAt), formatTime(a.startedAt), a.workflowId, a.runId]),
       )
     : '  -\n';
-  if (d.running.length) text += `\n${paint('dim', 'running')}\n${table(['workflow id', 'run id'], d.running.map((r) => [r.workflowId, r.runId]))}`;
+  if (d.running.length)
+    text += `\n${paint('dim', 'running')}\n${table(
+      ['workflow id', 'run id'],
+      d.running.map((r) => [r.workflowId, r.runId]),
+    )}`;
   return text;
 }
 
@@ -141,7 +160,14 @@ export function registerScheduleCommand(program: Command): void {
         }
         if (flags.json) return outJson({ schedules, nextPageToken });
         if (schedules.length === 0) return out(paint('dim', 'no schedules\n'));
-        const rows = schedules.map((s) => [s.scheduleId, s.workflowName, s.catalog, s.paused ? 'paused' : 'active', formatTime(s.nextActionTimes[0] ?? null), s.declared ? 'code' : 'api']);
+        const rows = schedules.map((s) => [
+          s.scheduleId,
+          s.workflowName,
+          s.catalog,
+          s.paused ? 'paused' : 'active',
+          formatTime(s.nextActionTimes[0] ?? null),
+          s.declared ? 'code' : 'api',
+        ]);
         out(table(['schedule id', 'workflow', 'catalog', 'state', 'next run', 'from'], rows));
         if (nextPageToken) out(paint('dim', `more: skein schedule list --page-token ${nextPageToken}\n`));
       }),
@@ -166,7 +192,7 @@ export function registerScheduleCommand(program: Command): void {
     .action(
       action(async (scheduleId: string, flags: DefinitionFlags) => {
         const { spec, ...rest } = await definitionOf(flags);
-        const patch = { ...rest, ...(Object.keys(spec).length ? { spec } : {}) } as UpdateScheduleRequest;
+        const patch = { ...rest, ...(Object.keys(spec).length ? { spec } : {}) };
         if (Object.keys(patch).length === 0) throw new UsageError('nothing to change: give at least one option');
         const d = await clientFrom(flags).schedules.update(scheduleId, patch);
         if (flags.json) outJson(d);

@@ -4,7 +4,7 @@
  * engine's declared schedules of that catalog are created, changed or deleted to match it. Only schedules marked
  * as declared (memo `skeinDeclared`) are ever touched; those created through the API are left alone.
  */
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client, type ScheduleOptions, type ScheduleUpdateOptions } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client, type ScheduleOptions } from '@temporalio/client';
 import { DECLARED_SCHEDULE_MEMO_KEY, SCHEDULE_TIMES_MEMO_KEY, declaredScheduleId, temporalScheduleTimes } from '@skein/runtime';
 import type { DeclaredSchedule } from '../load.js';
 
@@ -81,7 +81,7 @@ export async function syncDeclaredSchedules(client: Client, doc: DeclaringDocume
         continue;
       }
       const { scheduleId: _id, memo: _memo, state: _state, ...rest } = options;
-      await handle.update((previous) => ({ ...rest, state: { paused: previous.state.paused, note: previous.state.note } }) as ScheduleUpdateOptions);
+      await handle.update((previous) => ({ ...rest, state: { paused: previous.state.paused, note: previous.state.note } }));
       report.updated.push(options.scheduleId);
     }
   }

@@ -105,7 +105,7 @@ export const rule = createRule({
                 : problem.field === 'timezone'
                   ? tzProp!.value
                   : element;
-            context.report({ node: at!, messageId: 'invalidTimes', data: { id, problem: problem.message } });
+            context.report({ node: at, messageId: 'invalidTimes', data: { id, problem: problem.message } });
           }
         }
       },
