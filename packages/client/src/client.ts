@@ -4,6 +4,7 @@ import type { paths } from './generated/openapi.js';
 import { followHistory, type FollowHistoryOptions } from './history-stream.js';
 import { SkeinSchedules } from './schedules.js';
 import type {
+  CallOptions,
   CatalogResponse,
   ExecutionRef,
   HistoryEvent,
@@ -20,6 +21,8 @@ import type {
   TraceLogResponse,
 } from './types.js';
 
+export type { CallOptions } from './types.js';
+
 /** The API's address when none is given: `skein dev` and `skein api` listen there (`PORT`, default 3001). */
 export const DEFAULT_API_URL = 'http://127.0.0.1:3001';
 
@@ -35,12 +38,6 @@ export interface SkeinClientOptions {
   fetch?: typeof fetch;
   /** Extra headers sent with every request. */
   headers?: Record<string, string>;
-}
-
-/** Per-call options. */
-export interface CallOptions {
-  /** Aborts the request; the promise then rejects with the signal's reason. */
-  signal?: AbortSignal;
 }
 
 /** Options of calls that can target one run instead of the latest. */

@@ -1,8 +1,8 @@
 import type { Client as FetchClient } from 'openapi-fetch';
-import type { CallOptions } from './client.js';
 import type { paths } from './generated/openapi.js';
 import type {
   BackfillRequest,
+  CallOptions,
   CreateScheduleRequest,
   ScheduleDescription,
   ScheduleList,

@@ -6,6 +6,12 @@ import type { components, operations } from './generated/openapi.js';
 
 type Schemas = components['schemas'];
 
+/** Per-call options. */
+export interface CallOptions {
+  /** Aborts the request; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
 export type RunRequest = Schemas['RunRequest'];
 export type StartRequest = Schemas['StartRequest'];
 export type RunResponse = Schemas['RunResponse'];
