@@ -82,9 +82,9 @@ describe('skein schedule', () => {
       'backfill',
       id,
       '--start-at',
-      new Date(minute - 3_600_000 - 1_000).toISOString(),
+      new Date(minute - 3_601_000).toISOString(),
       '--end-at',
-      new Date(minute).toISOString(),
+      new Date(minute - 1_000).toISOString(),
       '--json',
     ]);
     expect(backfill).toMatchObject({ code: 0, stdout: `${JSON.stringify({ scheduleId: id })}\n` });
@@ -94,7 +94,7 @@ describe('skein schedule', () => {
     const pause = await sk(['schedule', 'pause', id, '--json']);
     expect(JSON.parse(pause.stdout)).toEqual({ scheduleId: id, paused: true, note: 'Paused through the Skein API' });
 
-    // The triggered run and the backfilled hour's due time both ran.
+    // The triggered run and the one hourly due time of the backfilled hour (the engine's range excludes its start) both ran.
     await expect.poll(async () => JSON.parse((await sk(['schedule', 'describe', id, '--json'])).stdout).recentActions.length, { timeout: 20_000 }).toBe(2);
 
     const del = await sk(['schedule', 'delete', id]);
