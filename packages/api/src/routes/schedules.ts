@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ScheduleUpdateOptions } from '@temporalio/client';
+import { ApiError } from '../errors.js';
 import { defineRoute, parseOr400, type Deps } from '../route.js';
 import {
   createScheduleRequestSchema,
@@ -73,7 +74,15 @@ export const scheduleRoutes = [
       );
       const ids = (page.schedules ?? []).map((s) => s.scheduleId ?? '').filter(Boolean);
       // The list entry carries neither the catalog nor the memo decoded: each schedule is described (in parallel).
-      const described = await Promise.all(ids.map((id) => describeSchedule(deps.client, id).catch(() => null)));
+      // A schedule deleted between the two calls is left out; any other failure fails the page.
+      const described = await Promise.all(
+        ids.map((id) =>
+          describeSchedule(deps.client, id).catch((err: unknown) => {
+            if (err instanceof ApiError && err.type === 'ScheduleNotFoundError') return null;
+            throw err;
+          }),
+        ),
+      );
       const schedules = described
         .filter((d) => d !== null)
         .map((d) => ({
