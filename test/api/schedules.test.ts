@@ -215,6 +215,25 @@ describe('backfill, change and list', () => {
   });
 });
 
+describe('declared schedules', () => {
+  it('the catalog lists what the workflow declares, and the engine holds it marked as declared', async () => {
+    const catalog = await h.call('GET', '/workflow/catalog');
+    expect(catalog.body.workflows.find((w: { name: string }) => w.name === 'greet').schedules).toEqual([
+      { id: 'daily', cron: ['0 6 * * *'], timezone: 'Europe/Paris', input: { name: 'declared' } },
+    ]);
+    const declared = await describeSchedule(`${h.catalog}:greet:daily`);
+    expect(declared).toMatchObject({
+      workflowName: 'greet',
+      catalog: h.catalog,
+      spec: { cron: ['0 6 * * *'], timezone: 'Europe/Paris' },
+      input: { name: 'declared' },
+      overlap: 'skip',
+      declared: true,
+      paused: false,
+    });
+  });
+});
+
 describe('bad input', () => {
   const base = () => ({ workflowName: 'greet', input: { name: 'x' }, spec: { every: '1h' } });
 

@@ -986,6 +986,14 @@ export interface components {
                     shared: boolean;
                     type: string;
                 }[];
+                /** @description The schedules the workflow declares in code, kept in the engine as schedule `<catalog>:<workflow>:<id>` while this build is current (empty for a worker of an older release). */
+                schedules: {
+                    id: string;
+                    cron?: string[];
+                    every?: string;
+                    timezone?: string;
+                    input: unknown;
+                }[];
             }[];
             /** @description Shared activities, callable from every workflow of the catalog as `<workflow>#<name>`. */
             sharedActivities: {
@@ -1037,6 +1045,14 @@ export interface components {
                     kind: "step" | "evaluator";
                     shared: boolean;
                     type: string;
+                }[];
+                /** @description The schedules the workflow declares in code, kept in the engine as schedule `<catalog>:<workflow>:<id>` while this build is current (empty for a worker of an older release). */
+                schedules: {
+                    id: string;
+                    cron?: string[];
+                    every?: string;
+                    timezone?: string;
+                    input: unknown;
                 }[];
             }[];
             /** @description Shared activities, callable from every workflow of the catalog as `<workflow>#<name>`. */
