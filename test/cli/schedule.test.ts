@@ -89,13 +89,13 @@ describe('skein schedule', () => {
     ]);
     expect(backfill).toMatchObject({ code: 0, stdout: `${JSON.stringify({ scheduleId: id })}\n` });
 
+    // The triggered run and the one hourly due time of the backfilled hour (the engine's range excludes its start) both ran.
+    await expect.poll(async () => JSON.parse((await sk(['schedule', 'describe', id, '--json'])).stdout).recentActions.length, { timeout: 20_000 }).toBe(2);
+
     const unpause = await sk(['schedule', 'unpause', id, '--note', 'back']);
     expect(unpause).toEqual({ code: 0, stdout: `schedule ${id} unpaused  back\n`, stderr: '' });
     const pause = await sk(['schedule', 'pause', id, '--json']);
     expect(JSON.parse(pause.stdout)).toEqual({ scheduleId: id, paused: true, note: 'Paused through the Skein API' });
-
-    // The triggered run and the one hourly due time of the backfilled hour (the engine's range excludes its start) both ran.
-    await expect.poll(async () => JSON.parse((await sk(['schedule', 'describe', id, '--json'])).stdout).recentActions.length, { timeout: 20_000 }).toBe(2);
 
     const del = await sk(['schedule', 'delete', id]);
     expect(del).toEqual({ code: 0, stdout: `schedule ${id} deleted\n`, stderr: '' });
