@@ -75,10 +75,14 @@ export function scheduleOptions(scheduleId: string, def: ResolvedDefinition, ext
   };
 }
 
-/** A duration in ms as a string `ms` reads back to the same value (`2s`, `1h`), else `<n>ms`. */
+/**
+ * A duration in ms as a string that `ms` reads back to the same value: its short form when exact (`2s`, `1h`,
+ * `365d`), else whole seconds (`90s`), else `<n>ms`.
+ */
 export function formatDuration(millis: number): string {
   const short = ms(millis);
-  return durationMs(short) === millis ? short : `${millis}ms`;
+  if (durationMs(short) === millis) return short;
+  return millis % 1000 === 0 ? `${millis / 1000}s` : `${millis}ms`;
 }
 
 const iso = (d: Date | undefined) => (d ? d.toISOString() : undefined);
