@@ -50,13 +50,16 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** Starts a worker and the API for one test file; `env` overrides API environment variables. */
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+/**
+ * Starts a worker and the API for one test file; `env` overrides API environment variables, `projectDir` serves
+ * another fixture project than `api-suite`.
+ */
+export async function startHarness(env: Record<string, string> = {}, options: { projectDir?: string } = {}): Promise<Harness> {
   const address = inject('temporalAddress');
   const catalog = `api-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
   const logger = pino({ level: process.env.SKEIN_TEST_LOG ?? 'silent' });
   const traceDir = mkdtempSync(path.join(tmpdir(), 'skein-api-traces-'));
-  const worker = await startWorker({ projectDir: PROJECT_DIR, catalog, engine: { address, namespace: 'default' }, logger, traceDir });
+  const worker = await startWorker({ projectDir: options.projectDir ?? PROJECT_DIR, catalog, engine: { address, namespace: 'default' }, logger, traceDir });
   const config = loadApiConfig({
     PORT: '0',
     SKEIN_CATALOG: catalog,

@@ -88,7 +88,8 @@ function operation(route: RouteDef): ZodOpenApiOperationObject {
   if (route.params) requestParams.path = route.params as never;
   if (route.query) requestParams.query = route.query as never;
   if (route.params || route.query) op.requestParams = requestParams;
-  if (route.body) op.requestBody = { required: true, content: { 'application/json': { schema: route.body } } };
+  // A body that may be left out (`schema.optional()`) is documented as not required.
+  if (route.body) op.requestBody = { required: !route.body.safeParse(undefined).success, content: { 'application/json': { schema: route.body } } };
   return op;
 }
 
@@ -132,6 +133,7 @@ export function buildOpenApiDocument(routes: RouteDef[] = allRoutes, serverUrl?:
       { name: 'History', description: 'Paged and streamed engine history' },
       { name: 'Control', description: 'Signal, query, update, stop, terminate and reset' },
       { name: 'Catalog', description: 'Workflows served by a catalog' },
+      { name: 'Schedules', description: 'Recurring runs on Temporal Schedules: create, list, describe, change, pause, trigger, backfill, delete' },
       { name: 'Service', description: 'Readiness, liveness and this document' },
     ],
     paths,

@@ -50,7 +50,7 @@ export interface ResponseDef {
 
 /** Declarative route: the same zod schemas validate the request and generate the OpenAPI document. */
 export interface RouteDef<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
-  method: 'get' | 'post' | 'patch';
+  method: 'get' | 'post' | 'patch' | 'delete';
   /** OpenAPI-style path, e.g. `/workflow/{id}/runs/{rid}/result`. */
   path: string;
   operationId: string;

@@ -2,7 +2,9 @@ import createFetchClient, { type Client as FetchClient } from 'openapi-fetch';
 import { SkeinApiError, SkeinConnectionError } from './errors.js';
 import type { paths } from './generated/openapi.js';
 import { followHistory, type FollowHistoryOptions } from './history-stream.js';
+import { SkeinSchedules } from './schedules.js';
 import type {
+  CallOptions,
   CatalogResponse,
   ExecutionRef,
   HistoryEvent,
@@ -19,6 +21,8 @@ import type {
   TraceLogResponse,
 } from './types.js';
 
+export type { CallOptions } from './types.js';
+
 /** The API's address when none is given: `skein dev` and `skein api` listen there (`PORT`, default 3001). */
 export const DEFAULT_API_URL = 'http://127.0.0.1:3001';
 
@@ -34,12 +38,6 @@ export interface SkeinClientOptions {
   fetch?: typeof fetch;
   /** Extra headers sent with every request. */
   headers?: Record<string, string>;
-}
-
-/** Per-call options. */
-export interface CallOptions {
-  /** Aborts the request; the promise then rejects with the signal's reason. */
-  signal?: AbortSignal;
 }
 
 /** Options of calls that can target one run instead of the latest. */
@@ -64,6 +62,8 @@ export interface HistoryOptions extends RunOptions {
 export interface ListRunsOptions extends CallOptions {
   workflowType?: string;
   catalog?: string;
+  /** Only runs started by this schedule. */
+  scheduleId?: string;
   /** 1–1000, server default 100. */
   limit?: number;
 }
@@ -86,6 +86,8 @@ export class SkeinClient {
   private readonly timeoutMs: number;
   private readonly headers: Record<string, string>;
   private readonly fetchImpl: typeof fetch;
+  /** The schedule routes: `client.schedules.create(...)`, `list`, `describe`, `update`, `pause`, `unpause`, `trigger`, `backfill`, `delete`. */
+  readonly schedules: SkeinSchedules;
 
   /** @throws TypeError when `options.url` is not an absolute URL (checked before any request). */
   constructor(options: SkeinClientOptions = {}) {
@@ -95,6 +97,7 @@ export class SkeinClient {
     this.headers = { ...(options.headers ?? {}), ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
     this.fetchImpl = options.fetch ?? globalThis.fetch;
     this.api = createFetchClient<paths>({ baseUrl: this.url, headers: this.headers, fetch: (req) => this.fetchImpl(req) });
+    this.schedules = new SkeinSchedules(this.api, (options, call) => this.send(options, this.timeoutMs, call));
   }
 
   /** `POST /workflow/run`: starts a workflow and waits for it (at most `request.timeout` ms, server default 30 s). */
@@ -143,7 +146,7 @@ export class SkeinClient {
    * (epoch ms from older servers); read them with {@link parseApiTime}.
    */
   listRuns(options: ListRunsOptions = {}): Promise<RunsResponse> {
-    const query = { workflowType: options.workflowType, catalog: options.catalog, limit: options.limit };
+    const query = { workflowType: options.workflowType, catalog: options.catalog, scheduleId: options.scheduleId, limit: options.limit };
     return this.send(options, this.timeoutMs, (signal) => this.api.GET('/workflow/runs', { params: { query }, signal }));
   }
 

@@ -12,6 +12,7 @@ export {
   type HistoryOptions,
   type ListRunsOptions,
 } from './client.js';
+export { SkeinSchedules, type ListSchedulesOptions } from './schedules.js';
 export { SkeinApiError, SkeinConnectionError, isTransient, type ApiValidationIssue } from './errors.js';
 export type { FollowHistoryOptions, HistoryStreamFrame, ReconnectInfo } from './history-stream.js';
 export { parseApiTime } from './time.js';

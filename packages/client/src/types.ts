@@ -6,6 +6,12 @@ import type { components, operations } from './generated/openapi.js';
 
 type Schemas = components['schemas'];
 
+/** Per-call options. */
+export interface CallOptions {
+  /** Aborts the request; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
 export type RunRequest = Schemas['RunRequest'];
 export type StartRequest = Schemas['StartRequest'];
 export type RunResponse = Schemas['RunResponse'];
@@ -27,6 +33,16 @@ export type TraceLogResponse = Schemas['TraceLogResponse'];
 export type ErrorResponse = Schemas['ErrorResponse'];
 export type ValidationErrorResponse = Schemas['ValidationErrorResponse'];
 export type ReadyResponse = Schemas['ReadyResponse'];
+export type CreateScheduleRequest = Schemas['CreateScheduleRequest'];
+export type UpdateScheduleRequest = Schemas['UpdateScheduleRequest'];
+export type ScheduleSpec = Schemas['ScheduleSpec'];
+export type ScheduleRef = Schemas['ScheduleRef'];
+export type ScheduleList = Schemas['ScheduleList'];
+export type ScheduleSummary = Schemas['ScheduleSummary'];
+export type ScheduleDescription = Schemas['ScheduleDescription'];
+export type SchedulePausedState = Schemas['SchedulePausedState'];
+export type BackfillRequest = Schemas['BackfillRequest'];
+export type TriggerRequest = Schemas['TriggerRequest'];
 
 /** Query parameters of the paged history routes. */
 export type HistoryQuery = NonNullable<operations['getRunHistory']['parameters']['query']>;

@@ -22,3 +22,18 @@ export {
 } from './settings.js';
 export { LOG_LEVELS, MAX_CATALOG_BYTES, catalogSetting, engineCheckSettings, logLevelSetting, type LogLevel } from './common.js';
 export { monitorEngine, pingEngine, type EngineMonitor, type EngineMonitorOptions, type HealthCheckedEngine } from './engine-monitor.js';
+export {
+  CRON_PREDEFINED,
+  DECLARED_SCHEDULE_MEMO_KEY,
+  MIN_EVERY_MS,
+  SCHEDULE_TIMES_MEMO_KEY,
+  cronProblem,
+  declaredScheduleId,
+  durationMs,
+  isTimeZone,
+  parseEvery,
+  scheduleTimesProblems,
+  splitCron,
+  temporalScheduleTimes,
+  type ScheduleTimes,
+} from './schedule-spec.js';

@@ -52,6 +52,17 @@ const CASES: Case[] = [
     ],
   },
   {
+    rule: 'workflow/declared-schedules',
+    invalid: [
+      'workflow/declared-schedules hello/workflow.js:9:11',
+      'workflow/declared-schedules hello/workflow.js:9:34',
+      'workflow/declared-schedules hello/workflow.js:10:27',
+      'workflow/declared-schedules hello/workflow.js:11:26',
+      'workflow/declared-schedules hello/workflow.js:12:11',
+      'workflow/declared-schedules hello/workflow.js:12:26',
+    ],
+  },
+  {
     rule: 'workflow/no-nondeterministic-apis',
     invalid: ['workflow/no-nondeterministic-apis hello/workflow.js:7:21', 'workflow/no-nondeterministic-apis hello/workflow.js:8:26'],
   },

@@ -8,7 +8,8 @@ import {
   catalogWorkflowId,
 } from '@skein/core';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { LoadedProject } from './load.js';
+import type { DeclaredSchedule, LoadedProject } from './load.js';
+import { syncDeclaredSchedules } from './deploy/schedules.js';
 
 /**
  * The catalog a worker serves, as the API reads it from the `$catalog` workflow's memo
@@ -41,6 +42,8 @@ export interface CatalogDocument {
     outputSchema: object | null;
     /** The workflow's own steps and evaluators (`shared: false`), with their activity types. */
     activities: Array<{ name: string; kind: 'step' | 'evaluator'; shared: boolean; type: string }>;
+    /** The schedules the workflow declares (kept in the engine while this document is the current build's). */
+    schedules?: DeclaredSchedule[];
   }>;
   /**
    * Shared activities, listed once: every workflow of the catalog may call each as
@@ -80,6 +83,7 @@ export function buildCatalogDocument(
         shared: false,
         type: activityType(wf.facts.name, a.facts.name),
       })),
+      ...(wf.facts.schedules.length ? { schedules: wf.facts.schedules } : {}),
     })),
     sharedActivities: project.shared.map((a) => ({
       name: a.facts.name,
@@ -135,7 +139,8 @@ export async function recordVersionCatalog(client: Client, doc: CatalogDocument)
 }
 
 /**
- * Publishes the recorded document of build `buildId` as the catalog's served document (`publishCatalog`).
+ * Publishes the recorded document of build `buildId` as the catalog's served document (`publishCatalog`), then makes
+ * the catalog's declared schedules match it (`syncDeclaredSchedules`).
  * @returns false when no running worker of that build recorded one (its workers stopped, or it never ran on this catalog).
  * @throws the engine's error.
  */
@@ -145,6 +150,7 @@ export async function publishCurrentCatalog(client: Client, catalog: string, bui
     const doc = d.memo?.catalog as CatalogDocument | undefined;
     if (d.status.name !== 'RUNNING' || !doc) return false;
     await publishCatalog(client, { ...doc, publishedAt: Date.now() });
+    await syncDeclaredSchedules(client, doc);
     return true;
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return false;

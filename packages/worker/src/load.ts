@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { definitionOf, type ActivityDefinition, type Schema, type WorkflowDefinition } from '@skein/core';
 import type { ActivityEntry, Manifest, WorkflowEntry } from '@skein/discovery';
 import { z } from 'zod';
+import { scheduleTimesProblems } from '@skein/runtime';
 import { sha1, type FileDigests } from './cache/file-digests.js';
 import { FactsCache, type FactsEntry } from './cache/facts-cache.js';
 import { closureOf, recordModuleGraph, type ModuleGraph } from './cache/module-graph.js';
@@ -17,6 +18,34 @@ export interface WorkflowFacts {
   description: string | null;
   inputSchema: object | null;
   outputSchema: object | null;
+  /** The schedules the workflow declares, checked at load (cron entries as a list). */
+  schedules: DeclaredSchedule[];
+}
+
+/** A schedule a workflow declares (`workflow({ schedules })`), as the catalog document carries it. */
+export interface DeclaredSchedule {
+  id: string;
+  cron?: string[];
+  every?: string;
+  timezone?: string;
+  input: unknown;
+}
+
+/**
+ * The declared schedules of a definition, each checked: its times (`scheduleTimesProblems`) and its input against
+ * the workflow's input schema.
+ * @throws WorkerStartupError naming the workflow, the schedule and each problem.
+ */
+export function declaredSchedules(def: WorkflowDefinition): DeclaredSchedule[] {
+  return (def.schedules ?? []).map((s) => {
+    const cron = s.cron === undefined ? undefined : Array.isArray(s.cron) ? s.cron : [s.cron];
+    const problems = scheduleTimesProblems({ cron, every: s.every, timezone: s.timezone }).map((p) => `${p.field || 'spec'}: ${p.message}`);
+    const input = s.input === undefined ? null : s.input;
+    const checked = def.inputSchema?.safeParse(input);
+    if (checked && !checked.success) problems.push(...checked.error.issues.map((i) => `input${i.path.length ? `.${i.path.join('.')}` : ''}: ${i.message}`));
+    if (problems.length) throw new WorkerStartupError(`workflow "${def.name}", schedule "${s.id}": ${problems.join('; ')}`);
+    return { id: s.id, ...(cron ? { cron } : {}), ...(s.every ? { every: s.every } : {}), ...(s.timezone ? { timezone: s.timezone } : {}), input };
+  });
 }
 
 /** What the worker needs to know of a step's or evaluator's definition to register and stub it. */
@@ -158,7 +187,8 @@ export async function loadProject(manifest: Manifest, cache?: LoadCache): Promis
       const subject = subjectOf('workflow', entry);
       const hit = known.get(subject);
       let found: CachedFacts & { workflow: WorkflowFacts };
-      if (hit && 'workflow' in hit.facts && hit.facts.activities.length === entry.activities.length) {
+      // Facts cached by an older release carry no `schedules`: read again.
+      if (hit && 'workflow' in hit.facts && hit.facts.activities.length === entry.activities.length && Array.isArray(hit.facts.workflow.schedules)) {
         found = hit.facts;
         store.push(hit);
         counts.cached++;
@@ -176,6 +206,7 @@ export async function loadProject(manifest: Manifest, cache?: LoadCache): Promis
           description: def.description ?? null,
           inputSchema: jsonSchema(def.inputSchema),
           outputSchema: jsonSchema(def.outputSchema),
+          schedules: declaredSchedules(def),
         };
         found = { workflow, binding: binding[0], activities: await Promise.all(entry.activities.map(importActivity)) };
         store.push({ subject, facts: found, roots: [entry.file, ...entry.activities.map((a) => a.file)] });

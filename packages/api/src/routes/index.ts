@@ -11,6 +11,8 @@ import { resetRoutes } from './reset.js';
 import { resultRoutes } from './result.js';
 import { runRoutes } from './run.js';
 import { runsRoutes } from './runs.js';
+import { scheduleActionRoutes } from './schedule-actions.js';
+import { scheduleRoutes } from './schedules.js';
 import { signalRoutes } from './signal.js';
 import { startRoutes } from './start.js';
 import { statusRoutes } from './status.js';
@@ -36,6 +38,8 @@ export const allRoutes: RouteDef[] = [
   ...traceLogRoutes,
   ...controlRoutes,
   ...resetRoutes,
+  ...scheduleRoutes,
+  ...scheduleActionRoutes,
   ...healthRoutes,
   ...metricsRoutes,
   ...docsRoutes,

@@ -15,7 +15,7 @@ export const runsRoutes = [
     operationId: 'listRuns',
     summary: 'List runs',
     description:
-      "Most recent runs first (the `$catalog` registry workflows and Skein's record-keeping executions on the `skein-records` task queue excluded), optionally filtered by workflow type and catalog. " +
+      "Most recent runs first (the `$catalog` registry workflows and Skein's record-keeping executions on the `skein-records` task queue excluded), optionally filtered by workflow type, catalog and the schedule that started them (`scheduleId`). " +
       '`startedAt` and `completedAt` are ISO 8601 strings here (as the seed system sends them); the status routes answer epoch ms.',
     tag: 'Executions',
     query: runsQuerySchema,
@@ -24,6 +24,7 @@ export const runsRoutes = [
       const clauses = [`WorkflowType != ${quote(CATALOG_WORKFLOW_TYPE)}`, `TaskQueue != ${quote(RECORDS_TASK_QUEUE)}`];
       if (query.workflowType) clauses.push(`WorkflowType = ${quote(query.workflowType)}`);
       if (query.catalog) clauses.push(`TaskQueue = ${quote(query.catalog)}`);
+      if (query.scheduleId) clauses.push(`TemporalScheduledById = ${quote(query.scheduleId)}`);
       const runs = await engine(null, async () => {
         const out = [];
         for await (const w of deps.client.workflow.list({ query: clauses.join(' AND '), pageSize: Math.min(query.limit, 1000) })) {

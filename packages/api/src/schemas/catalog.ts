@@ -20,6 +20,20 @@ export const catalogResponseSchema = z
         activities: z
           .array(z.object({ name: z.string(), kind: z.enum(['step', 'evaluator']), shared: z.boolean(), type: z.string() }))
           .meta({ description: "The workflow's own steps and evaluators, with their activity types `<workflow>#<name>`." }),
+        schedules: z
+          .array(
+            z.object({
+              id: z.string(),
+              cron: z.array(z.string()).optional(),
+              every: z.string().optional(),
+              timezone: z.string().optional(),
+              input: z.unknown(),
+            }),
+          )
+          .meta({
+            description:
+              'The schedules the workflow declares in code, kept in the engine as schedule `<catalog>:<workflow>:<id>` while this build is current (empty for a worker of an older release).',
+          }),
       }),
     ),
     sharedActivities: z

@@ -97,6 +97,7 @@ export const statusResponseSchema = z
     status: runStatusSchema,
     startedAt: epochMs,
     completedAt: epochMs.nullable(),
+    scheduleId: z.string().nullable().meta({ description: 'The schedule that started the run, or null (Temporal search attribute `TemporalScheduledById`)' }),
   })
   .meta({ id: 'StatusResponse' });
 
@@ -105,6 +106,12 @@ export const runsQuerySchema = z.object({
   workflowType: z.string().min(1).max(200).optional().meta({ description: 'Only runs of this workflow type' }),
   catalog: z.string().min(1).max(200).optional().meta({ description: 'Only runs on this catalog (task queue)' }),
   limit: z.coerce.number().int().min(1).max(1000).default(100).meta({ description: '1–1000, default 100' }),
+  scheduleId: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description: 'Only runs started by this schedule (Temporal search attribute `TemporalScheduledById`)' }),
 });
 
 /** `GET /workflow/runs` response (dates as ISO 8601 strings here, unlike the status routes' epoch ms). */

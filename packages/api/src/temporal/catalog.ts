@@ -59,6 +59,17 @@ export interface CatalogWorkflow {
   inputSchema: object | null;
   outputSchema: object | null;
   activities: CatalogActivity[];
+  /** The schedules the workflow declares in code (`workflow({ schedules })`); each runs as schedule `<catalog>:<workflow>:<id>`. */
+  schedules: CatalogSchedule[];
+}
+
+/** A schedule a workflow declares, as its catalog document lists it. */
+export interface CatalogSchedule {
+  id: string;
+  cron?: string[];
+  every?: string;
+  timezone?: string;
+  input: unknown;
 }
 
 /** A shared activity: every workflow of the catalog may call it as `<workflow>#<name>`. */
@@ -129,6 +140,7 @@ function workflowView(w: Partial<CatalogWorkflow>): CatalogWorkflow {
     inputSchema: w.inputSchema ?? null,
     outputSchema: w.outputSchema ?? null,
     activities: asArray<CatalogActivity>(w.activities),
+    schedules: asArray<CatalogSchedule>(w.schedules),
   };
 }
 

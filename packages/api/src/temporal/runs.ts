@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Client } from '@temporalio/client';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { temporal } from './proto.js';
 import type { temporal as T } from '@temporalio/proto';
 import { ApiError } from '../errors.js';
@@ -28,7 +29,12 @@ export interface RunInfo {
   memo: Record<string, unknown>;
   /** The root run of this run's tree (itself for a run without a parent). */
   root: { workflowId: string; runId: string };
+  /** The schedule that started the run (Temporal's `TemporalScheduledById` search attribute), or null. */
+  scheduleId: string | null;
 }
+
+/** Temporal's search attribute naming the schedule that started a run. */
+export const SCHEDULED_BY_ID = defineSearchAttributeKey('TemporalScheduledById', SearchAttributeType.KEYWORD);
 
 /** Trace destinations of a run from its memo `skeinTrace` (only the members present). */
 export interface TraceDestinations {
@@ -72,6 +78,7 @@ export async function describeRun(client: Client, workflowId: string, runId?: st
       d.rootExecution?.workflowId && d.rootExecution.runId
         ? { workflowId: d.rootExecution.workflowId, runId: d.rootExecution.runId }
         : { workflowId: d.workflowId, runId: d.runId },
+    scheduleId: d.typedSearchAttributes.get(SCHEDULED_BY_ID) ?? null,
   };
   if (info.status !== 'running') {
     closedRuns.set(`${workflowId}\u0000${info.runId.toLowerCase()}`, info);

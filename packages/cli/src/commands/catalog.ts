@@ -45,6 +45,17 @@ function details(w: CatalogWorkflow): string {
     : '  -\n';
   text += `\n${paint('dim', 'input schema')}\n${indent(w.inputSchema ? prettyJson(w.inputSchema) : 'none (any input)\n')}`;
   if (w.outputSchema) text += `\n${paint('dim', 'output schema')}\n${indent(prettyJson(w.outputSchema))}`;
+  const schedules = w.schedules ?? [];
+  if (schedules.length) {
+    const when = (s: (typeof schedules)[number]) =>
+      [...(s.cron ?? []), ...(s.every ? [`every ${s.every}`] : [])].join(', ') + (s.timezone ? ` (${s.timezone})` : '');
+    text += `\n${paint('dim', 'declared schedules')}\n${indent(
+      table(
+        ['id', 'when'],
+        schedules.map((s) => [s.id, when(s)]),
+      ),
+    )}`;
+  }
   return text;
 }
 

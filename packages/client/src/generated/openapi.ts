@@ -52,7 +52,7 @@ export interface paths {
         };
         /**
          * List runs
-         * @description Most recent runs first (the `$catalog` registry workflows and Skein's record-keeping executions on the `skein-records` task queue excluded), optionally filtered by workflow type and catalog. `startedAt` and `completedAt` are ISO 8601 strings here (as the seed system sends them); the status routes answer epoch ms.
+         * @description Most recent runs first (the `$catalog` registry workflows and Skein's record-keeping executions on the `skein-records` task queue excluded), optionally filtered by workflow type, catalog and the schedule that started them (`scheduleId`). `startedAt` and `completedAt` are ISO 8601 strings here (as the seed system sends them); the status routes answer epoch ms.
          */
         get: operations["listRuns"];
         put?: never;
@@ -488,6 +488,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List schedules
+         * @description One page of the namespace's schedules (API-created and declared), `limit` at a time; `nextPageToken` reads the next. The engine lists schedules from its visibility store, so one created a moment ago may appear a moment later.
+         */
+        get: operations["listSchedules"];
+        put?: never;
+        /**
+         * Create a schedule
+         * @description Creates a Temporal Schedule that starts `workflowName` on the catalog at the times of `spec`. The workflow must be served by the catalog and `input` must match its input schema; nothing is created otherwise. Durations are strings such as `2s` or `1h`. The default overlap policy is `skip`.
+         */
+        post: operations["createSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/{scheduleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Describe a schedule
+         * @description Its definition, whether it is paused (and the note), its next due times, the runs it started lately (`recentActions`, oldest first) and those still open (`running`).
+         */
+        get: operations["describeSchedule"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a schedule
+         * @description Deletes the schedule; runs it started are not affected.
+         */
+        delete: operations["deleteSchedule"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a schedule
+         * @description Changes any field of the definition: the fields given replace the current ones, `spec` fields are merged into the current spec (`null` removes one), and the result is checked as on create. A declared schedule is set back to its declaration when its next build becomes current.
+         */
+        patch: operations["updateSchedule"];
+        trace?: never;
+    };
+    "/schedules/{scheduleId}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a schedule
+         * @description No run comes due while it is paused (`trigger` still starts one). `note` says why (default: "Paused through the Skein API").
+         */
+        post: operations["pauseSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/{scheduleId}/unpause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unpause a schedule
+         * @description Runs come due again from now on; the times missed while paused are not caught up. `note` replaces the note.
+         */
+        post: operations["unpauseSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/{scheduleId}/trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a run of a schedule now
+         * @description Starts one run now, even while the schedule is paused; by default (`allow_all`) even when one of its runs is still open. The engine starts it within moments: it appears in `recentActions`.
+         */
+        post: operations["triggerSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/{scheduleId}/backfill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the times a schedule had in a period
+         * @description Starts a run for each time the schedule's spec had due between `startAt` and `endAt` (a past period, typically), even while paused; by default (`allow_all`) every one of them starts, however they overlap.
+         */
+        post: operations["backfillSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ready": {
         parameters: {
             query?: never;
@@ -627,6 +759,115 @@ export interface components {
             stepName: string;
             reason?: string;
         };
+        CreateScheduleRequest: {
+            /**
+             * @description Optional; a UUID when absent; 409 when taken
+             * @example nightly-report
+             */
+            scheduleId?: string;
+            /** @description A workflow's name or one of its aliases, served by the catalog */
+            workflowName: string;
+            /** @description The input of every run; checked against the workflow's input schema; absent = null */
+            input?: unknown;
+            /** @description Catalog (task queue) the runs start on; default: the default catalog */
+            catalog?: string;
+            spec: components["schemas"]["ScheduleSpec"];
+            /**
+             * @description What to do when a run comes due while the previous one is open (default `skip`)
+             * @enum {string}
+             */
+            overlap?: "skip" | "buffer_one" | "buffer_all" | "cancel_other" | "terminate_other" | "allow_all";
+            /** @description How late a missed run (the engine was down) may still start (default 1 year; the engine treats less than 10s as 10s) */
+            catchupWindow?: string;
+            /** @description Pause the schedule when one of its runs fails or times out (default false) */
+            pauseOnFailure?: boolean;
+            /** @description Create (or set) the schedule paused */
+            paused?: boolean;
+            /** @description Free text shown with the paused state */
+            note?: string;
+        };
+        ScheduleSpec: {
+            /** @description Cron expressions: the standard 5 fields (`*\/15 9-17 * * MON-FRI`), a predefined form (`@daily`, `@hourly`, `@weekly`, `@monthly`, `@yearly`) or `@every <duration>` (`@every 90s`). A run is due at each time any entry matches. */
+            cron?: string[];
+            /** @description Fixed interval, at least 1s (`30s`, `5m`, `1h`) */
+            every?: string;
+            /** @description IANA time zone the cron entries are read in (default UTC) */
+            timezone?: string;
+            /**
+             * Format: date-time
+             * @description No run is due before this time (ISO 8601)
+             * @example 2026-11-21T16:10:42.395Z
+             */
+            startAt?: string;
+            /**
+             * Format: date-time
+             * @description No run is due after this time (ISO 8601)
+             * @example 2026-11-21T16:10:42.395Z
+             */
+            endAt?: string;
+            /** @description Each due time is delayed by a random amount up to this duration */
+            jitter?: string;
+        };
+        UpdateScheduleRequest: {
+            /** @description A workflow's name or one of its aliases, served by the catalog */
+            workflowName?: string;
+            /** @description The input of every run; checked against the workflow's input schema; absent = null */
+            input?: unknown;
+            /** @description Catalog (task queue) the runs start on; default: the default catalog */
+            catalog?: string;
+            /** @description Fields merged into the current spec (`null` removes one); the result is checked as on create */
+            spec?: {
+                cron?: string[] | null;
+                every?: string | null;
+                timezone?: string | null;
+                startAt?: string | null;
+                endAt?: string | null;
+                jitter?: string | null;
+            };
+            /**
+             * @description What to do when a run comes due while the previous one is open (default `skip`)
+             * @enum {string}
+             */
+            overlap?: "skip" | "buffer_one" | "buffer_all" | "cancel_other" | "terminate_other" | "allow_all";
+            /** @description How late a missed run (the engine was down) may still start (default 1 year; the engine treats less than 10s as 10s) */
+            catchupWindow?: string;
+            /** @description Pause the schedule when one of its runs fails or times out (default false) */
+            pauseOnFailure?: boolean;
+            /** @description Create (or set) the schedule paused */
+            paused?: boolean;
+            /** @description Free text shown with the paused state */
+            note?: string;
+        };
+        ScheduleNoteRequest: {
+            /** @description Why; shown as the schedule note */
+            note?: string;
+        };
+        TriggerRequest: {
+            /**
+             * @description Overlap policy of this run (default: the schedule's)
+             * @enum {string}
+             */
+            overlap?: "skip" | "buffer_one" | "buffer_all" | "cancel_other" | "terminate_other" | "allow_all";
+        };
+        BackfillRequest: {
+            /**
+             * Format: date-time
+             * @description Start of the past (or future) period to run, ISO 8601
+             * @example 2026-11-21T16:10:42.395Z
+             */
+            startAt: string;
+            /**
+             * Format: date-time
+             * @description End of the period, ISO 8601
+             * @example 2026-11-21T16:10:42.395Z
+             */
+            endAt: string;
+            /**
+             * @description Overlap policy of the backfilled runs (default `allow_all`: every due time starts a run)
+             * @enum {string}
+             */
+            overlap?: "skip" | "buffer_one" | "buffer_all" | "cancel_other" | "terminate_other" | "allow_all";
+        };
         RunResponse: {
             workflowId: string;
             runId: string;
@@ -683,7 +924,7 @@ export interface components {
              * @description Error type name
              * @enum {string}
              */
-            error: "ValidationError" | "WorkflowNotFoundError" | "UnsupportedWorkflowError" | "CatalogNotAvailableError" | "StepNotFoundError" | "NotFoundError" | "QueryNotFoundError" | "UpdateNotFoundError" | "UnauthorizedError" | "ForbiddenOriginError" | "MethodNotAllowedError" | "WorkflowExecutionTimedOutError" | "WorkflowExecutionAlreadyStartedError" | "WorkflowExecutionAlreadyCompletedError" | "WorkflowNotCompletedError" | "StepNotCompletedError" | "RequestTimeoutError" | "PayloadTooLargeError" | "UnsupportedMediaTypeError" | "RequestHeaderFieldsTooLargeError" | "InternalError" | "WorkflowTaskTimeoutError";
+            error: "ValidationError" | "WorkflowNotFoundError" | "UnsupportedWorkflowError" | "CatalogNotAvailableError" | "StepNotFoundError" | "NotFoundError" | "ScheduleNotFoundError" | "QueryNotFoundError" | "UpdateNotFoundError" | "UnauthorizedError" | "ForbiddenOriginError" | "MethodNotAllowedError" | "WorkflowExecutionTimedOutError" | "WorkflowExecutionAlreadyStartedError" | "WorkflowExecutionAlreadyCompletedError" | "WorkflowNotCompletedError" | "StepNotCompletedError" | "ScheduleAlreadyExistsError" | "RequestTimeoutError" | "PayloadTooLargeError" | "UnsupportedMediaTypeError" | "RequestHeaderFieldsTooLargeError" | "InternalError" | "WorkflowTaskTimeoutError";
             message: string;
             /** @description The execution the error is tied to, if any */
             workflowId: string | null;
@@ -745,6 +986,14 @@ export interface components {
                     shared: boolean;
                     type: string;
                 }[];
+                /** @description The schedules the workflow declares in code, kept in the engine as schedule `<catalog>:<workflow>:<id>` while this build is current (empty for a worker of an older release). */
+                schedules: {
+                    id: string;
+                    cron?: string[];
+                    every?: string;
+                    timezone?: string;
+                    input: unknown;
+                }[];
             }[];
             /** @description Shared activities, callable from every workflow of the catalog as `<workflow>#<name>`. */
             sharedActivities: {
@@ -797,6 +1046,14 @@ export interface components {
                     shared: boolean;
                     type: string;
                 }[];
+                /** @description The schedules the workflow declares in code, kept in the engine as schedule `<catalog>:<workflow>:<id>` while this build is current (empty for a worker of an older release). */
+                schedules: {
+                    id: string;
+                    cron?: string[];
+                    every?: string;
+                    timezone?: string;
+                    input: unknown;
+                }[];
             }[];
             /** @description Shared activities, callable from every workflow of the catalog as `<workflow>#<name>`. */
             sharedActivities: {
@@ -821,6 +1078,8 @@ export interface components {
             /** @description Epoch milliseconds */
             startedAt: number;
             completedAt: number | null;
+            /** @description The schedule that started the run, or null (Temporal search attribute `TemporalScheduledById`) */
+            scheduleId: string | null;
         };
         InputResponse: {
             workflowId: string;
@@ -899,6 +1158,92 @@ export interface components {
             location: string;
             /** @description The run's trace tree */
             data: unknown;
+        };
+        ScheduleRef: {
+            scheduleId: string;
+        };
+        ScheduleList: {
+            schedules: components["schemas"]["ScheduleSummary"][];
+            /** @description Pass as `pageToken` for the next page; null on the last page */
+            nextPageToken: string | null;
+        };
+        ScheduleSummary: {
+            scheduleId: string;
+            workflowName: string;
+            catalog: string;
+            paused: boolean;
+            /** @description Declared in a workflow's code (kept in line with the current build); false for API-created schedules */
+            declared: boolean;
+            /** @description The next due times (ISO 8601), soonest first */
+            nextActionTimes: string[];
+        };
+        ScheduleDescription: {
+            scheduleId: string;
+            /** @description The workflow's canonical name */
+            workflowName: string;
+            /** @description Any JSON value */
+            input: unknown;
+            catalog: string;
+            spec: components["schemas"]["ScheduleSpecView"];
+            /** @enum {string} */
+            overlap: "skip" | "buffer_one" | "buffer_all" | "cancel_other" | "terminate_other" | "allow_all";
+            catchupWindow: string;
+            pauseOnFailure: boolean;
+            paused: boolean;
+            note: string | null;
+            declared: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time (UTC)
+             * @example 2026-11-21T16:10:42.395Z
+             */
+            createdAt: string;
+            nextActionTimes: string[];
+            /** @description The latest runs it started (the engine keeps the last 10), oldest first */
+            recentActions: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time (UTC)
+                 * @example 2026-11-21T16:10:42.395Z
+                 */
+                scheduledAt: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time (UTC)
+                 * @example 2026-11-21T16:10:42.395Z
+                 */
+                startedAt: string;
+                workflowId: string;
+                runId: string;
+            }[];
+            /** @description Its runs still open */
+            running: {
+                workflowId: string;
+                runId: string;
+            }[];
+        };
+        ScheduleSpecView: {
+            cron?: string[];
+            every?: string;
+            timezone?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time (UTC)
+             * @example 2026-11-21T16:10:42.395Z
+             */
+            startAt?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time (UTC)
+             * @example 2026-11-21T16:10:42.395Z
+             */
+            endAt?: string;
+            jitter?: string;
+        };
+        SchedulePausedState: {
+            scheduleId: string;
+            paused: boolean;
+            note: string | null;
         };
         ReadyResponse: {
             /** @enum {string} */
@@ -1173,6 +1518,8 @@ export interface operations {
                 catalog?: string;
                 /** @description 1–1000, default 100 */
                 limit?: number;
+                /** @description Only runs started by this schedule (Temporal search attribute `TemporalScheduledById`) */
+                scheduleId?: string;
             };
             header?: never;
             path?: never;
@@ -2861,7 +3208,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["TerminateRequest"];
             };
@@ -3115,7 +3462,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["TerminateRequest"];
             };
@@ -3564,6 +3911,901 @@ export interface operations {
                     Sunset?: string;
                     /** @description The run-pinned successor route of the targeted run, `</workflow/<id>/runs/<rid>/<op>>; rel="successor-version"` (`{rid}` when the run could not be read) */
                     Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query?: {
+                /** @description 1–100 schedules per page, default 50 */
+                limit?: number;
+                /** @description `nextPageToken` of the previous page */
+                pageToken?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Schedules */
+            200: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleList"];
+                };
+            };
+            /** @description ValidationError */
+            400: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleRef"];
+                };
+            };
+            /** @description ValidationError */
+            400: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description CatalogNotAvailableError, UnsupportedWorkflowError */
+            404: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description Seconds to wait before retrying (no worker polls the catalog) */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ScheduleAlreadyExistsError */
+            409: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UnsupportedMediaTypeError */
+            415: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    describeSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Schedule id (at most 200 UTF-8 bytes, no control characters, not starting with `$`); its runs get the id `<scheduleId>-<due time>` */
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule */
+            200: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleDescription"];
+                };
+            };
+            /** @description ValidationError */
+            400: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ScheduleNotFoundError */
+            404: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Schedule id (at most 200 UTF-8 bytes, no control characters, not starting with `$`); its runs get the id `<scheduleId>-<due time>` */
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ValidationError */
+            400: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ScheduleNotFoundError */
+            404: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Schedule id (at most 200 UTF-8 bytes, no control characters, not starting with `$`); its runs get the id `<scheduleId>-<due time>` */
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed schedule */
+            200: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleDescription"];
+                };
+            };
+            /** @description ValidationError */
+            400: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ScheduleNotFoundError, CatalogNotAvailableError, UnsupportedWorkflowError */
+            404: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description Seconds to wait before retrying (no worker polls the catalog) */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UnsupportedMediaTypeError */
+            415: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    pauseSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Schedule id (at most 200 UTF-8 bytes, no control characters, not starting with `$`); its runs get the id `<scheduleId>-<due time>` */
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ScheduleNoteRequest"];
+            };
+        };
+        responses: {
+            /** @description Paused */
+            200: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchedulePausedState"];
+                };
+            };
+            /** @description ValidationError */
+            400: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ScheduleNotFoundError */
+            404: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UnsupportedMediaTypeError */
+            415: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    unpauseSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Schedule id (at most 200 UTF-8 bytes, no control characters, not starting with `$`); its runs get the id `<scheduleId>-<due time>` */
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ScheduleNoteRequest"];
+            };
+        };
+        responses: {
+            /** @description Unpaused */
+            200: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchedulePausedState"];
+                };
+            };
+            /** @description ValidationError */
+            400: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ScheduleNotFoundError */
+            404: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UnsupportedMediaTypeError */
+            415: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    triggerSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Schedule id (at most 200 UTF-8 bytes, no control characters, not starting with `$`); its runs get the id `<scheduleId>-<due time>` */
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TriggerRequest"];
+            };
+        };
+        responses: {
+            /** @description Run requested */
+            202: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleRef"];
+                };
+            };
+            /** @description ValidationError */
+            400: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ScheduleNotFoundError */
+            404: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UnsupportedMediaTypeError */
+            415: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    backfillSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Schedule id (at most 200 UTF-8 bytes, no control characters, not starting with `$`); its runs get the id `<scheduleId>-<due time>` */
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BackfillRequest"];
+            };
+        };
+        responses: {
+            /** @description Backfill requested */
+            202: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleRef"];
+                };
+            };
+            /** @description ValidationError */
+            400: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ScheduleNotFoundError */
+            404: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UnsupportedMediaTypeError */
+            415: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -35,6 +35,24 @@ export interface WorkflowDefinitionOptions {
 export type VersioningBehavior = 'pinned' | 'auto-upgrade';
 
 /**
+ * A schedule a workflow declares: Skein keeps a Temporal Schedule in line with it while the build that declares it
+ * is the current version (created, changed and deleted on promote and rollback, and on every `skein dev` reload).
+ * Its id in the engine is `<catalog>:<workflowName>:<id>`.
+ */
+export interface WorkflowSchedule<In = unknown> {
+  /** Unique among the workflow's schedules: letters, digits, `_` and `-`, at most 100 characters. */
+  id: string;
+  /** Cron entries: 5 fields (`0 9 * * MON-FRI`), `@daily`/`@hourly`/`@weekly`/`@monthly`/`@yearly`, or `@every <duration>`. */
+  cron?: string | string[];
+  /** A fixed interval instead of (or besides) `cron`: a duration string of at least 1s (`30s`, `15m`, `1h`). */
+  every?: string;
+  /** The input of every run it starts; checked against the workflow's input schema. Absent = null. */
+  input?: In;
+  /** IANA time zone the cron entries are read in (default UTC). */
+  timezone?: string;
+}
+
+/**
  * The object passed to `workflow()`. `I` is what `fn` receives (the input schema's output, defaults applied),
  * `In` what callers pass (the schema's input: fields with a default may be left out).
  */
@@ -54,6 +72,8 @@ export interface WorkflowConfig<I, O, In = I> {
   options?: WorkflowDefinitionOptions;
   /** Whether runs stay on the build they started on (`pinned`, the default) or move to the current one; see `VersioningBehavior`. */
   versioningBehavior?: VersioningBehavior;
+  /** Recurring runs this workflow declares; see `WorkflowSchedule`. */
+  schedules?: WorkflowSchedule<In>[];
 }
 
 /** The object passed to `step()` or `evaluator()`; `I` and `In` as in `WorkflowConfig`. */
@@ -101,6 +121,21 @@ const workflowConfigSchema = z.object({
   fn: z.custom<(...a: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'must be a function' }),
   options: workflowOptionsSchema.optional(),
   versioningBehavior: z.enum(['pinned', 'auto-upgrade']).optional(),
+  schedules: z
+    .array(
+      z
+        .object({
+          id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1–100 letters, digits, `_` or `-`'),
+          cron: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+          every: z.string().min(1).optional(),
+          input: z.unknown().optional(),
+          timezone: z.string().min(1).optional(),
+        })
+        .strict()
+        .refine((s) => s.cron !== undefined || s.every !== undefined, { message: 'needs `cron` or `every`' }),
+    )
+    .refine((list) => new Set(list.map((s) => s.id)).size === list.length, { message: 'schedule ids must be unique' })
+    .optional(),
 });
 
 const activityConfigSchema = z.object({

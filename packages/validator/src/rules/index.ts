@@ -14,12 +14,21 @@ import { rule as zodPeerDependency } from './packaging/zod-peer-dependency.js';
 import { rule as importStyle } from './steps/import-style.js';
 import { rule as namedExportsOnly } from './steps/named-exports-only.js';
 import { rule as noTopLevelCall } from './steps/no-top-level-call.js';
+import { rule as declaredSchedules } from './workflow/declared-schedules.js';
 import { rule as noNodeGlobals } from './workflow/no-node-globals.js';
 import { rule as noNodeModules } from './workflow/no-node-modules.js';
 import { rule as noNondeterministicApis } from './workflow/no-nondeterministic-apis.js';
 
 /** Rules whose visitors run in each file's single traversal. */
-export const fileRules: readonly FileRule[] = [misplacedDefinition, namedExportsOnly, importStyle, noTopLevelCall, noNodeGlobals, noNondeterministicApis];
+export const fileRules: readonly FileRule[] = [
+  misplacedDefinition,
+  namedExportsOnly,
+  importStyle,
+  noTopLevelCall,
+  noNodeGlobals,
+  noNondeterministicApis,
+  declaredSchedules,
+];
 
 /** Rules over the manifest, the packages and the module graph. */
 export const projectRules: readonly ProjectRule[] = [

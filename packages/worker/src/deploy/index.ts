@@ -13,5 +13,6 @@ export {
   type VersionState,
 } from './deployment.js';
 export { publishCurrentCatalog } from '../catalog.js';
+export { syncDeclaredSchedules, declaredScheduleOptions, type ScheduleSyncReport, type DeclaringDocument } from './schedules.js';
 export { livePollers, type LivePoller } from '../catalog-ownership.js';
 export { loadEngineConfig, loadDeploymentConfig, type EngineConnectionConfig, type DeploymentConfig } from '../config.js';

@@ -1,7 +1,7 @@
 /**
  * A worker's part in its build's rollout, once it polls: keep the build's liveness lease, record the build's
- * catalog document, make the build current when it is new (unless promotion is manual), publish the catalog when
- * the build is current, and optionally stop once the build is drained; at a clean stop, retire what no other worker
+ * catalog document, make the build current when it is new (unless promotion is manual), publish the catalog and
+ * sync its declared schedules when the build is current, and optionally stop once the build is drained; at a clean stop, retire what no other worker
  * still needs.
  */
 import type { Client } from '@temporalio/client';
@@ -11,6 +11,7 @@ import { retireCatalog } from '../catalog-ownership.js';
 import { describeDeployment, promoteWhenReady } from './deployment.js';
 import { watchDrainage } from './drain-watch.js';
 import { keepLease, type LeaseKeeper } from './lease.js';
+import { syncDeclaredSchedules } from './schedules.js';
 
 /** Which build a worker serves, and how it joins its deployment. */
 export interface RolloutTarget {
@@ -78,8 +79,17 @@ export async function joinDeployment(client: Client, target: RolloutTarget, logg
       current = outcome === 'promoted' || outcome === 'already-current';
     }
     if (!current) current = (await describeDeployment(client, deployment.name))?.current === deployment.buildId;
-    if (current) await publishCatalog(client, target.doc);
-    else logger.info({ deployment }, `build ${deployment.buildId} is not the current version: its catalog is published when it is promoted`);
+    if (current) {
+      await publishCatalog(client, target.doc);
+      // A schedule that could not be synced now is synced by the next publication; the build serves meanwhile.
+      await syncDeclaredSchedules(client, target.doc).then(
+        (report) => {
+          if (report.created.length + report.updated.length + report.deleted.length > 0) logger.info({ schedules: report }, 'declared schedules synced');
+          for (const id of report.kept) logger.warn({ scheduleId: id }, `schedule "${id}" exists and was not declared in code: left as it is`);
+        },
+        (err: unknown) => logger.warn({ err }, 'declared schedules not synced; the next publication of the catalog retries'),
+      );
+    } else logger.info({ deployment }, `build ${deployment.buildId} is not the current version: its catalog is published when it is promoted`);
   } catch (err) {
     await membership.leave(true);
     throw err;

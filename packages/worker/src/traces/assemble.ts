@@ -97,6 +97,18 @@ function close(node: TraceNode, endedAt: number | null, result: { output: unknow
 
 const simple = (name: string, message: string): SerializedError => ({ name, message });
 
+/** The schedule that started a run, from its start event's `TemporalScheduledById` search attribute; undefined if none. */
+function scheduledBy(attributes: { searchAttributes?: { indexedFields?: Record<string, temporal.api.common.v1.IPayload> | null } | null }): string | undefined {
+  const p = attributes.searchAttributes?.indexedFields?.TemporalScheduledById;
+  if (!p) return undefined;
+  try {
+    const v = defaultPayloadConverter.fromPayload(p);
+    return typeof v === 'string' && v ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The trace tree of one root run: the workflow node with its activities and child workflows (recursively, each
  * child from its own run's history), inputs and outputs decoded and redacted.
@@ -132,6 +144,8 @@ async function runNode(
       node.name = a.workflowType?.name ?? '';
       node.startedAt = at;
       node.input = decode(a.input);
+      const scheduleId = scheduledBy(a);
+      if (scheduleId) node.scheduleId = scheduleId;
     } else if (e.activityTaskScheduledEventAttributes) {
       const a = e.activityTaskScheduledEventAttributes;
       const type = a.activityType?.name ?? '';

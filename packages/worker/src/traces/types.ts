@@ -11,6 +11,8 @@ export interface TraceNode {
   status: 'running' | 'completed' | 'failed';
   workflowId?: string;
   runId?: string;
+  /** Workflow nodes of a run a schedule started: the schedule's id (Temporal's `TemporalScheduledById`). */
+  scheduleId?: string;
   /** Activity nodes: `<workflow>#<activity>` and the activity id. */
   activityType?: string;
   activityId?: string;
