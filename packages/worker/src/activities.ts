@@ -14,6 +14,7 @@ export class ActivityResolver {
   private readonly scoped = new Map<string, LoadedActivity>();
   private readonly shared = new Map<string, LoadedActivity>();
   private readonly workflows = new Set<string>();
+  private readonly workflowFiles = new Map<string, string>();
   private readonly definitions: ActivityDefinitions;
   private readonly overrides: ReadonlyMap<string, ActivityImplementation> | undefined;
 
@@ -25,6 +26,7 @@ export class ActivityResolver {
     this.overrides = overrides;
     for (const wf of project.workflows) {
       this.workflows.add(wf.facts.name);
+      this.workflowFiles.set(wf.facts.name, wf.entry.file);
       for (const act of project.scoped.get(wf.entry.name) ?? []) this.scoped.set(activityType(wf.facts.name, act.facts.name), act);
     }
     for (const act of project.shared) this.shared.set(act.facts.name, act);
@@ -55,6 +57,11 @@ export class ActivityResolver {
     const hash = type.indexOf('#');
     if (hash < 0 || !this.workflows.has(type.slice(0, hash))) return undefined;
     return this.shared.get(type.slice(hash + 1));
+  }
+
+  /** The file defining workflow `name` on this catalog, if it is one of the project's. */
+  workflowFileOf(name: string): string | undefined {
+    return this.workflowFiles.get(name);
   }
 
   /** Registered workflow-scoped activity types. */

@@ -126,7 +126,7 @@ export const Tracing = {
   },
   /** Closes event `id` as failed with `details` as its error. */
   addEventError({ id, details }: { id: string; details?: unknown }): void {
-    record({ action: 'error', id, details });
+    record({ action: 'error', id, details: details instanceof Error ? { name: details.name, message: details.message } : details });
   },
   /** Adds an attribute (`Tracing.Attribute.*`) to event `eventId`. */
   addEventAttribute({ eventId, attribute }: { eventId: string; attribute: TraceAttribute }): void {
