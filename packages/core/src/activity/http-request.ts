@@ -121,7 +121,9 @@ export async function performHttpRequest(args: HttpRequestArgs): Promise<Seriali
   try {
     response = await fetch(url, init);
   } catch (err) {
-    const cause = (err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message;
+    const raw = (err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message;
+    // The cause may quote the URL (fetch refuses one with credentials by quoting it): never its secrets.
+    const cause = raw.replaceAll(url, redactUrl(url)).replaceAll(new URL(url).href, redactUrl(url));
     emit('http:request', event(null, cause));
     if ((err as Error).name === 'TimeoutError') throw new Error(`${label} timed out after ${HTTP_REQUEST_TIMEOUT_MS} ms`);
     throw new FatalError(`${label} failed: ${cause}`);

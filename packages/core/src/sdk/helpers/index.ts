@@ -78,7 +78,7 @@ export const Objects = {
 };
 
 /** Path fragments of frames that are never "the caller": Skein's own packages and the runtimes' internals. */
-const IGNORED_FRAMES = ['/@skein/core/', '/packages/core/', '/@outputai/', 'node:internal/', 'evalmachine.', 'webpack/bootstrap'];
+const IGNORED_FRAMES = ['/@skein/core/', '/packages/core/src/', '/packages/core/dist/', '/@outputai/', 'node:internal/', 'evalmachine.', 'webpack/bootstrap'];
 
 /** File names of the current stack, innermost first, from V8's structured call sites (no text parsing). */
 function stackFiles(): string[] {
