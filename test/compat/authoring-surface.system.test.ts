@@ -140,7 +140,9 @@ describe('the seed-surface project under skein dev', () => {
     const { workflowId, runId } = res.body;
     await expect.poll(() => loggerLines().filter((l) => l.runId === runId).length, { timeout: 10_000 }).toBe(11);
     const mine = loggerLines().filter((l) => l.runId === runId);
-    expect(mine.filter((l) => l.msg === 'workflow line')).toEqual([expect.objectContaining({ workflowId, workflowType: 'logger', logLevel: 'info', seed: 'abc' })]);
+    expect(mine.filter((l) => l.msg === 'workflow line')).toEqual([
+      expect.objectContaining({ workflowId, workflowType: 'logger', logLevel: 'info', seed: 'abc' }),
+    ]);
     const stepLines = mine.filter((l) => l.msg === 'step line');
     expect(stepLines.map((l) => l.logLevel)).toEqual(['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly']);
     expect(stepLines.map((l) => l.level)).toEqual([50, 40, 30, 30, 20, 20, 10]);
@@ -177,8 +179,8 @@ describe('the seed-surface project under skein dev', () => {
     const caught = await run('http_error', { baseUrl: serviceUrl });
     expect(caught.body.status).toBe('completed');
     expect(caught.body.output).toEqual({
-      getWithPayload: { ok: false, fatal: false, validation: true, message: 'Invalid sendHttpRequest arguments: payload: a GET request carries no payload' },
-      badUrl: { ok: false, fatal: false, validation: true, message: 'Invalid sendHttpRequest arguments: url: must be an http or https URL' },
+      getWithPayload: { ok: false, fatal: true, validation: true, message: 'Invalid sendHttpRequest arguments: payload: a GET request carries no payload' },
+      badUrl: { ok: false, fatal: true, validation: true, message: 'Invalid sendHttpRequest arguments: url: must be an http or https URL' },
       serverError: { ok: false, fatal: true, validation: false, message: expect.any(String) },
     });
     const raised = await run('http_error', { baseUrl: serviceUrl, raise: true });
@@ -199,7 +201,10 @@ describe('the seed-surface project under skein dev', () => {
     expect(res.body).toMatchObject({ status: 'completed', output: { value: 42 } });
     expect(received).toContainEqual({ method: 'POST', path: '/hooks/answer', body: { workflowId: res.body.workflowId, payload: { question: 'the answer?' } } });
     const trace = await traceOf(res);
-    expect(trace.tree.children.map((n: any) => `${n.kind}:${n.name}:${n.status}`)).toEqual(['internal_step:sendHttpRequest:completed', 'webhook:resume:completed']);
+    expect(trace.tree.children.map((n: any) => `${n.kind}:${n.name}:${n.status}`)).toEqual([
+      'internal_step:sendHttpRequest:completed',
+      'webhook:resume:completed',
+    ]);
     expect(trace.tree.children[1]).toMatchObject({ input: { question: 'the answer?' }, output: { value: 42, asked: { question: 'the answer?' } } });
   });
 
@@ -208,7 +213,13 @@ describe('the seed-surface project under skein dev', () => {
     expect(res.body.status).toBe('completed');
     expect(res.body.output).toEqual({
       passed: true,
-      complete: { value: true, confidence: 0.95, reasoning: 'counted the words', feedback: [], dimensions: [{ name: 'words', value: 2, confidence: 1, feedback: [], dimensions: [] }] },
+      complete: {
+        value: true,
+        confidence: 0.95,
+        reasoning: 'counted the words',
+        feedback: [],
+        dimensions: [{ name: 'words', value: 2, confidence: 1, feedback: [], dimensions: [] }],
+      },
       tone: { value: 'pass', confidence: 0.8, feedback: [{ issue: 'none found', priority: 'low' }], dimensions: [] },
     });
   });
@@ -238,13 +249,17 @@ describe('the seed-surface project under skein dev', () => {
     expect(event.attributes).toEqual([expect.objectContaining({ type: 'llm:usage', modelId: 'model-x', tokensUsed: 1000, total: 0.002 })]);
   });
 
-  it("temporal_client: a step signals its own run through getCurrentWorkflowHandle() and createTemporalClient()", async () => {
+  it('temporal_client: a step signals its own run through getCurrentWorkflowHandle() and createTemporalClient()', async () => {
     const res = await run('temporal_client');
     expect(res.body.status).toBe('completed');
     expect(res.body.output).toEqual({ workflowId: res.body.workflowId, namespace: 'default', signals: { currentHandleReady: true, clientReady: true } });
-    await expect.poll(() => loggerLines().filter((l) => l.runId === res.body.runId).map((l) => l.msg)).toEqual(
-      expect.arrayContaining(['current handle signal received', 'new client signal received']),
-    );
+    await expect
+      .poll(() =>
+        loggerLines()
+          .filter((l) => l.runId === res.body.runId)
+          .map((l) => l.msg),
+      )
+      .toEqual(expect.arrayContaining(['current handle signal received', 'new client signal received']));
   });
 
   it('disable_trace: the run writes no trace and its destinations are {}', async () => {
@@ -276,7 +291,9 @@ describe('the feedback and heartbeat routes', () => {
     const started = await call('POST', '/workflow/start', { workflowName: 'webhook', input: { url: `${serviceUrl}/hooks/silent` } });
     expect(started.status).toBeLessThan(300);
     const { workflowId } = started.body;
-    await expect.poll(() => received.some((r) => r.path === '/hooks/silent' && (r.body as { workflowId?: string }).workflowId === workflowId), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(() => received.some((r) => r.path === '/hooks/silent' && (r.body as { workflowId?: string }).workflowId === workflowId), { timeout: 20_000 })
+      .toBe(true);
     const route = `/workflow/${encodeURIComponent(workflowId)}/feedback`;
     for (const payload of ['text', [1, 2], 3]) {
       const bad = await call('POST', route, { payload });
@@ -288,7 +305,9 @@ describe('the feedback and heartbeat routes', () => {
     expect((await call('GET', `/workflow/${encodeURIComponent(workflowId)}/status`)).body.status).toBe('running');
     const ok = await call('POST', route, { payload: { value: 7 } });
     expect(ok).toEqual({ status: 200, body: { workflowId, runId: started.body.runId } });
-    await expect.poll(async () => (await call('GET', `/workflow/${encodeURIComponent(workflowId)}/result`)).body.output, { timeout: 20_000 }).toEqual({ value: 7 });
+    await expect
+      .poll(async () => (await call('GET', `/workflow/${encodeURIComponent(workflowId)}/result`)).body.output, { timeout: 20_000 })
+      .toEqual({ value: 7 });
     const closed = await call('POST', route, { payload: { value: 8 } });
     expect(closed.status).toBe(409);
   });

@@ -19,6 +19,8 @@ import { checkHttpRequest, type HttpRequestArgs, type SerializedFetchResponse, t
 import { performHttpRequest } from './activity/http-request.js';
 
 export { z } from 'zod';
+export type * from './shared/seed-types.js';
+export type { ParallelJobResult } from './shared/parallel.js';
 export * from './shared/names.js';
 export { skeinPackageJsonSettings, packageJsonSchema } from './shared/package-json.js';
 export * from './shared/definition.js';

@@ -78,7 +78,9 @@ describe('redaction and headers', () => {
   });
 
   it('redactHeaders hides sensitive names only', () => {
-    expect(redactHeaders({ Authorization: 'Bearer x', 'x-api-key': 'k', apikey: 'k', 'set-cookie': 'c', 'x-csrf-token': 't', 'content-type': 'a', keyboard: 'k' })).toEqual({
+    expect(
+      redactHeaders({ Authorization: 'Bearer x', 'x-api-key': 'k', apikey: 'k', 'set-cookie': 'c', 'x-csrf-token': 't', 'content-type': 'a', keyboard: 'k' }),
+    ).toEqual({
       Authorization: '[REDACTED]',
       'x-api-key': '[REDACTED]',
       apikey: '[REDACTED]',
@@ -119,7 +121,9 @@ describe('sendHttpRequest in Node (the built-in activity, in-process)', () => {
   });
 
   it('fails with a FatalError naming the method and the redacted URL on a non-2xx answer or an unreachable host', async () => {
-    await expect(performHttpRequest({ url: `${base}/status/503?key=hidden` })).rejects.toThrow(new FatalError(`GET ${base}/status/503?key=*** answered 503 Service Unavailable`));
+    await expect(performHttpRequest({ url: `${base}/status/503?key=hidden` })).rejects.toThrow(
+      new FatalError(`GET ${base}/status/503?key=*** answered 503 Service Unavailable`),
+    );
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as { port: number }).port;

@@ -50,7 +50,18 @@ describe('package exports', () => {
 
 describe('@skein/core/hooks', () => {
   it('exports the hook-file API under the seed system names; onBeforeWorkerStart is onBeforeStart', async () => {
-    for (const name of ['onError', 'onBeforeWorkerStart', 'onWorkflowStart', 'onWorkflowEnd', 'onWorkflowError', 'onActivityStart', 'onActivityEnd', 'onActivityError', 'on', 'emit']) {
+    for (const name of [
+      'onError',
+      'onBeforeWorkerStart',
+      'onWorkflowStart',
+      'onWorkflowEnd',
+      'onWorkflowError',
+      'onActivityStart',
+      'onActivityEnd',
+      'onActivityError',
+      'on',
+      'emit',
+    ]) {
       expect(typeof (hooks as Record<string, unknown>)[name]).toBe('function');
     }
     const seen: string[] = [];
@@ -73,7 +84,13 @@ describe('@skein/core/sdk/runtime', () => {
     hooks.on('custom_event', (e) => void seen.push(e));
     expect(runInActivityScope(scope(), () => Event.emit('custom_event', { hi: 'mark' }))).toBe(true);
     await expect.poll(() => seen.length).toBe(1);
-    expect(seen[0]).toMatchObject({ name: 'custom_event', payload: { hi: 'mark' }, outputActivityKind: 'step', workflowDetails: { workflowId: 'w1' }, activityInfo: { activityId: '5' } });
+    expect(seen[0]).toMatchObject({
+      name: 'custom_event',
+      payload: { hi: 'mark' },
+      outputActivityKind: 'step',
+      workflowDetails: { workflowId: 'w1' },
+      activityInfo: { activityId: '5' },
+    });
   });
 
   it('Tracing records start, attribute, end and error events in the running activity, and nothing outside', () => {
@@ -105,19 +122,31 @@ describe('@skein/core/sdk/helpers', () => {
   });
 
   it('Objects clones, tests plain objects and merges deeply (with a resolver)', () => {
-    const src = { a: { b: [1, 2] }, get c() {
-      return 3;
-    } };
+    const src = {
+      a: { b: [1, 2] },
+      get c() {
+        return 3;
+      },
+    };
     const copy = Objects.clone(src);
     expect(copy).toEqual({ a: { b: [1, 2] }, c: 3 });
     expect(copy.a.b).not.toBe(src.a.b);
-    expect([Objects.isPlainObject({}), Objects.isPlainObject(Object.create(null)), Objects.isPlainObject([]), Objects.isPlainObject(new Date())]).toEqual([true, true, false, false]);
+    expect([Objects.isPlainObject({}), Objects.isPlainObject(Object.create(null)), Objects.isPlainObject([]), Objects.isPlainObject(new Date())]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
     expect(Objects.deepMerge({ a: { x: 1, y: 1 }, k: [1] }, { a: { y: 2 } }, null, { k: [2] })).toEqual({ a: { x: 1, y: 2 }, k: [2] });
-    expect(Objects.deepMergeWithResolver({ n: 1, o: { m: 2 } }, { n: 10, o: { m: 3 }, z: 1 }, (a, b) => (a as number) + (b as number))).toEqual({ n: 11, o: { m: 5 }, z: 1 });
+    expect(Objects.deepMergeWithResolver({ n: 1, o: { m: 2 } }, { n: 10, o: { m: 3 }, z: 1 }, (a, b) => (a as number) + (b as number))).toEqual({
+      n: 11,
+      o: { m: 5 },
+      z: 1,
+    });
     expect(() => Objects.deepMerge([] as never)).toThrow(TypeError);
   });
 
-  it('Path.resolveInvocationDir names the calling file\'s directory', () => {
+  it("Path.resolveInvocationDir names the calling file's directory", () => {
     expect(Path.resolveInvocationDir()).toBe(import.meta.dirname);
     expect(() => Path.resolveInvocationDir(['/'])).toThrow(/no caller/);
   });
@@ -147,7 +176,7 @@ describe('@skein/core/temporal', () => {
 });
 
 describe('root helpers in Node', () => {
-  it('TransparentFatalError takes its cause\'s name and message and stays non-retryable', () => {
+  it("TransparentFatalError takes its cause's name and message and stays non-retryable", () => {
     const err = new TransparentFatalError(new RangeError('out of range'));
     expect([err.name, err.message, err.cause instanceof RangeError, isNonRetryableError(err)]).toEqual(['RangeError', 'out of range', true, true]);
     expect(() => new TransparentFatalError('x' as never)).toThrow(FatalError);
@@ -156,7 +185,9 @@ describe('root helpers in Node', () => {
   it('continueAsNew() is workflow code only; options.disableTrace is accepted on workflows and steps', async () => {
     await expect(continueAsNew({})).rejects.toThrow(/only in workflow code/);
     expect(() => workflow({ name: 'quiet', fn: async () => 1, options: { disableTrace: true } })).not.toThrow();
-    expect(() => step({ name: 'quiet_step', fn: async () => 1, options: { disableTrace: true, activityOptions: { retry: { maximumAttempts: 1 } } } })).not.toThrow();
+    expect(() =>
+      step({ name: 'quiet_step', fn: async () => 1, options: { disableTrace: true, activityOptions: { retry: { maximumAttempts: 1 } } } }),
+    ).not.toThrow();
     expect(() => workflow({ name: 'bad', fn: async () => 1, options: { disableTrace: 'yes' as never } })).toThrow(/disableTrace/);
   });
 });

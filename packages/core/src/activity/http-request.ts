@@ -67,9 +67,12 @@ export function hydrateHeaders(headers: Record<string, string> | undefined, env:
 
 /** A payload as a request body and the content type it implies (objects: JSON; bytes: octet-stream; else text). */
 function bodyOf(payload: unknown): { body: NonNullable<RequestInit['body']>; contentType?: string } {
-  if (payload instanceof ArrayBuffer || ArrayBuffer.isView(payload)) return { body: payload as NonNullable<RequestInit['body']>, contentType: 'application/octet-stream' };
+  if (payload instanceof ArrayBuffer || ArrayBuffer.isView(payload))
+    return { body: payload as NonNullable<RequestInit['body']>, contentType: 'application/octet-stream' };
   if (payload instanceof URLSearchParams || payload instanceof Blob || payload instanceof FormData) return { body: payload };
   if (typeof payload === 'object') return { body: JSON.stringify(payload), contentType: 'application/json; charset=UTF-8' };
+  // Objects were answered above: what is left is a primitive.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string
   return { body: String(payload), contentType: 'text/plain; charset=UTF-8' };
 }
 
@@ -125,7 +128,7 @@ export async function performHttpRequest(args: HttpRequestArgs): Promise<Seriali
     // The cause may quote the URL (fetch refuses one with credentials by quoting it): never its secrets.
     const cause = raw.replaceAll(url, redactUrl(url)).replaceAll(new URL(url).href, redactUrl(url));
     emit('http:request', event(null, cause));
-    if ((err as Error).name === 'TimeoutError') throw new Error(`${label} timed out after ${HTTP_REQUEST_TIMEOUT_MS} ms`);
+    if ((err as Error).name === 'TimeoutError') throw new Error(`${label} timed out after ${HTTP_REQUEST_TIMEOUT_MS} ms`, { cause: err });
     throw new FatalError(`${label} failed: ${cause}`);
   }
   emit('http:request', event(response.status));

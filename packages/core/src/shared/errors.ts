@@ -34,17 +34,11 @@ export class TransparentFatalError extends FatalError {
 }
 
 /**
- * Input that is invalid for reasons a schema could not express (a business rule). Non-retryable like
- * `FatalError`; its failure type is `ValidationError` (or the subclass's name). Schema failures found by
- * Skein itself keep their own type, `SkeinValidationError`.
+ * Input that is invalid for reasons a schema could not express (a business rule). A `FatalError` (so non-retryable,
+ * and `instanceof FatalError`), as in the seed system; its failure type is `ValidationError` (or the subclass's
+ * name). Schema failures found by Skein itself keep their own type, `SkeinValidationError`.
  */
-export class ValidationError extends Error {
-  constructor(message?: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
-Object.defineProperty(ValidationError.prototype, NON_RETRYABLE, { value: true });
+export class ValidationError extends FatalError {}
 
 /** True when `error` is (or inherits from) `FatalError` or `ValidationError`: the step must not be retried. */
 export function isNonRetryableError(error: unknown): boolean {

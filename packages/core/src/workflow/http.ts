@@ -47,7 +47,7 @@ export async function sendPostRequestAndAwaitWebhook(args: WebhookRequestArgs): 
   setHandler(defineSignal<[unknown?]>(WEBHOOK_RESUME_SIGNAL), (payload?: unknown) => {
     received ??= { payload };
   });
-  const acts = proxyActivities<HttpActivity>({ ...(HTTP_REQUEST_ACTIVITY_OPTIONS as object), summary: WEBHOOK_REQUEST_SUMMARY } as never);
+  const acts = proxyActivities<HttpActivity>({ ...HTTP_REQUEST_ACTIVITY_OPTIONS, summary: WEBHOOK_REQUEST_SUMMARY } as never);
   await acts[HTTP_REQUEST_ACTIVITY_TYPE]!(checked);
   await condition(() => received !== undefined);
   return received!.payload;

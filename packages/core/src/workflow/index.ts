@@ -42,6 +42,8 @@ import { NON_ERROR_THROWN, describeThrownValue, errorTypeName, isNonRetryableErr
 import { workflowContext } from './workflow-context.js';
 
 export { z } from 'zod';
+export type * from '../shared/seed-types.js';
+export type { ParallelJobResult } from '../shared/parallel.js';
 export * from '../shared/names.js';
 export type * from '../shared/definition.js';
 export type * from '../shared/callables.js';

@@ -80,7 +80,11 @@ export async function* replayHistories(
   }
   const events = new WorkerEvents(undefined, () => {});
   const results = Worker.runReplayHistories(
-    { workflowBundle: { code: workflowCode }, sinks: { ...untracedSinks(), ...skeinSinks(events, options.logger ?? pino({ level: 'silent' })) }, replayName: 'skein-replay' },
+    {
+      workflowBundle: { code: workflowCode },
+      sinks: { ...untracedSinks(), ...skeinSinks(events, options.logger ?? pino({ level: 'silent' })) },
+      replayName: 'skein-replay',
+    },
     feed(),
   );
   for await (const result of results) {

@@ -177,7 +177,16 @@ async function runNode(
       if (webhookRequests.has(String(a.scheduledEventId))) {
         // The run now waits for its webhook: a `webhook` node until the `resume` signal, which it ends with.
         const sent = act?.input as { payload?: { payload?: unknown } } | null | undefined;
-        const wait: TraceNode = { kind: 'webhook', name: WEBHOOK_RESUME_SIGNAL, status: 'running', startedAt: at, endedAt: null, durationMs: null, input: sent?.payload?.payload ?? null, children: [] };
+        const wait: TraceNode = {
+          kind: 'webhook',
+          name: WEBHOOK_RESUME_SIGNAL,
+          status: 'running',
+          startedAt: at,
+          endedAt: null,
+          durationMs: null,
+          input: sent?.payload?.payload ?? null,
+          children: [],
+        };
         webhooks.push(wait);
         node.children.push(wait);
       }

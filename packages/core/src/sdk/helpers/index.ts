@@ -82,6 +82,8 @@ const IGNORED_FRAMES = ['/@skein/core/', '/packages/core/src/', '/packages/core/
 
 /** File names of the current stack, innermost first, from V8's structured call sites (no text parsing). */
 function stackFiles(): string[] {
+  // Saved as is and put back unchanged (V8 calls it with `Error` as `this`, never through this reference).
+  // eslint-disable-next-line @typescript-eslint/unbound-method
   const original = Error.prepareStackTrace;
   try {
     Error.prepareStackTrace = (_err, sites) => sites;

@@ -72,7 +72,12 @@ export const rule = createRule({
         if (r.kind === 'node-only') {
           // Reported where the project's own code imports it (a dependency's import is reported at the dependency).
           const fullChain = [...chain, r.name].join(' → ');
-          context.report({ file: node.own || !anchor ? node.file : anchor.file, loc: node.own || !anchor ? edge : anchor.edge, messageId: 'nodeOnlyEntry', data: { module: r.name, chain: fullChain } });
+          context.report({
+            file: node.own || !anchor ? node.file : anchor.file,
+            loc: node.own || !anchor ? edge : anchor.edge,
+            messageId: 'nodeOnlyEntry',
+            data: { module: r.name, chain: fullChain },
+          });
           continue;
         }
         if (r.kind === 'builtin') {
