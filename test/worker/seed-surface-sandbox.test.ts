@@ -60,14 +60,14 @@ describe('Logger in workflow code', () => {
 });
 
 describe('sendPostRequestAndAwaitWebhook in workflow code', () => {
-  it('waits through replays for the feedback, and only the first resume counts', async () => {
+  it('waits through replays until the feedback arrives, and completes with its payload', async () => {
     const heartbeat = `${stack.url}/heartbeat`;
     const started = await stack.post('/workflow/start', { workflowName: 'webhook', input: { url: heartbeat } });
     const { workflowId } = started.body;
     const status = async () => (await stack.get(`/workflow/${workflowId}/status`)).body.status;
     // The POST went to the API's own heartbeat (204); the run now waits for its feedback.
     await expect
-      .poll(async () => (await stack.get(`/workflow/${workflowId}/history`)).body.events?.some((e: any) => e.eventTypeName === 'ActivityTaskCompleted'), {
+      .poll(async () => (await stack.get(`/workflow/${workflowId}/history`)).body.events?.some((e: any) => e.eventTypeName === 'ACTIVITY_TASK_COMPLETED'), {
         timeout: 20_000,
       })
       .toBe(true);
