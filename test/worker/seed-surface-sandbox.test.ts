@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skein } from '../cli/client-support.js';
 import { startStack, type Stack } from '../support/stack.js';
 
 /**
@@ -72,8 +73,14 @@ describe('sendPostRequestAndAwaitWebhook in workflow code', () => {
       })
       .toBe(true);
     expect(await status()).toBe('running');
-    const first = await stack.post(`/workflow/${workflowId}/feedback`, { payload: { value: 1 } });
-    expect(first.status).toBe(200);
+    // Through the CLI: a payload that is not an object is refused before any request; then the feedback is sent.
+    const bad = await skein(stack.url, ['workflow', 'feedback', workflowId, '--payload', '[1]']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('--payload of feedback must be a JSON object');
+    expect(await status()).toBe('running');
+    const sent = await skein(stack.url, ['workflow', 'feedback', workflowId, '--payload', '{"value":1}', '--json']);
+    expect(sent.code).toBe(0);
+    expect(JSON.parse(sent.stdout)).toEqual({ workflowId, runId: started.body.runId });
     await expect.poll(status, { timeout: 20_000 }).toBe('completed');
     expect((await stack.get(`/workflow/${workflowId}/result`)).body.output).toEqual({ value: 1 });
   });
