@@ -138,7 +138,7 @@ describe('the seed-surface project under skein dev', () => {
     const res = await run('logger', { seed: 'abc' });
     expect(res.body).toMatchObject({ status: 'completed', output: { word: 'abc-word' } });
     const { workflowId, runId } = res.body;
-    await expect.poll(() => loggerLines().filter((l) => l.runId === runId).length, { timeout: 10_000 }).toBe(11);
+    await expect.poll(() => loggerLines().filter((l) => l.runId === runId).length, { timeout: 10_000 }).toBe(10);
     const mine = loggerLines().filter((l) => l.runId === runId);
     expect(mine.filter((l) => l.msg === 'workflow line')).toEqual([
       expect.objectContaining({ workflowId, workflowType: 'logger', logLevel: 'info', seed: 'abc' }),
