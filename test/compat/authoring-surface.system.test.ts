@@ -299,6 +299,15 @@ describe('the seed-surface project under skein dev', () => {
     expect(trace.tree).toMatchObject({ name: 'helpers', status: 'completed' });
     expect(flatten(trace.tree).filter((n: any) => n.name === 'sum_values')).toEqual([]);
   });
+  it('approval: runs until its own signal; a feedback sent meanwhile is delivered and ignored', async () => {
+    const workflowId = `approval-${Date.now()}`;
+    const running = call('POST', '/workflow/run', { workflowName: 'approval', workflowId, timeout: 90_000 });
+    const route = `/workflow/${workflowId}`;
+    await expect.poll(async () => (await call('GET', `${route}/status`)).body.status, { timeout: 20_000 }).toBe('running');
+    expect((await call('POST', `${route}/feedback`, { payload: { value: 1 } })).status).toBe(200);
+    expect((await call('POST', `${route}/signal/approve`, { payload: { by: 'ada' } })).status).toBe(202);
+    expect((await running).body).toMatchObject({ workflowId, status: 'completed', output: { approvedBy: 'ada' } });
+  });
 });
 
 describe('the feedback and heartbeat routes', () => {

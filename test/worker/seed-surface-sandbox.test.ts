@@ -85,3 +85,18 @@ describe('sendPostRequestAndAwaitWebhook in workflow code', () => {
     expect((await stack.get(`/workflow/${workflowId}/result`)).body.output).toEqual({ value: 1 });
   });
 });
+
+describe('feedback to a run that is not waiting for a webhook', () => {
+  it('is delivered (200) and ignored: the run keeps waiting for its own signal and completes without it', async () => {
+    const started = await stack.post('/workflow/start', { workflowName: 'approval' });
+    const { workflowId, runId } = started.body;
+    const feedback = await stack.post(`/workflow/${workflowId}/feedback`, { payload: { value: 1 } });
+    expect(feedback).toMatchObject({ status: 200, body: { workflowId, runId } });
+    await expect
+      .poll(async () => (await stack.get(`/workflow/${workflowId}/history`)).body.events?.some((e: any) => e.eventTypeName === 'WORKFLOW_EXECUTION_SIGNALED'))
+      .toBe(true);
+    expect((await stack.get(`/workflow/${workflowId}/status`)).body.status).toBe('running');
+    await stack.post(`/workflow/${workflowId}/signal/approve`, { payload: { by: 'ada' } });
+    await expect.poll(async () => (await stack.get(`/workflow/${workflowId}/result`)).body.output, { timeout: 20_000 }).toEqual({ approvedBy: 'ada' });
+  });
+});
