@@ -234,6 +234,8 @@ describe('the seed-surface project under skein dev', () => {
         dimensions: [{ name: 'words', value: 2, confidence: 1, feedback: [], dimensions: [] }],
       },
       tone: { value: 'pass', confidence: 0.8, feedback: [{ issue: 'none found', priority: 'low' }], dimensions: [] },
+      summary: { name: 'overall', value: true, confidence: 0.8, feedback: [], dimensions: [] },
+      refused: 'EvaluationResultValidationError',
     });
   });
 
