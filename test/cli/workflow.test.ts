@@ -55,9 +55,14 @@ describe('skein --help', () => {
       'stop',
       'terminate',
       'reset',
+      'feedback',
       'trace',
       'help',
     ]);
+    const feedback = await sk(['workflow', 'feedback', '--help']);
+    expect(feedback.stdout).toContain('--payload <json>');
+    expect(feedback.stdout).toContain('Environment:');
+    expect(feedback.stdout).toContain('--json');
 
     const run = await sk(['workflow', 'run', '--help']);
     for (const text of [

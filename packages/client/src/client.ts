@@ -200,6 +200,17 @@ export class SkeinClient {
   }
 
   /**
+   * `POST /workflow/{id}/feedback`: resumes the latest run waiting in `sendPostRequestAndAwaitWebhook` with
+   * `payload` (an object; that call answers it). A run that is not waiting ignores it. Answers the run that received it.
+   * @throws SkeinApiError 404 `WorkflowNotFoundError`, 409 when the latest run is closed, 413 for a payload over the body limit.
+   */
+  feedback(workflowId: string, payload?: Record<string, unknown>, options: CallOptions = {}): Promise<ExecutionRef> {
+    return this.send(options, this.timeoutMs, (signal) =>
+      this.api.POST('/workflow/{id}/feedback', { params: { path: { id: workflowId } }, body: payload === undefined ? {} : { payload }, signal }),
+    );
+  }
+
+  /**
    * Runs query handler `name` of the latest run and resolves with the handler's return value (the response body
    * itself; `undefined` for an empty body).
    */
@@ -266,6 +277,11 @@ export class SkeinClient {
       if (err instanceof SkeinApiError && err.status === 503) return { status: 'unavailable' };
       throw err;
     }
+  }
+
+  /** `POST /heartbeat`: resolves when the API answers 204 (no engine call). */
+  async heartbeat(options: CallOptions = {}): Promise<void> {
+    await this.send(options, this.timeoutMs, (signal) => this.api.POST('/heartbeat', { signal }));
   }
 
   /** `runId`, or the latest run's id read from the status route. */

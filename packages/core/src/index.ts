@@ -14,8 +14,13 @@ import {
 import { runActivity } from './activity/run.js';
 import type { SkeinActivity, SkeinWorkflow } from './shared/callables.js';
 import { runLocally } from './local/run.js';
+import { FatalError } from './shared/errors.js';
+import { checkHttpRequest, type HttpRequestArgs, type SerializedFetchResponse, type WebhookRequestArgs } from './shared/http-request.js';
+import { performHttpRequest } from './activity/http-request.js';
 
 export { z } from 'zod';
+export type * from './shared/seed-types.js';
+export type { ParallelJobResult } from './shared/parallel.js';
 export * from './shared/names.js';
 export { skeinPackageJsonSettings, packageJsonSchema } from './shared/package-json.js';
 export * from './shared/definition.js';
@@ -25,15 +30,68 @@ export { deepMerge, isPlainObject } from './shared/merge.js';
 export { checkSchema, SCHEMA_ERROR_TYPE } from './shared/validate.js';
 export { runActivity, toActivityFailure } from './activity/run.js';
 export * from './shared/context.js';
-export { FatalError, ValidationError, hasErrorType, errorTypeName, isNonRetryableError, NON_ERROR_THROWN } from './shared/errors.js';
+export { FatalError, TransparentFatalError, ValidationError, hasErrorType, errorTypeName, isNonRetryableError, NON_ERROR_THROWN } from './shared/errors.js';
 export { durationMs, type Duration } from './shared/duration.js';
 export { executeInParallel, type ParallelOptions, type ParallelResult } from './shared/parallel.js';
 export { sleep } from './local/run.js';
+export {
+  EvaluationResultValidationError,
+  EvaluationFeedback,
+  BaseEvaluationResult,
+  EvaluationStringResult,
+  EvaluationNumberResult,
+  EvaluationBooleanResult,
+  EvaluationVerdictResult,
+  type EvaluationResultArgs,
+  type EvaluationFeedbackPriority,
+} from './shared/evaluation-result.js';
+export { Logger, setNodeLogSink, type NodeLogSink } from './activity/logger.js';
+export { LOG_LEVELS, RESERVED_LOG_KEYS, logFields, type LogLevel, type LogRecord, type LoggerApi } from './shared/logger.js';
+export {
+  checkHttpRequest,
+  HTTP_REQUEST_ACTIVITY_OPTIONS,
+  type HttpMethod,
+  type HttpRequestArgs,
+  type ResponseOptions,
+  type SerializedFetchResponse,
+  type WebhookRequestArgs,
+} from './shared/http-request.js';
+export { performHttpRequest, redactUrl, redactHeaders, hydrateHeaders, HTTP_REQUEST_TIMEOUT_MS } from './activity/http-request.js';
 // Signals, queries and updates: Temporal's own definitions (usable anywhere); `setHandler` and `condition`
 // only work inside a workflow execution (the worker's sandbox), as in `@temporalio/workflow`.
 export { condition, defineQuery, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
 // Guarding a change to a running workflow's code (Temporal's `patched`/`deprecatePatch` in the worker's sandbox).
 export { patched, deprecatePatch } from './local/patch.js';
+
+/**
+ * Sends an HTTP request. In workflow code (the workflow-safe entry) it runs as the built-in activity; here in Node
+ * (unit tests, scripts) the request is sent in-process with the same checks, answer and errors
+ * (`performHttpRequest`).
+ * @returns the response serialized: `{ url, status, statusText, ok, headers?, body? }`.
+ * @throws ValidationError for invalid arguments; FatalError when the host is unreachable or the answer is not 2xx.
+ */
+export async function sendHttpRequest(args: HttpRequestArgs): Promise<SerializedFetchResponse> {
+  return performHttpRequest(args);
+}
+
+/**
+ * Posts to `url` and waits for `POST /workflow/{id}/feedback`: workflow code only (it waits for a signal, which
+ * only a workflow run can receive). In Node it checks its arguments, then throws.
+ * @throws ValidationError for invalid arguments; FatalError always otherwise, naming the reason.
+ */
+export async function sendPostRequestAndAwaitWebhook(args: WebhookRequestArgs): Promise<unknown> {
+  checkHttpRequest({ url: args?.url, method: 'POST', payload: args?.payload ?? {}, headers: args?.headers });
+  throw new FatalError('sendPostRequestAndAwaitWebhook() waits for a signal and runs only in workflow code (a workflow run on a worker)');
+}
+
+/**
+ * Continues the running workflow as a new run with `input` (Temporal's `continueAsNew`): workflow code only.
+ * Prefer `context.control.continueAsNew(input)`, which also works when the workflow runs in plain Node.
+ * @throws FatalError in Node, where no workflow run exists.
+ */
+export async function continueAsNew(_input?: unknown): Promise<never> {
+  throw new FatalError('continueAsNew() runs only in workflow code; in unit tests use context.control.continueAsNew(input)');
+}
 
 /**
  * Defines a workflow. The worker runs `fn` in Temporal's deterministic sandbox; there, calling a step or
@@ -92,7 +150,7 @@ export { effectiveActivityOptions, workflowLevelOptions, type ActivityOptionLaye
 
 // For the worker (not part of the authoring API).
 export { dispatchLifecycle, setHookErrorReporter, drainHooks, hasHooks, clearHooks } from './hooks/registry.js';
-export { runInActivityScope, currentActivityScope, emptyAggregations, type ActivityScope } from './hooks/scope.js';
+export { runInActivityScope, currentActivityScope, emptyAggregations, type ActivityScope, type TraceEvent } from './hooks/scope.js';
 export {
   workflowDetailsFrom,
   traceFilePath,

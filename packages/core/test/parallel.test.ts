@@ -25,9 +25,9 @@ describe('executeInParallel', () => {
       ],
     });
     expect(results).toEqual([
-      { ok: true, result: 'slow' },
-      { ok: true, result: 'fast' },
-      { ok: true, result: 'sync value' },
+      { ok: true, result: 'slow', index: 0 },
+      { ok: true, result: 'fast', index: 1 },
+      { ok: true, result: 'sync value', index: 2 },
     ]);
   });
 
@@ -42,9 +42,9 @@ describe('executeInParallel', () => {
         async () => 3,
       ],
     });
-    expect(results[0]).toEqual({ ok: true, result: 1 });
-    expect(results[1]).toEqual({ ok: false, error: boom });
-    expect(results[2]).toEqual({ ok: true, result: 3 });
+    expect(results[0]).toEqual({ ok: true, result: 1, index: 0 });
+    expect(results[1]).toEqual({ ok: false, error: boom, index: 1 });
+    expect(results[2]).toEqual({ ok: true, result: 3, index: 2 });
   });
 
   it('keeps at most `concurrency` jobs in flight', async () => {
@@ -79,5 +79,17 @@ describe('executeInParallel', () => {
   it('rejects jobs that are not an array', async () => {
     await expect(executeInParallel({ jobs: undefined as never })).rejects.toThrow('`jobs` must be an array');
     await expect(executeInParallel(undefined as never)).rejects.toThrow(TypeError);
+  });
+
+  it('calls onJobCompleted in completion order, and takes concurrency: Infinity', async () => {
+    const order: number[] = [];
+    const results = await executeInParallel({
+      jobs: [() => new Promise((r) => setTimeout(() => r('slow'), 30)), () => 'fast'],
+      concurrency: Infinity,
+      onJobCompleted: (r) => void order.push(r.index),
+    });
+    expect(order).toEqual([1, 0]);
+    expect(results.map((r) => r.index)).toEqual([0, 1]);
+    await expect(executeInParallel({ jobs: [], onJobCompleted: 'no' as never })).rejects.toThrow(TypeError);
   });
 });

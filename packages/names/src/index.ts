@@ -71,3 +71,15 @@ export const CATALOG_LEASE_TTL_MS = 10_000;
 
 /** How often each worker renews its build's lease when it is older than this, ms. */
 export const CATALOG_LEASE_RENEW_MS = 3_000;
+
+/**
+ * Activity type of the built-in HTTP request activity behind `sendHttpRequest` and
+ * `sendPostRequestAndAwaitWebhook` (the seed system's own name); every worker registers it on its catalog.
+ */
+export const HTTP_REQUEST_ACTIVITY_TYPE = '__internal#sendHttpRequest';
+
+/** Activity summary marking the request of `sendPostRequestAndAwaitWebhook`: its trace opens a `webhook` span after it. */
+export const WEBHOOK_REQUEST_SUMMARY = 'webhook';
+
+/** Signal that resumes a run waiting in `sendPostRequestAndAwaitWebhook` (`POST /workflow/{id}/feedback` sends it). */
+export const WEBHOOK_RESUME_SIGNAL = 'resume';

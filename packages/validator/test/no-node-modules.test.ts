@@ -59,4 +59,30 @@ describe('workflow/no-node-modules', () => {
     });
     expect(await findings(root)).toEqual(['a/workflow.js:2:21 ownImport ' + JSON.stringify({ module: 'fs', chain: 'a/workflow.js → fs' })]);
   });
+
+  it('reports the Node-only entries of @skein/core in workflow code, and allows the rest of the authoring surface', async () => {
+    const root = pkg('core-surface', {
+      'hello/workflow.ts':
+        "import { workflow, Logger, sendHttpRequest, sendPostRequestAndAwaitWebhook, EvaluationBooleanResult } from '@skein/core';\n" +
+        "import { Objects } from '@skein/core/sdk/helpers';\n" +
+        "import { Context } from '@skein/core/sdk/runtime';\n" +
+        "import { createTemporalClient } from '@skein/core/temporal';\n" +
+        "import { on } from '@skein/core/hooks';\n" +
+        'export default workflow({ name: "hello", fn: async () => [Logger, sendHttpRequest, sendPostRequestAndAwaitWebhook, EvaluationBooleanResult, Objects, Context, createTemporalClient, on] });\n',
+      // Steps and hook files run in Node: the same imports are fine there.
+      'hello/steps.ts':
+        "import { step, Logger } from '@skein/core';\nimport { Context, Event } from '@skein/core/sdk/runtime';\nimport { getCurrentWorkflowHandle } from '@skein/core/temporal';\n" +
+        'export const s = step({ name: "s", fn: async () => [Logger, Context, Event, getCurrentWorkflowHandle] });\n',
+    });
+    // Each at its specifier (line:column), nothing for the root entry, `./sdk/helpers` or the steps file.
+    expect(await findings(root)).toEqual(
+      (
+        [
+          ['@skein/core/sdk/runtime', '3:25'],
+          ['@skein/core/temporal', '4:38'],
+          ['@skein/core/hooks', '5:20'],
+        ] as const
+      ).map(([module, at]) => `hello/workflow.ts:${at} nodeOnlyEntry ` + JSON.stringify({ module, chain: `hello/workflow.ts → ${module}` })),
+    );
+  });
 });

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { activityType, runActivity } from '@skein/core';
+import { HTTP_REQUEST_ACTIVITY_TYPE, activityType, performHttpRequest, runActivity, toActivityFailure, type HttpRequestArgs } from '@skein/core';
 import type { ActivityDefinitions, LoadedActivity, LoadedProject } from './load.js';
 
 /** A Temporal activity implementation: one JSON input, one JSON output. */
@@ -14,6 +14,7 @@ export class ActivityResolver {
   private readonly scoped = new Map<string, LoadedActivity>();
   private readonly shared = new Map<string, LoadedActivity>();
   private readonly workflows = new Set<string>();
+  private readonly workflowFiles = new Map<string, string>();
   private readonly definitions: ActivityDefinitions;
   private readonly overrides: ReadonlyMap<string, ActivityImplementation> | undefined;
 
@@ -25,6 +26,7 @@ export class ActivityResolver {
     this.overrides = overrides;
     for (const wf of project.workflows) {
       this.workflows.add(wf.facts.name);
+      this.workflowFiles.set(wf.facts.name, wf.entry.file);
       for (const act of project.scoped.get(wf.entry.name) ?? []) this.scoped.set(activityType(wf.facts.name, act.facts.name), act);
     }
     for (const act of project.shared) this.shared.set(act.facts.name, act);
@@ -57,6 +59,11 @@ export class ActivityResolver {
     return this.shared.get(type.slice(hash + 1));
   }
 
+  /** The file defining workflow `name` on this catalog, if it is one of the project's. */
+  workflowFileOf(name: string): string | undefined {
+    return this.workflowFiles.get(name);
+  }
+
   /** Registered workflow-scoped activity types. */
   scopedTypes(): string[] {
     return [...this.scoped.keys()];
@@ -71,10 +78,11 @@ export class ActivityResolver {
  * The activities the worker registers: every workflow's own steps and evaluators as `W#<name>`, and one
  * dynamic `default` activity that serves every shared activity as `W#<shared name>` for any workflow W of
  * the catalog — one registration per shared activity instead of one per workflow and
- * shared activity. Each runs its definition with its schemas (`ActivityResolver.run`).
+ * shared activity. Each runs its definition with its schemas (`ActivityResolver.run`). Every catalog also serves the
+ * built-in HTTP request activity of `sendHttpRequest` and `sendPostRequestAndAwaitWebhook` (`HTTP_REQUEST_ACTIVITY_TYPE`).
  */
 export function buildActivities(resolver: ActivityResolver): Record<string, ActivityImplementation> {
-  const out: Record<string, ActivityImplementation> = {};
+  const out: Record<string, ActivityImplementation> = { [HTTP_REQUEST_ACTIVITY_TYPE]: httpRequestActivity };
   for (const type of resolver.scopedTypes()) {
     const act = resolver.resolve(type)!;
     out[type] = (input) => resolver.run(act, input);
@@ -90,4 +98,16 @@ export function buildActivities(resolver: ActivityResolver): Record<string, Acti
     };
   }
   return out;
+}
+
+/**
+ * The built-in HTTP request activity: `performHttpRequest`, its errors made failures as a step's are (`FatalError`
+ * and `ValidationError` not retried).
+ */
+export async function httpRequestActivity(input: unknown): Promise<unknown> {
+  try {
+    return await performHttpRequest(input as HttpRequestArgs);
+  } catch (err) {
+    throw toActivityFailure(err, 'sendHttpRequest');
+  }
 }

@@ -54,6 +54,8 @@ export interface ActivityFacts {
   kind: 'step' | 'evaluator';
   /** Temporal activity options the definition sets (compiled into the workflow bundle's stubs). */
   activityOptions?: unknown;
+  /** The definition sets `options.disableTrace`: its calls are left out of traces. */
+  disableTrace?: true;
 }
 
 /** A discovered workflow with the facts of its runtime definition. */
@@ -148,6 +150,7 @@ const activityFacts = (def: ActivityDefinition): ActivityFacts => ({
   name: def.name,
   kind: def.kind,
   ...(def.options?.activityOptions !== undefined ? { activityOptions: def.options.activityOptions } : {}),
+  ...(def.options?.disableTrace === true ? { disableTrace: true as const } : {}),
 });
 
 /** The manifest entry as cache subject: everything discovery read except the catalog-wide activity types. */

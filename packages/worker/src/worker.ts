@@ -22,6 +22,8 @@ import { activityInterceptor } from './hooks/activity-interceptor.js';
 import { WorkerEvents } from './hooks/events.js';
 import { loadHookFiles } from './hooks/hook-files.js';
 import { skeinSinks } from './hooks/sinks.js';
+import { installNodeLogSink } from './hooks/log-sink.js';
+import { configureWorkerClient } from '@skein/core/temporal';
 import { sweepTraces, TRACE_SWEEP_INTERVAL_MS } from './traces/retention.js';
 import { setUpTraces, traceRemoteMismatch } from './traces/setup.js';
 import { enableTypeScriptSources } from './typescript/resolve-hook.js';
@@ -213,7 +215,12 @@ async function serveProject(
   const tBundled = performance.now();
 
   const { nativeConnection, clientConnection } = await connecting;
+  // `createTemporalClient()` and `getCurrentWorkflowHandle()` of `@skein/core/temporal` use this worker's connection.
+  const releaseClient = configureWorkerClient({ connection: clientConnection, namespace: engine.namespace });
+  const removeLogSink = installNodeLogSink(logger);
   const closeConnections = async () => {
+    removeLogSink();
+    releaseClient();
     await Promise.allSettled([nativeConnection.close(), clientConnection.close()]);
   };
   try {
@@ -240,7 +247,7 @@ async function serveProject(
       },
       workflowBundle,
       activities,
-      sinks: { ...skeinSinks(events), ...telemetry.worker.sinks },
+      sinks: { ...skeinSinks(events, logger), ...telemetry.worker.sinks },
       interceptors: { activity: [...telemetry.worker.activityInterceptors, activityInterceptor(resolver, events)] },
       shutdownGraceTime: options.shutdownGraceTimeMs ?? 10_000,
       ...options.workerOptions,

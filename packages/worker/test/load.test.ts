@@ -28,9 +28,10 @@ describe('loadProject', () => {
 });
 
 describe('activity registration (SPEC rules 6 and 10)', () => {
-  it('registers workflow-scoped activities as <workflow>#<activity> and one dynamic default for shared ones', async () => {
+  it('registers workflow-scoped activities as <workflow>#<activity>, one dynamic default for shared ones, and the built-in HTTP request', async () => {
     const acts = buildActivities(new ActivityResolver(await loadProject(examplesManifest())));
     expect(Object.keys(acts).sort()).toEqual([
+      '__internal#sendHttpRequest',
       'default',
       'onboard#normalizeEmail',
       'onboard#scoreLead',

@@ -2,6 +2,7 @@ import type { RouteDef } from '../route.js';
 import { catalogRoutes } from './catalog.js';
 import { controlRoutes } from './control.js';
 import { docsRoutes } from './docs.js';
+import { feedbackRoutes } from './feedback.js';
 import { healthRoutes } from './health.js';
 import { historyRoutes } from './history.js';
 import { inputRoutes } from './input.js';
@@ -29,6 +30,7 @@ export const allRoutes: RouteDef[] = [
   ...runsRoutes,
   ...catalogRoutes,
   ...signalRoutes,
+  ...feedbackRoutes,
   ...queryRoutes,
   ...statusRoutes,
   ...inputRoutes,

@@ -123,6 +123,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workflow/{id}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a run waiting for its webhook
+         * @description Sends the `resume` signal with `payload` to the latest run of the workflow: a run waiting in `sendPostRequestAndAwaitWebhook` resumes and that call answers `payload`. A run that is not waiting receives the signal and ignores it, as with any signal. Answers 200 with the run that received it.
+         */
+        post: operations["sendWorkflowFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/heartbeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Heartbeat
+         * @description Answers 204 with no body and makes no engine call: a target for `sendHttpRequest` and `sendPostRequestAndAwaitWebhook` in tests, as the seed system offers it.
+         */
+        post: operations["heartbeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workflow/{id}/query/{query}": {
         parameters: {
             query?: never;
@@ -1849,6 +1889,191 @@ export interface operations {
             };
             /** @description UnsupportedMediaTypeError */
             415: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    sendWorkflowFeedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayloadRequest"];
+            };
+        };
+        responses: {
+            /** @description Feedback delivered */
+            200: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionRef"];
+                };
+            };
+            /** @description ValidationError */
+            400: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description WorkflowNotFoundError */
+            404: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description WorkflowExecutionAlreadyCompletedError */
+            409: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UnsupportedMediaTypeError */
+            415: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    heartbeat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive */
+            204: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ValidationError */
+            400: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
                 headers: {
                     /** @description Request id (echoes a valid incoming X-Request-ID) */
                     "X-Request-ID"?: string;

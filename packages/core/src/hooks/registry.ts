@@ -107,6 +107,11 @@ export function emit<P>(name: string, payload: P): void {
   invoke(listeners as Set<HookCallback<CustomEvent<P>>>, event, name);
 }
 
+/** How many `on(name)` listeners there are now. */
+export function listenerCount(name: string): number {
+  return registry.custom.get(name)?.size ?? 0;
+}
+
 /**
  * Delivers a lifecycle event to its hooks (used by the worker). `onBeforeStart` is awaited; others are not.
  * Hook errors go to the reporter, never to the caller.

@@ -7,6 +7,20 @@ export interface ActivityScope {
   activityInfo: ActivityDetails;
   kind: OutputActivityKind;
   aggregations: Aggregations;
+  /** The file of the workflow that scheduled the activity, when the worker knows it. */
+  workflowFilename?: string;
+  /** Trace events the activity added (`Tracing` of `@skein/core/sdk/runtime`), in order; the worker files them in its trace. */
+  traceEvents?: TraceEvent[];
+}
+
+/** One `Tracing` call of an activity: an event opened, closed, failed, or given an attribute. `at` is epoch ms. */
+export interface TraceEvent {
+  action: 'start' | 'end' | 'error' | 'attribute';
+  id: string;
+  at: number;
+  kind?: string;
+  name?: string;
+  details?: unknown;
 }
 
 const KEY = Symbol.for('skein.activityScope');

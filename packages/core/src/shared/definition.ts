@@ -23,6 +23,16 @@ export interface EvaluationResult<V = unknown> {
 export interface WorkflowDefinitionOptions {
   /** Activity options for every step and evaluator this workflow calls (the definition layer of activity options). */
   activityOptions?: ActivityOptions;
+  /** `true`: the workflow's runs write no trace (no local file, no upload) and `trace.destinations` answers `{}`. */
+  disableTrace?: boolean;
+}
+
+/** Options of a step or evaluator definition. */
+export interface ActivityDefinitionOptions {
+  /** Activity options of this step or evaluator (the most specific layer). */
+  activityOptions?: ActivityOptions;
+  /** `true`: its calls are left out of the run's trace (the run's other nodes are kept). */
+  disableTrace?: boolean;
 }
 
 /**
@@ -88,7 +98,7 @@ export interface ActivityConfig<I, O, In = I> {
    * scalar) checked by `inputSchema`. Throw `FatalError` (or a subclass) to fail without retries.
    */
   fn: (input: I) => Promise<O> | O;
-  options?: { activityOptions?: ActivityOptions };
+  options?: ActivityDefinitionOptions;
 }
 
 /** The normalized definition stored under `SKEIN` on what `workflow()` returns. */

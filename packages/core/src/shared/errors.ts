@@ -21,17 +21,24 @@ export class FatalError extends Error {
 Object.defineProperty(FatalError.prototype, NON_RETRYABLE, { value: true });
 
 /**
- * Input that is invalid for reasons a schema could not express (a business rule). Non-retryable like
- * `FatalError`; its failure type is `ValidationError` (or the subclass's name). Schema failures found by
- * Skein itself keep their own type, `SkeinValidationError`.
+ * A `FatalError` that stands only for its `cause`: it stops retries like any `FatalError`, while its message and
+ * name are the cause's (`new TransparentFatalError(new CardDeclined('no funds'))` fails with `no funds`).
+ * @throws FatalError when `cause` is not an Error.
  */
-export class ValidationError extends Error {
-  constructor(message?: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
+export class TransparentFatalError extends FatalError {
+  constructor(cause: Error) {
+    if (!(cause instanceof Error)) throw new FatalError('TransparentFatalError argument must be an Error instance');
+    super(cause.message, { cause });
+    this.name = cause.name;
   }
 }
-Object.defineProperty(ValidationError.prototype, NON_RETRYABLE, { value: true });
+
+/**
+ * Input that is invalid for reasons a schema could not express (a business rule). A `FatalError` (so non-retryable,
+ * and `instanceof FatalError`), as in the seed system; its failure type is `ValidationError` (or the subclass's
+ * name). Schema failures found by Skein itself keep their own type, `SkeinValidationError`.
+ */
+export class ValidationError extends FatalError {}
 
 /** True when `error` is (or inherits from) `FatalError` or `ValidationError`: the step must not be retried. */
 export function isNonRetryableError(error: unknown): boolean {

@@ -34,17 +34,19 @@ export const activityOptionsSchema = z
 /** Activity options (timeouts and retry policy), layered from Skein's defaults to the step's own. */
 export type ActivityOptions = z.infer<typeof activityOptionsSchema>;
 
-/** Options of a workflow definition. */
+/** Options of a workflow definition; `disableTrace: true` writes no trace for its runs. */
 export const workflowOptionsSchema = z
   .object({
     activityOptions: activityOptionsSchema.optional(),
+    disableTrace: z.boolean().optional(),
   })
   .strict();
 
-/** Options of a step or evaluator definition. */
+/** Options of a step or evaluator definition; `disableTrace: true` leaves its node out of the run's trace. */
 export const activityDefinitionOptionsSchema = z
   .object({
     activityOptions: activityOptionsSchema.optional(),
+    disableTrace: z.boolean().optional(),
   })
   .strict();
 

@@ -3,15 +3,23 @@
  * sandbox (jobs start in index order; completion order comes from the engine's replayed history).
  */
 
-/** One job's outcome, in job order. `error` is what the job threw (for a step: Temporal's `ActivityFailure`). */
-export type ParallelResult<T> = { ok: true; result: T } | { ok: false; error: unknown };
+/**
+ * One job's outcome, in job order; `index` is the job's position in `jobs`. `error` is what the job threw (for a
+ * step: Temporal's `ActivityFailure`).
+ */
+export type ParallelResult<T> = { ok: true; result: T; index: number } | { ok: false; error: unknown; index: number };
+
+/** The seed system's name of `ParallelResult`. */
+export type ParallelJobResult<T> = ParallelResult<T>;
 
 /** Arguments of `executeInParallel`. */
 export interface ParallelOptions<T> {
   /** Functions returning a promise (or a value): typically `() => someStep(input)` or `() => childWorkflow(input)`. */
   jobs: ReadonlyArray<() => Promise<T> | T>;
-  /** At most this many jobs in flight; a positive integer. Default: all at once. */
+  /** At most this many jobs in flight; a positive integer, or `Infinity`. Default: all at once. */
   concurrency?: number;
+  /** Called with each job's outcome as it settles (in completion order); an error it throws rejects the call. */
+  onJobCompleted?: (result: ParallelResult<T>) => void;
 }
 
 /** `Array.isArray` for a read-only job list (it narrows a `ReadonlyArray` to `any[]`). */
@@ -19,31 +27,35 @@ const isJobList = <T>(jobs: ParallelOptions<T>['jobs'] | undefined): jobs is Par
 
 /**
  * Runs `jobs` with at most `concurrency` in flight and resolves, once every job has settled, to one
- * `{ ok: true, result } | { ok: false, error }` per job in job order. Never rejects because a job failed.
+ * `{ ok: true, result, index } | { ok: false, error, index }` per job in job order. Never rejects because a job
+ * failed.
  * @throws TypeError (as a rejected promise, before any job starts) when `jobs` is not an array, a job is not a
- *   function, or `concurrency` is not a positive integer; in workflow code this fails the run with that name.
+ *   function, `concurrency` is not a positive integer or `Infinity`, or `onJobCompleted` is not a function; in
+ *   workflow code this fails the run with that name.
  */
 export async function executeInParallel<T>(options: ParallelOptions<T>): Promise<Array<ParallelResult<T>>> {
-  const { jobs, concurrency } = (options ?? {}) as Partial<ParallelOptions<T>>;
+  const { jobs, concurrency, onJobCompleted } = (options ?? {}) as Partial<ParallelOptions<T>>;
   if (!isJobList(jobs)) throw new TypeError('executeInParallel(): `jobs` must be an array of functions');
   jobs.forEach((job, i) => {
     if (typeof job !== 'function') {
       throw new TypeError(`executeInParallel(): jobs[${i}] is not a function (got ${job === null ? 'null' : typeof job}); pass () => step(input)`);
     }
   });
-  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency > 0)) {
-    throw new TypeError(`executeInParallel(): concurrency must be a positive integer (got ${String(concurrency)})`);
+  if (concurrency !== undefined && concurrency !== Infinity && !(Number.isInteger(concurrency) && concurrency > 0)) {
+    throw new TypeError(`executeInParallel(): concurrency must be a positive integer or Infinity (got ${String(concurrency)})`);
   }
+  if (onJobCompleted !== undefined && typeof onJobCompleted !== 'function') throw new TypeError('executeInParallel(): onJobCompleted must be a function');
   const results = new Array<ParallelResult<T>>(jobs.length);
   let next = 0;
   const lane = async (): Promise<void> => {
     while (next < jobs.length) {
       const i = next++;
       try {
-        results[i] = { ok: true, result: await jobs[i]!() };
+        results[i] = { ok: true, result: await jobs[i]!(), index: i };
       } catch (error) {
-        results[i] = { ok: false, error };
+        results[i] = { ok: false, error, index: i };
       }
+      onJobCompleted?.(results[i]);
     }
   };
   const lanes = Math.min(concurrency ?? jobs.length, jobs.length);

@@ -42,14 +42,33 @@ import { NON_ERROR_THROWN, describeThrownValue, errorTypeName, isNonRetryableErr
 import { workflowContext } from './workflow-context.js';
 
 export { z } from 'zod';
+export type * from '../shared/seed-types.js';
+export type { ParallelJobResult } from '../shared/parallel.js';
 export * from '../shared/names.js';
 export type * from '../shared/definition.js';
 export type * from '../shared/callables.js';
 export type { ActivityOptions } from '../shared/options.js';
 export type * from '../shared/context.js';
 export type { Duration } from '../shared/duration.js';
-export { FatalError, ValidationError, hasErrorType } from '../shared/errors.js';
+export { FatalError, TransparentFatalError, ValidationError, hasErrorType } from '../shared/errors.js';
 export * from './helpers.js';
+export {
+  EvaluationResultValidationError,
+  EvaluationFeedback,
+  BaseEvaluationResult,
+  EvaluationStringResult,
+  EvaluationNumberResult,
+  EvaluationBooleanResult,
+  EvaluationVerdictResult,
+  type EvaluationResultArgs,
+  type EvaluationFeedbackPriority,
+} from '../shared/evaluation-result.js';
+export { Logger } from './logger.js';
+export type { LogLevel, LogRecord, LoggerApi } from '../shared/logger.js';
+export { sendHttpRequest, sendPostRequestAndAwaitWebhook } from './http.js';
+export type { HttpMethod, HttpRequestArgs, ResponseOptions, SerializedFetchResponse, WebhookRequestArgs } from '../shared/http-request.js';
+// Temporal's own: continue this run as a new one with fresh history (prefer `context.control.continueAsNew`).
+export { continueAsNew } from '@temporalio/workflow';
 
 function effectiveWorkflowOptions(): ActivityOptions {
   const ctx = runContext();
@@ -112,7 +131,8 @@ async function runDefinition(def: WorkflowDefinition, input: unknown, args: Skei
     inheritedActivityOptions: args?.inheritedActivityOptions,
     invocationActivityOptions: args?.invocationActivityOptions,
   });
-  runContext().traceDestinations = publishTraceDestinations(args?.traceDestinations);
+  // A workflow with `options.disableTrace` publishes no destination, so no worker writes or uploads its trace.
+  runContext().traceDestinations = def.options?.disableTrace ? {} : publishTraceDestinations(args?.traceDestinations);
   sinks.skein.workflowStarted(input ?? null);
   try {
     const output = await runBody(def, input, args);

@@ -1,5 +1,6 @@
 import { proxySinks, type Sinks } from '@temporalio/workflow';
 import type { SerializedError } from '../hooks/types.js';
+import type { LogRecord } from '../shared/logger.js';
 
 /** Sinks through which workflow code reports to the worker's hooks (delivered after the activation, not during replay). */
 export interface SkeinSinks extends Sinks {
@@ -8,6 +9,8 @@ export interface SkeinSinks extends Sinks {
     workflowCompleted(output: unknown): void;
     workflowFailed(error: SerializedError): void;
     emit(name: string, payload: unknown): void;
+    /** A `Logger` line written in workflow code. */
+    log(record: LogRecord): void;
   };
 }
 

@@ -16,5 +16,7 @@ export type ResolvedImport =
   | { kind: 'file'; path: string; role: FileRole | null; inPackage: boolean }
   | { kind: 'builtin'; name: string }
   | { kind: 'sandbox-safe'; name: string }
+  /** An entry of a sandbox-safe package that is Node-only itself (`@skein/core/temporal`, …): not for workflow code. */
+  | { kind: 'node-only'; name: string }
   | { kind: 'outside'; path: string }
   | { kind: 'unresolved' };

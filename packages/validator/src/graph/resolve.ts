@@ -28,6 +28,12 @@ import type { FileRole, ResolvedImport } from '../types.js';
  */
 export const SANDBOX_SAFE_PACKAGES: readonly string[] = ['@temporalio/workflow', '@temporalio/common', '@skein/core'];
 
+/**
+ * Entries of `@skein/core` that are Node-only: the hook-file API, the activity runtime (`Context`, `Event`, `Tracing`) and the worker's Temporal
+ * client. They work in steps, evaluators and hook files; in workflow code the bundler cannot load them.
+ */
+export const NODE_ONLY_CORE_ENTRIES: readonly string[] = ['@skein/core/hooks', '@skein/core/sdk/runtime', '@skein/core/temporal'];
+
 /** The package a bare specifier names: `@scope/name` or `name` (`@scope/name/sub` → `@scope/name`). */
 function packageName(specifier: string): string {
   const parts = specifier.split('/');
@@ -40,6 +46,7 @@ function packageName(specifier: string): string {
  */
 function specifierOnlyAnswer(specifier: string): ResolvedImport | undefined {
   if (isBuiltin(specifier)) return { kind: 'builtin', name: specifier.replace(/^node:/, '') };
+  if (NODE_ONLY_CORE_ENTRIES.includes(specifier)) return { kind: 'node-only', name: specifier };
   const name = packageName(specifier);
   return SANDBOX_SAFE_PACKAGES.includes(name) ? { kind: 'sandbox-safe', name } : undefined;
 }

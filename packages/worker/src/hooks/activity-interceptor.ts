@@ -4,6 +4,7 @@ import {
   runInActivityScope,
   serializeError,
   type ActivityDetails,
+  type ActivityScope,
   type OutputActivityKind,
   type WorkflowDetails,
 } from '@skein/core';
@@ -39,11 +40,15 @@ export function activityInterceptor(resolver: ActivityResolver, events: WorkerEv
         const aggregations = emptyAggregations();
         const arg = input.args[0];
         events.activityStarted(details, activityInfo, kind, arg);
+        const workflowFilename = resolver.workflowFileOf(details.workflowType);
+        const scope: ActivityScope = { workflowDetails: details, activityInfo, kind, aggregations, ...(workflowFilename ? { workflowFilename } : {}) };
         try {
-          const output = await runInActivityScope({ workflowDetails: details, activityInfo, kind, aggregations }, () => next(input));
+          const output = await runInActivityScope(scope, () => next(input));
+          if (scope.traceEvents?.length) events.activityTraceEvents(details, activityInfo, scope.traceEvents);
           events.activityCompleted(details, activityInfo, kind, output, aggregations);
           return output;
         } catch (err) {
+          if (scope.traceEvents?.length) events.activityTraceEvents(details, activityInfo, scope.traceEvents);
           const error = serializeError(err);
           events.activityFailed(details, activityInfo, kind, error, aggregations);
           if (info.isLocal) throw err;

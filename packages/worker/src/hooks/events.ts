@@ -8,6 +8,7 @@ import {
   type WorkflowDetails,
   type Aggregations,
   type TraceDestinations,
+  type TraceEvent,
 } from '@skein/core';
 import type { WorkerMetrics } from '../metrics/worker-metrics.js';
 import type { TraceRecorder } from '../traces/recorder.js';
@@ -65,6 +66,11 @@ export class WorkerEvents {
     void dispatchLifecycle('onActivityError', { ...base(), workflowDetails: details, activityInfo: info, outputActivityKind: kind, error, aggregations });
     void dispatchLifecycle('onError', { ...base(), source: 'activity', workflowDetails: details, activityInfo: info, outputActivityKind: kind, error });
     this.traces?.activityFailed(details, info.activityId, info.attempt, error);
+  }
+
+  /** An activity attempt added `Tracing` events (filed in its trace node). */
+  activityTraceEvents(details: WorkflowDetails, info: ActivityDetails, events: TraceEvent[]): void {
+    this.traces?.activityEvents(details, info.activityId, events);
   }
 
   runtimeError(error: SerializedError): void {

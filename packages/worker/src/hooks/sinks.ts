@@ -1,13 +1,16 @@
 import { CATALOG_WORKFLOW_TYPE, emit, traceDestinationsOf, workflowDetailsFrom, type SkeinSinks } from '@skein/core';
 import type { InjectedSinks } from '@temporalio/worker';
 import type { WorkflowInfo } from '@temporalio/workflow';
+import type { Logger } from 'pino';
 import type { WorkerEvents } from './events.js';
+import { workflowLogIds, writeLogRecord } from './log-sink.js';
 
 /**
  * Implements the sinks workflow code reports through. Sink calls are never delivered during replay
- * (`callDuringReplay: false`), so hooks run once per real event; `$catalog` reports nothing.
+ * (`callDuringReplay: false`), so hooks run once per real event and a `Logger` line is written once (to `logger`,
+ * with the run's ids); `$catalog` reports nothing.
  */
-export function skeinSinks(events: WorkerEvents): InjectedSinks<SkeinSinks> {
+export function skeinSinks(events: WorkerEvents, logger: Logger): InjectedSinks<SkeinSinks> {
   const skip = (info: WorkflowInfo) => info.workflowType === CATALOG_WORKFLOW_TYPE;
   return {
     skein: {
@@ -21,6 +24,7 @@ export function skeinSinks(events: WorkerEvents): InjectedSinks<SkeinSinks> {
         callDuringReplay: false,
       },
       emit: { fn: (_info, name, payload) => emit(name, payload), callDuringReplay: false },
+      log: { fn: (info, record) => writeLogRecord(logger, record, workflowLogIds(info)), callDuringReplay: false },
     },
   };
 }

@@ -1,6 +1,6 @@
 import protoModule from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import type { Logger } from 'pino';
+import { pino, type Logger } from 'pino';
 import { WorkerEvents } from '../hooks/events.js';
 import { skeinSinks } from '../hooks/sinks.js';
 import { untracedSinks } from '../bundle/workflow-tracing.js';
@@ -80,7 +80,11 @@ export async function* replayHistories(
   }
   const events = new WorkerEvents(undefined, () => {});
   const results = Worker.runReplayHistories(
-    { workflowBundle: { code: workflowCode }, sinks: { ...untracedSinks(), ...skeinSinks(events) }, replayName: 'skein-replay' },
+    {
+      workflowBundle: { code: workflowCode },
+      sinks: { ...untracedSinks(), ...skeinSinks(events, options.logger ?? pino({ level: 'silent' })) },
+      replayName: 'skein-replay',
+    },
     feed(),
   );
   for await (const result of results) {

@@ -3,7 +3,7 @@
  * many workers ran its parts. History is the record every worker wrote through, so the tree is complete
  * whichever worker assembles it (see docs/architecture.md, "Run time: one trace per run tree").
  */
-import { MAX_CAUSE_DEPTH, type SerializedError } from '@skein/core';
+import { MAX_CAUSE_DEPTH, WEBHOOK_REQUEST_SUMMARY, WEBHOOK_RESUME_SIGNAL, type SerializedError, type TraceEvent } from '@skein/core';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { carriedAttemptErrors } from './attempts.js';
@@ -20,8 +20,16 @@ type Retries = NonNullable<TraceNode['retries']>;
 export interface AssemblySources {
   /** Every event of one run's history. @throws when the engine cannot answer. */
   history(workflowId: string, runId: string): Promise<IHistory>;
-  /** The trace kind and display name of an activity type (`<workflow>#<name>`). */
-  activity(activityType: string): { kind: Exclude<TraceNodeKind, 'workflow' | 'child_workflow'>; name: string };
+  /**
+   * The trace kind and display name of an activity type (`<workflow>#<name>`); `untraced` when its definition sets
+   * `options.disableTrace` (its calls are left out of the tree).
+   */
+  activity(activityType: string): { kind: Exclude<TraceNodeKind, 'workflow' | 'child_workflow'>; name: string; untraced?: boolean };
+  /**
+   * Events a step added with `Tracing` on this worker, by `<workflowId>:<runId>:<activityId>` (its last attempt
+   * that this worker ran), filed under the step's node.
+   */
+  events?(key: string): TraceEvent[] | undefined;
   /**
    * Errors of earlier attempts of one activity that this worker ran, by `<workflowId>:<runId>:<activityId>`
    * (history keeps only the last attempt's failure before the final one).
@@ -136,6 +144,9 @@ async function runNode(
   const finalFailures = new Map<string, IFailure>();
   const children = new Map<string, TraceNode>();
   const childRuns: Array<{ node: TraceNode; runId: string }> = [];
+  /** Scheduled event ids of webhook requests, and the webhook waits opened after them. */
+  const webhookRequests = new Set<string>();
+  const webhooks: TraceNode[] = [];
   for (const e of (history.events ?? []) as IHistoryEvent[]) {
     const at = ms(e.eventTime);
     const id = String(e.eventId);
@@ -149,7 +160,8 @@ async function runNode(
     } else if (e.activityTaskScheduledEventAttributes) {
       const a = e.activityTaskScheduledEventAttributes;
       const type = a.activityType?.name ?? '';
-      const { kind: activityKind, name } = sources.activity(type);
+      const { kind: activityKind, name, untraced } = sources.activity(type);
+      if (summaryOf(e) === WEBHOOK_REQUEST_SUMMARY) webhookRequests.add(id);
       const act: TraceNode = {
         kind: activityKind,
         name,
@@ -163,7 +175,8 @@ async function runNode(
         children: [],
       };
       activities.set(id, act);
-      node.children.push(act);
+      // A step with `options.disableTrace` is followed (its events close it) but not shown.
+      if (!untraced) node.children.push(act);
     } else if (e.activityTaskStartedEventAttributes) {
       const a = e.activityTaskStartedEventAttributes;
       const act = activities.get(String(a.scheduledEventId));
@@ -175,6 +188,25 @@ async function runNode(
       const a = e.activityTaskCompletedEventAttributes;
       const act = activities.get(String(a.scheduledEventId));
       if (act) close(act, at, { output: decode(a.result) });
+      if (webhookRequests.has(String(a.scheduledEventId))) {
+        // The run now waits for its webhook: a `webhook` node until the `resume` signal, which it ends with.
+        const sent = act?.input as { payload?: { payload?: unknown } } | null | undefined;
+        const wait: TraceNode = {
+          kind: 'webhook',
+          name: WEBHOOK_RESUME_SIGNAL,
+          status: 'running',
+          startedAt: at,
+          endedAt: null,
+          durationMs: null,
+          input: sent?.payload?.payload ?? null,
+          children: [],
+        };
+        webhooks.push(wait);
+        node.children.push(wait);
+      }
+    } else if (e.workflowExecutionSignaledEventAttributes?.signalName === WEBHOOK_RESUME_SIGNAL) {
+      const wait = webhooks.find((w) => w.status === 'running');
+      if (wait) close(wait, at, { output: decode(e.workflowExecutionSignaledEventAttributes.input) });
     } else if (e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes) {
       const a = (e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes)!;
       const act = activities.get(String(a.scheduledEventId));
@@ -220,8 +252,12 @@ async function runNode(
       if (own) close(node, at, own);
     }
   }
-  for (const [scheduledId, act] of activities)
-    retriesOf(act, sources.retries(`${workflowId}:${runId}:${act.activityId}`), lastFailures.get(scheduledId), finalFailures.get(scheduledId));
+  for (const [scheduledId, act] of activities) {
+    const key = `${workflowId}:${runId}:${act.activityId}`;
+    retriesOf(act, sources.retries(key), lastFailures.get(scheduledId), finalFailures.get(scheduledId));
+    const events = sources.events?.(key);
+    if (events?.length) act.children.push(...eventNodes(events));
+  }
   for (const { node: placeholder, runId: childRunId } of childRuns) {
     if (budget.children-- <= 0) break;
     try {
@@ -296,4 +332,56 @@ function runClose(e: IHistoryEvent): { output: unknown } | { error: SerializedEr
   if (e.workflowExecutionCanceledEventAttributes) return { error: simple('CancelledFailure', 'workflow cancelled') };
   if (e.workflowExecutionContinuedAsNewEventAttributes) return { output: null };
   return undefined;
+}
+
+/** The activity summary of a scheduled activity (`ActivityOptions.summary`), if any. */
+function summaryOf(e: IHistoryEvent): unknown {
+  const summary = e.userMetadata?.summary;
+  if (!summary) return undefined;
+  try {
+    return defaultPayloadConverter.fromPayload(summary);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The nodes of the events a step added with `Tracing`: one per started event, in order, closed by its end (output)
+ * or error; attributes kept on the node. Events never started are ignored.
+ */
+export function eventNodes(events: readonly TraceEvent[]): TraceNode[] {
+  const byId = new Map<string, TraceNode>();
+  const out: TraceNode[] = [];
+  for (const ev of events) {
+    if (ev.action === 'start') {
+      const n: TraceNode = {
+        kind: ev.kind ?? 'event',
+        name: ev.name ?? ev.id,
+        status: 'running',
+        eventId: ev.id,
+        startedAt: ev.at,
+        endedAt: null,
+        durationMs: null,
+        input: redact(ev.details ?? null),
+        children: [],
+      };
+      byId.set(ev.id, n);
+      out.push(n);
+      continue;
+    }
+    const n = byId.get(ev.id);
+    if (!n) continue;
+    if (ev.action === 'attribute') (n.attributes ??= []).push(redact(ev.details ?? null));
+    else if (ev.action === 'end') close(n, ev.at, { output: redact(ev.details ?? null) });
+    else close(n, ev.at, { error: eventError(ev.details) });
+  }
+  return out;
+}
+
+function eventError(details: unknown): SerializedError {
+  if (details && typeof details === 'object') {
+    const d = details as { name?: unknown; message?: unknown };
+    return { name: typeof d.name === 'string' ? d.name : 'Error', message: typeof d.message === 'string' ? d.message : JSON.stringify(details) };
+  }
+  return { name: 'Error', message: String(details) };
 }

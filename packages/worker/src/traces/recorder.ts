@@ -1,6 +1,6 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { traceFilePath, type SerializedError, type TraceDestinations, type WorkflowDetails } from '@skein/core';
+import { traceFilePath, type SerializedError, type TraceDestinations, type TraceEvent, type WorkflowDetails } from '@skein/core';
 import { asHistoryNames } from './attempts.js';
 import { assembleTrace, type AssemblySources, type RunOutcome } from './assemble.js';
 import { reportTraceExport } from './outcome.js';
@@ -28,6 +28,8 @@ const MAX_REMEMBERED_ACTIVITIES = 10_000;
 export class TraceRecorder {
   /** Failed attempts by `<workflowId>:<runId>:<activityId>`. */
   private readonly attempts = new Map<string, NonNullable<TraceNode['retries']>>();
+  /** `Tracing` events of activities this worker ran, by `<workflowId>:<runId>:<activityId>` (last attempt's). */
+  private readonly events = new Map<string, TraceEvent[]>();
   /** Deliveries in progress. */
   private readonly pending = new Set<Promise<void>>();
 
@@ -54,6 +56,13 @@ export class TraceRecorder {
     }
     // Named as history names it (the error's own type, not the failure class that carried it).
     list.push({ attempt, error: asHistoryNames(error) });
+  }
+
+  /** An activity attempt ended having added `Tracing` events: they are filed under its node (the latest attempt's). */
+  activityEvents(details: WorkflowDetails, activityId: string, events: TraceEvent[]): void {
+    const key = `${details.workflowId}:${details.runId}:${activityId}`;
+    if (!this.events.has(key) && this.events.size >= MAX_REMEMBERED_ACTIVITIES) this.events.delete(this.events.keys().next().value!);
+    this.events.set(key, events);
   }
 
   /**
@@ -87,7 +96,12 @@ export class TraceRecorder {
 
   private async deliver(root: { workflowId: string; runId: string }, outcome: RunOutcome | undefined, destinations: TraceDestinations): Promise<void> {
     if (destinations.local === undefined && destinations.remote === undefined) return;
-    const sources = { history: this.engine.history, activity: this.activity, retries: (k: string) => this.attempts.get(k) };
+    const sources = {
+      history: this.engine.history,
+      activity: this.activity,
+      retries: (k: string) => this.attempts.get(k),
+      events: (k: string) => this.events.get(k),
+    };
     let tree: TraceNode | undefined;
     // The engine may be briefly unavailable: read the histories again after 0.5 s and 2 s before giving up.
     for (const waitMs of [500, 2_000, -1]) {

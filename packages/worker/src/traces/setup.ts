@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { traceDestinationsOf, type RemoteTraceLocation } from '@skein/core';
+import { HTTP_REQUEST_ACTIVITY_TYPE, traceDestinationsOf, type RemoteTraceLocation } from '@skein/core';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { ActivityResolver } from '../activities.js';
@@ -89,7 +89,8 @@ export async function setUpTraces(settings: {
   };
   const activityKind = (type: string) => {
     const facts = resolver.resolve(type)?.facts;
-    return { kind: facts?.kind ?? ('internal_step' as const), name: facts?.name ?? type };
+    if (!facts && type === HTTP_REQUEST_ACTIVITY_TYPE) return { kind: 'internal_step' as const, name: 'sendHttpRequest' };
+    return { kind: facts?.kind ?? ('internal_step' as const), name: facts?.name ?? type, ...(facts?.disableTrace ? { untraced: true } : {}) };
   };
   const recorder =
     dir || exporters.length > 0 ? new TraceRecorder(dir, engine, activityKind, exporters, (err) => logger.warn({ err }, 'trace not written')) : undefined;

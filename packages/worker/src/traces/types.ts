@@ -1,7 +1,11 @@
 import type { SerializedError } from '@skein/core';
 
-/** Kinds of trace nodes: the root workflow, child workflows, steps, evaluators and other activities. */
-export type TraceNodeKind = 'workflow' | 'child_workflow' | 'step' | 'evaluator' | 'internal_step';
+/**
+ * Kinds of trace nodes: the root workflow, child workflows, steps, evaluators and other activities (the built-in
+ * HTTP request is an `internal_step`), a run's wait for its webhook (`webhook`, from the request's end to the
+ * `resume` signal, output the signal's payload), and events a step added with `Tracing` (any other kind it names).
+ */
+export type TraceNodeKind = 'workflow' | 'child_workflow' | 'step' | 'evaluator' | 'internal_step' | 'webhook' | (string & {});
 
 /** One node of a trace tree. Times are epoch ms. */
 export interface TraceNode {
@@ -13,6 +17,9 @@ export interface TraceNode {
   runId?: string;
   /** Workflow nodes of a run a schedule started: the schedule's id (Temporal's `TemporalScheduledById`). */
   scheduleId?: string;
+  /** Nodes a step added with `Tracing`: the event's id, and the attributes added to it. */
+  eventId?: string;
+  attributes?: unknown[];
   /** Activity nodes: `<workflow>#<activity>` and the activity id. */
   activityType?: string;
   activityId?: string;

@@ -2,12 +2,13 @@
 import type { Command } from 'commander';
 import { clientConventions } from '../../client/common.js';
 import { registerControlCommands } from './control.js';
+import { registerFeedbackCommand } from './feedback.js';
 import { registerHistoryCommand } from './history.js';
 import { registerInspectCommands } from './inspect.js';
 import { registerRunCommands } from './run.js';
 import { registerTraceCommand } from './trace.js';
 
-/** Adds `workflow` and its subcommands (run, start, status, result, input, list, history, signal, …) to `program`. */
+/** Adds `workflow` and its subcommands (run, start, status, result, input, list, history, signal, feedback, …) to `program`. */
 export function registerWorkflowCommand(program: Command): void {
   const workflow = clientConventions(program.command('workflow'))
     .description('run, inspect and control workflow executions through the HTTP API (--url, SKEIN_API_URL)')
@@ -16,5 +17,6 @@ export function registerWorkflowCommand(program: Command): void {
   registerInspectCommands(workflow);
   registerHistoryCommand(workflow);
   registerControlCommands(workflow);
+  registerFeedbackCommand(workflow);
   registerTraceCommand(workflow);
 }

@@ -5,7 +5,8 @@
  * `child_process`, …): Temporal's workflow bundler refuses them. Steps and evaluators files are not
  * followed (they run in Node as activities). Reported once per offending import, with the shortest import
  * chain from a workflow file; an import inside a dependency is reported where the package imports that
- * dependency.
+ * dependency. The Node-only entries of `@skein/core` (`/hooks`, `/sdk/runtime`, `/temporal`) are reported the same
+ * way: they serve steps, evaluators and hook files, and load Node modules.
  */
 import * as path from 'node:path';
 import type { ImportEdge, ModuleNode } from '../../graph/module-graph.js';
@@ -43,6 +44,10 @@ export const rule = createRule({
         message: 'Workflow code imports the Node built-in "{{module}}", which the workflow sandbox does not provide: {{chain}}.',
         hint: 'Move the code that needs "{{module}}" into a step (steps run in Node) and call the step from the workflow.',
       },
+      nodeOnlyEntry: {
+        message: 'Workflow code imports "{{module}}", which runs only in Node (steps, evaluators and hook files): {{chain}}.',
+        hint: 'Use "{{module}}" in a step and call the step from the workflow; workflow code imports "@skein/core" itself.',
+      },
       dependencyImport: {
         message: 'The dependency "{{dependency}}" imported by workflow code imports the Node built-in "{{module}}": {{chain}}.',
         hint: 'Call "{{dependency}}" from a step instead, or depend on a version that offers a "skein-workflow-bundle" export condition.',
@@ -64,6 +69,17 @@ export const rule = createRule({
       const { node, chain, anchor } = queue[i] as Visit;
       for (const edge of node.edges) {
         const r = edge.resolved;
+        if (r.kind === 'node-only') {
+          // Reported where the project's own code imports it (a dependency's import is reported at the dependency).
+          const fullChain = [...chain, r.name].join(' → ');
+          context.report({
+            file: node.own || !anchor ? node.file : anchor.file,
+            loc: node.own || !anchor ? edge : anchor.edge,
+            messageId: 'nodeOnlyEntry',
+            data: { module: r.name, chain: fullChain },
+          });
+          continue;
+        }
         if (r.kind === 'builtin') {
           const fullChain = [...chain, r.name].join(' → ');
           if (node.own || !anchor) {
