@@ -4,7 +4,14 @@ import { statusResponseSchema } from '../schemas/workflow.js';
 import { describeRun, type RunInfo } from '../temporal/runs.js';
 
 function view(info: RunInfo) {
-  return { workflowId: info.workflowId, runId: info.runId, status: info.status, startedAt: info.startedAt, completedAt: info.completedAt };
+  return {
+    workflowId: info.workflowId,
+    runId: info.runId,
+    status: info.status,
+    startedAt: info.startedAt,
+    completedAt: info.completedAt,
+    delayedUntil: info.delayedUntil,
+  };
 }
 
 export const statusRoutes = [
