@@ -27,6 +27,16 @@ export type TraceLogResponse = Schemas['TraceLogResponse'];
 export type ErrorResponse = Schemas['ErrorResponse'];
 export type ValidationErrorResponse = Schemas['ValidationErrorResponse'];
 export type ReadyResponse = Schemas['ReadyResponse'];
+/** `POST /workflow/batch` body. */
+export type BatchRequest = Schemas['BatchRequest'];
+/** A dry run's answer: what a batch would reach. */
+export type BatchCount = Schemas['BatchCount'];
+/** A started batch's id and what it reached. */
+export type BatchStarted = Schemas['BatchStarted'];
+/** A batch operation's progress. */
+export type Batch = Schemas['Batch'];
+/** One page of `GET /workflow/batch`. */
+export type BatchList = Schemas['BatchList'];
 
 /** Query parameters of the paged history routes. */
 export type HistoryQuery = NonNullable<operations['getRunHistory']['parameters']['query']>;
