@@ -142,11 +142,11 @@ describe('batch operations', () => {
 });
 
 describe('batch bad input', () => {
-  async function refused(body: unknown, path: string[]) {
+  async function refused(body: unknown, path: (string | number)[]) {
     const res = await h.call('POST', '/workflow/batch', { body });
     expect(res.status, JSON.stringify(res.body)).toBe(400);
     expect(res.body.error).toBe('ValidationError');
-    expect(res.body.issues.map((i: { path: string[] }) => i.path)).toContainEqual(path);
+    expect(res.body.issues.map((i: { path: (string | number)[] }) => i.path)).toContainEqual(path);
     return res.body;
   }
 
@@ -157,6 +157,7 @@ describe('batch bad input', () => {
     await refused({ operation: 'signal', workflowIds: ['a'], signal: {} }, ['body', 'signal', 'name']);
     await refused({ operation: 'pause', workflowIds: ['a'] }, ['body', 'operation']);
     await refused({ operation: 'terminate', workflowIds: [] }, ['body', 'workflowIds']);
+    await refused({ operation: 'terminate', workflowIds: ['$catalog:main'] }, ['body', 'workflowIds', 0]);
   });
 
   it("passes the engine's reason for a query it refuses on, sanitized, and refuses a query that could escape the catalog", async () => {

@@ -16,7 +16,10 @@ export const batchRequestSchema = z
         "A visibility query (Temporal's list filter language), e.g. `ExecutionStatus = 'Running' AND WorkflowType = 'order'`; reaches only runs of `catalog`, never Skein's reserved records; one self-contained expression, no comments",
     }),
     workflowIds: z
-      .array(workflowIdSchema)
+      .array(
+        // A batch never reaches Skein's reserved records ($catalog:…, $lease:…), whatever the id schema allows.
+        workflowIdSchema.refine((id) => !id.startsWith('$'), { message: "Ids starting with $ are Skein's reserved records" }),
+      )
       .min(1)
       .max(MAX_BATCH_IDS)
       .optional()

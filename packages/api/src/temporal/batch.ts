@@ -15,7 +15,7 @@ import type { Client } from '@temporalio/client';
 import { toPayloads } from '@temporalio/common';
 import type { google, temporal as T } from '@temporalio/proto';
 import { ApiError } from '../errors.js';
-import { CATALOG_WORKFLOW_TYPE } from './catalog.js';
+import { CATALOG_WORKFLOW_TYPE, RECORDS_TASK_QUEUE } from './catalog.js';
 import { engine, engineError, GRPC, grpcCode } from './engine.js';
 import { temporal, toNumber } from './proto.js';
 import { quoteLiteral, refusedQuery, restrictQuery, withQuery } from './visibility-query.js';
@@ -85,19 +85,16 @@ const OPERATION_OF_TYPE = new Map<number, BatchOperation>([
   [Type.BATCH_OPERATION_TYPE_RESET_WORKFLOW, 'reset'],
 ]);
 
-/** The catalog a query batch may not name: Skein's record-keeping executions live there. */
-export const RECORDS_CATALOG = 'skein-records';
-
 /**
  * The visibility query of a batch over `catalog`: that task queue, no `$catalog` registry runs, then the caller's
  * query. (Records live on `skein-records`, which a batch cannot name.)
  * @throws ApiError `ValidationError` (400) when the caller's query is not self-contained, or `catalog` is `skein-records`.
  */
 export function batchQuery(catalog: string, callerQuery: string): string {
-  if (catalog === RECORDS_CATALOG) {
+  if (catalog === RECORDS_TASK_QUEUE) {
     throw new ApiError('ValidationError', {
-      message: `A batch cannot reach the catalog ${RECORDS_CATALOG}: it holds Skein's own records`,
-      issues: [{ code: 'reserved_catalog', path: ['body', 'catalog'], message: `${RECORDS_CATALOG} is reserved` }],
+      message: `A batch cannot reach the catalog ${RECORDS_TASK_QUEUE}: it holds Skein's own records`,
+      issues: [{ code: 'reserved_catalog', path: ['body', 'catalog'], message: `${RECORDS_TASK_QUEUE} is reserved` }],
     });
   }
   return restrictQuery([`TaskQueue = ${quoteLiteral(catalog)}`, `WorkflowType != ${quoteLiteral(CATALOG_WORKFLOW_TYPE)}`], callerQuery, 'body');
