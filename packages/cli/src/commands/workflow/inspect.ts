@@ -61,6 +61,8 @@ export function registerInspectCommands(workflow: Command): void {
             ['started', formatTime(s.startedAt)],
             ['closed', formatTime(s.completedAt)],
             ['duration', formatDuration(elapsed(s.startedAt, s.completedAt))],
+            // A run started with a delay that has not passed yet.
+            ...(s.delayedUntil ? [['delayed until', formatTime(s.delayedUntil)] as [string, string]] : []),
           ]),
         );
       }),
