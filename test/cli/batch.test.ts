@@ -108,13 +108,14 @@ describe('skein workflow batch', () => {
 describe('skein workflow start, safe to repeat', () => {
   it('one --idempotency-key gives one execution; --start-delay delays it', async () => {
     const key = `cli-key-${Date.now()}`;
-    const args = ['workflow', 'start', 'echo', '--input', '{"n":1}', '--idempotency-key', key, '--start-delay', '2s', '--json'];
+    const args = ['workflow', 'start', 'echo', '--input', '{"n":1}', '--idempotency-key', key, '--start-delay', '6s', '--json'];
     const first = await sk(args);
     expect(first.code).toBe(0);
     const ref = JSON.parse(first.stdout) as { workflowId: string; runId: string };
     expect(ref.workflowId).toMatch(/^idem-echo-/);
     const during = (await h.call('GET', '/workflow/{id}/status', { params: { id: ref.workflowId } })).body;
     expect(during.delayedUntil).toBeGreaterThan(Date.now());
+    expect((await sk(['workflow', 'status', ref.workflowId])).stdout).toMatch(/^delayed until {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/m);
     expect(JSON.parse((await sk(args)).stdout)).toEqual(ref);
     const conflict = await sk(['workflow', 'start', 'echo', '--id', ref.workflowId, '--on-conflict', 'use-existing', '--json']);
     expect(JSON.parse(conflict.stdout)).toEqual(ref);
