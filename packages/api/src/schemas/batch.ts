@@ -82,7 +82,6 @@ export const batchSchema = z
     startedAt: isoDateTime.nullable(),
     closedAt: isoDateTime.nullable().meta({ description: 'null while running' }),
     reason: z.string().nullable(),
-    query: z.string().nullable().meta({ description: 'The visibility query the job ran on, Skein restrictions included; null for named executions' }),
   })
   .meta({ id: 'Batch' });
 

@@ -67,8 +67,6 @@ export interface BatchView {
   /** ISO 8601; null while running. */
   closedAt: string | null;
   reason: string | null;
-  /** The visibility query the job runs on (null for a job over named executions). */
-  query: string | null;
 }
 
 const Type = temporal.api.enums.v1.BatchOperationType;
@@ -194,7 +192,6 @@ export async function describeBatch(client: Client, batchId: string): Promise<Ba
     startedAt: isoOf(d.startTime),
     closedAt: isoOf(d.closeTime),
     reason: d.reason || null,
-    query: d.query || null,
   };
 }
 

@@ -9,6 +9,7 @@
  * anything reaches the engine. The engine parses the query itself and refuses what it does not accept;
  * {@link refusedQuery} passes its reason on, sanitized.
  */
+import { isGrpcServiceError } from '@temporalio/client';
 import { ApiError } from '../errors.js';
 import { GRPC, engineError, grpcCode } from './engine.js';
 
@@ -83,6 +84,16 @@ export function sanitizeEngineMessage(message: string): string {
   return line.length > MAX_ENGINE_MESSAGE ? `${line.slice(0, MAX_ENGINE_MESSAGE - 1)}…` : line;
 }
 
+/** The `details` of the first gRPC error along `err`'s cause chain (the SDK wraps some in its own errors). */
+function grpcDetails(err: unknown): string | undefined {
+  let current = err;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    if (isGrpcServiceError(current)) return current.details;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /**
  * Translates an engine error of a call that carried a caller's query: the engine refusing the query
  * (`INVALID_ARGUMENT`) → 400 `ValidationError` whose message is the engine's reason, sanitized (its character
@@ -91,8 +102,8 @@ export function sanitizeEngineMessage(message: string): string {
  */
 export function refusedQuery(err: unknown, origin: QueryOrigin): ApiError {
   if (grpcCode(err) !== GRPC.INVALID_ARGUMENT) return engineError(err);
-  const raw = (err as { details?: unknown; message?: unknown }).details ?? (err as { message?: unknown }).message;
-  const reason = sanitizeEngineMessage(typeof raw === 'string' && raw ? raw : 'the engine refused the query');
+  const raw = grpcDetails(err);
+  const reason = sanitizeEngineMessage(raw ? raw : 'the engine refused the query');
   return new ApiError('ValidationError', {
     message: `Invalid query: ${reason}`,
     issues: [{ code: 'rejected_by_engine', path: [origin, 'query'], message: reason }],

@@ -847,8 +847,6 @@ export interface components {
             /** @description null while running */
             closedAt: string | null;
             reason: string | null;
-            /** @description The visibility query the job ran on, Skein restrictions included; null for named executions */
-            query: string | null;
         };
         DefaultCatalogResponse: {
             catalog: string;

@@ -117,7 +117,6 @@ function printBatch(b: Batch): void {
       ['started', formatTime(b.startedAt)],
       ['closed', formatTime(b.closedAt)],
       ['reason', b.reason ?? '-'],
-      ['query', b.query ?? '(workflow ids)'],
     ]),
   );
 }
