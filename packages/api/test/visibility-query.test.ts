@@ -70,8 +70,8 @@ describe("a caller's visibility query", () => {
       metadata: {},
     });
     const err = refusedQuery(grpc, 'query');
-    expect([err.status, err.type, err.message]).toEqual([400, 'ValidationError', 'Invalid query: invalid query: unable to parse near "Foo"']);
-    expect(err.issues).toEqual([{ code: 'rejected_by_engine', path: ['query', 'query'], message: 'invalid query: unable to parse near "Foo"' }]);
+    expect([err.status, err.type, err.message]).toEqual([400, 'ValidationError', 'Invalid query: unable to parse near "Foo"']);
+    expect(err.issues).toEqual([{ code: 'rejected_by_engine', path: ['query', 'query'], message: 'unable to parse near "Foo"' }]);
     const unavailable = Object.assign(new Error('14 UNAVAILABLE'), { code: 14, details: 'down', metadata: {} });
     expect(refusedQuery(unavailable, 'body').type).toBe('InternalError');
   });

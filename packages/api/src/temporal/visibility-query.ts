@@ -103,7 +103,8 @@ function grpcDetails(err: unknown): string | undefined {
 export function refusedQuery(err: unknown, origin: QueryOrigin): ApiError {
   if (grpcCode(err) !== GRPC.INVALID_ARGUMENT) return engineError(err);
   const raw = grpcDetails(err);
-  const reason = sanitizeEngineMessage(raw ? raw : 'the engine refused the query');
+  // The engine's own "invalid query:" prefix would repeat Skein's.
+  const reason = sanitizeEngineMessage(raw ? raw : 'the engine refused the query').replace(/^invalid query:\s*/i, '') || 'the engine refused the query';
   return new ApiError('ValidationError', {
     message: `Invalid query: ${reason}`,
     issues: [{ code: 'rejected_by_engine', path: [origin, 'query'], message: reason }],
