@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { idempotencyKeyProblem, idempotentWorkflowId, startPolicy } from '../src/temporal/start-options.js';
 import { startDelaySchema, startHeadersSchema, startRequestSchema } from '../src/schemas/workflow.js';
+import { buildOpenApiDocument } from '../src/openapi.js';
 
 describe('start policies', () => {
   it("map onConflict and onClosed to Temporal's conflict and reuse policies, fail and allow by default", () => {
@@ -70,5 +71,29 @@ describe('start policies', () => {
     const r = startRequestSchema.safeParse({ workflowName: 'x', startDelay: 'later', onConflict: 'replace' });
     expect(r.success).toBe(false);
     expect(r.error!.issues.map((i) => i.path.join('.')).sort()).toEqual(['onConflict', 'startDelay']);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  const doc = buildOpenApiDocument() as any;
+
+  it('documents the start options, the Idempotency-Key header of start and run, and delayedUntil', () => {
+    for (const path of ['/workflow/start', '/workflow/run']) {
+      expect(doc.paths[path].post.parameters).toEqual([expect.objectContaining({ in: 'header', name: 'idempotency-key' })]);
+    }
+    const start = doc.components.schemas.StartRequest.properties;
+    expect(start.onConflict.enum).toEqual(['fail', 'use-existing', 'terminate-existing']);
+    expect(start.onClosed.enum).toEqual(['allow', 'allow-failed-only', 'reject']);
+    expect(start.startDelay.anyOf.map((x: { type: string }) => x.type)).toEqual(['integer', 'string']);
+    expect(doc.components.schemas.StatusResponse.required).toContain('delayedUntil');
+  });
+
+  it('documents the batch routes: 200 dry run, 202 start, 429 with Retry-After, 404 unknown batch', () => {
+    const post = doc.paths['/workflow/batch'].post;
+    expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(['200', '202', '400', '429']));
+    expect(post.responses['429'].headers).toHaveProperty('Retry-After');
+    expect(doc.paths['/workflow/batch'].get.operationId).toBe('listBatches');
+    expect(doc.paths['/workflow/batch/{batchId}'].get.responses['404'].description).toContain('BatchNotFoundError');
+    expect(doc.paths['/workflow/runs'].get.parameters.map((p: { name: string }) => p.name)).toContain('query');
   });
 });
