@@ -119,6 +119,16 @@ describe('Idempotency-Key', () => {
     await finish(other.body.workflowId);
   });
 
+  it('with a workflowId, a key keeps that id and answers its execution on a repeat', async () => {
+    const workflowId = uid('keyed-id');
+    const headers = { 'Idempotency-Key': uid('k') };
+    const first = await start({ workflowName: 'echo', workflowId, input: 1 }, headers);
+    expect([first.status, first.body.workflowId]).toEqual([200, workflowId]);
+    await expect.poll(async () => (await status(workflowId)).status, { timeout: 20_000, interval: 200 }).toBe('completed');
+    const repeat = await start({ workflowName: 'echo', workflowId, input: 1 }, headers);
+    expect([repeat.status, repeat.body]).toEqual([200, first.body]);
+  });
+
   it('a /run repeated with a key waits on the same run', async () => {
     const headers = { 'Idempotency-Key': uid('run-key') };
     const [a, b] = await Promise.all([
