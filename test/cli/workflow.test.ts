@@ -56,6 +56,7 @@ describe('skein --help', () => {
       'terminate',
       'reset',
       'trace',
+      'batch',
       'help',
     ]);
 
@@ -64,6 +65,10 @@ describe('skein --help', () => {
       '--input <json>',
       '--input-file <file>',
       '--timeout <duration>',
+      '--on-conflict <policy>',
+      '--on-closed <policy>',
+      '--idempotency-key <key>',
+      '--start-delay <duration>',
       '--json',
       'env: SKEIN_API_URL',
       '\n  SKEIN_API_TOKEN  bearer token',
