@@ -175,6 +175,12 @@ describe('batch bad input', () => {
     expect(runs.body.message).toMatch(/NoSuchAttribute/);
   });
 
+  it('a page token the engine cannot read is a 400', async () => {
+    const res = await h.call('GET', '/workflow/batch', { query: { pageToken: 'abc' } });
+    expect(res.status).toBe(400);
+    expect(res.body.issues[0].path).toEqual(['query', 'pageToken']);
+  });
+
   it('an unknown batch is a 404', async () => {
     const res = await h.call('GET', '/workflow/batch/{batchId}', { params: { batchId: 'no-such-batch' } });
     expect(res.status).toBe(404);

@@ -16,7 +16,7 @@ import { toPayloads } from '@temporalio/common';
 import type { google, temporal as T } from '@temporalio/proto';
 import { ApiError } from '../errors.js';
 import { CATALOG_WORKFLOW_TYPE, RECORDS_TASK_QUEUE } from './catalog.js';
-import { engine, engineError, GRPC, grpcCode } from './engine.js';
+import { engineError, GRPC, grpcCode } from './engine.js';
 import { temporal, toNumber } from './proto.js';
 import { quoteLiteral, refusedQuery, restrictQuery, withQuery } from './visibility-query.js';
 
@@ -206,16 +206,28 @@ export interface BatchPage {
  * Lists the namespace's batch jobs, `pageSize` at a time, each described with its progress (jobs that disappear
  * between the list and their description are left out).
  * @param pageToken a `nextPageToken` of a previous page.
- * @throws ApiError `ValidationError` (400) for a page token the engine refuses, `InternalError` (500).
+ * @throws ApiError `ValidationError` (400) for a page token the engine cannot read, `InternalError` (500).
  */
 export async function listBatches(client: Client, pageSize: number, pageToken?: string): Promise<BatchPage> {
-  const res = await engine(null, () =>
-    client.workflowService.listBatchOperations({
+  let res: T.api.workflowservice.v1.IListBatchOperationsResponse;
+  try {
+    res = await client.workflowService.listBatchOperations({
       namespace: client.options.namespace,
       pageSize,
       ...(pageToken ? { nextPageToken: Buffer.from(pageToken, 'base64url') } : {}),
-    }),
-  );
+    });
+  } catch (err) {
+    // The engine answers a page token it cannot read with UNKNOWN (or INVALID_ARGUMENT): the caller's mistake.
+    const code = grpcCode(err);
+    if (pageToken && (code === GRPC.UNKNOWN || code === GRPC.INVALID_ARGUMENT)) {
+      throw new ApiError('ValidationError', {
+        message: 'Invalid pageToken: pass back a nextPageToken this API answered',
+        issues: [{ code: 'invalid_page_token', path: ['query', 'pageToken'], message: 'Not a page token of this list' }],
+        cause: err,
+      });
+    }
+    throw engineError(err);
+  }
   const described = await Promise.all(
     (res.operationInfo ?? []).map((info) =>
       describeBatch(client, info.jobId ?? '').catch((err: unknown) => {

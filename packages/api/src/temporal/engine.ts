@@ -3,6 +3,7 @@ import { ApiError } from '../errors.js';
 
 /** gRPC status codes the API distinguishes. */
 export const GRPC = {
+  UNKNOWN: 2,
   INVALID_ARGUMENT: 3,
   DEADLINE_EXCEEDED: 4,
   NOT_FOUND: 5,
