@@ -57,6 +57,7 @@ describe('skein --help', () => {
       'reset',
       'feedback',
       'trace',
+      'batch',
       'help',
     ]);
     const feedback = await sk(['workflow', 'feedback', '--help']);
@@ -69,6 +70,10 @@ describe('skein --help', () => {
       '--input <json>',
       '--input-file <file>',
       '--timeout <duration>',
+      '--on-conflict <policy>',
+      '--on-closed <policy>',
+      '--idempotency-key <key>',
+      '--start-delay <duration>',
       '--json',
       'env: SKEIN_API_URL',
       '\n  SKEIN_API_TOKEN  bearer token',

@@ -50,7 +50,8 @@ export function createApp(deps: Deps, routes: RouteDef[], options: AppOptions = 
         if (params && typeof params === 'object' && 'id' in params && typeof params.id === 'string') ctx.state.workflowId = params.id;
         const query = parseOr400(route.query, { ...ctx.query }, 'query');
         const body = route.body ? parseOr400(route.body, (ctx.request as { body?: unknown }).body ?? undefined, 'body') : undefined;
-        await route.handler({ ctx, deps, params, query, body, openApiDocument });
+        const headers = parseOr400(route.headers, ctx.headers, 'headers');
+        await route.handler({ ctx, deps, params, query, body, headers, openApiDocument });
       } finally {
         if (route.deprecated) ctx.set('Link', deprecationHeaders(route.deprecated.successor, ctx.state.workflowId, ctx.state.runId).Link!);
       }

@@ -13,6 +13,7 @@ export const ERROR_TABLE = {
   StepNotFoundError: { status: 404, message: 'No step of that name was scheduled in the run' },
   NotFoundError: { status: 404, message: 'Not found' },
   ScheduleNotFoundError: { status: 404, message: 'Schedule not found' },
+  BatchNotFoundError: { status: 404, message: 'No batch operation with that id' },
   QueryNotFoundError: { status: 404, message: 'The workflow registers no query handler of that name' },
   UpdateNotFoundError: { status: 404, message: 'The workflow registers no update handler of that name' },
   UnauthorizedError: { status: 401, message: 'A valid bearer token is required' },
@@ -27,6 +28,10 @@ export const ERROR_TABLE = {
   RequestTimeoutError: { status: 408, message: 'The request was not received in time' },
   PayloadTooLargeError: { status: 413, message: 'Request body exceeds 1 MiB' },
   UnsupportedMediaTypeError: { status: 415, message: 'A request body must be JSON (Content-Type: application/json)' },
+  TooManyBatchOperationsError: {
+    status: 429,
+    message: 'The namespace already runs as many batch operations as the engine allows; retry once one has finished',
+  },
   RequestHeaderFieldsTooLargeError: { status: 431, message: 'Request headers are too large' },
   InternalError: { status: 500, message: 'Internal server error' },
   WorkflowTaskTimeoutError: { status: 504, message: 'No worker answered within the deadline' },

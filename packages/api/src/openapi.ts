@@ -10,6 +10,7 @@ export const API_VERSION = (JSON.parse(readFileSync(new URL('../package.json', i
 
 const requestIdHeader = { description: 'Request id (echoes a valid incoming X-Request-ID)', schema: { type: 'string' as const } };
 const retryAfterHeader = { description: 'Seconds to wait before retrying (no worker polls the catalog)', schema: { type: 'string' as const } };
+const batchRetryAfterHeader = { description: 'Seconds to wait before starting another batch operation', schema: { type: 'string' as const } };
 const deprecationHeaderDocs = {
   Deprecation: { description: 'Always `true`: this route is deprecated', schema: { type: 'string' as const } },
   Sunset: { description: 'Removal date: Thu, 16 Jul 2026 00:00:00 GMT', schema: { type: 'string' as const } },
@@ -51,6 +52,7 @@ function errorResponses(route: RouteDef): ZodOpenApiResponsesObject {
       'X-Request-ID': requestIdHeader,
       ...(route.deprecated ? deprecationHeaderDocs : {}),
       ...(names.includes('CatalogNotAvailableError') ? { 'Retry-After': retryAfterHeader } : {}),
+      ...(names.includes('TooManyBatchOperationsError') ? { 'Retry-After': batchRetryAfterHeader } : {}),
       ...(status === 401 ? { 'WWW-Authenticate': { description: '`Bearer realm="skein"`', schema: { type: 'string' as const } } } : {}),
     };
     out[String(status) as '400'] = {
@@ -87,7 +89,8 @@ function operation(route: RouteDef): ZodOpenApiOperationObject {
   const requestParams: NonNullable<ZodOpenApiOperationObject['requestParams']> = {};
   if (route.params) requestParams.path = route.params as never;
   if (route.query) requestParams.query = route.query as never;
-  if (route.params || route.query) op.requestParams = requestParams;
+  if (route.headers) requestParams.header = route.headers as never;
+  if (route.params || route.query || route.headers) op.requestParams = requestParams;
   // A body that may be left out (`schema.optional()`) is documented as not required.
   if (route.body) op.requestBody = { required: !route.body.safeParse(undefined).success, content: { 'application/json': { schema: route.body } } };
   return op;
@@ -132,6 +135,7 @@ export function buildOpenApiDocument(routes: RouteDef[] = allRoutes, serverUrl?:
       { name: 'Executions', description: 'Run and start workflows, read results, status and input' },
       { name: 'History', description: 'Paged and streamed engine history' },
       { name: 'Control', description: 'Signal, query, update, stop, terminate and reset' },
+      { name: 'Batch', description: 'Terminate, cancel, signal or reset many runs at once (Temporal batch operations)' },
       { name: 'Catalog', description: 'Workflows served by a catalog' },
       { name: 'Schedules', description: 'Recurring runs on Temporal Schedules: create, list, describe, change, pause, trigger, backfill, delete' },
       { name: 'Service', description: 'Readiness, liveness and this document' },

@@ -49,7 +49,7 @@ export interface ResponseDef {
 }
 
 /** Declarative route: the same zod schemas validate the request and generate the OpenAPI document. */
-export interface RouteDef<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+export interface RouteDef<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, H extends z.ZodType = z.ZodType> {
   method: 'get' | 'post' | 'patch' | 'delete';
   /** OpenAPI-style path, e.g. `/workflow/{id}/runs/{rid}/result`. */
   path: string;
@@ -62,22 +62,26 @@ export interface RouteDef<P extends z.ZodType = z.ZodType, Q extends z.ZodType =
   params?: P;
   query?: Q;
   body?: B;
+  /** Request headers the route reads (keys in lower case, as Node gives them); others are ignored. */
+  headers?: H;
   /** Success responses by status code. */
   responses: Record<number, ResponseDef>;
   /** Not listed in the OpenAPI document (static assets). */
   hidden?: boolean;
   /** Error types this route can answer besides `ValidationError` and `InternalError` (documented per status). */
   errors?: ErrorType[];
-  handler: (input: HandlerInput<z.output<P>, z.output<Q>, z.output<B>>) => Promise<void>;
+  handler: (input: HandlerInput<z.output<P>, z.output<Q>, z.output<B>, z.output<H>>) => Promise<void>;
 }
 
-/** What a handler receives: validated params, query and body, the Koa context and the shared deps. */
-export interface HandlerInput<P, Q, B> {
+/** What a handler receives: validated params, query, body and headers, the Koa context and the shared deps. */
+export interface HandlerInput<P, Q, B, H = unknown> {
   ctx: Koa.ParameterizedContext<ApiState>;
   deps: Deps;
   params: P;
   query: Q;
   body: B;
+  /** The route's `headers` schema's output (undefined for a route without one). */
+  headers: H;
   /**
    * The OpenAPI document of the routes this app serves, built on first use and then kept. It is handed in rather
    * than imported so that the route that serves it does not depend on the list of routes it is part of.
@@ -86,12 +90,17 @@ export interface HandlerInput<P, Q, B> {
 }
 
 /** Identity helper that keeps the generic types of a route definition. */
-export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(def: RouteDef<P, Q, B>): RouteDef {
+export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, H extends z.ZodType = z.ZodType>(
+  def: RouteDef<P, Q, B, H>,
+): RouteDef {
   return def;
 }
 
+/** The part of a request a value was read from (the first element of a validation issue's path). */
+export type RequestPart = 'params' | 'query' | 'body' | 'headers';
+
 /** Converts zod issues to `ValidationErrorResponse.issues`, prefixing each path with where the value came from. */
-export function toIssues(error: z.ZodError, where: 'params' | 'query' | 'body'): ValidationIssue[] {
+export function toIssues(error: z.ZodError, where: RequestPart): ValidationIssue[] {
   return error.issues.map((i) => ({
     code: String(i.code),
     path: [where, ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
@@ -103,7 +112,7 @@ export function toIssues(error: z.ZodError, where: 'params' | 'query' | 'body'):
  * Validates `value` against `schema`.
  * @throws ApiError `ValidationError` (400) with the zod issues.
  */
-export function parseOr400<S extends z.ZodType>(schema: S | undefined, value: unknown, where: 'params' | 'query' | 'body'): z.output<S> {
+export function parseOr400<S extends z.ZodType>(schema: S | undefined, value: unknown, where: RequestPart): z.output<S> {
   if (!schema) return undefined as z.output<S>;
   const r = schema.safeParse(value);
   if (!r.success) throw validationError(`Invalid request ${where === 'params' ? 'path parameters' : where}`, toIssues(r.error, where));

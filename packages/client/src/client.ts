@@ -1,10 +1,16 @@
 import createFetchClient, { type Client as FetchClient } from 'openapi-fetch';
-import { SkeinApiError, SkeinConnectionError } from './errors.js';
+import pRetry from 'p-retry';
+import { isTransient, SkeinApiError, SkeinConnectionError } from './errors.js';
 import type { paths } from './generated/openapi.js';
 import { followHistory, type FollowHistoryOptions } from './history-stream.js';
 import { SkeinSchedules } from './schedules.js';
 import type {
   CallOptions,
+  Batch,
+  BatchCount,
+  BatchList,
+  BatchRequest,
+  BatchStarted,
   CatalogResponse,
   ExecutionRef,
   HistoryEvent,
@@ -64,14 +70,45 @@ export interface ListRunsOptions extends CallOptions {
   catalog?: string;
   /** Only runs started by this schedule. */
   scheduleId?: string;
+  /** A visibility query (Temporal's list filter language), ANDed with the other filters. */
+  query?: string;
   /** 1–1000, server default 100. */
   limit?: number;
 }
 
+/** Options of {@link SkeinClient.run}. */
+export interface RunCallOptions extends CallOptions {
+  /** Sent as the `Idempotency-Key` header: a repeat of the request answers the same execution, even after it closed. */
+  idempotencyKey?: string;
+}
+
+/** Options of {@link SkeinClient.start}. */
+export interface StartCallOptions extends RunCallOptions {
+  /**
+   * Retries after the API was unreachable, silent past the deadline or answered 5xx (default 2; 0 turns retries
+   * off). Retries happen only with an `Idempotency-Key`, so that a start that landed is found again, never doubled.
+   */
+  retries?: number;
+}
+
+/** Options of {@link SkeinClient.listBatches}. */
+export interface ListBatchesOptions extends CallOptions {
+  /** 1–50, server default 20. */
+  pageSize?: number;
+  /** `nextPageToken` of the previous page. */
+  pageToken?: string;
+}
+
 const RUN_WAIT_MARGIN_MS = 10_000;
+const START_RETRIES = 2;
 const MAX_RUN_WAIT_MS = 3_600_000;
 
 type Outcome<T> = { data?: T; error?: unknown; response: Response };
+
+/** The `Idempotency-Key` header of a start, when there is a key. */
+function idempotencyHeader(key: string | undefined): { 'idempotency-key'?: string } {
+  return key === undefined ? {} : { 'idempotency-key': key };
+}
 
 /**
  * A typed client of the Skein HTTP API (docs/reference/api-contract.md), over fetch. It needs only the API's
@@ -100,15 +137,41 @@ export class SkeinClient {
     this.schedules = new SkeinSchedules(this.api, (options, call) => this.send(options, this.timeoutMs, call));
   }
 
-  /** `POST /workflow/run`: starts a workflow and waits for it (at most `request.timeout` ms, server default 30 s). */
-  run(request: RunRequest, options: CallOptions = {}): Promise<RunResponse> {
+  /**
+   * `POST /workflow/run`: starts a workflow and waits for it (at most `request.timeout` ms, server default 30 s).
+   * With `options.idempotencyKey` a repeat waits on (or answers) the execution the first request started.
+   */
+  run(request: RunRequest, options: RunCallOptions = {}): Promise<RunResponse> {
     const wait = (request.timeout ?? MAX_RUN_WAIT_MS) + RUN_WAIT_MARGIN_MS;
-    return this.send(options, wait, (signal) => this.api.POST('/workflow/run', { body: request, signal }));
+    const header = idempotencyHeader(options.idempotencyKey);
+    return this.send(options, wait, (signal) => this.api.POST('/workflow/run', { body: request, params: { header }, signal }));
   }
 
-  /** `POST /workflow/start`: starts a workflow and answers at once with its ids. */
-  start(request: StartRequest, options: CallOptions = {}): Promise<ExecutionRef> {
-    return this.send(options, this.timeoutMs, (signal) => this.api.POST('/workflow/start', { body: request, signal }));
+  /**
+   * `POST /workflow/start`: starts a workflow and answers at once with its ids.
+   *
+   * A start that fails in a way that may pass (the API unreachable or silent past the deadline, a 5xx answer) is
+   * retried `options.retries` times (default 2, with backoff) under one `Idempotency-Key`, so a start that did
+   * land is answered again rather than started twice: `options.idempotencyKey`, or a new random key when the
+   * request names no `workflowId`, `onConflict` or `onClosed` (with those the caller chose what a repeat does, so
+   * the request is sent once unless it passes a key). With a key and no `workflowId` the API derives the
+   * execution id from the catalog, the workflow name and the key.
+   */
+  start(request: StartRequest, options: StartCallOptions = {}): Promise<ExecutionRef> {
+    const callerChose = request.workflowId !== undefined || request.onConflict !== undefined || request.onClosed !== undefined;
+    const key = options.idempotencyKey ?? (callerChose ? undefined : globalThis.crypto.randomUUID());
+    const header = idempotencyHeader(key);
+    const attempt = () => this.send(options, this.timeoutMs, (signal) => this.api.POST('/workflow/start', { body: request, params: { header }, signal }));
+    if (key === undefined) return attempt();
+    return pRetry(attempt, {
+      retries: options.retries ?? START_RETRIES,
+      minTimeout: 250,
+      maxTimeout: 2_000,
+      factor: 2,
+      randomize: true,
+      signal: options.signal,
+      shouldRetry: ({ error }) => isTransient(error),
+    });
   }
 
   /** Status of the latest run, or of `runId`: `{ workflowId, runId, status, startedAt, completedAt }`. */
@@ -146,7 +209,7 @@ export class SkeinClient {
    * (epoch ms from older servers); read them with {@link parseApiTime}.
    */
   listRuns(options: ListRunsOptions = {}): Promise<RunsResponse> {
-    const query = { workflowType: options.workflowType, catalog: options.catalog, scheduleId: options.scheduleId, limit: options.limit };
+    const query = { workflowType: options.workflowType, catalog: options.catalog, scheduleId: options.scheduleId, query: options.query, limit: options.limit };
     return this.send(options, this.timeoutMs, (signal) => this.api.GET('/workflow/runs', { params: { query }, signal }));
   }
 
@@ -267,6 +330,28 @@ export class SkeinClient {
     return this.send(options, this.timeoutMs, (signal) =>
       catalog ? this.api.GET('/workflow/catalog/{catalog}', { params: { path: { catalog } }, signal }) : this.api.GET('/workflow/catalog', { signal }),
     );
+  }
+
+  /**
+   * `POST /workflow/batch`: applies `request.operation` to every execution `request.query` matches on a catalog,
+   * or to the latest run of each of `request.workflowIds`. With `dryRun: true` it resolves `{ matched }` and changes
+   * nothing; otherwise `{ batchId, matched }` (read progress with {@link batch}). Rejects with a
+   * `ValidationError` (400) for a query the engine refuses, `TooManyBatchOperationsError` (429) while the namespace
+   * runs as many batches as it allows.
+   */
+  startBatch(request: BatchRequest, options: CallOptions = {}): Promise<BatchCount | BatchStarted> {
+    return this.send(options, this.timeoutMs, (signal) => this.api.POST('/workflow/batch', { body: request, signal }));
+  }
+
+  /** `GET /workflow/batch/{batchId}`: a batch's progress. Rejects with `BatchNotFoundError` (404) for an unknown id. */
+  batch(batchId: string, options: CallOptions = {}): Promise<Batch> {
+    return this.send(options, this.timeoutMs, (signal) => this.api.GET('/workflow/batch/{batchId}', { params: { path: { batchId } }, signal }));
+  }
+
+  /** `GET /workflow/batch`: the namespace's batch operations, most recent first, one page at a time. */
+  listBatches(options: ListBatchesOptions = {}): Promise<BatchList> {
+    const query = { pageSize: options.pageSize, pageToken: options.pageToken };
+    return this.send(options, this.timeoutMs, (signal) => this.api.GET('/workflow/batch', { params: { query }, signal }));
   }
 
   /** `GET /ready`: `{ status: 'ready' }`, or `{ status: 'unavailable' }` (a 503, resolved rather than thrown). */

@@ -11,6 +11,9 @@ export {
   type RunOptions,
   type HistoryOptions,
   type ListRunsOptions,
+  type RunCallOptions,
+  type StartCallOptions,
+  type ListBatchesOptions,
 } from './client.js';
 export { SkeinSchedules, type ListSchedulesOptions } from './schedules.js';
 export { SkeinApiError, SkeinConnectionError, isTransient, type ApiValidationIssue } from './errors.js';

@@ -43,6 +43,16 @@ export type ScheduleDescription = Schemas['ScheduleDescription'];
 export type SchedulePausedState = Schemas['SchedulePausedState'];
 export type BackfillRequest = Schemas['BackfillRequest'];
 export type TriggerRequest = Schemas['TriggerRequest'];
+/** `POST /workflow/batch` body. */
+export type BatchRequest = Schemas['BatchRequest'];
+/** A dry run's answer: what a batch would reach. */
+export type BatchCount = Schemas['BatchCount'];
+/** A started batch's id and what it reached. */
+export type BatchStarted = Schemas['BatchStarted'];
+/** A batch operation's progress. */
+export type Batch = Schemas['Batch'];
+/** One page of `GET /workflow/batch`. */
+export type BatchList = Schemas['BatchList'];
 
 /** Query parameters of the paged history routes. */
 export type HistoryQuery = NonNullable<operations['getRunHistory']['parameters']['query']>;

@@ -180,3 +180,69 @@ describe('parseApiTime', () => {
     expect(parseApiTime('yesterday')).toBeNull();
   });
 });
+
+describe('SkeinClient starts that are safe to retry', () => {
+  it('retries a start that failed in a way that may pass, under one Idempotency-Key', async () => {
+    const keys: (string | undefined)[] = [];
+    const url = await serve((req, res) => {
+      keys.push(req.headers['idempotency-key'] as string | undefined);
+      if (keys.length === 1) json(res, 503, { error: 'InternalError', message: 'restarting', workflowId: null });
+      else if (keys.length === 2) req.socket.destroy();
+      else json(res, 200, { workflowId: 'idem-w', runId: 'r1' });
+    });
+    const ref = await new SkeinClient({ url }).start({ workflowName: 'w' });
+    expect(ref).toEqual({ workflowId: 'idem-w', runId: 'r1' });
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(keys).size).toBe(1);
+  });
+
+  it("sends the caller's key, and gives up on a 4xx at once", async () => {
+    const keys: (string | undefined)[] = [];
+    const url = await serve((req, res) => {
+      keys.push(req.headers['idempotency-key'] as string | undefined);
+      json(res, 404, { error: 'UnsupportedWorkflowError', message: 'no', workflowId: null });
+    });
+    await expect(new SkeinClient({ url }).start({ workflowName: 'w' }, { idempotencyKey: 'order-42' })).rejects.toMatchObject({ status: 404 });
+    expect(keys).toEqual(['order-42']);
+  });
+
+  it('sends a start once, without a key, when the request chose its id or policies', async () => {
+    const keys: (string | undefined)[] = [];
+    const url = await serve((req, res) => {
+      keys.push(req.headers['idempotency-key'] as string | undefined);
+      json(res, 503, { error: 'InternalError', message: 'down', workflowId: null });
+    });
+    const client = new SkeinClient({ url });
+    await expect(client.start({ workflowName: 'w', workflowId: 'mine' })).rejects.toMatchObject({ status: 503 });
+    await expect(client.start({ workflowName: 'w', onConflict: 'use-existing' })).rejects.toMatchObject({ status: 503 });
+    expect(keys).toEqual([undefined, undefined]);
+    await expect(client.start({ workflowName: 'w' }, { retries: 0 })).rejects.toMatchObject({ status: 503 });
+    expect(keys).toHaveLength(3);
+    expect(keys[2]).toBeTypeOf('string');
+  });
+
+  it('passes an Idempotency-Key on run, a query on listRuns, and reaches the batch routes', async () => {
+    const seen: string[] = [];
+    const url = await serve((req, res, body) => {
+      seen.push(`${req.method} ${req.url} ${req.headers['idempotency-key'] ?? '-'} ${body}`);
+      if (req.url === '/workflow/batch' && req.method === 'POST') json(res, 202, { batchId: 'b1', matched: 3 });
+      else if (req.url?.startsWith('/workflow/batch/')) json(res, 200, { batchId: 'b1', state: 'completed' });
+      else if (req.url?.startsWith('/workflow/batch')) json(res, 200, { batches: [], nextPageToken: null });
+      else json(res, 200, { runs: [], count: 0 });
+    });
+    const client = new SkeinClient({ url });
+    await client.run({ workflowName: 'w' }, { idempotencyKey: 'k1' });
+    await client.listRuns({ query: "ExecutionStatus = 'Running'" });
+    expect(await client.startBatch({ operation: 'terminate', workflowIds: ['a', 'b', 'c'] })).toEqual({ batchId: 'b1', matched: 3 });
+    expect(await client.batch('b 1')).toMatchObject({ state: 'completed' });
+    expect(await client.listBatches({ pageSize: 5 })).toEqual({ batches: [], nextPageToken: null });
+    expect(seen).toEqual([
+      'POST /workflow/run k1 {"workflowName":"w"}',
+      'GET /workflow/runs?query=ExecutionStatus%20%3D%20%27Running%27 - ',
+      'POST /workflow/batch - {"operation":"terminate","workflowIds":["a","b","c"]}',
+      'GET /workflow/batch/b%201 - ',
+      'GET /workflow/batch?pageSize=5 - ',
+    ]);
+  });
+});

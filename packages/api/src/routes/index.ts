@@ -1,4 +1,5 @@
 import type { RouteDef } from '../route.js';
+import { batchRoutes } from './batch.js';
 import { catalogRoutes } from './catalog.js';
 import { controlRoutes } from './control.js';
 import { docsRoutes } from './docs.js';
@@ -21,13 +22,14 @@ import { streamRoutes } from './stream.js';
 import { traceLogRoutes } from './trace-log.js';
 
 /**
- * Every route of the API, in registration order (fixed paths such as `/workflow/runs` and
- * `/workflow/catalog` come before `/workflow/{id}/...`). The OpenAPI document is built from this list.
+ * Every route of the API, in registration order (fixed paths such as `/workflow/runs`,
+ * `/workflow/batch` and `/workflow/catalog` come before `/workflow/{id}/...`). The OpenAPI document is built from this list.
  */
 export const allRoutes: RouteDef[] = [
   ...runRoutes,
   ...startRoutes,
   ...runsRoutes,
+  ...batchRoutes,
   ...catalogRoutes,
   ...signalRoutes,
   ...feedbackRoutes,

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import { defineRoute } from '../route.js';
-import { runRequestSchema, runResponseSchema } from '../schemas/workflow.js';
-import { describeRun, outcomeOf, runResponseFailure, traceDestinations, waitCloseEvent } from '../temporal/runs.js';
+import { runRequestSchema, runResponseSchema, startHeadersSchema } from '../schemas/workflow.js';
+import { describeRun, outcomeOf, runInput, runResponseFailure, traceDestinations, waitCloseEvent } from '../temporal/runs.js';
 import { GRPC, grpcCode } from '../temporal/engine.js';
-import { startExecution } from './start.js';
+import { startExecution, startWorkflowId } from './start.js';
 
 export const runRoutes = [
   defineRoute({
@@ -16,9 +15,12 @@ export const runRoutes = [
       'Starts the workflow and waits at most `timeout` ms for that run to close. A failed run is a 200 with ' +
       '`status`, `error`, `errorDetails` and `failure`. When the wait ends first the answer is 408 ' +
       '`WorkflowExecutionTimedOutError` with `workflowId`, and the execution keeps running. `timeout` bounds the ' +
-      'start as well: an engine too slow to accept the start within it also answers 408 (the start may still land).',
+      'start as well: an engine too slow to accept the start within it also answers 408 (the start may still land). ' +
+      'The start options are those of `POST /workflow/start`: with `use-existing` or an `Idempotency-Key` the run found ' +
+      'is the one waited on (and its own input is answered); a `startDelay` counts against `timeout`.',
     tag: 'Executions',
     body: runRequestSchema,
+    headers: startHeadersSchema,
     responses: { 200: { description: 'The run closed', schema: runResponseSchema } },
     errors: [
       'CatalogNotAvailableError',
@@ -27,16 +29,17 @@ export const runRoutes = [
       'WorkflowExecutionAlreadyStartedError',
       'PayloadTooLargeError',
     ],
-    async handler({ ctx, deps, body }) {
+    async handler({ ctx, deps, body, headers }) {
       const timeoutMs = body.timeout ?? deps.config.runTimeoutMs;
       const deadline = Date.now() + timeoutMs;
-      const workflowId = body.workflowId ?? randomUUID();
+      const request = { ...body, idempotencyKey: headers['idempotency-key'] };
+      const workflowId = startWorkflowId(deps, request);
       ctx.state.workflowId = workflowId;
       // The start (catalog lookup included) is bounded by the run's timeout too, not only by the engine deadline.
       const startDeadline = Math.min(deadline, Date.now() + deps.config.engineTimeoutMs);
       let started: Awaited<ReturnType<typeof startExecution>>;
       try {
-        started = await deps.client.withDeadline(startDeadline, () => startExecution(deps, { ...body, workflowId }));
+        started = await deps.client.withDeadline(startDeadline, () => startExecution(deps, { ...request, workflowId }));
       } catch (err) {
         if (startDeadline === deadline && grpcCode(err) === GRPC.DEADLINE_EXCEEDED) {
           throw new ApiError('WorkflowExecutionTimedOutError', {
@@ -56,10 +59,12 @@ export const runRoutes = [
       }
       const outcome = outcomeOf(close);
       const info = await describeRun(deps.client, started.workflowId, started.runId).catch(() => undefined);
+      // A run this request found rather than started answers its own input.
+      const input = started.mayExist ? await runInput(deps.client, started.workflowId, started.runId) : started.input;
       ctx.body = {
         workflowId: started.workflowId,
         runId: started.runId,
-        input: started.input,
+        input,
         output: outcome.output,
         trace: { destinations: traceDestinations(info?.memo) },
         status: outcome.status,

@@ -11,6 +11,7 @@ function view(info: RunInfo) {
     startedAt: info.startedAt,
     completedAt: info.completedAt,
     scheduleId: info.scheduleId,
+    delayedUntil: info.delayedUntil,
   };
 }
 

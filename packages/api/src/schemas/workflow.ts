@@ -1,20 +1,66 @@
+import ms from 'ms';
 import { z } from 'zod';
 import 'zod-openapi';
+import { idempotencyKeyProblem, ON_CLOSED, ON_CONFLICT } from '../temporal/start-options.js';
 import { boundedName, epochMs, isoDateTime, jsonValue, runStatusSchema, traceSchema, workflowIdSchema } from './common.js';
 import { RUN_STATUSES } from '../temporal/status.js';
+import { MAX_QUERY_LENGTH } from '../temporal/visibility-query.js';
 
 const catalogName = boundedName(200).meta({ description: 'Catalog (task queue) to route to (at most 200 UTF-8 bytes); falls back to the default catalog' });
+
+/** Longest `startDelay`: 365 days, in ms. */
+export const MAX_START_DELAY_MS = 365 * 24 * 3_600_000;
+
+/**
+ * `startDelay`: milliseconds (an integer) or a duration string in the `ms` format (`500ms`, `2s`, `1.5h`, `7d`),
+ * 0 to 365 days; parsed to integer milliseconds.
+ */
+export const startDelaySchema = z
+  .union([z.number().int().min(0).max(MAX_START_DELAY_MS), z.string().min(1).max(50)])
+  .transform((value, ctx) => {
+    if (typeof value === 'number') return value;
+    const parsed = /^\d+$/.test(value) ? Number(value) : ms(value as ms.StringValue);
+    if (typeof parsed !== 'number' || !Number.isFinite(parsed) || parsed < 0 || parsed > MAX_START_DELAY_MS) {
+      ctx.addIssue({ code: 'custom', message: 'Must be a duration such as 30s, 5m or 2h (0 to 365 days), or milliseconds' });
+      return z.NEVER;
+    }
+    return Math.round(parsed);
+  })
+  .meta({ description: 'Wait this long before the first workflow task: milliseconds, or a duration such as `30s`, `5m`, `2h` (at most 365 days)' });
 
 /** `POST /workflow/start` body (the run request without `timeout`). */
 export const startRequestSchema = z
   .object({
     workflowName: boundedName(200).meta({ description: "A workflow's name or one of its aliases" }),
     input: jsonValue.optional().meta({ description: 'Payload passed to the workflow; absent = null' }),
-    workflowId: workflowIdSchema.optional().meta({ description: 'Optional; must not be in use by a running execution' }),
+    workflowId: workflowIdSchema.optional().meta({ description: 'Optional; by default it must not be in use by a running execution (see `onConflict`)' }),
     catalog: catalogName.optional(),
     taskQueue: catalogName.optional().meta({ deprecated: true, description: 'Deprecated alias of `catalog`; `catalog` wins' }),
+    onConflict: z.enum(ON_CONFLICT).optional().meta({
+      description:
+        'When a RUNNING execution holds `workflowId`: `fail` (default, 409), `use-existing` (answer its ids) or `terminate-existing` (terminate it, start anew)',
+    }),
+    onClosed: z.enum(ON_CLOSED).optional().meta({
+      description:
+        'Whether `workflowId` may be reused after its executions closed: `allow` (default), `allow-failed-only` (only after a failed, canceled, terminated or timed-out run) or `reject` (409)',
+    }),
+    startDelay: startDelaySchema.optional(),
   })
   .meta({ id: 'StartRequest' });
+
+/** Headers of `POST /workflow/start` and `POST /workflow/run`. */
+export const startHeadersSchema = z.object({
+  'idempotency-key': z
+    .string()
+    .optional()
+    .refine((key) => key === undefined || idempotencyKeyProblem(key) === undefined, {
+      error: (issue) => idempotencyKeyProblem(issue.input as string) ?? 'Invalid Idempotency-Key',
+    })
+    .meta({
+      description:
+        'Makes the start safe to retry: without `workflowId`, the execution id is derived from the catalog, the workflow name and this key, `onConflict` is `use-existing` and `onClosed` `reject`, so a repeat answers the same execution, even after it closed (within the namespace retention). At most 200 bytes, no control characters.',
+    }),
+});
 
 /** `POST /workflow/run` body (`timeout` in ms, 250–3 600 000). */
 export const runRequestSchema = startRequestSchema
@@ -98,6 +144,9 @@ export const statusResponseSchema = z
     startedAt: epochMs,
     completedAt: epochMs.nullable(),
     scheduleId: z.string().nullable().meta({ description: 'The schedule that started the run, or null (Temporal search attribute `TemporalScheduledById`)' }),
+    delayedUntil: epochMs.nullable().meta({
+      description: 'While a run started with `startDelay` waits for its first workflow task: when the delay ends (epoch ms); null otherwise',
+    }),
   })
   .meta({ id: 'StatusResponse' });
 
@@ -112,6 +161,10 @@ export const runsQuerySchema = z.object({
     .max(200)
     .optional()
     .meta({ description: 'Only runs started by this schedule (Temporal search attribute `TemporalScheduledById`)' }),
+  query: z.string().min(1).max(MAX_QUERY_LENGTH).optional().meta({
+    description:
+      "Only runs matching this visibility query (Temporal's list filter language, e.g. `ExecutionStatus = 'Running' AND WorkflowType = 'order'`), ANDed with the other filters; one self-contained expression, no comments",
+  }),
 });
 
 /** `GET /workflow/runs` response (dates as ISO 8601 strings here, unlike the status routes' epoch ms). */

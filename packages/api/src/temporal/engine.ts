@@ -2,7 +2,16 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, isGrpcServ
 import { ApiError } from '../errors.js';
 
 /** gRPC status codes the API distinguishes. */
-export const GRPC = { INVALID_ARGUMENT: 3, DEADLINE_EXCEEDED: 4, NOT_FOUND: 5, ALREADY_EXISTS: 6, FAILED_PRECONDITION: 9, CANCELLED: 1 } as const;
+export const GRPC = {
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  FAILED_PRECONDITION: 9,
+  RESOURCE_EXHAUSTED: 8,
+  CANCELLED: 1,
+} as const;
 
 /**
  * The gRPC status code of an engine error, if it is one: the error itself or the first gRPC error along its

@@ -24,6 +24,11 @@ export interface RunInfo {
   startedAt: number;
   /** Epoch ms; null while running. */
   completedAt: number | null;
+  /**
+   * Epoch ms: when the `startDelay` of a running run that is still waiting for it ends (Temporal's execution time,
+   * later than now); null otherwise.
+   */
+  delayedUntil: number | null;
   historyLength: number;
   /** Decoded memo. */
   memo: Record<string, unknown>;
@@ -72,6 +77,7 @@ export async function describeRun(client: Client, workflowId: string, runId?: st
     status: runStatus(d.status.name),
     startedAt: d.startTime.getTime(),
     completedAt: d.closeTime ? d.closeTime.getTime() : null,
+    delayedUntil: !d.closeTime && d.executionTime && d.executionTime.getTime() > Date.now() ? d.executionTime.getTime() : null,
     historyLength: d.historyLength,
     memo: d.memo ?? {},
     root:

@@ -27,6 +27,7 @@ interface ListFlags extends ClientFlags {
   name?: string;
   status?: RunStatus;
   catalog?: string;
+  query?: string;
   limit: number;
 }
 
@@ -61,6 +62,8 @@ export function registerInspectCommands(workflow: Command): void {
             ['started', formatTime(s.startedAt)],
             ['closed', formatTime(s.completedAt)],
             ['duration', formatDuration(elapsed(s.startedAt, s.completedAt))],
+            // A run started with a delay that has not passed yet.
+            ...(s.delayedUntil ? [['delayed until', formatTime(s.delayedUntil)] as [string, string]] : []),
           ]),
         );
       }),
@@ -99,10 +102,11 @@ export function registerInspectCommands(workflow: Command): void {
     .option('--name <workflowName>', 'only runs of this workflow type')
     .option('--status <status>', 'only runs with this status (continued = continued_as_new)', parseStatus)
     .option('--catalog <catalog>', 'only runs on this catalog (task queue)')
+    .option('--query <query>', 'only runs matching a visibility query, e.g. "ExecutionStatus = \'Running\'" (what `workflow batch --query` reaches)')
     .option('--limit <n>', 'how many runs to read (1-1000)', intBetween(1, 1000), 20)
     .action(
       action(async (flags: ListFlags) => {
-        const res = await clientFrom(flags).listRuns({ workflowType: flags.name, catalog: flags.catalog, limit: flags.limit });
+        const res = await clientFrom(flags).listRuns({ workflowType: flags.name, catalog: flags.catalog, query: flags.query, limit: flags.limit });
         // The API has no status filter: filter the page it returned.
         const runs = flags.status ? res.runs.filter((r) => r.status === flags.status) : res.runs;
         if (flags.json) return outJson({ runs, count: runs.length });

@@ -1,6 +1,6 @@
 /** `skein workflow run` and `skein workflow start`. */
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import ms from 'ms';
 import yoctoSpinner from 'yocto-spinner';
 import type { RunResponse } from '@skein/client';
@@ -22,6 +22,10 @@ interface StartFlags extends ClientFlags {
   inputFile?: string;
   catalog?: string;
   id?: string;
+  onConflict?: 'fail' | 'use-existing' | 'terminate-existing';
+  onClosed?: 'allow' | 'allow-failed-only' | 'reject';
+  idempotencyKey?: string;
+  startDelay?: string | number;
 }
 
 interface RunFlags extends StartFlags {
@@ -64,9 +68,48 @@ function startOptions(cmd: Command, extra: (cmd: Command) => Command = (c) => c)
         .option('--input <json>', 'the input, as JSON')
         .option('--input-file <file>', 'read the input JSON from a file ("-" reads standard input)')
         .option('--catalog <catalog>', "the catalog (task queue) to run on (default: the API's default catalog)")
-        .option('--id <workflowId>', 'the workflow id (default: a new UUID)'),
+        .option('--id <workflowId>', 'the workflow id (default: a new UUID, or one derived from --idempotency-key)')
+        .addOption(
+          new Option('--on-conflict <policy>', 'when a running execution holds the id: fail (default), use-existing, terminate-existing').choices([
+            'fail',
+            'use-existing',
+            'terminate-existing',
+          ]),
+        )
+        .addOption(
+          new Option('--on-closed <policy>', 'whether the id of closed executions may be reused: allow (default), allow-failed-only, reject').choices([
+            'allow',
+            'allow-failed-only',
+            'reject',
+          ]),
+        )
+        .option('--idempotency-key <key>', 'a repeat with the same key answers the same execution, even after it closed')
+        .option('--start-delay <duration>', 'wait this long before the workflow starts, e.g. 30s, 5m (or milliseconds)', startDelay),
     ),
   );
+}
+
+/**
+ * Parses `--start-delay`: plain milliseconds or a duration (`30s`, `5m`, `2h`), sent to the API as given (it checks
+ * the range).
+ * @throws InvalidArgumentError (a usage error) for anything else.
+ */
+export function startDelay(value: string): string | number {
+  if (/^\d+$/.test(value)) return Number(value);
+  const n = ms(value as ms.StringValue);
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a duration such as 30s, 5m or 2h');
+  return value;
+}
+
+/** The start options of a `run`/`start` request, from its flags (absent ones left out). */
+function startFields(flags: StartFlags) {
+  return {
+    catalog: flags.catalog,
+    workflowId: flags.id,
+    ...(flags.onConflict ? { onConflict: flags.onConflict } : {}),
+    ...(flags.onClosed ? { onClosed: flags.onClosed } : {}),
+    ...(flags.startDelay !== undefined ? { startDelay: flags.startDelay } : {}),
+  };
 }
 
 /** Prints a run response: the output on stdout, the outcome line (and error) on stderr. */
@@ -85,13 +128,13 @@ export function registerRunCommands(workflow: Command): void {
     .action(
       action(async (name: string, dash: string | undefined, flags: RunFlags) => {
         const client = clientFrom(flags);
-        const body = { workflowName: name, ...(await readInput(dash, flags)), catalog: flags.catalog, workflowId: flags.id, timeout: flags.timeout };
+        const body = { workflowName: name, ...(await readInput(dash, flags)), ...startFields(flags), timeout: flags.timeout };
         const started = Date.now();
         const spinner = process.stderr.isTTY && !flags.json ? yoctoSpinner({ text: `running ${name}` }).start() : undefined;
         const tick = spinner && setInterval(() => (spinner.text = `running ${name}  ${formatDuration(Date.now() - started)}`), 1000);
         let res: RunResponse;
         try {
-          res = await client.run(body);
+          res = await client.run(body, { idempotencyKey: flags.idempotencyKey });
         } finally {
           clearInterval(tick);
           spinner?.stop();
@@ -103,11 +146,12 @@ export function registerRunCommands(workflow: Command): void {
     );
 
   startOptions(workflow.command('start'))
-    .description('start a workflow without waiting: prints its workflowId and runId')
+    .description('start a workflow without waiting: prints its workflowId and runId (retried under an Idempotency-Key when the API is unreachable)')
     .action(
       action(async (name: string, dash: string | undefined, flags: StartFlags) => {
         const client = clientFrom(flags);
-        const ref = await client.start({ workflowName: name, ...(await readInput(dash, flags)), catalog: flags.catalog, workflowId: flags.id });
+        const request = { workflowName: name, ...(await readInput(dash, flags)), ...startFields(flags) };
+        const ref = await client.start(request, { idempotencyKey: flags.idempotencyKey });
         if (flags.json) outJson(ref);
         else
           out(
