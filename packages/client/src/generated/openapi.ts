@@ -14,7 +14,7 @@ export interface paths {
         put?: never;
         /**
          * Run a workflow and wait for its result
-         * @description Starts the workflow and waits at most `timeout` ms for that run to close. A failed run is a 200 with `status`, `error`, `errorDetails` and `failure`. When the wait ends first the answer is 408 `WorkflowExecutionTimedOutError` with `workflowId`, and the execution keeps running. `timeout` bounds the start as well: an engine too slow to accept the start within it also answers 408 (the start may still land).
+         * @description Starts the workflow and waits at most `timeout` ms for that run to close. A failed run is a 200 with `status`, `error`, `errorDetails` and `failure`. When the wait ends first the answer is 408 `WorkflowExecutionTimedOutError` with `workflowId`, and the execution keeps running. `timeout` bounds the start as well: an engine too slow to accept the start within it also answers 408 (the start may still land). The start options are those of `POST /workflow/start`: with `use-existing` or an `Idempotency-Key` the run found is the one waited on (and its own input is answered); a `startDelay` counts against `timeout`.
          */
         post: operations["runWorkflow"];
         delete?: never;
@@ -34,7 +34,7 @@ export interface paths {
         put?: never;
         /**
          * Start a workflow execution
-         * @description Starts `workflowName` (a name or alias) on the catalog and answers at once with its ids.
+         * @description Starts `workflowName` (a name or alias) on the catalog and answers at once with its ids. `onConflict` and `onClosed` decide what happens when `workflowId` is in use; `use-existing` answers the running execution. With an `Idempotency-Key` header a repeated request answers the same execution, running or closed. `startDelay` delays the first workflow task (a signal does not end the delay).
          */
         post: operations["startWorkflow"];
         delete?: never;
@@ -52,9 +52,53 @@ export interface paths {
         };
         /**
          * List runs
-         * @description Most recent runs first (the `$catalog` registry workflows and Skein's record-keeping executions on the `skein-records` task queue excluded), optionally filtered by workflow type, catalog and the schedule that started them (`scheduleId`). `startedAt` and `completedAt` are ISO 8601 strings here (as the seed system sends them); the status routes answer epoch ms.
+         * @description Most recent runs first (the `$catalog` registry workflows and Skein's record-keeping executions on the `skein-records` task queue excluded), optionally filtered by workflow type, catalog, the schedule that started them (`scheduleId`) and a visibility `query` (the filter `POST /workflow/batch` takes, so what a batch will touch can be listed first). `startedAt` and `completedAt` are ISO 8601 strings here (as the seed system sends them); the status routes answer epoch ms.
          */
         get: operations["listRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflow/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List batch operations
+         * @description The namespace's batch operations, most recent first, each with its progress.
+         */
+        get: operations["listBatches"];
+        put?: never;
+        /**
+         * Terminate, cancel, signal or reset many executions
+         * @description Applies `operation` to every execution a visibility `query` matches among the runs of one catalog (`catalog`, default the API's), or to the latest run of each of `workflowIds`, as one Temporal batch operation. Skein counts the matches first: `dryRun` answers 200 `{ matched }` and changes nothing; otherwise 202 `{ batchId, matched }`, and the engine works through them (progress at `GET /workflow/batch/{batchId}`). A query the engine refuses is a 400 carrying its reason. The namespace runs a bounded number of batch jobs at once (Temporal: one by default): 429 with `Retry-After` beyond it.
+         */
+        post: operations["startBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflow/batch/{batchId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Progress of a batch operation
+         * @description `state` is `running` until the engine has applied the operation to every execution reached; `total`, `completed` and `failed` count them.
+         */
+        get: operations["getBatch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -750,7 +794,7 @@ export interface components {
             /** @description Payload passed to the workflow; absent = null */
             input?: unknown;
             /**
-             * @description Optional; must not be in use by a running execution
+             * @description Optional; by default it must not be in use by a running execution (see `onConflict`)
              * @example order-42
              */
             workflowId?: string;
@@ -761,6 +805,18 @@ export interface components {
              * @description Deprecated alias of `catalog`; `catalog` wins
              */
             taskQueue?: string;
+            /**
+             * @description When a RUNNING execution holds `workflowId`: `fail` (default, 409), `use-existing` (answer its ids) or `terminate-existing` (terminate it, start anew)
+             * @enum {string}
+             */
+            onConflict?: "fail" | "use-existing" | "terminate-existing";
+            /**
+             * @description Whether `workflowId` may be reused after its executions closed: `allow` (default), `allow-failed-only` (only after a failed, canceled, terminated or timed-out run) or `reject` (409)
+             * @enum {string}
+             */
+            onClosed?: "allow" | "allow-failed-only" | "reject";
+            /** @description Wait this long before the first workflow task: milliseconds, or a duration such as `30s`, `5m`, `2h` (at most 365 days) */
+            startDelay?: number | string;
             /** @description Maximum wait in milliseconds (default SKEIN_RUN_TIMEOUT_MS, 30 000) */
             timeout?: number;
         };
@@ -770,7 +826,7 @@ export interface components {
             /** @description Payload passed to the workflow; absent = null */
             input?: unknown;
             /**
-             * @description Optional; must not be in use by a running execution
+             * @description Optional; by default it must not be in use by a running execution (see `onConflict`)
              * @example order-42
              */
             workflowId?: string;
@@ -781,6 +837,52 @@ export interface components {
              * @description Deprecated alias of `catalog`; `catalog` wins
              */
             taskQueue?: string;
+            /**
+             * @description When a RUNNING execution holds `workflowId`: `fail` (default, 409), `use-existing` (answer its ids) or `terminate-existing` (terminate it, start anew)
+             * @enum {string}
+             */
+            onConflict?: "fail" | "use-existing" | "terminate-existing";
+            /**
+             * @description Whether `workflowId` may be reused after its executions closed: `allow` (default), `allow-failed-only` (only after a failed, canceled, terminated or timed-out run) or `reject` (409)
+             * @enum {string}
+             */
+            onClosed?: "allow" | "allow-failed-only" | "reject";
+            /** @description Wait this long before the first workflow task: milliseconds, or a duration such as `30s`, `5m`, `2h` (at most 365 days) */
+            startDelay?: number | string;
+        };
+        BatchRequest: {
+            /**
+             * @description What to do to each execution reached
+             * @enum {string}
+             */
+            operation: "terminate" | "cancel" | "signal" | "reset";
+            /** @description A visibility query (Temporal's list filter language), e.g. `ExecutionStatus = 'Running' AND WorkflowType = 'order'`; reaches only runs of `catalog`, never Skein's reserved records; one self-contained expression, no comments */
+            query?: string;
+            /** @description The executions to reach (their latest runs), at most 1000 */
+            workflowIds?: string[];
+            /** @description With `query`: the catalog whose runs it reaches (default: the API's default catalog) */
+            catalog?: string;
+            /** @description Recorded with the operation on each execution (default `skein batch <operation>`) */
+            reason?: string;
+            /** @description Required with `operation: signal` */
+            signal?: {
+                /** @description The signal name */
+                name: string;
+                /** @description The signal handler's argument (an object), as `POST /workflow/{id}/signal/{signal}` takes it */
+                payload?: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description With `operation: reset` (default `last-workflow-task`) */
+            reset?: {
+                /**
+                 * @description Reset each run to its first or its last completed workflow task
+                 * @enum {string}
+                 */
+                type: "first-workflow-task" | "last-workflow-task";
+            };
+            /** @description Only count what the batch would reach (200 `{ matched }`); nothing changes */
+            dryRun?: boolean;
         };
         PayloadRequest: {
             /** @description Argument passed to the handler (an object) */
@@ -964,7 +1066,7 @@ export interface components {
              * @description Error type name
              * @enum {string}
              */
-            error: "ValidationError" | "WorkflowNotFoundError" | "UnsupportedWorkflowError" | "CatalogNotAvailableError" | "StepNotFoundError" | "NotFoundError" | "ScheduleNotFoundError" | "QueryNotFoundError" | "UpdateNotFoundError" | "UnauthorizedError" | "ForbiddenOriginError" | "MethodNotAllowedError" | "WorkflowExecutionTimedOutError" | "WorkflowExecutionAlreadyStartedError" | "WorkflowExecutionAlreadyCompletedError" | "WorkflowNotCompletedError" | "StepNotCompletedError" | "ScheduleAlreadyExistsError" | "RequestTimeoutError" | "PayloadTooLargeError" | "UnsupportedMediaTypeError" | "RequestHeaderFieldsTooLargeError" | "InternalError" | "WorkflowTaskTimeoutError";
+            error: "ValidationError" | "WorkflowNotFoundError" | "UnsupportedWorkflowError" | "CatalogNotAvailableError" | "StepNotFoundError" | "NotFoundError" | "ScheduleNotFoundError" | "BatchNotFoundError" | "QueryNotFoundError" | "UpdateNotFoundError" | "UnauthorizedError" | "ForbiddenOriginError" | "MethodNotAllowedError" | "WorkflowExecutionTimedOutError" | "WorkflowExecutionAlreadyStartedError" | "WorkflowExecutionAlreadyCompletedError" | "WorkflowNotCompletedError" | "StepNotCompletedError" | "ScheduleAlreadyExistsError" | "RequestTimeoutError" | "PayloadTooLargeError" | "UnsupportedMediaTypeError" | "TooManyBatchOperationsError" | "RequestHeaderFieldsTooLargeError" | "InternalError" | "WorkflowTaskTimeoutError";
             message: string;
             /** @description The execution the error is tied to, if any */
             workflowId: string | null;
@@ -995,6 +1097,38 @@ export interface components {
          * @enum {string}
          */
         RunStatus: "running" | "completed" | "failed" | "canceled" | "terminated" | "timed_out" | "continued_as_new";
+        BatchCount: {
+            /** @description Executions the batch would reach now */
+            matched: number;
+        };
+        BatchStarted: {
+            /** @description Read its progress at `GET /workflow/batch/{batchId}` */
+            batchId: string;
+            /** @description Executions it reached when it started (the count a dry run gives) */
+            matched: number;
+        };
+        BatchList: {
+            batches: components["schemas"]["Batch"][];
+            /** @description Cursor of the next page; null on the last */
+            nextPageToken: string | null;
+        };
+        Batch: {
+            batchId: string;
+            /** @description null for an operation Skein does not start (another client started it) */
+            operation: ("terminate" | "cancel" | "signal" | "reset") | null;
+            /** @enum {string} */
+            state: "running" | "completed" | "failed";
+            /** @description Executions the job reaches (0 until the engine has counted them) */
+            total: number;
+            /** @description Executions done */
+            completed: number;
+            /** @description Executions the operation failed on (e.g. a run already closed) */
+            failed: number;
+            startedAt: string | null;
+            /** @description null while running */
+            closedAt: string | null;
+            reason: string | null;
+        };
         DefaultCatalogResponse: {
             catalog: string;
             /** @description Hash (SHA-256, hex) of what the publishing worker serves */
@@ -1120,6 +1254,8 @@ export interface components {
             completedAt: number | null;
             /** @description The schedule that started the run, or null (Temporal search attribute `TemporalScheduledById`) */
             scheduleId: string | null;
+            /** @description While a run started with `startDelay` waits for its first workflow task: when the delay ends (epoch ms); null otherwise */
+            delayedUntil: number | null;
         };
         InputResponse: {
             workflowId: string;
@@ -1305,7 +1441,10 @@ export interface operations {
     runWorkflow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the start safe to retry: without `workflowId`, the execution id is derived from the catalog, the workflow name and this key, `onConflict` is `use-existing` and `onClosed` `reject`, so a repeat answers the same execution, even after it closed (within the namespace retention). At most 200 bytes, no control characters. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1434,7 +1573,10 @@ export interface operations {
     startWorkflow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the start safe to retry: without `workflowId`, the execution id is derived from the catalog, the workflow name and this key, `onConflict` is `use-existing` and `onClosed` `reject`, so a repeat answers the same execution, even after it closed (within the namespace retention). At most 200 bytes, no control characters. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1444,7 +1586,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Started */
+            /** @description Started, or the execution the request found (`use-existing`, a repeated Idempotency-Key) */
             200: {
                 headers: {
                     /** @description Request id (echoes a valid incoming X-Request-ID) */
@@ -1560,6 +1702,8 @@ export interface operations {
                 limit?: number;
                 /** @description Only runs started by this schedule (Temporal search attribute `TemporalScheduledById`) */
                 scheduleId?: string;
+                /** @description Only runs matching this visibility query (Temporal's list filter language, e.g. `ExecutionStatus = 'Running' AND WorkflowType = 'order'`), ANDed with the other filters; one self-contained expression, no comments */
+                query?: string;
             };
             header?: never;
             path?: never;
@@ -1604,6 +1748,279 @@ export interface operations {
             };
             /** @description ForbiddenOriginError */
             403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listBatches: {
+        parameters: {
+            query?: {
+                /** @description 1–50, default 20 */
+                pageSize?: number;
+                /** @description `nextPageToken` of the previous page */
+                pageToken?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Batch operations */
+            200: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchList"];
+                };
+            };
+            /** @description ValidationError */
+            400: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    startBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchRequest"];
+            };
+        };
+        responses: {
+            /** @description Dry run: what the batch would reach */
+            200: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchCount"];
+                };
+            };
+            /** @description Started */
+            202: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchStarted"];
+                };
+            };
+            /** @description ValidationError */
+            400: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description PayloadTooLargeError */
+            413: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UnsupportedMediaTypeError */
+            415: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description TooManyBatchOperationsError */
+            429: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description Seconds to wait before starting another batch operation */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description InternalError */
+            500: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A batch id from `POST /workflow/batch` */
+                batchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Progress */
+            200: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description ValidationError */
+            400: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            /** @description UnauthorizedError */
+            401: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    /** @description `Bearer realm="skein"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description ForbiddenOriginError */
+            403: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description BatchNotFoundError */
+            404: {
                 headers: {
                     /** @description Request id (echoes a valid incoming X-Request-ID) */
                     "X-Request-ID"?: string;
