@@ -11,6 +11,7 @@ import { buildCatalogDocument, fitCatalogDocument, type CatalogDocument } from '
 import { joinDeployment, type DeploymentMembership } from './deploy/rollout.js';
 import { bundleCacheDirOf, loadDeploymentConfig, loadWorkerConfig, traceDirOf, type DeploymentConfig, type EngineConnectionConfig } from './config.js';
 import { computeBuildId, resolveBuildId } from './deploy/build-id.js';
+import { resolveProjectIdentity } from './deploy/project-identity.js';
 import { WorkerStartupError } from './errors.js';
 import { loadProject } from './load.js';
 import { createLogger } from './logger.js';
@@ -211,6 +212,8 @@ async function serveProject(
     ),
   };
   const tBundled = performance.now();
+  const identityOfProject = resolveProjectIdentity(manifest.root, options.project ?? deploymentSettings.project);
+  if (identityOfProject.warning) logger.warn({ project: identityOfProject.project }, identityOfProject.warning);
 
   const { nativeConnection, clientConnection } = await connecting;
   const closeConnections = async () => {
@@ -221,6 +224,7 @@ async function serveProject(
     // Unique per worker, so that the engine's poller list tells workers (even in one process) apart.
     const identity = `${process.pid}@${os.hostname()}/${randomUUID().slice(0, 8)}`;
     const built = buildCatalogDocument(project, catalog, identity, Date.now(), deployment);
+    built.project = identityOfProject.project;
     // Advertise where this worker writes trace files, keeping the folders earlier workers of the catalog advertised.
     const advertised = await client.workflow
       .getHandle(catalogWorkflowId(catalog))
@@ -316,6 +320,7 @@ async function serveProject(
           deployment,
           doc: catalogDocument,
           promote: options.promote ?? deploymentSettings.promote,
+          project: identityOfProject.project,
           ...(options.exitWhenDrained ? { onDrained: stopWorker } : {}),
         },
         logger,
@@ -343,6 +348,7 @@ async function serveProject(
       {
         catalog,
         deployment,
+        project: identityOfProject.project,
         address: engine.address,
         namespace: engine.namespace,
         workflows: catalogDocument.workflows.map((w) => w.name),

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import 'zod-openapi';
-import { boundedName, epochMs, isoDateTime, jsonValue, runStatusSchema, traceSchema, workflowIdSchema } from './common.js';
+import { boundedName, catalogNameSchema, epochMs, isoDateTime, jsonValue, runStatusSchema, traceSchema, workflowIdSchema } from './common.js';
 import { RUN_STATUSES } from '../temporal/status.js';
 
-const catalogName = boundedName(200).meta({ description: 'Catalog (task queue) to route to (at most 200 UTF-8 bytes); falls back to the default catalog' });
+const catalogName = catalogNameSchema.meta({
+  description: 'Catalog (task queue) to route to (at most 200 UTF-8 bytes, no `@`); falls back to the default catalog',
+});
 
 /** `POST /workflow/start` body (the run request without `timeout`). */
 export const startRequestSchema = z

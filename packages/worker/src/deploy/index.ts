@@ -12,6 +12,7 @@ export {
   type DeploymentVersion,
   type VersionState,
 } from './deployment.js';
-export { publishCurrentCatalog } from '../catalog.js';
+export { publishCatalog, publishCurrentCatalog, readCatalogRecord, retireOtherCatalog, CatalogRecordMismatchError, type CatalogDocument } from '../catalog.js';
+export { versionProjects, PROJECT_METADATA_KEY } from './project-identity.js';
 export { livePollers, type LivePoller } from '../catalog-ownership.js';
 export { loadEngineConfig, loadDeploymentConfig, type EngineConnectionConfig, type DeploymentConfig } from '../config.js';

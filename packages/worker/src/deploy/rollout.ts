@@ -1,16 +1,20 @@
 /**
  * A worker's part in its build's rollout, once it polls: keep the build's liveness lease, record the build's
- * catalog document, make the build current when it is new (unless promotion is manual), publish the catalog when
- * the build is current, and optionally stop once the build is drained; at a clean stop, retire what no other worker
- * still needs.
+ * catalog document and its project identity, make the build current when it is new and of the current version's
+ * project (unless promotion is manual), publish the catalog when the build is current and keep it published while
+ * the worker serves, and optionally stop once the build is drained; at a clean stop, retire what no other worker
+ * still needs. A worker of another project than the current version's does not serve: it fails its start with
+ * `ProjectMismatchError`.
  */
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { dropVersionCatalog, publishCatalog, recordVersionCatalog, type CatalogDocument } from '../catalog.js';
 import { retireCatalog } from '../catalog-ownership.js';
-import { describeDeployment, promoteWhenReady } from './deployment.js';
+import { describeDeployment, grpcCode, promoteWhenReady, type DeploymentState, type PromoteOutcome } from './deployment.js';
 import { watchDrainage } from './drain-watch.js';
 import { keepLease, type LeaseKeeper } from './lease.js';
+import { ProjectMismatchError, recordVersionProject, versionProject } from './project-identity.js';
+import { watchRecords } from './record-watch.js';
 
 /** Which build a worker serves, and how it joins its deployment. */
 export interface RolloutTarget {
@@ -21,6 +25,8 @@ export interface RolloutTarget {
   /** The document the build serves (with its `deployment`). */
   doc: CatalogDocument;
   promote: 'auto' | 'manual';
+  /** The build's project identity (`resolveProjectIdentity`); undefined: no identity check and none recorded. */
+  project?: string;
   /** Called once the build is drained and neither current nor ramping; omitted: the worker does not watch. */
   onDrained?: () => void;
 }
@@ -34,17 +40,56 @@ export interface DeploymentMembership {
   leave(clean: boolean): Promise<void>;
 }
 
+/** gRPC codes of a version the engine has not registered yet (its worker's first poll is on its way). */
+const NOT_YET = new Set([5, 9]);
+
 /**
- * Joins the deployment (see the module comment). Call once the worker polls.
- * @throws the engine's error, or Error when Temporal does not list the build in time; whatever was set up is ended first.
+ * Records the build's project identity in its version's metadata, asking again every 100 ms while the engine has
+ * not registered the version yet, for at most `timeoutMs`.
+ * @throws the engine's last error when it never accepted the record.
+ */
+async function recordProjectWhenListed(client: Client, target: RolloutTarget & { project: string }, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await recordVersionProject(client, target.deployment, target.project, target.identity);
+    } catch (err) {
+      if (!NOT_YET.has(grpcCode(err) ?? -1) || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/**
+ * The deployment as it stands, and the current version's project when it is another project than the build's
+ * (a build that records no identity, from an older Skein, counts as the same project).
+ * @throws the engine's error.
+ */
+async function ownership(client: Client, target: RolloutTarget): Promise<{ state: DeploymentState | undefined; other?: { buildId: string; project: string } }> {
+  const state = await describeDeployment(client, target.deployment.name);
+  const current = state?.current;
+  if (!target.project || !current || current === target.deployment.buildId) return { state };
+  const project = await versionProject(client, { name: target.deployment.name, buildId: current });
+  return project && project !== target.project ? { state, other: { buildId: current, project } } : { state };
+}
+
+/**
+ * Joins the deployment (see the module comment). Call once the worker polls. The lease, the catalog record, the
+ * read of the deployment (with the current version's project) and, once that read allows it, the promotion go out
+ * together, so a new build is current about one round trip after its first poll.
+ * @throws ProjectMismatchError when the current version belongs to another project (the build's lease and record
+ *   are released first, its project identity is recorded, the catalog is left as it is); the engine's error, or
+ *   Error when Temporal does not list the build in time (whatever was set up is ended first).
  */
 export async function joinDeployment(client: Client, target: RolloutTarget, logger: Logger): Promise<DeploymentMembership> {
   const { catalog, deployment, identity } = target;
   let lease: LeaseKeeper | undefined;
   let stopDrainWatch: (() => void) | undefined;
+  let stopRecordWatch: (() => void) | undefined;
   const membership: DeploymentMembership = {
     async leave(clean) {
       stopDrainWatch?.();
+      stopRecordWatch?.();
       // A clean stop leaves nothing Running that pretends the catalog (or this build) is served, unless another worker still serves it.
       const retired = clean ? await retireCatalog(client, catalog, identity, deployment.buildId) : { catalog: false, lastOfBuild: false };
       if (retired.catalog) logger.info({ catalog }, 'catalog retired: no other worker serves it');
@@ -52,18 +97,34 @@ export async function joinDeployment(client: Client, target: RolloutTarget, logg
       if (retired.lastOfBuild) await dropVersionCatalog(client, catalog, deployment.buildId);
     },
   };
+  // Started together: none of them waits for another.
+  const leasing = keepLease(client, catalog, deployment.buildId, (err) => logger.warn({ err }, 'liveness lease not renewed; retrying'));
+  const recording = recordVersionCatalog(client, target.doc);
+  const reading = ownership(client, target);
+  leasing.then((l) => (lease = l)).catch(() => {});
+  recording.catch(() => {});
   try {
-    // The lease and the build's catalog record are independent: one round trip to the engine instead of two.
-    const [leased, recorded] = await Promise.allSettled([
-      keepLease(client, catalog, deployment.buildId, (err) => logger.warn({ err }, 'liveness lease not renewed; retrying')),
-      recordVersionCatalog(client, target.doc),
-    ]);
-    if (leased.status === 'fulfilled') lease = leased.value;
-    if (recorded.status === 'rejected') throw recorded.reason;
-    let current = false;
-    if (target.promote === 'auto') {
+    const { state, other } = await reading;
+    if (other) {
+      // Not this catalog's project: release what was set up for it, keep the engine's record of whose build this is
+      // (so that an operator can hand the catalog over by build ID), and never touch the catalog itself.
+      await Promise.allSettled([leasing, recording]);
+      await recordProjectWhenListed(client, target as RolloutTarget & { project: string }, 10_000).catch((err: unknown) =>
+        logger.warn({ err }, "could not record the build's project identity"),
+      );
+      await lease?.stop({ release: true });
+      await dropVersionCatalog(client, catalog, deployment.buildId);
+      throw new ProjectMismatchError({ catalog, project: target.project!, currentProject: other.project, currentBuildId: other.buildId, buildId: deployment.buildId });
+    }
+    // In the background: the engine accepts it once the first poll registered the version; nothing waits for it.
+    if (target.project)
+      void recordProjectWhenListed(client, target as RolloutTarget & { project: string }).catch((err: unknown) =>
+        logger.warn({ err }, "could not record the build's project identity; skein deploy status shows none for it"),
+      );
+    let current = state?.current === deployment.buildId;
+    if (!current && target.promote === 'auto') {
       // A failed promotion leaves the worker serving its build's pinned runs (never a crash loop): an operator promotes it.
-      const outcome = await promoteWhenReady(client, { ...deployment, identity }).catch((err: unknown) => {
+      const outcome: PromoteOutcome | 'failed' = await promoteWhenReady(client, { ...deployment, identity }, { state }).catch((err: unknown) => {
         logger.error(
           { err, deployment },
           `could not make build ${deployment.buildId} current (${(err as Error).message}); promote it with: skein deploy promote ${deployment.buildId}`,
@@ -77,13 +138,19 @@ export async function joinDeployment(client: Client, target: RolloutTarget, logg
       // The engine's answer decides, not a describe read right after it (the routing may not show the change yet).
       current = outcome === 'promoted' || outcome === 'already-current';
     }
-    if (!current) current = (await describeDeployment(client, deployment.name))?.current === deployment.buildId;
+    const [leased, recorded] = await Promise.allSettled([leasing, recording]);
+    if (leased.status === 'fulfilled') lease = leased.value;
+    if (recorded.status === 'rejected') throw recorded.reason;
+    if (!current && target.promote === 'manual') current = (await describeDeployment(client, deployment.name))?.current === deployment.buildId;
     if (current) await publishCatalog(client, target.doc);
     else logger.info({ deployment }, `build ${deployment.buildId} is not the current version: its catalog is published when it is promoted`);
   } catch (err) {
+    if (err instanceof ProjectMismatchError) throw err;
+    await Promise.allSettled([leasing]);
     await membership.leave(true);
     throw err;
   }
+  stopRecordWatch = watchRecords(client, { catalog, deployment, doc: target.doc }, logger);
   if (target.onDrained) {
     const onDrained = target.onDrained;
     stopDrainWatch = watchDrainage(client, deployment, {
