@@ -18,7 +18,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(forged.map((id) => h?.client.workflow.getHandle(id).terminate('test over').catch(() => {})));
+  await Promise.all(
+    forged.map((id) =>
+      h?.client.workflow
+        .getHandle(id)
+        .terminate('test over')
+        .catch(() => {}),
+    ),
+  );
   await h?.close();
 });
 

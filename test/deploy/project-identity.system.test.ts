@@ -117,7 +117,10 @@ describe('a catalog belongs to one project', () => {
     expect(code, b.output()).toBe(1);
     for (let i = 0; i < 3; i++) await startQuick();
 
-    const lines = b.stderr().split('\n').filter((l) => l.includes('not serving it'));
+    const lines = b
+      .stderr()
+      .split('\n')
+      .filter((l) => l.includes('not serving it'));
     expect(lines, b.output()).toHaveLength(1);
     const line = lines[0]!;
     expect(line).toContain('"shop-workflows"');

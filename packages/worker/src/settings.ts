@@ -33,6 +33,7 @@ export const workerSettings = {
     description:
       "the build ID (deployment version) the worker polls as, instead of the hash of the workflow bundle, the project's code, package.json's loading fields and resolved versions (`skein dev` sets `dev`)",
   }),
+  // eslint-disable-next-line no-control-regex -- matching control characters is what this pattern is for
   SKEIN_PROJECT: patternSetting(/^[^\u0000-\u001f\u007f]{1,214}$/, 'a project name of at most 214 characters, without control characters', {
     default: "package.json's name",
     description:

@@ -138,6 +138,7 @@ function statusTable(state: DeploymentState, workers: Map<string, number>, proje
 
 /** Text recorded by any client of the engine, printed with its non-printable characters escaped (`\u001b`, …). */
 function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is what this pattern is for
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 

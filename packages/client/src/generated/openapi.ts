@@ -582,7 +582,7 @@ export interface components {
              * @example order-42
              */
             workflowId?: string;
-            /** @description Catalog (task queue) to route to (at most 200 UTF-8 bytes); falls back to the default catalog */
+            /** @description Catalog (task queue) to route to (at most 200 UTF-8 bytes, no `@`); falls back to the default catalog */
             catalog?: string;
             /**
              * @deprecated
@@ -602,7 +602,7 @@ export interface components {
              * @example order-42
              */
             workflowId?: string;
-            /** @description Catalog (task queue) to route to (at most 200 UTF-8 bytes); falls back to the default catalog */
+            /** @description Catalog (task queue) to route to (at most 200 UTF-8 bytes, no `@`); falls back to the default catalog */
             catalog?: string;
             /**
              * @deprecated
@@ -1325,7 +1325,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Catalog (task queue) name */
+                /** @description Catalog (task queue) name (at most 200 UTF-8 bytes, no `@`) */
                 catalog: string;
             };
             cookie?: never;
@@ -1409,7 +1409,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 signal: string;
             };
@@ -1529,7 +1529,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 query: string;
             };
@@ -1649,7 +1649,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 update: string;
             };
@@ -1780,7 +1780,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -1862,7 +1862,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -1946,7 +1946,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -2028,7 +2028,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -2112,7 +2112,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -2205,7 +2205,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -2311,7 +2311,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -2402,7 +2402,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -2493,7 +2493,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -2580,7 +2580,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -2664,7 +2664,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -2759,7 +2759,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -2854,7 +2854,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -2975,7 +2975,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -3110,7 +3110,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -3283,7 +3283,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3404,7 +3404,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;

@@ -164,8 +164,7 @@ export async function promoteWhenReady(
     if (options.signal?.aborted) return 'left-as-is';
     const version = state?.versions.find((v) => v.buildId === target.buildId);
     if (state?.current === target.buildId) return 'already-current';
-    const fresh =
-      !version || version.state === 'inactive' || version.state === 'created' || (version.state === 'unknown' && version.firstActivatedAt === null);
+    const fresh = !version || version.state === 'inactive' || version.state === 'created' || (version.state === 'unknown' && version.firstActivatedAt === null);
     if (!fresh && state?.current !== null && state?.current !== undefined) return 'left-as-is';
     try {
       await setCurrentVersion(client, target.name, target.buildId, target.identity);

@@ -81,7 +81,7 @@ export async function versionProject(client: Client, version: VersionRef): Promi
   const payload = res.workerDeploymentVersionInfo?.metadata?.entries?.[PROJECT_METADATA_KEY];
   if (!payload) return null;
   try {
-    const value: unknown = defaultPayloadConverter.fromPayload(payload as never);
+    const value: unknown = defaultPayloadConverter.fromPayload(payload);
     return typeof value === 'string' ? value : null;
   } catch {
     return null;
@@ -98,7 +98,7 @@ export async function recordVersionProject(client: Client, version: VersionRef, 
   await client.workflowService.updateWorkerDeploymentVersionMetadata({
     namespace: client.options.namespace,
     deploymentVersion: { deploymentName: version.name, buildId: version.buildId },
-    upsertEntries: { [PROJECT_METADATA_KEY]: defaultPayloadConverter.toPayload(project) as never },
+    upsertEntries: { [PROJECT_METADATA_KEY]: defaultPayloadConverter.toPayload(project) },
     identity,
   });
 }
@@ -118,9 +118,7 @@ export async function versionProjects(client: Client, name: string, buildIds: re
  */
 export class ProjectMismatchError extends WorkerStartupError {
   override name = 'ProjectMismatchError';
-  constructor(
-    readonly mismatch: { catalog: string; project: string; currentProject: string; currentBuildId: string; buildId: string },
-  ) {
+  constructor(readonly mismatch: { catalog: string; project: string; currentProject: string; currentBuildId: string; buildId: string }) {
     const { catalog, project, currentProject, currentBuildId, buildId } = mismatch;
     super(
       `catalog "${catalog}" is served by project "${currentProject}" (build ${currentBuildId}), not by this worker's project "${project}" ` +

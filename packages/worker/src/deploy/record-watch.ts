@@ -148,7 +148,8 @@ export function watchRecords(client: Client, records: WatchedRecords, logger: Lo
     {
       wanted: async () => true,
       restore: () => recordVersionCatalog(client, doc),
-      onRestored: () => logger.warn({ catalog, deployment }, `the catalog record of build ${deployment.buildId} was closed while this worker serves it: recorded again`),
+      onRestored: () =>
+        logger.warn({ catalog, deployment }, `the catalog record of build ${deployment.buildId} was closed while this worker serves it: recorded again`),
       onError,
     },
     controller.signal,

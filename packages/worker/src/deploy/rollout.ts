@@ -85,11 +85,12 @@ export async function joinDeployment(client: Client, target: RolloutTarget, logg
   const { catalog, deployment, identity } = target;
   let lease: LeaseKeeper | undefined;
   let stopDrainWatch: (() => void) | undefined;
-  let stopRecordWatch: (() => void) | undefined;
+  /** Ends the watch of the catalog records (set once the worker serves). */
+  const recordWatch: { stop?: () => void } = {};
   const membership: DeploymentMembership = {
     async leave(clean) {
       stopDrainWatch?.();
-      stopRecordWatch?.();
+      recordWatch.stop?.();
       // A clean stop leaves nothing Running that pretends the catalog (or this build) is served, unless another worker still serves it.
       const retired = clean ? await retireCatalog(client, catalog, identity, deployment.buildId) : { catalog: false, lastOfBuild: false };
       if (retired.catalog) logger.info({ catalog }, 'catalog retired: no other worker serves it');
@@ -114,7 +115,13 @@ export async function joinDeployment(client: Client, target: RolloutTarget, logg
       );
       await lease?.stop({ release: true });
       await dropVersionCatalog(client, catalog, deployment.buildId);
-      throw new ProjectMismatchError({ catalog, project: target.project!, currentProject: other.project, currentBuildId: other.buildId, buildId: deployment.buildId });
+      throw new ProjectMismatchError({
+        catalog,
+        project: target.project!,
+        currentProject: other.project,
+        currentBuildId: other.buildId,
+        buildId: deployment.buildId,
+      });
     }
     // In the background: the engine accepts it once the first poll registered the version; nothing waits for it.
     if (target.project)
@@ -150,7 +157,7 @@ export async function joinDeployment(client: Client, target: RolloutTarget, logg
     await membership.leave(true);
     throw err;
   }
-  stopRecordWatch = watchRecords(client, { catalog, deployment, doc: target.doc }, logger);
+  recordWatch.stop = watchRecords(client, { catalog, deployment, doc: target.doc }, logger);
   if (target.onDrained) {
     const onDrained = target.onDrained;
     stopDrainWatch = watchDrainage(client, deployment, {

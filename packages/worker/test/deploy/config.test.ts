@@ -9,7 +9,12 @@ describe('deployment settings', () => {
 
   it('reads SKEIN_DEPLOYMENT_NAME, SKEIN_BUILD_ID, SKEIN_PROMOTE and SKEIN_PROJECT', () => {
     expect(
-      loadDeploymentConfig('shop', { SKEIN_DEPLOYMENT_NAME: 'shop-eu', SKEIN_BUILD_ID: ' 2026-11-25-a ', SKEIN_PROMOTE: 'Manual', SKEIN_PROJECT: '@acme/shop' }),
+      loadDeploymentConfig('shop', {
+        SKEIN_DEPLOYMENT_NAME: 'shop-eu',
+        SKEIN_BUILD_ID: ' 2026-11-25-a ',
+        SKEIN_PROMOTE: 'Manual',
+        SKEIN_PROJECT: '@acme/shop',
+      }),
     ).toEqual({
       name: 'shop-eu',
       buildId: '2026-11-25-a',
