@@ -7,6 +7,7 @@
 import { catalogVersionWorkflowId, catalogWorkflowId } from '@skein/core';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import protoModule from '@temporalio/proto';
+import pRetry from 'p-retry';
 import type { Logger } from 'pino';
 import { publishCatalog, recordVersionCatalog, type CatalogDocument } from '../catalog.js';
 import { describeDeployment } from './deployment.js';
@@ -14,8 +15,9 @@ import { describeDeployment } from './deployment.js';
 /** `@temporalio/proto` is CommonJS: its namespace is read off the default export. */
 const CLOSE_EVENT = protoModule.temporal.api.enums.v1.HistoryEventFilterType.HISTORY_EVENT_FILTER_TYPE_CLOSE_EVENT;
 
-/** How long to wait after a failed engine call before asking again, ms. */
+/** How long to wait after a failed engine call before asking again, ms (doubling up to {@link MAX_RETRY_MS}). */
 const RETRY_MS = 1_000;
+const MAX_RETRY_MS = 10_000;
 /** How often to look again while the catalog has no published document and this worker's build is not current, ms. */
 const IDLE_LOOK_MS = 5_000;
 /** Shortest time between two restorations of one record, ms: a record closed in a loop costs at most this rate. */
@@ -86,7 +88,8 @@ async function runningRun(client: Client, workflowId: string): Promise<string | 
 
 /**
  * Keeps one record running: waits for its running run to close, then `restore()`s it when `wanted()` says so;
- * loops until `signal` aborts. Engine failures are reported through `onError` and retried after {@link RETRY_MS}.
+ * loops until `signal` aborts. A round that fails (the engine briefly unreachable) is reported through `onError` and
+ * asked again after 1 s, doubling up to 10 s.
  */
 async function keepRunning(
   client: Client,
@@ -95,28 +98,28 @@ async function keepRunning(
   signal: AbortSignal,
 ): Promise<void> {
   let lastRestore = 0;
+  /** One round: wait for the running run to close, or restore the record (or look again later). */
+  const round = async () => {
+    const runId = await runningRun(client, workflowId);
+    if (runId) return void (await closed(client, workflowId, runId, signal));
+    if (signal.aborted) return;
+    if (!(await hooks.wanted())) return pause(IDLE_LOOK_MS, signal);
+    await pause(lastRestore + MIN_RESTORE_GAP_MS - Date.now(), signal);
+    if (signal.aborted) return;
+    await hooks.restore();
+    lastRestore = Date.now();
+    hooks.onRestored();
+  };
   while (!signal.aborted) {
-    try {
-      const runId = await runningRun(client, workflowId);
-      if (runId) {
-        await closed(client, workflowId, runId, signal);
-        continue;
-      }
-      if (signal.aborted) return;
-      if (!(await hooks.wanted())) {
-        await pause(IDLE_LOOK_MS, signal);
-        continue;
-      }
-      await pause(lastRestore + MIN_RESTORE_GAP_MS - Date.now(), signal);
-      if (signal.aborted) return;
-      await hooks.restore();
-      lastRestore = Date.now();
-      hooks.onRestored();
-    } catch (err) {
-      if (signal.aborted) return;
-      hooks.onError(err);
-      await pause(RETRY_MS, signal);
-    }
+    await pRetry(round, {
+      retries: Number.POSITIVE_INFINITY,
+      minTimeout: RETRY_MS,
+      maxTimeout: MAX_RETRY_MS,
+      signal,
+      onFailedAttempt: ({ error }) => {
+        if (!signal.aborted) hooks.onError(error);
+      },
+    }).catch(() => {}); // only an abort ends the retries: the loop ends with it
   }
 }
 

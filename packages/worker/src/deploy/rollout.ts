@@ -8,6 +8,7 @@
  */
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
+import pRetry from 'p-retry';
 import { dropVersionCatalog, publishCatalog, recordVersionCatalog, type CatalogDocument } from '../catalog.js';
 import { retireCatalog } from '../catalog-ownership.js';
 import { describeDeployment, grpcCode, promoteWhenReady, type DeploymentState, type PromoteOutcome } from './deployment.js';
@@ -44,20 +45,19 @@ export interface DeploymentMembership {
 const NOT_YET = new Set([5, 9]);
 
 /**
- * Records the build's project identity in its version's metadata, asking again every 100 ms while the engine has
- * not registered the version yet, for at most `timeoutMs`.
+ * Records the build's project identity in its version's metadata, asked again (100 ms, then up to 1 s apart) while
+ * the engine has not registered the version yet, for at most `timeoutMs`.
  * @throws the engine's last error when it never accepted the record.
  */
 async function recordProjectWhenListed(client: Client, target: RolloutTarget & { project: string }, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await recordVersionProject(client, target.deployment, target.project, target.identity);
-    } catch (err) {
-      if (!NOT_YET.has(grpcCode(err) ?? -1) || Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  await pRetry(() => recordVersionProject(client, target.deployment, target.project, target.identity), {
+    retries: Number.POSITIVE_INFINITY,
+    minTimeout: 100,
+    maxTimeout: 1_000,
+    factor: 1.5,
+    maxRetryTime: timeoutMs,
+    shouldRetry: ({ error }) => NOT_YET.has(grpcCode(error) ?? -1),
+  });
 }
 
 /**
