@@ -148,7 +148,6 @@ export async function joinDeployment(client: Client, target: RolloutTarget, logg
     const [leased, recorded] = await Promise.allSettled([leasing, recording]);
     if (leased.status === 'fulfilled') lease = leased.value;
     if (recorded.status === 'rejected') throw recorded.reason;
-    if (!current && target.promote === 'manual') current = (await describeDeployment(client, deployment.name))?.current === deployment.buildId;
     if (current) await publishCatalog(client, target.doc);
     else logger.info({ deployment }, `build ${deployment.buildId} is not the current version: its catalog is published when it is promoted`);
   } catch (err) {
