@@ -35,7 +35,7 @@ export interface WatchedRecords {
 /** Resolves after `ms`, or at once when `signal` aborts. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
+    if (signal.aborted || ms <= 0) return resolve();
     const timer = setTimeout(done, ms);
     function done() {
       clearTimeout(timer);
@@ -104,7 +104,7 @@ async function keepRunning(
     if (runId) return void (await closed(client, workflowId, runId, signal));
     if (signal.aborted) return;
     if (!(await hooks.wanted())) return pause(IDLE_LOOK_MS, signal);
-    await pause(lastRestore + MIN_RESTORE_GAP_MS - Date.now(), signal);
+    await pause(Math.max(0, lastRestore + MIN_RESTORE_GAP_MS - Date.now()), signal);
     if (signal.aborted) return;
     await hooks.restore();
     lastRestore = Date.now();
