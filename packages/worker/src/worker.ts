@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { ActivityResolver, buildActivities } from './activities.js';
 import { bundleWorkflows, type WorkflowBundleResult } from './bundle/bundle.js';
 import { buildCatalogDocument, fitCatalogDocument, type CatalogDocument } from './catalog.js';
-import { joinDeployment, type DeploymentMembership } from './deploy/rollout.js';
+import { beginJoin, type DeploymentMembership } from './deploy/rollout.js';
 import { bundleCacheDirOf, loadDeploymentConfig, loadWorkerConfig, traceDirOf, type DeploymentConfig, type EngineConnectionConfig } from './config.js';
 import { computeBuildId, resolveBuildId } from './deploy/build-id.js';
 import { resolveProjectIdentity } from './deploy/project-identity.js';
@@ -238,6 +238,21 @@ async function serveProject(
     const fitted = fitCatalogDocument(built);
     const catalogDocument = fitted.doc;
     if (fitted.schemasDropped) logger.warn('catalog too large for the engine memo: published without JSON Schemas');
+    // The build's lease, its catalog record and the read of the deployment go out now, while the worker is created;
+    // only the promotion and the publication wait for the first poll.
+    const join = beginJoin(
+      client,
+      {
+        catalog,
+        identity,
+        deployment,
+        doc: catalogDocument,
+        promote: options.promote ?? deploymentSettings.promote,
+        project: identityOfProject.project,
+        ...(options.exitWhenDrained ? { onDrained: () => stopWorker() } : {}),
+      },
+      logger,
+    );
     const { worker, limits } = await createTemporalWorker({
       connection: nativeConnection,
       namespace: engine.namespace,
@@ -255,6 +270,9 @@ async function serveProject(
       interceptors: { activity: [...telemetry.worker.activityInterceptors, activityInterceptor(resolver, events)] },
       shutdownGraceTime: options.shutdownGraceTimeMs ?? 10_000,
       ...options.workerOptions,
+    }).catch(async (err: unknown) => {
+      await join.abandon();
+      throw err;
     });
     await dispatchLifecycle('onBeforeStart', {
       eventId: crypto.randomUUID(),
@@ -310,21 +328,9 @@ async function serveProject(
         await telemetry.close();
         await closeConnections();
       });
-    // The worker polls: it joins its build's rollout (lease, catalog record, promotion, the served catalog).
+    // The worker polls: it completes its join of the build's rollout (promotion, the served catalog).
     try {
-      membership = await joinDeployment(
-        client,
-        {
-          catalog,
-          identity,
-          deployment,
-          doc: catalogDocument,
-          promote: options.promote ?? deploymentSettings.promote,
-          project: identityOfProject.project,
-          ...(options.exitWhenDrained ? { onDrained: stopWorker } : {}),
-        },
-        logger,
-      );
+      membership = await join.joined();
     } catch (err) {
       // The worker already polls: stop it before failing the start.
       if (worker.getState() === 'RUNNING') worker.shutdown();

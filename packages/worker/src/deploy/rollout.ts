@@ -73,15 +73,35 @@ async function ownership(client: Client, target: RolloutTarget): Promise<{ state
   return project && project !== target.project ? { state, other: { buildId: current, project } } : { state };
 }
 
+/** A join begun before the worker polls (`beginJoin`): completed once it polls, or abandoned. */
+export interface DeploymentJoin {
+  /**
+   * Completes the join once the worker polls: the promotion (when the build is new and of the current version's
+   * project), the served catalog, the record and drain watches.
+   * @throws ProjectMismatchError when the current version belongs to another project (the build's lease and record
+   *   are released first, its project identity is recorded once the engine registered the version, the catalog is
+   *   left as it is); the engine's error (whatever was set up is ended first).
+   */
+  joined(): Promise<DeploymentMembership>;
+  /** Ends what was set up, for a worker that failed before it polled (as a clean stop would). Never throws. */
+  abandon(): Promise<void>;
+}
+
 /**
- * Joins the deployment (see the module comment). Call once the worker polls. The lease, the catalog record, the
- * read of the deployment (with the current version's project) and, once that read allows it, the promotion go out
- * together, so a new build is current about one round trip after its first poll.
- * @throws ProjectMismatchError when the current version belongs to another project (the build's lease and record
- *   are released first, its project identity is recorded, the catalog is left as it is); the engine's error, or
- *   Error when Temporal does not list the build in time (whatever was set up is ended first).
+ * Joins the deployment (see the module comment) in one go. Call once the worker polls.
+ * @throws as {@link DeploymentJoin.joined}.
  */
 export async function joinDeployment(client: Client, target: RolloutTarget, logger: Logger): Promise<DeploymentMembership> {
+  return beginJoin(client, target, logger).joined();
+}
+
+/**
+ * Begins joining the deployment before the worker polls: the lease, the catalog record and the read of the
+ * deployment (with the current version's project) go out at once, while the worker is being created, so that only
+ * the promotion (one round trip once the first poll registered the version) and the publication remain after it.
+ * Never throws: failures surface from `joined()`.
+ */
+export function beginJoin(client: Client, target: RolloutTarget, logger: Logger): DeploymentJoin {
   const { catalog, deployment, identity } = target;
   let lease: LeaseKeeper | undefined;
   let stopDrainWatch: (() => void) | undefined;
@@ -98,74 +118,88 @@ export async function joinDeployment(client: Client, target: RolloutTarget, logg
       if (retired.lastOfBuild) await dropVersionCatalog(client, catalog, deployment.buildId);
     },
   };
-  // Started together: none of them waits for another.
+  // Started together: none of them waits for another, nor for the worker.
   const leasing = keepLease(client, catalog, deployment.buildId, (err) => logger.warn({ err }, 'liveness lease not renewed; retrying'));
   const recording = recordVersionCatalog(client, target.doc);
   const reading = ownership(client, target);
   leasing.then((l) => (lease = l)).catch(() => {});
   recording.catch(() => {});
-  try {
-    const { state, other } = await reading;
-    if (other) {
-      // Not this catalog's project: release what was set up for it, keep the engine's record of whose build this is
-      // (so that an operator can hand the catalog over by build ID), and never touch the catalog itself.
+  reading.catch(() => {});
+  return {
+    abandon: async () => {
       await Promise.allSettled([leasing, recording]);
-      await recordProjectWhenListed(client, target as RolloutTarget & { project: string }, 10_000).catch((err: unknown) =>
-        logger.warn({ err }, "could not record the build's project identity"),
-      );
-      await lease?.stop({ release: true });
-      await dropVersionCatalog(client, catalog, deployment.buildId);
-      throw new ProjectMismatchError({
-        catalog,
-        project: target.project!,
-        currentProject: other.project,
-        currentBuildId: other.buildId,
-        buildId: deployment.buildId,
-      });
-    }
-    // In the background: the engine accepts it once the first poll registered the version; nothing waits for it.
-    if (target.project)
-      void recordProjectWhenListed(client, target as RolloutTarget & { project: string }).catch((err: unknown) =>
-        logger.warn({ err }, "could not record the build's project identity; skein deploy status shows none for it"),
-      );
-    let current = state?.current === deployment.buildId;
-    if (!current && target.promote === 'auto') {
-      // A failed promotion leaves the worker serving its build's pinned runs (never a crash loop): an operator promotes it.
-      const outcome: PromoteOutcome | 'failed' = await promoteWhenReady(client, { ...deployment, identity }, { state }).catch((err: unknown) => {
-        logger.error(
-          { err, deployment },
-          `could not make build ${deployment.buildId} current (${(err as Error).message}); promote it with: skein deploy promote ${deployment.buildId}`,
+      await membership.leave(true);
+    },
+    joined: () => completeJoin(),
+  };
+
+  async function completeJoin(): Promise<DeploymentMembership> {
+    try {
+      const { state, other } = await reading;
+      if (other) {
+        // Not this catalog's project: release what was set up for it, keep the engine's record of whose build this is
+        // (so that an operator can hand the catalog over by build ID), and never touch the catalog itself.
+        await Promise.allSettled([leasing, recording]);
+        await recordProjectWhenListed(client, target as RolloutTarget & { project: string }, 10_000).catch((err: unknown) =>
+          logger.warn({ err }, "could not record the build's project identity"),
         );
-        return 'failed' as const;
-      });
-      if (outcome === 'promoted') logger.info({ deployment }, `build ${deployment.buildId} is now the current version of deployment "${deployment.name}"`);
-      if (outcome === 'left-as-is') {
-        logger.warn({ deployment }, `build ${deployment.buildId} served before and was replaced: left as it is (skein deploy promote makes it current again)`);
+        await lease?.stop({ release: true });
+        await dropVersionCatalog(client, catalog, deployment.buildId);
+        throw new ProjectMismatchError({
+          catalog,
+          project: target.project!,
+          currentProject: other.project,
+          currentBuildId: other.buildId,
+          buildId: deployment.buildId,
+        });
       }
-      // The engine's answer decides, not a describe read right after it (the routing may not show the change yet).
-      current = outcome === 'promoted' || outcome === 'already-current';
+      // In the background: the engine accepts it once the first poll registered the version; nothing waits for it.
+      if (target.project)
+        void recordProjectWhenListed(client, target as RolloutTarget & { project: string }).catch((err: unknown) =>
+          logger.warn({ err }, "could not record the build's project identity; skein deploy status shows none for it"),
+        );
+      let current = state?.current === deployment.buildId;
+      if (!current && target.promote === 'auto') {
+        // A failed promotion leaves the worker serving its build's pinned runs (never a crash loop): an operator promotes it.
+        const outcome: PromoteOutcome | 'failed' = await promoteWhenReady(client, { ...deployment, identity }, { state }).catch((err: unknown) => {
+          logger.error(
+            { err, deployment },
+            `could not make build ${deployment.buildId} current (${(err as Error).message}); promote it with: skein deploy promote ${deployment.buildId}`,
+          );
+          return 'failed' as const;
+        });
+        if (outcome === 'promoted') logger.info({ deployment }, `build ${deployment.buildId} is now the current version of deployment "${deployment.name}"`);
+        if (outcome === 'left-as-is') {
+          logger.warn(
+            { deployment },
+            `build ${deployment.buildId} served before and was replaced: left as it is (skein deploy promote makes it current again)`,
+          );
+        }
+        // The engine's answer decides, not a describe read right after it (the routing may not show the change yet).
+        current = outcome === 'promoted' || outcome === 'already-current';
+      }
+      const [leased, recorded] = await Promise.allSettled([leasing, recording]);
+      if (leased.status === 'fulfilled') lease = leased.value;
+      if (recorded.status === 'rejected') throw recorded.reason;
+      if (current) await publishCatalog(client, target.doc);
+      else logger.info({ deployment }, `build ${deployment.buildId} is not the current version: its catalog is published when it is promoted`);
+    } catch (err) {
+      if (err instanceof ProjectMismatchError) throw err;
+      await Promise.allSettled([leasing]);
+      await membership.leave(true);
+      throw err;
     }
-    const [leased, recorded] = await Promise.allSettled([leasing, recording]);
-    if (leased.status === 'fulfilled') lease = leased.value;
-    if (recorded.status === 'rejected') throw recorded.reason;
-    if (current) await publishCatalog(client, target.doc);
-    else logger.info({ deployment }, `build ${deployment.buildId} is not the current version: its catalog is published when it is promoted`);
-  } catch (err) {
-    if (err instanceof ProjectMismatchError) throw err;
-    await Promise.allSettled([leasing]);
-    await membership.leave(true);
-    throw err;
+    recordWatch.stop = watchRecords(client, { catalog, deployment, doc: target.doc }, logger);
+    if (target.onDrained) {
+      const onDrained = target.onDrained;
+      stopDrainWatch = watchDrainage(client, deployment, {
+        onDrained: () => {
+          logger.info({ deployment }, `build ${deployment.buildId} is drained and no longer current: stopping`);
+          onDrained();
+        },
+        onError: (err) => logger.warn({ err }, 'drainage check failed; retrying'),
+      });
+    }
+    return membership;
   }
-  recordWatch.stop = watchRecords(client, { catalog, deployment, doc: target.doc }, logger);
-  if (target.onDrained) {
-    const onDrained = target.onDrained;
-    stopDrainWatch = watchDrainage(client, deployment, {
-      onDrained: () => {
-        logger.info({ deployment }, `build ${deployment.buildId} is drained and no longer current: stopping`);
-        onDrained();
-      },
-      onError: (err) => logger.warn({ err }, 'drainage check failed; retrying'),
-    });
-  }
-  return membership;
 }
