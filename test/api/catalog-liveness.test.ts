@@ -1,7 +1,7 @@
 /**
  * Catalog liveness and versions against a real dev server: a catalog is available while a worker of its current
- * build serves it; a worker of another project (another build) joins, becomes the current version and its
- * workflows are the ones served, while a run pinned to the first build stays readable; workers that stop cleanly
+ * build serves it; a new build of the project (another code base that an operator declares the same project with
+ * SKEIN_PROJECT) joins, becomes the current version and its workflows are the ones served, while a run pinned to the first build stays readable; workers that stop cleanly
  * retire the catalog at once.
  */
 import path from 'node:path';
@@ -75,7 +75,7 @@ describe('catalog liveness from the engine', () => {
     expect(listed.body.runs.filter((r: { workflowType: string }) => r.workflowType.startsWith('$'))).toEqual([]);
   });
 
-  it('a worker of another project joins as a new build, becomes current, and its workflows are served; a run pinned to the first build stays readable', async () => {
+  it('a new build of the project (other code, declared the same project by SKEIN_PROJECT) joins, becomes current, and its workflows are served; a run pinned to the first build stays readable', async () => {
     // A run of the first build that waits (pinned to that build).
     const started = await fetch(`${url}/workflow/start`, {
       method: 'POST',
@@ -85,7 +85,7 @@ describe('catalog liveness from the engine', () => {
     expect(started.status).toBe(200);
     const { workflowId } = (await started.json()) as { workflowId: string };
 
-    other = spawnSkein(['worker', 'fixtures/projects/catalog-other'], { TEMPORAL_ADDRESS: address, SKEIN_CATALOG: catalog });
+    other = spawnSkein(['worker', 'fixtures/projects/catalog-other'], { TEMPORAL_ADDRESS: address, SKEIN_CATALOG: catalog, SKEIN_PROJECT: 'api-suite' });
     const next = await eventually(async () => {
       const r = await get(`/workflow/catalog/${catalog}`);
       return r.status === 200 && r.body.version !== workers[0]!.catalogDocument.version ? r : undefined;

@@ -196,7 +196,8 @@ describe('rollout of a new build on a live fleet', () => {
     expect(state.versions.map((v) => v.buildId).sort()).toEqual([v1Build, v2Build].sort());
     const table = await deploy('status');
     expect(table.code, table.stderr).toBe(0);
-    expect(table.stdout).toMatch(new RegExp(`${v2Build}\\s+current`));
+    // Each build's row names its project: both builds are of the one project.
+    expect(table.stdout).toMatch(new RegExp(`${v2Build}\\s+rollout-fixture\\s+current`));
     expect(table.stdout).toContain(v1Build);
   }, 180_000);
 

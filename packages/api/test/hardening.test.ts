@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { jsonLimitIssue, MAX_JSON_DEPTH } from '../src/middleware/body-limits.js';
 import { browserGuard, hostAllowed, originAllowed } from '../src/middleware/browser.js';
 import { buildOpenApiDocument } from '../src/openapi.js';
-import { workflowIdSchema } from '../src/schemas/common.js';
+import { catalogNameSchema, workflowIdSchema } from '../src/schemas/common.js';
 import { isUnknownUpdate, nameList, unknownQueryNames } from '../src/temporal/handlers.js';
 import { traceFilePath as coreTraceFilePath, traceObjectKey, traceObjectUrl, traceSegment as coreTraceSegment } from '@skein/core';
 import {
@@ -38,6 +38,25 @@ describe('request limits', () => {
     expect(workflowIdSchema.safeParse('é'.repeat(501)).success).toBe(false);
     expect(workflowIdSchema.safeParse('x'.repeat(1000)).success).toBe(true);
     expect(workflowIdSchema.safeParse('').success).toBe(false);
+  });
+
+  it("refuses ids starting with $ (Skein's records) and ids holding C0 control characters or DEL; other Unicode is accepted", () => {
+    for (const id of ['$catalog:main', '$lease:main@b1', '$']) {
+      const r = workflowIdSchema.safeParse(id);
+      expect(r.success, id).toBe(false);
+      expect(r.error?.issues[0]?.message).toMatch(/reserved for Skein's own records/);
+    }
+    for (const id of ['a\u001b[31m', 'a\nb', '\u0000', 'a\u007f', 'x\u001f']) {
+      const r = workflowIdSchema.safeParse(id);
+      expect(r.success, JSON.stringify(id)).toBe(false);
+      expect(r.error?.issues[0]?.message).toMatch(/control characters/);
+    }
+    for (const id of ['order-42', 'a$b', 'été', 'a\u0080b', 'emoji-🙂']) expect(workflowIdSchema.safeParse(id).success, id).toBe(true);
+  });
+
+  it('refuses "@" in catalog names', () => {
+    expect(catalogNameSchema.safeParse('main').success).toBe(true);
+    expect(catalogNameSchema.safeParse('main@b1').success).toBe(false);
   });
 });
 

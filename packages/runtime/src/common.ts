@@ -5,12 +5,20 @@ import { choiceSetting, intSetting, rawSetting, settingDocs } from './settings.j
 /** Longest catalog name, in UTF-8 bytes (as the engine counts a task queue's name). */
 export const MAX_CATALOG_BYTES = 200;
 
-/** `SKEIN_CATALOG`: the catalog (task queue) a worker serves and the API's default; read the same way by both. */
+/**
+ * `SKEIN_CATALOG`: the catalog (task queue) a worker serves and the API's default; read the same way by both: at most
+ * {@link MAX_CATALOG_BYTES} UTF-8 bytes, without `@`.
+ */
 export const catalogSetting = rawSetting()
   .transform((value, ctx): string => {
     if (value === undefined) return DEFAULT_CATALOG;
     if (Buffer.byteLength(value) > MAX_CATALOG_BYTES) {
       ctx.addIssue({ code: 'custom', message: `must be a catalog name of at most ${MAX_CATALOG_BYTES} UTF-8 bytes` });
+      return z.NEVER;
+    }
+    if (value.includes('@')) {
+      // `@` separates a catalog from a build ID in the ids of Skein's records (`$catalog:<catalog>@<buildId>`).
+      ctx.addIssue({ code: 'custom', message: 'must be a catalog name without "@" (it separates a catalog from a build ID in record ids)' });
       return z.NEVER;
     }
     return value;

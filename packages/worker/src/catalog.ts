@@ -28,6 +28,8 @@ export interface CatalogDocument {
   identity: string;
   /** The Worker Versioning deployment version that serves this document: deployment name and build ID. */
   deployment?: { name: string; buildId: string };
+  /** The project identity of that build (`SKEIN_PROJECT`, else package.json's `name`); not part of `version`. */
+  project?: string;
   /**
    * The local trace folder this build's workers write (absolute path; a build has one, its ID covers it), never a
    * folder taken over from an earlier document: an API on the same machine reads a run's local trace file only
@@ -138,23 +140,65 @@ export async function recordVersionCatalog(client: Client, doc: CatalogDocument)
   });
 }
 
+/** Thrown when a build's catalog record is not what it claims to be (another catalog or build, another type of execution). */
+export class CatalogRecordMismatchError extends Error {
+  override name = 'CatalogRecordMismatchError';
+}
+
 /**
- * Publishes the recorded document of build `buildId` as the catalog's served document (`publishCatalog`), then makes
- * the catalog's declared schedules match it (`syncDeclaredSchedules`).
- * @returns false when no running worker of that build recorded one (its workers stopped, or it never ran on this catalog).
- * @throws the engine's error.
+ * The catalog document recorded by build `buildId`'s running workers on `catalog` (`$catalog:<catalog>@<buildId>`).
+ * @returns undefined when no running worker of that build recorded one (its workers stopped, or it never ran on this catalog).
+ * @throws CatalogRecordMismatchError when the execution under that id is not a build's catalog record on the records
+ *   task queue, or its document names another catalog or build; the engine's error.
+ */
+export async function readCatalogRecord(client: Client, catalog: string, buildId: string): Promise<CatalogDocument | undefined> {
+  const recordId = catalogVersionWorkflowId(catalog, buildId);
+  let d;
+  try {
+    d = await client.workflow.getHandle(recordId).describe();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return undefined;
+    throw err;
+  }
+  const doc = d.memo?.catalog as CatalogDocument | undefined;
+  if (d.status.name !== 'RUNNING' || !doc) return undefined;
+  if (d.type !== CATALOG_VERSION_WORKFLOW_TYPE || d.taskQueue !== RECORDS_TASK_QUEUE) {
+    throw new CatalogRecordMismatchError(`${recordId} is not a catalog record (a ${d.type} execution on ${d.taskQueue}): refused to publish it`);
+  }
+  if (doc.catalog !== catalog || doc.deployment?.buildId !== buildId) {
+    throw new CatalogRecordMismatchError(
+      `the catalog record ${recordId} names catalog "${String(doc.catalog)}" and build ${String(doc.deployment?.buildId)}, not "${catalog}" and ${buildId}: refused to publish it`,
+    );
+  }
+  return doc;
+}
+
+/**
+ * Publishes the recorded document of build `buildId` (`readCatalogRecord`) as `catalog`'s served document
+ * (`publishCatalog`), always under `catalog`, the catalog it was asked for, then makes the catalog's declared
+ * schedules match it (`syncDeclaredSchedules`).
+ * @returns false when no running worker of that build recorded one.
+ * @throws CatalogRecordMismatchError when the record is not what it claims to be (nothing is published); the engine's error.
  */
 export async function publishCurrentCatalog(client: Client, catalog: string, buildId: string): Promise<boolean> {
-  try {
-    const d = await client.workflow.getHandle(catalogVersionWorkflowId(catalog, buildId)).describe();
-    const doc = d.memo?.catalog as CatalogDocument | undefined;
-    if (d.status.name !== 'RUNNING' || !doc) return false;
-    await publishCatalog(client, { ...doc, publishedAt: Date.now() });
-    await syncDeclaredSchedules(client, doc);
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
+  const doc = await readCatalogRecord(client, catalog, buildId);
+  if (!doc) return false;
+  await publishCatalog(client, { ...doc, catalog, publishedAt: Date.now() });
+  await syncDeclaredSchedules(client, { ...doc, catalog });
+  return true;
+}
+
+/**
+ * Ends `catalog`'s served document (`$catalog:<catalog>`) when it is not build `buildId`'s: after a promotion of a
+ * build that has no running worker, the API then answers `CatalogNotAvailableError` until a worker of that build
+ * publishes its own, instead of serving the previous build's workflows. Never throws.
+ */
+export async function retireOtherCatalog(client: Client, catalog: string, buildId: string): Promise<void> {
+  const handle = client.workflow.getHandle(catalogWorkflowId(catalog));
+  const d = await handle.describe().catch(() => undefined);
+  const doc = d?.memo?.catalog as CatalogDocument | undefined;
+  if (d?.status.name === 'RUNNING' && doc?.deployment?.buildId !== buildId) {
+    await handle.terminate(`build ${buildId} was made current and has no running worker yet`).catch(() => {});
   }
 }
 

@@ -178,21 +178,23 @@ export interface DeploymentConfig {
    * leaves that to an operator (`skein deploy promote`) or a CD system.
    */
   promote: 'auto' | 'manual';
+  /** `SKEIN_PROJECT`: the project identity recorded with the build, instead of package.json's `name`; undefined when unset. */
+  project: string | undefined;
 }
 
 function deploymentOf(
   catalog: string,
-  s: { SKEIN_DEPLOYMENT_NAME: string | undefined; SKEIN_BUILD_ID: string | undefined; SKEIN_PROMOTE: 'auto' | 'manual' },
+  s: { SKEIN_DEPLOYMENT_NAME: string | undefined; SKEIN_BUILD_ID: string | undefined; SKEIN_PROMOTE: 'auto' | 'manual'; SKEIN_PROJECT: string | undefined },
 ): DeploymentConfig {
-  return { name: s.SKEIN_DEPLOYMENT_NAME ?? catalog, buildId: s.SKEIN_BUILD_ID, promote: s.SKEIN_PROMOTE };
+  return { name: s.SKEIN_DEPLOYMENT_NAME ?? catalog, buildId: s.SKEIN_BUILD_ID, promote: s.SKEIN_PROMOTE, project: s.SKEIN_PROJECT };
 }
 
 /**
  * Reads the Worker Versioning settings for `catalog` (a catalog other than `SKEIN_CATALOG`, given to `startWorker`,
  * names the default deployment).
- * @throws ConfigError (one line naming the variable) when `SKEIN_PROMOTE`, `SKEIN_DEPLOYMENT_NAME` or `SKEIN_BUILD_ID` is malformed.
+ * @throws ConfigError (one line naming the variable) when `SKEIN_PROMOTE`, `SKEIN_DEPLOYMENT_NAME`, `SKEIN_BUILD_ID` or `SKEIN_PROJECT` is malformed.
  */
 export function loadDeploymentConfig(catalog: string, env: NodeJS.ProcessEnv = process.env): DeploymentConfig {
-  const { SKEIN_DEPLOYMENT_NAME, SKEIN_BUILD_ID, SKEIN_PROMOTE } = workerSettings;
-  return deploymentOf(catalog, loadSettings({ SKEIN_DEPLOYMENT_NAME, SKEIN_BUILD_ID, SKEIN_PROMOTE }, env));
+  const { SKEIN_DEPLOYMENT_NAME, SKEIN_BUILD_ID, SKEIN_PROMOTE, SKEIN_PROJECT } = workerSettings;
+  return deploymentOf(catalog, loadSettings({ SKEIN_DEPLOYMENT_NAME, SKEIN_BUILD_ID, SKEIN_PROMOTE, SKEIN_PROJECT }, env));
 }

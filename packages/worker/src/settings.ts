@@ -28,10 +28,16 @@ export const workerSettings = {
     default: '<catalog>',
     description: "the Temporal worker deployment (Worker Versioning) the worker's build belongs to; also read by `skein deploy`",
   }),
-  SKEIN_BUILD_ID: patternSetting(/^[^.\s]{1,255}$/, 'a build ID of at most 255 characters, without "." or whitespace', {
+  SKEIN_BUILD_ID: patternSetting(/^[^.\s@]{1,255}$/, 'a build ID of at most 255 characters, without ".", "@" or whitespace', {
     default: '<content hash>',
     description:
       "the build ID (deployment version) the worker polls as, instead of the hash of the workflow bundle, the project's code, package.json's loading fields and resolved versions (`skein dev` sets `dev`)",
+  }),
+  // eslint-disable-next-line no-control-regex -- matching control characters is what this pattern is for
+  SKEIN_PROJECT: patternSetting(/^[^\u0000-\u001f\u007f]{1,214}$/, 'a project name of at most 214 characters, without control characters', {
+    default: "package.json's name",
+    description:
+      "the project identity recorded with each build: a new build replaces the catalog's current version by itself only when both belong to the same project (without a package.json `name`: the folder's name, with a warning)",
   }),
   SKEIN_PROMOTE: choiceSetting(['auto', 'manual'], 'auto', {
     description:

@@ -43,6 +43,13 @@ export interface StartWorkerOptions {
    */
   promote?: 'auto' | 'manual';
   /**
+   * The project identity recorded with the build (see `resolveProjectIdentity`): a new build replaces the catalog's
+   * current version by itself only when both belong to the same project, and a worker of another project than the
+   * current version's fails its start (`ProjectMismatchError`). Default `SKEIN_PROJECT`, else package.json's `name`,
+   * else the folder's name (with a warning).
+   */
+  project?: string;
+  /**
    * Stop the worker once Temporal reports its build drained (no open run pinned to it) and it is neither current
    * nor ramping: an old build's worker leaves by itself after a rollout. Default false.
    */

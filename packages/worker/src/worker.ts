@@ -8,9 +8,10 @@ import type { Logger } from 'pino';
 import { ActivityResolver, buildActivities } from './activities.js';
 import { bundleWorkflows, type WorkflowBundleResult } from './bundle/bundle.js';
 import { buildCatalogDocument, fitCatalogDocument } from './catalog.js';
-import { joinDeployment, type DeploymentMembership } from './deploy/rollout.js';
+import { beginJoin, type DeploymentMembership } from './deploy/rollout.js';
 import { bundleCacheDirOf, loadDeploymentConfig, loadWorkerConfig, traceDirOf, type DeploymentConfig, type EngineConnectionConfig } from './config.js';
 import { computeBuildId, resolveBuildId } from './deploy/build-id.js';
+import { resolveProjectIdentity } from './deploy/project-identity.js';
 import { WorkerStartupError } from './errors.js';
 import { loadProject } from './load.js';
 import { createLogger } from './logger.js';
@@ -213,6 +214,8 @@ async function serveProject(
     ),
   };
   const tBundled = performance.now();
+  const identityOfProject = resolveProjectIdentity(manifest.root, options.project ?? deploymentSettings.project);
+  if (identityOfProject.warning) logger.warn({ project: identityOfProject.project }, identityOfProject.warning);
 
   const { nativeConnection, clientConnection } = await connecting;
   // `createTemporalClient()` and `getCurrentWorkflowHandle()` of `@skein/core/temporal` use this worker's connection.
@@ -228,12 +231,28 @@ async function serveProject(
     // Unique per worker, so that the engine's poller list tells workers (even in one process) apart.
     const identity = `${process.pid}@${os.hostname()}/${randomUUID().slice(0, 8)}`;
     const built = buildCatalogDocument(project, catalog, identity, Date.now(), deployment);
+    built.project = identityOfProject.project;
     // Advertise where this build writes trace files: its own folder only. Nothing is taken over from the document
     // the catalog held before, which anyone with engine access could have written.
     if (traceDir) built.traceDirs = [traceDir];
     const fitted = fitCatalogDocument(built);
     const catalogDocument = fitted.doc;
     if (fitted.schemasDropped) logger.warn('catalog too large for the engine memo: published without JSON Schemas');
+    // The build's lease, its catalog record and the read of the deployment go out now, while the worker is created;
+    // only the promotion and the publication wait for the first poll.
+    const join = beginJoin(
+      client,
+      {
+        catalog,
+        identity,
+        deployment,
+        doc: catalogDocument,
+        promote: options.promote ?? deploymentSettings.promote,
+        project: identityOfProject.project,
+        ...(options.exitWhenDrained ? { onDrained: () => stopWorker() } : {}),
+      },
+      logger,
+    );
     const { worker, limits } = await createTemporalWorker({
       connection: nativeConnection,
       namespace: engine.namespace,
@@ -251,6 +270,9 @@ async function serveProject(
       interceptors: { activity: [...telemetry.worker.activityInterceptors, activityInterceptor(resolver, events)] },
       shutdownGraceTime: options.shutdownGraceTimeMs ?? 10_000,
       ...options.workerOptions,
+    }).catch(async (err: unknown) => {
+      await join.abandon();
+      throw err;
     });
     await dispatchLifecycle('onBeforeStart', {
       eventId: crypto.randomUUID(),
@@ -306,20 +328,9 @@ async function serveProject(
         await telemetry.close();
         await closeConnections();
       });
-    // The worker polls: it joins its build's rollout (lease, catalog record, promotion, the served catalog).
+    // The worker polls: it completes its join of the build's rollout (promotion, the served catalog).
     try {
-      membership = await joinDeployment(
-        client,
-        {
-          catalog,
-          identity,
-          deployment,
-          doc: catalogDocument,
-          promote: options.promote ?? deploymentSettings.promote,
-          ...(options.exitWhenDrained ? { onDrained: stopWorker } : {}),
-        },
-        logger,
-      );
+      membership = await join.joined();
     } catch (err) {
       // The worker already polls: stop it before failing the start.
       if (worker.getState() === 'RUNNING') worker.shutdown();
@@ -343,6 +354,7 @@ async function serveProject(
       {
         catalog,
         deployment,
+        project: identityOfProject.project,
         address: engine.address,
         namespace: engine.namespace,
         workflows: catalogDocument.workflows.map((w) => w.name),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
 import { defineRoute } from '../route.js';
-import { boundedName } from '../schemas/common.js';
+import { catalogNameSchema } from '../schemas/common.js';
 import { catalogResponseSchema, defaultCatalogResponseSchema } from '../schemas/catalog.js';
 
 const LIVENESS =
@@ -44,7 +44,7 @@ export const catalogRoutes = [
     summary: 'Workflows of a catalog',
     description: `The document the workers serving the catalog published, and those workers. ${LIVENESS}`,
     tag: 'Catalog',
-    params: z.object({ catalog: boundedName(200).meta({ description: 'Catalog (task queue) name' }) }),
+    params: z.object({ catalog: catalogNameSchema.meta({ description: 'Catalog (task queue) name (at most 200 UTF-8 bytes, no `@`)' }) }),
     responses: { 200: { description: 'Catalog', schema: catalogResponseSchema } },
     errors: ['CatalogNotAvailableError'],
     async handler({ ctx, deps, params }) {

@@ -15,8 +15,36 @@ export function boundedName(maxBytes: number): z.ZodString {
     .refine((s) => Buffer.byteLength(s, 'utf8') <= maxBytes, { message: `Must be at most ${maxBytes} bytes in UTF-8` });
 }
 
-/** `{id}`: a workflow execution id, at most 1 000 UTF-8 bytes. */
-export const workflowIdSchema = boundedName(1000).meta({ description: 'Workflow execution id (at most 1 000 UTF-8 bytes)', example: 'order-42' });
+/**
+ * Ids starting with this character name Skein's own records (`$catalog:…`, `$lease:…`), kept out of every client's
+ * reach (same value as `@skein/names`' `CATALOG_WORKFLOW_TYPE` and `CATALOG_LEASE_WORKFLOW_TYPE` prefix).
+ */
+export const RESERVED_ID_PREFIX = '$';
+
+/**
+ * The one rule for a workflow id a client names, for every `{id}` route and for `workflowId` of start and run:
+ * 1 to 1 000 UTF-8 bytes, not starting with `$` (Skein's records: a catalog's document, a build's lease) and without
+ * C0 control characters (U+0000–U+001F) or DEL (U+007F), which would turn into terminal escapes and forged log
+ * lines wherever the id is printed. A failed check is a 400 `ValidationError` naming the rule.
+ */
+export const workflowIdSchema = boundedName(1000)
+  // One pattern, so that /openapi.json (and the typed client) carries the rule as one `pattern`.
+  // eslint-disable-next-line no-control-regex -- matching control characters is what this pattern is for
+  .regex(/^[^$\u0000-\u001f\u007f][^\u0000-\u001f\u007f]*$/, {
+    message: `Must not start with "${RESERVED_ID_PREFIX}" (such ids are reserved for Skein's own records) and must not contain control characters (U+0000 to U+001F) or DEL (U+007F)`,
+  })
+  .meta({
+    description: 'Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F)',
+    example: 'order-42',
+  });
+
+/**
+ * A catalog (task queue) name a client names, on start and run and in `/workflow/catalog/{catalog}`: 1 to 200 UTF-8
+ * bytes without `@`, which separates a catalog from a build ID in the ids of Skein's records (`$catalog:<catalog>@<buildId>`).
+ */
+export const catalogNameSchema = boundedName(200).regex(/^[^@]*$/, {
+  message: 'Must not contain "@": it separates a catalog from a build ID in the ids of Skein\'s records',
+});
 
 /** `{rid}`: a Temporal run id (a UUID; anything else is a 400). */
 export const runIdSchema = z.guid().meta({ description: 'Run id (UUID)', example: '0199a6b2-6d4c-7c3e-9f5a-1b2c3d4e5f60' });

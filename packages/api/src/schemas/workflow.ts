@@ -2,11 +2,13 @@ import ms from 'ms';
 import { z } from 'zod';
 import 'zod-openapi';
 import { idempotencyKeyProblem, ON_CLOSED, ON_CONFLICT } from '../temporal/start-options.js';
-import { boundedName, epochMs, isoDateTime, jsonValue, runStatusSchema, traceSchema, workflowIdSchema } from './common.js';
+import { boundedName, catalogNameSchema, epochMs, isoDateTime, jsonValue, runStatusSchema, traceSchema, workflowIdSchema } from './common.js';
 import { RUN_STATUSES } from '../temporal/status.js';
 import { MAX_QUERY_LENGTH } from '../temporal/visibility-query.js';
 
-const catalogName = boundedName(200).meta({ description: 'Catalog (task queue) to route to (at most 200 UTF-8 bytes); falls back to the default catalog' });
+const catalogName = catalogNameSchema.meta({
+  description: 'Catalog (task queue) to route to (at most 200 UTF-8 bytes, no `@`); falls back to the default catalog',
+});
 
 /** Longest `startDelay`: 365 days, in ms. */
 export const MAX_START_DELAY_MS = 365 * 24 * 3_600_000;

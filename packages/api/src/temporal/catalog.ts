@@ -35,9 +35,12 @@ export const LIVE_POLLER_WINDOW_MS = 70_000;
  */
 export const RECORDS_TASK_QUEUE = 'skein-records';
 
+/** Workflow type of a build's liveness lease (same value as `@skein/core` `CATALOG_LEASE_WORKFLOW_TYPE`). */
+export const CATALOG_LEASE_WORKFLOW_TYPE = '$lease';
+
 /** The liveness lease of build `buildId` of a catalog (same rule as `@skein/core` `catalogLeaseWorkflowId`). */
 export function catalogLeaseWorkflowId(catalog: string, buildId: string): string {
-  return `$lease:${catalog}@${buildId}`;
+  return `${CATALOG_LEASE_WORKFLOW_TYPE}:${catalog}@${buildId}`;
 }
 
 /** Seconds a client should wait before retrying a run on a catalog with no live worker (`Retry-After`). */
@@ -180,7 +183,9 @@ export class CatalogCache {
 
   /**
    * The served document of `catalog`: the current build's workflows (runs pinned to older builds stay readable
-   * and signalable by id); `fresh` re-reads the document.
+   * and signalable by id); `fresh` re-reads the document. Only a running `$catalog` execution on the catalog's own
+   * task queue publishes a document, and only a running `$lease` execution on the records task queue proves a live
+   * build: an execution of any other type under those ids is ignored.
    * @throws ApiError `CatalogNotAvailableError` (404, `Retry-After`) when no `$catalog` execution runs, the current
    *   build's lease lapsed (its last worker died), or (a document without a build) no worker polls the catalog; `InternalError` when the engine fails.
    */
@@ -339,7 +344,9 @@ export class CatalogCache {
       .getHandle(catalogLeaseWorkflowId(catalog, buildId))
       .describe()
       .then(
-        (d) => d.status.name === 'RUNNING',
+        // Only a worker's own lease counts: an execution of the lease's type on the records task queue (any other
+        // execution under that id, whatever started it, proves nothing about a live worker).
+        (d) => d.status.name === 'RUNNING' && d.type === CATALOG_LEASE_WORKFLOW_TYPE && d.taskQueue === RECORDS_TASK_QUEUE,
         (err: unknown) => {
           if (err instanceof WorkflowNotFoundError || grpcCode(err) === GRPC.NOT_FOUND) return false;
           throw new ApiError('InternalError', { cause: err });
@@ -393,6 +400,9 @@ export class CatalogCache {
     }
     const doc = description.memo?.catalog as PublishedDocument | undefined;
     if (description.status.name !== 'RUNNING' || !doc || !Array.isArray(doc.workflows)) return undefined;
+    // Only the catalog record itself publishes: the registry's type on the catalog's own task queue, naming this catalog.
+    if (description.type !== CATALOG_WORKFLOW_TYPE || description.taskQueue !== catalog) return undefined;
+    if (doc.catalog !== undefined && doc.catalog !== catalog) return undefined;
     return { runId: description.runId, startedAt: description.startTime.getTime(), doc };
   }
 }

@@ -3,8 +3,10 @@
  * deployment, read and changed over the engine's deployment RPCs (TEMPORAL_ADDRESS and Temporal's other
  * environment settings), for operators and CD systems. Promoting or rolling back also publishes the chosen
  * build's catalog, so the API serves that build's workflows at once.
+ * Promoting a build of another project than the current version's needs `--allow-project-change`.
  * Exit codes: 0 done, 2 usage error (unknown build ID, bad percentage, nothing to roll back to, no such
- * deployment), 3 engine unreachable or engine error.
+ * deployment, a build of another project without `--allow-project-change`, a catalog record naming another catalog),
+ * 3 engine unreachable or engine error.
  */
 import os from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -58,13 +60,25 @@ function knownBuild(state: DeploymentState, buildId: string): void {
   throw new UsageError(`Unknown build ID "${buildId}" in deployment "${state.name}"; known build IDs: ${known}`);
 }
 
+/** `--catalog`: no `@`, which separates a catalog from a build ID in the ids of Skein's records. */
+const catalogName = (value: string): string => {
+  if (value === '' || value.includes('@')) throw new InvalidArgumentError('a catalog name, without "@"');
+  return value;
+};
+
 const percent = (value: string): number => {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) throw new InvalidArgumentError('a percentage from 0 to 100');
   return n;
 };
 
-/** Makes `buildId` current and publishes its catalog; prints one line. */
+/**
+ * Makes `buildId` current and publishes its catalog under `flags.catalog`; prints one line. The build's catalog
+ * record is checked before the routing changes. A build without a running worker (no record) is made current and the
+ * previous build's catalog is retired, so the API answers `CatalogNotAvailableError` until a worker of the build
+ * publishes its own rather than serving the previous build's workflows.
+ * @throws UsageError when the build's record names another catalog or build, or is not a catalog record.
+ */
 async function makeCurrent(
   client: Client,
   deploy: typeof import('@skein/worker/deployment'),
@@ -73,23 +87,55 @@ async function makeCurrent(
   buildId: string,
   verb: string,
 ): Promise<void> {
+  const doc = await deploy.readCatalogRecord(client, flags.catalog, buildId).catch((err: unknown) => {
+    if (err instanceof deploy.CatalogRecordMismatchError) throw new UsageError(err.message);
+    throw err;
+  });
   await deploy.setCurrentVersion(client, state.name, buildId, identity());
-  const published = await deploy.publishCurrentCatalog(client, flags.catalog, buildId);
+  if (doc) {
+    await deploy.publishCatalog(client, { ...doc, catalog: flags.catalog, publishedAt: Date.now() });
+    await deploy.syncDeclaredSchedules(client, { ...doc, catalog: flags.catalog });
+  } else await deploy.retireOtherCatalog(client, flags.catalog, buildId);
+  const published = doc !== undefined;
   if (flags.json) return outJson({ deployment: state.name, current: buildId, previous: state.current, catalogPublished: published });
   out(`${verb} build ${inert(buildId)}: now the current version of deployment "${inert(state.name)}" (was ${inert(state.current ?? 'none')})\n`);
   if (!published) note(`no running worker of build ${buildId} recorded a catalog for "${flags.catalog}": the API serves it once one starts`);
 }
 
-function statusTable(state: DeploymentState, workers: Map<string, number>): string {
+/**
+ * Refuses to make `buildId` current when it belongs to another project than the current version (each build's
+ * project identity, from its version's metadata), unless `allowed`. A build that records none counts as any project.
+ * @throws UsageError naming both projects and the flag.
+ */
+async function sameProject(
+  client: Client,
+  deploy: typeof import('@skein/worker/deployment'),
+  state: DeploymentState,
+  buildId: string,
+  allowed: boolean,
+): Promise<void> {
+  if (allowed || !state.current || state.current === buildId) return;
+  const projects = await deploy.versionProjects(client, state.name, [state.current, buildId]);
+  const from = projects.get(state.current);
+  const to = projects.get(buildId);
+  if (from && to && from !== to) {
+    throw new UsageError(
+      `build ${buildId} belongs to project "${to}", the current version ${state.current} to project "${from}": pass --allow-project-change to hand the catalog to "${to}"`,
+    );
+  }
+}
+
+function statusTable(state: DeploymentState, workers: Map<string, number>, projects: Map<string, string | null>): string {
   const head = `${paint('bold', `deployment ${inert(state.name)}`)}  current ${inert(state.current ?? 'none')}${state.ramping ? `  ramping ${inert(state.ramping.buildId)} (${state.ramping.percent}%)` : ''}\n\n`;
   const rows = state.versions.map((v) => [
     inert(v.buildId),
+    inert(projects.get(v.buildId) ?? '-'),
     v.buildId === state.current ? 'current' : state.ramping?.buildId === v.buildId ? `ramping ${state.ramping.percent}%` : inert(v.state),
     inert(v.drainage ?? '-'),
     String(workers.get(v.buildId) ?? 0),
     formatTime(v.createdAt),
   ]);
-  return head + table(['build ID', 'state', 'drainage', 'workers', 'created'], rows);
+  return head + table(['build ID', 'project', 'state', 'drainage', 'workers', 'created'], rows);
 }
 
 /** Adds `deploy` and its subcommands to `program`. */
@@ -99,10 +145,13 @@ export function registerDeployCommand(program: Command): void {
   );
   const common = (cmd: Command) =>
     clientConventions(cmd)
-      .addOption(new Option('--catalog <catalog>', 'the catalog (task queue)').env('SKEIN_CATALOG').default('main'))
+      .addOption(new Option('--catalog <catalog>', 'the catalog (task queue)').env('SKEIN_CATALOG').default('main').argParser(catalogName))
       .option('--deployment <name>', 'the worker deployment (default SKEIN_DEPLOYMENT_NAME, else the catalog)')
       .option('--json', 'print JSON for scripts instead of a table')
-      .addHelpText('after', '\nExit codes: 0 done, 2 usage error (unknown build ID, no such deployment), 3 engine unreachable or engine error.');
+      .addHelpText(
+        'after',
+        '\nExit codes: 0 done, 2 usage error (unknown build ID, no such deployment, another project without --allow-project-change), 3 engine unreachable or engine error.',
+      );
 
   common(deploy.command('status'))
     .description('each version (build) of the deployment: current or ramping, drainage, live workers')
@@ -110,16 +159,27 @@ export function registerDeployCommand(program: Command): void {
       action(async (flags: DeployFlags) =>
         withEngine(async (client, d) => {
           const state = await stateOf(client, d, deploymentName(flags, d));
-          const pollers = await d.livePollers(client, flags.catalog).catch(() => []);
+          const [pollers, projects] = await Promise.all([
+            d.livePollers(client, flags.catalog).catch(() => []),
+            d.versionProjects(
+              client,
+              state.name,
+              state.versions.map((v) => v.buildId),
+            ),
+          ]);
           const workers = new Map<string, number>();
           for (const p of pollers) if (p.buildId) workers.set(p.buildId, (workers.get(p.buildId) ?? 0) + 1);
           if (flags.json) {
             return outJson({
               ...state,
-              versions: state.versions.map((v) => ({ ...v, workers: pollers.filter((p) => p.buildId === v.buildId).map((p) => p.identity) })),
+              versions: state.versions.map((v) => ({
+                ...v,
+                project: projects.get(v.buildId) ?? null,
+                workers: pollers.filter((p) => p.buildId === v.buildId).map((p) => p.identity),
+              })),
             });
           }
-          out(statusTable(state, workers));
+          out(statusTable(state, workers, projects));
         }),
       ),
     );
@@ -127,11 +187,13 @@ export function registerDeployCommand(program: Command): void {
   common(deploy.command('promote'))
     .description('make a build the current version: new runs go to it; runs pinned to other builds stay where they are')
     .argument('<buildId>', 'a build ID listed by skein deploy status')
+    .option('--allow-project-change', "allow a build of another project than the current version's (hands the catalog to that project)")
     .action(
-      action(async (buildId: string, flags: DeployFlags) =>
+      action(async (buildId: string, flags: DeployFlags & { allowProjectChange?: boolean }) =>
         withEngine(async (client, d) => {
           const state = await stateOf(client, d, deploymentName(flags, d));
           knownBuild(state, buildId);
+          await sameProject(client, d, state, buildId, flags.allowProjectChange === true);
           await makeCurrent(client, d, flags, state, buildId, 'promoted');
         }),
       ),

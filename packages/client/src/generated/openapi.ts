@@ -798,7 +798,7 @@ export interface components {
              * @example order-42
              */
             workflowId?: string;
-            /** @description Catalog (task queue) to route to (at most 200 UTF-8 bytes); falls back to the default catalog */
+            /** @description Catalog (task queue) to route to (at most 200 UTF-8 bytes, no `@`); falls back to the default catalog */
             catalog?: string;
             /**
              * @deprecated
@@ -830,7 +830,7 @@ export interface components {
              * @example order-42
              */
             workflowId?: string;
-            /** @description Catalog (task queue) to route to (at most 200 UTF-8 bytes); falls back to the default catalog */
+            /** @description Catalog (task queue) to route to (at most 200 UTF-8 bytes, no `@`); falls back to the default catalog */
             catalog?: string;
             /**
              * @deprecated
@@ -2129,7 +2129,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Catalog (task queue) name */
+                /** @description Catalog (task queue) name (at most 200 UTF-8 bytes, no `@`) */
                 catalog: string;
             };
             cookie?: never;
@@ -2213,7 +2213,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 signal: string;
             };
@@ -2518,7 +2518,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 query: string;
             };
@@ -2638,7 +2638,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 update: string;
             };
@@ -2769,7 +2769,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -2851,7 +2851,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -2935,7 +2935,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -3017,7 +3017,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3101,7 +3101,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -3194,7 +3194,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3300,7 +3300,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -3391,7 +3391,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3482,7 +3482,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -3569,7 +3569,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3653,7 +3653,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3748,7 +3748,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3843,7 +3843,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3964,7 +3964,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -4099,7 +4099,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -4272,7 +4272,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -4393,7 +4393,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;

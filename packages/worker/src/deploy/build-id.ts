@@ -82,13 +82,15 @@ export function computeBuildId(inputs: BuildIdInputs): string {
 
 /**
  * The build ID a worker runs under: `override` (`SKEIN_BUILD_ID`) when set, else `compute()`.
- * @throws Error when the override is not a usable Temporal build ID (empty after trimming, longer than 255
- *   characters, or holding a `.` or whitespace).
+ * @throws Error when the override is not a usable build ID (empty after trimming, longer than 255 characters, or
+ *   holding a `.` or whitespace, which Temporal refuses, or an `@`, which separates a catalog from a build ID in the
+ *   ids of Skein's records).
  */
 export function resolveBuildId(override: string | undefined, compute: () => string): string {
   if (override === undefined || override.trim() === '') return compute();
   const id = override.trim();
-  if (id.length > 255 || /[.\s]/.test(id)) throw new Error(`SKEIN_BUILD_ID "${id}" is not a usable build ID: at most 255 characters, no "." or whitespace`);
+  if (id.length > 255 || /[.\s@]/.test(id))
+    throw new Error(`SKEIN_BUILD_ID "${id}" is not a usable build ID: at most 255 characters, no ".", "@" or whitespace`);
   return id;
 }
 

@@ -145,33 +145,37 @@ export type PromoteOutcome = 'promoted' | 'already-current' | 'left-as-is';
  * replica of an old build restarting after a rollout) is left as it is: going back is an operator's
  * `skein deploy rollback` or `promote`, never a side effect of a restart.
  * Replicas of one new build may call it at once: each reads the deployment again after a refused change.
+ * The first change is asked as soon as the deployment was read, not after the engine lists the version: a version
+ * the engine does not list yet is new by definition, and the engine refuses the change (NOT_FOUND or
+ * FAILED_PRECONDITION, asked again every 50 ms) until the worker's first poll registered it. So a new build becomes
+ * current one round trip after its first poll.
  * @param options.timeoutMs how long to keep trying, ms (default 30 000).
+ * @param options.state the deployment as just read (saves the first read); undefined: read it.
  * @throws Error when the version is not listed (or not promoted) in time; the engine's error for an answer not worth retrying.
  */
 export async function promoteWhenReady(
   client: Client,
   target: { name: string; buildId: string; identity: string },
-  options: { timeoutMs?: number; signal?: AbortSignal } = {},
+  options: { timeoutMs?: number; signal?: AbortSignal; state?: DeploymentState | undefined } = {},
 ): Promise<PromoteOutcome> {
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  let state = 'state' in options ? options.state : await describeDeployment(client, target.name);
   for (;;) {
     if (options.signal?.aborted) return 'left-as-is';
-    const state = await describeDeployment(client, target.name);
     const version = state?.versions.find((v) => v.buildId === target.buildId);
-    if (state && version) {
-      if (state.current === target.buildId) return 'already-current';
-      const fresh = version.state === 'inactive' || version.state === 'created' || (version.state === 'unknown' && version.firstActivatedAt === null);
-      if (!fresh && state.current !== null) return 'left-as-is';
-      try {
-        await setCurrentVersion(client, target.name, target.buildId, target.identity);
-        return 'promoted';
-      } catch (err) {
-        // The next round reads the deployment again: a replica may have promoted the build meanwhile.
-        if (!RETRYABLE.has(grpcCode(err) ?? -1)) throw err;
-      }
+    if (state?.current === target.buildId) return 'already-current';
+    const fresh = !version || version.state === 'inactive' || version.state === 'created' || (version.state === 'unknown' && version.firstActivatedAt === null);
+    if (!fresh && state?.current !== null && state?.current !== undefined) return 'left-as-is';
+    try {
+      await setCurrentVersion(client, target.name, target.buildId, target.identity);
+      return 'promoted';
+    } catch (err) {
+      // The next round reads the deployment again: a replica may have promoted the build meanwhile.
+      if (!RETRYABLE.has(grpcCode(err) ?? -1)) throw err;
     }
     if (Date.now() > deadline)
       throw new Error(`Temporal did not list (or promote) version ${target.buildId} of deployment "${target.name}" within ${options.timeoutMs ?? 30_000} ms`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 50));
+    state = await describeDeployment(client, target.name);
   }
 }

@@ -31,7 +31,10 @@ export async function keepLease(client: Client, catalog: string, buildId: string
           if (err instanceof WorkflowNotFoundError) return undefined;
           throw err;
         });
-      if (d && d.status.name === 'RUNNING' && Date.now() - d.startTime.getTime() < CATALOG_LEASE_RENEW_MS) return;
+      // A young running lease is kept; anything else under the lease's id (an execution of another type, on another
+      // task queue) is replaced by the real one.
+      const ours = d?.type === CATALOG_LEASE_WORKFLOW_TYPE && d.taskQueue === RECORDS_TASK_QUEUE;
+      if (d && ours && d.status.name === 'RUNNING' && Date.now() - d.startTime.getTime() < CATALOG_LEASE_RENEW_MS) return;
       await client.workflow.start(CATALOG_LEASE_WORKFLOW_TYPE, {
         workflowId,
         taskQueue: RECORDS_TASK_QUEUE,

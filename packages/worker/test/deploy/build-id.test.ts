@@ -209,5 +209,6 @@ describe('resolveBuildId', () => {
     expect(() => resolveBuildId('1.2.3', () => 'x')).toThrow(/SKEIN_BUILD_ID "1.2.3"/);
     expect(() => resolveBuildId('a b', () => 'x')).toThrow(/SKEIN_BUILD_ID/);
     expect(() => resolveBuildId('x'.repeat(256), () => 'x')).toThrow(/255/);
+    expect(() => resolveBuildId('main@v1', () => 'x')).toThrow(/SKEIN_BUILD_ID "main@v1".*"@"/);
   });
 });
