@@ -2,7 +2,7 @@ import { z } from 'zod';
 import 'zod-openapi';
 import { BATCH_OPERATIONS, BATCH_STATES, RESET_TYPES } from '../temporal/batch.js';
 import { MAX_QUERY_LENGTH } from '../temporal/visibility-query.js';
-import { boundedName, isoDateTime, workflowIdSchema } from './common.js';
+import { boundedName, catalogNameSchema, isoDateTime, workflowIdSchema } from './common.js';
 
 /** Most executions one batch may name in `workflowIds`. */
 export const MAX_BATCH_IDS = 1000;
@@ -16,15 +16,13 @@ export const batchRequestSchema = z
         "A visibility query (Temporal's list filter language), e.g. `ExecutionStatus = 'Running' AND WorkflowType = 'order'`; reaches only runs of `catalog`, never Skein's reserved records; one self-contained expression, no comments",
     }),
     workflowIds: z
-      .array(
-        // A batch never reaches Skein's reserved records ($catalog:…, $lease:…), whatever the id schema allows.
-        workflowIdSchema.refine((id) => !id.startsWith('$'), { message: "Ids starting with $ are Skein's reserved records" }),
-      )
+      // The id schema refuses Skein's reserved records ($catalog:…, $lease:…), so a batch never reaches them.
+      .array(workflowIdSchema)
       .min(1)
       .max(MAX_BATCH_IDS)
       .optional()
       .meta({ description: `The executions to reach (their latest runs), at most ${MAX_BATCH_IDS}` }),
-    catalog: boundedName(200).optional().meta({ description: "With `query`: the catalog whose runs it reaches (default: the API's default catalog)" }),
+    catalog: catalogNameSchema.optional().meta({ description: "With `query`: the catalog whose runs it reaches (default: the API's default catalog)" }),
     reason: z.string().min(1).max(1000).optional().meta({ description: 'Recorded with the operation on each execution (default `skein batch <operation>`)' }),
     signal: z
       .object({

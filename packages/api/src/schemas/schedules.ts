@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import 'zod-openapi';
-import { boundedName, isoDateTime, jsonValue } from './common.js';
+import { boundedName, catalogNameSchema, isoDateTime, jsonValue } from './common.js';
 import { cronProblem, durationMs, isTimeZone, MIN_EVERY_MS } from '@skein/runtime';
 
 /** What a schedule does when a start comes due while its previous run is still open (Temporal's overlap policy). */
@@ -74,7 +74,7 @@ export const scheduleSpecSchema = z
 const definitionFields = {
   workflowName: boundedName(200).meta({ description: "A workflow's name or one of its aliases, served by the catalog" }),
   input: jsonValue.optional().meta({ description: "The input of every run; checked against the workflow's input schema; absent = null" }),
-  catalog: boundedName(200).optional().meta({ description: 'Catalog (task queue) the runs start on; default: the default catalog' }),
+  catalog: catalogNameSchema.optional().meta({ description: 'Catalog (task queue) the runs start on; default: the default catalog' }),
   spec: scheduleSpecSchema,
   overlap: z.enum(OVERLAP_POLICIES).optional().meta({ description: 'What to do when a run comes due while the previous one is open (default `skip`)' }),
   catchupWindow: duration('How late a missed run (the engine was down) may still start (default 1 year; the engine treats less than 10s as 10s)').optional(),

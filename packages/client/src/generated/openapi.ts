@@ -2333,7 +2333,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id (at most 1 000 UTF-8 bytes) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
