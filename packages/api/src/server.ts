@@ -12,6 +12,7 @@ import type { ApiState, Deps } from './route.js';
 import { clientErrorHandler } from './client-errors.js';
 import { TraceReader } from './temporal/trace-reader.js';
 import { CatalogCache } from './temporal/catalog.js';
+import { HistoryTokens } from './temporal/history-token.js';
 import { EngineCallPolicy } from './temporal/deadline.js';
 import { engineCallMetrics } from './metrics/engine-calls.js';
 import { ApiMetrics } from './metrics/registry.js';
@@ -109,6 +110,7 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
     closing: closing.signal,
     logger,
     metrics,
+    historyTokens: new HistoryTokens(config.historyTokenKey ?? undefined),
   };
   const app = createApp(deps, allRoutes, tracing && traced ? { tracing: (routeOf) => traced[0].requestTracing(tracing.tracer, routeOf) } : {});
 
