@@ -36,7 +36,8 @@ function treeRss(pid) {
     const p = stack.pop();
     try {
       total += Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-      for (const tid of readdirSync(`/proc/${p}/task`)) stack.push(...readFileSync(`/proc/${p}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+      for (const tid of readdirSync(`/proc/${p}/task`))
+        stack.push(...readFileSync(`/proc/${p}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
     } catch {
       // exited meanwhile
     }
@@ -76,7 +77,11 @@ if (BASELINE) kinds.push({ name: `baseline (${BASELINE})`, bin: path.resolve(BAS
 const results = new Map(kinds.map((k) => [k.name, []]));
 for (let i = 0; i < RUNS; i++) for (const k of kinds) results.get(k.name).push(await build(k.bin));
 
-console.log(`skein build, 1,000-workflow project, cold caches, ${RUNS} runs (median); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `skein build, 1,000-workflow project, cold caches, ${RUNS} runs (median); load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 for (const k of kinds) {
   const rs = results.get(k.name);
   const ids = new Set(rs.map((r) => r.buildId));

@@ -188,7 +188,9 @@ try {
 
   console.log(
     `soak: ${RUNS} runs on each of 2 workers (${RUNS * catalogs.length} in all), ${CONCURRENCY} in flight per worker, ` +
-      `${((RUNS * catalogs.length) / seconds).toFixed(1)} runs/s; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+      `${((RUNS * catalogs.length) / seconds).toFixed(1)} runs/s; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
   );
   for (const name of Object.keys(processes)) {
     const growth = last[name] / first[name] - 1;

@@ -13,7 +13,11 @@
  *   young generation; README's "Where the memory goes" lists what else was measured);
  * each compared with `skein worker <projectDir>` measured in the same run (the ratio build / project).
  *
- *   npm run build && node bench/worker-build/run.mjs [--runs 3]
+ * From the project, the worker bundles in a child process that has exited before it serves: targets <= 450 MB after
+ * the first run and <= 500 MB after the 300 further runs. `--baseline <checkout>` measures another checkout's (built)
+ * `skein worker <projectDir>` in the same rounds.
+ *
+ *   npm run build && node bench/worker-build/run.mjs [--runs 3] [--baseline /work/main]
  *
  * The machine's load average is printed with the figures: other processes on a shared machine slow every figure.
  */
@@ -34,6 +38,8 @@ const repo = path.resolve(here, '../..');
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || fallback : fallback);
 const RUNS = option('--runs', 3);
+/** Another checkout (built) whose `skein worker <projectDir>` is measured in the same rounds, side by side. */
+const BASELINE = args.includes('--baseline') ? path.resolve(args[args.indexOf('--baseline') + 1]) : undefined;
 /** Runs after the first, and how many at a time. */
 const FURTHER_RUNS = 300;
 const IN_FLIGHT = 10;
@@ -110,9 +116,9 @@ const run = async (workflowName) => {
 };
 
 /** Spawns `skein worker <target>` (fresh caches), runs one workflow, then 300 more; resolves with the timings and RSS, stops the worker. */
-async function startAndLoad(kind, target) {
+async function startAndLoad(kind, target, skeinBin = bin) {
   const t0 = performance.now();
-  const { child, ready, readyMs } = await spawnWorker(bin, target, baseEnv());
+  const { child, ready, readyMs } = await spawnWorker(skeinBin, target, baseEnv());
   await run('wf_0_0');
   const firstMs = performance.now() - t0;
   const afterFirst = rssOf(child.pid);
@@ -156,10 +162,12 @@ try {
   const builds = [];
   const fromBuild = [];
   const fromProject = [];
+  const fromBaseline = [];
   for (let i = 0; i < RUNS; i++) {
     builds.push(await build());
     fromBuild.push(await startAndLoad('build', buildDir));
     fromProject.push(await startAndLoad('project', big));
+    if (BASELINE) fromBaseline.push(await startAndLoad('baseline project', big, path.join(BASELINE, 'packages/cli/bin/skein.js')));
   }
   const med = (rs, f) => median(rs.map(f));
   const load = loadavg()
@@ -187,6 +195,15 @@ try {
   console.log(
     `  RSS after ${FURTHER_RUNS} further runs, from the project: ${mb(rp)} (after the first run ${mb(med(fromProject, (r) => r.rssFirstMb))}, peak ${mb(med(fromProject, (r) => r.peakMb))}); build / project ${(rb / rp).toFixed(2)}`,
   );
+  const rpFirst = med(fromProject, (r) => r.rssFirstMb);
+  console.log(
+    `    from the project: after the first run target <= 450 MB: ${verdict(rpFirst, 450)}; after ${FURTHER_RUNS} runs target <= 500 MB: ${verdict(rp, 500)}`,
+  );
+  if (BASELINE) {
+    console.log(
+      `  baseline (${BASELINE}) from the project: first run ${fmt(med(fromBaseline, (r) => r.firstMs))}, RSS after the first run ${mb(med(fromBaseline, (r) => r.rssFirstMb))}, after ${FURTHER_RUNS} runs ${mb(med(fromBaseline, (r) => r.rssMb))}`,
+    );
+  }
   console.log(
     `  ${FURTHER_RUNS} runs (${IN_FLIGHT} in flight) took ${fmt(med(fromBuild, (r) => r.loadMs))} from the build, ${fmt(med(fromProject, (r) => r.loadMs))} from the project`,
   );

@@ -21,21 +21,22 @@ export interface EnginePageCacheOptions {
 }
 
 /**
- * Rough size of a value in bytes: byte arrays and strings by length, 16 bytes per other leaf and per object.
- * Bounded in depth (history events are about 8 deep); cheap next to rendering the same events.
+ * Rough size of a value in bytes: byte arrays and strings by length, 16 bytes per other leaf and per object. Only
+ * own properties count (a decoded protobuf message inherits its defaults and its reflection type from its
+ * prototype, which is shared and would reach the whole schema); bounded in depth (history events are about 8 deep).
  */
 function approxBytes(value: unknown, depth = 0): number {
   if (value === null || value === undefined) return 0;
   if (typeof value === 'string') return value.length + 16;
   if (typeof value !== 'object') return 16;
   if (value instanceof Uint8Array) return value.byteLength + 16;
-  if (depth > 16) return 16;
+  if (depth > 12) return 16;
   let n = 16;
   if (Array.isArray(value)) {
     for (const v of value) n += approxBytes(v, depth + 1);
     return n;
   }
-  for (const k in value) n += approxBytes((value as Record<string, unknown>)[k], depth + 1);
+  for (const k of Object.keys(value)) n += approxBytes((value as Record<string, unknown>)[k], depth + 1);
   return n;
 }
 
