@@ -32,8 +32,10 @@ const option = (name, fallback) => (args.includes(name) ? Number(args[args.index
 const RUNS = option('--runs', 10_000);
 const CONCURRENCY = option('--concurrency', 8);
 const CHECKPOINT = Math.min(option('--checkpoint', 1_000), RUNS);
-/** Bound of one run's round trips (ms). */
+/** Bound of one run's round trips (ms); `POST /workflow/run` waits as long (a loaded machine needs more than 30 s). */
 const RUN_TIMEOUT_MS = 120_000;
+/** What a run that came back without a status answered. */
+const statusOf = (r) => r.body?.status ?? `HTTP ${r.status} ${r.body?.error ?? ''}`.trim();
 const bin = path.join(repo, 'packages/cli/bin/skein.js');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -93,17 +95,27 @@ async function call(url, method, route, body) {
 /** The run kinds, each returning the outcome it expects and the one it got. */
 const KINDS = [
   async (api, catalog, i) => {
-    const r = await call(api, 'POST', '/workflow/run', { workflowName: 'onboard', catalog, input: { name: `Ada ${i}`, email: `ada${i}@example.com` } });
-    return ['completed', r.body?.status];
+    const r = await call(api, 'POST', '/workflow/run', {
+      workflowName: 'onboard',
+      catalog,
+      input: { name: `Ada ${i}`, email: `ada${i}@example.com` },
+      timeout: RUN_TIMEOUT_MS,
+    });
+    return ['completed', statusOf(r)];
   },
   async (api, catalog, i) => {
-    const r = await call(api, 'POST', '/workflow/run', { workflowName: 'summarize', catalog, input: { text: `Soak run ${i}. Short text, two sentences.` } });
-    return ['completed', r.body?.status];
+    const r = await call(api, 'POST', '/workflow/run', {
+      workflowName: 'summarize',
+      catalog,
+      input: { text: `Soak run ${i}. Short text, two sentences.` },
+      timeout: RUN_TIMEOUT_MS,
+    });
+    return ['completed', statusOf(r)];
   },
   async (api, catalog, i) => {
-    const r = await call(api, 'POST', '/workflow/run', { workflowName: 'fanout', catalog, input: { texts: [`a b ${i}`, '', 'c'] } });
+    const r = await call(api, 'POST', '/workflow/run', { workflowName: 'fanout', catalog, input: { texts: [`a b ${i}`, '', 'c'] }, timeout: RUN_TIMEOUT_MS });
     const failedStep = r.body?.output?.[1]?.error === 'FatalError';
-    return ['completed+failed step', failedStep ? `${r.body?.status}+failed step` : r.body?.status];
+    return ['completed+failed step', failedStep ? `${r.body?.status}+failed step` : statusOf(r)];
   },
   async (api, catalog, i) => {
     const s = await call(api, 'POST', '/workflow/start', { workflowName: 'approval', catalog, input: { request: `r${i}`, approver: 'ada' } });
@@ -124,7 +136,7 @@ const KINDS = [
     return ['terminated', t.status === 200 ? 'terminated' : `HTTP ${t.status}`];
   },
   async (api, catalog) => {
-    const r = await call(api, 'POST', '/workflow/run', { workflowName: 'summarize', catalog, input: { text: '', keywords: 99 } });
+    const r = await call(api, 'POST', '/workflow/run', { workflowName: 'summarize', catalog, input: { text: '', keywords: 99 }, timeout: RUN_TIMEOUT_MS });
     return ['refused', r.status === 400 || r.body?.status === 'failed' ? 'refused' : `HTTP ${r.status} ${r.body?.status}`];
   },
 ];
