@@ -173,6 +173,13 @@ try {
         `load average ${loadavg()[0].toFixed(2)}: skein worker <projectDir> first run ${fmt(r.firstMs)}, RSS after the first run ${mb(r.rssFirstMb)} (target <= 450 MB), ` +
           `after ${FURTHER_RUNS} further runs ${mb(r.rssMb)} (target <= 500 MB), peak ${mb(r.peakMb)}`,
       );
+      if (BASELINE) {
+        const b = await startAndLoad('baseline project', big, path.join(BASELINE, 'packages/cli/bin/skein.js'));
+        console.log(
+          `load average ${loadavg()[0].toFixed(2)}: baseline (${BASELINE}) skein worker <projectDir> first run ${fmt(b.firstMs)}, RSS after the first run ${mb(b.rssFirstMb)}, ` +
+            `after ${FURTHER_RUNS} further runs ${mb(b.rssMb)}, peak ${mb(b.peakMb)}`,
+        );
+      }
       continue;
     }
     builds.push(await build());
