@@ -1,26 +1,39 @@
 /**
- * bench/api-history: page through a ~5 000-event history via `GET /workflow/{id}/runs/{rid}/history`
+ * bench/api-history: page through a ~5 000-event closed history via `GET /workflow/{id}/runs/{rid}/history`
  * (pageSize 50) vs directly via @temporalio/client's workflowService (maximumPageSize 50), interleaved rounds.
- * Prints events/s and the ratio API / direct. Target: ≥ 0.8.
- * Usage: node bench/api-history/bench.mjs [rounds=5] [sequence|fanout]
+ * The API under test runs in its own process, as in production. Prints events/s of each, the ratio API / direct
+ * (target ≥ 0.9), the round trips each made, and the machine's load average.
+ *
+ * With `--baseline <checkout>`, the API of another checkout (for example the main branch, built) is measured in
+ * the same rounds against the same engine and history, so the two are compared side by side.
+ *
+ *   npm run build && node bench/api-history/bench.mjs [--rounds 5] [--shape sequence|fanout] [--baseline /work/main]
  */
+import { loadavg } from 'node:os';
+import path from 'node:path';
 import { fmt, spawnApi, startStack } from '../api-support/stack.mjs';
 
-const ROUNDS = Number(process.argv[2] ?? 5);
-/** `sequence` (default): ~5 000 events in small batches, the usual shape. `fanout`: one 1 660-event batch. */
-const SHAPE = process.argv[3] ?? 'sequence';
-const stack = await startStack();
-// The API under test runs in its own process, as in production (its clients are elsewhere).
-const served = await spawnApi(stack);
+const args = process.argv.slice(2);
+const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const ROUNDS = Number(option('--rounds', 5));
+/** `sequence` (default): ~5 000 events in small batches, the usual shape. `fanout`: one ~5 000-event batch. */
+const SHAPE = option('--shape', 'sequence');
+const BASELINE = option('--baseline', undefined);
+const WORKLOAD = { sequence: { workflowName: 'sequence', input: { n: 830 } }, fanout: { workflowName: 'fanout', input: { n: 1660 } } }[SHAPE];
+if (!WORKLOAD) throw new Error(`--shape must be sequence or fanout, got ${SHAPE}`);
 
-async function viaApi(workflowId, runId) {
+const stack = await startStack();
+const served = await spawnApi(stack);
+const baseline = BASELINE ? await spawnApi(stack, {}, path.resolve(BASELINE, 'bench/api-support/serve.mjs')) : undefined;
+
+async function viaApi(url, workflowId, runId) {
   let token = null;
   let events = 0;
   let pages = 0;
   const t = performance.now();
   for (;;) {
     const qs = new URLSearchParams({ pageSize: '50', ...(token ? { pageToken: token } : {}) });
-    const res = await fetch(`${served.url}/workflow/${encodeURIComponent(workflowId)}/runs/${runId}/history?${qs}`);
+    const res = await fetch(`${url}/workflow/${encodeURIComponent(workflowId)}/runs/${runId}/history?${qs}`);
     const body = await res.json();
     if (res.status !== 200) throw new Error(JSON.stringify(body));
     events += body.events.length;
@@ -54,32 +67,43 @@ try {
   const res = await fetch(`${stack.url}/workflow/run`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ workflowName: 'fanout', input: { n: 1660 }, timeout: 600000 }),
+    body: JSON.stringify({ ...WORKLOAD, timeout: 600000 }),
   });
   const run = await res.json();
   if (run.status !== 'completed') throw new Error(JSON.stringify(run));
-  const apiRates = [];
-  const directRates = [];
+  const rates = { api: [], direct: [], baseline: [] };
   let total = 0;
-  let pages = '';
+  let trips = '';
   for (let i = 0; i < ROUNDS; i++) {
-    const a = await viaApi(run.workflowId, run.runId);
+    const a = await viaApi(served.url, run.workflowId, run.runId);
     const d = await viaClient(run.workflowId, run.runId);
-    if (a.events !== d.events) throw new Error(`event counts differ: API ${a.events}, direct ${d.events}`);
+    const b = baseline ? await viaApi(baseline.url, run.workflowId, run.runId) : undefined;
+    if (a.events !== d.events || (b && b.events !== d.events))
+      throw new Error(`event counts differ: API ${a.events}, direct ${d.events}, baseline ${b?.events}`);
     total = a.events;
-    pages = `API ${a.pages} requests of ≤ 50 events; engine ${d.pages} pages (its page size counts event batches)`;
-    apiRates.push(a.events / (a.ms / 1000));
-    directRates.push(d.events / (d.ms / 1000));
+    trips = `API ${a.pages} requests of ≤ 50 events; engine ${d.pages} pages (its page size counts event batches)`;
+    rates.api.push(a.events / (a.ms / 1000));
+    rates.direct.push(d.events / (d.ms / 1000));
+    if (b) rates.baseline.push(b.events / (b.ms / 1000));
   }
   const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
-  const api = median(apiRates);
-  const direct = median(directRates);
-  console.log(`api-history: ${total} events (${SHAPE}), page size 50, ${ROUNDS} interleaved rounds (median)`);
+  const api = median(rates.api);
+  const direct = median(rates.direct);
+  console.log(
+    `api-history: ${total} events (${SHAPE}), page size 50, ${ROUNDS} interleaved rounds (median); load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   console.log(`  via API                 ${fmt(api, 0)} events/s`);
   console.log(`  via @temporalio/client  ${fmt(direct, 0)} events/s`);
-  console.log(`  ratio (API / direct)    ${fmt(api / direct, 3)}   (target ≥ 0.8)`);
-  console.log(`  round trips            ${pages}`);
+  console.log(`  ratio (API / direct)    ${fmt(api / direct, 3)}   (target ≥ 0.9)`);
+  if (baseline) {
+    const base = median(rates.baseline);
+    console.log(`  baseline API (${BASELINE}) ${fmt(base, 0)} events/s, ratio ${fmt(base / direct, 3)}`);
+  }
+  console.log(`  round trips             ${trips}`);
 } finally {
   await served.stop();
+  await baseline?.stop();
   await stack.close();
 }

@@ -9,6 +9,7 @@ import {
   listSetting,
   loadSettings,
   logLevelSetting,
+  patternSetting,
   textSetting,
   type LogLevel,
 } from '@skein/runtime';
@@ -25,6 +26,10 @@ export const apiSettings = {
   SKEIN_CATALOG: catalogSetting,
   SKEIN_RUN_TIMEOUT_MS: intSetting(30_000, { min: 250, max: 3_600_000 }, { description: 'default wait of `POST /workflow/run`, in ms' }),
   SKEIN_HISTORY_MAX_WAIT_MS: intSetting(15_000, { min: 1 }, { description: 'longest wait of a history long-poll, in ms; a request asking more is clamped' }),
+  SKEIN_HISTORY_TOKEN_KEY: patternSetting(/^[\x21-\x7e]{32,512}$/, '32 to 512 printable characters without spaces', {
+    description:
+      'secret that signs history `pageToken`s; give every API process behind one address the same key so that each accepts the tokens of the others (unset: a random key per process, and a token is good only on the process that issued it, until it restarts)',
+  }),
   ...engineCheckSettings,
   SKEIN_ENGINE_TIMEOUT_MS: intSetting(
     10_000,
@@ -79,6 +84,11 @@ export interface ApiConfig {
   runTimeoutMs: number;
   /** Server maximum of the history long-poll in ms (`SKEIN_HISTORY_MAX_WAIT_MS`, default 15 000). */
   historyMaxWaitMs: number;
+  /**
+   * Key that signs history page tokens (`SKEIN_HISTORY_TOKEN_KEY`, 32-512 printable characters); null = a random
+   * key per API process. Processes sharing one key accept each other's tokens (a load-balanced deployment).
+   */
+  historyTokenKey: string | null;
   /**
    * Engine health check: period in ms (`SKEIN_ENGINE_CHECK_INTERVAL_MS`, default 5 000) and consecutive failed
    * checks after which `onFatal` fires (`SKEIN_ENGINE_CHECK_FAILURES`, default 3).
@@ -150,6 +160,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     defaultCatalog: s.SKEIN_CATALOG,
     runTimeoutMs: s.SKEIN_RUN_TIMEOUT_MS,
     historyMaxWaitMs: s.SKEIN_HISTORY_MAX_WAIT_MS,
+    historyTokenKey: s.SKEIN_HISTORY_TOKEN_KEY ?? null,
     engineCheck: { intervalMs: s.SKEIN_ENGINE_CHECK_INTERVAL_MS, failures: s.SKEIN_ENGINE_CHECK_FAILURES },
     corsOrigins: s.SKEIN_CORS_ORIGINS.map((o) => (o === '*' ? o : o.replace(/\/+$/, '').toLowerCase())),
     allowedHosts: s.SKEIN_ALLOWED_HOSTS.map((h) => h.toLowerCase()),

@@ -6,6 +6,7 @@ import type { ApiConfig } from './config.js';
 import { ApiError, validationError, type ErrorType, type ValidationIssue } from './errors.js';
 import type { ApiMetrics } from './metrics/registry.js';
 import type { CatalogCache } from './temporal/catalog.js';
+import type { HistoryTokens } from './temporal/history-token.js';
 import type { TraceReader } from './temporal/trace-reader.js';
 
 /** Shared services handed to every route handler. */
@@ -24,6 +25,8 @@ export interface Deps {
   logger: Logger;
   /** The server's Prometheus metrics (served by `GET /metrics`). */
   metrics: ApiMetrics;
+  /** Signs and checks history `pageToken`s (key: `SKEIN_HISTORY_TOKEN_KEY`, else random per process). */
+  historyTokens: HistoryTokens;
 }
 
 /** Koa state the API sets per request (read by the logger). */

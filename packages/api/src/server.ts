@@ -13,6 +13,7 @@ import { clientErrorHandler } from './client-errors.js';
 import { bearerCheck } from './middleware/auth.js';
 import { TraceReader } from './temporal/trace-reader.js';
 import { CatalogCache } from './temporal/catalog.js';
+import { HistoryTokens } from './temporal/history-token.js';
 import { EngineCallPolicy } from './temporal/deadline.js';
 import { engineCallMetrics } from './metrics/engine-calls.js';
 import { ApiMetrics } from './metrics/registry.js';
@@ -111,6 +112,7 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
     closing: closing.signal,
     logger,
     metrics,
+    historyTokens: new HistoryTokens(config.historyTokenKey ?? undefined),
   };
   const app = createApp(
     deps,

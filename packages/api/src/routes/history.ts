@@ -2,7 +2,7 @@ import { defineRoute, type Deps } from '../route.js';
 import { idParams, runParams } from '../schemas/common.js';
 import { historyPageSchema, historyQuerySchema, latestHistoryQuerySchema } from '../schemas/history.js';
 import { readHistoryPage, workflowMeta } from '../temporal/history.js';
-import { decodeCursor, encodeCursor, type HistoryCursor } from '../temporal/history-token.js';
+import type { HistoryCursor } from '../temporal/history-token.js';
 import { describeRun } from '../temporal/runs.js';
 import type { z } from 'zod';
 import type Koa from 'koa';
@@ -13,10 +13,10 @@ type Query = z.output<typeof historyQuerySchema>;
 async function page(ctx: Koa.ParameterizedContext<ApiState>, deps: Deps, workflowId: string, runId: string | undefined, query: Query) {
   let cursor: HistoryCursor;
   if (query.pageToken) {
-    cursor = decodeCursor(query.pageToken, { workflowId, runId });
+    cursor = deps.historyTokens.decode(query.pageToken, { workflowId, runId });
   } else {
     const rid = runId ?? (await describeRun(deps.client, workflowId)).runId;
-    cursor = { w: workflowId, r: rid, n: 1, t: null };
+    cursor = { w: workflowId, r: rid, t: null, o: 0, n: 1 };
   }
   ctx.state.runId = cursor.r;
   const longPollMs = query.longPollTimeoutMs === undefined ? undefined : Math.min(query.longPollTimeoutMs, deps.config.historyMaxWaitMs);
@@ -36,12 +36,13 @@ async function page(ctx: Koa.ParameterizedContext<ApiState>, deps: Deps, workflo
     workflow: workflowMeta(result.info),
     runId: cursor.r,
     events: result.events,
-    nextPageToken: result.next ? encodeCursor(result.next) : null,
+    nextPageToken: result.next ? deps.historyTokens.encode(result.next) : null,
   };
 }
 
 const description =
-  'Paged engine history. `pageToken` is the opaque `nextPageToken` of the previous page (it carries its run). ' +
+  'Paged engine history. `pageToken` is the opaque `nextPageToken` of the previous page: it carries its run and ' +
+  'is signed by the API (a changed token, or one from an API process with another SKEIN_HISTORY_TOKEN_KEY, is a 400). ' +
   'Existing events always come back at once. Without `longPollTimeoutMs`, `nextPageToken` is null once a page ' +
   'reaches the current end of the history, for open runs too, so following tokens until null always ends. ' +
   'With `longPollTimeoutMs`, a read at the end of an open run waits for the next event for up to that many ms, ' +

@@ -66,7 +66,7 @@ async function stream(
   write(frame('workflow', workflowMeta(info)));
 
   void (async () => {
-    let cursor: HistoryCursor | null = { w: workflowId, r: info.runId, n: after + 1, t: null };
+    let cursor: HistoryCursor | null = { w: workflowId, r: info.runId, t: null, o: 0, n: after + 1 };
     try {
       while (cursor && !signal.aborted) {
         const page = await readHistoryPage(deps.client, cursor, { pageSize: 50, includePayloads, longPollMs: STREAM_POLL_MS, signal });

@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import type { Client } from '@temporalio/client';
 import type { temporal as T } from '@temporalio/proto';
 import { validationError } from '../errors.js';
@@ -7,6 +6,7 @@ import { eventToJson } from './events.js';
 import { temporal, toNumber } from './proto.js';
 import { stepNames } from './step-names.js';
 import type { HistoryCursor } from './history-token.js';
+import { EnginePageCache, type EnginePage } from './history-page-cache.js';
 import { cachedClosedRun, describeRun, type RunInfo } from './runs.js';
 
 /** `workflow` metadata of a history page or stream. */
@@ -63,8 +63,6 @@ export interface PageOptions {
 
 class Aborted extends Error {}
 
-type RawPage = { events: T.api.history.v1.IHistoryEvent[]; nextPageToken: Uint8Array | null };
-
 const EventType = temporal.api.enums.v1.EventType;
 /** Event types that close a run: nothing follows them. */
 const CLOSE_EVENTS = new Set<number>([
@@ -77,61 +75,53 @@ const CLOSE_EVENTS = new Set<number>([
 ]);
 
 /**
- * The engine returns whole event batches, so one engine page can hold more events than the caller's `pageSize`.
- * Such a page is kept here (a few seconds, a few pages) so the following API pages slice it instead of
- * re-reading it. History before the end of a run never changes, so a cached page cannot go stale, provided it is
- * not the last page of an open run as it stood when read (that one is never cached).
+ * Events asked of the engine per page of a closed run: one engine page then serves many API pages (the engine
+ * returns whole event batches, so a page can hold more). An open run is read with the caller's page size, since
+ * its last page is read again by every request that reaches it.
  */
-const OVERSIZED_TTL_MS = 30_000;
-const OVERSIZED_MAX = 16;
-const oversized = new LRUCache<string, RawPage>({ max: OVERSIZED_MAX, ttl: OVERSIZED_TTL_MS });
+const CLOSED_ENGINE_PAGE_SIZE = 1000;
+/** Deadline of a read-ahead engine call (ms). */
+const READ_AHEAD_DEADLINE_MS = 10_000;
 
-/** Key of an engine page: the run, the engine token and the page size. */
-function cacheKey(c: HistoryCursor, token: string | null, pageSize: number): string {
-  return `${c.w}\u0000${c.r}\u0000${token ?? ''}\u0000${pageSize}`;
+/** The engine pages of this process (see {@link EnginePageCache}). */
+const enginePages = new EnginePageCache();
+
+/** Forgets every cached engine page (tests that compare against the engine). */
+export function clearHistoryPageCache(): void {
+  enginePages.clear();
+}
+
+const lastIdOf = (page: EnginePage): number => (page.events.length ? toNumber(page.events[page.events.length - 1]!.eventId) : 0);
+
+function toEnginePage(r: T.api.workflowservice.v1.IGetWorkflowExecutionHistoryResponse): EnginePage {
+  return {
+    events: r.history?.events ?? [],
+    nextPageToken: r.nextPageToken?.length ? Buffer.from(r.nextPageToken).toString('base64') : null,
+  };
+}
+
+/** One `GetWorkflowExecutionHistory` call at `token` (base64, null for the first page). */
+function engineRead(client: Client, cursor: HistoryCursor, token: string | null, pageSize: number) {
+  return client.workflowService.getWorkflowExecutionHistory({
+    namespace: client.options.namespace,
+    execution: { workflowId: cursor.w, runId: cursor.r },
+    maximumPageSize: pageSize,
+    // The engine answers existing events at once and only waits at the end of an open run's history; a read that
+    // must not wait is cut short there (by the caller). Without it, the engine would never look past the end a
+    // continuation token recorded while the run was open.
+    waitNewEvent: true,
+    skipArchival: true,
+    ...(token ? { nextPageToken: Buffer.from(token, 'base64') } : {}),
+  });
 }
 
 /**
- * Read-ahead for closed runs: when a page of a closed run has a successor, the successor engine page is
- * requested at once, so a client paging through a long history overlaps its own round trips with the engine's.
- */
-const readAhead = new LRUCache<string, Promise<RawPage>>({ max: OVERSIZED_MAX, ttl: OVERSIZED_TTL_MS });
-/** How many engine pages a closed-run read requests ahead of the client. */
-const READ_AHEAD_PAGES = 2;
-
-function startReadAhead(client: Client, c: HistoryCursor, token: string, pageSize: number, depth = READ_AHEAD_PAGES): void {
-  const key = cacheKey(c, token, pageSize);
-  if (readAhead.has(key) || oversized.has(key)) return;
-  const promise = client
-    .withDeadline(Date.now() + 10_000, () =>
-      client.workflowService.getWorkflowExecutionHistory({
-        namespace: client.options.namespace,
-        execution: { workflowId: c.w, runId: c.r },
-        maximumPageSize: pageSize,
-        // A closed run never waits; a token taken while the run was open only sees the rest of it with this set.
-        waitNewEvent: true,
-        skipArchival: true,
-        nextPageToken: Buffer.from(token, 'base64'),
-      }),
-    )
-    .then((r) => {
-      const page = { events: r.history?.events ?? [], nextPageToken: r.nextPageToken?.length ? r.nextPageToken : null };
-      if (page.nextPageToken && depth > 1) startReadAhead(client, c, Buffer.from(page.nextPageToken).toString('base64'), pageSize, depth - 1);
-      return page;
-    });
-  promise.catch(() => readAhead.delete(key));
-  readAhead.set(key, promise);
-}
-
-function rememberOversized(key: string, page: RawPage): void {
-  oversized.set(key, page);
-}
-
-/**
- * Reads the next page of a run's history after `cursor` (paging and long-poll rules: docs/reference/api-contract.md,
- * "Endpoints"): up to `pageSize` events, gathered from as many engine pages as needed (the engine
- * returns whole event batches, so its pages rarely line up with ours). The run is described in parallel (for
- * `workflow` metadata and to know where history ends).
+ * Reads the next page of a run's history at `cursor` (paging and long-poll rules: docs/api.md, "History"): up to
+ * `pageSize` events, cut from the engine page that holds the cursor (`cursor.t`, from index `cursor.o`) and, when
+ * that page ends first, from the following ones. Engine pages that can no longer change are kept
+ * ({@link EnginePageCache}), so the following API pages are cut from the same engine page without another engine
+ * call; reading a closed run also reads its next engine page ahead of the client. The run is described in parallel
+ * (for `workflow` metadata and to know where history ends).
  *
  * - Existing events always come back at once, with or without `longPollMs`.
  * - Without `longPollMs`, a read at the end answers at once (the engine's wait is cut short as soon as the run's
@@ -141,6 +131,7 @@ function rememberOversized(key: string, page: RawPage): void {
  *   event (the bound starts once the read is at the end, never before); on timeout the page is empty and `next` is
  *   the cursor unchanged. A page that reaches the end of an open run returns a cursor, so the caller can wait again.
  * - At the end of a closed run `next` is null in both modes.
+ * - An event is never delivered twice: events below `cursor.n` are skipped whatever the engine page holds.
  *
  * Events are rendered by {@link eventToJson}, with `stepName` on activity events.
  * @throws ApiError `WorkflowNotFoundError`, `ValidationError` (engine rejected the token), `InternalError`;
@@ -159,8 +150,8 @@ export async function readHistoryPage(client: Client, cursor: HistoryCursor, opt
   };
   try {
     if (options.signal?.aborted) throw options.signal.reason;
-    const describing = describeRun(client, cursor.w, cursor.r);
     let info: RunInfo | undefined = cachedClosedRun(cursor.w, cursor.r);
+    const describing = info ? Promise.resolve(info) : describeRun(client, cursor.w, cursor.r);
     describing.then(
       (i) => {
         info = i;
@@ -170,33 +161,21 @@ export async function readHistoryPage(client: Client, cursor: HistoryCursor, opt
       },
       () => fetchAbort.abort(new Aborted('describe failed')),
     );
+    const knownClosed = () => info !== undefined && info.status !== 'running';
+    /** Pages read from the engine by this request, stored once it is known whether they can still change. */
+    const fresh: Array<{ token: string | null; page: EnginePage }> = [];
 
-    /** One engine page at `token` (from the oversized-page cache when possible); undefined when the read was cut short. */
-    const rawPage = async (token: string | null): Promise<{ page: RawPage; key: string } | undefined> => {
-      const key = cacheKey(cursor, token, options.pageSize);
-      const cached = oversized.get(key);
-      if (cached) return { page: cached, key };
-      const ahead = readAhead.get(key);
-      if (ahead) {
-        readAhead.delete(key);
-        const page = await ahead.catch(() => undefined);
-        if (page) return { page, key };
-      }
+    /** The engine page at `token`: cached, read ahead, or read now; undefined when the read was cut short. */
+    const pageAt = async (token: string | null): Promise<EnginePage | undefined> => {
+      const cached = enginePages.get(cursor.w, cursor.r, token);
+      if (cached) return cached;
+      const ahead = await enginePages.pending(cursor.w, cursor.r, token);
+      if (ahead) return ahead;
       try {
-        const r = await client.withAbortSignal(fetchAbort.signal, () =>
-          client.workflowService.getWorkflowExecutionHistory({
-            namespace: client.options.namespace,
-            execution: { workflowId: cursor.w, runId: cursor.r },
-            maximumPageSize: options.pageSize,
-            // The engine answers existing events at once and only waits at the end of an open run's history; a
-            // read that must not wait is cut short there (above). Without it, the engine would never look past
-            // the end a continuation token recorded.
-            waitNewEvent: true,
-            skipArchival: true,
-            ...(token ? { nextPageToken: Buffer.from(token, 'base64') } : {}),
-          }),
-        );
-        return { page: { events: r.history?.events ?? [], nextPageToken: r.nextPageToken?.length ? r.nextPageToken : null }, key };
+        const size = knownClosed() ? Math.max(CLOSED_ENGINE_PAGE_SIZE, options.pageSize) : options.pageSize;
+        const page = toEnginePage(await client.withAbortSignal(fetchAbort.signal, () => engineRead(client, cursor, token, size)));
+        fresh.push({ token, page });
+        return page;
       } catch (err) {
         if (options.signal?.aborted) throw options.signal.reason;
         if (fetchAbort.signal.aborted) return undefined;
@@ -210,36 +189,43 @@ export async function readHistoryPage(client: Client, cursor: HistoryCursor, opt
     const out: T.api.history.v1.IHistoryEvent[] = [];
     let lastId = cursor.n - 1;
     let token = cursor.t;
-    /** Where the engine read resumes after the last delivered event: a token (null = from the start), or 'end'. */
-    let after: { t: string | null } | 'end' | undefined;
+    /** Events of the page at `token` that are already delivered. */
+    let skip = cursor.o;
+    /** Where the next read resumes: the engine page and the offset into it. */
+    let after: { t: string | null; o: number } | undefined;
+    /** The last page read holds the current end of the history (it has no successor). */
+    let reachedEnd = false;
+    /** The page the read stopped in, and its token (to read its successor ahead). */
+    let lastPage: EnginePage | undefined;
     for (;;) {
-      const got = await rawPage(token);
-      if (!got) break;
-      const { page, key } = got;
-      if (page.nextPageToken && info && info.status !== 'running') {
-        startReadAhead(client, cursor, Buffer.from(page.nextPageToken).toString('base64'), options.pageSize);
-      }
+      const page = await pageAt(token);
+      if (!page) break;
+      lastPage = page;
+      const events = page.events;
       // An empty page while long-polling means the engine waited: the read is at the end.
-      if (page.events.length === 0) startWait();
-      const fresh = page.events.filter((e) => toNumber(e.eventId) > lastId);
-      const room = options.pageSize - out.length;
-      if (fresh.length > room) {
-        out.push(...fresh.slice(0, room));
-        lastId = toNumber(out[out.length - 1]!.eventId);
-        // The rest of this engine page is served from the cache next time, unless it is the last page of an open
-        // run's history as it stood (no token): that one grows, so the next read asks the engine again.
-        if (page.nextPageToken || (info && info.status !== 'running')) rememberOversized(key, page);
-        after = { t: token };
+      if (events.length === 0) startWait();
+      let i = Math.min(skip, events.length);
+      while (i < events.length && toNumber(events[i]!.eventId) <= lastId) i++;
+      const take = Math.min(options.pageSize - out.length, events.length - i);
+      for (let k = 0; k < take; k++) out.push(events[i + k]!);
+      i += take;
+      if (take > 0) lastId = toNumber(out[out.length - 1]!.eventId);
+      if (i < events.length) {
+        // The page holds more: the next API page is cut from it.
+        after = { t: token, o: i };
         break;
       }
-      out.push(...fresh);
-      if (fresh.length) lastId = toNumber(fresh[fresh.length - 1]!.eventId);
-      const nextToken = page.nextPageToken ? Buffer.from(page.nextPageToken).toString('base64') : null;
-      if (fresh.length || page.events.length) after = nextToken ? { t: nextToken } : 'end';
-      if (!nextToken || out.length >= options.pageSize) break;
+      if (events.length > 0) after = page.nextPageToken ? { t: page.nextPageToken, o: 0 } : { t: token, o: events.length };
+      const nextToken = page.nextPageToken;
+      skip = Math.max(0, skip - events.length);
+      if (!nextToken) {
+        reachedEnd = true;
+        break;
+      }
+      if (out.length >= options.pageSize) break;
       if (out.length === 0) {
         // Skipping events already delivered (a resume), or (long-polling) the engine's own wait expired: keep reading.
-        if (page.events.length === 0 && !wait) break;
+        if (events.length === 0 && !wait) break;
         token = nextToken;
         continue;
       }
@@ -254,12 +240,26 @@ export async function readHistoryPage(client: Client, cursor: HistoryCursor, opt
     // The run closed during the read: describe it again so the metadata says how it closed.
     if (closeSeen && ri.status === 'running') ri = await describeRun(client, cursor.w, cursor.r);
     const closed = closeSeen || ri.status !== 'running';
-    const atEnd = closeSeen || after === 'end' || lastId >= ri.historyLength;
+    // Keep the pages that can no longer change: those holding the close event, and those the run has events after
+    // (an open run's last page grows, so it is read again).
+    for (const { token: t, page } of fresh) {
+      const last = page.events[page.events.length - 1];
+      if (!last) continue;
+      const holdsClose = CLOSE_EVENTS.has(last.eventType as number);
+      if (holdsClose || (page.nextPageToken && lastIdOf(page) < ri.historyLength)) enginePages.set(cursor.w, cursor.r, t, page, closed);
+    }
+    // A client paging a closed run comes back for the next engine page: read it now.
+    if (closed && lastPage?.nextPageToken) {
+      const nextToken = lastPage.nextPageToken;
+      enginePages.readAhead(cursor.w, cursor.r, nextToken, async () =>
+        toEnginePage(await client.withDeadline(Date.now() + READ_AHEAD_DEADLINE_MS, () => engineRead(client, cursor, nextToken, CLOSED_ENGINE_PAGE_SIZE))),
+      );
+    }
+    const atEnd = closeSeen || reachedEnd || lastId >= ri.historyLength;
     let next: HistoryCursor | null;
     if (atEnd && (closed || !wait)) next = null;
-    else if (out.length === 0) next = cursor;
-    else if (after === 'end') next = { w: cursor.w, r: cursor.r, n: lastId + 1, t: null };
-    else next = { w: cursor.w, r: cursor.r, n: lastId + 1, t: after ? after.t : cursor.t };
+    else if (out.length === 0 || !after) next = cursor;
+    else next = { w: cursor.w, r: cursor.r, t: after.t, o: after.o, n: lastId + 1 };
     const names = await stepNames(client, cursor.w, cursor.r, out, options.signal);
     return { info: ri, events: out.map((e) => eventToJson(e, options.includePayloads, names.get(toNumber(e.eventId)))), next };
   } finally {

@@ -9,7 +9,8 @@ import type { LoadedProject } from '../load.js';
 import { workflowEntrySource } from './entry.js';
 import { primeWebpackCache } from './prime.js';
 import type { StubLoaderOptions, StubSpec } from './stub-spec.js';
-import { coreWorkflowEntry, keyedBundlerOptions, runWebpack, type WebpackRun } from './webpack.js';
+import { coreWorkflowEntry, keyedBundlerOptions, type WebpackRun } from './webpack.js';
+import { runWebpackIsolated } from './webpack-process.js';
 import { BundleCache } from './cache.js';
 import type { FileDigests } from '../cache/file-digests.js';
 import { digest, stableText } from './digest.js';
@@ -40,11 +41,12 @@ export interface WorkflowBundleResult {
   storeError?: Error;
   /**
    * On a miss: writes webpack's persistent cache, held back until called so that it does not compete with the
-   * start for CPU; resolves once written (later calls return the same promise). When webpack ran with its
-   * cache (`persistDetached` false), the open compiler writes it: call it before the process exits to keep the
-   * cache. When there was no webpack cache yet (a cold start runs webpack without one, as fast as without any
-   * cache), a detached low-priority process builds and writes it (`primeWebpackCache`) and finishes on its own.
-   * An interrupted write only costs a full rebuild on a later miss (webpack discards an unreadable cache).
+   * start for CPU; resolves once written (later calls return the same promise). webpack ran in a process that has
+   * ended, so a detached low-priority process builds the cache (from the one there is, if any) and writes it
+   * (`primeWebpackCache`) and finishes on its own (`persistDetached`). Under a TypeScript runner webpack ran in
+   * this process and, when it ran with its cache, the open compiler writes it (`persistDetached` false): call it
+   * before the process exits to keep the cache. An interrupted write only costs a full rebuild on a later miss
+   * (webpack discards an unreadable cache).
    */
   persist?: () => Promise<void>;
   /** Whether `persist` runs in a process of its own that outlives this one (no need to wait for it). */
@@ -86,6 +88,7 @@ function toolVersions(): Record<string, string> {
  *   first, so `@skein/core` and packages offering a workflow-safe entry use it;
  * - every steps, evaluators and shared-activity file (by `classifyFile`, discovery's file conventions) is
  *   replaced by activity stubs (`stub-loader.cts`).
+ * webpack runs in a child process that has exited when this resolves (`runWebpackIsolated`).
  * The cache key covers the generated entry module, the stubs, the full bundler options (including whatever
  * the webpack configuration hook sets), tool versions, and the content of every file webpack read except the
  * activity files the stubs stand for (so editing a step's body reuses the bundle).
@@ -146,7 +149,8 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
   // fill it later in the background; with one, rebuild from it.
   const warmWebpack = persistent !== undefined && existsSync(persistent.dir) && readdirSync(persistent.dir).length > 0;
   try {
-    const built = await runWebpack(warmWebpack ? { ...run, persistent } : run);
+    // In a process of its own that has exited before the worker serves: webpack's memory never stays in the serving process.
+    const built = await runWebpackIsolated(warmWebpack ? { ...run, persistent } : run);
     const code = withoutSourcesContent(built.code);
     if (!cache || !persistent) return { code, cache: 'off' };
     const persist = built.close ?? (() => primeWebpackCache({ ...run, persistent }));

@@ -1,0 +1,222 @@
+/**
+ * Soak: many runs through the API, on a worker started from a build (`skein build`, then `skein worker <buildDir>`)
+ * and on one started from the project (`skein worker <projectDir>`), each on its own catalog, against a real Temporal
+ * dev server and the API in a process of its own. Every round starts one run on each worker, cycling through a mix of
+ * the examples project (a copy, so its caches stay out of the repository):
+ *   - `onboard`: steps, a shared step, a child workflow from an external package, an evaluator;
+ *   - `summarize`: steps and an evaluator;
+ *   - `fanout` with an empty text: parallel steps, one of which fails with a FatalError;
+ *   - `approval`: started, then a `comment` and a `decide` signal, then its result;
+ *   - `approval` started and terminated (a run that ends badly);
+ *   - `summarize` with an input its schema refuses inside the workflow (a failed run).
+ * Figures: the resident memory (VmRSS) of the API and of each worker after round 1,000 and after the last round,
+ * each taken once the round's runs finished and the processes were idle for 2 s (the median of 5 samples); target:
+ * the last within 15% of the first. Also runs/s and the outcome counts (every run must end as its kind expects).
+ *
+ *   npm run build && node bench/soak/run.mjs [--runs 10000] [--concurrency 8] [--checkpoint 1000]
+ *
+ * The machine's load average is printed with the figures.
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { locateTemporal, startDevServer } from '@skein/dev-server';
+import { spawnWorker } from '../support/worker-process.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '../..');
+const args = process.argv.slice(2);
+const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || fallback : fallback);
+const RUNS = option('--runs', 10_000);
+const CONCURRENCY = option('--concurrency', 8);
+const CHECKPOINT = Math.min(option('--checkpoint', 1_000), RUNS);
+/** Bound of one run's round trips (ms); `POST /workflow/run` waits as long (a loaded machine needs more than 30 s). */
+const RUN_TIMEOUT_MS = 120_000;
+/** What a run that came back without a status answered. */
+const statusOf = (r) => r.body?.status ?? `HTTP ${r.status} ${r.body?.error ?? ''}`.trim();
+const bin = path.join(repo, 'packages/cli/bin/skein.js');
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function rssOf(pid) {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024;
+}
+
+const work = mkdtempSync(path.join(tmpdir(), 'skein-soak-'));
+// Inside the repository, so the copy resolves @skein/core and the external package from its node_modules.
+const project = path.join(repo, 'bench', '.generated', 'soak-project');
+rmSync(project, { recursive: true, force: true });
+cpSync(path.join(repo, 'examples'), project, { recursive: true, filter: (src) => !src.includes(`${path.sep}.skein`) });
+const buildDir = path.join(work, 'build');
+
+const temporal = await locateTemporal();
+const server = await startDevServer({ binary: temporal.path });
+const baseEnv = {
+  ...process.env,
+  TEMPORAL_ADDRESS: server.address,
+  SKEIN_LOG_PRETTY: '0',
+  SKEIN_LOG_LEVEL: 'info',
+  SKEIN_TRACE_DIR: path.join(work, 'traces'),
+};
+const children = [];
+
+/** The API in a process of its own; resolves with its URL and pid. */
+async function startApi() {
+  const child = spawn(process.execPath, [path.join(repo, 'bench/api-support/serve.mjs')], {
+    env: { ...baseEnv, SKEIN_CATALOG: 'soak-build' },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  children.push(child);
+  const url = await new Promise((resolve, reject) => {
+    let buf = '';
+    child.stdout.on('data', (d) => {
+      buf += d;
+      const m = /READY (\S+)/.exec(buf);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`API exited with ${code}`)));
+  });
+  return { url, pid: child.pid };
+}
+
+async function call(url, method, route, body) {
+  const res = await fetch(`${url}${route}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(RUN_TIMEOUT_MS),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** The run kinds, each returning the outcome it expects and the one it got. */
+const KINDS = [
+  async (api, catalog, i) => {
+    const r = await call(api, 'POST', '/workflow/run', {
+      workflowName: 'onboard',
+      catalog,
+      input: { name: `Ada ${i}`, email: `ada${i}@example.com` },
+      timeout: RUN_TIMEOUT_MS,
+    });
+    return ['completed', statusOf(r)];
+  },
+  async (api, catalog, i) => {
+    const r = await call(api, 'POST', '/workflow/run', {
+      workflowName: 'summarize',
+      catalog,
+      input: { text: `Soak run ${i}. Short text, two sentences.` },
+      timeout: RUN_TIMEOUT_MS,
+    });
+    return ['completed', statusOf(r)];
+  },
+  async (api, catalog, i) => {
+    const r = await call(api, 'POST', '/workflow/run', { workflowName: 'fanout', catalog, input: { texts: [`a b ${i}`, '', 'c'] }, timeout: RUN_TIMEOUT_MS });
+    const failedStep = r.body?.output?.[1]?.error === 'FatalError';
+    return ['completed+failed step', failedStep ? `${r.body?.status}+failed step` : statusOf(r)];
+  },
+  async (api, catalog, i) => {
+    const s = await call(api, 'POST', '/workflow/start', { workflowName: 'approval', catalog, input: { request: `r${i}`, approver: 'ada' } });
+    const id = encodeURIComponent(s.body.workflowId);
+    await call(api, 'POST', `/workflow/${id}/signal/comment`, { payload: { text: 'looks fine' } });
+    await call(api, 'POST', `/workflow/${id}/signal/decide`, { payload: { approved: true, by: 'ada' } });
+    for (let t = 0; t < 600; t++) {
+      const r = await call(api, 'GET', `/workflow/${id}/result`);
+      if (r.status === 200) return ['approved', r.body?.output?.state ?? r.body?.state];
+      if (r.status !== 409) return ['approved', `HTTP ${r.status}`];
+      await sleep(50);
+    }
+    return ['approved', 'no result'];
+  },
+  async (api, catalog, i) => {
+    const s = await call(api, 'POST', '/workflow/start', { workflowName: 'approval', catalog, input: { request: `t${i}`, approver: 'bob' } });
+    const t = await call(api, 'POST', `/workflow/${encodeURIComponent(s.body.workflowId)}/runs/${s.body.runId}/terminate`, { reason: 'soak' });
+    return ['terminated', t.status === 200 ? 'terminated' : `HTTP ${t.status}`];
+  },
+  async (api, catalog) => {
+    const r = await call(api, 'POST', '/workflow/run', { workflowName: 'summarize', catalog, input: { text: '', keywords: 99 }, timeout: RUN_TIMEOUT_MS });
+    return ['refused', r.status === 400 || r.body?.status === 'failed' ? 'refused' : `HTTP ${r.status} ${r.body?.status}`];
+  },
+];
+
+/** Runs rounds [from, to) on every catalog (round i = run i on each), `CONCURRENCY` in flight per catalog; counts outcomes. */
+async function rounds(api, catalogs, from, to, outcomes) {
+  await Promise.all(
+    catalogs.map(async (catalog) => {
+      let next = from;
+      const lane = async () => {
+        while (next < to) {
+          const i = next++;
+          const kind = i % KINDS.length;
+          let got;
+          let want;
+          try {
+            [want, got] = await KINDS[kind](api, catalog, i);
+          } catch (err) {
+            want = 'an answer within the bound';
+            got = `error: ${err.message}`;
+          }
+          const key = `${catalog} kind ${kind}: ${got === want ? 'ok' : `expected ${want}, got ${got}`}`;
+          outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+        }
+      };
+      await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+    }),
+  );
+}
+
+/** Median of 5 RSS samples, 200 ms apart, after 2 s of idleness. */
+async function settledRss(pid) {
+  await sleep(2000);
+  const xs = [];
+  for (let k = 0; k < 5; k++) {
+    xs.push(rssOf(pid));
+    await sleep(200);
+  }
+  return median(xs);
+}
+
+try {
+  const built = spawn(process.execPath, [bin, 'build', project, '--out', buildDir], { env: baseEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+  const buildCode = await new Promise((r) => built.once('exit', r));
+  if (buildCode !== 0) throw new Error(`skein build exited with ${buildCode}`);
+  const api = await startApi();
+  const fromBuild = await spawnWorker(bin, buildDir, { ...baseEnv, SKEIN_CATALOG: 'soak-build' });
+  const fromProject = await spawnWorker(bin, project, { ...baseEnv, SKEIN_CATALOG: 'soak-project' });
+  children.push(fromBuild.child, fromProject.child);
+  const processes = { api: api.pid, 'worker from build': fromBuild.child.pid, 'worker from project': fromProject.child.pid };
+  const catalogs = ['soak-build', 'soak-project'];
+  const outcomes = new Map();
+  const t0 = performance.now();
+  await rounds(api.url, catalogs, 0, CHECKPOINT, outcomes);
+  const first = {};
+  for (const [name, pid] of Object.entries(processes)) first[name] = await settledRss(pid);
+  const t1 = performance.now();
+  await rounds(api.url, catalogs, CHECKPOINT, RUNS, outcomes);
+  const seconds = (performance.now() - t1 + (t1 - t0)) / 1000;
+  const last = {};
+  for (const [name, pid] of Object.entries(processes)) last[name] = await settledRss(pid);
+
+  console.log(
+    `soak: ${RUNS} runs on each of 2 workers (${RUNS * catalogs.length} in all), ${CONCURRENCY} in flight per worker, ` +
+      `${((RUNS * catalogs.length) / seconds).toFixed(1)} runs/s; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+  );
+  for (const name of Object.keys(processes)) {
+    const growth = last[name] / first[name] - 1;
+    console.log(
+      `  ${name.padEnd(20)} RSS after run ${CHECKPOINT}: ${Math.round(first[name] / 1e6)} MB, after run ${RUNS}: ${Math.round(last[name] / 1e6)} MB, ` +
+        `growth ${(growth * 100).toFixed(1)}% (target ≤ 15%)${growth > 0.15 ? '  OVER' : ''}`,
+    );
+  }
+  console.log('  outcomes:');
+  for (const [key, n] of [...outcomes].sort()) console.log(`    ${key}: ${n}`);
+} finally {
+  for (const c of children) c.kill('SIGTERM');
+  await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : undefined)));
+  await server.stop();
+  rmSync(work, { recursive: true, force: true });
+}
