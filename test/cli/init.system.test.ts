@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '@skein/dev-server';
 import { packWorkspace, useTarballs } from '../support/packed.js';
 import { repoRoot } from '../support/stack.js';
@@ -65,13 +65,7 @@ describe('skein init, outside the repository', () => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const waitFor = async (pattern: RegExp) => {
-      const deadline = Date.now() + 20_000;
-      while (!pattern.test(out)) {
-        if (Date.now() > deadline) throw new Error(`no ${pattern} in:\n${out}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    };
+    const waitFor = (pattern: RegExp) => expect.poll(() => out, { timeout: 20_000, interval: 100 }).toMatch(pattern);
     await waitFor(/Folder for the new project\? \(my-workflows\)/);
     child.stdin.write('asked\r');
     await waitFor(/Package name\? \(asked\)/);
@@ -151,13 +145,13 @@ describe('skein init, outside the repository', () => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d));
     child.stderr.on('data', (d: Buffer) => (out += d));
-    const waitFor = async (pattern: RegExp) => {
-      const deadline = Date.now() + 120_000;
-      while (!pattern.test(out)) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`skein dev: no ${pattern} in:\n${out}`);
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    };
+    const waitFor = (pattern: RegExp) =>
+      vi.waitFor(
+        () => {
+          if (!pattern.test(out) || child.exitCode !== null) throw new Error(`skein dev: no ${pattern} in:\n${out}`);
+        },
+        { timeout: 120_000, interval: 250 },
+      );
     const runWorkflow = async (workflowName: string) => {
       const res = await fetch(`http://127.0.0.1:${apiPort}/workflow/run`, {
         method: 'POST',
@@ -175,10 +169,9 @@ describe('skein init, outside the repository', () => {
       run(pkgDir, 'npm', ['run', 'build']);
       // One line per reload, naming what changed: here the package's compiled step.
       await waitFor(/"changed":\[[^\]]*my-workflows\/dist\/welcome\/steps\.js[^\n]*reloaded in/);
-      const deadline = Date.now() + 60_000;
-      let latest = await runWorkflow('welcome');
-      while (latest.output?.message !== 'Welcome back, world.' && Date.now() < deadline) latest = await runWorkflow('welcome');
-      expect(latest).toMatchObject({ status: 'completed', output: { message: 'Welcome back, world.' } });
+      await expect
+        .poll(() => runWorkflow('welcome'), { timeout: 60_000, interval: 100 })
+        .toMatchObject({ status: 'completed', output: { message: 'Welcome back, world.' } });
     } finally {
       const exited = new Promise((r) => child.once('exit', r));
       process.kill(-child.pid!, 'SIGINT');

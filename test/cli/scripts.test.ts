@@ -3,7 +3,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { freePort, locateTemporal } from '@skein/dev-server';
 import { repoRoot } from '../support/stack.js';
 
@@ -68,11 +68,12 @@ describe('package.json scripts and bins work from a clone', () => {
     child.stdout.on('data', (d: Buffer) => (out += d));
     child.stderr.on('data', (d: Buffer) => (out += d));
     try {
-      const deadline = Date.now() + 150_000;
-      while (!/Skein is up/.test(out)) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm run dev did not come up:\n${out}`);
-        await new Promise((r) => setTimeout(r, 250));
-      }
+      await vi.waitFor(
+        () => {
+          if (!/Skein is up/.test(out) || child.exitCode !== null) throw new Error(`npm run dev did not come up:\n${out}`);
+        },
+        { timeout: 150_000, interval: 250 },
+      );
       const res = await fetch(`http://127.0.0.1:${apiPort}/workflow/run`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

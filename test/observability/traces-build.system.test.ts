@@ -50,7 +50,7 @@ async function serveBuild(): Promise<{ worker: SkeinWorker; api: ApiServer; url:
   const worker = await startWorker({ projectDir: build.record.projectDir, build, catalog, engine: { address }, logger });
   const api = await createApiServer(loadApiConfig({ ...process.env, TEMPORAL_ADDRESS: address, PORT: '0', SKEIN_CATALOG: catalog }), { logger });
   const { url } = await api.listen();
-  for (let i = 0; i < 80 && (await fetch(`${url}/workflow/catalog`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 250));
+  await expect.poll(async () => (await fetch(`${url}/workflow/catalog`)).status, { timeout: 20_000, interval: 250 }).toBe(200);
   return {
     worker,
     api,

@@ -26,7 +26,7 @@ beforeAll(async () => {
 
 /** Waits until a new worker build is routed to (once the engine has seen it poll): the catalog is served. */
 async function served(s: Stack): Promise<void> {
-  for (let i = 0; i < 80 && (await s.get('/workflow/catalog')).status !== 200; i++) await new Promise((r) => setTimeout(r, 250));
+  await expect.poll(async () => (await s.get('/workflow/catalog')).status, { timeout: 20_000, interval: 250 }).toBe(200);
 }
 
 afterAll(async () => {
