@@ -23,10 +23,10 @@ const env = {
 let tmp: string;
 let tarballs: Record<string, string>;
 
-/** The files README's "Write a workflow package" shows: a bold `path` line, then the file in a fenced block. */
-function readmeRecipe(): Record<string, string> {
-  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Write a workflow package'), readme.indexOf('### The authoring API'));
+/** The files docs/writing-packages.md shows before "The authoring API": a bold `path` line, then the file in a fenced block. */
+function pageRecipe(): Record<string, string> {
+  const page = readFileSync(path.join(repoRoot, 'docs/writing-packages.md'), 'utf8');
+  const section = page.slice(0, page.indexOf('## The authoring API'));
   return Object.fromEntries([...section.matchAll(/^\*\*`([^`]+)`\*\*\n\n```\w*\n([\s\S]*?)^```$/gm)].map((m) => [m[1]!, m[2]!]));
 }
 
@@ -90,14 +90,14 @@ describe('skein init, outside the repository', () => {
     expect(existsSync(path.join(tmp, 'offline', 'src/greet/workflow.ts'))).toBe(true);
   }, 120_000);
 
-  it("scaffolds a workflow package, README's recipe, that builds, validates with no warning, passes its tests and packs what it should", () => {
+  it("scaffolds a workflow package, the recipe of docs/writing-packages.md, that builds, validates with no warning, passes its tests and packs what it should", () => {
     const dir = path.join(tmp, 'my-workflows');
     run(tmp, 'node', [createSkein, 'my-workflows', '--package', '--no-install']);
-    // README shows the scaffolder's files: each one it shows is the file written, and is what gets built here.
-    const recipe = readmeRecipe();
+    // docs/writing-packages.md shows the scaffolder's files: each one it shows is the file written, and is what gets built here.
+    const recipe = pageRecipe();
     expect(Object.keys(recipe)).toEqual(expect.arrayContaining(['package.json', 'tsconfig.json', 'src/index.ts', 'src/welcome/workflow.ts']));
     for (const [file, text] of Object.entries(recipe)) {
-      expect(readFileSync(path.join(dir, file), 'utf8'), `README's ${file}`).toBe(text);
+      expect(readFileSync(path.join(dir, file), 'utf8'), `docs/writing-packages.md's ${file}`).toBe(text);
       writeFileSync(path.join(dir, file), text);
     }
     useTarballs(dir, tarballs);
