@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
  *   `@skein/source` export condition, so a unit test never runs against a stale `dist`.
  * - `integration`: `test/**\/*.test.ts` except system files, against the ONE real Temporal dev server that
  *   `test/support/global-setup.ts` starts; files isolate themselves by a catalog of their own, so they run in
- *   parallel (`SKEIN_TEST_INTEGRATION_WORKERS`, default 3; one bundling worker per file is what bounds it on 2 cores).
+ *   parallel (`TEST_INTEGRATION_WORKERS`, default 3; one bundling worker per file is what bounds it on 2 cores).
  *   They import `dist`: run `npm run build` first (every npm script that runs them does).
  * - `system`: `test/**\/*.system.test.ts`: files that start their own servers (a second dev server, `skein dev`,
  *   SeaweedFS, Jaeger, Prometheus), kill processes or install packages. One file at a time, so ports, CPU and the
@@ -18,7 +18,7 @@ import { defineConfig } from 'vitest/config';
  * `sequence.groupOrder` runs the tiers one after the other when several are selected in one invocation
  * (`npm run test:quick` selects unit and integration): unit first (fastest feedback), then integration, then system.
  */
-const integrationWorkers = Number(process.env.SKEIN_TEST_INTEGRATION_WORKERS ?? 3);
+const integrationWorkers = Number(process.env.TEST_INTEGRATION_WORKERS ?? 3);
 
 export default defineConfig({
   test: {
