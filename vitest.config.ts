@@ -53,7 +53,7 @@ export default defineConfig({
           include: ['test/**/*.system.test.ts'],
           globalSetup: ['test/support/global-setup.ts', 'test/support/system-setup.ts'],
           testTimeout: 60_000,
-          hookTimeout: 180_000,
+          hookTimeout: 120_000,
           fileParallelism: false,
           sequence: { groupOrder: 2 },
         },
