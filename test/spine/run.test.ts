@@ -117,7 +117,7 @@ describe('POST /workflow/start then GET result', () => {
     const latest = await eventually(async () => {
       const answer = await stack.get(`/workflow/${workflowId}/result`);
       return answer.status === 409 ? undefined : answer;
-    }, 5_000);
+    }, 30_000);
     expect(latest.status).toBe(200);
     expect(latest.body).toMatchObject({ v: '2', workflowId, runId, status: 'completed', output: { words: 3, sentences: 2 }, error: null });
     const pinned = await stack.get(`/workflow/${workflowId}/runs/${runId}/result`);
