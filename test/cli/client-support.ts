@@ -55,3 +55,8 @@ export function printedEventIds(stdout: string): number[] {
 export async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   await eventually(check, timeoutMs);
 }
+
+/** `[1, 2, …, n]`. */
+export function oneTo(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i + 1);
+}
