@@ -52,7 +52,14 @@ export async function startStack(
   const catalog = `t${process.pid}-${Date.now()}-${counter++}`;
   const logger = pino({ level: process.env.SKEIN_TEST_LOGS ? 'debug' : 'silent' });
   const root = path.resolve(repoRoot, projectDir);
-  const worker = await startWorker({ projectDir: root, catalog, engine: { address }, logger, bundleCache: bundleCacheFor(root, workerOptions), ...workerOptions });
+  const worker = await startWorker({
+    projectDir: root,
+    catalog,
+    engine: { address },
+    logger,
+    bundleCache: bundleCacheFor(root, workerOptions),
+    ...workerOptions,
+  });
   const api = await createApiServer(loadApiConfig({ ...process.env, ...env, TEMPORAL_ADDRESS: address, PORT: '0', SKEIN_CATALOG: catalog }), { logger });
   const { url } = await api.listen();
   const call = async (method: string, route: string, body?: unknown, headers: Record<string, string> = {}) => {
