@@ -90,7 +90,7 @@ describe('skein init, outside the repository', () => {
     expect(existsSync(path.join(tmp, 'offline', 'src/greet/workflow.ts'))).toBe(true);
   }, 120_000);
 
-  it("scaffolds a workflow package, the recipe of docs/writing-packages.md, that builds, validates with no warning, passes its tests and packs what it should", () => {
+  it('scaffolds a workflow package, the recipe of docs/writing-packages.md, that builds, validates with no warning, passes its tests and packs what it should', () => {
     const dir = path.join(tmp, 'my-workflows');
     run(tmp, 'node', [createSkein, 'my-workflows', '--package', '--no-install']);
     // docs/writing-packages.md shows the scaffolder's files: each one it shows is the file written, and is what gets built here.
