@@ -8,7 +8,7 @@
  *
  *   npm run build && node bench/observability/run.mjs [--pairs 200] [--runs 300]
  *
- * Needs the Jaeger binary (`bash scripts/install-jaeger.sh`) and a temporal binary (TEMPORAL_CLI_PATH or cache).
+ * Needs the Jaeger binary (`npm run services:install jaeger`) and a temporal binary (TEMPORAL_CLI_PATH or cache).
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

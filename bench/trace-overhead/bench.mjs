@@ -1,7 +1,7 @@
 /**
  * bench/trace-overhead: what the S3 trace destination costs a run. Two workers serve the same one-step workflow
  * (`echo`, fixtures/projects/api-suite) on two catalogs of one dev server, both with local traces; one also uploads
- * every trace to a real SeaweedFS (`weed mini`, see scripts/install-seaweedfs.sh). `POST /workflow/run` latency is
+ * every trace to a real SeaweedFS (`weed mini`, installed by `npm run services:install weed`). `POST /workflow/run` latency is
  * measured against each in interleaved pairs (alternating which goes first).
  * Prints p50/p95 of both and the ratio remote on / off. Target: p50 ≤ 1.05.
  * Usage: npm run build && node bench/trace-overhead/bench.mjs [pairs=200]

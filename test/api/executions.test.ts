@@ -64,7 +64,7 @@ describe('POST /workflow/run', () => {
     expect(took).toBeGreaterThanOrEqual(450);
     expect(took).toBeLessThan(4000);
     const status = await h.call('GET', '/workflow/{id}/status', { params: { id: workflowId } });
-    expect(status.body.status).toBe('running');
+    expect(status.body.status, JSON.stringify(status.body)).toBe('running');
     // The execution outlives the request and completes on its own.
     const done = await eventually(async () => {
       const r = await h.call('GET', '/workflow/{id}/result', { params: { id: workflowId } });

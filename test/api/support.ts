@@ -7,13 +7,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inject, expect } from 'vitest';
+import { expect } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { pino } from 'pino';
 import { Client, Connection } from '@temporalio/client';
-import { startWorker, type SkeinWorker } from '@skein/worker';
-import { createApiServer, loadApiConfig, type ApiServer } from '@skein/api';
+import type { SkeinWorker } from '@skein/worker';
+import type { ApiServer } from '@skein/api';
+import { startStack } from '../support/stack.js';
 
 export const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/projects/api-suite');
 
@@ -51,25 +51,15 @@ export interface Harness {
 }
 
 /**
- * Starts a worker and the API for one test file; `env` overrides API environment variables, `projectDir` serves
- * another fixture project than `api-suite`.
+ * Starts a worker and the API for one test file through the one harness of the integration tests (`startStack`: the
+ * shared dev server from the global setup, a catalog of the file's own) on `fixtures/projects/api-suite`, with a
+ * local trace folder of its own; `env` overrides API environment variables, `projectDir` serves another fixture
+ * project than `api-suite`.
  */
 export async function startHarness(env: Record<string, string> = {}, options: { projectDir?: string } = {}): Promise<Harness> {
-  const address = inject('temporalAddress');
-  const catalog = `api-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-  const logger = pino({ level: process.env.SKEIN_TEST_LOG ?? 'silent' });
   const traceDir = mkdtempSync(path.join(tmpdir(), 'skein-api-traces-'));
-  const worker = await startWorker({ projectDir: options.projectDir ?? PROJECT_DIR, catalog, engine: { address, namespace: 'default' }, logger, traceDir });
-  const config = loadApiConfig({
-    PORT: '0',
-    SKEIN_CATALOG: catalog,
-    TEMPORAL_ADDRESS: address,
-    TEMPORAL_NAMESPACE: 'default',
-    SKEIN_TRACE_DIR: traceDir,
-    ...env,
-  });
-  const api = await createApiServer(config, { logger });
-  const { url } = await api.listen();
+  const stack = await startStack(options.projectDir ?? PROJECT_DIR, { TEMPORAL_NAMESPACE: 'default', SKEIN_TRACE_DIR: traceDir, ...env }, { traceDir });
+  const { url, catalog, address, api, worker } = stack;
   const connection = await Connection.connect({ address });
   const client = new Client({ connection, namespace: 'default' });
 
@@ -128,20 +118,10 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     call,
     validated: () => count,
     async close() {
-      await api.close();
-      await worker.shutdown();
+      await stack.close();
       await connection.close();
     },
   };
 }
 
-/** Polls `fn` until it returns a truthy value (generous default: 20 s). */
-export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
+export { eventually } from '../support/poll.js';

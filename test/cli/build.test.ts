@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApiServer, loadApiConfig, type ApiServer } from '@skein/api';
 import { spawnSkein } from '../support/processes.js';
 import { repoRoot } from '../support/stack.js';
+import { eventually } from '../support/poll.js';
 
 /**
  * `skein build` and `skein worker <buildDir>`: a build serves runs from a process that never loads the
@@ -103,24 +104,30 @@ describe('skein worker <buildDir>', () => {
           body: (await r.json()) as any,
         }));
       // The API accepts runs once the new build is the catalog's current version (a moment after "serving").
-      let started = await post('/workflow/start', { workflowName: 'approval', input: { request: 'built' } });
-      for (let i = 0; started.status === 404 && i < 100; i++) {
-        await new Promise((r) => setTimeout(r, 300));
-        started = await post('/workflow/start', { workflowName: 'approval', input: { request: 'built' } });
-      }
+      const started = await eventually(
+        async () => {
+          const answer = await post('/workflow/start', { workflowName: 'approval', input: { request: 'built' } });
+          return answer.status === 404 ? undefined : answer;
+        },
+        30_000,
+        300,
+      );
       expect(started.status, JSON.stringify(started.body)).toBe(200);
       // The signal waits for the run's first workflow task (the handler); the run then calls its step.
-      for (let i = 0; ; i++) {
-        const sent = await post(`/workflow/${started.body.workflowId}/signal/decide`, { payload: { approved: true } });
-        if (sent.status === 202) break;
-        if (i > 50) throw new Error(`signal refused: ${JSON.stringify(sent)}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      let result: { status?: string } = {};
-      for (let i = 0; i < 150 && (result.status === undefined || result.status === 'running'); i++) {
-        if (i > 0) await new Promise((r) => setTimeout(r, 200));
-        result = (await fetch(`${url}/workflow/${started.body.workflowId}/result`).then((r) => r.json())) as { status?: string };
-      }
+      await expect
+        .poll(async () => (await post(`/workflow/${started.body.workflowId}/signal/decide`, { payload: { approved: true } })).status, {
+          timeout: 10_000,
+          interval: 200,
+        })
+        .toBe(202);
+      const result = await eventually(
+        async () => {
+          const answer = (await fetch(`${url}/workflow/${started.body.workflowId}/result`).then((r) => r.json())) as { status?: string };
+          return answer.status === undefined || answer.status === 'running' ? undefined : answer;
+        },
+        30_000,
+        200,
+      );
       expect(result).toMatchObject({ status: 'completed', output: { request: 'built', approved: true } });
     } finally {
       worker.child.kill('SIGTERM');

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { spawnSkein } from '../support/processes.js';
+import { eventually } from '../support/poll.js';
 import { repoRoot } from '../support/stack.js';
 
 /** What a finished `skein` command left: its exit code and its two output streams. */
@@ -50,13 +51,9 @@ export function printedEventIds(stdout: string): number[] {
     .map(Number);
 }
 
-/** Polls `check` every 100 ms until it returns true, for at most `timeoutMs`. */
+/** Waits until `check` returns true (every 100 ms, at most `timeoutMs`), through `eventually` (Vitest's poller). */
 export async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await eventually(check, timeoutMs);
 }
 
 /** `[1, 2, …, n]`. */

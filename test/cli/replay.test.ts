@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSkein } from '../support/processes.js';
 import { startStack, type Stack } from '../support/stack.js';
+import { eventually } from '../support/poll.js';
 
 /**
  * `skein replay` against real histories: runs of version 1 of a project (a workflow that waits for a signal),
@@ -21,15 +22,8 @@ async function skein(args: string[], env: Record<string, string> = {}): Promise<
   return { code, stdout: run.stdout(), stderr: run.stderr() };
 }
 
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** `probe`'s first value other than undefined (every 200 ms, at most `timeoutMs`). */
+const until = <T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> => eventually(probe, timeoutMs, 200);
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'skein-replay-cli-'));

@@ -1,10 +1,8 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort, locateTemporal } from '@skein/dev-server';
+import { locateTemporal } from '@skein/dev-server';
 import { repoRoot } from '../support/stack.js';
 
 const rootPkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string>; workspaces: string[] };
@@ -55,35 +53,4 @@ describe('package.json scripts and bins work from a clone', () => {
     expect(res.status).toBe(0);
     expect(res.stdout.trim()).toBe(temporal.path);
   }, 120_000);
-
-  it('npm run dev serves the examples', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'skein-npm-dev-'));
-    const [apiPort, temporalPort] = [await freePort(), await freePort()];
-    const child = spawn('npm', ['run', 'dev', '--', '--temporal-port', String(temporalPort), '--data-dir', dataDir, '--no-watch'], {
-      cwd: repoRoot,
-      env: { ...env, PORT: String(apiPort), TEMPORAL_ADDRESS: '', SKEIN_LOG_PRETTY: '0' },
-      detached: true,
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d));
-    child.stderr.on('data', (d: Buffer) => (out += d));
-    try {
-      const deadline = Date.now() + 150_000;
-      while (!/Skein is up/.test(out)) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm run dev did not come up:\n${out}`);
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      const res = await fetch(`http://127.0.0.1:${apiPort}/workflow/run`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ workflowName: 'welcome', input: { name: 'ada' } }),
-      });
-      expect(await res.json()).toMatchObject({ status: 'completed', output: { message: 'Welcome, Ada!' } });
-    } finally {
-      const exited = new Promise((r) => child.once('exit', r));
-      process.kill(-child.pid!, 'SIGINT');
-      await exited;
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  }, 200_000);
 });

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
 import { seedClient } from './seed-client.js';
+import { eventually } from '../support/poll.js';
 
 let stack: Stack;
 let seed: ReturnType<typeof seedClient>;
@@ -22,17 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
 });
-
-/** Polls `fn` until it returns a truthy value. */
-async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Starts a `review` run and waits (with the seed client's own history command) until it waits for approval. */
 async function startWaitingReview(ticket: string) {

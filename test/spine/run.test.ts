@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { startStack, type Stack } from '../support/stack.js';
+import { eventually } from '../support/poll.js';
 
 /**
  * The spine: workflow packages discovered from disk (`examples/` and the external `@skein-fixtures/greetings`
@@ -113,11 +114,10 @@ describe('POST /workflow/start then GET result', () => {
     expect(started.status).toBe(200);
     const { workflowId, runId } = started.body;
     expect(runId).toEqual(expect.any(String));
-    let latest = await stack.get(`/workflow/${workflowId}/result`);
-    for (let i = 0; i < 50 && latest.status === 409; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      latest = await stack.get(`/workflow/${workflowId}/result`);
-    }
+    const latest = await eventually(async () => {
+      const answer = await stack.get(`/workflow/${workflowId}/result`);
+      return answer.status === 409 ? undefined : answer;
+    }, 30_000);
     expect(latest.status).toBe(200);
     expect(latest.body).toMatchObject({ v: '2', workflowId, runId, status: 'completed', output: { words: 3, sentences: 2 }, error: null });
     const pinned = await stack.get(`/workflow/${workflowId}/runs/${runId}/result`);

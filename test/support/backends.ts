@@ -1,18 +1,18 @@
 /**
- * Real observability backends for tests, started on free loopback ports from the binaries that
- * `scripts/install-jaeger.sh` and `scripts/install-prometheus.sh` install (JAEGER_PATH / PROMETHEUS_PATH, else the
- * cache `~/.cache/skein/bin`). A missing binary fails the test with the command that installs it.
+ * Real observability backends for tests, started on free loopback ports from the binaries the system tier's setup
+ * installs (`services.ts`: JAEGER_PATH / PROMETHEUS_PATH, else the cache `~/.cache/skein/bin`). A missing binary fails
+ * the test with the command that installs it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '@skein/dev-server';
+import { binaryCacheDir, freePort } from '@skein/dev-server';
 
 function binary(name: 'jaeger' | 'prometheus', envName: string): string {
-  const file = process.env[envName] || path.join(process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache'), 'skein', 'bin', name);
-  if (!existsSync(file)) throw new Error(`${name} is not installed at ${file}: run "bash scripts/install-${name}.sh" (or set ${envName})`);
+  const file = process.env[envName] || path.join(binaryCacheDir(), name);
+  if (!existsSync(file)) throw new Error(`${name} is not installed at ${file}: run "npm run services:install ${name}" (or set ${envName})`);
   return file;
 }
 

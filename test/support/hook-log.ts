@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { eventually } from './poll.js';
 
 /** One line of the runtime fixture's hook log (`fixtures/projects/runtime/hooks.js`). */
 export interface HookRecord {
@@ -15,12 +16,13 @@ export async function readHookLog(file: string): Promise<HookRecord[]> {
     .map((l) => JSON.parse(l) as HookRecord);
 }
 
-/** Polls until `predicate` holds for the hook log (hooks run asynchronously), at most `timeoutMs`. */
+/**
+ * The hook log once `predicate` holds for it (hooks run asynchronously), asking every 100 ms for at most `timeoutMs`;
+ * after that, the log as it is (the caller's assertions then say what is missing).
+ */
 export async function waitForHooks(file: string, predicate: (records: HookRecord[]) => boolean, timeoutMs = 10_000): Promise<HookRecord[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  return eventually(async () => {
     const records = await readHookLog(file);
-    if (predicate(records) || Date.now() > deadline) return records;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return predicate(records) ? records : undefined;
+  }, timeoutMs).catch(() => readHookLog(file));
 }

@@ -2,9 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { binaryCacheDir } from '@skein/dev-server';
 
 /** A real SeaweedFS (`weed mini`) serving S3 on loopback, with one access key and one bucket. */
 export interface SeaweedFs {
@@ -23,10 +24,10 @@ export interface SeaweedFs {
   close(): Promise<void>;
 }
 
-/** The `weed` binary: `SEAWEEDFS_WEED_PATH`, else the cache that `scripts/install-seaweedfs.sh` fills. */
+/** The `weed` binary: `SEAWEEDFS_WEED_PATH`, else the cache the system tier's setup fills (`services.ts`). */
 export function locateWeed(): string {
-  const found = process.env.SEAWEEDFS_WEED_PATH || path.join(homedir(), '.cache', 'skein', 'bin', 'weed');
-  if (!existsSync(found)) throw new Error(`no weed binary at ${found}: run scripts/install-seaweedfs.sh (or set SEAWEEDFS_WEED_PATH)`);
+  const found = process.env.SEAWEEDFS_WEED_PATH || path.join(binaryCacheDir(), 'weed');
+  if (!existsSync(found)) throw new Error(`no weed binary at ${found}: run "npm run services:install weed" (or set SEAWEEDFS_WEED_PATH)`);
   return found;
 }
 

@@ -5,6 +5,7 @@ import { Client, Connection } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
+import { eventually } from '../support/poll.js';
 
 /**
  * What a single worker's trace keeps now that traces are assembled from history: every attempt's error of a
@@ -23,14 +24,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** The trace in `file` once `done` holds for it (at most 15 s). */
 async function traceWhen(file: string, done: (trace: any) => boolean): Promise<any> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
+  return eventually(async () => {
     const trace = await readFile(file, 'utf8').then(JSON.parse, () => undefined);
-    if (trace && done(trace)) return trace;
-    if (Date.now() > deadline) throw new Error(`trace not as expected in time: ${JSON.stringify(trace)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return trace && done(trace) ? trace : undefined;
+  }, 15_000);
 }
 
 describe('a single worker’s trace', () => {

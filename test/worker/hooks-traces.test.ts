@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
 import { readHookLog, waitForHooks, type HookRecord } from '../support/hook-log.js';
+import { eventually } from '../support/poll.js';
 
 /** Hooks (SPEC "Events") and local traces, observed on a real engine through the runtime fixture's hook file. */
 let stack: Stack;
@@ -37,12 +38,14 @@ afterAll(async () => {
  * delivered after the workflow's last activation), so it may lag the API's answer by a few milliseconds.
  */
 async function readFinalTrace(file: string): Promise<any> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const trace = await readFile(file, 'utf8').then(JSON.parse, () => undefined);
-    if ((trace && trace.tree.status !== 'running') || Date.now() > deadline) return trace;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  return eventually(
+    async () => {
+      const trace = await readFile(file, 'utf8').then(JSON.parse, () => undefined);
+      return trace && trace.tree.status !== 'running' ? trace : undefined;
+    },
+    10_000,
+    50,
+  );
 }
 
 const forRun = (records: HookRecord[], runId: string) =>

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { startStack, type Stack } from '../support/stack.js';
+import { eventually } from '../support/poll.js';
 
 /** SPEC rule 11 (activity options layering), child workflows and shared activities (rules 6, 7, 10) on a real engine. */
 let stack: Stack;
@@ -163,9 +164,5 @@ describe('shared activities (SPEC rules 6, 7, 10)', () => {
 });
 
 async function waitUntil(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await eventually(check, timeoutMs);
 }

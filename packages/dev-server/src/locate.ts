@@ -1,10 +1,9 @@
-import { execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import { access, mkdir, readdir, rm, copyFile, chmod, constants } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { access, mkdir, readdir, rm, copyFile, chmod } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { buildGoBinary, cacheDir, onPath, streamed, type GoBinarySpec } from './go-binary.js';
 
 const run = promisify(execFile);
 
@@ -13,11 +12,6 @@ const run = promisify(execFile);
  * go.mod, which `go install pkg@version` refuses; v1.5.1 builds (Temporal Server 1.29.1).
  */
 export const TEMPORAL_CLI_GO_VERSION = 'v1.5.1';
-
-/** Where installed binaries are cached between runs: `$XDG_CACHE_HOME/skein` or `~/.cache/skein`. */
-export function cacheDir(): string {
-  return path.join(process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache'), 'skein');
-}
 
 /** How a `temporal` binary was found. */
 export interface LocatedTemporal {
@@ -38,20 +32,6 @@ async function versionOf(binary: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-}
-
-async function onPath(name: string): Promise<string | undefined> {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    try {
-      await access(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      /* not here */
-    }
-  }
-  return undefined;
 }
 
 /**
@@ -126,41 +106,21 @@ export async function locateTemporal(options: { install?: boolean; log?: (line: 
   );
 }
 
-/**
- * Runs a command, passing each line it prints (stdout and stderr) to `onLine` as it comes.
- * @throws Error with the last lines of output when it exits non-zero or runs past `timeoutMs`.
- */
-async function streamed(
-  command: string,
-  args: string[],
-  options: { env?: NodeJS.ProcessEnv; timeoutMs: number },
-  onLine: (line: string) => void,
-): Promise<void> {
-  const child = spawn(command, args, { env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], timeout: options.timeoutMs });
-  const tail: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on('line', (line) => {
-      if (!line.trim()) return;
-      tail.push(line);
-      if (tail.length > 5) tail.shift();
-      onLine(line);
-    });
-  }
-  const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
-  if (code !== 0) throw new Error(`${path.basename(command)} ${args[0]} failed (${signal ?? `exit code ${code}`}): ${tail.join(' | ')}`);
-}
+/** The Temporal CLI as the Go route builds it (`go install`, no cgo). */
+const TEMPORAL_GO_SPEC: GoBinarySpec = {
+  name: 'temporal',
+  label: 'the Temporal CLI',
+  envVar: 'TEMPORAL_CLI_PATH',
+  module: 'github.com/temporalio/cli',
+  command: 'cmd/temporal',
+  version: TEMPORAL_CLI_GO_VERSION,
+  method: 'install',
+  expected: 'a few minutes',
+  env: { CGO_ENABLED: '0' },
+};
 
 async function installWithGo(target: string, onLine: (line: string) => void): Promise<void> {
-  const go = await onPath('go');
-  if (!go) throw new Error('go is not on PATH');
-  const gobin = path.dirname(target);
-  // -v names each package as it is compiled; "go: downloading ..." lines show the module downloads.
-  await streamed(
-    go,
-    ['install', '-v', `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_GO_VERSION}`],
-    { env: { ...process.env, GOBIN: gobin, CGO_ENABLED: '0' }, timeoutMs: 15 * 60_000 },
-    onLine,
-  );
+  await buildGoBinary(TEMPORAL_GO_SPEC, target, onLine);
 }
 
 async function installWithPip(target: string, onLine: (line: string) => void): Promise<void> {

@@ -9,7 +9,7 @@ import { traceRemoteOf } from '../src/traces/setup.js';
  * The S3 trace destination takes its endpoint from the AWS SDK's own settings, profiles included: the endpoint the
  * SDK resolves (environment, the profile's `services` section or `endpoint_url`) is the one traces go to, addressed
  * path-style. No request is made here (the upload and the API's read against a real store are in
- * test/traces/aws-profile.test.ts).
+ * test/traces/aws-profile.system.test.ts).
  */
 const AWS_VARS = [
   'AWS_PROFILE',

@@ -1,7 +1,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { discover } from '@skein/discovery';
 import { bundleWorkflows } from '../../src/bundle/bundle.js';
 import { computeBuildId, resolveBuildId } from '../../src/deploy/build-id.js';
@@ -117,16 +117,23 @@ describe('computeBuildId', () => {
   });
 });
 
+/**
+ * These tests compare build IDs of real webpack bundles (about 3 CPU-s each), so the fixture project is written once
+ * for the describe and every bundle is made once per distinct input: `bundle()` remembers each result by the project
+ * files' content, the root, the settings and the working folder. Only bundles that differ in one of those are built;
+ * a test that edits a step restores it before it ends.
+ */
 describe('computeBuildId of a real workflow bundle', () => {
   const repoModules = path.resolve(import.meta.dirname, '../../../../node_modules');
+  const shout = (body: string) => `import { step } from '@skein/core';\nexport const shout = step({ name: 'shout', fn: async (text) => ${body} });\n`;
   let dir: string;
-  beforeEach(() => {
+  beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'skein-build-id-bundle-'));
     const files: Record<string, string> = {
       'package.json': JSON.stringify({ name: 'greeter', version: '1.0.0', type: 'module', private: true }),
       'greet/workflow.js':
         "import { workflow } from '@skein/core';\nimport { shout } from './steps.js';\nexport default workflow({ name: 'greet', fn: async (input) => shout(input.name) });\n",
-      'greet/steps.js': "import { step } from '@skein/core';\nexport const shout = step({ name: 'shout', fn: async (text) => text.toUpperCase() });\n",
+      'greet/steps.js': shout('text.toUpperCase()'),
     };
     for (const [rel, text] of Object.entries(files)) {
       mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
@@ -134,12 +141,24 @@ describe('computeBuildId of a real workflow bundle', () => {
     }
     symlinkSync(repoModules, path.join(dir, 'node_modules'));
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const made = new Map<string, Promise<{ code: string; cache: string }>>();
+  /** The bundle of the project at `root` as it is now, built once per distinct input (see the describe's header). */
+  const bundle = (root: string, settings: { traceDir?: string; cacheDir: string | false }) => {
+    const sources = ['package.json', 'greet/workflow.js', 'greet/steps.js'].map((f) => readFileSync(path.join(root, f), 'utf8'));
+    const key = JSON.stringify({ root, settings, cwd: process.cwd(), sources });
+    let result = made.get(key);
+    if (!result) {
+      result = (async () => bundleWorkflows(await loadProject(await discover(root, { ceiling: root })), settings))();
+      made.set(key, result);
+    }
+    return result;
+  };
 
   /** The build ID a worker computes for the project when its bundle records traces in `traceDir`. */
   const buildIdWith = async (traceDir: string, cacheDir: string | false) => {
-    const project = await loadProject(await discover(dir, { ceiling: dir }));
-    const { code } = await bundleWorkflows(project, { traceDir, cacheDir });
+    const { code } = await bundle(dir, { traceDir, cacheDir });
     expect(code).toContain(traceDir);
     return computeBuildId({ workflowCode: code, roots: [dir], locations: [traceDir] });
   };
@@ -148,33 +167,30 @@ describe('computeBuildId of a real workflow bundle', () => {
     const cache = path.join(dir, '.skein', 'bundles');
     const a = await buildIdWith('/srv/machine-a/traces', cache);
     expect(await buildIdWith('/var/lib/machine-b/skein-traces', cache)).toBe(a);
-    writeFileSync(
-      path.join(dir, 'greet/steps.js'),
-      "import { step } from '@skein/core';\nexport const shout = step({ name: 'shout', fn: async (text) => text + '!' });\n",
-    );
-    expect(await buildIdWith('/srv/machine-a/traces', cache)).not.toBe(a);
+    writeFileSync(path.join(dir, 'greet/steps.js'), shout("text + '!'"));
+    try {
+      expect(await buildIdWith('/srv/machine-a/traces', cache)).not.toBe(a);
+    } finally {
+      writeFileSync(path.join(dir, 'greet/steps.js'), shout('text.toUpperCase()'));
+    }
   }, 120_000);
 
-  it('is the same with the bundle cache off (twice), on, and for a copy of the project elsewhere; a changed step changes it', async () => {
-    // With the cache off, the generated entry lives in a new temporary folder at every build.
+  it('is the same with the bundle cache off, on, and for a copy of the project elsewhere; a changed step changes it', async () => {
+    // With the cache off, the generated entry lives in a new temporary folder at every build: the copy's bundle,
+    // made in another one, shows that folder does not reach the ID.
     const idOf = async (root: string, cacheDir: string | false) => {
-      const project = await loadProject(await discover(root, { ceiling: root }));
-      const { code, cache } = await bundleWorkflows(project, { cacheDir });
+      const { code, cache } = await bundle(root, { cacheDir });
       expect(cache).toBe(cacheDir === false ? 'off' : 'miss');
       return computeBuildId({ workflowCode: code, roots: [root] });
     };
     const off = await idOf(dir, false);
-    expect(await idOf(dir, false)).toBe(off);
-    expect(await idOf(dir, path.join(dir, '.skein', 'bundles'))).toBe(off);
+    expect(await idOf(dir, path.join(dir, '.skein', 'bundles-untraced'))).toBe(off);
     // Another folder, at another depth, with the same node_modules link.
     const copy = path.join(mkdtempSync(path.join(tmpdir(), 'skein-build-id-copy-')), 'deeper', 'greeter');
     try {
       cpSync(dir, copy, { recursive: true, verbatimSymlinks: true, filter: (src) => !src.includes(`${path.sep}.skein`) });
       expect(await idOf(copy, false)).toBe(off);
-      writeFileSync(
-        path.join(copy, 'greet/steps.js'),
-        "import { step } from '@skein/core';\nexport const shout = step({ name: 'shout', fn: async (text) => text.toLowerCase() });\n",
-      );
+      writeFileSync(path.join(copy, 'greet/steps.js'), shout('text.toLowerCase()'));
       expect(await idOf(copy, false)).not.toBe(off);
     } finally {
       rmSync(path.dirname(path.dirname(copy)), { recursive: true, force: true });

@@ -8,6 +8,7 @@ import { freePort } from '@skein/dev-server';
 import { spawnSkein, type CliProcess } from '../support/processes.js';
 import { repoRoot } from '../support/stack.js';
 import { startSeaweedFs, type SeaweedFs } from '../support/seaweedfs.js';
+import { eventually } from '../support/poll.js';
 
 /**
  * The production shape on one machine with no trace setting at all: a worker started in its project folder, the
@@ -94,13 +95,10 @@ describe('split topology on one machine, no setting', () => {
     const local = res.body.trace.destinations.local as string;
     expect(res.body.trace.destinations).toEqual({ local });
     expect(local.startsWith(path.join(project, '.skein', 'traces') + path.sep)).toBe(true);
-    const deadline = Date.now() + 15_000;
-    let log = await traceLog(res.body);
-    while (log.status !== 200 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-      log = await traceLog(res.body);
-    }
-    expect(log.status).toBe(200);
+    const log = await eventually(async () => {
+      const answer = await traceLog(res.body);
+      return answer.status === 200 ? answer : undefined;
+    }, 15_000);
     expect(log.body).toMatchObject({ source: 'local', location: local, data: { root: { workflowId: res.body.workflowId, runId: res.body.runId } } });
     expect(log.body.data.tree.children.map((c: any) => c.name)).toEqual(['prepare', 'judge', 'stamp', 'summary']);
 

@@ -8,6 +8,7 @@ import { createApiServer, loadApiConfig, type ApiServer } from '@skein/api';
 import { spawnSkein, type CliProcess } from '../support/processes.js';
 import { startSeaweedFs, type SeaweedFs } from '../support/seaweedfs.js';
 import { repoRoot } from '../support/stack.js';
+import { eventually } from '../support/poll.js';
 
 /**
  * A build carries the S3 trace destination of the settings it was made with: a worker serving it uploads each
@@ -79,23 +80,23 @@ describe('a build with an S3 trace destination', () => {
           body: JSON.stringify({ workflowName: 'fleet', input: { n: 1 } }),
         }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
       // The API accepts runs once the build is the catalog's current version (a moment after "serving").
-      let res = await run();
-      for (let i = 0; res.status === 404 && i < 100; i++) {
-        await new Promise((r) => setTimeout(r, 300));
-        res = await run();
-      }
+      const res = await eventually(
+        async () => {
+          const answer = await run();
+          return answer.status === 404 ? undefined : answer;
+        },
+        30_000,
+        300,
+      );
       expect(res.body.status, JSON.stringify(res.body)).toBe('completed');
       const remote = res.body.trace.destinations.remote as string;
       expect(remote.startsWith(`${weed.endpoint}/${weed.bucket}/${prefix}fleet/`)).toBe(true);
       const key = decodeURIComponent(remote.slice(`${weed.endpoint}/${weed.bucket}/`.length));
-      let trace: any;
-      for (const deadline = Date.now() + 20_000; trace === undefined && Date.now() < deadline;) {
-        trace = await s3.send(new GetObjectCommand({ Bucket: weed.bucket, Key: key })).then(
-          async (o) => JSON.parse(await o.Body!.transformToString()),
-          () => undefined,
-        );
-        if (trace === undefined) await new Promise((r) => setTimeout(r, 200));
-      }
+      const trace: any = await eventually(
+        () => s3.send(new GetObjectCommand({ Bucket: weed.bucket, Key: key })).then(async (o) => JSON.parse(await o.Body!.transformToString())),
+        20_000,
+        200,
+      );
       expect(trace).toMatchObject({ root: { workflowId: res.body.workflowId, runId: res.body.runId } });
       expect(trace.tree.children.map((c: any) => c.name)).toEqual(['prepare', 'judge', 'stamp', 'summary']);
     } finally {

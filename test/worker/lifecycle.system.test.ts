@@ -38,11 +38,7 @@ async function lines(file: string): Promise<string[]> {
 }
 
 async function waitForLine(file: string, line: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await lines(file)).includes(line)) {
-    if (Date.now() > deadline) throw new Error(`no "${line}" in ${file}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await expect.poll(() => lines(file), { timeout: timeoutMs, interval: 50, message: `no "${line}" in ${file}` }).toContain(line);
 }
 
 describe('worker lifecycle', () => {

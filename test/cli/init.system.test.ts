@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '@skein/dev-server';
 import { packWorkspace, useTarballs } from '../support/packed.js';
 import { repoRoot } from '../support/stack.js';
@@ -23,10 +23,10 @@ const env = {
 let tmp: string;
 let tarballs: Record<string, string>;
 
-/** The files README's "Write a workflow package" shows: a bold `path` line, then the file in a fenced block. */
-function readmeRecipe(): Record<string, string> {
-  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Write a workflow package'), readme.indexOf('### The authoring API'));
+/** The files docs/writing-packages.md shows before "The authoring API": a bold `path` line, then the file in a fenced block. */
+function pageRecipe(): Record<string, string> {
+  const page = readFileSync(path.join(repoRoot, 'docs/writing-packages.md'), 'utf8');
+  const section = page.slice(0, page.indexOf('## The authoring API'));
   return Object.fromEntries([...section.matchAll(/^\*\*`([^`]+)`\*\*\n\n```\w*\n([\s\S]*?)^```$/gm)].map((m) => [m[1]!, m[2]!]));
 }
 
@@ -65,13 +65,7 @@ describe('skein init, outside the repository', () => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const waitFor = async (pattern: RegExp) => {
-      const deadline = Date.now() + 20_000;
-      while (!pattern.test(out)) {
-        if (Date.now() > deadline) throw new Error(`no ${pattern} in:\n${out}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    };
+    const waitFor = (pattern: RegExp) => expect.poll(() => out, { timeout: 20_000, interval: 100 }).toMatch(pattern);
     await waitFor(/Folder for the new project\? \(my-workflows\)/);
     child.stdin.write('asked\r');
     await waitFor(/Package name\? \(asked\)/);
@@ -96,14 +90,14 @@ describe('skein init, outside the repository', () => {
     expect(existsSync(path.join(tmp, 'offline', 'src/greet/workflow.ts'))).toBe(true);
   }, 120_000);
 
-  it("scaffolds a workflow package, README's recipe, that builds, validates with no warning, passes its tests and packs what it should", () => {
+  it('scaffolds a workflow package, the recipe of docs/writing-packages.md, that builds, validates with no warning, passes its tests and packs what it should', () => {
     const dir = path.join(tmp, 'my-workflows');
     run(tmp, 'node', [createSkein, 'my-workflows', '--package', '--no-install']);
-    // README shows the scaffolder's files: each one it shows is the file written, and is what gets built here.
-    const recipe = readmeRecipe();
+    // docs/writing-packages.md shows the scaffolder's files: each one it shows is the file written, and is what gets built here.
+    const recipe = pageRecipe();
     expect(Object.keys(recipe)).toEqual(expect.arrayContaining(['package.json', 'tsconfig.json', 'src/index.ts', 'src/welcome/workflow.ts']));
     for (const [file, text] of Object.entries(recipe)) {
-      expect(readFileSync(path.join(dir, file), 'utf8'), `README's ${file}`).toBe(text);
+      expect(readFileSync(path.join(dir, file), 'utf8'), `docs/writing-packages.md's ${file}`).toBe(text);
       writeFileSync(path.join(dir, file), text);
     }
     useTarballs(dir, tarballs);
@@ -151,13 +145,13 @@ describe('skein init, outside the repository', () => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d));
     child.stderr.on('data', (d: Buffer) => (out += d));
-    const waitFor = async (pattern: RegExp) => {
-      const deadline = Date.now() + 120_000;
-      while (!pattern.test(out)) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`skein dev: no ${pattern} in:\n${out}`);
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    };
+    const waitFor = (pattern: RegExp) =>
+      vi.waitFor(
+        () => {
+          if (!pattern.test(out) || child.exitCode !== null) throw new Error(`skein dev: no ${pattern} in:\n${out}`);
+        },
+        { timeout: 120_000, interval: 250 },
+      );
     const runWorkflow = async (workflowName: string) => {
       const res = await fetch(`http://127.0.0.1:${apiPort}/workflow/run`, {
         method: 'POST',
@@ -175,10 +169,9 @@ describe('skein init, outside the repository', () => {
       run(pkgDir, 'npm', ['run', 'build']);
       // One line per reload, naming what changed: here the package's compiled step.
       await waitFor(/"changed":\[[^\]]*my-workflows\/dist\/welcome\/steps\.js[^\n]*reloaded in/);
-      const deadline = Date.now() + 60_000;
-      let latest = await runWorkflow('welcome');
-      while (latest.output?.message !== 'Welcome back, world.' && Date.now() < deadline) latest = await runWorkflow('welcome');
-      expect(latest).toMatchObject({ status: 'completed', output: { message: 'Welcome back, world.' } });
+      await expect
+        .poll(() => runWorkflow('welcome'), { timeout: 60_000, interval: 100 })
+        .toMatchObject({ status: 'completed', output: { message: 'Welcome back, world.' } });
     } finally {
       const exited = new Promise((r) => child.once('exit', r));
       process.kill(-child.pid!, 'SIGINT');

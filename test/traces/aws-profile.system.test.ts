@@ -6,6 +6,7 @@ import { freePort } from '@skein/dev-server';
 import { spawnSkein, type CliProcess } from '../support/processes.js';
 import { repoRoot } from '../support/stack.js';
 import { startSeaweedFs, type SeaweedFs } from '../support/seaweedfs.js';
+import { eventually } from '../support/poll.js';
 
 /**
  * The S3 trace destination set up only through AWS shared config profiles, on a real SeaweedFS: the worker's
@@ -111,15 +112,18 @@ describe('an S3 trace destination set up through AWS profiles', () => {
     expect(res.trace.destinations.remote).toMatch(
       new RegExp(`^${weed.endpoint}/${weed.bucket}/profiles/flaky/\\d{4}/\\d{2}/\\d{2}/\\d+_${res.workflowId}\\.json$`),
     );
-    const deadline = Date.now() + 30_000;
-    let log: any;
-    for (;;) {
-      const r = await fetch(`${apiUrl}/workflow/${encodeURIComponent(res.workflowId)}/runs/${res.runId}/trace-log`);
-      log = await r.json();
-      if (r.status === 200 && log.source === 'remote') break;
-      if (Date.now() > deadline) throw new Error(`no remote trace in time: ${JSON.stringify(log)}\n${worker.output()}\n${api.output()}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    let last: unknown;
+    const log: any = await eventually(
+      async () => {
+        const r = await fetch(`${apiUrl}/workflow/${encodeURIComponent(res.workflowId)}/runs/${res.runId}/trace-log`);
+        last = await r.json();
+        return r.status === 200 && (last as any).source === 'remote' ? last : undefined;
+      },
+      30_000,
+      200,
+    ).catch((err: Error) => {
+      throw new Error(`no remote trace in time (${err.message}): ${JSON.stringify(last)}\n${worker.output()}\n${api.output()}`);
+    });
     expect(log).toMatchObject({ source: 'remote', location: res.trace.destinations.remote, data: { root: { workflowId: res.workflowId, runId: res.runId } } });
     expect(log.data.tree.children).toMatchObject([{ name: 'shaky', status: 'completed', attempt: 3, retries: [{ attempt: 1 }, { attempt: 2 }] }]);
   }, 60_000);

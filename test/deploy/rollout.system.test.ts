@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { spawnSkein, type CliProcess } from '../support/processes.js';
 import { repoRoot } from '../support/stack.js';
+import { eventually } from '../support/poll.js';
 
 const WAITING = 60;
 const QUICK = 180;
@@ -86,16 +87,6 @@ async function start(url: string, workflowName: string, input: unknown = {}): Pr
   const res = await post(url, '/workflow/start', { workflowName, input });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.workflowId as string;
-}
-
-async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs: number, everyMs = 200): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
 }
 
 /** The `state` query of a run, bounded to 10 s (a query waits for a worker of the run's build). */
@@ -229,12 +220,15 @@ describe('rollout of a new build on a live fleet', () => {
       (await Promise.all(all.map(async (id) => ((await client.workflow.getHandle(id).describe()).status.name === 'RUNNING' ? id : null)))).filter(
         (x) => x !== null,
       );
-    const deadline = Date.now() + 120_000;
     let stillOpen = await open();
-    while (stillOpen.length > 0 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 1000));
-      stillOpen = await open();
-    }
+    await eventually(
+      async () => {
+        stillOpen = await open();
+        return stillOpen.length === 0;
+      },
+      120_000,
+      1000,
+    ).catch(() => undefined);
     if (stillOpen.length > 0) {
       const tails = await Promise.all(
         stillOpen.slice(0, 3).map(async (id) => {

@@ -8,6 +8,7 @@ import { createApiServer, loadApiConfig, type ApiServer } from '@skein/api';
 import { openBuild, prepareProject, replayHistories, replayHistoryOf, startWorker, writeBuild, type ReplayHistory, type SkeinWorker } from '@skein/worker';
 import { repoRoot } from '../support/stack.js';
 import { startJaeger, type Jaeger } from '../support/backends.js';
+import { eventually } from '../support/poll.js';
 
 /**
  * A build is made once and served under any setting: tracing is the worker's setting, not the bundle's. A build
@@ -50,7 +51,7 @@ async function serveBuild(): Promise<{ worker: SkeinWorker; api: ApiServer; url:
   const worker = await startWorker({ projectDir: build.record.projectDir, build, catalog, engine: { address }, logger });
   const api = await createApiServer(loadApiConfig({ ...process.env, TEMPORAL_ADDRESS: address, PORT: '0', SKEIN_CATALOG: catalog }), { logger });
   const { url } = await api.listen();
-  for (let i = 0; i < 80 && (await fetch(`${url}/workflow/catalog`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 250));
+  await eventually(async () => (await fetch(`${url}/workflow/catalog`)).status === 200, 20_000, 250);
   return {
     worker,
     api,

@@ -1,7 +1,7 @@
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '@skein/dev-server';
 import { spawnSkein, type CliProcess } from '../support/processes.js';
 import { repoRoot } from '../support/stack.js';
@@ -34,12 +34,13 @@ function lines(dev: CliProcess): Array<Record<string, unknown>> {
 
 /** Waits until `count` log lines match `pattern` (the reload messages repeat). */
 async function waitForCount(dev: CliProcess, pattern: RegExp, count: number, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (lines(dev).filter((l) => pattern.test(String(l.msg))).length < count) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${count}x ${pattern}:\n${dev.output()}`);
-    if (dev.child.exitCode !== null) throw new Error(`exited before ${pattern}:\n${dev.output()}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await vi.waitFor(
+    () => {
+      if (dev.child.exitCode !== null) throw new Error(`exited before ${pattern}:\n${dev.output()}`);
+      if (lines(dev).filter((l) => pattern.test(String(l.msg))).length < count) throw new Error(`timed out waiting for ${count}x ${pattern}:\n${dev.output()}`);
+    },
+    { timeout: timeoutMs, interval: 200 },
+  );
 }
 
 const stepsFile = (dir: string) => path.join(dir, 'summarize', 'steps.js');

@@ -6,6 +6,7 @@ import { freePort } from '@skein/dev-server';
 import { traceFields } from '@skein/telemetry';
 import { startStack, type Stack } from '../support/stack.js';
 import { startJaeger, type Jaeger, type JaegerTrace } from '../support/backends.js';
+import { eventually } from '../support/poll.js';
 
 /**
  * Distributed traces in a real Jaeger: one `POST /workflow/run` carrying a W3C `traceparent` becomes one trace
@@ -26,7 +27,7 @@ beforeAll(async () => {
 
 /** Waits until a new worker build is routed to (once the engine has seen it poll): the catalog is served. */
 async function served(s: Stack): Promise<void> {
-  for (let i = 0; i < 80 && (await s.get('/workflow/catalog')).status !== 200; i++) await new Promise((r) => setTimeout(r, 250));
+  await eventually(async () => (await s.get('/workflow/catalog')).status === 200, 20_000, 250);
 }
 
 afterAll(async () => {

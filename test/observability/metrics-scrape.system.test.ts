@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.js';
 import { startPrometheus, type Prometheus } from '../support/backends.js';
+import { eventually } from '../support/poll.js';
 
 /**
  * A real Prometheus scrapes the API's `/metrics` and a worker's endpoint while runs go through; PromQL then
@@ -19,14 +20,11 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function eventually<T>(what: string, fn: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`not in Prometheus within 30 s: ${what}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+/** `fn`'s first value other than undefined, asking Prometheus every 500 ms for at most 30 s (`what` names it). */
+async function inPrometheus<T>(what: string, fn: () => Promise<T | undefined>): Promise<T> {
+  return eventually(fn, 30_000, 500).catch((err: Error) => {
+    throw new Error(`not in Prometheus within 30 s: ${what} (${err.message})`);
+  });
 }
 
 describe('scraped by Prometheus', () => {
@@ -45,27 +43,27 @@ describe('scraped by Prometheus', () => {
       const r = await prometheus.query(q);
       return r.length > 0 ? r : undefined;
     };
-    const up = await eventually('both targets up', async () => {
+    const up = await inPrometheus('both targets up', async () => {
       const t = await prometheus.targets();
       return t.length === 2 && t.every((x) => x.health === 'up') ? t : undefined;
     });
     expect(up.map((t) => t.job).sort()).toEqual(['skein-api', 'skein-worker']);
 
-    const runs = await eventually('4 runs by route (3 completed, 1 failed: both answer 200)', () =>
+    const runs = await inPrometheus('4 runs by route (3 completed, 1 failed: both answer 200)', () =>
       one(
         'http_server_request_duration_seconds_count{job="skein-api",http_route="/workflow/run",http_request_method="POST",http_response_status_code="200"} == 4',
       ),
     );
     expect(runs).toHaveLength(1);
-    await eventually('the 404', () => one('http_server_request_duration_seconds_count{http_route="/workflow/run",http_response_status_code="404"} == 1'));
-    await eventually('workflows completed by type', () => one('temporal_workflow_completed{job="skein-worker",workflow_type="onboard"} == 3'));
-    await eventually('workflows failed by type', () => one('temporal_workflow_failed{job="skein-worker",workflow_type="onboard"} == 1'));
-    await eventually('child workflows completed', () => one('temporal_workflow_completed{workflow_type="welcome"} == 3'));
-    await eventually('evaluator outcomes', () =>
+    await inPrometheus('the 404', () => one('http_server_request_duration_seconds_count{http_route="/workflow/run",http_response_status_code="404"} == 1'));
+    await inPrometheus('workflows completed by type', () => one('temporal_workflow_completed{job="skein-worker",workflow_type="onboard"} == 3'));
+    await inPrometheus('workflows failed by type', () => one('temporal_workflow_failed{job="skein-worker",workflow_type="onboard"} == 1'));
+    await inPrometheus('child workflows completed', () => one('temporal_workflow_completed{workflow_type="welcome"} == 3'));
+    await inPrometheus('evaluator outcomes', () =>
       one('skein_activity_outcomes_total{activity_type="onboard#scoreLead",kind="evaluator",outcome="completed"} == 3'),
     );
-    await eventually('engine calls by RPC', () => one('skein_api_engine_call_duration_seconds_count{rpc_method="StartWorkflowExecution"} >= 3'));
-    await eventually('readiness', () => one('skein_api_ready == 1'));
+    await inPrometheus('engine calls by RPC', () => one('skein_api_engine_call_duration_seconds_count{rpc_method="StartWorkflowExecution"} >= 3'));
+    await inPrometheus('readiness', () => one('skein_api_ready == 1'));
   });
 
   it("answers docs/operating.md's example queries", async () => {
@@ -81,7 +79,7 @@ describe('scraped by Prometheus', () => {
       'histogram_quantile(0.95, sum by (le, http_route) (rate(http_server_request_duration_seconds_bucket[5m])))',
     ];
     for (const q of queries) {
-      const result = await eventually(q, async () => {
+      const result = await inPrometheus(q, async () => {
         const r = await prometheus.query(q);
         return r.length > 0 ? r : undefined;
       });

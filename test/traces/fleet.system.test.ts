@@ -9,6 +9,7 @@ import { spawnSkein, type CliProcess } from '../support/processes.js';
 import { repoRoot } from '../support/stack.js';
 import { startSeaweedFs, type SeaweedFs } from '../support/seaweedfs.js';
 import { skein } from '../cli/client-support.js';
+import { eventually } from '../support/poll.js';
 
 /**
  * One complete trace per run at fleet scale, on a real dev server and a real SeaweedFS: three `skein worker`
@@ -54,15 +55,8 @@ async function call(method: string, route: string, body?: unknown): Promise<{ st
   return { status: res.status, body: await res.json() };
 }
 
-async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** `check`'s first value other than undefined (every 200 ms, at most `timeoutMs`). */
+const until = <T>(check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> => eventually(check, timeoutMs, 200);
 
 const traceLog = (r: { workflowId: string; runId: string }) => call('GET', `/workflow/${encodeURIComponent(r.workflowId)}/runs/${r.runId}/trace-log`);
 
@@ -178,7 +172,7 @@ describe('traces with three workers and object storage', () => {
     runs.push(...(await startRuns(RUNS, 0)));
     const identities = new Set<string>();
     for (const run of runs) {
-      const res = await eventually(async () => {
+      const res = await until(async () => {
         const r = await traceLog(run);
         return r.status === 200 && r.body.source === 'remote' ? r : undefined;
       });
@@ -206,7 +200,7 @@ describe('traces with three workers and object storage', () => {
     );
     let elsewhere = 0;
     for (const run of flaky) {
-      const res = await eventually(async () => {
+      const res = await until(async () => {
         const r = await traceLog(run);
         return r.status === 200 && r.body.source === 'remote' ? r : undefined;
       });
@@ -279,7 +273,7 @@ describe('traces with three workers and object storage', () => {
     workers.push(again);
     await again.waitFor(/worker serving/, 90_000);
     for (const run of during) {
-      const res = await eventually(async () => {
+      const res = await until(async () => {
         const t = await traceLog(run);
         return t.status === 200 && t.body.source === 'remote' ? t : undefined;
       }, 60_000);
