@@ -364,7 +364,7 @@ export interface paths {
         };
         /**
          * History of the latest run (paged)
-         * @description Paged engine history. `pageToken` is the opaque `nextPageToken` of the previous page (it carries its run). Existing events always come back at once. Without `longPollTimeoutMs`, `nextPageToken` is null once a page reaches the current end of the history, for open runs too, so following tokens until null always ends. With `longPollTimeoutMs`, a read at the end of an open run waits for the next event for up to that many ms, clamped to the server maximum (SKEIN_HISTORY_MAX_WAIT_MS); on timeout it answers `events: []` and the same cursor; `nextPageToken` is null only at the end of a closed run. Events carry `eventTypeName` and, on activity events, `stepName`.
+         * @description Paged engine history. `pageToken` is the opaque `nextPageToken` of the previous page: it carries its run and is signed by the API (a changed token, or one from an API process with another SKEIN_HISTORY_TOKEN_KEY, is a 400). Existing events always come back at once. Without `longPollTimeoutMs`, `nextPageToken` is null once a page reaches the current end of the history, for open runs too, so following tokens until null always ends. With `longPollTimeoutMs`, a read at the end of an open run waits for the next event for up to that many ms, clamped to the server maximum (SKEIN_HISTORY_MAX_WAIT_MS); on timeout it answers `events: []` and the same cursor; `nextPageToken` is null only at the end of a closed run. Events carry `eventTypeName` and, on activity events, `stepName`.
          */
         get: operations["getLatestHistory"];
         put?: never;
@@ -384,7 +384,7 @@ export interface paths {
         };
         /**
          * History of one run (paged)
-         * @description Paged engine history. `pageToken` is the opaque `nextPageToken` of the previous page (it carries its run). Existing events always come back at once. Without `longPollTimeoutMs`, `nextPageToken` is null once a page reaches the current end of the history, for open runs too, so following tokens until null always ends. With `longPollTimeoutMs`, a read at the end of an open run waits for the next event for up to that many ms, clamped to the server maximum (SKEIN_HISTORY_MAX_WAIT_MS); on timeout it answers `events: []` and the same cursor; `nextPageToken` is null only at the end of a closed run. Events carry `eventTypeName` and, on activity events, `stepName`.
+         * @description Paged engine history. `pageToken` is the opaque `nextPageToken` of the previous page: it carries its run and is signed by the API (a changed token, or one from an API process with another SKEIN_HISTORY_TOKEN_KEY, is a 400). Existing events always come back at once. Without `longPollTimeoutMs`, `nextPageToken` is null once a page reaches the current end of the history, for open runs too, so following tokens until null always ends. With `longPollTimeoutMs`, a read at the end of an open run waits for the next event for up to that many ms, clamped to the server maximum (SKEIN_HISTORY_MAX_WAIT_MS); on timeout it answers `events: []` and the same cursor; `nextPageToken` is null only at the end of a closed run. Events carry `eventTypeName` and, on activity events, `stepName`.
          */
         get: operations["getRunHistory"];
         put?: never;
