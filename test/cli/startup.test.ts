@@ -65,7 +65,7 @@ describe('skein worker: bad starts end with one clear line and exit code 1', () 
       [
         ['worker', 'examples'],
         { SKEIN_BUILD_ID: 'v1.2' },
-        'skein: SKEIN_BUILD_ID must be a build ID of at most 255 characters, without "." or whitespace, got "v1.2"',
+        'skein: SKEIN_BUILD_ID must be a build ID of at most 255 characters, without ".", "@" or whitespace, got "v1.2"',
       ],
     ];
     for (const [args, env, line] of cases) {
