@@ -293,4 +293,12 @@ describe('bad input', () => {
     expect(backwards.status).toBe(400);
     expect(backwards.body.issues[0].path).toEqual(['body', 'endAt']);
   });
+
+  it('a page token the engine cannot read is a 400 naming pageToken, not a 500', async () => {
+    // The request the schema fuzzer found answered 500 before: any well-formed token the engine cannot decode.
+    const res = await h.call('GET', '/schedules', { query: { limit: 50, pageToken: '[Filtered]' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('ValidationError');
+    expect(res.body.issues[0].path).toEqual(['query', 'pageToken']);
+  });
 });

@@ -14,6 +14,7 @@ import {
 } from '../schemas/schedules.js';
 import { checkInput } from '../temporal/input-check.js';
 import { describeSchedule, isDeclared, scheduleCall, scheduleOptions, scheduleView, type ResolvedDefinition } from '../temporal/schedules.js';
+import { withPageToken } from '../temporal/engine.js';
 
 /**
  * Resolves a definition's catalog (default catalog when absent) and workflow (a name or alias → its canonical
@@ -66,11 +67,13 @@ export const scheduleRoutes = [
     responses: { 200: { description: 'Schedules', schema: scheduleListSchema } },
     async handler({ ctx, deps, query }) {
       const page = await scheduleCall(null, () =>
-        deps.client.workflowService.listSchedules({
-          namespace: deps.client.options.namespace,
-          maximumPageSize: query.limit,
-          ...(query.pageToken ? { nextPageToken: Buffer.from(query.pageToken, 'base64url') } : {}),
-        }),
+        withPageToken(query.pageToken, () =>
+          deps.client.workflowService.listSchedules({
+            namespace: deps.client.options.namespace,
+            maximumPageSize: query.limit,
+            ...(query.pageToken ? { nextPageToken: Buffer.from(query.pageToken, 'base64url') } : {}),
+          }),
+        ),
       );
       const ids = (page.schedules ?? []).map((s) => s.scheduleId ?? '').filter(Boolean);
       // The list entry carries neither the catalog nor the memo decoded: each schedule is described (in parallel).

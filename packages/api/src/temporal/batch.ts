@@ -16,7 +16,7 @@ import { toPayloads } from '@temporalio/common';
 import type { google, temporal as T } from '@temporalio/proto';
 import { ApiError } from '../errors.js';
 import { CATALOG_WORKFLOW_TYPE, RECORDS_TASK_QUEUE } from './catalog.js';
-import { engineError, GRPC, grpcCode } from './engine.js';
+import { engineError, GRPC, grpcCode, withPageToken } from './engine.js';
 import { temporal, toNumber } from './proto.js';
 import { quoteLiteral, refusedQuery, restrictQuery, withQuery } from './visibility-query.js';
 
@@ -211,21 +211,14 @@ export interface BatchPage {
 export async function listBatches(client: Client, pageSize: number, pageToken?: string): Promise<BatchPage> {
   let res: T.api.workflowservice.v1.IListBatchOperationsResponse;
   try {
-    res = await client.workflowService.listBatchOperations({
-      namespace: client.options.namespace,
-      pageSize,
-      ...(pageToken ? { nextPageToken: Buffer.from(pageToken, 'base64url') } : {}),
-    });
+    res = await withPageToken(pageToken, () =>
+      client.workflowService.listBatchOperations({
+        namespace: client.options.namespace,
+        pageSize,
+        ...(pageToken ? { nextPageToken: Buffer.from(pageToken, 'base64url') } : {}),
+      }),
+    );
   } catch (err) {
-    // The engine answers a page token it cannot read with UNKNOWN (or INVALID_ARGUMENT): the caller's mistake.
-    const code = grpcCode(err);
-    if (pageToken && (code === GRPC.UNKNOWN || code === GRPC.INVALID_ARGUMENT)) {
-      throw new ApiError('ValidationError', {
-        message: 'Invalid pageToken: pass back a nextPageToken this API answered',
-        issues: [{ code: 'invalid_page_token', path: ['query', 'pageToken'], message: 'Not a page token of this list' }],
-        cause: err,
-      });
-    }
     throw engineError(err);
   }
   const described = await Promise.all(

@@ -51,6 +51,28 @@ export function engineError(err: unknown, workflowId: string | null = null): Api
   return new ApiError('InternalError', { workflowId, cause: err });
 }
 
+/**
+ * Runs one page of an engine list (`listSchedules`, `listBatchOperations`, …) that continues from a client's
+ * `pageToken`. The engine answers a token it cannot read with `UNKNOWN` or `INVALID_ARGUMENT`: that is the caller's
+ * mistake, so it becomes a 400 naming `pageToken`; every other failure is rethrown as it came.
+ * @throws ApiError `ValidationError` (400) for an unreadable page token; the call's own error otherwise.
+ */
+export async function withPageToken<T>(pageToken: string | undefined, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const code = grpcCode(err);
+    if (pageToken && (code === GRPC.UNKNOWN || code === GRPC.INVALID_ARGUMENT)) {
+      throw new ApiError('ValidationError', {
+        message: 'Invalid pageToken: pass back a nextPageToken this API answered',
+        issues: [{ code: 'invalid_page_token', path: ['query', 'pageToken'], message: 'Not a page token of this list' }],
+        cause: err,
+      });
+    }
+    throw err;
+  }
+}
+
 /** Runs an engine call, translating its errors with {@link engineError}. */
 export async function engine<T>(workflowId: string | null, fn: () => Promise<T>): Promise<T> {
   try {
