@@ -343,6 +343,9 @@ describe('run honours its timeout with a slow engine', () => {
       expect(res.headers.get('x-request-id')).toBeTruthy();
       expect(elapsed).toBeGreaterThanOrEqual(650);
       expect(elapsed).toBeLessThan(2_500);
+      // The start itself goes on after the 408 and lands once the proxy lets it through: wait for it, so that no
+      // call of this API is still in flight (and retried by the SDK on a closed connection) when it is torn down.
+      await expect.poll(async () => (await raw(`/workflow/${workflowId}/status`)).status, { timeout: 15_000, interval: 250 }).toBe(200);
     } finally {
       proxy.cut();
       await api.close();
