@@ -156,57 +156,6 @@ describe('trace assembly from history', () => {
     }
   });
 
-  it('closes a detached child that ended after its root by the closing worker’s outcome when its close event is not in history yet', async () => {
-    histories['late:l1'] = [
-      { eventId: 1, eventTime: at(1000), workflowExecutionStartedEventAttributes: { workflowType: { name: 'launcher' } } },
-      {
-        eventId: 5,
-        eventTime: at(1010),
-        startChildWorkflowExecutionInitiatedEventAttributes: { workflowId: 'nap-1', workflowType: { name: 'nap' }, parentClosePolicy: 'ABANDON' },
-      },
-      {
-        eventId: 6,
-        eventTime: at(1020),
-        childWorkflowExecutionStartedEventAttributes: { initiatedEventId: 5, workflowExecution: { workflowId: 'nap-1', runId: 'n1' } },
-      },
-      { eventId: 10, eventTime: at(1100), workflowExecutionCompletedEventAttributes: { result: payloads('launched') } },
-    ];
-    // The child's step completed; the task that completes the child itself is not recorded yet.
-    histories['nap-1:n1'] = [
-      { eventId: 1, eventTime: at(1020), workflowExecutionStartedEventAttributes: { workflowType: { name: 'nap' } } },
-      { eventId: 5, eventTime: at(2500), activityTaskScheduledEventAttributes: { activityId: '1', activityType: { name: 'nap#stamp' } } },
-      { eventId: 6, eventTime: at(2510), activityTaskStartedEventAttributes: { scheduledEventId: 5, attempt: 1 } },
-      { eventId: 7, eventTime: at(2520), activityTaskCompletedEventAttributes: { scheduledEventId: 5, result: payloads('stamped') } },
-    ];
-    try {
-      const before = await assembleTrace({ workflowId: 'late', runId: 'l1' }, sources());
-      expect(before.children[0]).toMatchObject({ kind: 'child_workflow', workflowId: 'nap-1', status: 'running' });
-      const tree = await assembleTrace({ workflowId: 'late', runId: 'l1' }, sources(), undefined, {
-        workflowId: 'nap-1',
-        runId: 'n1',
-        outcome: { output: 'stamped', endedAt: 2600 },
-      });
-      expect(tree).toMatchObject({ status: 'completed', output: 'launched' });
-      expect(tree.children[0]).toMatchObject({
-        kind: 'child_workflow',
-        status: 'completed',
-        output: 'stamped',
-        endedAt: 2600,
-        children: [{ kind: 'step', name: 'stamp', status: 'completed', output: 'stamped' }],
-      });
-      // A run the tree does not hold changes nothing.
-      const other = await assembleTrace({ workflowId: 'late', runId: 'l1' }, sources(), undefined, {
-        workflowId: 'elsewhere',
-        runId: 'e1',
-        outcome: { error: { name: 'Error', message: 'x' }, endedAt: 2600 },
-      });
-      expect(other.children[0]).toMatchObject({ status: 'running' });
-    } finally {
-      delete histories['late:l1'];
-      delete histories['nap-1:n1'];
-    }
-  });
-
   it('keeps the parent’s view of a child whose history cannot be read', async () => {
     const saved = histories['root-kid:k1'];
     delete histories['root-kid:k1'];

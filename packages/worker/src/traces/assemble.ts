@@ -120,45 +120,14 @@ function scheduledBy(attributes: { searchAttributes?: { indexedFields?: Record<s
 /**
  * The trace tree of one root run: the workflow node with its activities and child workflows (recursively, each
  * child from its own run's history), inputs and outputs decoded and redacted.
- * `outcome` closes the root when its close event is not in history yet (the closing worker's view); `closing` does
- * the same for a child run of the tree that closed after its root (the sink reports a run's end before the engine
- * has recorded it, so its own history may still show it running).
+ * `outcome` closes the root when its close event is not in history yet (the closing worker's view).
  * @throws when the root's history cannot be read (child histories that cannot be read keep the parent's view).
  */
-export async function assembleTrace(
-  root: { workflowId: string; runId: string },
-  sources: AssemblySources,
-  outcome?: RunOutcome,
-  closing?: ClosingRun,
-): Promise<TraceNode> {
+export async function assembleTrace(root: { workflowId: string; runId: string }, sources: AssemblySources, outcome?: RunOutcome): Promise<TraceNode> {
   const budget = { children: MAX_CHILD_RUNS };
   const tree = await runNode('workflow', root.workflowId, root.runId, sources, budget);
-  if (outcome && tree.status === 'running') closeWith(tree, outcome);
-  if (closing) {
-    const node = findRun(tree, closing.workflowId, closing.runId);
-    if (node?.status === 'running') closeWith(node, closing.outcome);
-  }
+  if (outcome && tree.status === 'running') close(tree, outcome.endedAt, 'error' in outcome ? { error: outcome.error } : { output: redact(outcome.output) });
   return tree;
-}
-
-/** A run of the tree that has just closed on this worker, whose close event may not be in its history yet. */
-export interface ClosingRun {
-  workflowId: string;
-  runId: string;
-  outcome: RunOutcome;
-}
-
-function closeWith(node: TraceNode, outcome: RunOutcome): void {
-  close(node, outcome.endedAt, 'error' in outcome ? { error: outcome.error } : { output: redact(outcome.output) });
-}
-
-function findRun(node: TraceNode, workflowId: string, runId: string): TraceNode | undefined {
-  if (node.workflowId === workflowId && node.runId === runId) return node;
-  for (const child of node.children) {
-    const found = findRun(child, workflowId, runId);
-    if (found) return found;
-  }
-  return undefined;
 }
 
 async function runNode(

@@ -2,7 +2,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { traceFilePath, type SerializedError, type TraceDestinations, type TraceEvent, type WorkflowDetails } from '@skein/core';
 import { asHistoryNames } from './attempts.js';
-import { assembleTrace, type AssemblySources, type ClosingRun, type RunOutcome } from './assemble.js';
+import { assembleTrace, type AssemblySources, type RunOutcome } from './assemble.js';
 import { reportTraceExport } from './outcome.js';
 import type { TraceExporter, TraceFile, TraceNode } from './types.js';
 
@@ -79,8 +79,7 @@ export class TraceRecorder {
     const work = (async () => {
       if (isRoot) return this.deliver(root, { ...result, endedAt }, destinations);
       const described = await this.engine.describe(root.workflowId, root.runId);
-      const closing = { workflowId: details.workflowId, runId: details.runId, outcome: { ...result, endedAt } };
-      if (described.closed) await this.deliver(root, undefined, described.destinations, closing);
+      if (described.closed) await this.deliver(root, undefined, described.destinations);
     })();
     this.pending.add(work);
     try {
@@ -95,12 +94,7 @@ export class TraceRecorder {
     await Promise.allSettled([...this.pending]);
   }
 
-  private async deliver(
-    root: { workflowId: string; runId: string },
-    outcome: RunOutcome | undefined,
-    destinations: TraceDestinations,
-    closing?: ClosingRun,
-  ): Promise<void> {
+  private async deliver(root: { workflowId: string; runId: string }, outcome: RunOutcome | undefined, destinations: TraceDestinations): Promise<void> {
     if (destinations.local === undefined && destinations.remote === undefined) return;
     const sources = {
       history: this.engine.history,
@@ -112,7 +106,7 @@ export class TraceRecorder {
     // The engine may be briefly unavailable: read the histories again after 0.5 s and 2 s before giving up.
     for (const waitMs of [500, 2_000, -1]) {
       try {
-        tree = await assembleTrace(root, sources, outcome, closing);
+        tree = await assembleTrace(root, sources, outcome);
         break;
       } catch (err) {
         if (waitMs < 0) throw err;
