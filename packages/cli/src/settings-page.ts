@@ -1,5 +1,5 @@
 import { apiSettings } from '@skein/api';
-import { RENAMED_SETTINGS, settingsTable, type ProcessSettings } from '@skein/runtime';
+import { RENAMED_SETTINGS, settingsTable, type ProcessSettings } from '@skein/settings';
 import { workerSettings } from '@skein/worker/settings';
 import { cliSettings } from './config.js';
 

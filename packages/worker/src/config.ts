@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { ConfigError, loadSettings, type LogLevel, type Settings } from '@skein/runtime';
+import { ConfigError, loadSettings, type LogLevel, type Settings } from '@skein/settings';
 import { msToNumber } from '@temporalio/common/lib/time.js';
 import { metricsSettings, workerSettings } from './settings.js';
 

@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { definitionOf, type ActivityDefinition, type Schema, type WorkflowDefinition } from '@skein/core';
 import type { ActivityEntry, Manifest, WorkflowEntry } from '@skein/discovery';
 import { z } from 'zod';
-import { scheduleTimesProblems } from '@skein/runtime';
+import { scheduleTimesProblems } from '@skein/settings';
 import { sha1, type FileDigests } from './cache/file-digests.js';
 import { FactsCache, type FactsEntry } from './cache/facts-cache.js';
 import { closureOf, recordModuleGraph, type ModuleGraph } from './cache/module-graph.js';

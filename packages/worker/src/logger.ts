@@ -1,6 +1,6 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import { DefaultLogger, Runtime, type LogLevel, type MetricsExporterConfig } from '@temporalio/worker';
-import { loadSettings, logLevelSetting } from '@skein/runtime';
+import { loadSettings, logLevelSetting } from '@skein/settings';
 import { traceFields } from '@skein/telemetry';
 
 /**

@@ -1,4 +1,4 @@
-import { catalogSetting, choiceSetting, engineCheckSettings, flagSetting, logLevelSetting, patternSetting, textSetting } from '@skein/runtime';
+import { catalogSetting, choiceSetting, engineCheckSettings, flagSetting, logLevelSetting, patternSetting, textSetting } from '@skein/settings';
 
 /** The worker's metrics settings (read by `loadMetricsConfig`; OTLP's endpoint and protocol are OpenTelemetry's own variables). */
 export const metricsSettings = {

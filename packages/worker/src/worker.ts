@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter } from '@skein/core';
-import { monitorEngine } from '@skein/runtime';
+import { monitorEngine } from '@skein/settings';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import type { Logger } from 'pino';

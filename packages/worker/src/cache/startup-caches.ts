@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadSettings } from '@skein/runtime';
+import { loadSettings } from '@skein/settings';
 import { workerSettings } from '../settings.js';
 import { FileDigests } from './file-digests.js';
 import { ValidationCache } from './validation-cache.js';

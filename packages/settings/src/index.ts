@@ -1,7 +1,8 @@
 /**
- * `@skein/runtime`: what every Skein process (worker, API, CLI) shares at run time. Each process declares its
- * settings as a schema of environment variables built from these pieces and reads them once with `loadSettings`;
- * the worker and the API watch the engine with the one `monitorEngine`.
+ * `@skein/settings`: the settings of every Skein process (worker, API, CLI). Each process declares its settings as a
+ * schema of environment variables built from these pieces and reads them once with `loadSettings`. The engine health
+ * check that the `SKEIN_ENGINE_CHECK_*` settings configure lives here too: the worker and the API watch the engine
+ * with the one `monitorEngine`.
  */
 export {
   ConfigError,
