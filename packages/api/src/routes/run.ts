@@ -1,7 +1,8 @@
+import { traceDestinationsOf } from '@skein/names/traces';
 import { ApiError } from '../errors.js';
 import { defineRoute } from '../route.js';
 import { runRequestSchema, runResponseSchema, startHeadersSchema } from '../schemas/workflow.js';
-import { describeRun, outcomeOf, runInput, runResponseFailure, traceDestinations, waitCloseEvent } from '../temporal/runs.js';
+import { describeRun, outcomeOf, runInput, runResponseFailure, waitCloseEvent } from '../temporal/runs.js';
 import { GRPC, grpcCode } from '../temporal/engine.js';
 import { startExecution, startWorkflowId } from './start.js';
 
@@ -66,7 +67,7 @@ export const runRoutes = [
         runId: started.runId,
         input,
         output: outcome.output,
-        trace: { destinations: traceDestinations(info?.memo) },
+        trace: { destinations: traceDestinationsOf(info ?? {}) },
         status: outcome.status,
         ...runResponseFailure(outcome),
       };
