@@ -4,9 +4,9 @@
  * an update targets.
  */
 import type Koa from 'koa';
-import { assertRunning, type ApiState, type Deps } from '../route.js';
-import { jsonSafe } from '../temporal/payloads.js';
-import { describeRun, type RunInfo } from '../temporal/runs.js';
+import { assertRunning, type ApiState, type Deps } from './route.js';
+import { jsonSafe } from './temporal/payloads.js';
+import { describeRun, type RunInfo } from './temporal/runs.js';
 
 /**
  * Answers a query or update with the handler's value itself as the JSON body (`3`, `"pong"`, `{"x":1}`; clients
