@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { HTTP_REQUEST_ACTIVITY_TYPE, activityType, performHttpRequest, runActivity, toActivityFailure, type HttpRequestArgs } from '@skein/core';
+import { HTTP_REQUEST_ACTIVITY_TYPE, activityType, type HttpRequestArgs } from '@skein/core';
+import { performHttpRequest, runActivity, toActivityFailure } from '@skein/core/internal';
 import type { ActivityDefinitions, LoadedActivity, LoadedProject } from './load.js';
 
 /** A Temporal activity implementation: one JSON input, one JSON output. */

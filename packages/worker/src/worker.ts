@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter } from '@skein/core';
+import { dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter } from '@skein/core/internal';
 import { monitorEngine } from '@skein/settings';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';

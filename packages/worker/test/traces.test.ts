@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, existsSync, utimesSync, writeFileS
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
-import { traceObjectKey, traceObjectUrl } from '@skein/core';
+import { traceObjectKey, traceObjectUrl } from '@skein/names/traces';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';

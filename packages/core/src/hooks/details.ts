@@ -32,20 +32,3 @@ export function workflowDetailsFrom(info: WorkflowInfoLike): WorkflowDetails {
 
 /** Header that carries `workflowDetails` from a workflow to the activities it schedules. */
 export const WORKFLOW_DETAILS_HEADER = 'skein-workflow-details';
-
-// The trace-path rules are shared with the API, which reads traces back: their one home is `@skein/names/traces`.
-export {
-  TRACE_MEMO_KEY,
-  TRACE_SEGMENT_MAX_BYTES,
-  traceSegment,
-  traceFilePath,
-  traceObjectKey,
-  traceObjectUrl,
-  traceObjectKeyFromUrl,
-  rootTraceObjectKey,
-  traceDestinationsOf,
-  type RemoteTraceLocation,
-  type TraceDestinations,
-  type TraceObjectRoot,
-  type TraceRoot,
-} from '@skein/names/traces';

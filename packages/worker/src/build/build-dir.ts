@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { RemoteTraceLocation } from '@skein/core';
+import type { RemoteTraceLocation } from '@skein/names/traces';
 import type { Manifest } from '@skein/discovery';
 import { buildCatalogDocument } from '../catalog.js';
 import { WorkerStartupError } from '../errors.js';

@@ -1,4 +1,4 @@
-import type { RemoteTraceLocation } from '@skein/core';
+import type { RemoteTraceLocation } from '@skein/names/traces';
 import type { Manifest } from '@skein/discovery';
 import type { Logger } from 'pino';
 import { bundleWorkflows } from '../bundle/bundle.js';

@@ -15,7 +15,7 @@ import { BundleCache } from './cache.js';
 import type { FileDigests } from '../cache/file-digests.js';
 import { digest, stableText } from './digest.js';
 import { withoutSourcesContent } from './source-map.js';
-import type { RemoteTraceLocation } from '@skein/core';
+import type { RemoteTraceLocation } from '@skein/names/traces';
 
 export { activityFileTest, coreWorkflowEntry, withTypeScriptSources } from './webpack.js';
 

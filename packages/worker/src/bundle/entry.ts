@@ -1,4 +1,4 @@
-import type { RemoteTraceLocation } from '@skein/core';
+import type { RemoteTraceLocation } from '@skein/names/traces';
 import type { LoadedWorkflow } from '../load.js';
 
 /**

@@ -1,13 +1,5 @@
-import {
-  WORKFLOW_DETAILS_HEADER,
-  emptyAggregations,
-  runInActivityScope,
-  serializeError,
-  type ActivityDetails,
-  type ActivityScope,
-  type OutputActivityKind,
-  type WorkflowDetails,
-} from '@skein/core';
+import { type ActivityDetails, type OutputActivityKind, type WorkflowDetails } from '@skein/core';
+import { WORKFLOW_DETAILS_HEADER, emptyAggregations, runInActivityScope, serializeError, type ActivityScope } from '@skein/core/internal';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { WorkerEvents } from './events.js';

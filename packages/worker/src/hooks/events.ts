@@ -1,15 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import {
-  dispatchLifecycle,
-  hasHooks,
-  type ActivityDetails,
-  type OutputActivityKind,
-  type SerializedError,
-  type WorkflowDetails,
-  type Aggregations,
-  type TraceDestinations,
-  type TraceEvent,
-} from '@skein/core';
+import { type ActivityDetails, type OutputActivityKind, type SerializedError, type WorkflowDetails, type Aggregations } from '@skein/core';
+import { dispatchLifecycle, hasHooks, type TraceEvent } from '@skein/core/internal';
+import { type TraceDestinations } from '@skein/names/traces';
 import type { WorkerMetrics } from '../metrics/worker-metrics.js';
 import type { TraceRecorder } from '../traces/recorder.js';
 

@@ -3,7 +3,8 @@
  * (and of the activity, in a step) that wrote them. Workflow code's lines arrive through the `skein.log` sink
  * (never during replay); steps' lines through the Node sink the worker installs (`setNodeLogSink`).
  */
-import { currentActivityScope, setNodeLogSink, type LogLevel, type LogRecord } from '@skein/core';
+import { type LogLevel, type LogRecord } from '@skein/core';
+import { currentActivityScope, setNodeLogSink } from '@skein/core/internal';
 import type { WorkflowInfo } from '@temporalio/workflow';
 import type { Logger } from 'pino';
 

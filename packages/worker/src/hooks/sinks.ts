@@ -1,4 +1,6 @@
-import { CATALOG_WORKFLOW_TYPE, emit, traceDestinationsOf, workflowDetailsFrom, type SkeinSinks } from '@skein/core';
+import { CATALOG_WORKFLOW_TYPE, emit } from '@skein/core';
+import { workflowDetailsFrom, type SkeinSinks } from '@skein/core/internal';
+import { traceDestinationsOf } from '@skein/names/traces';
 import type { InjectedSinks } from '@temporalio/worker';
 import type { WorkflowInfo } from '@temporalio/workflow';
 import type { Logger } from 'pino';

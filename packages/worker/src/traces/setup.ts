@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { HTTP_REQUEST_ACTIVITY_TYPE, traceDestinationsOf, type RemoteTraceLocation } from '@skein/core';
+import { HTTP_REQUEST_ACTIVITY_TYPE } from '@skein/core';
+import { traceDestinationsOf, type RemoteTraceLocation } from '@skein/names/traces';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { ActivityResolver } from '../activities.js';
