@@ -62,6 +62,10 @@ module.exports = {
     combinedDependencies: false,
     // Resolve `@skein/*` imports to their sources (the workspace's own export condition), so an import of another
     // package is an edge between the two packages' `src/` folders, which the floor rules judge.
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['@skein/source', 'import', 'types', 'default'], mainFields: ['module', 'main', 'types'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['@skein/source', 'import', 'types', 'default'],
+      mainFields: ['module', 'main', 'types'],
+    },
   },
 };

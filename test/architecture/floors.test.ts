@@ -33,10 +33,14 @@ writeFiles({ 'tsconfig.base.json': JSON.stringify({ compilerOptions: { module: '
 
 /** Runs the repository's import rules over the given source folders of the probe workspace. */
 function checkImports(...dirs: string[]): { status: number | null; output: string } {
-  const run = spawnSync(path.join(repoRoot, 'node_modules/.bin/depcruise'), [...dirs, '--config', path.join(repoRoot, '.dependency-cruiser.cjs'), '--output-type', 'err'], {
-    cwd: work,
-    encoding: 'utf8',
-  });
+  const run = spawnSync(
+    path.join(repoRoot, 'node_modules/.bin/depcruise'),
+    [...dirs, '--config', path.join(repoRoot, '.dependency-cruiser.cjs'), '--output-type', 'err'],
+    {
+      cwd: work,
+      encoding: 'utf8',
+    },
+  );
   return { status: run.status, output: run.stdout + run.stderr };
 }
 
