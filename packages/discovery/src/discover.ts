@@ -131,7 +131,7 @@ export async function discover(projectRoot: string, options: DiscoverOptions = {
 
   // Each root's package facts (package.json, entry, layout, files) are worked out once, here, and kept on the
   // session for the validator.
-  const rootRead = manifest.ok ? { json: manifest.json, text: manifest.text } : undefined;
+  const rootRead = manifest.ok ? { json: manifest.json, text: manifest.text } : null;
   const factsOf = (pkg: InstalledPackage) => packageFactsOf(session, pkg.root, true, { json: pkg.json, text: pkg.text });
   let sources: SourceResult[];
   if (packageMode) {

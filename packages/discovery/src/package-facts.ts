@@ -42,16 +42,18 @@ export interface PackageFacts {
 }
 
 /**
- * Works out the facts of the package at `root` (a real path) from its package.json as read (`undefined` when it
- * could not be read). `published` true or false forces the judgement; null decides it from the expose flag.
+ * Works out the facts of the package at `root` (a real path) from its package.json as read (`null` when it could
+ * not be read or parsed). `published` true or false forces the judgement; null decides it from the expose flag.
+ * `maxFiles` caps the files listed besides convention files (default {@link MAX_PACKAGE_FILES}).
  * Problems of the walk (unreadable folders, symlink loops) go to `diagnostics`; never throws.
  */
 export function describePackage(
   fs: FileSystem,
   diagnostics: Diagnostics,
   root: string,
-  read: { json: Record<string, unknown>; text: string } | undefined,
+  read: { json: Record<string, unknown>; text: string } | null,
   published: boolean | null,
+  maxFiles = MAX_PACKAGE_FILES,
 ): PackageFacts {
   const json = read?.json ?? {};
   const isPublished = published ?? exposeState(json) === 'exposed';
@@ -64,7 +66,7 @@ export function describePackage(
     root,
     {
       skipDir: (name, real) => isSkippedDirName(name) || layout.skipped.has(real),
-      wantFile: (_name, path) => ++count <= MAX_PACKAGE_FILES || classifyFile(path) !== null,
+      wantFile: (_name, path) => ++count <= maxFiles || classifyFile(path) !== null,
       onOutside: (file, target) => void outside.push({ file, target }),
     },
     diagnostics,

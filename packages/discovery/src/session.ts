@@ -38,22 +38,23 @@ export function createSession(options: { fs?: FileSystem; maxFileBytes?: number 
 
 /**
  * The facts of the package at `root` (a real path): those the session holds, else worked out now and kept (the
- * first call for a root decides; `published` and `read` are used only then). `read` is its package.json as already
- * read; by default it is read here without reporting (discovery reports a missing or malformed one).
+ * first call for a root decides; `published` and `read` are used only then). `read` is its package.json as the
+ * caller already read it, `null` when the caller found none (missing or malformed); when omitted it is read here,
+ * without reporting (discovery reports a missing or malformed one).
  */
 export function packageFactsOf(
   session: AnalysisSession,
   root: string,
   published: boolean | null,
-  read: { json: Record<string, unknown>; text: string } | undefined | 'unread' = 'unread',
+  read?: { json: Record<string, unknown>; text: string } | null,
 ): PackageFacts {
   const known = session.packages.get(root);
   if (known) return known;
-  let manifest: { json: Record<string, unknown>; text: string } | undefined;
-  if (read === 'unread') {
+  let manifest = read;
+  if (manifest === undefined) {
     const found = readPackageJson(session.fs, root);
-    manifest = found.ok ? { json: found.json, text: found.text } : undefined;
-  } else manifest = read;
+    manifest = found.ok ? { json: found.json, text: found.text } : null;
+  }
   const facts = describePackage(session.fs, session.diagnostics, root, manifest, published);
   session.packages.set(root, facts);
   return facts;

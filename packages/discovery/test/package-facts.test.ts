@@ -3,7 +3,7 @@
  * list), which the validator reads instead of deriving them again.
  */
 import { describe, expect, it } from 'vitest';
-import { createSession, discover, packageFactsOf, type FileSystem } from '../src/index.js';
+import { createSession, describePackage, Diagnostics, discover, packageFactsOf, type FileSystem } from '../src/index.js';
 import { memoryFileSystem } from './memfs.js';
 
 const expose = { skein: { workflows: { expose: true } } };
@@ -47,26 +47,52 @@ describe('package facts on the session', () => {
     ]);
   });
 
-  it('keeps the facts of a root once worked out, whoever asks next', async () => {
-    const base = memoryFileSystem(files);
-    const reads: string[] = [];
-    const fs: FileSystem = { ...base, readFile: (p) => (reads.push(p), base.readFile(p)) };
-    const session = createSession({ fs });
+  it('keeps the facts of a root once worked out: whoever asks next gets the same, the first call decided', async () => {
+    const session = createSession({ fs: memoryFileSystem(files) });
     await discover('/p', { session });
-    const before = reads.length;
-    const lib = packageFactsOf(session, '/p/node_modules/lib', true);
-    expect(packageFactsOf(session, '/p', null)).toBe(session.packages.get('/p'));
-    expect(lib).toBe(session.packages.get('/p/node_modules/lib'));
-    expect(reads.length).toBe(before);
-    expect(reads.filter((p) => p === '/p/package.json')).toHaveLength(1);
+    const root = session.packages.get('/p')!;
+    const lib = session.packages.get('/p/node_modules/lib')!;
+    expect(packageFactsOf(session, '/p', true)).toBe(root);
+    expect(root.published).toBe(false);
+    expect(packageFactsOf(session, '/p/node_modules/lib', false, null)).toBe(lib);
+    expect(lib.json).toMatchObject({ name: 'lib' });
+    expect(session.packages.size).toBe(2);
   });
 
-  it('works out and keeps the facts of a root discovery did not see, its package.json read without a report', () => {
-    const session = createSession({ fs: memoryFileSystem({ '/q/package.json': '{ not json', '/q/x.js': '' }) });
+  it('works out and keeps the facts of a root discovery did not see, reading its package.json without a report', () => {
+    const q = { '/q/package.json': JSON.stringify({ name: 'q', main: 'x.js', ...expose }), '/q/x.js': '', '/r/package.json': '{ not json', '/r/y.js': '' };
+    const session = createSession({ fs: memoryFileSystem(q) });
     const facts = packageFactsOf(session, '/q', null);
-    expect(facts).toMatchObject({ json: {}, text: '', published: false, files: ['/q/package.json', '/q/x.js'] });
+    expect(facts).toMatchObject({ json: { name: 'q' }, text: q['/q/package.json'], published: true, entry: { ok: true, file: '/q/x.js' } });
+    expect(facts.files).toEqual(['/q/package.json', '/q/x.js']);
     expect(session.packages.get('/q')).toBe(facts);
+    // A package.json that cannot be parsed counts as `{}`; discovery reports it, not this.
+    expect(packageFactsOf(session, '/r', null)).toMatchObject({
+      json: {},
+      text: '',
+      published: false,
+      entry: undefined,
+      files: ['/r/package.json', '/r/y.js'],
+    });
     expect(session.diagnostics.sorted()).toEqual([]);
+  });
+
+  it('takes the package.json as the caller read it, and none when the caller found none', () => {
+    const session = createSession({ fs: memoryFileSystem({ '/s/package.json': JSON.stringify({ name: 'on-disk' }) }) });
+    expect(packageFactsOf(session, '/s', null, null)).toMatchObject({ json: {}, text: '' });
+    const other = createSession({ fs: memoryFileSystem({ '/s/package.json': JSON.stringify({ name: 'on-disk' }) }) });
+    expect(packageFactsOf(other, '/s', null, { json: { name: 'given' }, text: '{"name":"given"}' })).toMatchObject({
+      json: { name: 'given' },
+      text: '{"name":"given"}',
+    });
+  });
+
+  it('lists at most the cap of files besides convention files, which are always listed', () => {
+    const fs = memoryFileSystem({ '/t/a.txt': '', '/t/b.txt': '', '/t/c.txt': '', '/t/d/workflow.ts': wf('d'), '/t/e.txt': '' });
+    const listed = (maxFiles: number) => describePackage(fs, new Diagnostics(), '/t', null, false, maxFiles).files;
+    expect(listed(2)).toEqual(['/t/a.txt', '/t/b.txt', '/t/d/workflow.ts']);
+    expect(listed(3)).toEqual(['/t/a.txt', '/t/b.txt', '/t/c.txt', '/t/d/workflow.ts']);
+    expect(listed(5)).toEqual(['/t/a.txt', '/t/b.txt', '/t/c.txt', '/t/d/workflow.ts', '/t/e.txt']);
   });
 
   it("records a package's symbolic links that lead out of it, never following them", async () => {
