@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, ERROR_TABLE, errorBody, withHeaders } from '../src/errors.js';
+import { ApiError, ERROR_TABLE, errorBody, validationError, withHeaders } from '../src/errors.js';
 
 describe('error table (CONTRACT "HTTP conventions")', () => {
   it('maps every CONTRACT error type to its HTTP status', () => {
@@ -49,5 +49,18 @@ describe('what an error exposes', () => {
     const e = new ApiError('MethodNotAllowedError', { headers: { Allow: 'GET' } });
     expect(withHeaders(e, { Deprecation: 'true', Allow: 'POST' })).toBe(e);
     expect(e.headers).toEqual({ Allow: 'POST', Deprecation: 'true' });
+  });
+});
+
+describe('ApiError as an Error', () => {
+  it('is named ApiError and keeps its cause only when given one', () => {
+    const cause = new Error('engine');
+    expect(new ApiError('InternalError', { cause })).toMatchObject({ name: 'ApiError', cause });
+    expect('cause' in new ApiError('InternalError')).toBe(false);
+  });
+
+  it('builds a ValidationError with its message and issues', () => {
+    const issues = [{ code: 'x', path: ['body'], message: 'm' }];
+    expect(validationError('bad body', issues)).toMatchObject({ type: 'ValidationError', status: 400, message: 'bad body', issues });
   });
 });

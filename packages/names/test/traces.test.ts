@@ -6,6 +6,7 @@ import {
   traceDestinationsOf,
   traceFilePath,
   traceObjectKey,
+  traceObjectKeyFromUrl,
   traceObjectUrl,
   traceSegment,
 } from '../src/traces.js';
@@ -73,5 +74,40 @@ describe('trace objects', () => {
     expect(traceDestinationsOf({ memo: { skeinTrace: { local: '', remote: 42 } } })).toEqual({});
     expect(traceDestinationsOf({ memo: {} })).toEqual({});
     expect(traceDestinationsOf({})).toEqual({});
+  });
+});
+
+describe('trace names, exactly', () => {
+  it('names an empty id `_`, keeps a segment of exactly the limit and cuts longer ones to limit - 1 and `~`', () => {
+    expect(traceSegment('')).toBe('_');
+    expect(traceSegment('x'.repeat(TRACE_SEGMENT_MAX_BYTES))).toBe('x'.repeat(TRACE_SEGMENT_MAX_BYTES));
+    expect(traceSegment('x'.repeat(1000))).toBe(`${'x'.repeat(TRACE_SEGMENT_MAX_BYTES - 1)}~`);
+    // An escape starting at the cut or just before it is dropped whole; one that ends before the cut is kept.
+    expect(traceSegment(`${'x'.repeat(200)}é`)).toBe(`${'x'.repeat(199)}~`);
+    expect(traceSegment(`${'x'.repeat(198)}é`)).toBe(`${'x'.repeat(198)}~`);
+    expect(traceSegment(`${'x'.repeat(196)}${'é'.repeat(10)}`)).toBe(`${'x'.repeat(196)}%C3~`);
+  });
+
+  it('drops every trailing slash of the folder and of the endpoint', () => {
+    expect(traceFilePath('/var/traces//', { workflowId: 'wf', runId: 'r' })).toBe('/var/traces/wf/r.json');
+    expect(traceFilePath('/var/traces', { workflowId: 'wf', runId: 'r' })).toBe('/var/traces/wf/r.json');
+    expect(traceObjectUrl({ bucket: 'b', prefix: '', endpoint: 'http://127.0.0.1:9000//' }, 'k.json')).toBe('http://127.0.0.1:9000/b/k.json');
+  });
+
+  it('pads month and day to two digits, in UTC', () => {
+    expect(traceObjectKey('', { workflowType: 'wf', workflowId: 'id', runStartTime: Date.UTC(2026, 0, 5, 23, 59) })).toBe(
+      `wf/2026/01/05/${Date.UTC(2026, 0, 5, 23, 59)}_id.json`,
+    );
+  });
+
+  it('addresses us-east-1 as AWS does, without the region in the host', () => {
+    expect(traceObjectUrl({ bucket: 'b', prefix: '', region: 'us-east-1' }, 'k.json')).toBe('https://b.s3.amazonaws.com/k.json');
+    expect(traceObjectUrl({ bucket: 'b', prefix: '', region: 'eu-west-1' }, 'k.json')).toBe('https://b.s3.eu-west-1.amazonaws.com/k.json');
+  });
+
+  it('is no object key when the URL names the prefix alone', () => {
+    const minio = { bucket: 'b', prefix: 'traces/', endpoint: 'http://127.0.0.1:9000' };
+    expect(traceObjectKeyFromUrl(minio, 'http://127.0.0.1:9000/b/traces/')).toBeUndefined();
+    expect(traceObjectKeyFromUrl(minio, 'http://127.0.0.1:9000/b/traces/x')).toBe('traces/x');
   });
 });
