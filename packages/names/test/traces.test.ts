@@ -110,4 +110,11 @@ describe('trace names, exactly', () => {
     expect(traceObjectKeyFromUrl(minio, 'http://127.0.0.1:9000/b/traces/')).toBeUndefined();
     expect(traceObjectKeyFromUrl(minio, 'http://127.0.0.1:9000/b/traces/x')).toBe('traces/x');
   });
+
+  it('is no object key when a segment is `..`; dots inside a name and empty segments are kept', () => {
+    const minio = { bucket: 'b', prefix: 'traces/', endpoint: 'http://127.0.0.1:9000' };
+    expect(traceObjectKeyFromUrl(minio, 'http://127.0.0.1:9000/b/traces/../x')).toBeUndefined();
+    expect(traceObjectKeyFromUrl(minio, 'http://127.0.0.1:9000/b/traces/a..b')).toBe('traces/a..b');
+    expect(traceObjectKeyFromUrl(minio, 'http://127.0.0.1:9000/b/traces//x')).toBe('traces//x');
+  });
 });
