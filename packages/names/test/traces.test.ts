@@ -95,7 +95,7 @@ describe('trace names, exactly', () => {
   });
 
   it('pads month and day to two digits, in UTC', () => {
-    expect(traceObjectKey('', { workflowType: 'wf', workflowId: 'id', runStartTime: Date.UTC(2026, 0, 5, 23, 59) })).toBe(
+    expect(traceObjectKey('', { workflowType: 'wf', workflowId: 'id', startedAt: Date.UTC(2026, 0, 5, 23, 59) })).toBe(
       `wf/2026/01/05/${Date.UTC(2026, 0, 5, 23, 59)}_id.json`,
     );
   });
