@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discover } from '@skein/discovery';
 import { bundleWorkflows } from '../src/bundle/bundle.js';
-import { loadProject } from '../src/load.js';
+import { loadProject } from '../src/host/load.js';
 
 const repoModules = path.resolve(import.meta.dirname, '../../../node_modules');
 let dir: string;

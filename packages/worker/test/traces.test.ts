@@ -12,7 +12,7 @@ import { sweepTraces } from '../src/traces/retention.js';
 import { TraceSpool } from '../src/traces/spool.js';
 import { S3TraceExporter } from '../src/traces/s3.js';
 import { TRACE_EXPORT_CHANNEL } from '../src/traces/outcome.js';
-import { DEFAULT_TRACE_RETENTION_MS, loadTraceConfig } from '../src/config.js';
+import { DEFAULT_TRACE_RETENTION_MS, loadTraceConfig } from '../src/host/config.js';
 
 const payloads = (v: unknown) => ({ payloads: [defaultPayloadConverter.toPayload(v)] });
 const at = (ms: number) => ({ seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 });

@@ -6,7 +6,7 @@
  */
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client, type ScheduleOptions } from '@temporalio/client';
 import { DECLARED_SCHEDULE_MEMO_KEY, SCHEDULE_TIMES_MEMO_KEY, declaredScheduleId, temporalScheduleTimes } from '@skein/settings';
-import type { DeclaredSchedule } from '../load.js';
+import type { DeclaredSchedule } from '../host/load.js';
 
 /** What a sync reads of a catalog document: its catalog and each workflow's declared schedules. */
 export interface DeclaringDocument {

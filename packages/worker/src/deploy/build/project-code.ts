@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Manifest } from '@skein/discovery';
-import { computeBuildId } from '../deploy/build-id.js';
+import { computeBuildId } from '../build-id.js';
 import { BUILD_FILES, BUILD_RECORD } from './build-files.js';
 
 /** The build ID of `manifest`'s project with `workflowCode` as its bundle and `traceDir` compiled into it (see `computeBuildId`). */

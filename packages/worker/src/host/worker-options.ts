@@ -2,12 +2,12 @@
 import type { Manifest } from '@skein/discovery';
 import type { Logger } from 'pino';
 import type { WorkerOptions } from '@temporalio/worker';
-import type { OpenedBuild } from './build/build-dir.js';
-import type { CatalogDocument } from './catalog.js';
+import type { OpenedBuild } from '../deploy/build/build-dir.js';
+import type { CatalogDocument } from '../deploy/catalog.js';
 import type { EngineConnectionConfig, MetricsConfig } from './config.js';
-import type { UploadBackoff } from './traces/s3.js';
-import type { TraceExporter } from './traces/types.js';
-import type { ProjectCheck } from './validate.js';
+import type { UploadBackoff } from '../traces/s3.js';
+import type { TraceExporter } from '../traces/types.js';
+import type { ProjectCheck } from '../check/validate.js';
 
 /** Options of `startWorker()`; anything omitted comes from the environment (`loadWorkerConfig`). */
 export interface StartWorkerOptions {

@@ -4,11 +4,11 @@ import { definitionOf, type ActivityDefinition, type Schema, type WorkflowDefini
 import type { ActivityEntry, Manifest, WorkflowEntry } from '@skein/discovery';
 import { z } from 'zod';
 import { scheduleTimesProblems } from '@skein/settings';
-import { sha1, type FileDigests } from './cache/file-digests.js';
-import { FactsCache, type FactsEntry } from './cache/facts-cache.js';
-import { closureOf, recordModuleGraph, type ModuleGraph } from './cache/module-graph.js';
-import { toolFingerprint } from './cache/tool-fingerprint.js';
-import { WorkerStartupError } from './errors.js';
+import { sha1, type FileDigests } from '../cache/file-digests.js';
+import { FactsCache, type FactsEntry } from '../cache/facts-cache.js';
+import { closureOf, recordModuleGraph, type ModuleGraph } from '../cache/module-graph.js';
+import { toolFingerprint } from '../cache/tool-fingerprint.js';
+import { WorkerStartupError } from '../check/errors.js';
 import { describeTypeScriptLoadError } from './typescript/load-error.js';
 
 /** What the worker needs to know of a workflow's definition beyond what discovery read (JSON Schemas from its zod schemas). */

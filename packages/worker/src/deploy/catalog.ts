@@ -8,8 +8,8 @@ import {
   catalogWorkflowId,
 } from '@skein/core';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { DeclaredSchedule, LoadedProject } from './load.js';
-import { syncDeclaredSchedules } from './deploy/schedules.js';
+import type { DeclaredSchedule, LoadedProject } from '../host/load.js';
+import { syncDeclaredSchedules } from './schedules.js';
 
 /**
  * The catalog a worker serves, as the API reads it from the `$catalog` workflow's memo

@@ -1,13 +1,13 @@
 import type { RemoteTraceLocation } from '@skein/names/traces';
 import type { Manifest } from '@skein/discovery';
 import type { Logger } from 'pino';
-import { bundleWorkflows } from '../bundle/bundle.js';
-import { openStartupCaches, startupCacheDir } from '../cache/startup-caches.js';
-import { bundleCacheDirOf, loadWorkerConfig, traceDirOf } from '../config.js';
-import { loadProject, type LoadedProject } from '../load.js';
-import { traceRemoteOf } from '../traces/setup.js';
-import { enableTypeScriptSources } from '../typescript/resolve-hook.js';
-import { finishProjectCheck, beginProjectCheck } from '../validate.js';
+import { bundleWorkflows } from '../../bundle/bundle.js';
+import { openStartupCaches, startupCacheDir } from '../../cache/startup-caches.js';
+import { bundleCacheDirOf, loadWorkerConfig, traceDirOf } from '../../host/config.js';
+import { loadProject, type LoadedProject } from '../../host/load.js';
+import { traceRemoteOf } from '../../traces/setup.js';
+import { enableTypeScriptSources } from '../../host/typescript/resolve-hook.js';
+import { finishProjectCheck, beginProjectCheck } from '../../check/validate.js';
 
 /** A project checked, loaded and bundled the way a worker serving it would: what a build holds and a replay runs. */
 export interface PreparedProject {

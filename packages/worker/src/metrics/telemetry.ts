@@ -10,13 +10,13 @@ import { startTracing, type Tracing } from '@skein/telemetry';
 import { Runtime, type ActivityInterceptorsFactory, type InjectedSinks } from '@temporalio/worker';
 import type { Sinks } from '@temporalio/workflow';
 import type { Logger } from 'pino';
-import type { MetricsConfig } from './config.js';
-import { installTemporalRuntime } from './logger.js';
-import { coreMetricsExporter, resolveMetrics } from './metrics/exporter.js';
-import { WorkerMetrics } from './metrics/worker-metrics.js';
-import { untracedSinks } from './bundle/workflow-tracing.js';
-import { TRACE_EXPORT_CHANNEL, type TraceExportOutcome } from './traces/outcome.js';
-import type { TraceExporter } from './traces/types.js';
+import type { MetricsConfig } from '../host/config.js';
+import { installTemporalRuntime } from '../host/logger.js';
+import { coreMetricsExporter, resolveMetrics } from './exporter.js';
+import { WorkerMetrics } from './worker-metrics.js';
+import { untracedSinks } from '../interceptors/workflow-tracing.js';
+import { TRACE_EXPORT_CHANNEL, type TraceExportOutcome } from '../traces/outcome.js';
+import type { TraceExporter } from '../traces/types.js';
 
 /** A worker's telemetry; see {@link startWorkerTelemetry}. */
 export interface WorkerTelemetry {

@@ -1,7 +1,7 @@
 /** Entry of the validation thread (see `validateIsolated`): validates `workerData.projectDir`, posts the result. */
 import { parentPort, workerData } from 'node:worker_threads';
 import { validate } from '@skein/validator';
-import { recordingFileSystem } from './cache/recording-fs.js';
+import { recordingFileSystem } from '../cache/recording-fs.js';
 
 const { projectDir } = workerData as { projectDir: string };
 try {

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { VALIDATION_THREAD_LIMITS, ValidationInputError, validate, type ValidationReport } from '@skein/validator';
-import { recordingFileSystem, type Observation } from './cache/recording-fs.js';
+import { recordingFileSystem, type Observation } from '../cache/recording-fs.js';
 
 /** A validation report with every file-system answer the validation read (for `ValidationCache`). */
 export interface RecordedValidation {

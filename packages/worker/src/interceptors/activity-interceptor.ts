@@ -4,7 +4,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { WorkerEvents } from './events.js';
 import { asHistoryNames, handOn, receivedAttemptErrors } from '../traces/attempts.js';
-import type { ActivityResolver } from '../activities.js';
+import type { ActivityResolver } from '../host/activities.js';
 
 /**
  * Wraps every activity attempt: reads the scheduling workflow's `workflowDetails` from its header, runs the

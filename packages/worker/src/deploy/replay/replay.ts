@@ -1,10 +1,10 @@
 import protoModule from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { pino, type Logger } from 'pino';
-import { WorkerEvents } from '../hooks/events.js';
-import { skeinSinks } from '../hooks/sinks.js';
-import { untracedSinks } from '../bundle/workflow-tracing.js';
-import { installTemporalRuntime } from '../logger.js';
+import { WorkerEvents } from '../../interceptors/events.js';
+import { skeinSinks } from '../../interceptors/sinks.js';
+import { untracedSinks } from '../../interceptors/workflow-tracing.js';
+import { installTemporalRuntime } from '../../host/logger.js';
 import type { MismatchedEvent, ReplayHistory, ReplayOutcome } from './types.js';
 
 const EventType = protoModule.temporal.api.enums.v1.EventType as unknown as Record<number, string>;

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PACKAGE_JSON_KEY } from '@skein/core';
 import { nodeFileSystem, readPackageJson } from '@skein/discovery';
-import { WorkerStartupError } from '../errors.js';
-import { describeTypeScriptLoadError } from '../typescript/load-error.js';
+import { WorkerStartupError } from '../check/errors.js';
+import { describeTypeScriptLoadError } from '../host/typescript/load-error.js';
 
 /**
  * Imports the root project's hook files (`"skein": { "hookFiles": ["./hooks.js"] }` in its package.json;

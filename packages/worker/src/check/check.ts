@@ -3,12 +3,12 @@
  * validating a project (in a thread) before it loads the rest of the worker, and hand the check to
  * `startWorker({ check })`.
  */
-import { openStartupCaches, startupCacheDir } from './cache/startup-caches.js';
+import { openStartupCaches, startupCacheDir } from '../cache/startup-caches.js';
 import { beginProjectCheck, type ProjectCheck } from './validate.js';
 
 export type { ProjectCheck } from './validate.js';
-export { looksLikeBuild, BUILD_RECORD } from './build/build-files.js';
-export { beginProjectCodeCheck } from './build/project-code.js';
+export { looksLikeBuild, BUILD_RECORD } from '../deploy/build/build-files.js';
+export { beginProjectCodeCheck } from '../deploy/build/project-code.js';
 
 /**
  * Begins the startup check of `projectDir` as `startWorker` would (same startup cache: `options.startupCache`,

@@ -6,8 +6,8 @@ import path from 'node:path';
 import type { RemoteTraceLocation } from '@skein/names/traces';
 import type { Manifest } from '@skein/discovery';
 import { buildCatalogDocument } from '../catalog.js';
-import { WorkerStartupError } from '../errors.js';
-import { projectFacts, restoreProject, type LoadedProject, type ProjectFacts } from '../load.js';
+import { WorkerStartupError } from '../../check/errors.js';
+import { projectFacts, restoreProject, type LoadedProject, type ProjectFacts } from '../../host/load.js';
 import { BUILD_FILES, BUILD_RECORD } from './build-files.js';
 import { projectBuildId } from './project-code.js';
 import type { PreparedProject } from './prepare.js';
@@ -62,7 +62,7 @@ function versionOf(pkgJson: string): string {
 /** The versions this process runs: Skein's worker, Temporal's worker, Node.js. */
 function currentVersions(): BuildVersions {
   return {
-    skein: versionOf(new URL('../../package.json', import.meta.url).pathname),
+    skein: versionOf(new URL('../../../package.json', import.meta.url).pathname),
     temporal: versionOf(createRequire(import.meta.url).resolve('@temporalio/worker/package.json')),
     node: process.versions.node,
   };

@@ -2,10 +2,10 @@ import path from 'node:path';
 import type { Manifest } from '@skein/discovery';
 import type { ValidationReport } from '@skein/validator';
 import type { Logger } from 'pino';
-import { sha1 } from './cache/file-digests.js';
-import { rememberReads, type Observation } from './cache/recording-fs.js';
-import type { StartupCaches } from './cache/startup-caches.js';
-import { toolFingerprint } from './cache/tool-fingerprint.js';
+import { sha1 } from '../cache/file-digests.js';
+import { rememberReads, type Observation } from '../cache/recording-fs.js';
+import type { StartupCaches } from '../cache/startup-caches.js';
+import { toolFingerprint } from '../cache/tool-fingerprint.js';
 import { WorkerStartupError } from './errors.js';
 
 /** The validated manifest, and whether the validation outcome came from the startup cache. */
