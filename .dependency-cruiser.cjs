@@ -47,6 +47,15 @@ module.exports = {
     },
     ...floorRules,
     {
+      name: 'worker-root-on-top',
+      severity: 'error',
+      comment:
+        "The worker's root (worker.ts: startWorker and its phases; index.ts: the package entry) composes its job folders " +
+        '(check/, host/, interceptors/, bundle/, traces/, deploy/, cache/, metrics/); nothing in a job folder imports it back.',
+      from: { path: '^packages/worker/src/[^/]+/' },
+      to: { path: '^packages/worker/src/[^/]+\\.ts$' },
+    },
+    {
       name: 'api-routes-independent',
       severity: 'error',
       comment: 'A route module never imports another; what two routes share lives below them (temporal/, route.ts, handler-args.ts).',

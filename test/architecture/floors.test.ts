@@ -72,6 +72,19 @@ describe('package floors', () => {
     expect(down.status, down.output).toBe(0);
   });
 
+  it("nothing in a job folder of the worker imports the worker's root back", () => {
+    writeFiles({
+      'packages/worker/src/worker.ts': "import { hosted } from './host/probe.js';\nexport const startWorker = hosted;\n",
+      'packages/worker/src/host/probe.ts': "export const hosted = 1;\nexport { value } from '../index.js';\n",
+    });
+    const back = checkImports('packages/worker/src');
+    expect(back.status, back.output).not.toBe(0);
+    expect(back.output).toContain('worker-root-on-top: packages/worker/src/host/probe.ts → packages/worker/src/index.ts');
+    expect(back.output).not.toContain('worker-root-on-top: packages/worker/src/worker.ts');
+    rmSync(path.join(work, 'packages/worker/src/host'), { recursive: true });
+    rmSync(path.join(work, 'packages/worker/src/worker.ts'));
+  });
+
   it('a route module of the API never imports another', () => {
     writeFiles({
       'packages/api/src/routes/start.ts': 'export const startRoutes = [];\n',
