@@ -110,7 +110,7 @@ export function traceObjectKeyFromUrl(location: RemoteTraceLocation, url: string
  */
 export function rootTraceObjectKey(location: RemoteTraceLocation, url: string, root: TraceObjectRoot): string | undefined {
   const key = traceObjectKeyFromUrl(location, url);
-  return key !== undefined && key === traceObjectKey(location.prefix, root) ? key : undefined;
+  return key === traceObjectKey(location.prefix, root) ? key : undefined;
 }
 
 /** A run's trace destinations as its memo publishes them: a local file path and an object URL, each optional. */
