@@ -37,7 +37,7 @@ if (args.includes('--once')) {
   const cpu0 = process.cpuUsage();
   const start = performance.now();
   if (withHook === 'hook') {
-    const { enableTypeScriptSources } = await import(pathToFileURL(join(repo, 'packages/worker/dist/typescript/resolve-hook.js')).href);
+    const { enableTypeScriptSources } = await import(pathToFileURL(join(repo, 'packages/worker/dist/host/typescript/resolve-hook.js')).href);
     enableTypeScriptSources();
   }
   for (let i = 0; i < MODULES; i++) await import(pathToFileURL(join(dir, `flow${i}`, `steps.${ext}`)).href);

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { pino } from 'pino';
@@ -25,21 +23,6 @@ export interface Stack {
 let counter = 0;
 
 /**
- * The bundle cache of a test worker. Integration files run side by side, and several serve the same fixture
- * project: a worker's bundle compiles in its trace folder, and the bundle cache's work folder names its generated
- * entry without it, so two workers of one project with different trace folders must not share a cache (one would
- * bundle the other's folder). A worker with the default trace folder uses the project's own cache, shared by
- * every file; one with another trace setting gets a cache of its own under the system's temporary folder, one per
- * project and setting, shared by the workers that agree on both.
- */
-function bundleCacheFor(root: string, options: Partial<Parameters<typeof startWorker>[0]>): string | undefined {
-  const traceDir = options.traceDir ?? process.env.SKEIN_TRACE_DIR;
-  if (traceDir === undefined) return undefined;
-  const key = createHash('sha256').update(JSON.stringify({ root, traceDir })).digest('hex').slice(0, 16);
-  return path.join(tmpdir(), 'skein-test-bundles', key);
-}
-
-/**
  * Starts a worker on `projectDir` and the API (port 0) on a unique catalog, so test files never see each
  * other's workflows. Logs are silenced unless `SKEIN_TEST_LOGS=1`.
  */
@@ -57,7 +40,6 @@ export async function startStack(
     catalog,
     engine: { address },
     logger,
-    bundleCache: bundleCacheFor(root, workerOptions),
     ...workerOptions,
   });
   const api = await createApiServer(loadApiConfig({ ...process.env, ...env, TEMPORAL_ADDRESS: address, PORT: '0', SKEIN_CATALOG: catalog }), { logger });

@@ -22,10 +22,10 @@ async function start(): Promise<{ counts: { imported: number; cached: number }; 
   const dist = (rel: string) => JSON.stringify(path.join(repoRoot, 'packages/worker/dist', rel));
   const script = `
     import { pino } from ${JSON.stringify(path.join(repoRoot, 'node_modules/pino/pino.js'))};
-    import { checkProject } from ${dist('validate.js')};
-    import { loadProject } from ${dist('load.js')};
+    import { checkProject } from ${dist('check/validate.js')};
+    import { loadProject } from ${dist('host/load.js')};
     import { openStartupCaches } from ${dist('cache/startup-caches.js')};
-    import { ActivityResolver, buildActivities } from ${dist('activities.js')};
+    import { ActivityResolver, buildActivities } from ${dist('host/activities.js')};
     const dir = ${JSON.stringify(dir)};
     const caches = openStartupCaches(dir + '/.skein/startup');
     const { manifest } = await checkProject(dir, pino({ level: 'silent' }), caches);

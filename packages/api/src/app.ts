@@ -1,15 +1,16 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
-import { ApiError } from './errors.js';
+import { withHeaders } from './errors.js';
 import { abortSignal } from './middleware/abort.js';
 import { bearerAuth } from './middleware/auth.js';
 import { jsonLimits, requireJsonBody } from './middleware/body-limits.js';
 import { browserGuard } from './middleware/browser.js';
-import { errorRenderer } from './middleware/errors.js';
+import { errorRenderer, toApiError } from './middleware/errors.js';
 import { requestMetrics } from './middleware/metrics.js';
 import { requestLogger } from './middleware/logging.js';
 import { requestId } from './middleware/request-id.js';
+import { unmatchedRequests } from './middleware/unmatched.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { deprecationHeaders, parseOr400, routerPath, type ApiState, type Deps, type RouteDef } from './route.js';
 
@@ -28,8 +29,9 @@ export interface AppOptions {
 /**
  * Composes the Koa application: request id → request span (when tracing is on) → request metrics → request log → error rendering → Host/Origin allow-list and CORS
  * (403) → bearer token (401, when configured) → JSON content type and encoding (415) → abort signal → JSON body
- * (1 MiB, 413) → depth and Unicode limits (400) → routes → 405 with `Allow` for a known path and another method →
- * 404. `GET /metrics` skips the Host/Origin and token checks when `config.metricsPublic` is set. Each route validates its params, query and body with its zod schemas before the handler runs.
+ * (1 MiB, 413) → depth and Unicode limits (400) → routes → 405 with `Allow` for a known path and another method
+ * (the router's `allowedMethods`) → 404. A deprecated route's headers (`Deprecation`, `Sunset`, `Link`) are on
+ * its every response: set on success, carried by the error otherwise. `GET /metrics` skips the Host/Origin and token checks when `config.metricsPublic` is set. Each route validates its params, query and body with its zod schemas before the handler runs.
  */
 export function createApp(deps: Deps, routes: RouteDef[], options: AppOptions = {}): Koa<ApiState> {
   const app = new Koa<ApiState>();
@@ -39,22 +41,25 @@ export function createApp(deps: Deps, routes: RouteDef[], options: AppOptions = 
   let document: unknown;
   const openApiDocument = () => (document ??= buildOpenApiDocument(routes, undefined, deps.config.apiToken !== null));
 
+  const serve = async (route: RouteDef, ctx: Koa.ParameterizedContext<ApiState>) => {
+    const params = parseOr400(route.params, ctx.params, 'params');
+    if (params && typeof params === 'object' && 'id' in params && typeof params.id === 'string') ctx.state.workflowId = params.id;
+    const query = parseOr400(route.query, { ...ctx.query }, 'query');
+    const body = route.body ? parseOr400(route.body, (ctx.request as { body?: unknown }).body ?? undefined, 'body') : undefined;
+    const headers = parseOr400(route.headers, ctx.headers, 'headers');
+    await route.handler({ ctx, deps, params, query, body, headers, openApiDocument });
+  };
   for (const route of routes) {
+    const deprecated = route.deprecated;
     router[route.method](routerPath(route.path), async (ctx) => {
       ctx.state.route = `${route.method.toUpperCase()} ${route.path}`;
-      // Set first so that every response of a deprecated route carries them, errors included; `Link` is
-      // completed once the targeted run is known.
-      if (route.deprecated) ctx.set(deprecationHeaders(route.deprecated.successor));
-      try {
-        const params = parseOr400(route.params, ctx.params, 'params');
-        if (params && typeof params === 'object' && 'id' in params && typeof params.id === 'string') ctx.state.workflowId = params.id;
-        const query = parseOr400(route.query, { ...ctx.query }, 'query');
-        const body = route.body ? parseOr400(route.body, (ctx.request as { body?: unknown }).body ?? undefined, 'body') : undefined;
-        const headers = parseOr400(route.headers, ctx.headers, 'headers');
-        await route.handler({ ctx, deps, params, query, body, headers, openApiDocument });
-      } finally {
-        if (route.deprecated) ctx.set('Link', deprecationHeaders(route.deprecated.successor, ctx.state.workflowId, ctx.state.runId).Link!);
-      }
+      if (!deprecated) return serve(route, ctx);
+      // `Link` names the run the call targeted, known only once the handler ran (or got as far as it did).
+      const headers = () => deprecationHeaders(deprecated.successor, ctx.state.workflowId, ctx.state.runId);
+      await serve(route, ctx).catch((err: unknown) => {
+        throw withHeaders(toApiError(err), headers());
+      });
+      ctx.set(headers());
     });
   }
 
@@ -79,17 +84,8 @@ export function createApp(deps: Deps, routes: RouteDef[], options: AppOptions = 
   app.use(abortSignal(deps.shutdown));
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8', extendTypes: { json: ['application/json', 'application/*+json'] } }));
   app.use(jsonLimits());
-  app.use(async (ctx, next) => {
-    await next();
-    // 405 for a known path and another method; koa-router answers 501 for a method it does not know (TRACE).
-    if (ctx.status === 405 || (ctx.status === 501 && ctx.response.get('Allow'))) {
-      const allow = ctx.response.get('Allow');
-      throw new ApiError('MethodNotAllowedError', { message: `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`, headers: { Allow: allow } });
-    }
-    if (ctx.status === 404 && ctx.body === undefined) throw new ApiError('NotFoundError', { message: `No route for ${ctx.method} ${ctx.path}` });
-  });
   app.use(router.routes());
-  app.use(router.allowedMethods());
+  for (const mw of unmatchedRequests(router)) app.use(mw);
   app.on('error', (err) => deps.logger.error({ err }, 'unhandled koa error'));
   return app;
 }

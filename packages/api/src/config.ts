@@ -12,9 +12,9 @@ import {
   patternSetting,
   textSetting,
   type LogLevel,
-} from '@skein/runtime';
+} from '@skein/settings';
 
-export { ConfigError } from '@skein/runtime';
+export { ConfigError } from '@skein/settings';
 
 /**
  * Every setting the API reads, each with its default, parsing and documentation (the settings page is generated

@@ -52,29 +52,54 @@ export interface ValidationIssue {
 }
 
 /**
- * A client-facing error. `message` is shown to the client, so it must never carry engine internals; put those
- * in `cause` (logged server-side with the request id, never rendered).
+ * A client-facing error, shaped as Koa's own errors are (`status`, `expose`, `headers`). `message` is shown to the
+ * client only when `expose` is true, so it must never carry engine internals; put those in `cause` (logged
+ * server-side with the request id, never rendered).
  */
 export class ApiError extends Error {
   override name = 'ApiError';
   readonly type: ErrorType;
+  /** HTTP status of the response, from the error table. */
   readonly status: number;
+  /**
+   * Whether `message` may be shown to the client: true for a client error (4xx), false for a server error (5xx),
+   * whose response carries the table's generic message instead (as Koa does with `err.expose`).
+   */
+  readonly expose: boolean;
   readonly workflowId: string | null;
   readonly issues: ValidationIssue[] | undefined;
-  /** Response headers the error carries (`Allow`, `Retry-After`, `WWW-Authenticate`); the renderer writes them. */
+  /**
+   * Response headers the error carries (`Allow`, `Retry-After`, `WWW-Authenticate`, a deprecated route's
+   * `Deprecation`/`Sunset`/`Link`); the renderer writes them, whoever threw the error.
+   */
   readonly headers: Record<string, string>;
 
   constructor(
     type: ErrorType,
-    options: { message?: string; workflowId?: string | null; issues?: ValidationIssue[]; cause?: unknown; headers?: Record<string, string> } = {},
+    options: {
+      message?: string;
+      workflowId?: string | null;
+      issues?: ValidationIssue[];
+      cause?: unknown;
+      headers?: Record<string, string>;
+      /** Show `message` to the client: by default only for a 4xx. Set for a 5xx message written here, never from a cause. */
+      expose?: boolean;
+    } = {},
   ) {
     super(options.message ?? ERROR_TABLE[type].message, options.cause === undefined ? undefined : { cause: options.cause });
     this.type = type;
     this.status = ERROR_TABLE[type].status;
+    this.expose = options.expose ?? this.status < 500;
     this.workflowId = options.workflowId ?? null;
     this.issues = options.issues;
     this.headers = options.headers ?? {};
   }
+}
+
+/** Adds `headers` to what `err` carries (a header already there is replaced) and returns `err`. */
+export function withHeaders(err: ApiError, headers: Record<string, string>): ApiError {
+  Object.assign(err.headers, headers);
+  return err;
 }
 
 /** Builds a 400 `ValidationError` carrying the given issues. */
@@ -86,8 +111,16 @@ export function validationError(message: string, issues: ValidationIssue[]): Api
 export type ErrorBody =
   { error: ErrorType; message: string; workflowId: string | null } | { error: 'ValidationError'; message: string; issues: ValidationIssue[] };
 
-/** Renders an {@link ApiError} as its response body. */
+/**
+ * Renders an {@link ApiError} as its response body. The message is the error's own when it is exposed (4xx), else
+ * the table's generic message for its type (5xx), so a server error never shows what it was built with.
+ */
 export function errorBody(err: ApiError): ErrorBody {
   if (err.type === 'ValidationError') return { error: 'ValidationError', message: err.message, issues: err.issues ?? [] };
-  return { error: err.type, message: err.message, workflowId: err.workflowId };
+  return { error: err.type, message: exposedMessage(err), workflowId: err.workflowId };
+}
+
+/** The message a client may see of `err`: its own when exposed, else the table's generic message for its type. */
+export function exposedMessage(err: ApiError): string {
+  return err.expose ? err.message : ERROR_TABLE[err.type].message;
 }

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type Koa from 'koa';
 import { Client, Connection } from '@temporalio/client';
 import { pino, type Logger } from 'pino';
-import { monitorEngine, pingEngine } from '@skein/runtime';
+import { monitorEngine, pingEngine } from '@skein/settings';
 import { startTracing, traceFields } from '@skein/telemetry';
 import { createApp } from './app.js';
 import type { ApiConfig } from './config.js';

@@ -7,15 +7,8 @@ import { browserGuard, hostAllowed, originAllowed } from '../src/middleware/brow
 import { buildOpenApiDocument } from '../src/openapi.js';
 import { catalogNameSchema, workflowIdSchema } from '../src/schemas/common.js';
 import { isUnknownUpdate, nameList, unknownQueryNames } from '../src/temporal/handlers.js';
-import { traceFilePath as coreTraceFilePath, traceObjectKey, traceObjectUrl, traceSegment as coreTraceSegment } from '@skein/core';
-import {
-  confinedTraceFile,
-  localTraceFile,
-  remoteTraceKey,
-  traceFilePath,
-  traceObjectKey as apiTraceObjectKey,
-  traceSegment,
-} from '../src/temporal/trace-source.js';
+import { traceFilePath } from '@skein/names/traces';
+import { confinedTraceFile, localTraceFile } from '../src/temporal/trace-source.js';
 
 const nested = (levels: number) => JSON.parse(`${'['.repeat(levels)}1${']'.repeat(levels)}`);
 
@@ -140,13 +133,6 @@ describe('trace sources', () => {
     expect(await confinedTraceFile(traces, path.join(traces, 'missing.json'))).toBeUndefined();
   });
 
-  it('names trace files and objects exactly as the workers do', () => {
-    for (const id of ['order-42', '..', 'a/b', 'é'.repeat(300), '', 'x\ud800']) {
-      expect(traceSegment(id)).toBe(coreTraceSegment(id));
-      expect(traceFilePath('/var/traces/', { workflowId: id, runId: 'r' })).toBe(coreTraceFilePath('/var/traces/', { workflowId: id, runId: 'r' }));
-    }
-  });
-
   it("reads a local trace only when it is the run's own file in a trace folder", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'skein-trace-own-'));
     const root = { workflowId: 'wf', runId: 'r1' };
@@ -159,35 +145,6 @@ describe('trace sources', () => {
     expect(await localTraceFile([dir], root, other)).toBeUndefined();
     expect(await localTraceFile(['/elsewhere', dir], root, own)).toBe(own);
     expect(await localTraceFile([], root, own)).toBeUndefined();
-  });
-
-  it("reads a remote trace only when it is exactly the root's object: bucket, prefix, type, id and start", () => {
-    const startedAt = Date.UTC(2026, 10, 25, 13, 0, 0, 5);
-    const root = { workflowType: 'fleet', workflowId: 'wf 1', startedAt };
-    const key = traceObjectKey('traces/', root);
-    expect(key).toBe(`traces/fleet/2026/11/25/${startedAt}_wf%201.json`);
-    expect(apiTraceObjectKey('traces/', root)).toBe(key);
-    const minio = { bucket: 'b', prefix: 'traces/', endpoint: 'http://127.0.0.1:9000' };
-    const url = traceObjectUrl(minio, key);
-    expect(url).toBe(`http://127.0.0.1:9000/b/traces/fleet/2026/11/25/${startedAt}_wf%25201.json`);
-    expect(remoteTraceKey(minio, url, root)).toBe(key);
-    expect(remoteTraceKey(minio, url, { ...root, workflowId: 'wf 2' })).toBeUndefined();
-    // Another run of the same id (another start), another type: the same `_<id>.json` suffix is not enough.
-    expect(remoteTraceKey(minio, url, { ...root, startedAt: startedAt + 1 })).toBeUndefined();
-    expect(remoteTraceKey(minio, url, { ...root, workflowType: 'other' })).toBeUndefined();
-    expect(remoteTraceKey(minio, traceObjectUrl(minio, `traces/x/${startedAt}_wf%201.json`), root)).toBeUndefined();
-    expect(remoteTraceKey({ ...minio, bucket: 'c' }, url, root)).toBeUndefined();
-    expect(remoteTraceKey({ ...minio, prefix: 'other/' }, url, root)).toBeUndefined();
-    expect(remoteTraceKey(minio, 'http://127.0.0.1:9000/b/traces/../secret_wf%201.json', root)).toBeUndefined();
-    expect(remoteTraceKey(minio, 'http://169.254.169.254/b/traces/x_wf%201.json', root)).toBeUndefined();
-    const aws = { bucket: 'b', prefix: '', region: 'eu-west-1' };
-    const awsRoot = { workflowType: 'fleet', workflowId: 'wf', startedAt: 1 };
-    const awsKey = traceObjectKey('', awsRoot);
-    const awsUrl = traceObjectUrl(aws, awsKey);
-    expect(awsUrl).toBe('https://b.s3.eu-west-1.amazonaws.com/fleet/1970/01/01/1_wf.json');
-    expect(traceObjectUrl({ bucket: 'b', prefix: '' }, 'k_wf.json')).toBe('https://b.s3.amazonaws.com/k_wf.json');
-    expect(remoteTraceKey(aws, awsUrl, awsRoot)).toBe(awsKey);
-    expect(remoteTraceKey({ ...aws, region: 'us-east-1' }, awsUrl, awsRoot)).toBeUndefined();
   });
 });
 

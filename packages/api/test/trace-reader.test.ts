@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TraceReader, type TraceRun } from '../src/temporal/trace-reader.js';
-import { traceFilePath } from '../src/temporal/trace-source.js';
+import { traceFilePath } from '@skein/names/traces';
 
 const never = new AbortController().signal;
 const noRemote = () => Promise.reject(new Error('not asked'));

@@ -1,5 +1,5 @@
 import { DEFAULT_API_URL } from '@skein/client';
-import { choiceSetting, loadSettings, logLevelSetting, textSetting, type LogLevel } from '@skein/runtime';
+import { choiceSetting, loadSettings, logLevelSetting, textSetting, type LogLevel } from '@skein/settings';
 
 /**
  * Every `SKEIN_*` setting the `skein` command itself reads (the worker and the API it starts read their own,

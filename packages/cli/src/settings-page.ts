@@ -1,5 +1,5 @@
 import { apiSettings } from '@skein/api';
-import { RENAMED_SETTINGS, settingsTable, type ProcessSettings } from '@skein/runtime';
+import { RENAMED_SETTINGS, settingsTable, type ProcessSettings } from '@skein/settings';
 import { workerSettings } from '@skein/worker/settings';
 import { cliSettings } from './config.js';
 
@@ -21,7 +21,7 @@ export function settingsPage(): string {
   return `# Settings
 
 Every environment variable a Skein process reads, generated from the schemas that read them
-(\`packages/worker/src/settings.ts\`, \`packages/api/src/config.ts\`, \`packages/cli/src/config.ts\`), so this page and
+(\`packages/worker/src/host/settings.ts\`, \`packages/api/src/config.ts\`, \`packages/cli/src/config.ts\`), so this page and
 the code cannot disagree. Each process reads its settings once, at start; a malformed value stops it with one line
 that names the variable, its value and what it must be (exit code 1). A blank value counts as unset.
 \`skein dev\` checks the worker's and the API's settings before it starts anything.

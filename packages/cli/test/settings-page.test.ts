@@ -2,7 +2,7 @@ import { globSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apiSettings } from '@skein/api';
-import { RENAMED_SETTINGS } from '@skein/runtime';
+import { RENAMED_SETTINGS } from '@skein/settings';
 import { workerSettings } from '@skein/worker/settings';
 import { describe, expect, it } from 'vitest';
 import { cliSettings } from '../src/config.js';

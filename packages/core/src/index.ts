@@ -1,5 +1,6 @@
 /**
- * `@skein/core`: the authoring API workflow packages peer-depend on (Node entry).
+ * `@skein/core`: the authoring API workflow packages peer-depend on (Node entry): what a package author writes
+ * workflows, steps, evaluators and hook files with, and nothing else (the worker's share is `@skein/core/internal`).
  * In a workflow bundle the `skein-workflow-bundle` condition selects `./workflow/index.js` instead.
  * Never imports `@temporalio/worker`.
  */
@@ -28,7 +29,6 @@ export * from './shared/options.js';
 export * from './shared/callables.js';
 export { deepMerge, isPlainObject } from './shared/merge.js';
 export { checkSchema, SCHEMA_ERROR_TYPE } from './shared/validate.js';
-export { runActivity, toActivityFailure } from './activity/run.js';
 export * from './shared/context.js';
 export { FatalError, TransparentFatalError, ValidationError, hasErrorType, errorTypeName, isNonRetryableError, NON_ERROR_THROWN } from './shared/errors.js';
 export { durationMs, type Duration } from './shared/duration.js';
@@ -45,18 +45,9 @@ export {
   type EvaluationResultArgs,
   type EvaluationFeedbackPriority,
 } from './shared/evaluation-result.js';
-export { Logger, setNodeLogSink, type NodeLogSink } from './activity/logger.js';
-export { LOG_LEVELS, RESERVED_LOG_KEYS, logFields, type LogLevel, type LogRecord, type LoggerApi } from './shared/logger.js';
-export {
-  checkHttpRequest,
-  HTTP_REQUEST_ACTIVITY_OPTIONS,
-  type HttpMethod,
-  type HttpRequestArgs,
-  type ResponseOptions,
-  type SerializedFetchResponse,
-  type WebhookRequestArgs,
-} from './shared/http-request.js';
-export { performHttpRequest, redactUrl, redactHeaders, hydrateHeaders, HTTP_REQUEST_TIMEOUT_MS } from './activity/http-request.js';
+export { Logger } from './activity/logger.js';
+export { LOG_LEVELS, type LogLevel, type LogRecord, type LoggerApi } from './shared/logger.js';
+export type { HttpMethod, HttpRequestArgs, ResponseOptions, SerializedFetchResponse, WebhookRequestArgs } from './shared/http-request.js';
 // Signals, queries and updates: Temporal's own definitions (usable anywhere); `setHandler` and `condition`
 // only work inside a workflow execution (the worker's sandbox), as in `@temporalio/workflow`.
 export { condition, defineQuery, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
@@ -147,24 +138,3 @@ export {
 export { tracedFetch, tracedFetch as fetch, reportLlmUsage, type TracedRequestInit } from './hooks/fetch.js';
 export type * from './hooks/types.js';
 export { effectiveActivityOptions, workflowLevelOptions, type ActivityOptionLayers } from './shared/activity-options.js';
-
-// For the worker (not part of the authoring API).
-export { dispatchLifecycle, setHookErrorReporter, drainHooks, hasHooks, clearHooks } from './hooks/registry.js';
-export { runInActivityScope, currentActivityScope, emptyAggregations, type ActivityScope, type TraceEvent } from './hooks/scope.js';
-export {
-  workflowDetailsFrom,
-  traceFilePath,
-  traceSegment,
-  traceObjectKey,
-  traceObjectUrl,
-  traceObjectKeyFromUrl,
-  traceDestinationsOf,
-  WORKFLOW_DETAILS_HEADER,
-  TRACE_MEMO_KEY,
-  type WorkflowInfoLike,
-  type RemoteTraceLocation,
-  type TraceDestinations,
-} from './hooks/details.js';
-export { serializeError, MAX_CAUSE_DEPTH } from './hooks/serialize.js';
-export { ATTEMPT_ERRORS_KEY, isAttemptErrorsCarrier, withoutAttemptErrors } from './shared/attempt-errors.js';
-export type { SkeinSinks } from './workflow/sinks.js';

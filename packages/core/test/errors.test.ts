@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, RetryState } from '@temporalio/common';
-import { FatalError, NON_ERROR_THROWN, ValidationError, errorTypeName, hasErrorType, isNonRetryableError, toActivityFailure } from '../src/index.js';
+import { FatalError, NON_ERROR_THROWN, ValidationError, errorTypeName, hasErrorType, isNonRetryableError } from '../src/index.js';
+import { toActivityFailure } from '../src/internal.js';
 
 class CardDeclined extends FatalError {}
 class Unnamed extends Error {}

@@ -1,20 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { emit, on, onBeforeStart, onWorkflowStart, reportLlmUsage, type CustomEvent } from '../src/index.js';
 import {
   clearHooks,
   dispatchLifecycle,
   drainHooks,
-  emit,
   emptyAggregations,
-  on,
-  onBeforeStart,
-  onWorkflowStart,
-  reportLlmUsage,
   runInActivityScope,
   serializeError,
   setHookErrorReporter,
   type ActivityScope,
-  type CustomEvent,
-} from '../src/index.js';
+} from '../src/internal.js';
 
 afterEach(() => clearHooks());
 

@@ -1,20 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  FatalError,
-  HTTP_REQUEST_ACTIVITY_OPTIONS,
-  ValidationError,
-  checkHttpRequest,
-  clearHooks,
-  hydrateHeaders,
-  on,
-  performHttpRequest,
-  redactHeaders,
-  redactUrl,
-  sendHttpRequest,
-  sendPostRequestAndAwaitWebhook,
-  type CustomEvent,
-} from '../src/index.js';
+import { FatalError, ValidationError, on, sendHttpRequest, sendPostRequestAndAwaitWebhook, type CustomEvent } from '../src/index.js';
+import { HTTP_REQUEST_ACTIVITY_OPTIONS, checkHttpRequest, clearHooks, hydrateHeaders, performHttpRequest, redactHeaders, redactUrl } from '../src/internal.js';
 
 /** A real local HTTP server: /echo answers what it received, /status/<n> answers n, /text and /bytes other types, /bad-json broken JSON. */
 let server: Server;

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Logger, LOG_LEVELS, RESERVED_LOG_KEYS, logFields, setNodeLogSink, type LogRecord } from '../src/index.js';
+import { Logger, LOG_LEVELS, type LogRecord } from '../src/index.js';
+import { RESERVED_LOG_KEYS, logFields, setNodeLogSink } from '../src/internal.js';
 import { Logger as WorkflowLogger } from '../src/workflow/index.js';
 
 afterEach(() => vi.restoreAllMocks());

@@ -1,19 +1,7 @@
 import { Connection } from '@temporalio/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  FatalError,
-  TransparentFatalError,
-  clearHooks,
-  continueAsNew,
-  dispatchLifecycle,
-  emptyAggregations,
-  isNonRetryableError,
-  runInActivityScope,
-  step,
-  workflow,
-  type ActivityScope,
-  type CustomEvent,
-} from '../src/index.js';
+import { FatalError, TransparentFatalError, continueAsNew, isNonRetryableError, step, workflow, type CustomEvent } from '../src/index.js';
+import { clearHooks, dispatchLifecycle, emptyAggregations, runInActivityScope, type ActivityScope } from '../src/internal.js';
 import * as hooks from '../src/hooks/index.js';
 import { ComponentMetadata, Objects, Path } from '../src/sdk/helpers/index.js';
 import { Context, Event, Tracing } from '../src/sdk/runtime/index.js';

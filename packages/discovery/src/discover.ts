@@ -7,8 +7,7 @@ import { sharedActivities, workflowActivities } from './activities.js';
 import { classifyFile, isSkippedDirName } from './conventions.js';
 import { checkWorkflowNames as checkDefinitionNames, exportedDefinitions } from './definitions.js';
 import { cmp, Diagnostics } from './diagnostics.js';
-import { resolveEntry } from './entry.js';
-import { errorCode, type FileSystem } from './fs.js';
+import { errorCode, isInside, type FileSystem } from './fs.js';
 import { ExportGraph } from './graph.js';
 import { checkWorkflowImports, PackageProbe } from './imports.js';
 import { layoutOf } from './layout.js';
@@ -24,8 +23,9 @@ import {
   toInstalledPackage,
   type InstalledPackage,
 } from './packages.js';
+import type { PackageFacts } from './package-facts.js';
 import { followEntry } from './reexports.js';
-import { createSession, type AnalysisSession } from './session.js';
+import { createSession, packageFactsOf, type AnalysisSession } from './session.js';
 import type { ModuleStore } from './store.js';
 import type { Manifest, PackageRef, WorkflowEntry } from './types.js';
 import { walkFiles } from './walk.js';
@@ -129,15 +129,20 @@ export async function discover(projectRoot: string, options: DiscoverOptions = {
   const probe = new PackageProbe(fs, packageNamed, new ExportGraph(store, new Diagnostics()));
   const run: Run = { fs, diagnostics, store, graph: new ExportGraph(store, diagnostics), probe };
 
+  // Each root's package facts (package.json, entry, layout, files) are worked out once, here, and kept on the
+  // session for the validator.
+  const rootRead = manifest.ok ? { json: manifest.json, text: manifest.text } : null;
+  const factsOf = (pkg: InstalledPackage) => packageFactsOf(session, pkg.root, true, { json: pkg.json, text: pkg.text });
   let sources: SourceResult[];
   if (packageMode) {
     const pkg = rootPackage ?? toInstalledPackage(root, {}, '');
     session.ownRoots = [root];
     if (manifest.ok) reportNotExposed(run, pkg);
-    sources = [discoverPackage(run, pkg)];
+    sources = [discoverPackage(run, pkg, packageFactsOf(session, root, true, rootRead))];
   } else {
     session.ownRoots = [root, ...exposed.map((p) => p.root)];
-    sources = [discoverLocal(run, root, new Set(exposed.map((p) => p.root))), ...exposed.map((pkg) => discoverPackage(run, pkg))];
+    const rootFacts = packageFactsOf(session, root, null, rootRead);
+    sources = [discoverLocal(run, rootFacts, new Set(exposed.map((p) => p.root))), ...exposed.map((pkg) => discoverPackage(run, pkg, factsOf(pkg)))];
   }
   const workflows = sources.flatMap((s) => s.workflows);
   checkWorkflowNames(workflows, diagnostics);
@@ -220,17 +225,11 @@ function entryOf(run: Run, file: string, definition: Definition, exportName: str
   };
 }
 
-/** Convention files under `root` for the judged side of its layout: workflow files and shared activity files. */
-function conventionFiles(run: Run, root: string, skip: (real: string) => boolean): { workflowFiles: string[]; sharedFiles: string[] } {
-  const wanted = walkFiles(
-    run.fs,
-    root,
-    { skipDir: (name, real) => isSkippedDirName(name) || skip(real), wantFile: (_name, path) => classifyFile(path) !== null },
-    run.diagnostics,
-  );
+/** The workflow files and shared activity files among `files` (convention files, sorted as given). */
+function conventionFiles(files: readonly string[]): { workflowFiles: string[]; sharedFiles: string[] } {
   const workflowFiles: string[] = [];
   const sharedFiles: string[] = [];
-  for (const file of wanted) {
+  for (const file of files) {
     const role = classifyFile(file);
     if (role === 'workflow') workflowFiles.push(file);
     else if (role === 'shared-steps' || role === 'shared-evaluators') sharedFiles.push(file);
@@ -238,10 +237,32 @@ function conventionFiles(run: Run, root: string, skip: (real: string) => boolean
   return { workflowFiles, sharedFiles };
 }
 
-/** The project's own workflows and shared activities. */
-function discoverLocal(run: Run, root: string, packageRoots: ReadonlySet<string>): SourceResult {
-  const layout = layoutOf(run.fs, root);
-  const { workflowFiles, sharedFiles } = conventionFiles(run, root, (real) => packageRoots.has(real) || layout.skipped.has(real));
+/** Files under `root` on the judged side of `layout`, folders for which `skip` holds left out: a walk of their own. */
+function walkConventionFiles(run: Run, root: string, skip: (real: string) => boolean): string[] {
+  return walkFiles(
+    run.fs,
+    root,
+    { skipDir: (name, real) => isSkippedDirName(name) || skip(real), wantFile: (_name, path) => classifyFile(path) !== null },
+    run.diagnostics,
+  );
+}
+
+/**
+ * The project's own workflows and shared activities: the convention files of the root's file list outside the
+ * exposed packages (which may be folders of the project, linked into `node_modules` as workspaces), on the judged
+ * side of the project's layout. A root that is itself an exposed package has its list decided by its entry's
+ * layout (what it publishes), while the project serves its sources: that root alone is walked again for them.
+ */
+function discoverLocal(run: Run, facts: PackageFacts, packageRoots: ReadonlySet<string>): SourceResult {
+  const root = facts.root;
+  const insidePackage = (file: string) => [...packageRoots].some((pkgRoot) => pkgRoot !== root && isInside(pkgRoot, file));
+  let files: string[];
+  if (facts.entry === undefined) files = facts.files.filter((file) => classifyFile(file) !== null && !insidePackage(file));
+  else {
+    const layout = layoutOf(run.fs, root);
+    files = walkConventionFiles(run, root, (real) => packageRoots.has(real) || layout.skipped.has(real));
+  }
+  const { workflowFiles, sharedFiles } = conventionFiles(files);
   const perFile = workflowFiles.map((file) => {
     const first = firstDefinitionOf(run, file);
     return first ? entryOf(run, file, first.definition, first.exportName, first.exportName, null) : undefined;
@@ -254,12 +275,11 @@ function discoverLocal(run: Run, root: string, packageRoots: ReadonlySet<string>
   };
 }
 
-/** One exposed package's workflows (reached from its entry) and shared activities. */
-function discoverPackage(run: Run, pkg: InstalledPackage): SourceResult {
+/** One exposed package's workflows (reached from its entry) and shared activities, from its facts. */
+function discoverPackage(run: Run, pkg: InstalledPackage, facts: PackageFacts): SourceResult {
   const ref: PackageRef = { name: pkg.name, version: pkg.version, root: pkg.root };
-  const entry = resolveEntry(run.fs, pkg.root, pkg.json);
-  const layout = layoutOf(run.fs, pkg.root, entry.ok ? entry.file : undefined);
-  const { workflowFiles, sharedFiles } = conventionFiles(run, pkg.root, (real) => layout.skipped.has(real));
+  const entry = facts.entry ?? { ok: false as const, reason: 'not judged as a published package' };
+  const { workflowFiles, sharedFiles } = conventionFiles(facts.files);
   const shared = { package: ref, activities: sharedActivities(run.fs, run.store, sharedFiles, run.diagnostics) };
   if (!entry.ok) {
     const key = pkg.json.exports !== undefined ? 'exports' : 'main';

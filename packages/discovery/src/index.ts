@@ -8,6 +8,7 @@ export type * from './types.js';
 export { discover, type DiscoverOptions } from './discover.js';
 export { classifyFile, isCompanionFile, isDeclarationFile, isSkippedDirName, isTestFile, sourceStem, SOURCE_EXTENSIONS } from './conventions.js';
 export { ENTRY_CONDITIONS, resolveEntry, resolveExportsTarget, type EntryResolution, type PackageJsonLike } from './entry.js';
+export { splitBareSpecifier } from './imports.js';
 export {
   cachingFileSystem,
   confineFileSystem,
@@ -27,7 +28,8 @@ export { docsPath, renderMessage, type MessageTemplate, type RuleDocs, type Rule
 export { compareDiagnostics, Diagnostics } from './diagnostics.js';
 export { positionOf } from './finding.js';
 export { DEFAULT_MAX_FILE_BYTES, ModuleStore, type ModuleHook } from './store.js';
-export { createSession, type AnalysisSession } from './session.js';
+export { createSession, packageFactsOf, type AnalysisSession } from './session.js';
+export { describePackage, MAX_PACKAGE_FILES, type PackageFacts } from './package-facts.js';
 export { parseSource, isTypeScriptFile, type ParsedSource } from './parse.js';
 export { RulePath, Scope, walk, type AnyVisit, type Binding, type BindingKind, type VisitorTable } from './traverse.js';
 export {

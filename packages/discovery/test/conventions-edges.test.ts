@@ -85,7 +85,15 @@ describe('sourceStem', () => {
 describe('declaration, test and companion files; skipped folders', () => {
   it('declarations are .d.ts, .d.mts and .d.cts only', () => {
     expect(['a.d.ts', 'a.d.mts', 'a.d.cts', '/p/x/a.d.ts'].map(isDeclarationFile)).toEqual([true, true, true, true]);
-    expect(['a.ts', 'a.d.js', 'd.ts', 'a.d.ts.map'].map(isDeclarationFile)).toEqual([false, false, false, false]);
+    expect(['a.ts', 'a.d.js', 'd.ts', 'a.d.ts.map', 'a.d.tsx', 'a.d.xts', 'a.mts'].map(isDeclarationFile)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('tests are *.test.*, *.spec.* and anything under a __tests__ folder', () => {

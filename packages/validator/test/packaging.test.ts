@@ -6,7 +6,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishedFiles } from '../src/engine/published-files.js';
-import { isDeclarationFile } from '../src/rules/packaging/declaration-imports.js';
 import { validate } from '../src/index.js';
 import { summarize } from './helpers.js';
 
@@ -207,12 +206,5 @@ describe('publishedFiles', () => {
     expect(publishedFiles(root, files, {}, 'dist\n!dist/a.js\n')).toEqual(['/p/package.json', '/p/index.js', '/p/src/a.ts', '/p/README.md', '/p/.hidden/c.js']);
     // With "files", the root's ignore file does not count (npm does not read it).
     expect(publishedFiles(root, files, { files: ['src'] }, 'src\n')).toEqual(['/p/package.json', '/p/src/a.ts']);
-  });
-});
-
-describe('isDeclarationFile', () => {
-  it('knows .d.ts, .d.mts and .d.cts, and nothing that only contains them', () => {
-    expect(['a.d.ts', 'a.d.mts', 'a.d.cts', 'x/y.d.ts'].map(isDeclarationFile)).toEqual([true, true, true, true]);
-    expect(['a.ts', 'a.d.ts.map', 'a.d.tsx', 'a.d.xts', 'a.mts'].map(isDeclarationFile)).toEqual([false, false, false, false, false]);
   });
 });

@@ -1,37 +1,38 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter } from '@skein/core';
-import { monitorEngine } from '@skein/runtime';
+import { dispatchLifecycle, drainHooks, serializeError, setHookErrorReporter } from '@skein/core/internal';
+import { monitorEngine } from '@skein/settings';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
-import { ActivityResolver, buildActivities } from './activities.js';
+import { ActivityResolver, buildActivities } from './host/activities.js';
+import type { LoadedProject } from './host/load.js';
 import { bundleWorkflows, type WorkflowBundleResult } from './bundle/bundle.js';
-import { buildCatalogDocument, fitCatalogDocument } from './catalog.js';
-import { beginJoin, type DeploymentMembership } from './deploy/rollout.js';
-import { bundleCacheDirOf, loadDeploymentConfig, loadWorkerConfig, traceDirOf, type DeploymentConfig, type EngineConnectionConfig } from './config.js';
+import { buildCatalogDocument, fitCatalogDocument, type CatalogDocument } from './deploy/catalog.js';
+import { beginJoin, type DeploymentJoin, type DeploymentMembership } from './deploy/rollout.js';
+import { bundleCacheDirOf, loadDeploymentConfig, loadWorkerConfig, traceDirOf, type DeploymentConfig, type EngineConnectionConfig } from './host/config.js';
 import { computeBuildId, resolveBuildId } from './deploy/build-id.js';
 import { resolveProjectIdentity } from './deploy/project-identity.js';
-import { WorkerStartupError } from './errors.js';
-import { loadProject } from './load.js';
-import { createLogger } from './logger.js';
-import { startWorkerTelemetry, type WorkerTelemetry } from './telemetry.js';
-import { withWorkflowTracing } from './bundle/workflow-tracing.js';
-import { beginProjectCheck, finishProjectCheck, type CheckedProject } from './validate.js';
+import { WorkerStartupError } from './check/errors.js';
+import { loadProject } from './host/load.js';
+import { createLogger } from './host/logger.js';
+import { startWorkerTelemetry, type WorkerTelemetry } from './metrics/telemetry.js';
+import { withWorkflowTracing } from './interceptors/workflow-tracing.js';
+import { beginProjectCheck, finishProjectCheck, type CheckedProject } from './check/validate.js';
 import { openStartupCaches, startupCacheDir, type StartupCaches } from './cache/startup-caches.js';
-import { activityInterceptor } from './hooks/activity-interceptor.js';
-import { WorkerEvents } from './hooks/events.js';
-import { loadHookFiles } from './hooks/hook-files.js';
-import { skeinSinks } from './hooks/sinks.js';
-import { installNodeLogSink } from './hooks/log-sink.js';
+import { activityInterceptor } from './interceptors/activity-interceptor.js';
+import { WorkerEvents } from './interceptors/events.js';
+import { loadHookFiles } from './interceptors/hook-files.js';
+import { skeinSinks } from './interceptors/sinks.js';
+import { installNodeLogSink } from './interceptors/log-sink.js';
 import { configureWorkerClient } from '@skein/core/temporal';
 import { sweepTraces, TRACE_SWEEP_INTERVAL_MS } from './traces/retention.js';
-import { setUpTraces, traceRemoteMismatch } from './traces/setup.js';
-import { enableTypeScriptSources } from './typescript/resolve-hook.js';
-import { createTemporalWorker } from './temporal-worker.js';
-import type { SkeinWorker, StartWorkerOptions } from './worker-options.js';
+import { setUpTraces, traceRemoteMismatch, type WorkerTraces } from './traces/setup.js';
+import { enableTypeScriptSources } from './host/typescript/resolve-hook.js';
+import { createTemporalWorker } from './host/temporal-worker.js';
+import type { SkeinWorker, StartWorkerOptions } from './host/worker-options.js';
 
-export type { SkeinWorker, StartWorkerOptions } from './worker-options.js';
+export type { SkeinWorker, StartWorkerOptions } from './host/worker-options.js';
 
 /** How long after the worker is up webpack's persistent cache and a new validation outcome are written (ms). */
 const WEBPACK_CACHE_DELAY_MS = 5_000;
@@ -131,16 +132,23 @@ async function startOnConnection(
   }
 }
 
-/** The part of `startWorker` after the project passed its check (see there). */
-async function serveProject(
-  options: StartWorkerOptions,
-  ctx: Parameters<typeof startOnConnection>[1] & {
-    caches: StartupCaches | undefined;
-    checked: CheckedProject;
-    tValidated: number;
-  },
-): Promise<SkeinWorker> {
-  const { env, logger, catalog, deploymentSettings, engine, tStart, connecting, caches, checked, tValidated, telemetry } = ctx;
+/** What the phases of serving share: the start's settings, the checked project and the engine connections being opened. */
+type ServeContext = Parameters<typeof startOnConnection>[1] & {
+  caches: StartupCaches | undefined;
+  checked: CheckedProject;
+  tValidated: number;
+};
+
+/** The worker's deployment version: its deployment name and build ID. */
+type Deployment = SkeinWorker['deployment'];
+
+/**
+ * The part of `startWorker` after the project passed its check (see there), in phases: load the project, set up its
+ * traces, bundle its workflow code, then (connections open) describe the catalog, create the versioned Temporal
+ * worker, run it until it stops, and report the start.
+ */
+async function serveProject(options: StartWorkerOptions, ctx: ServeContext): Promise<SkeinWorker> {
+  const { logger, catalog, engine, connecting, checked, telemetry } = ctx;
   const manifest = checked.manifest;
   if (manifest.workflows.length === 0) {
     throw new WorkerStartupError(`No workflows found in ${manifest.root}: add a workflow.js or install a package that exposes workflows`);
@@ -150,15 +158,125 @@ async function serveProject(
   // Awaited once the project is loaded and bundled; a failed connection is reported there, not as an unhandled rejection.
   clientReady.catch(() => {});
   setHookErrorReporter(telemetry.countingHookErrors((err, hook) => logger.error({ hook, err }, `hook ${hook} failed`)));
-  const { build } = options;
-  const project = build ? build.project : await loadProject(manifest, caches);
+  const loaded = await loadServedProject(options, ctx);
+  const traced = await setUpRunTraces(options, ctx, loaded.resolver, clientReady);
+  const tLoaded = performance.now();
+  const { bundled, workflowBundle, deployment } = await bundleServedProject(options, ctx, loaded.project, traced);
+  const tBundled = performance.now();
+  const identityOfProject = resolveProjectIdentity(manifest.root, options.project ?? ctx.deploymentSettings.project);
+  if (identityOfProject.warning) logger.warn({ project: identityOfProject.project }, identityOfProject.warning);
+
+  const { nativeConnection, clientConnection } = await connecting;
+  // `createTemporalClient()` and `getCurrentWorkflowHandle()` of `@skein/core/temporal` use this worker's connection.
+  const releaseClient = configureWorkerClient({ connection: clientConnection, namespace: engine.namespace });
+  const removeLogSink = installNodeLogSink(logger);
+  const closeConnections = async () => {
+    removeLogSink();
+    releaseClient();
+    await Promise.allSettled([nativeConnection.close(), clientConnection.close()]);
+  };
+  try {
+    const client = await clientReady;
+    // Unique per worker, so that the engine's poller list tells workers (even in one process) apart.
+    const identity = `${process.pid}@${os.hostname()}/${randomUUID().slice(0, 8)}`;
+    const catalogDocument = catalogDocumentOf(loaded.project, ctx, { identity, deployment, project: identityOfProject.project, traceDir: traced.traceDir });
+    // The worker, once created: a drained build stops it.
+    const running: { worker?: Worker } = {};
+    // The build's lease, its catalog record and the read of the deployment go out now, while the worker is created;
+    // only the promotion and the publication wait for the first poll.
+    const join = beginJoin(
+      client,
+      {
+        catalog,
+        identity,
+        deployment,
+        doc: catalogDocument,
+        promote: options.promote ?? ctx.deploymentSettings.promote,
+        project: identityOfProject.project,
+        ...(options.exitWhenDrained ? { onDrained: () => void (running.worker?.getState() === 'RUNNING' && running.worker.shutdown()) } : {}),
+      },
+      logger,
+    );
+    const { worker, limits } = await createVersionedWorker(options, ctx, { identity, deployment, workflowBundle, loaded, events: traced.events, join });
+    running.worker = worker;
+    await dispatchLifecycle('onBeforeStart', {
+      eventId: crypto.randomUUID(),
+      eventDate: Date.now(),
+      catalog,
+      workflows: catalogDocument.workflows.map((w) => w.name),
+    });
+    const { done } = await runUntilStopped(worker, options, ctx, { traced, bundled, clientConnection, join, closeConnections });
+    const startup = reportStartup(ctx, {
+      tLoaded,
+      tBundled,
+      bundleCache: bundled.cache,
+      modules: loaded.project.counts,
+      facts: { deployment, project: identityOfProject.project, catalogDocument, hookFiles: loaded.hookFiles, traceDir: traced.traceDir, limits },
+    });
+    await afterServing(ctx, bundled);
+    return {
+      catalog,
+      deployment,
+      manifest,
+      catalogDocument,
+      traceDir: traced.traceDir,
+      metrics: telemetry.metrics ? { kind: telemetry.metrics.kind, url: telemetry.metrics.url } : null,
+      workflowBundle,
+      workflowThread: { oldSpaceMb: limits.oldSpaceMb, maxCachedWorkflows: limits.maxCachedWorkflows },
+      startup,
+      done,
+      async shutdown() {
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        await done.catch(() => {});
+      },
+    };
+  } catch (err) {
+    await closeConnections();
+    if (err instanceof WorkerStartupError) throw err;
+    throw new WorkerStartupError(`Worker failed to start: ${(err as Error).message.split('\n')[0]}`, (err as Error).stack);
+  }
+}
+
+/** The project as the worker serves it: its definitions (a build's, or imported now), hook files and activities. */
+interface ServedProject {
+  project: LoadedProject;
+  /** The hook files loaded, as their paths. */
+  hookFiles: Awaited<ReturnType<typeof loadHookFiles>>;
+  resolver: ActivityResolver;
+  activities: ReturnType<typeof buildActivities>;
+}
+
+/** Load phase: the project's definitions (from the build, or imported through the startup caches), its hook files and activities. */
+async function loadServedProject(options: StartWorkerOptions, ctx: ServeContext): Promise<ServedProject> {
+  const { logger, checked, caches } = ctx;
+  const project = options.build ? options.build.project : await loadProject(checked.manifest, caches);
   if (project.storeError)
     logger.warn({ err: project.storeError }, `project facts not cached (${project.storeError.message}); the next start imports every module`);
-  const hookFiles = await loadHookFiles(manifest.root);
+  const hookFiles = await loadHookFiles(checked.manifest.root);
   const resolver = new ActivityResolver(project, options.activityOverrides);
-  const activities = buildActivities(resolver);
-  const traceDir = build ? build.record.traceDir : traceDirOf(manifest.root, options.traceDir, env.traceDir);
-  if (build && traceDirOf(manifest.root, options.traceDir, env.traceDir) !== traceDir) {
+  return { project, hookFiles, resolver, activities: buildActivities(resolver) };
+}
+
+/** What the trace phase sets up: the local folder, the S3 destination and its sender, the recorder, and the events feeding it. */
+interface RunTraces {
+  traceDir: string | null;
+  traceRemote: WorkerTraces['remote'];
+  remoteTraces: WorkerTraces['uploader'];
+  traces: WorkerTraces['recorder'];
+  events: WorkerEvents;
+}
+
+/**
+ * Trace phase: where runs' traces go (a build keeps the folder and the S3 destination compiled into its bundle) and
+ * the recorder that assembles them.
+ * @throws WorkerStartupError when a build's S3 destination is not this worker's, or the S3 settings are incomplete.
+ */
+async function setUpRunTraces(options: StartWorkerOptions, ctx: ServeContext, resolver: ActivityResolver, client: Promise<Client>): Promise<RunTraces> {
+  const { env, logger, telemetry } = ctx;
+  const { build } = options;
+  const root = ctx.checked.manifest.root;
+  const traceDir = build ? build.record.traceDir : traceDirOf(root, options.traceDir, env.traceDir);
+  if (build && traceDirOf(root, options.traceDir, env.traceDir) !== traceDir) {
     // Whether runs record a trace destination is part of the bundle's behaviour: the build's setting stays.
     logger.warn(
       { traceDir, buildDir: build.dir },
@@ -170,7 +288,7 @@ async function serveProject(
     uploader: remoteTraces,
     recorder: traces,
   } = await setUpTraces({
-    projectRoot: manifest.root,
+    projectRoot: root,
     dir: traceDir,
     config: env.trace,
     options: {
@@ -178,7 +296,7 @@ async function serveProject(
       ...(options.traceExporters ? { exporters: telemetry.countExports(options.traceExporters)! } : {}),
       ...(options.traceUploadBackoff ? { backoff: options.traceUploadBackoff } : {}),
     },
-    client: clientReady,
+    client,
     resolver,
     logger,
   });
@@ -186,14 +304,33 @@ async function serveProject(
   const remoteMismatch = build ? traceRemoteMismatch(build.record.traceRemote, traceRemote) : undefined;
   if (remoteMismatch) throw new WorkerStartupError(remoteMismatch);
   const events = new WorkerEvents(traces, (err) => logger.warn({ err }, 'trace failed'), telemetry.metrics?.recorder);
-  const tLoaded = performance.now();
-  const bundleCacheDir = bundleCacheDirOf(manifest.root, options.bundleCache, env.bundleCache);
-  const bundled: Omit<WorkflowBundleResult, 'cache'> & { cache: SkeinWorker['startup']['bundleCache'] } = build
+  return { traceDir, traceRemote, remoteTraces, traces, events };
+}
+
+/** The workflow code the worker serves, how it was had (`bundleCache`), and the code as it runs (tracing on or off). */
+type ServedBundle = Omit<WorkflowBundleResult, 'cache'> & { cache: SkeinWorker['startup']['bundleCache'] };
+
+/**
+ * Bundle phase: the workflow code (the build's, or bundled through the bundle cache with the trace destinations
+ * compiled in), the code as it runs, and the deployment version it is served as.
+ * @throws WorkerStartupError when bundling fails.
+ */
+async function bundleServedProject(
+  options: StartWorkerOptions,
+  ctx: ServeContext,
+  project: LoadedProject,
+  traced: RunTraces,
+): Promise<{ bundled: ServedBundle; workflowBundle: { code: string }; deployment: Deployment }> {
+  const { env, logger, caches, telemetry, deploymentSettings } = ctx;
+  const { build } = options;
+  const { traceDir, traceRemote } = traced;
+  const manifest = ctx.checked.manifest;
+  const bundled: ServedBundle = build
     ? { code: build.workflowCode, cache: 'build' }
     : await bundleWorkflows(project, {
         ...(traceDir ? { traceDir } : {}),
         ...(traceRemote ? { traceRemote } : {}),
-        cacheDir: bundleCacheDir,
+        cacheDir: bundleCacheDirOf(manifest.root, options.bundleCache, env.bundleCache),
         ...(caches ? { digests: caches.digests } : {}),
       });
   if (bundled.storeError)
@@ -213,184 +350,200 @@ async function serveProject(
           }),
     ),
   };
-  const tBundled = performance.now();
-  const identityOfProject = resolveProjectIdentity(manifest.root, options.project ?? deploymentSettings.project);
-  if (identityOfProject.warning) logger.warn({ project: identityOfProject.project }, identityOfProject.warning);
+  return { bundled, workflowBundle, deployment };
+}
 
-  const { nativeConnection, clientConnection } = await connecting;
-  // `createTemporalClient()` and `getCurrentWorkflowHandle()` of `@skein/core/temporal` use this worker's connection.
-  const releaseClient = configureWorkerClient({ connection: clientConnection, namespace: engine.namespace });
-  const removeLogSink = installNodeLogSink(logger);
-  const closeConnections = async () => {
-    removeLogSink();
-    releaseClient();
-    await Promise.allSettled([nativeConnection.close(), clientConnection.close()]);
-  };
-  try {
-    const client = await clientReady;
-    // Unique per worker, so that the engine's poller list tells workers (even in one process) apart.
-    const identity = `${process.pid}@${os.hostname()}/${randomUUID().slice(0, 8)}`;
-    const built = buildCatalogDocument(project, catalog, identity, Date.now(), deployment);
-    built.project = identityOfProject.project;
-    // Advertise where this build writes trace files: its own folder only. Nothing is taken over from the document
-    // the catalog held before, which anyone with engine access could have written.
-    if (traceDir) built.traceDirs = [traceDir];
-    const fitted = fitCatalogDocument(built);
-    const catalogDocument = fitted.doc;
-    if (fitted.schemasDropped) logger.warn('catalog too large for the engine memo: published without JSON Schemas');
-    // The build's lease, its catalog record and the read of the deployment go out now, while the worker is created;
-    // only the promotion and the publication wait for the first poll.
-    const join = beginJoin(
-      client,
-      {
-        catalog,
-        identity,
-        deployment,
-        doc: catalogDocument,
-        promote: options.promote ?? deploymentSettings.promote,
-        project: identityOfProject.project,
-        ...(options.exitWhenDrained ? { onDrained: () => stopWorker() } : {}),
-      },
-      logger,
-    );
-    const { worker, limits } = await createTemporalWorker({
-      connection: nativeConnection,
-      namespace: engine.namespace,
-      identity,
-      taskQueue: catalog,
-      // One deployment version; a pinned run's workflow and activity tasks go only to workers of its version.
-      workerDeploymentOptions: {
-        useWorkerVersioning: true,
-        version: { deploymentName: deployment.name, buildId: deployment.buildId },
-        defaultVersioningBehavior: 'PINNED',
-      },
-      workflowBundle,
-      activities,
-      sinks: { ...skeinSinks(events, logger), ...telemetry.worker.sinks },
-      interceptors: { activity: [...telemetry.worker.activityInterceptors, activityInterceptor(resolver, events)] },
-      shutdownGraceTime: options.shutdownGraceTimeMs ?? 10_000,
-      ...options.workerOptions,
-    }).catch(async (err: unknown) => {
-      await join.abandon();
-      throw err;
-    });
-    await dispatchLifecycle('onBeforeStart', {
-      eventId: crypto.randomUUID(),
-      eventDate: Date.now(),
-      catalog,
-      workflows: catalogDocument.workflows.map((w) => w.name),
-    });
-    remoteTraces?.start();
-    const sweep = () => void (traceDir && sweepTraces(traceDir, env.trace.retentionMs));
-    sweep();
-    const sweeper = setInterval(sweep, TRACE_SWEEP_INTERVAL_MS);
-    sweeper.unref();
-    let lost: string | undefined;
-    const graceMs = options.shutdownGraceTimeMs ?? 10_000;
-    let forceStop: (() => void) | undefined;
-    let membership: DeploymentMembership | undefined;
-    const stopWorker = () => worker.getState() === 'RUNNING' && worker.shutdown();
-    const forced = new Promise<void>((resolve) => (forceStop = resolve));
-    const engineMonitor = monitorEngine(clientConnection, {
-      ...env.engineCheck,
-      ...options.engineCheck,
-      address: engine.address,
-      onLost: (reason) => {
-        lost = reason;
-        logger.error({ reason }, 'lost the engine connection; stopping the worker');
-        events.runtimeError({ name: 'EngineConnectionLost', message: reason });
-        if (worker.getState() === 'RUNNING') worker.shutdown();
-        // Temporal's own shutdown can wait on a dead server: give it the grace time, then stop regardless.
-        setTimeout(() => forceStop?.(), graceMs + 5000).unref();
-      },
-    });
-    const done = Promise.race([worker.run(), forced])
-      .catch((err: unknown) => {
-        events.runtimeError(serializeError(err));
-        throw err;
-      })
-      .then(() => {
-        if (lost) throw new WorkerStartupError(`Lost the Temporal connection at ${engine.address}: ${lost}`);
-      })
-      .finally(async () => {
-        engineMonitor.stop();
-        await membership?.leave(!lost);
-        // Write webpack's persistent cache now if the delayed write has not started: wait for an in-process
-        // write (the open compiler holds it); a detached priming process finishes on its own.
-        const persisting = bundled.persist?.();
-        if (!bundled.persistDetached) await persisting;
-        await checked.store?.();
-        const pending = await drainHooks(30_000);
-        if (pending > 0) logger.warn({ pending }, 'hooks still running after 30 s; not waiting longer');
-        clearInterval(sweeper);
-        await traces?.flush();
-        await remoteTraces?.stop();
-        await telemetry.close();
-        await closeConnections();
-      });
-    // The worker polls: it completes its join of the build's rollout (promotion, the served catalog).
-    try {
-      membership = await join.joined();
-    } catch (err) {
-      // The worker already polls: stop it before failing the start.
+/**
+ * The catalog document this worker's build publishes: its workflows and activities, its deployment version and
+ * project, and the one trace folder it writes (nothing taken over from the document the catalog held before, which
+ * anyone with engine access could have written); without JSON Schemas when too large for the engine memo.
+ */
+function catalogDocumentOf(
+  project: LoadedProject,
+  ctx: ServeContext,
+  facts: { identity: string; deployment: Deployment; project: string; traceDir: string | null },
+): CatalogDocument {
+  const built = buildCatalogDocument(project, ctx.catalog, facts.identity, Date.now(), facts.deployment);
+  built.project = facts.project;
+  if (facts.traceDir) built.traceDirs = [facts.traceDir];
+  const fitted = fitCatalogDocument(built);
+  if (fitted.schemasDropped) ctx.logger.warn('catalog too large for the engine memo: published without JSON Schemas');
+  return fitted.doc;
+}
+
+/**
+ * Creates the Temporal worker of one deployment version (pinned by default: a pinned run's workflow and activity
+ * tasks go only to workers of its version), with the project's activities, sinks and interceptors. A failure
+ * abandons the join begun for it.
+ */
+async function createVersionedWorker(
+  options: StartWorkerOptions,
+  ctx: ServeContext,
+  parts: { identity: string; deployment: Deployment; workflowBundle: { code: string }; loaded: ServedProject; events: WorkerEvents; join: DeploymentJoin },
+): ReturnType<typeof createTemporalWorker> {
+  const { telemetry, logger } = ctx;
+  const { nativeConnection } = await ctx.connecting;
+  return createTemporalWorker({
+    connection: nativeConnection,
+    namespace: ctx.engine.namespace,
+    identity: parts.identity,
+    taskQueue: ctx.catalog,
+    workerDeploymentOptions: {
+      useWorkerVersioning: true,
+      version: { deploymentName: parts.deployment.name, buildId: parts.deployment.buildId },
+      defaultVersioningBehavior: 'PINNED',
+    },
+    workflowBundle: parts.workflowBundle,
+    activities: parts.loaded.activities,
+    sinks: { ...skeinSinks(parts.events, logger), ...telemetry.worker.sinks },
+    interceptors: { activity: [...telemetry.worker.activityInterceptors, activityInterceptor(parts.loaded.resolver, parts.events)] },
+    shutdownGraceTime: options.shutdownGraceTimeMs ?? 10_000,
+    ...options.workerOptions,
+  }).catch(async (err: unknown) => {
+    await parts.join.abandon();
+    throw err;
+  });
+}
+
+/**
+ * Run phase: starts the trace sender and the trace sweep, watches the engine (a lost engine stops the worker, and a
+ * shutdown that hangs on a dead server is cut after the grace time), runs the worker, and completes the join of the
+ * build's rollout once it polls. Returns (once joined) the worker's `done`: it settles once the worker stopped and
+ * everything it holds (membership, caches, hooks, traces, telemetry, connections) is released.
+ * @throws the join's failure, after stopping the worker.
+ */
+async function runUntilStopped(
+  worker: Worker,
+  options: StartWorkerOptions,
+  ctx: ServeContext,
+  parts: { traced: RunTraces; bundled: ServedBundle; clientConnection: Connection; join: DeploymentJoin; closeConnections: () => Promise<void> },
+): Promise<{ done: Promise<void> }> {
+  const { env, logger, engine, checked, telemetry } = ctx;
+  const { traceDir, remoteTraces, traces, events } = parts.traced;
+  const { bundled } = parts;
+  remoteTraces?.start();
+  const sweep = () => void (traceDir && sweepTraces(traceDir, env.trace.retentionMs));
+  sweep();
+  const sweeper = setInterval(sweep, TRACE_SWEEP_INTERVAL_MS);
+  sweeper.unref();
+  let lost: string | undefined;
+  const graceMs = options.shutdownGraceTimeMs ?? 10_000;
+  let forceStop: (() => void) | undefined;
+  let membership: DeploymentMembership | undefined;
+  const forced = new Promise<void>((resolve) => (forceStop = resolve));
+  const engineMonitor = monitorEngine(parts.clientConnection, {
+    ...env.engineCheck,
+    ...options.engineCheck,
+    address: engine.address,
+    onLost: (reason) => {
+      lost = reason;
+      logger.error({ reason }, 'lost the engine connection; stopping the worker');
+      events.runtimeError({ name: 'EngineConnectionLost', message: reason });
       if (worker.getState() === 'RUNNING') worker.shutdown();
-      await done.catch(() => {});
+      // Temporal's own shutdown can wait on a dead server: give it the grace time, then stop regardless.
+      setTimeout(() => forceStop?.(), graceMs + 5000).unref();
+    },
+  });
+  const done = Promise.race([worker.run(), forced])
+    .catch((err: unknown) => {
+      events.runtimeError(serializeError(err));
       throw err;
-    }
-    const tReady = performance.now();
-    const ms = (a: number, b: number) => Math.round(b - a);
-    const startup = {
-      validateMs: ms(tStart, tValidated),
-      loadMs: ms(tValidated, tLoaded),
-      bundleMs: ms(tLoaded, tBundled),
-      connectMs: ms(tBundled, tReady),
-      totalMs: ms(tStart, tReady),
-      bundleCache: bundled.cache,
-      validationCache: checked.cache,
-      modules: project.counts,
+    })
+    .then(() => {
+      if (lost) throw new WorkerStartupError(`Lost the Temporal connection at ${engine.address}: ${lost}`);
+    })
+    .finally(async () => {
+      engineMonitor.stop();
+      await membership?.leave(!lost);
+      // Write webpack's persistent cache now if the delayed write has not started: wait for an in-process
+      // write (the open compiler holds it); a detached priming process finishes on its own.
+      const persisting = bundled.persist?.();
+      if (!bundled.persistDetached) await persisting;
+      await checked.store?.();
+      const pending = await drainHooks(30_000);
+      if (pending > 0) logger.warn({ pending }, 'hooks still running after 30 s; not waiting longer');
+      clearInterval(sweeper);
+      await traces?.flush();
+      await remoteTraces?.stop();
+      await telemetry.close();
+      await parts.closeConnections();
+    });
+  // The worker polls: it completes its join of the build's rollout (promotion, the served catalog).
+  try {
+    membership = await parts.join.joined();
+  } catch (err) {
+    // The worker already polls: stop it before failing the start.
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await done.catch(() => {});
+    throw err;
+  }
+  return { done };
+}
+
+/**
+ * Where the start's time went (ms from the start: validation, loading, bundling, engine connection and
+ * registration), recorded as metrics and logged in the one "worker serving" line with what the worker serves.
+ */
+function reportStartup(
+  ctx: ServeContext,
+  at: {
+    tLoaded: number;
+    tBundled: number;
+    bundleCache: ServedBundle['cache'];
+    modules: LoadedProject['counts'];
+    facts: {
+      deployment: Deployment;
+      project: string;
+      catalogDocument: CatalogDocument;
+      hookFiles: ServedProject['hookFiles'];
+      traceDir: string | null;
+      limits: Awaited<ReturnType<typeof createTemporalWorker>>['limits'];
     };
-    telemetry.metrics?.recorder.startup(startup);
-    logger.info(
-      {
-        catalog,
-        deployment,
-        project: identityOfProject.project,
-        address: engine.address,
-        namespace: engine.namespace,
-        workflows: catalogDocument.workflows.map((w) => w.name),
-        hookFiles,
-        traceDir,
-        metrics: telemetry.metrics?.url ?? null,
-        workflowThread: { oldSpaceMb: limits.oldSpaceMb, maxCachedWorkflows: limits.maxCachedWorkflows },
-        startup,
-      },
-      `worker serving ${catalogDocument.workflows.length} workflow(s) on catalog "${catalog}"`,
-    );
-    // webpack's persistent cache (after a bundle cache miss) is written once the worker has served its first
-    // moments, so the write does not compete with the start and the first runs for CPU.
-    if (bundled.persist) setTimeout(() => void bundled.persist!(), WEBPACK_CACHE_DELAY_MS).unref();
-    if (checked.store) setTimeout(() => void checked.store?.(), WEBPACK_CACHE_DELAY_MS).unref();
-    const digestsError = await caches?.digests.save();
-    if (digestsError) logger.warn({ err: digestsError }, `file digests not cached (${digestsError.message})`);
-    return {
+  },
+): SkeinWorker['startup'] {
+  const { tStart, tValidated, checked, telemetry, logger, catalog, engine } = ctx;
+  const tReady = performance.now();
+  const ms = (a: number, b: number) => Math.round(b - a);
+  const startup = {
+    validateMs: ms(tStart, tValidated),
+    loadMs: ms(tValidated, at.tLoaded),
+    bundleMs: ms(at.tLoaded, at.tBundled),
+    connectMs: ms(at.tBundled, tReady),
+    totalMs: ms(tStart, tReady),
+    bundleCache: at.bundleCache,
+    validationCache: checked.cache,
+    modules: at.modules,
+  };
+  telemetry.metrics?.recorder.startup(startup);
+  const { deployment, project, catalogDocument, hookFiles, traceDir, limits } = at.facts;
+  logger.info(
+    {
       catalog,
       deployment,
-      manifest,
-      catalogDocument,
+      project,
+      address: engine.address,
+      namespace: engine.namespace,
+      workflows: catalogDocument.workflows.map((w) => w.name),
+      hookFiles,
       traceDir,
-      metrics: telemetry.metrics ? { kind: telemetry.metrics.kind, url: telemetry.metrics.url } : null,
-      workflowBundle,
+      metrics: telemetry.metrics?.url ?? null,
       workflowThread: { oldSpaceMb: limits.oldSpaceMb, maxCachedWorkflows: limits.maxCachedWorkflows },
       startup,
-      done,
-      async shutdown() {
-        if (worker.getState() === 'RUNNING') worker.shutdown();
-        await done.catch(() => {});
-      },
-    };
-  } catch (err) {
-    await closeConnections();
-    if (err instanceof WorkerStartupError) throw err;
-    throw new WorkerStartupError(`Worker failed to start: ${(err as Error).message.split('\n')[0]}`, (err as Error).stack);
-  }
+    },
+    `worker serving ${catalogDocument.workflows.length} workflow(s) on catalog "${catalog}"`,
+  );
+  return startup;
+}
+
+/**
+ * After the worker serves: webpack's persistent cache (after a bundle cache miss) and a new validation outcome are
+ * written a few seconds later, so the writes do not compete with the start and the first runs for CPU; the file
+ * digests are saved now.
+ */
+async function afterServing(ctx: ServeContext, bundled: ServedBundle): Promise<void> {
+  const { checked, caches, logger } = ctx;
+  if (bundled.persist) setTimeout(() => void bundled.persist!(), WEBPACK_CACHE_DELAY_MS).unref();
+  if (checked.store) setTimeout(() => void checked.store?.(), WEBPACK_CACHE_DELAY_MS).unref();
+  const digestsError = await caches?.digests.save();
+  if (digestsError) logger.warn({ err: digestsError }, `file digests not cached (${digestsError.message})`);
 }

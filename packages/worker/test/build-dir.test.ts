@@ -2,10 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { insideProjectCode } from '../src/build/build-dir.js';
-import { looksLikeBuild } from '../src/build/build-files.js';
-import { loadProject, projectFacts, restoreProject } from '../src/load.js';
-import { WorkerStartupError } from '../src/errors.js';
+import { insideProjectCode } from '../src/deploy/build/build-dir.js';
+import { looksLikeBuild } from '../src/deploy/build/build-files.js';
+import { loadProject, projectFacts, restoreProject } from '../src/host/load.js';
+import { WorkerStartupError } from '../src/check/errors.js';
 import { examplesManifest } from './manifest-helpers.js';
 
 describe('insideProjectCode', () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discover } from '@skein/discovery';
 import { bundleWorkflows } from '../src/bundle/bundle.js';
-import { loadProject } from '../src/load.js';
+import { loadProject } from '../src/host/load.js';
 
 const repoModules = path.resolve(import.meta.dirname, '../../../node_modules');
 let dir: string;
@@ -80,6 +80,31 @@ describe('workflow bundle cache', () => {
     expect(fifth.cache).toBe('miss');
     expect(fifth.code).toContain('(ts)');
     await fifth.persist?.();
+  }, 180_000);
+
+  it('gives two workers of one project with different trace folders an entry each, bundled side by side from one cache', async () => {
+    const manifest = await discover(dir, { ceiling: dir });
+    const project = await loadProject(manifest);
+    const cacheDir = await mkdtemp(path.join(tmpdir(), 'skein-bundle-shared-'));
+    try {
+      const [a, b] = [path.join(dir, 'traces-a'), path.join(dir, 'traces-b')];
+      // Side by side, as two workers starting at once: each entry is written before either webpack run reads one.
+      const [first, second] = await Promise.all([bundleWorkflows(project, { cacheDir, traceDir: a }), bundleWorkflows(project, { cacheDir, traceDir: b })]);
+      await Promise.all([first.persist?.(), second.persist?.()]);
+      expect(first.code).toContain(JSON.stringify(a));
+      expect(first.code).not.toContain(JSON.stringify(b));
+      expect(second.code).toContain(JSON.stringify(b));
+      expect(second.code).not.toContain(JSON.stringify(a));
+      // The entry's path depends on everything compiled into it: one file per trace folder.
+      const entries = (await readdir(path.join(cacheDir, 'work'))).filter((f) => f.startsWith('workflows-'));
+      expect(entries).toHaveLength(2);
+      // And each worker finds its own bundle again.
+      const again = await bundleWorkflows(project, { cacheDir, traceDir: a });
+      expect(again.cache).toBe('hit');
+      expect(again.code).toBe(first.code);
+    } finally {
+      await rm(cacheDir, { recursive: true, force: true, maxRetries: 5 });
+    }
   }, 180_000);
 
   it('bundles without writing anything when the cache is off', async () => {

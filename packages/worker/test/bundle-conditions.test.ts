@@ -2,8 +2,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Manifest, WorkflowEntry } from '@skein/discovery';
 import { activityFileTest, bundleWorkflows } from '../src/bundle/bundle.js';
-import { WorkerStartupError } from '../src/errors.js';
-import { loadProject } from '../src/load.js';
+import { WorkerStartupError } from '../src/check/errors.js';
+import { loadProject } from '../src/host/load.js';
 
 const root = path.resolve(import.meta.dirname, '../../../fixtures/projects/bundle-condition');
 

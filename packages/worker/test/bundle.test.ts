@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bundleWorkflows } from '../src/bundle/bundle.js';
-import { loadProject } from '../src/load.js';
+import { loadProject } from '../src/host/load.js';
 import { examplesManifest } from './manifest-helpers.js';
 
 describe('bundleWorkflows', () => {

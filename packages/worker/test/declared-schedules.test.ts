@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { definitionOf, workflow, z, DefinitionError, type WorkflowDefinition } from '@skein/core';
-import { declaredSchedules } from '../src/load.js';
+import { declaredSchedules } from '../src/host/load.js';
 import { declaredScheduleOptions } from '../src/deploy/schedules.js';
-import { WorkerStartupError } from '../src/errors.js';
+import { WorkerStartupError } from '../src/check/errors.js';
 
 const defOf = (schedules: unknown) =>
   definitionOf(

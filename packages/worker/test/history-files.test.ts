@@ -3,7 +3,7 @@ import { mkdtempSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HistoryFileError, historyFiles, readHistoryFiles } from '../src/replay/history-files.js';
+import { HistoryFileError, historyFiles, readHistoryFiles } from '../src/deploy/replay/history-files.js';
 
 /** A whole (one-event) history as `skein workflow history --json` writes it. */
 function history(workflowId: string, workflowType = 'approval'): string {

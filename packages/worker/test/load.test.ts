@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ActivityResolver, buildActivities } from '../src/activities.js';
-import { buildCatalogDocument, catalogVersion, fitCatalogDocument } from '../src/catalog.js';
+import { ActivityResolver, buildActivities } from '../src/host/activities.js';
+import { buildCatalogDocument, catalogVersion, fitCatalogDocument } from '../src/deploy/catalog.js';
 import { workflowEntrySource } from '../src/bundle/entry.js';
-import { WorkerStartupError } from '../src/errors.js';
-import { loadProject } from '../src/load.js';
+import { WorkerStartupError } from '../src/check/errors.js';
+import { loadProject } from '../src/host/load.js';
 import { examplesManifest } from './manifest-helpers.js';
 
 describe('loadProject', () => {

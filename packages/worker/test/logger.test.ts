@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { logError, logSerializers } from '../src/logger.js';
+import { logError, logSerializers } from '../src/host/logger.js';
 
 function capture() {
   const lines: string[] = [];

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const source = fileURLToPath(new URL('../src/main-heap.ts', import.meta.url));
+const source = fileURLToPath(new URL('../src/host/main-heap.ts', import.meta.url));
 /** A process that keeps a third of a stream of objects alive for a while (as a worker does), holds its young generation half way, then reports it (MB). */
 const script = `
 import v8 from 'node:v8';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadMetricsConfig } from '../src/config.js';
+import { loadMetricsConfig } from '../src/host/config.js';
 import { coreMetricsExporter, resolveMetrics } from '../src/metrics/exporter.js';
 
 describe('loadMetricsConfig', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HistoryFileError, historyFromText, replayHistoryOf } from '../src/replay/history-files.js';
-import { explanation, mismatchedEvent } from '../src/replay/replay.js';
+import { HistoryFileError, historyFromText, replayHistoryOf } from '../src/deploy/replay/history-files.js';
+import { explanation, mismatchedEvent } from '../src/deploy/replay/replay.js';
 
 const payload = { metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('{"request":"a"}').toString('base64') };
 

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ActivityResolver, buildActivities } from '../src/activities.js';
+import { ActivityResolver, buildActivities } from '../src/host/activities.js';
 import { FileDigests } from '../src/cache/file-digests.js';
 import { openStartupCaches } from '../src/cache/startup-caches.js';
-import { ActivityDefinitions, loadProject, type LoadedProject } from '../src/load.js';
-import { beginStartupCheck } from '../src/check.js';
-import { checkProject, finishProjectCheck } from '../src/validate.js';
+import { ActivityDefinitions, loadProject, type LoadedProject } from '../src/host/load.js';
+import { beginStartupCheck } from '../src/check/check.js';
+import { checkProject, finishProjectCheck } from '../src/check/validate.js';
 
 const repoModules = path.resolve(import.meta.dirname, '../../../node_modules');
 const logger = pino({ level: 'silent' });

@@ -1,6 +1,6 @@
 import { parseWorkflowCode } from '@temporalio/worker/lib/worker.js';
 import { describe, expect, it } from 'vitest';
-import { threadBundle } from '../src/temporal-worker.js';
+import { threadBundle } from '../src/host/temporal-worker.js';
 
 const map = { version: 3, file: 'workflow-bundle-abc.js', sources: ['a.ts'], names: [], mappings: 'AAAA' };
 const code = `globalThis.__webpack_module_cache__ = {};\nvar x = 1;\n//# sourceMappingURL=data:application/json;charset=utf-8;base64,${Buffer.from(JSON.stringify(map)).toString('base64')}\n`;

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, existsSync, utimesSync, writeFileS
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
-import { traceObjectKey, traceObjectUrl } from '@skein/core';
+import { traceObjectKey, traceObjectUrl } from '@skein/names/traces';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { sweepTraces } from '../src/traces/retention.js';
 import { TraceSpool } from '../src/traces/spool.js';
 import { S3TraceExporter } from '../src/traces/s3.js';
 import { TRACE_EXPORT_CHANNEL } from '../src/traces/outcome.js';
-import { DEFAULT_TRACE_RETENTION_MS, loadTraceConfig } from '../src/config.js';
+import { DEFAULT_TRACE_RETENTION_MS, loadTraceConfig } from '../src/host/config.js';
 
 const payloads = (v: unknown) => ({ payloads: [defaultPayloadConverter.toPayload(v)] });
 const at = (ms: number) => ({ seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 });

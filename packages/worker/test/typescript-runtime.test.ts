@@ -5,13 +5,13 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '@skein/discovery';
 import { bundleWorkflows, withTypeScriptSources } from '../src/bundle/bundle.js';
-import { loadProject } from '../src/load.js';
-import { typeScriptSourceFor } from '../src/typescript/resolve-hook.js';
+import { loadProject } from '../src/host/load.js';
+import { typeScriptSourceFor } from '../src/host/typescript/resolve-hook.js';
 
 const fixture = path.resolve(import.meta.dirname, '../../../fixtures/projects/ts-runtime');
 const src = path.join(fixture, 'src');
-const hookModule = pathToFileURL(path.resolve(import.meta.dirname, '../src/typescript/resolve-hook.ts')).href;
-const errorModule = pathToFileURL(path.resolve(import.meta.dirname, '../src/typescript/load-error.ts')).href;
+const hookModule = pathToFileURL(path.resolve(import.meta.dirname, '../src/host/typescript/resolve-hook.ts')).href;
+const errorModule = pathToFileURL(path.resolve(import.meta.dirname, '../src/host/typescript/load-error.ts')).href;
 
 /**
  * Runs `body` (an ES module script) in a fresh Node process with the worker's resolve hook enabled, as the

@@ -8,7 +8,7 @@ import {
   WORKFLOW_THREAD_OLD_SPACE_MB,
   WORKFLOW_THREAD_SEMI_SPACE_MB,
   workflowThreadLimits,
-} from '../src/workflow-thread.js';
+} from '../src/host/workflow-thread.js';
 
 /** The heap statistics of a new worker thread, as the workflow thread Temporal creates would get them. */
 async function threadHeap(): Promise<v8.HeapInfo> {

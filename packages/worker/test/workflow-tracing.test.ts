@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { tracingInterceptorsModule, untracedSinks, WORKFLOW_TRACING_GLOBAL, withWorkflowTracing } from '../src/bundle/workflow-tracing.js';
+import { tracingInterceptorsModule, untracedSinks, WORKFLOW_TRACING_GLOBAL, withWorkflowTracing } from '../src/interceptors/workflow-tracing.js';
 
 const MAP = '//# sourceMappingURL=data:application/json;charset=utf-8;base64,e30=';
 

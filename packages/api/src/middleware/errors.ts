@@ -3,6 +3,15 @@ import type Koa from 'koa';
 import { ApiError, errorBody } from '../errors.js';
 import type { ApiState } from '../route.js';
 
+/**
+ * The {@link ApiError} a thrown value is rendered as: itself, the contract error of a body-parser failure
+ * (malformed JSON or a broken encoding → 400, too large → 413, unknown encoding → 415), else a 500 `InternalError`
+ * whose cause is the value (logged, never shown).
+ */
+export function toApiError(err: unknown): ApiError {
+  return err instanceof ApiError ? err : (fromFrameworkError(err) ?? new ApiError('InternalError', { cause: err }));
+}
+
 function fromFrameworkError(err: unknown): ApiError | undefined {
   const e = err as { status?: number; type?: string; name?: string; expose?: boolean; code?: string } | null;
   if (!e || typeof e !== 'object') return undefined;
@@ -51,7 +60,7 @@ export function errorRenderer(): Koa.Middleware<ApiState> {
         ctx.res.destroy();
         return;
       }
-      const apiError = err instanceof ApiError ? err : (fromFrameworkError(err) ?? new ApiError('InternalError', { cause: err }));
+      const apiError = toApiError(err);
       const engineCause = apiError.cause ?? (apiError === err ? undefined : err);
       const log = ctx.state.log;
       if (log) {

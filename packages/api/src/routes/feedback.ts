@@ -4,7 +4,7 @@ import { defineRoute } from '../route.js';
 import { executionRefSchema, workflowIdSchema } from '../schemas/common.js';
 import { payloadRequestSchema } from '../schemas/workflow.js';
 import { engine } from '../temporal/engine.js';
-import { handlerArgs, latestRunningRun } from './handler-args.js';
+import { handlerArgs, latestRunningRun } from '../handler-args.js';
 
 /**
  * The API half of `sendPostRequestAndAwaitWebhook`: the service the workflow posted to answers here, and the

@@ -6,11 +6,12 @@ import { workflowIdSchema } from '../schemas/common.js';
 import { handlerName, handlerRequestSchema, handlerValueSchema } from '../schemas/workflow.js';
 import { engineError } from '../temporal/engine.js';
 import { isHandlerTimeout, isUnknownUpdate, nameList, registeredUpdateNames, unknownQueryNames } from '../temporal/handlers.js';
-import { handlerArgs, latestRunningRun, sendHandlerValue } from './handler-args.js';
+import { handlerArgs, latestRunningRun, sendHandlerValue } from '../handler-args.js';
 
 const timeout = (kind: 'query' | 'update', workflowId: string, ms: number) =>
   new ApiError('WorkflowTaskTimeoutError', {
     workflowId,
+    expose: true,
     message: `No worker answered the ${kind} within ${ms} ms; is a worker polling the workflow's catalog?`,
   });
 
@@ -48,9 +49,10 @@ export const queryRoutes = [
               cause: err,
             });
           }
-          throw new ApiError('InternalError', { message: 'The query handler failed', workflowId: params.id, cause: err });
+          throw new ApiError('InternalError', { message: 'The query handler failed', expose: true, workflowId: params.id, cause: err });
         }
-        if (err instanceof QueryRejectedError) throw new ApiError('InternalError', { message: 'The query was rejected', workflowId: params.id, cause: err });
+        if (err instanceof QueryRejectedError)
+          throw new ApiError('InternalError', { message: 'The query was rejected', expose: true, workflowId: params.id, cause: err });
         throw engineError(err, params.id);
       }
       sendHandlerValue(ctx, value);
@@ -92,7 +94,7 @@ export const queryRoutes = [
               cause: err,
             });
           }
-          throw new ApiError('InternalError', { message: 'The update handler failed', workflowId: params.id, cause: err });
+          throw new ApiError('InternalError', { message: 'The update handler failed', expose: true, workflowId: params.id, cause: err });
         }
         throw engineError(err, params.id);
       }

@@ -1,8 +1,9 @@
+import { traceDestinationsOf } from '@skein/names/traces';
 import { ApiError } from '../errors.js';
 import { defineRoute, type Deps } from '../route.js';
 import { idParams, runParams } from '../schemas/common.js';
 import { resultResponseSchema } from '../schemas/workflow.js';
-import { describeRun, outcomeOf, resultResponseError, runInput, traceDestinations, waitCloseEvent } from '../temporal/runs.js';
+import { describeRun, outcomeOf, resultResponseError, runInput, waitCloseEvent } from '../temporal/runs.js';
 import { resultStatus } from '../temporal/status.js';
 
 /**
@@ -25,7 +26,7 @@ export async function resultOf(deps: Deps, workflowId: string, runId: string | u
     status: resultStatus(outcome.status),
     input,
     output: outcome.output,
-    trace: { destinations: traceDestinations(info.memo) },
+    trace: { destinations: traceDestinationsOf(info) },
     error: resultResponseError(outcome),
   };
 }

@@ -1,9 +1,10 @@
+import { traceDestinationsOf } from '@skein/names/traces';
 import { ApiError } from '../errors.js';
 import { defineRoute } from '../route.js';
 import { runRequestSchema, runResponseSchema, startHeadersSchema } from '../schemas/workflow.js';
-import { describeRun, outcomeOf, runInput, runResponseFailure, traceDestinations, waitCloseEvent } from '../temporal/runs.js';
+import { describeRun, outcomeOf, runInput, runResponseFailure, waitCloseEvent } from '../temporal/runs.js';
 import { GRPC, grpcCode } from '../temporal/engine.js';
-import { startExecution, startWorkflowId } from './start.js';
+import { startExecution, startWorkflowId, type Started } from '../temporal/start.js';
 
 export const runRoutes = [
   defineRoute({
@@ -37,7 +38,7 @@ export const runRoutes = [
       ctx.state.workflowId = workflowId;
       // The start (catalog lookup included) is bounded by the run's timeout too, not only by the engine deadline.
       const startDeadline = Math.min(deadline, Date.now() + deps.config.engineTimeoutMs);
-      let started: Awaited<ReturnType<typeof startExecution>>;
+      let started: Started;
       try {
         started = await deps.client.withDeadline(startDeadline, () => startExecution(deps, { ...request, workflowId }));
       } catch (err) {
@@ -66,7 +67,7 @@ export const runRoutes = [
         runId: started.runId,
         input,
         output: outcome.output,
-        trace: { destinations: traceDestinations(info?.memo) },
+        trace: { destinations: traceDestinationsOf(info ?? {}) },
         status: outcome.status,
         ...runResponseFailure(outcome),
       };

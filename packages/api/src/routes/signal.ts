@@ -3,7 +3,7 @@ import { defineRoute } from '../route.js';
 import { executionRefSchema, workflowIdSchema } from '../schemas/common.js';
 import { handlerName, payloadRequestSchema } from '../schemas/workflow.js';
 import { engine } from '../temporal/engine.js';
-import { handlerArgs, latestRunningRun } from './handler-args.js';
+import { handlerArgs, latestRunningRun } from '../handler-args.js';
 
 export const signalRoutes = [
   defineRoute({

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type Koa from 'koa';
-import { ApiError } from '../errors.js';
+import { ApiError, exposedMessage } from '../errors.js';
 import { defineRoute, type ApiState, type Deps } from '../route.js';
 import { idParams, runParams } from '../schemas/common.js';
 import { latestStreamQuerySchema, streamQuerySchema } from '../schemas/history.js';
@@ -80,7 +80,7 @@ async function stream(
       if (!signal.aborted) {
         ctx.state.log?.error({ err, workflowId }, 'history stream failed');
         const e = err instanceof ApiError ? err : new ApiError('InternalError');
-        write(frame('error', { error: e.type, message: e.message, workflowId }));
+        write(frame('error', { error: e.type, message: exposedMessage(e), workflowId }));
       }
     } finally {
       clearInterval(keepAlive);

@@ -1,8 +1,9 @@
+import { traceDestinationsOf } from '@skein/names/traces';
 import { ApiError } from '../errors.js';
 import { defineRoute } from '../route.js';
 import { runParams } from '../schemas/common.js';
 import { traceLogResponseSchema } from '../schemas/workflow.js';
-import { describeRun, runStart, traceDestinations } from '../temporal/runs.js';
+import { describeRun, runStart } from '../temporal/runs.js';
 
 export const traceLogRoutes = [
   defineRoute({
@@ -26,7 +27,7 @@ export const traceLogRoutes = [
       const info = await describeRun(deps.client, params.id, params.rid);
       if (info.status === 'running') throw new ApiError('WorkflowNotCompletedError', { workflowId: params.id });
       const read = await deps.traces.read(
-        { workflowId: info.workflowId, runId: info.runId, root: info.root, taskQueue: info.taskQueue, destinations: traceDestinations(info.memo) },
+        { workflowId: info.workflowId, runId: info.runId, root: info.root, taskQueue: info.taskQueue, destinations: traceDestinationsOf(info) },
         () => runStart(deps.client, info.root.workflowId, info.root.runId),
         AbortSignal.any([ctx.state.signal, AbortSignal.timeout(10_000)]),
       );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import 'zod-openapi';
 import { boundedName, catalogNameSchema, isoDateTime, jsonValue } from './common.js';
-import { cronProblem, durationMs, isTimeZone, MIN_EVERY_MS } from '@skein/runtime';
+import { cronProblem, durationMs, isTimeZone, MIN_EVERY_MS } from '@skein/settings';
 
 /** What a schedule does when a start comes due while its previous run is still open (Temporal's overlap policy). */
 export const OVERLAP_POLICIES = ['skip', 'buffer_one', 'buffer_all', 'cancel_other', 'terminate_other', 'allow_all'] as const;

@@ -41,12 +41,6 @@ export interface RunInfo {
 /** Temporal's search attribute naming the schedule that started a run. */
 export const SCHEDULED_BY_ID = defineSearchAttributeKey('TemporalScheduledById', SearchAttributeType.KEYWORD);
 
-/** Trace destinations of a run from its memo `skeinTrace` (only the members present). */
-export interface TraceDestinations {
-  local?: string;
-  remote?: string;
-}
-
 /**
  * A closed run never changes, so its description is kept (at most {@link CLOSED_MAX} runs, 5 minutes) and
  * pinned reads of it (history pages, result, input) skip the engine round trip.
@@ -90,15 +84,6 @@ export async function describeRun(client: Client, workflowId: string, runId?: st
     closedRuns.set(`${workflowId}\u0000${info.runId.toLowerCase()}`, info);
   }
   return info;
-}
-
-/** The `trace.destinations` object from a run's memo: only string members `local`/`remote` that are present. */
-export function traceDestinations(memo: Record<string, unknown> | undefined): TraceDestinations {
-  const t = memo?.skeinTrace as { local?: unknown; remote?: unknown } | undefined;
-  const out: TraceDestinations = {};
-  if (t && typeof t.local === 'string' && t.local) out.local = t.local;
-  if (t && typeof t.remote === 'string' && t.remote) out.remote = t.remote;
-  return out;
 }
 
 /**

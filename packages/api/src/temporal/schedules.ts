@@ -11,7 +11,7 @@ import {
   type ScheduleOptions,
 } from '@temporalio/client';
 import ms from 'ms';
-import { DECLARED_SCHEDULE_MEMO_KEY, SCHEDULE_TIMES_MEMO_KEY, durationMs, temporalScheduleTimes } from '@skein/runtime';
+import { DECLARED_SCHEDULE_MEMO_KEY, SCHEDULE_TIMES_MEMO_KEY, durationMs, temporalScheduleTimes } from '@skein/settings';
 import { ApiError } from '../errors.js';
 import type { OverlapPolicy, ScheduleDefinitionInput } from '../schemas/schedules.js';
 import { engineError, GRPC, grpcCode } from './engine.js';

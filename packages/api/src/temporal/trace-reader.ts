@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { LRUCache } from 'lru-cache';
-import type { TraceDestinations } from './runs.js';
+import { rootTraceObjectKey, type RemoteTraceLocation, type TraceDestinations } from '@skein/names/traces';
 import { readTraceFile } from './trace-file.js';
-import { localTraceFile, remoteTraceKey, type TraceBucket } from './trace-source.js';
+import { localTraceFile } from './trace-source.js';
 
 /** Largest trace the API reads (bytes). */
 export const MAX_TRACE_BYTES = 50 * 1024 * 1024;
@@ -58,7 +58,7 @@ export type RootFacts = () => Promise<{ workflowType: string; startedAt: number 
 export class TraceReader {
   readonly #dir: string | null;
   readonly #advertisedBy: AdvertisedTraceDirs;
-  readonly #s3: Promise<{ client: S3Client; location: TraceBucket }> | null;
+  readonly #s3: Promise<{ client: S3Client; location: RemoteTraceLocation }> | null;
   /** Advertised folders per catalog, each kept {@link FOLDERS_TTL_MS}; bounded, since any caller may name any catalog. */
   readonly #folders = new LRUCache<string, { dirs: Promise<string[]> }>({ max: FOLDERS_MAX_CATALOGS, ttl: FOLDERS_TTL_MS });
 
@@ -105,7 +105,7 @@ export class TraceReader {
   async #readRemote(url: string, rootWorkflowId: string, rootFacts: RootFacts, signal: AbortSignal): Promise<unknown> {
     if (!this.#s3) throw new Error('no S3 destination is configured (SKEIN_TRACE_S3_BUCKET)');
     const { client, location } = await this.#s3;
-    const key = remoteTraceKey(location, url, { workflowId: rootWorkflowId, ...(await rootFacts()) });
+    const key = rootTraceObjectKey(location, url, { workflowId: rootWorkflowId, ...(await rootFacts()) });
     if (!key) throw new Error(`not this run's object in bucket "${location.bucket}" under prefix "${location.prefix}"`);
     const res = await client.send(new GetObjectCommand({ Bucket: location.bucket, Key: key }), { abortSignal: signal });
     if (res.ContentLength === undefined || res.ContentLength > MAX_TRACE_BYTES) {
@@ -149,7 +149,7 @@ export class TraceReader {
  * profile's `services` section or `endpoint_url`), else its region.
  * @throws when the SDK cannot read its settings.
  */
-async function traceBucketClient(bucket: { bucket: string; prefix: string }): Promise<{ client: S3Client; location: TraceBucket }> {
+async function traceBucketClient(bucket: { bucket: string; prefix: string }): Promise<{ client: S3Client; location: RemoteTraceLocation }> {
   const options = { maxAttempts: 2, requestHandler: { connectionTimeout: 3_000, requestTimeout: 10_000 } };
   const probe = new S3Client(options);
   const resolve = (probe.config as { serviceConfiguredEndpoint?: () => Promise<string | undefined> }).serviceConfiguredEndpoint;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { apiSettings, createApiServer, loadApiConfig } from '@skein/api';
-import { loadSettings } from '@skein/runtime';
+import { loadSettings } from '@skein/settings';
 import { workerSettings } from '@skein/worker/settings';
 import { devEngine, portIsFree, type DevEngine } from '../dev/engine.js';
 import { startMetricsProxy, type MetricsProxy } from '../dev/metrics-proxy.js';

@@ -19,7 +19,7 @@ import {
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
-import { TRACE_MEMO_KEY, traceFilePath, traceObjectKey, traceObjectUrl, type RemoteTraceLocation, type TraceDestinations } from '../hooks/details.js';
+import { TRACE_MEMO_KEY, traceFilePath, traceObjectKey, traceObjectUrl, type RemoteTraceLocation, type TraceDestinations } from '@skein/names/traces';
 import { serializeError } from '../hooks/serialize.js';
 import { effectiveActivityOptions, workflowLevelOptions } from '../shared/activity-options.js';
 import { sinks } from './sinks.js';

@@ -1,59 +1,36 @@
 /**
- * The packages a validation covers: the validated root and every exposed package discovery found, each with its
- * package.json (read by the core's one reader) and its file list (the core's one walker, on the judged side of a
- * compiled layout). Symlinks that lead out of a package are reported as `fs/outside-package`.
+ * The packages a validation covers: the validated root and every exposed package discovery found, each with the
+ * facts discovery worked out of it (package.json, entry, layout, file list on the judged side of a compiled
+ * layout, kept on the analysis session) and what only the validator asks: the files a publish would include.
+ * Symlinks that lead out of a package are reported as `fs/outside-package`.
  */
 import * as path from 'node:path';
-import {
-  Diagnostics,
-  exposeState,
-  isSkippedDirName,
-  layoutOf,
-  readManifest,
-  resolveEntry,
-  walkFiles,
-  type AnalysisSession,
-  type Manifest,
-} from '@skein/discovery';
+import { packageFactsOf, type AnalysisSession, type Manifest } from '@skein/discovery';
 import { meta as outsidePackage } from '../rules/fs/outside-package.js';
 import type { PackageInfo } from '../types.js';
 import { toDiagnostic } from './file-linter.js';
 import { publishedFiles } from './published-files.js';
 
-/** Upper bound on the files one package lists, so a pathological tree cannot exhaust memory. */
-const MAX_PACKAGE_FILES = 200_000;
-
 /**
- * Loads one package: package.json (absent or malformed: `{}`; discovery reports those) and its files.
- * @param published true/false to force, null to decide from the expose flag (package rule 4)
+ * One package as the rules see it: discovery's facts of it (package.json, whether it is published, file list),
+ * which the session holds, plus the files a publish would include. Its symlinks that lead out of it are reported
+ * here as `fs/outside-package`.
+ * @param published true/false to force, null to decide from the expose flag (package rule 4); used only when the
+ *   session holds no facts of `root` yet
  */
 export function loadPackage(session: AnalysisSession, root: string, published: boolean | null): PackageInfo {
-  const read = readManifest(session.fs, root, new Diagnostics());
-  const packageJson = read.ok ? read.json : {};
-  const packageJsonText = read.ok ? read.text : '';
-  const isPublished = published ?? exposeState(packageJson) === 'exposed';
-  const entry = isPublished ? resolveEntry(session.fs, root, packageJson) : undefined;
-  const layout = layoutOf(session.fs, root, entry?.ok ? entry.file : undefined);
-  let count = 0;
-  const files = walkFiles(
-    session.fs,
-    root,
-    {
-      skipDir: (name, real) => isSkippedDirName(name) || layout.skipped.has(real),
-      wantFile: () => ++count <= MAX_PACKAGE_FILES,
-      onOutside: (file, target) =>
-        session.diagnostics.add(toDiagnostic(outsidePackage, file, { messageId: 'symlink', data: { file: path.relative(root, file), target } })),
-    },
-    session.diagnostics,
-  );
+  const facts = packageFactsOf(session, root, published);
+  for (const { file, target } of facts.outside) {
+    session.diagnostics.add(toDiagnostic(outsidePackage, file, { messageId: 'symlink', data: { file: path.relative(root, file), target } }));
+  }
   return {
     root,
-    packageJsonPath: path.join(root, 'package.json'),
-    packageJsonText,
-    packageJson,
-    files,
-    publishedFiles: publishedFiles(root, files, packageJson, Array.isArray(packageJson.files) ? undefined : ignoreFileOf(session, root)),
-    published: isPublished,
+    packageJsonPath: facts.manifest,
+    packageJsonText: facts.text,
+    packageJson: facts.json,
+    files: facts.files,
+    publishedFiles: publishedFiles(root, facts.files, facts.json, Array.isArray(facts.json.files) ? undefined : ignoreFileOf(session, root)),
+    published: facts.published,
   };
 }
 

@@ -15,6 +15,7 @@ import {
   resolveEntry,
   resolveModuleFile,
   resolveSpecifier,
+  splitBareSpecifier,
   statOrUndefined,
   type FileSystem,
 } from '@skein/discovery';
@@ -29,16 +30,10 @@ import type { FileRole, ResolvedImport } from '../types.js';
 export const SANDBOX_SAFE_PACKAGES: readonly string[] = ['@temporalio/workflow', '@temporalio/common', '@skein/core'];
 
 /**
- * Entries of `@skein/core` that are Node-only: the hook-file API, the activity runtime (`Context`, `Event`, `Tracing`) and the worker's Temporal
- * client. They work in steps, evaluators and hook files; in workflow code the bundler cannot load them.
+ * Entries of `@skein/core` that are Node-only: the hook-file API, the activity runtime (`Context`, `Event`, `Tracing`), the worker's Temporal
+ * client and the worker's own share (`@skein/core/internal`). They work in steps, evaluators and hook files; in workflow code the bundler cannot load them.
  */
-export const NODE_ONLY_CORE_ENTRIES: readonly string[] = ['@skein/core/hooks', '@skein/core/sdk/runtime', '@skein/core/temporal'];
-
-/** The package a bare specifier names: `@scope/name` or `name` (`@scope/name/sub` → `@scope/name`). */
-function packageName(specifier: string): string {
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] as string);
-}
+export const NODE_ONLY_CORE_ENTRIES: readonly string[] = ['@skein/core/hooks', '@skein/core/sdk/runtime', '@skein/core/temporal', '@skein/core/internal'];
 
 /**
  * The answer for a non-relative specifier when it depends on the specifier alone, whoever imports it: a Node built-in,
@@ -47,8 +42,8 @@ function packageName(specifier: string): string {
 function specifierOnlyAnswer(specifier: string): ResolvedImport | undefined {
   if (isBuiltin(specifier)) return { kind: 'builtin', name: specifier.replace(/^node:/, '') };
   if (NODE_ONLY_CORE_ENTRIES.includes(specifier)) return { kind: 'node-only', name: specifier };
-  const name = packageName(specifier);
-  return SANDBOX_SAFE_PACKAGES.includes(name) ? { kind: 'sandbox-safe', name } : undefined;
+  const name = splitBareSpecifier(specifier)?.name;
+  return name !== undefined && SANDBOX_SAFE_PACKAGES.includes(name) ? { kind: 'sandbox-safe', name } : undefined;
 }
 
 /** The answer for a specifier that names nothing (one object: answers are never modified). */
@@ -140,8 +135,9 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
 
   /** A bare specifier that is neither a built-in nor a sandbox-safe package, through `node_modules`. */
   const resolveBare = (fromFile: string, specifier: string): ResolvedImport => {
-    const name = packageName(specifier);
-    const subpath = specifier === name ? '.' : '.' + specifier.slice(name.length);
+    const bare = splitBareSpecifier(specifier);
+    if (!bare) return UNRESOLVED;
+    const { name, subpath } = bare;
     let dir = path.dirname(fs.realpath(fromFile) ?? fromFile);
     for (;;) {
       const candidate = path.join(dir, 'node_modules', name);

@@ -4,8 +4,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WorkerStartupError } from '../errors.js';
-import type { LoadedProject } from '../load.js';
+import { WorkerStartupError } from '../check/errors.js';
+import type { LoadedProject } from '../host/load.js';
 import { workflowEntrySource } from './entry.js';
 import { primeWebpackCache } from './prime.js';
 import type { StubLoaderOptions, StubSpec } from './stub-spec.js';
@@ -15,7 +15,7 @@ import { BundleCache } from './cache.js';
 import type { FileDigests } from '../cache/file-digests.js';
 import { digest, stableText } from './digest.js';
 import { withoutSourcesContent } from './source-map.js';
-import type { RemoteTraceLocation } from '@skein/core';
+import type { RemoteTraceLocation } from '@skein/names/traces';
 
 export { activityFileTest, coreWorkflowEntry, withTypeScriptSources } from './webpack.js';
 
@@ -66,11 +66,14 @@ function toolVersions(): Record<string, string> {
     }
   };
   const own = path.dirname(fileURLToPath(import.meta.url));
-  // The bundling code itself (this folder) by content: Skein's own development changes it without a version bump.
-  const sources = readdirSync(own)
-    .filter((f) => /\.(c?[jt]s)$/.test(f))
-    .sort()
-    .map((f) => `${f}:${digest(readFileSync(path.join(own, f)))}`);
+  const interceptors = path.join(own, '..', 'interceptors');
+  // The bundling code itself (this folder) and the workflow interceptors compiled into every bundle, by content:
+  // Skein's own development changes them without a version bump.
+  const code = (dir: string, only: RegExp) =>
+    readdirSync(dir)
+      .filter((f) => /\.(c?[jt]s)$/.test(f) && only.test(f))
+      .map((f) => `${path.relative(own, path.join(dir, f))}:${digest(readFileSync(path.join(dir, f)))}`);
+  const sources = [...code(own, /./), ...code(interceptors, /^(tracing-interceptors|workflow-tracing)\./)].sort();
   return {
     skeinWorker: version(fileURLToPath(new URL('../../package.json', import.meta.url))),
     skeinCore: versionNear(coreWorkflowEntry()),
@@ -116,10 +119,10 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
   // Generated inputs live at content-named paths, stable across restarts (webpack's cache keys on paths).
   const workDir = cache ? path.join(cache.dir, 'work') : await mkdtemp(path.join(tmpdir(), 'skein-bundle-'));
   await mkdir(workDir, { recursive: true });
-  // Named without the trace folder: the entry's path is in the bundle (its module id, its source map), and a
-  // build ID must not change with where a machine keeps traces (the folder itself is replaced before hashing).
-  const placeFreeEntry = settings.traceDir ? entrySource.split(JSON.stringify(settings.traceDir)).join('"<traceDir>"') : entrySource;
-  const entryFile = path.join(workDir, `workflows-${digest(placeFreeEntry).slice(0, 16)}.cjs`);
+  // Named after everything compiled into it (the trace destinations included), so two workers of one project that
+  // bundle different entries never write the same file: each webpack run reads its own. The name stays out of the
+  // build ID: module ids drop its digest (`module-ids.ts`) and the build ID hashes the code without its source map.
+  const entryFile = path.join(workDir, `workflows-${digest(entrySource).slice(0, 16)}.cjs`);
   const stubsFile = path.join(workDir, `stubs-${digest(stubsText).slice(0, 16)}.json`);
   await writeIfChanged(entryFile, entrySource);
   await writeIfChanged(stubsFile, stubsText);

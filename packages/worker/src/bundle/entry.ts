@@ -1,5 +1,5 @@
-import type { RemoteTraceLocation } from '@skein/core';
-import type { LoadedWorkflow } from '../load.js';
+import type { RemoteTraceLocation } from '@skein/names/traces';
+import type { LoadedWorkflow } from '../host/load.js';
 
 /**
  * Source of the generated module the workflow bundle is built from (CommonJS, written as a `.cjs` file): one

@@ -5,7 +5,7 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import lockfile from 'proper-lockfile';
-import { enableTypeScriptSources } from '../typescript/resolve-hook.js';
+import { enableTypeScriptSources } from '../host/typescript/resolve-hook.js';
 import { primeLock } from './prime.js';
 import { runWebpack, type WebpackRun } from './webpack.js';
 

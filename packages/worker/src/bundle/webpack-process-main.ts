@@ -3,7 +3,7 @@
  * the bundle and the files it read (or the error) and exits. It never writes webpack's persistent cache (the
  * compiler is left unclosed and discarded with the process). It also exits when its parent goes away.
  */
-import { enableTypeScriptSources } from '../typescript/resolve-hook.js';
+import { enableTypeScriptSources } from '../host/typescript/resolve-hook.js';
 import { runWebpack, type WebpackRun } from './webpack.js';
 import type { WebpackProcessResult } from './webpack-process.js';
 

@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, type BundleOptions } from '@temporalio/worker';
 import { WORKFLOW_BUNDLE_CONDITIONS } from '@skein/core';
 import { classifyFile } from '@skein/discovery';
-import type { LoadedProject } from '../load.js';
+import type { LoadedProject } from '../host/load.js';
 import { LocationFreeModuleIds } from './module-ids.js';
-import { tracingInterceptorsModule } from './workflow-tracing.js';
+import { tracingInterceptorsModule } from '../interceptors/workflow-tracing.js';
 import type { StubLoaderOptions } from './stub-spec.js';
 
 /** The loader module next to this one: `.cjs` when compiled, the `.cts` source under a TypeScript runner. */

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { loadSettings } from '@skein/runtime';
-import { workerSettings } from '../settings.js';
+import { loadSettings } from '@skein/settings';
+import { workerSettings } from '../host/settings.js';
 import { FileDigests } from './file-digests.js';
 import { ValidationCache } from './validation-cache.js';
 

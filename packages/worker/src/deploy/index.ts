@@ -12,8 +12,8 @@ export {
   type DeploymentVersion,
   type VersionState,
 } from './deployment.js';
-export { publishCatalog, publishCurrentCatalog, readCatalogRecord, retireOtherCatalog, CatalogRecordMismatchError, type CatalogDocument } from '../catalog.js';
+export { publishCatalog, publishCurrentCatalog, readCatalogRecord, retireOtherCatalog, CatalogRecordMismatchError, type CatalogDocument } from './catalog.js';
 export { versionProjects, PROJECT_METADATA_KEY } from './project-identity.js';
 export { syncDeclaredSchedules, declaredScheduleOptions, type ScheduleSyncReport, type DeclaringDocument } from './schedules.js';
-export { livePollers, type LivePoller } from '../catalog-ownership.js';
-export { loadEngineConfig, loadDeploymentConfig, type EngineConnectionConfig, type DeploymentConfig } from '../config.js';
+export { livePollers, type LivePoller } from './catalog-ownership.js';
+export { loadEngineConfig, loadDeploymentConfig, type EngineConnectionConfig, type DeploymentConfig } from '../host/config.js';

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
-import { WorkerStartupError } from '../errors.js';
+import { WorkerStartupError } from '../check/errors.js';
 
 /** Key of a build's project identity in its deployment version's metadata. */
 export const PROJECT_METADATA_KEY = 'skein.project';

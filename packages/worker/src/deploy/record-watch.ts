@@ -9,7 +9,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import protoModule from '@temporalio/proto';
 import pRetry from 'p-retry';
 import type { Logger } from 'pino';
-import { publishCatalog, recordVersionCatalog, type CatalogDocument } from '../catalog.js';
+import { publishCatalog, recordVersionCatalog, type CatalogDocument } from './catalog.js';
 import { describeDeployment } from './deployment.js';
 
 /** `@temporalio/proto` is CommonJS: its namespace is read off the default export. */

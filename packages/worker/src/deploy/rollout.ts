@@ -9,8 +9,8 @@
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import pRetry from 'p-retry';
-import { dropVersionCatalog, publishCatalog, recordVersionCatalog, type CatalogDocument } from '../catalog.js';
-import { retireCatalog } from '../catalog-ownership.js';
+import { dropVersionCatalog, publishCatalog, recordVersionCatalog, type CatalogDocument } from './catalog.js';
+import { retireCatalog } from './catalog-ownership.js';
 import { describeDeployment, grpcCode, promoteWhenReady, type DeploymentState, type PromoteOutcome } from './deployment.js';
 import { watchDrainage } from './drain-watch.js';
 import { keepLease, type LeaseKeeper } from './lease.js';

@@ -5,8 +5,8 @@
  * as declared (memo `skeinDeclared`) are ever touched; those created through the API are left alone.
  */
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client, type ScheduleOptions } from '@temporalio/client';
-import { DECLARED_SCHEDULE_MEMO_KEY, SCHEDULE_TIMES_MEMO_KEY, declaredScheduleId, temporalScheduleTimes } from '@skein/runtime';
-import type { DeclaredSchedule } from '../load.js';
+import { DECLARED_SCHEDULE_MEMO_KEY, SCHEDULE_TIMES_MEMO_KEY, declaredScheduleId, temporalScheduleTimes } from '@skein/settings';
+import type { DeclaredSchedule } from '../host/load.js';
 
 /** What a sync reads of a catalog document: its catalog and each workflow's declared schedules. */
 export interface DeclaringDocument {

@@ -4,7 +4,7 @@
  */
 import { createServer } from 'node:net';
 import type { MetricsExporterConfig } from '@temporalio/worker';
-import type { MetricsConfig } from '../config.js';
+import type { MetricsConfig } from '../host/config.js';
 import { SKEIN_HISTOGRAM_BUCKETS } from './worker-metrics.js';
 
 /** A metrics setting with its port decided (a Prometheus port 0 replaced by a free one). */

@@ -3,7 +3,8 @@
  * many workers ran its parts. History is the record every worker wrote through, so the tree is complete
  * whichever worker assembles it (see docs/architecture.md, "Run time: one trace per run tree").
  */
-import { MAX_CAUSE_DEPTH, WEBHOOK_REQUEST_SUMMARY, WEBHOOK_RESUME_SIGNAL, type SerializedError, type TraceEvent } from '@skein/core';
+import { WEBHOOK_REQUEST_SUMMARY, WEBHOOK_RESUME_SIGNAL, type SerializedError } from '@skein/core';
+import { MAX_CAUSE_DEPTH, type TraceEvent } from '@skein/core/internal';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { carriedAttemptErrors } from './attempts.js';

@@ -14,7 +14,8 @@
  *   the workflow interceptor removes the carrier from any failure that reaches the workflow all the same, as the
  *   cause of a schedule-to-close timeout).
  */
-import { ATTEMPT_ERRORS_KEY, type SerializedError } from '@skein/core';
+import { type SerializedError } from '@skein/core';
+import { ATTEMPT_ERRORS_KEY } from '@skein/core/internal';
 import type { Info } from '@temporalio/activity';
 import { ApplicationFailure, TemporalFailure, defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';

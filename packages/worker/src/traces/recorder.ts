@@ -1,6 +1,8 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { traceFilePath, type SerializedError, type TraceDestinations, type TraceEvent, type WorkflowDetails } from '@skein/core';
+import { type SerializedError, type WorkflowDetails } from '@skein/core';
+import { type TraceEvent } from '@skein/core/internal';
+import { traceFilePath, type TraceDestinations } from '@skein/names/traces';
 import { asHistoryNames } from './attempts.js';
 import { assembleTrace, type AssemblySources, type ClosingRun, type RunOutcome } from './assemble.js';
 import { reportTraceExport } from './outcome.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { traceObjectKey, traceObjectKeyFromUrl, type RemoteTraceLocation } from '@skein/core';
+import { rootTraceObjectKey, type RemoteTraceLocation } from '@skein/names/traces';
 import type { Logger } from 'pino';
 import { reportTraceExport } from './outcome.js';
 import { TraceSpool, type SpoolClaim, type SpooledTrace } from './spool.js';
@@ -128,16 +128,15 @@ export class S3TraceExporter implements TraceExporter {
    */
   async export(trace: TraceFile, destinations: { remote?: string }): Promise<void> {
     if (!destinations.remote) return;
-    const key = traceObjectKeyFromUrl(this.location, destinations.remote);
     const at = { destination: 'remote' as const, workflowId: trace.root.workflowId, runId: trace.root.runId };
     const { name: workflowType, startedAt } = trace.tree;
-    const own =
-      typeof workflowType === 'string' && typeof startedAt === 'number'
-        ? traceObjectKey(this.location.prefix, { workflowType, workflowId: trace.root.workflowId, startedAt })
-        : undefined;
     // Only this root's own object: a memo (which anyone with engine access can write) never redirects an upload
     // onto another run's trace, not even onto another run of the same workflow id.
-    if (!key || key !== own) {
+    const key =
+      typeof workflowType === 'string' && typeof startedAt === 'number'
+        ? rootTraceObjectKey(this.location, destinations.remote, { workflowType, workflowId: trace.root.workflowId, startedAt })
+        : undefined;
+    if (!key) {
       this.logger.warn(
         { ...at, remote: destinations.remote },
         "trace not uploaded: its memo names an object that is not this run's under SKEIN_TRACE_S3_BUCKET/SKEIN_TRACE_S3_PREFIX",

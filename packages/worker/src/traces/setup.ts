@@ -1,10 +1,11 @@
 import path from 'node:path';
-import { HTTP_REQUEST_ACTIVITY_TYPE, traceDestinationsOf, type RemoteTraceLocation } from '@skein/core';
+import { HTTP_REQUEST_ACTIVITY_TYPE } from '@skein/core';
+import { traceDestinationsOf, type RemoteTraceLocation } from '@skein/names/traces';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import type { ActivityResolver } from '../activities.js';
-import { WorkerStartupError } from '../errors.js';
-import type { TraceConfig } from '../config.js';
+import type { ActivityResolver } from '../host/activities.js';
+import { WorkerStartupError } from '../check/errors.js';
+import type { TraceConfig } from '../host/config.js';
 import { TraceRecorder, type TraceEngine } from './recorder.js';
 import type { S3Client } from '@aws-sdk/client-s3';
 // The AWS SDK (about 140 ms of CPU to import on a fresh compile cache) is loaded only when S3 traces are on.

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { discover } from '@skein/discovery';
 import { bundleWorkflows } from '../../src/bundle/bundle.js';
 import { computeBuildId, resolveBuildId } from '../../src/deploy/build-id.js';
-import { loadProject } from '../../src/load.js';
+import { loadProject } from '../../src/host/load.js';
 
 /** A small TypeScript project shaped like a real one: src/ with `.js`-suffixed imports, a dependency, a hook file. */
 function writeProject(root: string): void {

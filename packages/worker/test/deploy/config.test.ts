@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadDeploymentConfig, loadWorkerConfig } from '../../src/config.js';
+import { loadDeploymentConfig, loadWorkerConfig } from '../../src/host/config.js';
 
 describe('deployment settings', () => {
   it('defaults: the deployment is named after the catalog, the build ID is computed, promotion is automatic', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ProjectMismatchError, resolveProjectIdentity } from '../../src/deploy/project-identity.js';
-import { WorkerStartupError } from '../../src/errors.js';
+import { WorkerStartupError } from '../../src/check/errors.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'skein-identity-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

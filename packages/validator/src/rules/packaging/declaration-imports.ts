@@ -29,8 +29,3 @@ export async function declarationImports(text: string): Promise<DeclarationImpor
   preProcess ??= load();
   return (await preProcess)(text);
 }
-
-/** True for declaration files (`.d.ts`, `.d.mts`, `.d.cts`). */
-export function isDeclarationFile(file: string): boolean {
-  return /\.d\.[mc]?ts$/.test(file);
-}

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import { createRule } from '../../create-rule.js';
-import { isDeclarationFile } from './declaration-imports.js';
+import { isDeclarationFile } from '@skein/discovery';
 
 const TS_TO_JS: Record<string, string> = { '.ts': '.js', '.mts': '.mjs', '.cts': '.cjs' };
 

@@ -5,7 +5,8 @@
  */
 import * as path from 'node:path';
 import { createRule } from '../../create-rule.js';
-import { declarationImports, isDeclarationFile } from './declaration-imports.js';
+import { isDeclarationFile } from '@skein/discovery';
+import { declarationImports } from './declaration-imports.js';
 import { dependencyFields } from './package-json.js';
 
 const isZod = (specifier: string) => specifier === 'zod' || specifier.startsWith('zod/');

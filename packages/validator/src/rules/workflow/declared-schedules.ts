@@ -2,12 +2,12 @@
  * `workflow/declared-schedules`: the schedules a workflow declares (`workflow({ schedules: [...] })`) are read
  * statically and checked as the engine will need them: each is an object literal with a static `id` (unique, letters,
  * digits, `_`, `-`), static `cron` entries (5 fields, a predefined form or `@every <duration>`) and/or a static
- * `every` of at least 1s, and a known IANA `timezone`. The same checks (`scheduleTimesProblems` of @skein/runtime)
+ * `every` of at least 1s, and a known IANA `timezone`. The same checks (`scheduleTimesProblems` of @skein/settings)
  * run in the API, so a schedule the validator accepts is one the API would accept. The `input` is checked against
  * the workflow's input schema when the worker loads the workflow (the schema is code, not read statically).
  */
 import type { Node, ObjectExpression, ObjectProperty } from '@babel/types';
-import { scheduleTimesProblems } from '@skein/runtime';
+import { scheduleTimesProblems } from '@skein/settings';
 import { createRule } from '../../create-rule.js';
 import { coreBindings, definitionKind, type CoreBindings } from '../util/ast.js';
 

@@ -1,0 +1,173 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createApp } from '../src/app.js';
+import { loadApiConfig } from '../src/config.js';
+import { ApiError } from '../src/errors.js';
+import { ApiMetrics } from '../src/metrics/registry.js';
+import { defineRoute, type Deps } from '../src/route.js';
+
+// Routing and error rendering of the Koa app alone: these routes never reach the engine, so no client is given.
+const routes = [
+  defineRoute({
+    method: 'post',
+    path: '/things/{id}',
+    operationId: 'makeThing',
+    summary: 'test route',
+    tag: 'Test',
+    params: z.object({ id: z.string().regex(/^[a-z]+$/) }),
+    responses: { 200: { description: 'ok' } },
+    async handler({ ctx }) {
+      ctx.body = { ok: true };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/things/{id}',
+    operationId: 'getThing',
+    summary: 'test route',
+    tag: 'Test',
+    responses: { 200: { description: 'ok' } },
+    async handler({ ctx }) {
+      ctx.body = { ok: true };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/old/{id}',
+    operationId: 'oldThing',
+    summary: 'deprecated test route',
+    tag: 'Test',
+    deprecated: { successor: 'stop' },
+    params: z.object({ id: z.string() }),
+    query: z.object({ fail: z.enum(['client', 'server', 'crash', 'invalid']).optional() }),
+    responses: { 200: { description: 'ok' } },
+    async handler({ ctx, params, query }) {
+      if (query.fail === 'invalid') throw new ApiError('ValidationError', { message: 'nope', issues: [] });
+      ctx.state.runId = 'run-1';
+      if (query.fail === 'client') throw new ApiError('WorkflowExecutionAlreadyCompletedError', { workflowId: params.id });
+      if (query.fail === 'server') throw new ApiError('InternalError', { message: 'engine said: secret detail', workflowId: params.id });
+      if (query.fail === 'crash') throw new Error('secret stack');
+      ctx.body = { ok: true };
+    },
+  }),
+];
+
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  const config = loadApiConfig({ PORT: '0' });
+  const deps = {
+    client: undefined as never,
+    config,
+    catalogs: undefined as never,
+    traces: undefined as never,
+    health: { healthy: true },
+    shutdown: new AbortController().signal,
+    closing: new AbortController().signal,
+    logger: pino({ level: 'silent' }),
+    metrics: new ApiMetrics(() => true),
+  } satisfies Deps;
+  server = createServer(createApp(deps, routes).callback());
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.close();
+  await once(server, 'close');
+});
+
+const call = async (method: string, path: string) => {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: method === 'POST' ? { 'content-type': 'application/json' } : {},
+    body: method === 'POST' ? '{}' : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+};
+
+describe('requests no route answers', () => {
+  it('a known path with another method is 405 MethodNotAllowedError listing the allowed methods in Allow', async () => {
+    const res = await call('PATCH', '/things/abc');
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST, HEAD, GET');
+    expect(res.body).toEqual({ error: 'MethodNotAllowedError', message: 'PATCH is not allowed on /things/abc; allowed: POST, HEAD, GET', workflowId: null });
+  });
+
+  it('a method the router does not know on a known path is 405 too, never a bare 501', async () => {
+    const res = await call('PURGE', '/things/abc');
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST, HEAD, GET');
+    expect(res.body.error).toBe('MethodNotAllowedError');
+  });
+
+  it('an unknown path is 404 NotFoundError, whatever the method', async () => {
+    for (const method of ['GET', 'POST', 'PURGE']) {
+      const res = await call(method, '/nothing/here');
+      expect(res.status, method).toBe(404);
+      expect(res.headers.get('allow'), method).toBeNull();
+      expect(res.body, method).toEqual({ error: 'NotFoundError', message: `No route for ${method} /nothing/here`, workflowId: null });
+    }
+  });
+
+  it('OPTIONS on a known path answers 200 with Allow', async () => {
+    const res = await call('OPTIONS', '/things/abc');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('allow')).toBe('POST, HEAD, GET');
+  });
+
+  it('a matching route still answers', async () => {
+    expect(await call('GET', '/things/abc')).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await call('POST', '/things/abc')).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await call('POST', '/things/ABC')).toMatchObject({ status: 400, body: { error: 'ValidationError' } });
+  });
+});
+
+describe('errors of a deprecated route', () => {
+  const deprecation = (headers: Headers) => ({ deprecation: headers.get('deprecation'), sunset: headers.get('sunset'), link: headers.get('link') });
+
+  it('carry the deprecation headers, with Link naming the run once the handler knew it', async () => {
+    const ok = await call('POST', '/old/wf');
+    expect(ok.status).toBe(200);
+    expect(deprecation(ok.headers)).toEqual({
+      deprecation: 'true',
+      sunset: 'Thu, 16 Jul 2026 00:00:00 GMT',
+      link: '</workflow/wf/runs/run-1/stop>; rel="successor-version"',
+    });
+    for (const [fail, status] of [
+      ['client', 409],
+      ['server', 500],
+      ['crash', 500],
+    ] as const) {
+      const res = await call('POST', `/old/wf?fail=${fail}`);
+      expect(res.status, fail).toBe(status);
+      expect(deprecation(res.headers), fail).toEqual(deprecation(ok.headers));
+    }
+    const early = await call('POST', '/old/wf?fail=invalid');
+    expect(early.status).toBe(400);
+    expect(early.headers.get('link')).toBe('</workflow/wf/runs/{rid}/stop>; rel="successor-version"');
+    const badQuery = await call('POST', '/old/wf?fail=other');
+    expect(badQuery.status).toBe(400);
+    expect(deprecation(badQuery.headers).deprecation).toBe('true');
+  });
+
+  it('show their own message for a 4xx and only the generic one for a 5xx', async () => {
+    expect((await call('POST', '/old/wf?fail=client')).body).toEqual({
+      error: 'WorkflowExecutionAlreadyCompletedError',
+      message: 'The workflow run is already closed',
+      workflowId: 'wf',
+    });
+    const server = await call('POST', '/old/wf?fail=server');
+    expect(server.body).toEqual({ error: 'InternalError', message: 'Internal server error', workflowId: 'wf' });
+    const crash = await call('POST', '/old/wf?fail=crash');
+    expect(crash.body).toEqual({ error: 'InternalError', message: 'Internal server error', workflowId: null });
+    expect(JSON.stringify([server.body, crash.body])).not.toContain('secret');
+  });
+});

@@ -1,0 +1,14 @@
+/** Entry of the validation thread (see `validateIsolated`): validates `workerData.projectDir`, posts the result. */
+import { parentPort, workerData } from 'node:worker_threads';
+import { validate } from '@skein/validator';
+import { recordingFileSystem } from '../cache/recording-fs.js';
+
+const { projectDir } = workerData as { projectDir: string };
+try {
+  const recorder = recordingFileSystem();
+  const report = await validate(projectDir, { fs: recorder.fs });
+  parentPort!.postMessage({ report, observations: recorder.observations() });
+} catch (err) {
+  const e = err as Error;
+  parentPort!.postMessage({ error: { name: e.name, message: e.message, stack: e.stack } });
+}

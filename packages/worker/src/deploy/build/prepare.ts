@@ -1,0 +1,63 @@
+import type { RemoteTraceLocation } from '@skein/names/traces';
+import type { Manifest } from '@skein/discovery';
+import type { Logger } from 'pino';
+import { bundleWorkflows } from '../../bundle/bundle.js';
+import { openStartupCaches, startupCacheDir } from '../../cache/startup-caches.js';
+import { bundleCacheDirOf, loadWorkerConfig, traceDirOf } from '../../host/config.js';
+import { loadProject, type LoadedProject } from '../../host/load.js';
+import { traceRemoteOf } from '../../traces/setup.js';
+import { enableTypeScriptSources } from '../../host/typescript/resolve-hook.js';
+import { finishProjectCheck, beginProjectCheck } from '../../check/validate.js';
+
+/** A project checked, loaded and bundled the way a worker serving it would: what a build holds and a replay runs. */
+export interface PreparedProject {
+  manifest: Manifest;
+  project: LoadedProject;
+  /** The workflow bundle (`Worker.create({ workflowBundle: { code } })`). */
+  workflowCode: string;
+  /** The local trace directory compiled into the bundle (absolute), or null for none. */
+  traceDir: string | null;
+  /** The S3 trace destination compiled into the bundle (`traceRemoteOf` of the settings), or null for none. */
+  traceRemote: RemoteTraceLocation | null;
+  /** Whether the bundle came from the bundle cache. */
+  bundleCache: 'hit' | 'miss' | 'off';
+}
+
+/** Options of `prepareProject`; each defaults as for `startWorker` (environment, then `<projectDir>/.skein/...`). */
+export interface PrepareOptions {
+  logger: Logger;
+  /** Startup cache directory, or `false` for none (see `startupCacheDir`). */
+  startupCache?: string | false;
+  /** Workflow bundle cache directory, or `false` for none (see `bundleCacheDirOf`). */
+  bundleCache?: string | false;
+  /** Local trace directory compiled into the bundle, or `false` for none (see `traceDirOf`). */
+  traceDir?: string | false;
+}
+
+/**
+ * Validates the project at `projectDir` (refusing it on any error), imports its definitions and bundles its
+ * workflow code, through the same startup and bundle caches as a worker start: the steps `startWorker` takes
+ * before it contacts the engine, for `skein build` and `skein replay`.
+ * @throws WorkerStartupError: invalid project (the validator's report), a module that fails to load, bundling failure,
+ *   an S3 trace destination set without an AWS region.
+ */
+export async function prepareProject(projectDir: string, options: PrepareOptions): Promise<PreparedProject> {
+  enableTypeScriptSources();
+  const startupDir = startupCacheDir(projectDir, options.startupCache);
+  const caches = startupDir === false ? undefined : openStartupCaches(startupDir);
+  const checked = await finishProjectCheck(beginProjectCheck(projectDir, caches), options.logger);
+  const manifest = checked.manifest;
+  const project = await loadProject(manifest, caches);
+  const config = loadWorkerConfig();
+  const traceDir = traceDirOf(manifest.root, options.traceDir, config.traceDir);
+  // The same S3 destination a worker starting on the project would compile in.
+  const traceRemote = (await traceRemoteOf(config.trace))?.remote ?? null;
+  const bundled = await bundleWorkflows(project, {
+    ...(traceDir ? { traceDir } : {}),
+    ...(traceRemote ? { traceRemote } : {}),
+    cacheDir: bundleCacheDirOf(manifest.root, options.bundleCache, config.bundleCache),
+    ...(caches ? { digests: caches.digests } : {}),
+  });
+  await caches?.digests.save();
+  return { manifest, project, workflowCode: bundled.code, traceDir, traceRemote, bundleCache: bundled.cache };
+}
