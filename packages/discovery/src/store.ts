@@ -30,6 +30,8 @@ export interface Loaded {
   problems: LoadProblem[];
   /** True when the file does not exist (ENOENT/ENOTDIR). */
   missing?: boolean;
+  /** The parsed tree, kept only when the store's `keepAst` was set before the file was loaded (command shapes read it). */
+  ast?: File;
 }
 
 /**
@@ -48,6 +50,8 @@ export class ModuleStore {
   #filesRead = 0;
   /** Set by the session owner before files are loaded; called for every parsed file. */
   hook: ModuleHook | undefined;
+  /** Keep each parsed tree in `Loaded.ast` (set before loading by whoever derives command shapes; off by default). */
+  keepAst = false;
 
   constructor(
     readonly fs: FileSystem,
@@ -152,7 +156,7 @@ export class ModuleStore {
     const own = moduleFactsVisitors(info, source);
     this.#walk(file, ast, [...own.visitors, ...hooked], source, problems);
     own.finish();
-    return { info, problems };
+    return this.keepAst ? { info, problems, ast } : { info, problems };
   }
 }
 
