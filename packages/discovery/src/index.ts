@@ -54,6 +54,7 @@ export { moduleFactsVisitors, type ModuleFacts, type UnsupportedForm } from './u
 export {
   deriveCommandShapes,
   shapesOf,
+  SHAPES_FILE,
   SHAPES_FORMAT,
   type CommandKind,
   type PartialPoint,

@@ -36,7 +36,17 @@ export function shapesOf(session: AnalysisSession, manifest: Manifest): ShapeSet
     if (workflows[entry.name]) continue; // a duplicate name is its own finding; the first registration wins
     workflows[entry.name] = shapeOfWorkflow(session, manifest.root, entry);
   }
-  return { format: SHAPES_FORMAT, workflows };
+  return { format: SHAPES_FORMAT, project: projectName(session, manifest.root), workflows };
+}
+
+/** The `name` of the package.json at `root`, or null. */
+function projectName(session: AnalysisSession, root: string): string | null {
+  try {
+    const name = (JSON.parse(session.fs.readFile(`${root}/package.json`)) as { name?: unknown }).name;
+    return typeof name === 'string' ? name : null;
+  } catch {
+    return null;
+  }
 }
 
 function shapeOfWorkflow(session: AnalysisSession, root: string, entry: WorkflowEntry): WorkflowShape {

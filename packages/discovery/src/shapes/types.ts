@@ -74,9 +74,14 @@ export interface WorkflowShape {
   partial: PartialPoint[];
 }
 
+/** The file of a build (written by `skein build`) that records its `ShapeSet`. */
+export const SHAPES_FILE = 'command-shapes.json';
+
 /** The shapes of every workflow a project serves. */
 export interface ShapeSet {
   format: typeof SHAPES_FORMAT;
+  /** The project's package.json `name` (null when it has none): a baseline of another project is refused. */
+  project: string | null;
   /** By workflow name, in the manifest's order. */
   workflows: Record<string, WorkflowShape>;
 }
