@@ -114,7 +114,7 @@ function comparePart(old: ShapeNode, next: ShapeNode, mode: 'prefix' | 'whole', 
   const shared = new Set([...oldKeys].filter((k) => newKeys.has(k)));
   for (const p of oldPaths) {
     const end = mode === 'whole' ? p.tokens.length : lastWait(p.tokens) + 1;
-    if (end <= 0) continue;
+    if (end <= 0 && mode === 'prefix') continue; // no wait: no run can be stopped inside this path
     const verdict = matchPrefix(p, end, newPaths, shared, mode, part, fallbackAt);
     if (verdict) return verdict;
   }

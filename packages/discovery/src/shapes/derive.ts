@@ -80,6 +80,7 @@ type Bound =
   | { kind: 'pending' }
   | { kind: 'signal'; name: string }
   | { kind: 'context' }
+  | { kind: 'proxy' }
   | { kind: 'value' };
 
 /** What a callee turned out to be. */
@@ -110,6 +111,7 @@ function seq(items: ShapeNode[]): ShapeNode {
   const flat: ShapeNode[] = [];
   for (const item of items) {
     for (const n of item.kind === 'seq' ? item.items : [item]) {
+      if (flat.at(-1)?.kind === 'exit') break; // nothing after a return, throw, break or continue runs
       if (n.kind === 'wait' && flat.at(-1)?.kind === 'wait') continue;
       flat.push(n);
     }
@@ -210,7 +212,8 @@ export class ShapeWalker {
     this.ctx.stack.push(fn);
     try {
       const body = fn.body.type !== 'BlockStatement' ? this.expr(fn.body, inner) : this.block(fn.body.body, inner);
-      if (isWorkflowFn) return body;
+      // The workflow's own `fn: async (x) => step(x)`: the run waits for the returned promise.
+      if (isWorkflowFn) return fn.body.type !== 'BlockStatement' && issues(body) ? seq([body, { kind: 'wait', at: this.loc(scope, fn.body) }]) : body;
       return matters(body) ? { kind: 'call', body, at: this.loc(scope, fn) } : EMPTY;
     } finally {
       this.ctx.stack.pop();
@@ -253,6 +256,10 @@ export class ShapeWalker {
     if (fn) return void scope.names.set(id.name, fn);
     const signal = this.signalName(init, scope);
     if (signal !== undefined) return void scope.names.set(id.name, { kind: 'signal', name: signal });
+    if (init.type === 'CallExpression') {
+      const c = this.resolveCallee(init.callee, scope);
+      if (c.kind === 'primitive' && (c.name === 'proxyActivities' || c.name === 'proxyLocalActivities')) return void scope.names.set(id.name, { kind: 'proxy' });
+    }
     // A promise of a command not awaited yet: awaiting the name later is a wait.
     scope.names.set(id.name, issues(initShape) ? { kind: 'pending' } : { kind: 'value' });
   }
@@ -274,8 +281,9 @@ export class ShapeWalker {
       case 'ThrowStatement': {
         const value = s.argument ? this.expr(s.argument, scope) : EMPTY;
         const exit: ShapeNode = { kind: 'exit', how: s.type === 'ReturnStatement' ? 'return' : 'throw', at: this.loc(scope, s) };
-        // `return step(x)` in an async function: the caller's `await` waits on it.
-        return seq([...(matters(value) ? [value] : []), exit]);
+        // `return step(x)`: in a helper the caller's `await` waits on it; in the workflow's fn the run itself does.
+        const waits = s.type === 'ReturnStatement' && this.ctx.stack.length === 1 && issues(value);
+        return seq([...(matters(value) ? [value] : []), ...(waits ? [{ kind: 'wait', at: this.loc(scope, s) } as ShapeNode] : []), exit]);
       }
       case 'BreakStatement':
       case 'ContinueStatement':
@@ -584,8 +592,12 @@ export class ShapeWalker {
         // Outside an `if` test: a marker for new runs, nothing for old ones.
         return { kind: 'patched', id, then: EMPTY, else: EMPTY, at };
       }
-      case 'deprecatePatch':
-        return EMPTY;
+      case 'deprecatePatch': {
+        // Records the marker for new runs and accepts its absence on replay: an optional marker.
+        const id = staticStringOf(args[0]);
+        if (id === undefined) return this.partial(scope, e, 'deprecatePatch() with an id that is not a literal');
+        return { kind: 'patched', id, then: EMPTY, else: EMPTY, at };
+      }
       case 'sendHttpRequest':
         return { kind: 'command', command: 'activity', type: HTTP_REQUEST_ACTIVITY_TYPE, at };
       case 'sendPostRequestAndAwaitWebhook':
@@ -697,6 +709,9 @@ export class ShapeWalker {
       }
       if (callee.object.type === 'Identifier') {
         const b = lookup(callee.object.name, scope);
+        if (b?.kind === 'proxy') {
+          return prop === undefined ? { kind: 'unfollowable', construct: 'an activity called by a computed name' } : { kind: 'unfollowable', construct: `a proxyActivities() activity (${prop})` };
+        }
         if (b) return b.kind === 'param' && prop === undefined ? { kind: 'unfollowable', construct: 'a computed member call' } : { kind: 'none' };
         const local = callee.object.name;
         const binding = scope.info.locals.get(local);
@@ -735,6 +750,7 @@ export class ShapeWalker {
     if (b) {
       if (b.kind === 'function') return { kind: 'function', fn: b.fn, scope: b.scope };
       if (b.kind === 'param') return { kind: 'unfollowable', construct: `a call of ${name}, a function passed in as an argument` };
+      if (b.kind === 'value' || b.kind === 'pending') return { kind: 'unfollowable', construct: `a call of ${name}, a value the analysis cannot follow` };
       return { kind: 'none' };
     }
     const found = this.moduleBinding(name, scope);
@@ -775,6 +791,10 @@ export class ShapeWalker {
           const signal = this.signalName(init, { ...scope, names: new Map(), parent: undefined });
           if (signal !== undefined) return { kind: 'signal', name: signal };
           if (init.type === 'Identifier') return this.moduleBinding(init.name, scope);
+          // A value built by a call or a choice (`makeRunner()`, `a ? f : g`) may be a command: calling it is unprovable.
+          if (init.type === 'CallExpression' || init.type === 'ConditionalExpression' || init.type === 'LogicalExpression' || init.type === 'MemberExpression' || init.type === 'AwaitExpression') {
+            return { kind: 'unfollowable', construct: `a call of ${name}, a value built by an expression the analysis cannot follow` };
+          }
           return { kind: 'none' };
         }
       }
