@@ -6,8 +6,9 @@
  *   runs 0, 1 or 2 times, a `parallel` group issues the commands each branch issues before its first wait, in branch
  *   order, and a `patched(id)` takes its `then` branch (after its marker) or its `else` branch.
  * - A run of the old version can be stopped at any wait of any old path: its history holds exactly the commands of
- *   that path up to the wait, in workflow tasks split at the waits. A new build that picks it up must issue the same
- *   commands with the same waits between them, up to that point; what it does after that point is new history.
+ *   that path up to the wait. Replay matches them in order: a new build that picks the run up must issue the same
+ *   commands first, and may wait before the last of them only where the old path waited too (a result the history
+ *   holds); whatever it issues after them is new history, even in the same workflow task.
  * - The old version is quantified over all paths; the new one needs one matching path whose decisions agree with the
  *   old path's where both versions make the same decision (an `alt` with the same deciding expression). A match that
  *   relies on a decision only the new version makes proves nothing: the verdict is then unprovable.
@@ -121,48 +122,81 @@ function comparePart(old: ShapeNode, next: ShapeNode, mode: 'prefix' | 'whole', 
   return { verdict: 'compatible' };
 }
 
-/** Undefined when some new path replays the old path's first `end` tokens; else the verdict. */
+/**
+ * Undefined when some new path replays the old path's first `end` tokens (a run stopped at the wait `end - 1`);
+ * else the verdict. Replay matches the recorded commands in order: the new path must issue them first, and may
+ * wait before the last of them only where the old path waited too (a result the history holds); what it issues
+ * after them is new history. In `whole` mode (a handler that ran to its end) it must issue nothing more.
+ */
 function matchPrefix(p: Path, end: number, newPaths: Path[], shared: Set<string>, mode: 'prefix' | 'whole', part: string, fallbackAt: ShapeLocation): ShapeVerdict | undefined {
-  let best: { q: Path; at: number } | undefined;
+  const oldCmds: Token[] = [];
+  const oldWaits = new Set<number>();
+  for (const t of p.tokens.slice(0, end)) {
+    if (t.t === 'wait') oldWaits.add(oldCmds.length);
+    else oldCmds.push(t);
+  }
+  const k = oldCmds.length;
+  let best: { q: Path; n: number; j: number } | undefined;
   let weak: Choice | undefined;
   let partial: Token | undefined;
   for (const q of newPaths) {
-    if (!agrees(p, q, end, shared)) continue;
-    let i = 0;
+    let n = 0;
+    let j = 0;
+    let failed = false;
     let stop: Token | undefined;
-    for (; i < end; i++) {
-      const a = p.tokens[i]!;
-      const b = q.tokens[i];
-      if (a.t === 'partial' || b?.t === 'partial') {
+    let waitedAt = -1;
+    for (; j < q.tokens.length && n < k; j++) {
+      const b = q.tokens[j]!;
+      if (b.t === 'wait') {
+        waitedAt = n;
+        if (oldWaits.has(n)) continue;
+        failed = true; // waits for a result the recorded run may not have yet, where the history goes on
+        break;
+      }
+      const a = oldCmds[n]!;
+      if (a.t === 'partial' || b.t === 'partial') {
         stop = a.t === 'partial' ? a : b;
         break;
       }
-      if (!b) {
-        // The new code ends where the old run still had only waits left: new history from there.
-        if (mode === 'prefix' && p.tokens.slice(i, end).every((x) => x.t === 'wait')) i = end;
+      if (!sameToken(a, b)) {
+        failed = true;
         break;
       }
-      if (!sameToken(a, b)) break;
+      if (n > 0 && oldWaits.has(n) && waitedAt !== n) {
+        // The same command, but the history has a workflow task boundary before it that the new code does not:
+        // whether the replayer accepts commands of two recorded tasks issued in one is not decided here.
+        stop = { t: 'partial', construct: 'commands the baseline issued in separate workflow tasks, now issued together', at: b.at };
+        break;
+      }
+      n++;
     }
-    if (stop && i < end) {
+    if (!failed && !stop && n < k) failed = true; // the new code ends where the history goes on
+    if (!failed && !stop && mode === 'whole') {
+      const extra = q.tokens.slice(j).findIndex((t) => t.t !== 'wait');
+      if (extra >= 0) {
+        failed = true;
+        j += extra;
+      }
+    }
+    if (!agrees(p, end, q, j, shared)) continue;
+    if (stop) {
       partial ??= stop;
       continue;
     }
-    const complete = i >= end && (mode === 'prefix' || q.tokens.length === p.tokens.length);
-    if (complete) {
-      const guess = q.choices.find((c) => c.index < end && c.decisive && !shared.has(c.key));
+    if (!failed) {
+      const guess = q.choices.find((c) => c.index < j && c.decisive && !shared.has(c.key));
       if (!guess) return undefined;
       weak ??= guess;
       continue;
     }
-    if (!best || i > best.at) best = { q, at: i };
+    if (!best || n > best.n) best = { q, n, j };
   }
   if (weak) return { verdict: 'unprovable', construct: `a decision the baseline did not make (${weak.key})`, at: weak.at, part };
   if (partial) return { verdict: 'unprovable', construct: partial.t === 'partial' ? partial.construct : 'a construct', at: partial.at, part };
-  const i = best?.at ?? 0;
   const q = best?.q;
-  const oldCmd = p.tokens.slice(i).find((x): x is Extract<Token, { t: 'cmd' }> => x.t === 'cmd');
-  const newTok = q?.tokens.slice(i).find((x) => x.t === 'cmd') ?? q?.tokens[i] ?? q?.tokens.at(-1);
+  const j = best?.j ?? 0;
+  const oldCmd = oldCmds.slice(best?.n ?? 0).find((x): x is Extract<Token, { t: 'cmd' }> => x.t === 'cmd');
+  const newTok = q?.tokens.slice(j).find((x) => x.t === 'cmd') ?? q?.tokens[j] ?? q?.tokens.at(-1);
   const newCmd = newTok?.t === 'cmd' ? newTok : undefined;
   return {
     verdict: 'incompatible',
@@ -173,10 +207,10 @@ function matchPrefix(p: Path, end: number, newPaths: Path[], shared: Set<string>
   };
 }
 
-/** Decisions both versions make agree up to the prefix end. */
-function agrees(p: Path, q: Path, end: number, shared: Set<string>): boolean {
-  const a = p.choices.filter((c) => c.index < end && shared.has(c.key)).map((c) => `${c.key}=${c.label}`);
-  const b = q.choices.filter((c) => c.index < end && shared.has(c.key)).map((c) => `${c.key}=${c.label}`);
+/** Decisions both versions make agree, each path up to where it was compared. */
+function agrees(p: Path, pEnd: number, q: Path, qEnd: number, shared: Set<string>): boolean {
+  const a = p.choices.filter((c) => c.index < pEnd && shared.has(c.key)).map((c) => `${c.key}=${c.label}`);
+  const b = q.choices.filter((c) => c.index < qEnd && shared.has(c.key)).map((c) => `${c.key}=${c.label}`);
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
   return true;
