@@ -53,11 +53,11 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
     (file) => resolver.packageRootOf(file) ?? path.dirname(file),
   );
   session.store.hook = linter;
-  if (options.baseline) session.store.keepAst = true; // the new code's shapes are read from the trees of this run
+  if (options.baseline) session.store.hashSources = true; // workflows whose sources are unchanged keep the baseline's shape
   const manifest = await discover(realRoot, { session, mode: options.mode ?? 'auto' });
   const packages = loadPackages(session, realRoot, manifest);
   const { graph, filesChecked } = runFiles({ linter, resolver, packages, classify: classifyFile });
-  const versioning = options.baseline ? { baseline: options.baseline, current: shapesOf(session, manifest), root: realRoot } : undefined;
+  const versioning = options.baseline ? { baseline: options.baseline, current: shapesOf(session, manifest, options.baseline), root: realRoot } : undefined;
 
   for (const rule of projectRules) {
     await rule.check({

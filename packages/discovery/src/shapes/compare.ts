@@ -73,6 +73,22 @@ export function canonicalShape(node: ShapeNode): string {
   return JSON.stringify(node, (key, value: unknown) => (key === 'at' ? undefined : value));
 }
 
+/** Whether two shapes are equal, positions aside (what `canonicalShape` equality says, without the strings). */
+export function sameShape(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameShape(a[i], b[i])) return false;
+    return true;
+  }
+  const ka = Object.keys(a).filter((k) => k !== 'at');
+  const kb = Object.keys(b).filter((k) => k !== 'at');
+  if (ka.length !== kb.length) return false;
+  for (const k of ka) if (!sameShape((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  return true;
+}
+
 /**
  * Compares the shape a baseline build recorded for a workflow with the shape of its new code.
  * @returns the verdict; never throws (too many paths is an `unprovable` verdict)
@@ -86,7 +102,7 @@ export function compareShapes(old: WorkflowShape, next: WorkflowShape): ShapeVer
   for (const [part, o, n, mode] of parts) {
     const oldNode = o ?? EMPTY;
     const newNode = n ?? EMPTY;
-    if (canonicalShape(oldNode) === canonicalShape(newNode)) continue;
+    if (sameShape(oldNode, newNode)) continue;
     changed = true;
     const verdict = comparePart(oldNode, newNode, mode, part, next);
     if (verdict.verdict !== 'compatible') return verdict;

@@ -68,7 +68,8 @@ type Fn = t.FunctionDeclaration | t.FunctionExpression | t.ArrowFunctionExpressi
 interface Scope {
   file: string;
   info: ModuleInfo;
-  program: t.Program;
+  /** The module's tree, parsed on first need (steps and evaluators files never need it: their facts are enough). */
+  tree: () => t.Program | undefined;
   /** Names bound inside the functions being walked: functions (followed), parameters, command promises. */
   names: Map<string, Bound>;
   parent: Scope | undefined;
@@ -104,6 +105,22 @@ export interface DeriveContext {
   partial: PartialPoint[];
   /** Functions being followed (recursion guard). */
   stack: Fn[];
+  /** Answers shared by every workflow of one derivation: files relative to the root, resolved imports. */
+  memo?: DeriveMemo;
+  /** Every file the derivation read (its shape depends on their contents). */
+  files: Set<string>;
+}
+
+/** Answers that depend only on files, shared across the workflows of one derivation. */
+export interface DeriveMemo {
+  relative: Map<string, string>;
+  /** Each resolved import, with the files its resolution read. */
+  imports: Map<string, { answer: Callee | { kind: 'signal'; name: string }; files: string[] }>;
+}
+
+/** A fresh memo for one derivation. */
+export function deriveMemo(): DeriveMemo {
+  return { relative: new Map(), imports: new Map() };
 }
 
 /** A sequence, flattened (nested sequences spliced in, a wait right after a wait dropped). */
@@ -178,7 +195,13 @@ export class ShapeWalker {
   /** The location of `node` in `scope`'s file, relative to the project root. */
   loc(scope: Scope, node: t.Node): ShapeLocation {
     const p = positionOf(node);
-    return { file: relative(this.ctx.root, scope.file).split(sep).join('/'), line: p.line, column: p.column };
+    const memo = (this.ctx.memo ??= deriveMemo()).relative;
+    let file = memo.get(scope.file);
+    if (file === undefined) {
+      file = relative(this.ctx.root, scope.file).split(sep).join('/');
+      memo.set(scope.file, file);
+    }
+    return { file, line: p.line, column: p.column };
   }
 
   partial(scope: Scope, node: t.Node, construct: string): ShapeNode {
@@ -187,11 +210,13 @@ export class ShapeWalker {
     return { kind: 'partial', construct, at };
   }
 
-  /** A module-level scope of `file`, or undefined when it cannot be read (no tree kept). */
+  /** A module-level scope of `file`, or undefined when it cannot be read. */
   moduleScope(file: string): Scope | undefined {
     const loaded = this.ctx.store.load(file);
-    if (!loaded.info || !loaded.ast) return undefined;
-    return { file, info: loaded.info, program: loaded.ast.program, names: new Map(), parent: undefined };
+    if (!loaded.info) return undefined;
+    this.ctx.files.add(file);
+    const store = this.ctx.store;
+    return { file, info: loaded.info, tree: () => store.tree(file)?.program, names: new Map(), parent: undefined };
   }
 
   /**
@@ -732,7 +757,7 @@ export class ShapeWalker {
   }
 
   private isProxy(name: string, scope: Scope): boolean {
-    for (const stmt of scope.program.body) {
+    for (const stmt of scope.tree()?.body ?? []) {
       const decl = stmt.type === 'ExportNamedDeclaration' ? stmt.declaration : stmt;
       if (decl?.type !== 'VariableDeclaration') continue;
       for (const d of decl.declarations) {
@@ -776,7 +801,7 @@ export class ShapeWalker {
 
   /** A top-level function or `defineSignal` const of a module, by name. */
   private topLevelValue(name: string, scope: Scope): Callee | { kind: 'signal'; name: string } | undefined {
-    for (const stmt of scope.program.body) {
+    for (const stmt of scope.tree()?.body ?? []) {
       let decl: t.Node | null | undefined = stmt.type === 'ExportNamedDeclaration' ? stmt.declaration : stmt;
       if (stmt.type === 'ExportDefaultDeclaration' && name === '\0default') decl = stmt.declaration;
       if (!decl) continue;
@@ -802,8 +827,28 @@ export class ShapeWalker {
     return undefined;
   }
 
-  /** What `imported` of `source` (written in `fromFile`) is. */
+  /** What `imported` of `source` (written in `fromFile`) is (remembered per derivation). */
   private resolveImport(fromFile: string, source: string, imported: string, depth: number): Callee | { kind: 'signal'; name: string } {
+    const memo = (this.ctx.memo ??= deriveMemo()).imports;
+    const key = `${fromFile}\0${source}\0${imported}`;
+    let entry = memo.get(key);
+    if (!entry) {
+      const outer = this.ctx.files;
+      this.ctx.files = new Set();
+      try {
+        const answer = this.resolveImportOnce(fromFile, source, imported, depth);
+        entry = { answer, files: [...this.ctx.files] };
+      } finally {
+        const read = this.ctx.files;
+        this.ctx.files = outer;
+        for (const f of read) outer.add(f);
+      }
+      memo.set(key, entry);
+    } else for (const f of entry.files) this.ctx.files.add(f);
+    return entry.answer;
+  }
+
+  private resolveImportOnce(fromFile: string, source: string, imported: string, depth: number): Callee | { kind: 'signal'; name: string } {
     if (PRIMITIVE_SOURCES.some((p) => p.test(source))) return PRIMITIVES.has(imported) ? { kind: 'primitive', name: imported as Primitive } : { kind: 'none' };
     if (!source.startsWith('.') && !source.startsWith('/')) return { kind: 'none' };
     if (depth > MAX_CALL_DEPTH) return { kind: 'unfollowable', construct: `re-exports of ${imported} nested deeper than ${MAX_CALL_DEPTH}` };

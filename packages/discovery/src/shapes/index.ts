@@ -3,12 +3,13 @@
  * `discover()` read the project, so no file is parsed twice.
  */
 import type * as t from '@babel/types';
+import { resolve } from 'node:path';
 import { discover } from '../discover.js';
 import { positionOf, type Position } from '../finding.js';
 import { createSession, type AnalysisSession } from '../session.js';
 import { keyName, staticStringOf } from '../static-values.js';
 import type { Manifest, WorkflowEntry } from '../types.js';
-import { ShapeWalker, type DeriveContext } from './derive.js';
+import { deriveMemo, ShapeWalker, type DeriveContext } from './derive.js';
 import { SHAPES_FORMAT, type ShapeNode, type ShapeSet, type WorkflowShape } from './types.js';
 
 export * from './types.js';
@@ -22,21 +23,38 @@ export * from './types.js';
 export async function deriveCommandShapes(projectDir: string): Promise<ShapeSet> {
   const session = createSession();
   session.store.keepAst = true;
+  session.store.hashSources = true;
   const manifest = await discover(projectDir, { session });
   return shapesOf(session, manifest);
 }
 
 /**
- * The shapes of the workflows of a manifest `discover()` produced with `session`. The session's store must have had
- * `keepAst` set before `discover()` ran, or each workflow's shape is a single `partial` node.
+ * The shapes of the workflows of a manifest `discover()` produced with `session`. Files are parsed again where the
+ * store did not keep their trees (`keepAst`). With `reuse` (a baseline's shapes) and the store's `hashSources` set
+ * before `discover()` ran, a workflow whose recorded sources all have the same content now takes the recorded shape
+ * as is, without a walk.
  */
-export function shapesOf(session: AnalysisSession, manifest: Manifest): ShapeSet {
+export function shapesOf(session: AnalysisSession, manifest: Manifest, reuse?: ShapeSet): ShapeSet {
   const workflows: Record<string, WorkflowShape> = {};
+  const memo = deriveMemo();
   for (const entry of manifest.workflows) {
     if (workflows[entry.name]) continue; // a duplicate name is its own finding; the first registration wins
-    workflows[entry.name] = shapeOfWorkflow(session, manifest.root, entry);
+    const old = reuse?.workflows[entry.name];
+    workflows[entry.name] = old && unchanged(session, manifest.root, entry, old) ? old : shapeOfWorkflow(session, manifest.root, entry, memo);
   }
   return { format: SHAPES_FORMAT, project: projectName(session, manifest.root), workflows };
+}
+
+/** Whether every source a recorded shape was derived from has the same content now (and the workflow the same file). */
+function unchanged(session: AnalysisSession, root: string, entry: WorkflowEntry, old: WorkflowShape): boolean {
+  if (!old.sources || !session.store.hashSources) return false;
+  const files = Object.entries(old.sources);
+  if (files.length === 0) return false;
+  for (const [rel, hash] of files) {
+    const abs = resolve(root, rel);
+    if (session.store.load(abs).hash !== hash) return false;
+  }
+  return resolve(root, old.file) === entry.file;
 }
 
 /** The `name` of the package.json at `root`, or null. */
@@ -49,15 +67,16 @@ function projectName(session: AnalysisSession, root: string): string | null {
   }
 }
 
-function shapeOfWorkflow(session: AnalysisSession, root: string, entry: WorkflowEntry): WorkflowShape {
-  const ctx: DeriveContext = { store: session.store, root, workflowName: entry.name, handlers: {}, partial: [], stack: [] };
+function shapeOfWorkflow(session: AnalysisSession, root: string, entry: WorkflowEntry, memo: ReturnType<typeof deriveMemo>): WorkflowShape {
+  const ctx: DeriveContext = { store: session.store, root, workflowName: entry.name, handlers: {}, partial: [], stack: [], memo, files: new Set() };
   const walker = new ShapeWalker(ctx);
   const scope = walker.moduleScope(entry.file);
   const fileRel = walker.loc({ file: entry.file } as never, { loc: { start: { line: entry.line, column: entry.column - 1 } } } as never).file;
   const at = { file: fileRel, line: entry.line, column: entry.column };
   let shape: ShapeNode;
   let versioningBehavior: WorkflowShape['versioningBehavior'] = 'pinned';
-  const call = scope && findCall(scope.program, { line: entry.line, column: entry.column });
+  const program = scope?.tree();
+  const call = program && findCall(program, { line: entry.line, column: entry.column });
   const config = call?.arguments[0];
   if (!scope || !call || config?.type !== 'ObjectExpression') {
     shape = { kind: 'partial', construct: 'a workflow definition the analysis cannot read', at };
@@ -83,7 +102,12 @@ function shapeOfWorkflow(session: AnalysisSession, root: string, entry: Workflow
     }
   }
   ctx.partial.sort((a, b) => a.at.file.localeCompare(b.at.file) || a.at.line - b.at.line || a.at.column - b.at.column);
-  return { versioningBehavior, file: fileRel, shape, handlers: ctx.handlers, partial: ctx.partial };
+  const sources: Record<string, string> = {};
+  for (const file of [...ctx.files].sort()) {
+    const hash = session.store.load(file).hash;
+    if (hash !== undefined) sources[walker.loc({ file } as never, { loc: { start: { line: 1, column: 0 } } } as never).file] = hash;
+  }
+  return { versioningBehavior, file: fileRel, shape, handlers: ctx.handlers, partial: ctx.partial, sources };
 }
 
 /** The call expression starting at `position` (the definition's position as module-info.ts records it). */

@@ -72,6 +72,11 @@ export interface WorkflowShape {
   handlers: Record<string, ShapeNode>;
   /** Every partial node of `shape` and `handlers`, in source order. */
   partial: PartialPoint[];
+  /**
+   * The files the derivation read (relative to the project root) with the SHA-1 (base64url) of their text: while they
+   * are unchanged, the shape is too, so a later derivation may take it as is.
+   */
+  sources: Record<string, string>;
 }
 
 /** The file of a build (written by `skein build`) that records its `ShapeSet`. */

@@ -2,6 +2,7 @@
  * `compareVersions`: the versioning check alone, without the rest of the validation: the `versioning/*` findings of
  * a project's code against a baseline build or project.
  */
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { createSession, discover, shapesOf, type Diagnostic } from '@skein/discovery';
 import { toDiagnostic } from '../engine/file-linter.js';
@@ -24,14 +25,14 @@ export type Finding = ValidatorDiagnostic;
  */
 export async function compareVersions(options: { dir: string; baseline: string; onWarning?: (line: string) => void }): Promise<Finding[]> {
   const session = createSession();
-  session.store.keepAst = true;
+  session.store.hashSources = true;
   const manifest = await discover(path.resolve(options.dir), { session });
-  const current = shapesOf(session, manifest);
-  const loaded = await loadBaseline(options.baseline, current.project);
+  const loaded = await loadBaseline(options.baseline, projectName(manifest.root));
   if (!loaded.shapes) {
     options.onWarning?.(loaded.skipped);
     return [];
   }
+  const current = shapesOf(session, manifest, loaded.shapes);
   const findings: Finding[] = [];
   const versioning = { baseline: loaded.shapes, current, root: manifest.root };
   for (const rule of [incompatibleChange, unprovableChange] as unknown as ProjectRule<string>[]) {
@@ -40,6 +41,16 @@ export async function compareVersions(options: { dir: string; baseline: string; 
     void rule.check(context as unknown as ProjectRuleContext);
   }
   return findings.sort(compareFindings);
+}
+
+/** The package.json `name` at `root`, or null. */
+function projectName(root: string): string | null {
+  try {
+    const name = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { name?: unknown }).name;
+    return typeof name === 'string' ? name : null;
+  } catch {
+    return null;
+  }
 }
 
 function compareFindings(a: Diagnostic, b: Diagnostic): number {
