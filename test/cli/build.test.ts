@@ -88,7 +88,10 @@ describe('skein build', () => {
     await writeFile(
       wf,
       code
-        .replace("  inputSchema: z.object({ request: z.string() }),", "  versioningBehavior: 'auto-upgrade',\n  inputSchema: z.object({ request: z.string() }),")
+        .replace(
+          '  inputSchema: z.object({ request: z.string() }),',
+          "  versioningBehavior: 'auto-upgrade',\n  inputSchema: z.object({ request: z.string() }),",
+        )
         .replace('    await notify({ request });', '    await notify({ request });\n    await notify({ request });'),
     );
     const out = path.join(tmp, 'build-next');

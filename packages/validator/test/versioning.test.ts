@@ -74,7 +74,9 @@ describe('bad input', () => {
     const build = await fakeBuild(path.join(FIXTURES, 'versioning/unprovable-change/baseline'));
     const { code, stderr } = await cli([project, '--baseline', build]);
     expect(code).toBe(2);
-    expect(stderr).toBe(`validate-workflow-package: --baseline ${build}: a build of project "fx-versioning-unprovable-change", not of "fx-versioning-incompatible-change"\n`);
+    expect(stderr).toBe(
+      `validate-workflow-package: --baseline ${build}: a build of project "fx-versioning-unprovable-change", not of "fx-versioning-incompatible-change"\n`,
+    );
   });
 
   it('a build made before shapes were recorded: one warning, the check skipped, the rest validated', async () => {
@@ -82,7 +84,9 @@ describe('bad input', () => {
     const { code, stdout, stderr } = await cli([project, '--baseline', build]);
     expect(code).toBe(0);
     expect(stdout).toBe('✔ No problems (3 workflows, 6 activities checked)\n');
-    expect(stderr).toBe(`validate-workflow-package: warning: --baseline ${build} is a build made before command shapes were recorded; the versioning check is skipped\n`);
+    expect(stderr).toBe(
+      `validate-workflow-package: warning: --baseline ${build} is a build made before command shapes were recorded; the versioning check is skipped\n`,
+    );
     const warnings: string[] = [];
     expect(await compareVersions({ dir: path.join(FIXTURES, project), baseline: build, onWarning: (l) => warnings.push(l) })).toEqual([]);
     expect(warnings).toHaveLength(1);
@@ -96,4 +100,3 @@ describe('bad input', () => {
     expect(stderr).toBe(`validate-workflow-package: --baseline ${build}: ${SHAPES_FILE} has format 99, this validator reads format 1\n`);
   });
 });
-

@@ -52,7 +52,14 @@ async function checkBaseline(projectDir: string, baseline: string): Promise<void
   }
   if (findings.length === 0) return;
   const errorCount = findings.filter((f) => f.severity === 'error').length;
-  const report = { root: projectDir, manifest: undefined as never, diagnostics: findings, errorCount, warningCount: findings.length - errorCount, filesChecked: 0 };
+  const report = {
+    root: projectDir,
+    manifest: undefined as never,
+    diagnostics: findings,
+    errorCount,
+    warningCount: findings.length - errorCount,
+    filesChecked: 0,
+  };
   process.stderr.write(validator.formatStylish(report, { cwd: process.cwd(), color: process.stderr.isTTY }));
   if (errorCount > 0) {
     process.stderr.write(`skein: the build is refused: ${errorCount} incompatible change(s) against ${baseline}\n`);

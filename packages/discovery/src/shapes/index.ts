@@ -96,9 +96,18 @@ function shapeOfWorkflow(session: AnalysisSession, root: string, entry: Workflow
       shape = walker.callFunction(fn, scope, [], true);
     } else if (fn?.type === 'Identifier') {
       const callee = walker.resolveCallee(fn, scope);
-      shape = callee.kind === 'function' ? walker.callFunction(callee.fn, callee.scope, [], true) : walker.partial(scope, fn, `a workflow fn the analysis cannot follow (${fn.name})`);
+      shape =
+        callee.kind === 'function'
+          ? walker.callFunction(callee.fn, callee.scope, [], true)
+          : walker.partial(scope, fn, `a workflow fn the analysis cannot follow (${fn.name})`);
     } else {
-      shape = walker.partial(scope, fn ?? call, fn ? 'a workflow fn the analysis cannot follow' : `a workflow whose fn is supplied by ${call.callee.type === 'Identifier' ? call.callee.name : 'a wrapper'}`);
+      shape = walker.partial(
+        scope,
+        fn ?? call,
+        fn
+          ? 'a workflow fn the analysis cannot follow'
+          : `a workflow whose fn is supplied by ${call.callee.type === 'Identifier' ? call.callee.name : 'a wrapper'}`,
+      );
     }
   }
   ctx.partial.sort((a, b) => a.at.file.localeCompare(b.at.file) || a.at.line - b.at.line || a.at.column - b.at.column);
