@@ -63,4 +63,4 @@ export {
   type ShapeSet,
   type WorkflowShape,
 } from './shapes/index.js';
-export { canonicalShape, compareShapes, MAX_PATHS, type OldCommand, type ShapeVerdict } from './shapes/compare.js';
+export { canonicalShape, compareShapes, sameShape, MAX_PATHS, type OldCommand, type ShapeVerdict } from './shapes/compare.js';

@@ -13,6 +13,7 @@ import { loadPackages } from './engine/packages.js';
 import { runFiles } from './engine/run-files.js';
 import { createResolver } from './graph/resolve.js';
 import { fileRules, projectRules } from './rules/index.js';
+import { pinnedChanges } from './versioning/check.js';
 import type { ValidateOptions, ValidationReport } from './types.js';
 
 export { DEFAULT_MAX_FILE_BYTES };
@@ -80,5 +81,7 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
   const diagnostics = session.diagnostics.sorted();
   let errorCount = 0;
   for (const d of diagnostics) if (d.severity === 'error') errorCount++;
-  return { root: realRoot, manifest, diagnostics, errorCount, warningCount: diagnostics.length - errorCount, filesChecked };
+  const report: ValidationReport = { root: realRoot, manifest, diagnostics, errorCount, warningCount: diagnostics.length - errorCount, filesChecked };
+  if (versioning) report.pinnedChanges = pinnedChanges(versioning);
+  return report;
 }

@@ -44,6 +44,7 @@ async function checkBaseline(projectDir: string, baseline: string): Promise<void
       dir: projectDir,
       baseline: path.resolve(baseline),
       onWarning: (line) => process.stderr.write(`skein: warning: ${line}\n`),
+      onNote: (line) => process.stderr.write(`skein: note: ${line}\n`),
     });
   } catch (error) {
     if (!(error instanceof validator.BaselineError)) throw error;

@@ -10,6 +10,7 @@ import { rule as incompatibleChange } from '../rules/versioning/incompatible-cha
 import { rule as unprovableChange } from '../rules/versioning/unprovable-change.js';
 import type { ProjectRule, ProjectRuleContext, ReportDescriptor, ValidatorDiagnostic } from '../types.js';
 import { BaselineError, loadBaseline } from './baseline.js';
+import { pinnedChanges } from './check.js';
 
 /** A finding of `compareVersions`: always a `versioning/*` rule, with `data.workflow` naming the workflow. */
 export type Finding = ValidatorDiagnostic;
@@ -20,10 +21,16 @@ export type Finding = ValidatorDiagnostic;
  *   (its recorded shapes) or a project directory (its shapes derived now)
  * @returns the `versioning/incompatible-change` and `versioning/unprovable-change` findings, sorted by file, line and
  *   column; empty when nothing is reported, or when the baseline build predates recorded shapes (then `onWarning`,
- *   default none, receives one line)
+ *   default none, receives one line); `onNote` (default none) receives one line per pinned workflow whose commands
+ *   changed (information: its runs finish on the build they started on)
  * @throws BaselineError when the baseline is not a build or a project, or is of another project
  */
-export async function compareVersions(options: { dir: string; baseline: string; onWarning?: (line: string) => void }): Promise<Finding[]> {
+export async function compareVersions(options: {
+  dir: string;
+  baseline: string;
+  onWarning?: (line: string) => void;
+  onNote?: (line: string) => void;
+}): Promise<Finding[]> {
   const session = createSession();
   session.store.hashSources = true;
   const manifest = await discover(path.resolve(options.dir), { session });
@@ -35,6 +42,8 @@ export async function compareVersions(options: { dir: string; baseline: string; 
   const current = shapesOf(session, manifest, loaded.shapes);
   const findings: Finding[] = [];
   const versioning = { baseline: loaded.shapes, current, root: manifest.root };
+  for (const name of pinnedChanges(versioning))
+    options.onNote?.(`pinned workflow "${name}" changed its commands; its runs finish on the build they started on`);
   for (const rule of [incompatibleChange, unprovableChange] as unknown as ProjectRule<string>[]) {
     // The versioning rules read only `versioning` and `report` of their context.
     const context = { versioning, report: (d: ReportDescriptor & { file: string }) => findings.push(toDiagnostic(rule.meta, d.file, d)) };
