@@ -190,6 +190,11 @@ function endsInReturn(node: ShapeNode): boolean {
 }
 
 export class ShapeWalker {
+  /** Functions walked for the first time, whose recursive calls count as issuing nothing (see `callFunction`). */
+  private readonly quiet = new Set<Fn>();
+  /** Functions of `quiet` that did call themselves. */
+  private readonly recursed = new Set<Fn>();
+
   constructor(private readonly ctx: DeriveContext) {}
 
   /** The location of `node` in `scope`'s file, relative to the project root. */
@@ -224,7 +229,15 @@ export class ShapeWalker {
    * `contextParam` marks the workflow fn's second parameter (`context.control.continueAsNew`).
    */
   callFunction(fn: Fn, scope: Scope, args: { node: t.Node; scope: Scope }[], isWorkflowFn = false): ShapeNode {
-    if (this.ctx.stack.includes(fn)) return this.partial(scope, fn, 'a recursive call');
+    if (this.ctx.stack.includes(fn)) {
+      // First walked as if the recursive call issued nothing: a recursive function without commands (an error's
+      // root cause) is provably empty; one with commands is walked again with the recursion partial.
+      if (this.quiet.has(fn)) {
+        this.recursed.add(fn);
+        return EMPTY;
+      }
+      return this.partial(scope, fn, 'a recursive call');
+    }
     if (this.ctx.stack.length >= MAX_CALL_DEPTH) return this.partial(scope, fn, `helper calls nested deeper than ${MAX_CALL_DEPTH}`);
     const inner: Scope = { ...scope, names: new Map(), parent: scope };
     fn.params.forEach((p, i) => {
@@ -236,7 +249,18 @@ export class ShapeWalker {
     });
     this.ctx.stack.push(fn);
     try {
-      const body = fn.body.type !== 'BlockStatement' ? this.expr(fn.body, inner) : this.block(fn.body.body, inner);
+      const walkBody = () => {
+        const fresh: Scope = { ...inner, names: new Map(inner.names) };
+        return fn.body.type !== 'BlockStatement' ? this.expr(fn.body, fresh) : this.block(fn.body.body, fresh);
+      };
+      const mark = this.ctx.partial.length;
+      this.quiet.add(fn);
+      let body = walkBody();
+      this.quiet.delete(fn);
+      if (this.recursed.delete(fn) && matters(body)) {
+        this.ctx.partial.length = mark;
+        body = walkBody();
+      }
       // The workflow's own `fn: async (x) => step(x)`: the run waits for the returned promise.
       if (isWorkflowFn) return fn.body.type !== 'BlockStatement' && issues(body) ? seq([body, { kind: 'wait', at: this.loc(scope, fn.body) }]) : body;
       return matters(body) ? { kind: 'call', body, at: this.loc(scope, fn) } : EMPTY;
@@ -561,6 +585,20 @@ export class ShapeWalker {
       if (method && PARALLEL_METHODS.has(method)) return this.parallel(e.arguments[0], scope, at);
       if (method === 'resolve' || method === 'reject') return this.args(e.arguments, scope, e, `Promise.${method}()`);
     }
+    // Array.from(xs, cb): the callback once per element.
+    if (
+      callee.type === 'MemberExpression' &&
+      callee.object.type === 'Identifier' &&
+      callee.object.name === 'Array' &&
+      !lookup('Array', scope) &&
+      keyName(callee.property, callee.computed) === 'from'
+    ) {
+      const fn = e.arguments[1] && this.functionOf(e.arguments[1], scope);
+      if (fn?.kind === 'function') {
+        const body = this.callFunction(fn.fn, fn.scope, []);
+        return seq([this.expr(e.arguments[0] as t.Node, scope), ...(matters(body) ? [{ kind: 'loop', body, at } as ShapeNode] : [])].filter(matters));
+      }
+    }
     // arr.map(cb), arr.forEach(cb): the callback once per element.
     if ((callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') && !callee.computed) {
       const method = keyName(callee.property, false);
@@ -714,15 +752,25 @@ export class ShapeWalker {
         .map((x) => (x.type === 'SpreadElement' ? this.spread(x, scope, at, thunks) : branch(x)));
       return branches.some(matters) ? { kind: 'parallel', branches, at } : EMPTY;
     }
-    if (arg.type === 'CallExpression' && arg.callee.type === 'MemberExpression' && keyName(arg.callee.property, arg.callee.computed) === 'map') {
-      const cb = arg.arguments[0];
+    const isArrayFrom =
+      arg.type === 'CallExpression' &&
+      arg.callee.type === 'MemberExpression' &&
+      arg.callee.object.type === 'Identifier' &&
+      arg.callee.object.name === 'Array' &&
+      keyName(arg.callee.property, arg.callee.computed) === 'from';
+    if (
+      arg.type === 'CallExpression' &&
+      arg.callee.type === 'MemberExpression' &&
+      (isArrayFrom || keyName(arg.callee.property, arg.callee.computed) === 'map')
+    ) {
+      const cb = arg.arguments[isArrayFrom ? 1 : 0];
       const fn = cb && this.functionOf(cb, scope);
       if (fn?.kind === 'function') {
         // `jobs: xs.map((x) => () => step(x))`: the callback returns a thunk; its body is the branch.
         const ret = fn.fn.body.type !== 'BlockStatement' ? fn.fn.body : undefined;
         const thunk = thunks && ret && (ret.type === 'ArrowFunctionExpression' || ret.type === 'FunctionExpression') ? ret : undefined;
         const body = thunk ? this.callFunction(thunk, { ...fn.scope, names: new Map(), parent: fn.scope }, []) : this.callFunction(fn.fn, fn.scope, []);
-        const object = this.expr(arg.callee.object, scope);
+        const object = this.expr(isArrayFrom ? (arg.arguments[0] as t.Node) : arg.callee.object, scope);
         return seq([object, ...(matters(body) ? [{ kind: 'parallel', branches: [{ kind: 'loop', body, at }], at } as ShapeNode] : [])].filter(matters));
       }
     }

@@ -82,6 +82,10 @@ describe('command shapes: control flow', () => {
     expect(await shapeOf('await executeInParallel({ jobs: input.xs.map((x: any) => () => a(x)), concurrency: 2 });')).toBe('par(loop(call(a(w#a)))) W');
     expect(await shapeOf('await executeInParallel({ jobs: [() => a(), () => b()] });')).toBe('par(call(a(w#a)) | call(a(w#b))) W');
   });
+  it('reads Array.from callbacks as repetition, in a parallel group too', async () => {
+    expect(await shapeOf('await Promise.all(Array.from({ length: input.n }, (_: unknown, i: number) => a(i)));')).toBe('par(loop(call(a(w#a)))) W');
+    expect(await shapeOf('Array.from(input.xs, (x: any) => b(x));')).toBe('loop(call(a(w#b)))');
+  });
   it('models patched() as guarded alternatives, negated too', async () => {
     expect(await shapeOf("if (patched('v2')) { await b(); } else { await a(); }")).toBe('patched[v2](a(w#b) W; a(w#a) W)');
     expect(await shapeOf("if (!patched('v2')) { await a(); } await c();")).toBe('patched[v2](; a(w#a) W) a(w#c) W');
@@ -150,6 +154,15 @@ describe('command shapes: what the analysis cannot follow is partial, with its p
     expect(await shapeOf('await again(3);', {}, 'async function again(n: number): Promise<void> { await a(); if (n) await again(n - 1); }')).toBe(
       'call(a(w#a) W alt[n](then: partial(a recursive call) W; else: )) W',
     );
+  });
+  it('follows a recursive function that issues no command without a partial point', async () => {
+    expect(
+      await shapeOf(
+        'try { await a(); } catch (err) { console.log(root(err as Error).message); }',
+        {},
+        'const root = (err: Error): Error => (err.cause instanceof Error ? root(err.cause) : err);',
+      ),
+    ).toBe('a(w#a) W');
   });
   it('records each partial point with its file, line and column', async () => {
     const dir = project({
