@@ -53,6 +53,7 @@ export { analyzeModule, type ModuleInfo } from './module-info.js';
 export { moduleFactsVisitors, type ModuleFacts, type UnsupportedForm } from './unsupported-forms.js';
 export {
   deriveCommandShapes,
+  prepareForShapes,
   shapesOf,
   SHAPES_FILE,
   SHAPES_FORMAT,

@@ -7,7 +7,7 @@
  * symlink out of the package.
  */
 import * as path from 'node:path';
-import { classifyFile, confineFileSystem, createSession, DEFAULT_MAX_FILE_BYTES, discover, nodeFileSystem, shapesOf } from '@skein/discovery';
+import { classifyFile, confineFileSystem, createSession, DEFAULT_MAX_FILE_BYTES, discover, nodeFileSystem, prepareForShapes, shapesOf } from '@skein/discovery';
 import { FileLinter, toDiagnostic } from './engine/file-linter.js';
 import { loadPackages } from './engine/packages.js';
 import { runFiles } from './engine/run-files.js';
@@ -54,7 +54,7 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
     (file) => resolver.packageRootOf(file) ?? path.dirname(file),
   );
   session.store.hook = linter;
-  if (options.baseline) session.store.hashSources = true; // workflows whose sources are unchanged keep the baseline's shape
+  if (options.baseline) prepareForShapes(session, realRoot, options.baseline); // unchanged workflows keep the baseline's shape
   const manifest = await discover(realRoot, { session, mode: options.mode ?? 'auto' });
   const packages = loadPackages(session, realRoot, manifest);
   const { graph, filesChecked } = runFiles({ linter, resolver, packages, classify: classifyFile });

@@ -2,9 +2,9 @@
  * `compareVersions`: the versioning check alone, without the rest of the validation: the `versioning/*` findings of
  * a project's code against a baseline build or project.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
-import { createSession, discover, shapesOf, type Diagnostic } from '@skein/discovery';
+import { createSession, discover, prepareForShapes, shapesOf, type Diagnostic } from '@skein/discovery';
 import { toDiagnostic } from '../engine/file-linter.js';
 import { rule as incompatibleChange } from '../rules/versioning/incompatible-change.js';
 import { rule as unprovableChange } from '../rules/versioning/unprovable-change.js';
@@ -31,14 +31,15 @@ export async function compareVersions(options: {
   onWarning?: (line: string) => void;
   onNote?: (line: string) => void;
 }): Promise<Finding[]> {
-  const session = createSession();
-  session.store.hashSources = true;
-  const manifest = await discover(path.resolve(options.dir), { session });
-  const loaded = await loadBaseline(options.baseline, projectName(manifest.root));
+  const dir = path.resolve(options.dir);
+  const loaded = await loadBaseline(options.baseline, projectName(dir));
   if (!loaded.shapes) {
     options.onWarning?.(loaded.skipped);
     return [];
   }
+  const session = createSession();
+  prepareForShapes(session, realpathSync(dir), loaded.shapes);
+  const manifest = await discover(dir, { session });
   const current = shapesOf(session, manifest, loaded.shapes);
   const findings: Finding[] = [];
   const versioning = { baseline: loaded.shapes, current, root: manifest.root };
