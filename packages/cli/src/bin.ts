@@ -57,7 +57,8 @@ clientConventions(
     .description('validate the project and bundle its workflow code ahead of time into a build that "skein worker <buildDir>" serves')
     .argument('[projectDir]', 'project directory', '.')
     .option('--out <dir>', 'build directory (default <projectDir>/.skein/build)')
-    .action(async (dir: string, opts: { out?: string }) => (await import('./commands/build.js')).buildCommand(dir, opts)),
+    .option('--baseline <dir>', 'first compare each workflow with a deployed build (or a checkout): refuse incompatible changes of auto-upgrade workflows')
+    .action(async (dir: string, opts: { out?: string; baseline?: string }) => (await import('./commands/build.js')).buildCommand(dir, opts)),
 );
 
 clientConventions(

@@ -51,3 +51,16 @@ export { kindOf, type DefinitionKind } from './definitions.js';
 export { importCollector, isGlobalRequireCall, isRequireCall, type ImportSite, type ImportSiteKind } from './import-sites.js';
 export { analyzeModule, type ModuleInfo } from './module-info.js';
 export { moduleFactsVisitors, type ModuleFacts, type UnsupportedForm } from './unsupported-forms.js';
+export {
+  deriveCommandShapes,
+  shapesOf,
+  SHAPES_FILE,
+  SHAPES_FORMAT,
+  type CommandKind,
+  type PartialPoint,
+  type ShapeLocation,
+  type ShapeNode,
+  type ShapeSet,
+  type WorkflowShape,
+} from './shapes/index.js';
+export { canonicalShape, compareShapes, MAX_PATHS, type OldCommand, type ShapeVerdict } from './shapes/compare.js';

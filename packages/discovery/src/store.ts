@@ -4,9 +4,11 @@
  * collector and the CommonJS export forms, both stored with the module's facts) merged with whatever visitors the session's `ModuleHook` adds (the validator's
  * rules), so no one parses or walks a file a second time. Never imports or runs the code it reads.
  */
+import { createHash } from 'node:crypto';
 import type { File } from '@babel/types';
 import type { Diagnostics } from './diagnostics.js';
 import type { Position } from './finding.js';
+import { classifyFile } from './conventions.js';
 import { errorCode, type FileSystem } from './fs.js';
 import { analyzeModule, type ModuleInfo } from './module-info.js';
 import { isTypeScriptFile, parseSource } from './parse.js';
@@ -14,6 +16,8 @@ import type { MessageId } from './rules.js';
 import { walk } from './traverse.js';
 import { moduleFactsVisitors } from './unsupported-forms.js';
 import { mergeVisitors, type RuleVisitor, type SourceFacts } from './visitor-table.js';
+
+const ACTIVITY_ROLES = new Set(['steps', 'evaluators', 'shared-steps', 'shared-evaluators']);
 
 /** Default size cap of one source file: 1 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
@@ -30,6 +34,10 @@ export interface Loaded {
   problems: LoadProblem[];
   /** True when the file does not exist (ENOENT/ENOTDIR). */
   missing?: boolean;
+  /** The parsed tree, kept only when the store's `keepAst` was set before the file was loaded (command shapes read it). */
+  ast?: File;
+  /** SHA-1 (base64url) of the file's text, when the store's `hashSources` was set before the file was loaded. */
+  hash?: string;
 }
 
 /**
@@ -48,6 +56,14 @@ export class ModuleStore {
   #filesRead = 0;
   /** Set by the session owner before files are loaded; called for every parsed file. */
   hook: ModuleHook | undefined;
+  /**
+   * Keep each parsed tree in `Loaded.ast` (set before loading by whoever derives command shapes; off by default).
+   * Steps and evaluators files are never kept: their facts say all a shape needs of them.
+   */
+  keepAst = false;
+  /** Record each file's content hash in `Loaded.hash` (set before loading; command shapes compare it with a baseline's). */
+  hashSources = false;
+  readonly #trees = new Map<string, File | null>();
 
   constructor(
     readonly fs: FileSystem,
@@ -72,6 +88,22 @@ export class ModuleStore {
       this.#cache.set(file, loaded);
     }
     return loaded;
+  }
+
+  /**
+   * The parsed tree of `file`: the kept one, or the file read and parsed again (once; not walked, no hook runs).
+   * Undefined when it cannot be read or parsed.
+   */
+  tree(file: string): File | undefined {
+    const kept = this.load(file).ast;
+    if (kept) return kept;
+    let tree = this.#trees.get(file);
+    if (tree === undefined) {
+      const text = this.#read(file);
+      tree = typeof text === 'string' ? (parseSource(text, file).ast ?? null) : null;
+      this.#trees.set(file, tree);
+    }
+    return tree ?? undefined;
   }
 
   /** Loads `file` and reports its problems to `diagnostics` (a sink drops repeats, so this may be called often). */
@@ -152,7 +184,9 @@ export class ModuleStore {
     const own = moduleFactsVisitors(info, source);
     this.#walk(file, ast, [...own.visitors, ...hooked], source, problems);
     own.finish();
-    return { info, problems };
+    const loaded: Loaded = this.keepAst && !ACTIVITY_ROLES.has(classifyFile(file) ?? '') ? { info, problems, ast } : { info, problems };
+    if (this.hashSources) loaded.hash = createHash('sha1').update(text).digest('base64url');
+    return loaded;
   }
 }
 

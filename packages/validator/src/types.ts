@@ -4,7 +4,8 @@
  */
 import type { Node } from '@babel/types';
 import type { Diagnostic, FileRole, FileSystem, Manifest, RuleMeta, Severity } from '@skein/discovery';
-import type { RuleVisitor } from '@skein/discovery';
+import type { RuleVisitor, ShapeSet } from '@skein/discovery';
+import type { VersioningInput } from './versioning/check.js';
 import type { ModuleGraph } from './graph/module-graph.js';
 import type { CodeRole, ResolvedImport } from './graph/code-facts.js';
 
@@ -37,6 +38,11 @@ export interface ValidateOptions {
   mode?: 'auto' | 'package' | 'project';
   /** The file system to read through (default `nodeFileSystem`); confined to the root either way. Tests pass counting or in-memory ones. */
   fs?: FileSystem;
+  /**
+   * Command shapes of a baseline build (see `loadBaseline`): the `versioning/*` rules compare each workflow's new
+   * shape with it. Absent: those rules report nothing and no shape is derived.
+   */
+  baseline?: ShapeSet;
 }
 
 /**
@@ -115,6 +121,8 @@ export interface ProjectRuleContext<MessageIds extends string = string> {
   /** Reads a file inside the allowed roots; null when it cannot be read. */
   readText(path: string): string | null;
   report(descriptor: ReportDescriptor<MessageIds> & { file: string }): void;
+  /** The baseline's and the new code's command shapes, when the validation has a baseline. */
+  versioning?: VersioningInput;
 }
 
 /** A rule over the whole project (package.json checks, manifest checks, import chains). */

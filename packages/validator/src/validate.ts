@@ -7,7 +7,7 @@
  * symlink out of the package.
  */
 import * as path from 'node:path';
-import { classifyFile, confineFileSystem, createSession, DEFAULT_MAX_FILE_BYTES, discover, nodeFileSystem } from '@skein/discovery';
+import { classifyFile, confineFileSystem, createSession, DEFAULT_MAX_FILE_BYTES, discover, nodeFileSystem, shapesOf } from '@skein/discovery';
 import { FileLinter, toDiagnostic } from './engine/file-linter.js';
 import { loadPackages } from './engine/packages.js';
 import { runFiles } from './engine/run-files.js';
@@ -26,7 +26,8 @@ export class ValidationInputError extends Error {
  * Validates the package or project at `root`.
  * @param root a package directory (or a packed tarball's extracted `package/` directory) or a project root
  * @param options `maxFileBytes`: larger files get `fs/file-too-large` and are not parsed (default 1 MiB);
- *   `mode`: `auto` (default), `package` or `project` (see `ValidateOptions`)
+ *   `mode`: `auto` (default), `package` or `project` (see `ValidateOptions`); `baseline`: command shapes the
+ *   `versioning/*` rules compare the new code with
  * @returns the manifest and every finding (discovery's and the validator's), sorted, each reported once
  * @throws ValidationInputError when `root` does not exist or is not a directory, or `maxFileBytes` is not positive
  */
@@ -52,9 +53,11 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
     (file) => resolver.packageRootOf(file) ?? path.dirname(file),
   );
   session.store.hook = linter;
+  if (options.baseline) session.store.hashSources = true; // workflows whose sources are unchanged keep the baseline's shape
   const manifest = await discover(realRoot, { session, mode: options.mode ?? 'auto' });
   const packages = loadPackages(session, realRoot, manifest);
   const { graph, filesChecked } = runFiles({ linter, resolver, packages, classify: classifyFile });
+  const versioning = options.baseline ? { baseline: options.baseline, current: shapesOf(session, manifest, options.baseline), root: realRoot } : undefined;
 
   for (const rule of projectRules) {
     await rule.check({
@@ -70,6 +73,7 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
         }
       },
       report: (d) => session.diagnostics.add(toDiagnostic(rule.meta, d.file, d)),
+      ...(versioning ? { versioning } : {}),
     });
   }
 

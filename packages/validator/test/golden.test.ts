@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { discover, RULES, type Diagnostic, type Manifest } from '@skein/discovery';
-import { allRuleMetas, validate, type ValidateOptions } from '@skein/validator';
+import { allRuleMetas, loadBaseline, validate, type ValidateOptions } from '@skein/validator';
 import { describe, expect, it } from 'vitest';
 import { discoverBounded, validateBounded } from './bounded.js';
 
@@ -28,6 +28,16 @@ const OPTIONS: Record<string, ValidateOptions> = {
   'validator/fs/file-too-large/valid': { maxFileBytes: 4096 },
 };
 
+/**
+ * Fixtures validated against a baseline (`--baseline`): the versioning rules' valid and invalid projects, each
+ * compared with the `baseline/` project beside it.
+ */
+const BASELINES: Record<string, string> = Object.fromEntries(
+  ['incompatible-change', 'unprovable-change'].flatMap((rule) =>
+    ['valid', 'invalid'].map((v) => [`validator/versioning/${rule}/${v}`, `validator/versioning/${rule}/baseline`]),
+  ),
+);
+
 /** Fixtures with cycles: run time-bounded in a child process (bounded.ts), so a cycle that is not cut fails instead of hanging. */
 const CYCLIC = new Set(['discovery/import-cycle', 'discovery/reexport-cycle']);
 
@@ -40,6 +50,11 @@ function fixtureRoots(dir = FIXTURES): string[] {
     if (e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.')) out.push(...fixtureRoots(path.join(dir, e.name)));
   }
   return out;
+}
+
+/** The package.json `name` of a fixture root. */
+function readName(root: string): string | null {
+  return (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { name?: string }).name ?? null;
 }
 
 /** Replaces the repository's absolute path in text, so records do not depend on where the checkout is. */
@@ -108,7 +123,8 @@ describe('golden records of every fixture', () => {
 
   it.each(roots)('%s', async (rel) => {
     const root = path.join(FIXTURES, rel);
-    const options = OPTIONS[rel] ?? {};
+    const baseline = BASELINES[rel] ? await loadBaseline(path.join(FIXTURES, BASELINES[rel]), readName(root)) : undefined;
+    const options: ValidateOptions = { ...OPTIONS[rel], ...(baseline?.shapes ? { baseline: baseline.shapes } : {}) };
     const bounded = CYCLIC.has(rel);
     const manifest = await (bounded ? discoverBounded : discover)(root, { ceiling: ceilingOf(root), ...options });
     const report = await (bounded ? validateBounded : validate)(root, options);

@@ -13,6 +13,19 @@ import type { ValidationReport } from '../types.js';
 import { DEFAULT_MAX_FILE_BYTES, validate, ValidationInputError } from '../validate.js';
 import { EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 import { VERSION } from '../package-info.js';
+import { BaselineError, loadBaseline } from '../versioning/baseline.js';
+import type { ShapeSet } from '@skein/discovery';
+import { readFileSync } from 'node:fs';
+
+/** The package.json `name` of `dir`, or null (what a baseline's project name must equal). */
+function projectNameOf(dir: string): string | null {
+  try {
+    const name = (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name;
+    return typeof name === 'string' ? name : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Where the command writes, and the environment it runs in. */
 export interface CliIo {
@@ -47,6 +60,8 @@ Options:
                          and the entry must reach at least one workflow (default: when package.json sets or
                          misspells the flag)
   --project              judge dir as a project (its own workflows and its installed exposed packages)
+  --baseline <dir>       also compare each workflow's commands with a deployed build (made by skein build)
+                         or another checkout of the project: versioning/* findings for auto-upgrade workflows
   --color, --no-color    force or disable colours in stylish output
   -h, --help             show this help
   -v, --version          show the version
@@ -64,6 +79,7 @@ interface ParsedArgs {
   maxFileBytes: number;
   color: boolean | undefined;
   mode: 'auto' | 'package' | 'project';
+  baseline: string | undefined;
   help: boolean;
   version: boolean;
 }
@@ -90,6 +106,7 @@ function parse(argv: readonly string[]): ParsedArgs {
         color: { type: 'boolean' },
         package: { type: 'boolean' },
         project: { type: 'boolean' },
+        baseline: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -112,6 +129,7 @@ function parse(argv: readonly string[]): ParsedArgs {
     maxFileBytes,
     color: values.color,
     mode: values.package ? 'package' : values.project ? 'project' : 'auto',
+    baseline: values.baseline,
     help: values.help ?? false,
     version: values.version ?? false,
   };
@@ -153,7 +171,14 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return EXIT_OK;
   }
   try {
-    const report = await validate(path.resolve(io.cwd, args.dir), { maxFileBytes: args.maxFileBytes, mode: args.mode });
+    const dir = path.resolve(io.cwd, args.dir);
+    let baseline: ShapeSet | undefined;
+    if (args.baseline !== undefined) {
+      const loaded = await loadBaseline(path.resolve(io.cwd, args.baseline), projectNameOf(dir));
+      if (loaded.skipped) io.stderr(`validate-workflow-package: warning: ${loaded.skipped}\n`);
+      baseline = loaded.shapes;
+    }
+    const report = await validate(dir, { maxFileBytes: args.maxFileBytes, mode: args.mode, ...(baseline ? { baseline } : {}) });
     io.stdout(render(report, args, io));
     if (report.errorCount > 0) return EXIT_FINDINGS;
     if (args.maxWarnings !== null && report.warningCount > args.maxWarnings) {
@@ -162,7 +187,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     }
     return EXIT_OK;
   } catch (error) {
-    if (error instanceof ValidationInputError) {
+    if (error instanceof ValidationInputError || error instanceof BaselineError) {
       io.stderr(`validate-workflow-package: ${error.message}\n`);
       return EXIT_USAGE;
     }

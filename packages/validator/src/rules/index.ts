@@ -18,6 +18,8 @@ import { rule as declaredSchedules } from './workflow/declared-schedules.js';
 import { rule as noNodeGlobals } from './workflow/no-node-globals.js';
 import { rule as noNodeModules } from './workflow/no-node-modules.js';
 import { rule as noNondeterministicApis } from './workflow/no-nondeterministic-apis.js';
+import { rule as incompatibleChange } from './versioning/incompatible-change.js';
+import { rule as unprovableChange } from './versioning/unprovable-change.js';
 
 /** Rules whose visitors run in each file's single traversal. */
 export const fileRules: readonly FileRule[] = [
@@ -38,6 +40,8 @@ export const projectRules: readonly ProjectRule[] = [
   typeDeclarations,
   zodPeerDependency,
   noNodeModules,
+  incompatibleChange,
+  unprovableChange,
 ];
 
 /** Findings the engine reports itself (paths leaving the package). */

@@ -8,7 +8,8 @@ import type { Manifest } from '@skein/discovery';
 import { buildCatalogDocument } from '../catalog.js';
 import { WorkerStartupError } from '../errors.js';
 import { projectFacts, restoreProject, type LoadedProject, type ProjectFacts } from '../load.js';
-import { BUILD_FILES, BUILD_RECORD } from './build-files.js';
+import { BUILD_FILES, BUILD_RECORD, SERVED_BUILD_FILES } from './build-files.js';
+import { deriveCommandShapes } from '@skein/discovery';
 import { projectBuildId } from './project-code.js';
 import type { PreparedProject } from './prepare.js';
 
@@ -124,6 +125,7 @@ export async function writeBuild(
     [FILES.manifest]: JSON.stringify(servedManifest(manifest)),
     [FILES.facts]: JSON.stringify(facts),
     [FILES.catalog]: JSON.stringify(buildCatalogDocument(project, options.catalog, 'skein build', (options.now ?? new Date()).getTime(), deployment), null, 2),
+    [FILES.shapes]: JSON.stringify(await deriveCommandShapes(manifest.root)),
   };
   const files: Record<string, string> = {};
   for (const [name, text] of Object.entries(contents)) {
@@ -180,7 +182,7 @@ export async function openBuild(dir: string, options: { projectBuildId?: Promise
     }
   }
   const texts: Record<string, string> = {};
-  for (const name of Object.values(FILES)) {
+  for (const name of SERVED_BUILD_FILES) {
     const expected = record.files[name];
     const text = await readFile(path.join(buildDir, name), 'utf8').catch(() => null);
     if (expected === undefined || text === null) throw new WorkerStartupError(`${buildDir} is not a complete build: ${name} is missing (${again})`);

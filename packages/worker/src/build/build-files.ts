@@ -14,7 +14,16 @@ export const BUILD_FILES = {
   facts: 'definitions.json',
   /** The catalog document a worker of this build publishes (for reading and comparing; the worker derives it again). */
   catalog: 'catalog.json',
+  /**
+   * Each workflow's command shape and versioning behaviour (`ShapeSet` of @skein/discovery), the baseline of
+   * `skein build --baseline` / `validate-workflow-package --baseline`. A worker never reads it; a build made before
+   * it existed lacks it (the check then warns once and is skipped).
+   */
+  shapes: 'command-shapes.json',
 } as const;
+
+/** Build files a worker needs to serve the build (every one must be there, unchanged). */
+export const SERVED_BUILD_FILES = [BUILD_FILES.bundle, BUILD_FILES.manifest, BUILD_FILES.facts, BUILD_FILES.catalog] as const;
 
 /**
  * Whether `dir` holds a build made by `skein build`, complete or not, so that `skein worker <dir>` serves it as a

@@ -1,0 +1,58 @@
+/**
+ * `versioning/incompatible-change`: an `auto-upgrade` workflow whose new code replays a run recorded by the baseline
+ * build to a different command (a command inserted, removed or reordered before a point where a run can wait, an
+ * activity or child type changed, a timer replaced by an activity). Reported at the first divergent call of the new
+ * code. Runs only with a baseline (`--baseline`); see docs/versioning.md for the model.
+ */
+import { createRule } from '../../create-rule.js';
+import { versioningVerdicts } from '../../versioning/check.js';
+
+export const rule = createRule({
+  meta: {
+    id: 'versioning/incompatible-change',
+    severity: 'error',
+    docs: { description: 'An auto-upgrade workflow keeps every run the baseline build recorded replayable: same commands, in the same order, up to each point a run can wait.' },
+    messages: {
+      incompatible: {
+        message:
+          'Workflow "{{workflow}}" is auto-upgrade, and its runs waiting in the baseline build would replay {{newCommand}} here where their history holds {{oldCommand}} (recorded at {{oldAt}}){{part}}.',
+        hint: "Guard the change with `if (patched('{{patchId}}')) { …new code… } else { …old code… }`, or make the workflow `versioningBehavior: 'pinned'` so its runs finish on the build they started on.",
+      },
+    },
+  },
+  check(context) {
+    for (const v of versioningVerdicts(context)) {
+      if (v.verdict.verdict !== 'incompatible') continue;
+      const { verdict } = v;
+      context.report({
+        file: v.absolute(verdict.at.file),
+        loc: { line: verdict.at.line, column: verdict.at.column },
+        messageId: 'incompatible',
+        data: {
+          workflow: v.workflow,
+          newCommand: verdict.newCommand ? describeCommand(verdict.newCommand) : 'no command (the code waits or ends)',
+          oldCommand: verdict.old ? describeCommand(verdict.old) : 'no command at this point',
+          oldAt: verdict.old ? `${verdict.old.at.file}:${verdict.old.at.line}:${verdict.old.at.column}` : 'the baseline',
+          part: verdict.part === 'fn' ? '' : ` (in its ${verdict.part})`,
+          patchId: `${v.workflow}-change`,
+        },
+      });
+    }
+  },
+});
+
+/** `activity "x#y"`, `child workflow "y"`, `a timer`, `continue-as-new`, `the patched("id") marker`. */
+export function describeCommand(c: { command: string; type: string }): string {
+  switch (c.command) {
+    case 'activity':
+      return `activity "${c.type}"`;
+    case 'child':
+      return `child workflow "${c.type}"`;
+    case 'timer':
+      return 'a timer';
+    case 'continue-as-new':
+      return 'continue-as-new';
+    default:
+      return `the patched("${c.type}") marker`;
+  }
+}

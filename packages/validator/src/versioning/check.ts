@@ -1,0 +1,54 @@
+/**
+ * The comparison behind the `versioning/*` rules: each workflow of the baseline that the new code still serves,
+ * judged by `compareShapes` of @skein/discovery. Only `auto-upgrade` workflows (and those whose behaviour is not a
+ * literal) are judged: a pinned workflow's runs finish on the build they started on, so its changes are never findings.
+ */
+import * as path from 'node:path';
+import { compareShapes, type ShapeSet, type ShapeVerdict } from '@skein/discovery';
+
+/** What the versioning rules compare: the baseline's shapes and the new code's, and the new project's root. */
+export interface VersioningInput {
+  baseline: ShapeSet;
+  current: ShapeSet;
+  /** Real path of the validated root (shape files are relative to it). */
+  root: string;
+}
+
+/** One judged workflow. */
+export interface WorkflowVerdict {
+  workflow: string;
+  verdict: ShapeVerdict;
+  /** The absolute path of a file of the new code named in a verdict. */
+  absolute(file: string): string;
+}
+
+const cache = new WeakMap<VersioningInput, WorkflowVerdict[]>();
+
+/**
+ * The verdicts of every auto-upgrade workflow present in both versions, in the new code's order; computed once per
+ * input. Empty when the context carries no baseline.
+ */
+export function versioningVerdicts(context: { versioning?: VersioningInput | undefined }): WorkflowVerdict[] {
+  const input = context.versioning;
+  if (!input) return [];
+  let verdicts = cache.get(input);
+  if (!verdicts) {
+    verdicts = judge(input);
+    cache.set(input, verdicts);
+  }
+  return verdicts;
+}
+
+/** Judges every workflow (see `versioningVerdicts`). */
+export function judge(input: VersioningInput): WorkflowVerdict[] {
+  const out: WorkflowVerdict[] = [];
+  const absolute = (file: string) => path.resolve(input.root, file);
+  for (const [workflow, next] of Object.entries(input.current.workflows)) {
+    const old = input.baseline.workflows[workflow];
+    if (!old) continue; // new workflow: no recorded runs
+    if (next.versioningBehavior === 'pinned') continue; // its runs finish on their own build
+    if (old.versioningBehavior === 'pinned') continue; // old runs were pinned to the baseline build
+    out.push({ workflow, verdict: compareShapes(old, next), absolute });
+  }
+  return out;
+}
