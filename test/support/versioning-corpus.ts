@@ -20,6 +20,7 @@ import protoModule from '@temporalio/proto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { createTestEnv, replayHistories, type RecordedHistory, type TestEnv } from '@skein/testing';
 import { prepareProject } from '@skein/worker';
+import { compareVersions } from '@skein/validator';
 
 // CommonJS: its default export is the namespace, as in the worker's replay.
 const EventType = protoModule.temporal.api.enums.v1.EventType as unknown as Record<number, string>;
@@ -27,9 +28,12 @@ const EventType = protoModule.temporal.api.enums.v1.EventType as unknown as Reco
 /** Event counts a run's (latest) history must reach, by event type without its `EVENT_TYPE_` prefix; `continued`: the run was continued as new. */
 const untilSchema = z.record(z.string(), z.union([z.number().int().min(1), z.literal(true)]));
 
-/** One step of driving a run: wait for its history to reach counts (the run idle), or send a signal or an update. */
+/**
+ * One step of driving a run: wait for its history to reach counts with the run idle (or, with `pendingStep`, idle
+ * but for that one step, scheduled and being retried), or send a signal or an update.
+ */
 const driveStepSchema = z.union([
-  z.strictObject({ until: untilSchema }),
+  z.strictObject({ until: untilSchema, pendingStep: z.string().optional() }),
   z.strictObject({ signal: z.string(), args: z.array(z.unknown()).default([]) }),
   z.strictObject({ update: z.string(), args: z.array(z.unknown()).default([]) }),
 ]);
@@ -129,15 +133,33 @@ function countEvents(events: HistoryEvent[]): Map<string, number> {
 
 const sum = (counts: Map<string, number>, ...types: string[]) => types.reduce((n, t) => n + (counts.get(t) ?? 0), 0);
 
+/** The activity types of the activities scheduled in `events` and not closed yet. */
+function openActivities(events: HistoryEvent[]): string[] {
+  const open = new Map<string, string>();
+  for (const e of events) {
+    const scheduled = e.activityTaskScheduledEventAttributes;
+    if (scheduled) open.set(String(e.eventId), scheduled.activityType?.name ?? '');
+    const closed =
+      e.activityTaskCompletedEventAttributes ??
+      e.activityTaskFailedEventAttributes ??
+      e.activityTaskTimedOutEventAttributes ??
+      e.activityTaskCanceledEventAttributes;
+    if (closed) open.delete(String(closed.scheduledEventId));
+  }
+  return [...open.values()];
+}
+
 /**
- * True when nothing is in flight in the run: every workflow task, activity, child workflow and accepted update is
- * closed, so the run is blocked at a wait point (a timer, a condition) or closed.
+ * True when nothing is in flight in the run but, with `pendingStep`, that one step: every workflow task, child
+ * workflow and accepted update is closed, and so is every activity (or exactly one is open, of that step), so the
+ * run is blocked at a wait point (a timer, a condition, a step being retried) or closed.
  */
-function idle(counts: Map<string, number>): boolean {
+function idle(events: HistoryEvent[], counts: Map<string, number>, pendingStep: string | undefined): boolean {
+  const open = openActivities(events);
+  const activitiesOk = pendingStep === undefined ? open.length === 0 : open.length === 1 && open[0]!.endsWith(`#${pendingStep}`);
   return (
     sum(counts, 'WORKFLOW_TASK_SCHEDULED') === sum(counts, 'WORKFLOW_TASK_COMPLETED', 'WORKFLOW_TASK_FAILED', 'WORKFLOW_TASK_TIMED_OUT') &&
-    sum(counts, 'ACTIVITY_TASK_SCHEDULED') ===
-      sum(counts, 'ACTIVITY_TASK_COMPLETED', 'ACTIVITY_TASK_FAILED', 'ACTIVITY_TASK_TIMED_OUT', 'ACTIVITY_TASK_CANCELED') &&
+    activitiesOk &&
     sum(counts, 'START_CHILD_WORKFLOW_EXECUTION_INITIATED') ===
       sum(
         counts,
@@ -199,7 +221,7 @@ async function driveRun(client: Client, taskQueue: string, c: CorpusCase, run: C
         const continued = Boolean(evs[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId);
         const reached = Object.entries(step.until).every(([type, n]) => (type === 'continued' ? continued : (counts.get(type) ?? 0) >= Number(n)));
         last = JSON.stringify(Object.fromEntries(counts));
-        return reached && idle(counts) ? evs : false;
+        return reached && idle(evs, counts, step.pendingStep) ? evs : false;
       }, 120_000).catch(async (err: unknown) => {
         const pending = (await handle.describe().catch(() => null))?.raw.pendingActivities?.map((a) => ({
           type: a.activityType?.name,
@@ -300,6 +322,36 @@ export async function judgeCorpus(options: {
 /** What the static check answers for one workflow: an error, an unprovable warning, information only, or nothing. */
 export type StaticVerdict = 'compatible' | 'incompatible' | 'unprovable' | 'information';
 
+/** The static side's answer on one case: its verdict and the findings' one-line messages. */
+export interface StaticJudgement {
+  verdict: StaticVerdict;
+  messages: string[];
+}
+
+/**
+ * Judges every case statically: `compareVersions({ dir: v2, baseline: v1 })` of `@skein/validator`, the findings
+ * on the case's workflow read as `incompatible` (a `versioning/incompatible-change` error), `unprovable` (a
+ * `versioning/unprovable-change` warning) or `compatible` (none). Pinned workflows are never reported.
+ * @throws BaselineError (from the validator) when a case's v1 is not a project of the same name as its v2.
+ */
+export async function staticVerdicts(cases: CorpusCase[]): Promise<Map<string, StaticJudgement>> {
+  const out = new Map<string, StaticJudgement>();
+  for (const c of cases) {
+    const findings = (await compareVersions({ dir: path.join(c.dir, 'v2'), baseline: path.join(c.dir, 'v1') })).filter(
+      (f) => (f.data as { workflow?: string } | undefined)?.workflow === c.workflow,
+    );
+    const verdict: StaticVerdict = findings.some((f) => f.ruleId === 'versioning/incompatible-change')
+      ? 'incompatible'
+      : findings.some((f) => f.ruleId === 'versioning/unprovable-change')
+        ? 'unprovable'
+        : findings.length > 0
+          ? 'information'
+          : 'compatible';
+    out.set(c.name, { verdict, messages: findings.map((f) => `${f.ruleId}: ${f.message}`) });
+  }
+  return out;
+}
+
 /** One line of the agreement table. */
 export interface AgreementRow {
   case: string;
@@ -331,10 +383,10 @@ export interface AgreementCounts {
 }
 
 /** Compares the static verdict of each case with the replayer's; see `AgreementRow.outcome`. */
-export function agreement(cases: CorpusCase[], replayer: Map<string, ReplayVerdict>, statics: Map<string, StaticVerdict>): { rows: AgreementRow[]; counts: AgreementCounts } {
+export function agreement(cases: CorpusCase[], replayer: Map<string, ReplayVerdict>, statics: Map<string, StaticJudgement>): { rows: AgreementRow[]; counts: AgreementCounts } {
   const rows = cases.map((c): AgreementRow => {
     const truth = replayer.get(c.name)!.verdict;
-    const verdict = statics.get(c.name) ?? 'compatible';
+    const verdict = statics.get(c.name)!.verdict;
     let outcome: AgreementRow['outcome'];
     if (c.versioningBehavior === 'pinned') outcome = verdict === 'incompatible' ? 'pinned-error' : 'pinned';
     else if (verdict === 'unprovable') outcome = 'unprovable';

@@ -8,7 +8,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { judgeCorpus, loadCorpus, type CorpusCase, type ReplayVerdict } from '../support/versioning-corpus.js';
+import { agreement, formatAgreement, judgeCorpus, loadCorpus, staticVerdicts, type CorpusCase, type ReplayVerdict, type StaticJudgement } from '../support/versioning-corpus.js';
 import { repoRoot } from '../support/stack.js';
 
 const corpusDir = path.join(repoRoot, 'fixtures', 'versioning');
@@ -16,8 +16,12 @@ const corpusDir = path.join(repoRoot, 'fixtures', 'versioning');
 describe('the versioning corpus, judged by the replayer', () => {
   const cases: CorpusCase[] = loadCorpus(corpusDir);
   let verdicts: Map<string, ReplayVerdict>;
+  let statics: Map<string, StaticJudgement>;
 
   beforeAll(async () => {
+    const tStatic = performance.now();
+    statics = await staticVerdicts(cases);
+    console.log(`versioning corpus: static check of ${cases.length} v1/v2 pairs in ${((performance.now() - tStatic) / 1000).toFixed(1)} s`);
     const t0 = performance.now();
     const judged = await judgeCorpus({
       cases,
@@ -58,5 +62,17 @@ describe('the versioning corpus, judged by the replayer', () => {
       .map((c) => ({ case: c.name, recorded: c.replayer, ...verdicts.get(c.name)! }))
       .filter((r) => r.recorded !== r.verdict);
     expect(wrong, JSON.stringify(wrong, null, 2)).toEqual([]);
+  });
+
+  it('agrees with the replayer on every case the static check does not call unprovable, never calls an incompatible change compatible, and calls at most 10 % unprovable', () => {
+    const result = agreement(cases, verdicts, statics);
+    console.log(formatAgreement(result));
+    const disagreements = result.rows
+      .filter((r) => r.outcome === 'disagree' || r.outcome === 'pinned-error')
+      .map((r) => ({ case: r.case, replayer: r.replayer, static: r.static, findings: statics.get(r.case)!.messages, runs: verdicts.get(r.case)!.runs }));
+    expect(disagreements, JSON.stringify(disagreements, null, 2)).toEqual([]);
+    expect(result.counts.missedIncompatible).toBe(0);
+    expect(result.counts.unprovable / result.counts.cases).toBeLessThanOrEqual(0.1);
+    expect(result.counts.agree + result.counts.unprovable + result.counts.pinned).toBe(result.counts.cases);
   });
 });
