@@ -46,7 +46,14 @@ try {
   const tJudge = performance.now();
   const statics = await staticVerdicts(cases);
   const staticMs = performance.now() - tJudge;
-  const judged = await judgeCorpus({ cases, repoRoot: repo, temporalAddress: server.address, catalog: `versioning-bench-${randomUUID()}`, waitUntil, progress: args.includes('--progress') });
+  const judged = await judgeCorpus({
+    cases,
+    repoRoot: repo,
+    temporalAddress: server.address,
+    catalog: `versioning-bench-${randomUUID()}`,
+    waitUntil,
+    progress: args.includes('--progress'),
+  });
   const totalMs = performance.now() - tJudge;
   const result = agreement(cases, judged.verdicts, statics);
   console.log(formatAgreement(result));
@@ -55,7 +62,9 @@ try {
   console.log(
     `\n${cases.length} cases, ${cases.reduce((n, c) => n + c.runs.length, 0)} runs. wall: dev server ${s(serverMs)} (not counted), static check ${s(staticMs)}, ` +
       `worker + v2 bundle ${s(prepareMs)}, runs driven ${s(driveMs)}, replay ${s(replayMs)}; corpus ${s(totalMs)} (target <= 90 s on an idle 2-core machine); ` +
-      `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+      `load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
   );
 } finally {
   await server.stop();

@@ -298,13 +298,24 @@ export async function judgeCorpus(options: {
     const runs = await Promise.all(cases.flatMap((c) => c.runs.map((run) => limit(() => drive(c, run)))));
     const driveMs = performance.now() - t0;
     // The runs were left waiting (some for an hour): end them, so the shared engine holds no open runs of ours.
-    await Promise.all(runs.map((r) => env!.client.workflow.getHandle(r.recorded.workflowId).terminate('versioning corpus recorded').catch(() => {})));
+    await Promise.all(
+      runs.map((r) =>
+        env!.client.workflow
+          .getHandle(r.recorded.workflowId)
+          .terminate('versioning corpus recorded')
+          .catch(() => {}),
+      ),
+    );
 
     t0 = performance.now();
-    const failures = await replayHistories({ code: v2.workflowCode }, runs.map((r) => r.recorded));
+    const failures = await replayHistories(
+      { code: v2.workflowCode },
+      runs.map((r) => r.recorded),
+    );
     const replayMs = performance.now() - t0;
     const other = failures.filter((f) => f.kind !== 'nondeterminism');
-    if (other.length > 0) throw new Error(`replay failed for another reason than nondeterminism: ${other.map((f) => `${f.workflowId}: ${f.message}`).join('; ')}`);
+    if (other.length > 0)
+      throw new Error(`replay failed for another reason than nondeterminism: ${other.map((f) => `${f.workflowId}: ${f.message}`).join('; ')}`);
     const byId = new Map(failures.map((f) => [f.workflowId, f.message]));
     const verdicts = new Map<string, ReplayVerdict>();
     for (const c of cases) {
@@ -383,7 +394,11 @@ export interface AgreementCounts {
 }
 
 /** Compares the static verdict of each case with the replayer's; see `AgreementRow.outcome`. */
-export function agreement(cases: CorpusCase[], replayer: Map<string, ReplayVerdict>, statics: Map<string, StaticJudgement>): { rows: AgreementRow[]; counts: AgreementCounts } {
+export function agreement(
+  cases: CorpusCase[],
+  replayer: Map<string, ReplayVerdict>,
+  statics: Map<string, StaticJudgement>,
+): { rows: AgreementRow[]; counts: AgreementCounts } {
   const rows = cases.map((c): AgreementRow => {
     const truth = replayer.get(c.name)!.verdict;
     const verdict = statics.get(c.name)!.verdict;
@@ -412,7 +427,9 @@ export function formatAgreement({ rows, counts }: { rows: AgreementRow[]; counts
   const lines = [
     '| case | change | runs wait at | replayer | static | agreement |',
     '| --- | --- | --- | --- | --- | --- |',
-    ...rows.map((r) => `| \`${r.case}\` | ${r.change}${r.behavior === 'pinned' ? ' (pinned)' : ''} | ${r.waitsAt} | ${r.replayer} | ${r.static} | ${r.outcome} |`),
+    ...rows.map(
+      (r) => `| \`${r.case}\` | ${r.change}${r.behavior === 'pinned' ? ' (pinned)' : ''} | ${r.waitsAt} | ${r.replayer} | ${r.static} | ${r.outcome} |`,
+    ),
     '',
     `${counts.cases} cases: ${counts.agree} agree, ${counts.disagree} disagree, ${counts.unprovable} unprovable ` +
       `(${((100 * counts.unprovable) / counts.cases).toFixed(1)} %, at most 10 %), ${counts.pinned} pinned; ` +

@@ -7,8 +7,17 @@
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { agreement, formatAgreement, judgeCorpus, loadCorpus, staticVerdicts, type CorpusCase, type ReplayVerdict, type StaticJudgement } from '../support/versioning-corpus.js';
+import { beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import {
+  agreement,
+  formatAgreement,
+  judgeCorpus,
+  loadCorpus,
+  staticVerdicts,
+  type CorpusCase,
+  type ReplayVerdict,
+  type StaticJudgement,
+} from '../support/versioning-corpus.js';
 import { repoRoot } from '../support/stack.js';
 
 const corpusDir = path.join(repoRoot, 'fixtures', 'versioning');
@@ -53,7 +62,26 @@ describe('the versioning corpus, judged by the replayer', () => {
   it('holds at least 44 cases covering every command kind and construct', () => {
     expect(cases.length).toBeGreaterThanOrEqual(44);
     const exercised = new Set(cases.flatMap((c) => c.exercises));
-    for (const kind of ['step', 'evaluator', 'child-workflow', 'timer', 'condition-timeout', 'continue-as-new', 'patched', 'branch', 'switch', 'loop', 'promise-all', 'execute-in-parallel', 'helper-other-file', 'imported-workflow', 'signal-handler', 'update-handler', 'dynamic-dispatch', 'different-wait-points'])
+    for (const kind of [
+      'step',
+      'evaluator',
+      'child-workflow',
+      'timer',
+      'condition-timeout',
+      'continue-as-new',
+      'patched',
+      'branch',
+      'switch',
+      'loop',
+      'promise-all',
+      'execute-in-parallel',
+      'helper-other-file',
+      'imported-workflow',
+      'signal-handler',
+      'update-handler',
+      'dynamic-dispatch',
+      'different-wait-points',
+    ])
       expect(exercised, kind).toContain(kind);
     expect(cases.filter((c) => c.replayer === 'compatible').length).toBeGreaterThanOrEqual(10);
     expect(cases.filter((c) => c.replayer === 'incompatible').length).toBeGreaterThanOrEqual(10);
@@ -61,9 +89,7 @@ describe('the versioning corpus, judged by the replayer', () => {
   });
 
   it('gets from the replayer, on every case, the verdict its case.json records', () => {
-    const wrong = cases
-      .map((c) => ({ case: c.name, recorded: c.replayer, ...verdicts.get(c.name)! }))
-      .filter((r) => r.recorded !== r.verdict);
+    const wrong = cases.map((c) => ({ case: c.name, recorded: c.replayer, ...verdicts.get(c.name)! })).filter((r) => r.recorded !== r.verdict);
     expect(wrong, JSON.stringify(wrong, null, 2)).toEqual([]);
   });
 
