@@ -83,7 +83,10 @@ export const auditItem = step({ name: 'auditItem', fn: async ({ id }) => ({ id }
 export const judgeItem = evaluator({ name: 'judgeItem', fn: async (item) => ({ value: item.body.length > 3 ? 1 : 0, confidence: 0.9, reasoning: 'length' }) });
 `,
     );
-    write(`${name}/lib.js`, `export const normalize = (id) => id.trim().toLowerCase();\nexport const summarize = (item) => \`\${item.id}: \${item.body.length}\`;\n`);
+    write(
+      `${name}/lib.js`,
+      `export const normalize = (id) => id.trim().toLowerCase();\nexport const summarize = (item) => \`\${item.id}: \${item.body.length}\`;\n`,
+    );
   }
 }
 
@@ -92,10 +95,14 @@ function bin(dir, baseline) {
   const probe = pathToFileURL(join(repo, 'bench', 'validate', 'probe.mjs')).href;
   const extra = baseline ? ['--baseline', baseline] : [];
   const started = performance.now();
-  const r = spawnSync(process.execPath, ['--import', probe, join(repo, 'packages', 'validator', 'bin', 'validate-workflow-package.js'), dir, '--format', 'json', '--quiet', ...extra], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 28,
-  });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', probe, join(repo, 'packages', 'validator', 'bin', 'validate-workflow-package.js'), dir, '--format', 'json', '--quiet', ...extra],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    },
+  );
   const wallMs = performance.now() - started;
   const line = r.stderr.split('\n').find((l) => l.startsWith('BENCH '));
   if (!line) throw new Error(`validate-workflow-package failed (exit ${r.status}): ${r.stderr.slice(0, 500)}`);
@@ -117,7 +124,9 @@ const load = () =>
     .loadavg()
     .map((l) => l.toFixed(1))
     .join(' ');
-console.log(`bench/versioning: ${workflows} workflows, ${runs} fresh processes per variant, interleaved, medians; load average at start ${load()} on ${os.availableParallelism()} cores`);
+console.log(
+  `bench/versioning: ${workflows} workflows, ${runs} fresh processes per variant, interleaved, medians; load average at start ${load()} on ${os.availableParallelism()} cores`,
+);
 
 const project = join(generated, 'versioning-project');
 const build = join(generated, 'versioning-baseline-build');
@@ -133,12 +142,20 @@ const pairs = Array.from({ length: runs }, () => [bin(project), bin(project, bui
 const without = pairs.map((p) => p[0]);
 const withBaseline = pairs.map((p) => p[1]);
 const found = withBaseline[0].findings.filter((id) => id.startsWith('versioning/'));
-console.log(`with --baseline: ${found.length} versioning findings (expected ${changed} incompatible), ${withBaseline[0].errors} errors; without: ${without[0].errors} errors`);
+console.log(
+  `with --baseline: ${found.length} versioning findings (expected ${changed} incompatible), ${withBaseline[0].errors} errors; without: ${without[0].errors} errors`,
+);
 const ms = (x) => `${x.toFixed(0)} ms`;
 const cpuAdded = median(pairs.map(([a, b]) => b.cpuMs - a.cpuMs));
 const wallAdded = median(pairs.map(([a, b]) => b.wallMs - a.wallMs));
 console.log('');
-console.log(`validation without --baseline: CPU ${ms(median(without.map((r) => r.cpuMs)))}, wall ${ms(median(without.map((r) => r.wallMs)))}, peak RSS ${median(without.map((r) => r.peakRssMb)).toFixed(0)} MB`);
-console.log(`validation with --baseline:    CPU ${ms(median(withBaseline.map((r) => r.cpuMs)))}, wall ${ms(median(withBaseline.map((r) => r.wallMs)))}, peak RSS ${median(withBaseline.map((r) => r.peakRssMb)).toFixed(0)} MB`);
-console.log(`added by --baseline (median of per-pair differences): CPU ${ms(cpuAdded)}  ≤ 100 ms  ${cpuAdded <= 100 ? 'met' : 'NOT met'}; wall ${ms(wallAdded)}  ≤ 100 ms  ${wallAdded <= 100 ? 'met' : 'NOT met'}`);
+console.log(
+  `validation without --baseline: CPU ${ms(median(without.map((r) => r.cpuMs)))}, wall ${ms(median(without.map((r) => r.wallMs)))}, peak RSS ${median(without.map((r) => r.peakRssMb)).toFixed(0)} MB`,
+);
+console.log(
+  `validation with --baseline:    CPU ${ms(median(withBaseline.map((r) => r.cpuMs)))}, wall ${ms(median(withBaseline.map((r) => r.wallMs)))}, peak RSS ${median(withBaseline.map((r) => r.peakRssMb)).toFixed(0)} MB`,
+);
+console.log(
+  `added by --baseline (median of per-pair differences): CPU ${ms(cpuAdded)}  ≤ 100 ms  ${cpuAdded <= 100 ? 'met' : 'NOT met'}; wall ${ms(wallAdded)}  ≤ 100 ms  ${wallAdded <= 100 ? 'met' : 'NOT met'}`,
+);
 console.log(`load average at the end: ${load()}`);

@@ -56,12 +56,56 @@ describe('skein build', () => {
       projectDir: await import('node:fs').then((fs) => fs.realpathSync(project)),
       versions: { node: process.versions.node },
     });
-    expect(Object.keys(record.files).sort()).toEqual(['catalog.json', 'definitions.json', 'manifest.json', 'workflow-bundle.js']);
+    expect(Object.keys(record.files).sort()).toEqual(['catalog.json', 'command-shapes.json', 'definitions.json', 'manifest.json', 'workflow-bundle.js']);
     const catalog = JSON.parse(await readFile(path.join(buildDir, 'catalog.json'), 'utf8'));
     const approval = catalog.workflows.find((w: { name: string }) => w.name === 'approval');
     expect(approval.activities.map((a: { type: string }) => a.type)).toEqual(['approval#notify', 'approval#stamp']);
     expect(catalog.deployment).toEqual({ name: 'main', buildId: record.buildId });
   });
+
+  it("records each workflow's command shape and versioning behaviour", async () => {
+    const shapes = JSON.parse(await readFile(path.join(buildDir, 'command-shapes.json'), 'utf8'));
+    expect(shapes).toMatchObject({ format: 1, project: 'rollout-fixture' });
+    expect(Object.keys(shapes.workflows)).toEqual(expect.arrayContaining(['approval', 'quick']));
+    expect(shapes.workflows.approval.versioningBehavior).toBe('pinned');
+    expect(JSON.stringify(shapes.workflows.approval.shape)).toContain('"type":"approval#notify"');
+    expect(Object.keys(shapes.workflows.approval.sources)).toContain('src/approval/workflow.ts');
+  });
+
+  it('--baseline refuses an incompatible change of an auto-upgrade workflow before building; a baseline that is not a build is exit 2', async () => {
+    // The deployed build, as if approval had been auto-upgrade there.
+    const deployed = await copyOfBuild('deployed-auto', async (dir) => {
+      const file = path.join(dir, 'command-shapes.json');
+      const shapes = JSON.parse(await readFile(file, 'utf8'));
+      shapes.workflows.approval.versioningBehavior = 'auto-upgrade';
+      await writeFile(file, JSON.stringify(shapes));
+    });
+    const next = path.join(tmp, 'project-next');
+    await cp(project, next, { recursive: true, filter: (src) => !src.includes(`${path.sep}.skein`) && !src.endsWith('node_modules') });
+    await symlink(path.join(repoRoot, 'node_modules'), path.join(next, 'node_modules'));
+    const wf = path.join(next, 'src/approval/workflow.ts');
+    const code = await readFile(wf, 'utf8');
+    await writeFile(
+      wf,
+      code
+        .replace(
+          '  inputSchema: z.object({ request: z.string() }),',
+          "  versioningBehavior: 'auto-upgrade',\n  inputSchema: z.object({ request: z.string() }),",
+        )
+        .replace('    await notify({ request });', '    await notify({ request });\n    await notify({ request });'),
+    );
+    const out = path.join(tmp, 'build-next');
+    const refused = await skein(['build', next, '--out', out, '--baseline', deployed]);
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stderr).toContain('versioning/incompatible-change');
+    expect(refused.stderr).toContain('Workflow "approval" is auto-upgrade');
+    expect(refused.stderr).toMatch(/skein: the build is refused: 1 incompatible change\(s\) against /);
+    await expect(readFile(path.join(out, 'skein-build.json'), 'utf8')).rejects.toThrow();
+    const notBuild = await skein(['build', next, '--out', out, '--baseline', tmp]);
+    expect(notBuild.code).toBe(2);
+    expect(notBuild.stderr.trim().split('\n')).toHaveLength(1);
+    expect(notBuild.stderr).toContain('not a build (no skein-build.json) and not a project (no package.json)');
+  }, 120_000);
 
   it('refuses an output folder inside the project code (its files would change the build ID)', async () => {
     const res = await skein(['build', project, '--out', path.join(project, 'out')]);

@@ -53,6 +53,7 @@ export { analyzeModule, type ModuleInfo } from './module-info.js';
 export { moduleFactsVisitors, type ModuleFacts, type UnsupportedForm } from './unsupported-forms.js';
 export {
   deriveCommandShapes,
+  prepareForShapes,
   shapesOf,
   SHAPES_FILE,
   SHAPES_FORMAT,
@@ -63,4 +64,4 @@ export {
   type ShapeSet,
   type WorkflowShape,
 } from './shapes/index.js';
-export { canonicalShape, compareShapes, MAX_PATHS, type OldCommand, type ShapeVerdict } from './shapes/compare.js';
+export { canonicalShape, compareShapes, sameShape, MAX_PATHS, type OldCommand, type ShapeVerdict } from './shapes/compare.js';

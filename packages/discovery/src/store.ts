@@ -57,13 +57,15 @@ export class ModuleStore {
   /** Set by the session owner before files are loaded; called for every parsed file. */
   hook: ModuleHook | undefined;
   /**
-   * Keep each parsed tree in `Loaded.ast` (set before loading by whoever derives command shapes; off by default).
-   * Steps and evaluators files are never kept: their facts say all a shape needs of them.
+   * Keep each parsed tree in `Loaded.ast` (set before loading by whoever derives command shapes; off by default): all,
+   * or those a predicate of the file and its content hash (with `hashSources`) picks. Steps and evaluators files are
+   * never kept: their facts say all a shape needs of them. Trees not kept are parsed again on demand (`tree`).
    */
-  keepAst = false;
+  keepAst: boolean | ((file: string, hash: string | undefined) => boolean) = false;
   /** Record each file's content hash in `Loaded.hash` (set before loading; command shapes compare it with a baseline's). */
   hashSources = false;
   readonly #trees = new Map<string, File | null>();
+  readonly #hashes = new Map<string, string | null>();
 
   constructor(
     readonly fs: FileSystem,
@@ -104,6 +106,22 @@ export class ModuleStore {
       this.#trees.set(file, tree);
     }
     return tree ?? undefined;
+  }
+
+  /**
+   * The SHA-1 (base64url) of `file`'s text: the one recorded when it was loaded (`hashSources`), or the file read and
+   * hashed (once), without parsing it. Undefined when it cannot be read.
+   */
+  contentHash(file: string): string | undefined {
+    const loaded = this.#cache.get(file);
+    if (loaded?.hash !== undefined) return loaded.hash;
+    let hash = this.#hashes.get(file);
+    if (hash === undefined) {
+      const text = this.#read(file);
+      hash = typeof text === 'string' ? createHash('sha1').update(text).digest('base64url') : null;
+      this.#hashes.set(file, hash);
+    }
+    return hash ?? undefined;
   }
 
   /** Loads `file` and reports its problems to `diagnostics` (a sink drops repeats, so this may be called often). */
@@ -184,8 +202,10 @@ export class ModuleStore {
     const own = moduleFactsVisitors(info, source);
     this.#walk(file, ast, [...own.visitors, ...hooked], source, problems);
     own.finish();
-    const loaded: Loaded = this.keepAst && !ACTIVITY_ROLES.has(classifyFile(file) ?? '') ? { info, problems, ast } : { info, problems };
-    if (this.hashSources) loaded.hash = createHash('sha1').update(text).digest('base64url');
+    const hash = this.hashSources ? createHash('sha1').update(text).digest('base64url') : undefined;
+    const keep = typeof this.keepAst === 'function' ? this.keepAst(file, hash) : this.keepAst;
+    const loaded: Loaded = keep && !ACTIVITY_ROLES.has(classifyFile(file) ?? '') ? { info, problems, ast } : { info, problems };
+    if (hash !== undefined) loaded.hash = hash;
     return loaded;
   }
 }

@@ -24,7 +24,7 @@ describe('rule catalog', () => {
 
   it('never loads package code: no dynamic import, require or createRequire in the sources', () => {
     const found: string[] = [];
-    for (const file of readdirSync(src)) {
+    for (const file of readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'))) {
       const ast = parse(readFileSync(`${src}${file}`, 'utf8'), { sourceType: 'module', plugins: ['typescript'] });
       const visit = (node: unknown): void => {
         if (!node || typeof node !== 'object') return;

@@ -25,6 +25,11 @@ export interface ValidationReport {
   warningCount: number;
   /** Files the rules looked at (own code and the dependencies workflow code imports); each was read and parsed once. */
   filesChecked: number;
+  /**
+   * With a baseline: the workflows pinned in either version whose commands changed. Information only: their runs
+   * finish on the build they started on, so these are never findings.
+   */
+  pinnedChanges?: string[];
 }
 
 /** Options of `validate()`. */

@@ -7,12 +7,13 @@
  * symlink out of the package.
  */
 import * as path from 'node:path';
-import { classifyFile, confineFileSystem, createSession, DEFAULT_MAX_FILE_BYTES, discover, nodeFileSystem, shapesOf } from '@skein/discovery';
+import { classifyFile, confineFileSystem, createSession, DEFAULT_MAX_FILE_BYTES, discover, nodeFileSystem, prepareForShapes, shapesOf } from '@skein/discovery';
 import { FileLinter, toDiagnostic } from './engine/file-linter.js';
 import { loadPackages } from './engine/packages.js';
 import { runFiles } from './engine/run-files.js';
 import { createResolver } from './graph/resolve.js';
 import { fileRules, projectRules } from './rules/index.js';
+import { pinnedChanges } from './versioning/check.js';
 import type { ValidateOptions, ValidationReport } from './types.js';
 
 export { DEFAULT_MAX_FILE_BYTES };
@@ -53,7 +54,7 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
     (file) => resolver.packageRootOf(file) ?? path.dirname(file),
   );
   session.store.hook = linter;
-  if (options.baseline) session.store.hashSources = true; // workflows whose sources are unchanged keep the baseline's shape
+  if (options.baseline) prepareForShapes(session, realRoot, options.baseline); // unchanged workflows keep the baseline's shape
   const manifest = await discover(realRoot, { session, mode: options.mode ?? 'auto' });
   const packages = loadPackages(session, realRoot, manifest);
   const { graph, filesChecked } = runFiles({ linter, resolver, packages, classify: classifyFile });
@@ -80,5 +81,7 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
   const diagnostics = session.diagnostics.sorted();
   let errorCount = 0;
   for (const d of diagnostics) if (d.severity === 'error') errorCount++;
-  return { root: realRoot, manifest, diagnostics, errorCount, warningCount: diagnostics.length - errorCount, filesChecked };
+  const report: ValidationReport = { root: realRoot, manifest, diagnostics, errorCount, warningCount: diagnostics.length - errorCount, filesChecked };
+  if (versioning) report.pinnedChanges = pinnedChanges(versioning);
+  return report;
 }

@@ -44,6 +44,7 @@ async function checkBaseline(projectDir: string, baseline: string): Promise<void
       dir: projectDir,
       baseline: path.resolve(baseline),
       onWarning: (line) => process.stderr.write(`skein: warning: ${line}\n`),
+      onNote: (line) => process.stderr.write(`skein: note: ${line}\n`),
     });
   } catch (error) {
     if (!(error instanceof validator.BaselineError)) throw error;
@@ -52,7 +53,14 @@ async function checkBaseline(projectDir: string, baseline: string): Promise<void
   }
   if (findings.length === 0) return;
   const errorCount = findings.filter((f) => f.severity === 'error').length;
-  const report = { root: projectDir, manifest: undefined as never, diagnostics: findings, errorCount, warningCount: findings.length - errorCount, filesChecked: 0 };
+  const report = {
+    root: projectDir,
+    manifest: undefined as never,
+    diagnostics: findings,
+    errorCount,
+    warningCount: findings.length - errorCount,
+    filesChecked: 0,
+  };
   process.stderr.write(validator.formatStylish(report, { cwd: process.cwd(), color: process.stderr.isTTY }));
   if (errorCount > 0) {
     process.stderr.write(`skein: the build is refused: ${errorCount} incompatible change(s) against ${baseline}\n`);

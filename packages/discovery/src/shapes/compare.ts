@@ -144,7 +144,15 @@ function comparePart(old: ShapeNode, next: ShapeNode, mode: 'prefix' | 'whole', 
  * wait before the last of them only where the old path waited too (a result the history holds); what it issues
  * after them is new history. In `whole` mode (a handler that ran to its end) it must issue nothing more.
  */
-function matchPrefix(p: Path, end: number, newPaths: Path[], shared: Set<string>, mode: 'prefix' | 'whole', part: string, fallbackAt: ShapeLocation): ShapeVerdict | undefined {
+function matchPrefix(
+  p: Path,
+  end: number,
+  newPaths: Path[],
+  shared: Set<string>,
+  mode: 'prefix' | 'whole',
+  part: string,
+  fallbackAt: ShapeLocation,
+): ShapeVerdict | undefined {
   const oldCmds: Token[] = [];
   const oldWaits = new Set<number>();
   for (const t of p.tokens.slice(0, end)) {
@@ -392,7 +400,13 @@ function joinParallel(branches: Path[], at: ShapeLocation): Path {
     const offset = out.tokens.length;
     for (const t of head) push(out, t);
     for (const c of b.choices) out.choices.push({ ...c, index: c.index + offset });
-    if (firstWait >= 0) tails.push(b.tokens.slice(firstWait).map((t) => (t.t === 'cmd' || t.t === 'opaque' ? t.key : t.t === 'partial' ? `partial:${t.construct}` : 'wait')).join(' '));
+    if (firstWait >= 0)
+      tails.push(
+        b.tokens
+          .slice(firstWait)
+          .map((t) => (t.t === 'cmd' || t.t === 'opaque' ? t.key : t.t === 'partial' ? `partial:${t.construct}` : 'wait'))
+          .join(' '),
+      );
   }
   if (tails.some((t) => t !== 'wait')) {
     const partial = branches.flatMap((b) => b.tokens).find((t) => t.t === 'partial');

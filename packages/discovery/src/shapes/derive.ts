@@ -190,6 +190,11 @@ function endsInReturn(node: ShapeNode): boolean {
 }
 
 export class ShapeWalker {
+  /** Functions walked for the first time, whose recursive calls count as issuing nothing (see `callFunction`). */
+  private readonly quiet = new Set<Fn>();
+  /** Functions of `quiet` that did call themselves. */
+  private readonly recursed = new Set<Fn>();
+
   constructor(private readonly ctx: DeriveContext) {}
 
   /** The location of `node` in `scope`'s file, relative to the project root. */
@@ -224,7 +229,15 @@ export class ShapeWalker {
    * `contextParam` marks the workflow fn's second parameter (`context.control.continueAsNew`).
    */
   callFunction(fn: Fn, scope: Scope, args: { node: t.Node; scope: Scope }[], isWorkflowFn = false): ShapeNode {
-    if (this.ctx.stack.includes(fn)) return this.partial(scope, fn, 'a recursive call');
+    if (this.ctx.stack.includes(fn)) {
+      // First walked as if the recursive call issued nothing: a recursive function without commands (an error's
+      // root cause) is provably empty; one with commands is walked again with the recursion partial.
+      if (this.quiet.has(fn)) {
+        this.recursed.add(fn);
+        return EMPTY;
+      }
+      return this.partial(scope, fn, 'a recursive call');
+    }
     if (this.ctx.stack.length >= MAX_CALL_DEPTH) return this.partial(scope, fn, `helper calls nested deeper than ${MAX_CALL_DEPTH}`);
     const inner: Scope = { ...scope, names: new Map(), parent: scope };
     fn.params.forEach((p, i) => {
@@ -236,7 +249,18 @@ export class ShapeWalker {
     });
     this.ctx.stack.push(fn);
     try {
-      const body = fn.body.type !== 'BlockStatement' ? this.expr(fn.body, inner) : this.block(fn.body.body, inner);
+      const walkBody = () => {
+        const fresh: Scope = { ...inner, names: new Map(inner.names) };
+        return fn.body.type !== 'BlockStatement' ? this.expr(fn.body, fresh) : this.block(fn.body.body, fresh);
+      };
+      const mark = this.ctx.partial.length;
+      this.quiet.add(fn);
+      let body = walkBody();
+      this.quiet.delete(fn);
+      if (this.recursed.delete(fn) && matters(body)) {
+        this.ctx.partial.length = mark;
+        body = walkBody();
+      }
       // The workflow's own `fn: async (x) => step(x)`: the run waits for the returned promise.
       if (isWorkflowFn) return fn.body.type !== 'BlockStatement' && issues(body) ? seq([body, { kind: 'wait', at: this.loc(scope, fn.body) }]) : body;
       return matters(body) ? { kind: 'call', body, at: this.loc(scope, fn) } : EMPTY;
@@ -283,7 +307,8 @@ export class ShapeWalker {
     if (signal !== undefined) return void scope.names.set(id.name, { kind: 'signal', name: signal });
     if (init.type === 'CallExpression') {
       const c = this.resolveCallee(init.callee, scope);
-      if (c.kind === 'primitive' && (c.name === 'proxyActivities' || c.name === 'proxyLocalActivities')) return void scope.names.set(id.name, { kind: 'proxy' });
+      if (c.kind === 'primitive' && (c.name === 'proxyActivities' || c.name === 'proxyLocalActivities'))
+        return void scope.names.set(id.name, { kind: 'proxy' });
     }
     // A promise of a command not awaited yet: awaiting the name later is a wait.
     scope.names.set(id.name, issues(initShape) ? { kind: 'pending' } : { kind: 'value' });
@@ -323,14 +348,19 @@ export class ShapeWalker {
       case 'ForStatement': {
         const inner: Scope = { ...scope, names: new Map(), parent: scope };
         const init = s.init ? (s.init.type === 'VariableDeclaration' ? this.statement(s.init, inner) : this.expr(s.init, inner)) : EMPTY;
-        const body = seq([s.test ? this.expr(s.test, inner) : EMPTY, this.statement(s.body, inner), s.update ? this.expr(s.update, inner) : EMPTY].filter((n) => matters(n) || n.kind === 'exit'));
+        const body = seq(
+          [s.test ? this.expr(s.test, inner) : EMPTY, this.statement(s.body, inner), s.update ? this.expr(s.update, inner) : EMPTY].filter(
+            (n) => matters(n) || n.kind === 'exit',
+          ),
+        );
         return seq([init, ...(matters(body) ? [{ kind: 'loop', body, at: this.loc(scope, s) } as ShapeNode] : [])].filter(matters));
       }
       case 'ForOfStatement':
       case 'ForInStatement': {
         const inner: Scope = { ...scope, names: new Map(), parent: scope };
         const right = this.expr(s.right, scope);
-        if (s.left.type === 'VariableDeclaration') for (const d of s.left.declarations) for (const n of patternNames(d.id)) inner.names.set(n, { kind: 'value' });
+        if (s.left.type === 'VariableDeclaration')
+          for (const d of s.left.declarations) for (const n of patternNames(d.id)) inner.names.set(n, { kind: 'value' });
         let body = this.statement(s.body, inner);
         if (s.type === 'ForOfStatement' && s.await) body = seq([{ kind: 'wait', at: this.loc(scope, s) }, body]);
         return seq([right, ...(matters(body) ? [{ kind: 'loop', body, at: this.loc(scope, s) } as ShapeNode] : [])].filter(matters));
@@ -491,7 +521,12 @@ export class ShapeWalker {
       case 'ParenthesizedExpression':
         return this.expr((e as { argument?: t.Node; expression?: t.Node }).argument ?? (e as { expression: t.Node }).expression, scope);
       case 'ArrayExpression':
-        return seq(e.elements.filter((x): x is NonNullable<typeof x> => x !== null).map((x) => this.expr(x, scope)).filter(matters));
+        return seq(
+          e.elements
+            .filter((x): x is NonNullable<typeof x> => x !== null)
+            .map((x) => this.expr(x, scope))
+            .filter(matters),
+        );
       case 'ObjectExpression':
         return seq(
           e.properties
@@ -550,11 +585,30 @@ export class ShapeWalker {
       if (method && PARALLEL_METHODS.has(method)) return this.parallel(e.arguments[0], scope, at);
       if (method === 'resolve' || method === 'reject') return this.args(e.arguments, scope, e, `Promise.${method}()`);
     }
+    // Array.from(xs, cb): the callback once per element.
+    if (
+      callee.type === 'MemberExpression' &&
+      callee.object.type === 'Identifier' &&
+      callee.object.name === 'Array' &&
+      !lookup('Array', scope) &&
+      keyName(callee.property, callee.computed) === 'from'
+    ) {
+      const fn = e.arguments[1] && this.functionOf(e.arguments[1], scope);
+      if (fn?.kind === 'function') {
+        const body = this.callFunction(fn.fn, fn.scope, []);
+        return seq([this.expr(e.arguments[0] as t.Node, scope), ...(matters(body) ? [{ kind: 'loop', body, at } as ShapeNode] : [])].filter(matters));
+      }
+    }
     // arr.map(cb), arr.forEach(cb): the callback once per element.
     if ((callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') && !callee.computed) {
       const method = keyName(callee.property, false);
       const cb = e.arguments[0];
-      if (method && ITERATING_METHODS.has(method) && cb && (cb.type === 'ArrowFunctionExpression' || cb.type === 'FunctionExpression' || cb.type === 'Identifier')) {
+      if (
+        method &&
+        ITERATING_METHODS.has(method) &&
+        cb &&
+        (cb.type === 'ArrowFunctionExpression' || cb.type === 'FunctionExpression' || cb.type === 'Identifier')
+      ) {
         const object = this.expr(callee.object, scope);
         const fn = this.functionOf(cb, scope);
         if (fn?.kind === 'function') {
@@ -583,10 +637,19 @@ export class ShapeWalker {
       case 'workflow':
         return seq([this.args(e.arguments, scope, e, 'a child workflow'), command('child', resolved.name, at)].filter(matters));
       case 'continue-as-new':
-        return seq([this.args(e.arguments, scope, e, 'continueAsNew'), command('continue-as-new', '', at), exitNode('return', at)].filter((n) => matters(n) || n.kind === 'exit'));
+        return seq(
+          [this.args(e.arguments, scope, e, 'continueAsNew'), command('continue-as-new', '', at), exitNode('return', at)].filter(
+            (n) => matters(n) || n.kind === 'exit',
+          ),
+        );
       case 'function': {
         const args = e.arguments.map((a) => ({ node: a, scope }));
-        const argShapes = seq(e.arguments.filter((a) => a.type !== 'ArrowFunctionExpression' && a.type !== 'FunctionExpression').map((a) => this.expr(a, scope)).filter(matters));
+        const argShapes = seq(
+          e.arguments
+            .filter((a) => a.type !== 'ArrowFunctionExpression' && a.type !== 'FunctionExpression')
+            .map((a) => this.expr(a, scope))
+            .filter(matters),
+        );
         const body = this.callFunction(resolved.fn, resolved.scope, args);
         return seq([argShapes, body].filter(matters));
       }
@@ -610,7 +673,10 @@ export class ShapeWalker {
         // With a timeout the SDK starts a timer; without, it only waits (the caller's await marks the wait).
         return args.length >= 2 ? { kind: 'command', command: 'timer', type: '', at } : { kind: 'wait', at };
       case 'continueAsNew':
-        return seq([{ kind: 'command', command: 'continue-as-new', type: '', at }, { kind: 'exit', how: 'return', at }]);
+        return seq([
+          { kind: 'command', command: 'continue-as-new', type: '', at },
+          { kind: 'exit', how: 'return', at },
+        ]);
       case 'patched': {
         const id = staticStringOf(args[0]);
         if (id === undefined) return this.partial(scope, e, 'patched() with an id that is not a literal');
@@ -635,7 +701,7 @@ export class ShapeWalker {
       case 'startChild': {
         const type = staticStringOf(args[0]);
         if (type === undefined) {
-          const fromFn = args[0] && this.resolveCallee(args[0] as t.Expression, scope);
+          const fromFn = args[0] && this.resolveCallee(args[0], scope);
           if (fromFn?.kind === 'workflow') return { kind: 'command', command: 'child', type: fromFn.name, at };
           return this.partial(scope, e, `${name}() of a workflow type that is not a literal`);
         }
@@ -643,7 +709,10 @@ export class ShapeWalker {
       }
       case 'executeInParallel': {
         const options = args[0];
-        const jobs = options?.type === 'ObjectExpression' ? options.properties.find((p): p is t.ObjectProperty => p.type === 'ObjectProperty' && keyName(p.key, p.computed) === 'jobs') : undefined;
+        const jobs =
+          options?.type === 'ObjectExpression'
+            ? options.properties.find((p): p is t.ObjectProperty => p.type === 'ObjectProperty' && keyName(p.key, p.computed) === 'jobs')
+            : undefined;
         if (!jobs) return this.partial(scope, e, 'executeInParallel() with jobs the analysis cannot read');
         return this.parallel(jobs.value, scope, at, true);
       }
@@ -678,19 +747,31 @@ export class ShapeWalker {
       return this.expr(node, scope);
     };
     if (arg.type === 'ArrayExpression') {
-      const branches = arg.elements.filter((x): x is NonNullable<typeof x> => x !== null).map((x) => (x.type === 'SpreadElement' ? this.spread(x, scope, at, thunks) : branch(x)));
+      const branches = arg.elements
+        .filter((x): x is NonNullable<typeof x> => x !== null)
+        .map((x) => (x.type === 'SpreadElement' ? this.spread(x, scope, at, thunks) : branch(x)));
       return branches.some(matters) ? { kind: 'parallel', branches, at } : EMPTY;
     }
-    if (arg.type === 'CallExpression' && arg.callee.type === 'MemberExpression' && keyName(arg.callee.property, arg.callee.computed) === 'map') {
-      const cb = arg.arguments[0];
+    const isArrayFrom =
+      arg.type === 'CallExpression' &&
+      arg.callee.type === 'MemberExpression' &&
+      arg.callee.object.type === 'Identifier' &&
+      arg.callee.object.name === 'Array' &&
+      keyName(arg.callee.property, arg.callee.computed) === 'from';
+    if (
+      arg.type === 'CallExpression' &&
+      arg.callee.type === 'MemberExpression' &&
+      (isArrayFrom || keyName(arg.callee.property, arg.callee.computed) === 'map')
+    ) {
+      const cb = arg.arguments[isArrayFrom ? 1 : 0];
       const fn = cb && this.functionOf(cb, scope);
       if (fn?.kind === 'function') {
         // `jobs: xs.map((x) => () => step(x))`: the callback returns a thunk; its body is the branch.
         const ret = fn.fn.body.type !== 'BlockStatement' ? fn.fn.body : undefined;
         const thunk = thunks && ret && (ret.type === 'ArrowFunctionExpression' || ret.type === 'FunctionExpression') ? ret : undefined;
         const body = thunk ? this.callFunction(thunk, { ...fn.scope, names: new Map(), parent: fn.scope }, []) : this.callFunction(fn.fn, fn.scope, []);
-        const object = this.expr(arg.callee.object, scope);
-        return seq([object, ...(matters(body) ? [{ kind: 'parallel', branches: [{ kind: 'loop', body, at } as ShapeNode], at } as ShapeNode] : [])].filter(matters));
+        const object = this.expr(isArrayFrom ? (arg.arguments[0] as t.Node) : arg.callee.object, scope);
+        return seq([object, ...(matters(body) ? [{ kind: 'parallel', branches: [{ kind: 'loop', body, at }], at } as ShapeNode] : [])].filter(matters));
       }
     }
     const shape = this.expr(arg, scope);
@@ -710,7 +791,8 @@ export class ShapeWalker {
   private signalName(node: t.Node, scope: Scope): string | undefined {
     if (node.type === 'CallExpression') {
       const c = this.resolveCallee(node.callee, scope);
-      if (c.kind === 'primitive' && (c.name === 'defineSignal' || c.name === 'defineUpdate' || c.name === 'defineQuery')) return staticStringOf(node.arguments[0]);
+      if (c.kind === 'primitive' && (c.name === 'defineSignal' || c.name === 'defineUpdate' || c.name === 'defineQuery'))
+        return staticStringOf(node.arguments[0]);
       return undefined;
     }
     if (node.type !== 'Identifier') return undefined;
@@ -724,7 +806,8 @@ export class ShapeWalker {
 
   /** What a callee expression is. */
   resolveCallee(callee: t.Node, scope: Scope): Callee {
-    if (callee.type === 'TSNonNullExpression' || callee.type === 'ParenthesizedExpression' || callee.type === 'TSAsExpression') return this.resolveCallee(callee.expression, scope);
+    if (callee.type === 'TSNonNullExpression' || callee.type === 'ParenthesizedExpression' || callee.type === 'TSAsExpression')
+      return this.resolveCallee(callee.expression, scope);
     if (callee.type === 'Identifier') return this.resolveName(callee.name, scope);
     if (callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') {
       const prop = keyName(callee.property, callee.computed);
@@ -735,7 +818,9 @@ export class ShapeWalker {
       if (callee.object.type === 'Identifier') {
         const b = lookup(callee.object.name, scope);
         if (b?.kind === 'proxy') {
-          return prop === undefined ? { kind: 'unfollowable', construct: 'an activity called by a computed name' } : { kind: 'unfollowable', construct: `a proxyActivities() activity (${prop})` };
+          return prop === undefined
+            ? { kind: 'unfollowable', construct: 'an activity called by a computed name' }
+            : { kind: 'unfollowable', construct: `a proxyActivities() activity (${prop})` };
         }
         if (b) return b.kind === 'param' && prop === undefined ? { kind: 'unfollowable', construct: 'a computed member call' } : { kind: 'none' };
         const local = callee.object.name;
@@ -747,7 +832,9 @@ export class ShapeWalker {
         }
         // `const acts = proxyActivities(...)`: `acts.x()` or `acts[name]()` schedules an activity named by the key.
         if (this.isProxy(local, scope)) {
-          return prop === undefined ? { kind: 'unfollowable', construct: 'an activity called by a computed name' } : { kind: 'unfollowable', construct: `a proxyActivities() activity (${prop})` };
+          return prop === undefined
+            ? { kind: 'unfollowable', construct: 'an activity called by a computed name' }
+            : { kind: 'unfollowable', construct: `a proxyActivities() activity (${prop})` };
         }
       }
       return { kind: 'none' };
@@ -805,7 +892,8 @@ export class ShapeWalker {
       let decl: t.Node | null | undefined = stmt.type === 'ExportNamedDeclaration' ? stmt.declaration : stmt;
       if (stmt.type === 'ExportDefaultDeclaration' && name === '\0default') decl = stmt.declaration;
       if (!decl) continue;
-      if (decl.type === 'FunctionDeclaration' && (decl.id?.name === name || name === '\0default')) return { kind: 'function', fn: decl, scope: { ...scope, names: new Map(), parent: undefined } };
+      if (decl.type === 'FunctionDeclaration' && (decl.id?.name === name || name === '\0default'))
+        return { kind: 'function', fn: decl, scope: { ...scope, names: new Map(), parent: undefined } };
       if ((decl.type === 'ArrowFunctionExpression' || decl.type === 'FunctionExpression') && name === '\0default') return { kind: 'function', fn: decl, scope };
       if (decl.type === 'VariableDeclaration') {
         for (const d of decl.declarations) {
@@ -817,7 +905,13 @@ export class ShapeWalker {
           if (signal !== undefined) return { kind: 'signal', name: signal };
           if (init.type === 'Identifier') return this.moduleBinding(init.name, scope);
           // A value built by a call or a choice (`makeRunner()`, `a ? f : g`) may be a command: calling it is unprovable.
-          if (init.type === 'CallExpression' || init.type === 'ConditionalExpression' || init.type === 'LogicalExpression' || init.type === 'MemberExpression' || init.type === 'AwaitExpression') {
+          if (
+            init.type === 'CallExpression' ||
+            init.type === 'ConditionalExpression' ||
+            init.type === 'LogicalExpression' ||
+            init.type === 'MemberExpression' ||
+            init.type === 'AwaitExpression'
+          ) {
             return { kind: 'unfollowable', construct: `a call of ${name}, a value built by an expression the analysis cannot follow` };
           }
           return { kind: 'none' };

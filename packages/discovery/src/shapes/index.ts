@@ -45,14 +45,26 @@ export function shapesOf(session: AnalysisSession, manifest: Manifest, reuse?: S
   return { format: SHAPES_FORMAT, project: projectName(session, manifest.root), workflows };
 }
 
+/**
+ * Prepares `session` (before `discover()`) for `shapesOf(session, manifest, baseline)`: content hashes recorded, and
+ * the trees kept only of files whose content differs from every source the baseline recorded (the files whose
+ * workflows are walked again), so unchanged files are neither kept nor parsed twice.
+ */
+export function prepareForShapes(session: AnalysisSession, root: string, baseline: ShapeSet): void {
+  const recorded = new Set<string>();
+  for (const w of Object.values(baseline.workflows)) for (const [rel, hash] of Object.entries(w.sources ?? {})) recorded.add(`${resolve(root, rel)}\0${hash}`);
+  session.store.hashSources = true;
+  session.store.keepAst = (file, hash) => !recorded.has(`${file}\0${hash}`);
+}
+
 /** Whether every source a recorded shape was derived from has the same content now (and the workflow the same file). */
 function unchanged(session: AnalysisSession, root: string, entry: WorkflowEntry, old: WorkflowShape): boolean {
-  if (!old.sources || !session.store.hashSources) return false;
+  if (!old.sources) return false;
   const files = Object.entries(old.sources);
   if (files.length === 0) return false;
   for (const [rel, hash] of files) {
     const abs = resolve(root, rel);
-    if (session.store.load(abs).hash !== hash) return false;
+    if (session.store.contentHash(abs) !== hash) return false;
   }
   return resolve(root, old.file) === entry.file;
 }
@@ -96,15 +108,24 @@ function shapeOfWorkflow(session: AnalysisSession, root: string, entry: Workflow
       shape = walker.callFunction(fn, scope, [], true);
     } else if (fn?.type === 'Identifier') {
       const callee = walker.resolveCallee(fn, scope);
-      shape = callee.kind === 'function' ? walker.callFunction(callee.fn, callee.scope, [], true) : walker.partial(scope, fn, `a workflow fn the analysis cannot follow (${fn.name})`);
+      shape =
+        callee.kind === 'function'
+          ? walker.callFunction(callee.fn, callee.scope, [], true)
+          : walker.partial(scope, fn, `a workflow fn the analysis cannot follow (${fn.name})`);
     } else {
-      shape = walker.partial(scope, fn ?? call, fn ? 'a workflow fn the analysis cannot follow' : `a workflow whose fn is supplied by ${call.callee.type === 'Identifier' ? call.callee.name : 'a wrapper'}`);
+      shape = walker.partial(
+        scope,
+        fn ?? call,
+        fn
+          ? 'a workflow fn the analysis cannot follow'
+          : `a workflow whose fn is supplied by ${call.callee.type === 'Identifier' ? call.callee.name : 'a wrapper'}`,
+      );
     }
   }
   ctx.partial.sort((a, b) => a.at.file.localeCompare(b.at.file) || a.at.line - b.at.line || a.at.column - b.at.column);
   const sources: Record<string, string> = {};
   for (const file of [...ctx.files].sort()) {
-    const hash = session.store.load(file).hash;
+    const hash = session.store.contentHash(file);
     if (hash !== undefined) sources[walker.loc({ file } as never, { loc: { start: { line: 1, column: 0 } } } as never).file] = hash;
   }
   return { versioningBehavior, file: fileRel, shape, handlers: ctx.handlers, partial: ctx.partial, sources };

@@ -27,7 +27,11 @@ ${body}
 }
 
 /** The verdict of changing the fn body `v1` to `v2` (extra files in `files2`), with positions as `line:column` of the new file. */
-async function verdict(v1: string, v2: string, opts: { header1?: string; header2?: string; files1?: Record<string, string>; files2?: Record<string, string> } = {}): Promise<ShapeVerdict> {
+async function verdict(
+  v1: string,
+  v2: string,
+  opts: { header1?: string; header2?: string; files1?: Record<string, string>; files2?: Record<string, string> } = {},
+): Promise<ShapeVerdict> {
   const d1 = project({ ...source(v1, opts.header1), ...opts.files1 });
   const d2 = project({ ...source(v2, opts.header2), ...opts.files2 });
   dirs.push(d1, d2);
@@ -77,7 +81,9 @@ describe('compareShapes: incompatible changes', () => {
     expect(await kind('await Promise.all([a(), b()]); await c();', 'await a(); await b(); await c();')).toBe('incompatible');
   });
   it('a branch changed under the same condition, or the branches swapped', async () => {
-    expect(await kind('if (input.x) { await a(); } else { await b(); } await c();', 'if (input.x) { await b(); } else { await a(); } await c();')).toBe('incompatible');
+    expect(await kind('if (input.x) { await a(); } else { await b(); } await c();', 'if (input.x) { await b(); } else { await a(); } await c();')).toBe(
+      'incompatible',
+    );
     expect(await kind('if (input.x) { await a(); } await c();', 'if (input.x) { await a(); } else { await d(); } await c();')).toBe('incompatible');
   });
   it('a loop body changed', async () => {
@@ -92,11 +98,22 @@ describe('compareShapes: incompatible changes', () => {
   it('a helper in another file changed', async () => {
     const lib = (body: string) => ({ 'lib/h.ts': `import { b, c } from '../w/steps.js';\nexport async function h() { ${body} }\n` });
     const header = "import { h } from '../lib/h.js';";
-    expect(await kind('await a(); await h(); await d();', 'await a(); await h(); await d();', { header1: header, header2: header, files1: lib('await b();'), files2: lib('await b(); await c();') })).toBe('incompatible');
+    expect(
+      await kind('await a(); await h(); await d();', 'await a(); await h(); await d();', {
+        header1: header,
+        header2: header,
+        files1: lib('await b();'),
+        files2: lib('await b(); await c();'),
+      }),
+    ).toBe('incompatible');
   });
   it('a signal handler that now issues a command', async () => {
     const header = "const go = defineSignal('go');";
-    const v = await verdict('setHandler(go, () => {}); await a(); await condition(() => false);', 'setHandler(go, async () => { await b(); }); await a(); await condition(() => false);', { header1: header, header2: header });
+    const v = await verdict(
+      'setHandler(go, () => {}); await a(); await condition(() => false);',
+      'setHandler(go, async () => { await b(); }); await a(); await condition(() => false);',
+      { header1: header, header2: header },
+    );
     expect(v).toMatchObject({ verdict: 'incompatible', part: 'handler go', newCommand: { type: 'w#b' } });
   });
 });
@@ -113,7 +130,10 @@ describe('compareShapes: unprovable changes', () => {
     expect(await kind('await a(); await b();', 'await a(); if (input.flag) { await c(); } await b();')).toBe('unprovable');
   });
   it('a change behind a construct the analysis cannot follow, naming it', async () => {
-    const v = await verdict("await a(); const f = input.x ? b : c; await f(); await d();", "await a(); const f = input.x ? b : c; await f(); await c(); await d();");
+    const v = await verdict(
+      'await a(); const f = input.x ? b : c; await f(); await d();',
+      'await a(); const f = input.x ? b : c; await f(); await c(); await d();',
+    );
     expect(v).toMatchObject({ verdict: 'unprovable', construct: 'a call of f, a value the analysis cannot follow' });
   });
 });

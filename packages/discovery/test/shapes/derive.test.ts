@@ -37,9 +37,11 @@ describe('command shapes: commands and waits', () => {
     expect(await shapeOf('await a(); await b(input); return c();')).toBe('a(w#a) W a(w#b) W a(w#c) W ret');
   });
   it('reads timers, conditions with and without timeout, continue-as-new and HTTP', async () => {
-    expect(await shapeOf("await sleep('1s'); await condition(() => input.x); await condition(() => input.y, '1m'); await sendHttpRequest({ url: 'https://x' }); return continueAsNew(input);")).toBe(
-      'timer W timer W a(__internal#sendHttpRequest) W can ret',
-    );
+    expect(
+      await shapeOf(
+        "await sleep('1s'); await condition(() => input.x); await condition(() => input.y, '1m'); await sendHttpRequest({ url: 'https://x' }); return continueAsNew(input);",
+      ),
+    ).toBe('timer W timer W a(__internal#sendHttpRequest) W can ret');
   });
   it('reads context.control.continueAsNew on the fn second parameter', async () => {
     expect(await shapeOf('await a(); return context.control.continueAsNew(input);')).toBe('a(w#a) W can ret');
@@ -57,7 +59,9 @@ describe('command shapes: control flow', () => {
     expect(await shapeOf('if (input.fast) { await a(); } else { await b(); } await c();')).toBe('alt[input.fast](then: a(w#a) W; else: a(w#b) W) a(w#c) W');
   });
   it('models ?: and && as alternatives', async () => {
-    expect(await shapeOf('input.x ? await a() : await b(); input.y && (await c());')).toBe('alt[input.x](then: a(w#a) W; else: a(w#b) W) alt[input.y](&&: a(w#c) W; short: )');
+    expect(await shapeOf('input.x ? await a() : await b(); input.y && (await c());')).toBe(
+      'alt[input.x](then: a(w#a) W; else: a(w#b) W) alt[input.y](&&: a(w#c) W; short: )',
+    );
   });
   it('models switch cases with fall-through and no default', async () => {
     expect(await shapeOf("switch (input.k) { case 'x': await a(); break; case 'y': await b(); case 'z': await c(); }")).toBe(
@@ -78,22 +82,32 @@ describe('command shapes: control flow', () => {
     expect(await shapeOf('await executeInParallel({ jobs: input.xs.map((x: any) => () => a(x)), concurrency: 2 });')).toBe('par(loop(call(a(w#a)))) W');
     expect(await shapeOf('await executeInParallel({ jobs: [() => a(), () => b()] });')).toBe('par(call(a(w#a)) | call(a(w#b))) W');
   });
+  it('reads Array.from callbacks as repetition, in a parallel group too', async () => {
+    expect(await shapeOf('await Promise.all(Array.from({ length: input.n }, (_: unknown, i: number) => a(i)));')).toBe('par(loop(call(a(w#a)))) W');
+    expect(await shapeOf('Array.from(input.xs, (x: any) => b(x));')).toBe('loop(call(a(w#b)))');
+  });
   it('models patched() as guarded alternatives, negated too', async () => {
     expect(await shapeOf("if (patched('v2')) { await b(); } else { await a(); }")).toBe('patched[v2](a(w#b) W; a(w#a) W)');
     expect(await shapeOf("if (!patched('v2')) { await a(); } await c();")).toBe('patched[v2](; a(w#a) W) a(w#c) W');
     expect(await shapeOf("deprecatePatch('v1'); await a();")).toBe('patched[v1](; ) a(w#a) W');
   });
   it('models a catch block that issues commands as unprovable', async () => {
-    expect(await shapeOf('try { await a(); } catch { await b(); }')).toMatch(/^alt\[try@\d+\]\(try: a\(w#a\) W; catch: partial\(a catch block that issues commands\) a\(w#b\) W\)$/);
+    expect(await shapeOf('try { await a(); } catch { await b(); }')).toMatch(
+      /^alt\[try@\d+\]\(try: a\(w#a\) W; catch: partial\(a catch block that issues commands\) a\(w#b\) W\)$/,
+    );
   });
 });
 
 describe('command shapes: helpers, children and handlers', () => {
   it('follows helpers in the same file and in other files, with .js-suffixed imports of .ts sources', async () => {
     const lib = `import { b } from '../w/steps.js';\nexport async function twice(x: number) { await b(x); await b(x); }\nexport const once = async () => { await b(0); };\n`;
-    expect(await shapeOf('await local(); await twice(1); await once();', { 'lib/run.ts': lib }, "import { twice, once } from '../lib/run.js';\nasync function local() { await a(); }")).toBe(
-      'call(a(w#a) W) W call(a(w#b) W a(w#b) W) W call(a(w#b) W) W',
-    );
+    expect(
+      await shapeOf(
+        'await local(); await twice(1); await once();',
+        { 'lib/run.ts': lib },
+        "import { twice, once } from '../lib/run.js';\nasync function local() { await a(); }",
+      ),
+    ).toBe('call(a(w#a) W) W call(a(w#b) W a(w#b) W) W call(a(w#b) W) W');
   });
   it('follows a callback passed to a helper', async () => {
     const lib = `export async function retry(run: () => Promise<unknown>) { await run(); }\n`;
@@ -101,25 +115,39 @@ describe('command shapes: helpers, children and handlers', () => {
   });
   it('reads imported workflows and executeChild as child workflows', async () => {
     const kid = `import { workflow } from '@skein/core';\nexport default workflow({ name: 'kid', fn: async () => 1 });\n`;
-    expect(await shapeOf("await kid({}); await executeChild('other', {});", { 'kid/workflow.ts': kid }, "import kid from '../kid/workflow.js';\nimport { executeChild } from '@temporalio/workflow';")).toBe(
-      'child(kid) W child(other) W',
-    );
+    expect(
+      await shapeOf(
+        "await kid({}); await executeChild('other', {});",
+        { 'kid/workflow.ts': kid },
+        "import kid from '../kid/workflow.js';\nimport { executeChild } from '@temporalio/workflow';",
+      ),
+    ).toBe('child(kid) W child(other) W');
   });
   it('records signal handlers that issue commands, by signal name', async () => {
-    expect(await shapeOf("setHandler(go, async () => { await c(); }); setHandler(defineSignal('quiet'), () => {}); await condition(() => false);", {}, "const go = defineSignal('go');")).toBe(
-      'W | on go: call(a(w#c) W)',
-    );
+    expect(
+      await shapeOf(
+        "setHandler(go, async () => { await c(); }); setHandler(defineSignal('quiet'), () => {}); await condition(() => false);",
+        {},
+        "const go = defineSignal('go');",
+      ),
+    ).toBe('W | on go: call(a(w#c) W)');
   });
   it('reads a shared step through a re-export', async () => {
     const shared = `import { step } from '@skein/core';\nexport const tidy = step({ name: 'tidy', fn: async () => 0 });\n`;
-    expect(await shapeOf('await tidy();', { 'shared/steps/tidy.ts': shared, 'lib/index.ts': "export { tidy } from '../shared/steps/tidy.js';\n" }, "import { tidy } from '../lib/index.js';")).toBe('a(w#tidy) W');
+    expect(
+      await shapeOf(
+        'await tidy();',
+        { 'shared/steps/tidy.ts': shared, 'lib/index.ts': "export { tidy } from '../shared/steps/tidy.js';\n" },
+        "import { tidy } from '../lib/index.js';",
+      ),
+    ).toBe('a(w#tidy) W');
   });
 });
 
 describe('command shapes: what the analysis cannot follow is partial, with its place', () => {
   it('marks a dynamic import, a computed activity, a called parameter, a value of a choice, and recursion', async () => {
     expect(await shapeOf("const m = await import('./steps.js'); await m.a();")).toBe('partial(a dynamic import()) W');
-    expect(await shapeOf("const acts = proxyActivities({}); await acts[input.name]();", {}, "import { proxyActivities } from '@temporalio/workflow';")).toBe(
+    expect(await shapeOf('const acts = proxyActivities({}); await acts[input.name]();', {}, "import { proxyActivities } from '@temporalio/workflow';")).toBe(
       'partial(an activity called by a computed name) W',
     );
     expect(await shapeOf('const f = input.x ? a : b; await f();')).toBe('partial(a call of f, a value the analysis cannot follow) W');
@@ -127,15 +155,30 @@ describe('command shapes: what the analysis cannot follow is partial, with its p
       'call(a(w#a) W alt[n](then: partial(a recursive call) W; else: )) W',
     );
   });
+  it('follows a recursive function that issues no command without a partial point', async () => {
+    expect(
+      await shapeOf(
+        'try { await a(); } catch (err) { console.log(root(err as Error).message); }',
+        {},
+        'const root = (err: Error): Error => (err.cause instanceof Error ? root(err.cause) : err);',
+      ),
+    ).toBe('a(w#a) W');
+  });
   it('records each partial point with its file, line and column', async () => {
-    const dir = project({ 'w/workflow.ts': "import { workflow } from '@skein/core';\nexport default workflow({ name: 'w', versioningBehavior: 'auto-upgrade', fn: async () => {\n  await import('./x.js');\n} });\n" });
+    const dir = project({
+      'w/workflow.ts':
+        "import { workflow } from '@skein/core';\nexport default workflow({ name: 'w', versioningBehavior: 'auto-upgrade', fn: async () => {\n  await import('./x.js');\n} });\n",
+    });
     dirs.push(dir);
     const w = (await deriveCommandShapes(dir)).workflows.w!;
     expect(w.versioningBehavior).toBe('auto-upgrade');
     expect(w.partial).toEqual([{ construct: 'a dynamic import()', at: { file: 'w/workflow.ts', line: 3, column: 9 } }]);
   });
   it('marks a workflow whose fn a wrapper supplies', async () => {
-    const dir = project({ 'w/workflow.ts': "import { make } from '../lib.js';\nexport default make({ name: 'w' });\n", 'lib.ts': 'export const make = (c: any) => c;\n' });
+    const dir = project({
+      'w/workflow.ts': "import { make } from '../lib.js';\nexport default make({ name: 'w' });\n",
+      'lib.ts': 'export const make = (c: any) => c;\n',
+    });
     dirs.push(dir);
     const w = (await deriveCommandShapes(dir)).workflows.w!;
     expect(render(w.shape)).toBe('partial(a workflow whose fn is supplied by make)');

@@ -24,7 +24,15 @@ export function render(node: ShapeNode): string {
     case 'seq':
       return node.items.map(render).join(' ');
     case 'command':
-      return node.command === 'activity' ? `a(${node.type})` : node.command === 'child' ? `child(${node.type})` : node.command === 'timer' ? 'timer' : node.command === 'marker' ? `marker(${node.type})` : 'can';
+      return node.command === 'activity'
+        ? `a(${node.type})`
+        : node.command === 'child'
+          ? `child(${node.type})`
+          : node.command === 'timer'
+            ? 'timer'
+            : node.command === 'marker'
+              ? `marker(${node.type})`
+              : 'can';
     case 'wait':
       return 'W';
     case 'alt':

@@ -180,6 +180,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     }
     const report = await validate(dir, { maxFileBytes: args.maxFileBytes, mode: args.mode, ...(baseline ? { baseline } : {}) });
     io.stdout(render(report, args, io));
+    for (const name of report.pinnedChanges ?? []) {
+      io.stderr(`validate-workflow-package: note: pinned workflow "${name}" changed its commands; its runs finish on the build they started on\n`);
+    }
     if (report.errorCount > 0) return EXIT_FINDINGS;
     if (args.maxWarnings !== null && report.warningCount > args.maxWarnings) {
       io.stderr(`validate-workflow-package: ${report.warningCount} warnings, more than --max-warnings ${args.maxWarnings}\n`);

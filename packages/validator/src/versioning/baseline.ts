@@ -25,7 +25,7 @@ export type Baseline = { shapes: ShapeSet; skipped?: undefined } | { shapes?: un
  */
 export async function loadBaseline(dir: string, projectName: string | null): Promise<Baseline> {
   const abs = path.resolve(dir);
-  let isDir = false;
+  let isDir: boolean;
   try {
     isDir = statSync(abs).isDirectory();
   } catch {

@@ -4,7 +4,7 @@
  * literal) are judged: a pinned workflow's runs finish on the build they started on, so its changes are never findings.
  */
 import * as path from 'node:path';
-import { compareShapes, type ShapeSet, type ShapeVerdict } from '@skein/discovery';
+import { compareShapes, sameShape, type ShapeSet, type ShapeVerdict } from '@skein/discovery';
 
 /** What the versioning rules compare: the baseline's shapes and the new code's, and the new project's root. */
 export interface VersioningInput {
@@ -37,6 +37,20 @@ export function versioningVerdicts(context: { versioning?: VersioningInput | und
     cache.set(input, verdicts);
   }
   return verdicts;
+}
+
+/**
+ * The workflows pinned in the baseline or in the new code whose commands changed: information, never a finding (their
+ * runs finish on the build they started on), in the new code's order.
+ */
+export function pinnedChanges(input: VersioningInput): string[] {
+  const out: string[] = [];
+  for (const [workflow, next] of Object.entries(input.current.workflows)) {
+    const old = input.baseline.workflows[workflow];
+    if (!old || (next.versioningBehavior !== 'pinned' && old.versioningBehavior !== 'pinned')) continue;
+    if (!sameShape(old.shape, next.shape) || !sameShape(old.handlers, next.handlers)) out.push(workflow);
+  }
+  return out;
 }
 
 /** Judges every workflow (see `versioningVerdicts`). */

@@ -11,7 +11,10 @@ export const rule = createRule({
   meta: {
     id: 'versioning/incompatible-change',
     severity: 'error',
-    docs: { description: 'An auto-upgrade workflow keeps every run the baseline build recorded replayable: same commands, in the same order, up to each point a run can wait.' },
+    docs: {
+      description:
+        'An auto-upgrade workflow keeps every run the baseline build recorded replayable: same commands, in the same order, up to each point a run can wait.',
+    },
     messages: {
       incompatible: {
         message:
