@@ -368,7 +368,7 @@ export interface AgreementRow {
   case: string;
   change: string;
   behavior: CorpusCase['versioningBehavior'];
-  /** The wait points of the case's runs, `; `-separated. */
+  /** The case's runs (named by their wait point: `at-timer`, `at-signal`, `at-charge`, …), `, `-separated. */
   waitsAt: string;
   replayer: ReplayVerdict['verdict'];
   static: StaticVerdict;
@@ -406,7 +406,7 @@ export function agreement(
     if (c.versioningBehavior === 'pinned') outcome = verdict === 'incompatible' ? 'pinned-error' : 'pinned';
     else if (verdict === 'unprovable') outcome = 'unprovable';
     else outcome = verdict === truth ? 'agree' : 'disagree';
-    const waitsAt = c.runs.map((r) => r.waitsAt).join('; ');
+    const waitsAt = c.runs.map((r) => r.name).join(', ');
     return { case: c.name, change: c.change, behavior: c.versioningBehavior, waitsAt, replayer: truth, static: verdict, outcome };
   });
   const auto = rows.filter((r) => r.behavior !== 'pinned');
@@ -425,7 +425,7 @@ export function agreement(
 /** The agreement table as Markdown (the bench prints it, the docs hold it), with its counts under it. */
 export function formatAgreement({ rows, counts }: { rows: AgreementRow[]; counts: AgreementCounts }): string {
   const lines = [
-    '| case | change | runs wait at | replayer | static | agreement |',
+    '| case | change | runs | replayer | static | agreement |',
     '| --- | --- | --- | --- | --- | --- |',
     ...rows.map(
       (r) => `| \`${r.case}\` | ${r.change}${r.behavior === 'pinned' ? ' (pinned)' : ''} | ${r.waitsAt} | ${r.replayer} | ${r.static} | ${r.outcome} |`,
