@@ -37,6 +37,13 @@ export interface ValidateOptions {
   mode?: 'auto' | 'package' | 'project';
   /** The file system to read through (default `nodeFileSystem`); confined to the root either way. Tests pass counting or in-memory ones. */
   fs?: FileSystem;
+  /**
+   * A persistent per-file cache (`validate-workflow-package --cache`): unchanged files are neither parsed nor walked
+   * again, and the report is the same as without it. `file`: the cache file (read at the start, written at the end
+   * through a temporary file and a rename); `onWarning`: told once when the file is corrupted or not such a cache
+   * (it is then ignored and rewritten) or cannot be written (default: ignored).
+   */
+  cache?: { file: string; onWarning?: (message: string) => void };
 }
 
 /**

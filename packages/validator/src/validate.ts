@@ -11,7 +11,9 @@ import { classifyFile, confineFileSystem, createSession, DEFAULT_MAX_FILE_BYTES,
 import { FileLinter, toDiagnostic } from './engine/file-linter.js';
 import { loadPackages } from './engine/packages.js';
 import { runFiles } from './engine/run-files.js';
+import { ValidationFileCache } from './cache/file-cache.js';
 import { createResolver } from './graph/resolve.js';
+import { VERSION } from './package-info.js';
 import { fileRules, projectRules } from './rules/index.js';
 import type { ValidateOptions, ValidationReport } from './types.js';
 
@@ -43,7 +45,15 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
     throw new ValidationInputError(`${root} does not exist or cannot be read`);
   }
 
-  const session = createSession({ fs: confineFileSystem(base, [realRoot]), maxFileBytes });
+  const mode = options.mode ?? 'auto';
+  const cache =
+    options.cache &&
+    new ValidationFileCache(
+      options.cache.file,
+      { version: VERSION, rules: [...fileRules, ...projectRules].map((r) => `${r.meta.id}:${r.meta.severity}`), options: { maxFileBytes, mode }, root: realRoot },
+      options.cache.onWarning ?? (() => {}),
+    );
+  const session = createSession({ fs: confineFileSystem(cache ? cache.fileSystem(base) : base, [realRoot]), maxFileBytes });
   const resolver = createResolver(session.fs, () => session.ownRoots, classifyFile);
   const linter = new FileLinter(
     session,
@@ -52,7 +62,11 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
     (file) => resolver.packageRootOf(file) ?? path.dirname(file),
   );
   session.store.hook = linter;
-  const manifest = await discover(realRoot, { session, mode: options.mode ?? 'auto' });
+  if (cache) {
+    session.store.cache = cache;
+    linter.recording = true;
+  }
+  const manifest = await discover(realRoot, { session, mode });
   const packages = loadPackages(session, realRoot, manifest);
   const { graph, filesChecked } = runFiles({ linter, resolver, packages, classify: classifyFile });
 
@@ -71,6 +85,11 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
       },
       report: (d) => session.diagnostics.add(toDiagnostic(rule.meta, d.file, d)),
     });
+  }
+
+  if (cache) {
+    const error = cache.save();
+    if (error) options.cache?.onWarning?.(`cannot write the cache file ${options.cache.file} (${error.message}); the next run validates without it`);
   }
 
   const diagnostics = session.diagnostics.sorted();

@@ -9,6 +9,7 @@ import { formatGithub } from '../formatters/github.js';
 import { formatJson } from '../formatters/json.js';
 import { formatSarif } from '../formatters/sarif.js';
 import { formatStylish } from '../formatters/stylish.js';
+import { cacheFileFor } from '../cache/file-cache.js';
 import type { ValidationReport } from '../types.js';
 import { DEFAULT_MAX_FILE_BYTES, validate, ValidationInputError } from '../validate.js';
 import { EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
@@ -47,6 +48,10 @@ Options:
                          and the entry must reach at least one workflow (default: when package.json sets or
                          misspells the flag)
   --project              judge dir as a project (its own workflows and its installed exposed packages)
+  --cache                keep a per-file cache of facts and findings, so that the next run parses and
+                         checks only the files that changed (results are the same as without it)
+  --cache-location <p>   the cache file, or a directory to hold it (default <dir>/.skein/cache/validate.json);
+                         implies --cache
   --color, --no-color    force or disable colours in stylish output
   -h, --help             show this help
   -v, --version          show the version
@@ -64,6 +69,8 @@ interface ParsedArgs {
   maxFileBytes: number;
   color: boolean | undefined;
   mode: 'auto' | 'package' | 'project';
+  cache: boolean;
+  cacheLocation: string | undefined;
   help: boolean;
   version: boolean;
 }
@@ -90,6 +97,8 @@ function parse(argv: readonly string[]): ParsedArgs {
         color: { type: 'boolean' },
         package: { type: 'boolean' },
         project: { type: 'boolean' },
+        cache: { type: 'boolean' },
+        'cache-location': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -112,6 +121,8 @@ function parse(argv: readonly string[]): ParsedArgs {
     maxFileBytes,
     color: values.color,
     mode: values.package ? 'package' : values.project ? 'project' : 'auto',
+    cache: values.cache ?? values['cache-location'] !== undefined,
+    cacheLocation: values['cache-location'],
     help: values.help ?? false,
     version: values.version ?? false,
   };
@@ -153,7 +164,12 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return EXIT_OK;
   }
   try {
-    const report = await validate(path.resolve(io.cwd, args.dir), { maxFileBytes: args.maxFileBytes, mode: args.mode });
+    const dir = path.resolve(io.cwd, args.dir);
+    const report = await validate(dir, {
+      maxFileBytes: args.maxFileBytes,
+      mode: args.mode,
+      cache: args.cache ? { file: cacheFileFor(dir, args.cacheLocation, io.cwd), onWarning: (message) => io.stderr(`validate-workflow-package: warning: ${message}\n`) } : undefined,
+    });
     io.stdout(render(report, args, io));
     if (report.errorCount > 0) return EXIT_FINDINGS;
     if (args.maxWarnings !== null && report.warningCount > args.maxWarnings) {
