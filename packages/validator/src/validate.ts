@@ -12,6 +12,8 @@ import { FileLinter, toDiagnostic } from './engine/file-linter.js';
 import { loadPackages } from './engine/packages.js';
 import { runFiles } from './engine/run-files.js';
 import { ValidationFileCache } from './cache/file-cache.js';
+import { ValidationInputError } from './errors.js';
+import { recordingFileSystem } from './cache/observations.js';
 import { createResolver } from './graph/resolve.js';
 import { VERSION } from './package-info.js';
 import { fileRules, projectRules } from './rules/index.js';
@@ -19,10 +21,7 @@ import type { ValidateOptions, ValidationReport } from './types.js';
 
 export { DEFAULT_MAX_FILE_BYTES };
 
-/** Thrown when `root` is not a readable directory (a usage error: the CLI exits 2). */
-export class ValidationInputError extends Error {
-  override name = 'ValidationInputError';
-}
+export { ValidationInputError };
 
 /**
  * Validates the package or project at `root`.
@@ -50,10 +49,13 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
     options.cache &&
     new ValidationFileCache(
       options.cache.file,
-      { version: VERSION, rules: [...fileRules, ...projectRules].map((r) => `${r.meta.id}:${r.meta.severity}`), options: { maxFileBytes, mode }, root: realRoot },
+      { version: VERSION, options: { maxFileBytes, mode }, root: realRoot },
       options.cache.onWarning ?? (() => {}),
     );
-  const session = createSession({ fs: confineFileSystem(cache ? cache.fileSystem(base) : base, [realRoot]), maxFileBytes });
+  // With the cache and Node's file system, every answer is recorded: the report is stored with them (the fast path
+  // of `validateWithCache` reuses it while the answers hold).
+  const recorder = cache && !options.fs ? recordingFileSystem(base) : undefined;
+  const session = createSession({ fs: confineFileSystem(cache ? cache.fileSystem(recorder?.fs ?? base) : base, [realRoot]), maxFileBytes });
   const resolver = createResolver(session.fs, () => session.ownRoots, classifyFile);
   const linter = new FileLinter(
     session,
@@ -69,6 +71,8 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
   const manifest = await discover(realRoot, { session, mode });
   const packages = loadPackages(session, realRoot, manifest);
   const { graph, filesChecked } = runFiles({ linter, resolver, packages, classify: classifyFile });
+  /** Files whose text a project rule read (their content reaches the report other than through their record). */
+  const readAsText = new Set<string>();
 
   for (const rule of projectRules) {
     await rule.check({
@@ -77,6 +81,7 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
       graph,
       classify: classifyFile,
       readText: (file) => {
+        readAsText.add(file);
         try {
           return session.fs.readFile(file);
         } catch {
@@ -87,13 +92,20 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
     });
   }
 
-  if (cache) {
-    const error = cache.save();
-    if (error) options.cache?.onWarning?.(`cannot write the cache file ${options.cache.file} (${error.message}); the next run validates without it`);
-  }
-
   const diagnostics = session.diagnostics.sorted();
   let errorCount = 0;
   for (const d of diagnostics) if (d.severity === 'error') errorCount++;
-  return { root: realRoot, manifest, diagnostics, errorCount, warningCount: diagnostics.length - errorCount, filesChecked };
+  const report: ValidationReport = { root: realRoot, manifest, diagnostics, errorCount, warningCount: diagnostics.length - errorCount, filesChecked };
+
+  if (cache) {
+    let snapshot;
+    if (recorder) {
+      const files = new Map<string, string[]>();
+      for (const file of cache.files()) if (!file.endsWith('.json') && !readAsText.has(file)) files.set(file, linter.roles.get(file) ?? []);
+      snapshot = { report, observations: recorder.observations(), files, ownRoots: session.ownRoots };
+    }
+    const error = cache.save(snapshot);
+    if (error) options.cache?.onWarning?.(`cannot write the cache file ${options.cache.file} (${error.message}); the next run validates without it`);
+  }
+  return report;
 }

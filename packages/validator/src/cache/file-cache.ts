@@ -14,11 +14,12 @@
  * format version) is reported once through `onWarning`, ignored and replaced. The file is written through a
  * temporary file and a rename, so a reader never sees half of it.
  */
-import { hash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FactsCache, FileRecord, FileSystem } from '@skein/discovery';
+import type { ValidationReport } from '../types.js';
+import { sha1, type Observation } from './observations.js';
 
 /** The `format` field of a cache file: anything else is a foreign file. */
 export const CACHE_FORMAT = 'skein-validate-cache';
@@ -50,35 +51,112 @@ export function cacheFileFor(root: string, location: string | undefined, cwd: st
   return isDir ? path.join(resolved, `validate-${sha1(root).slice(0, 12)}.json`) : resolved;
 }
 
-/** What invalidates the whole cache, besides the configuration files it records. */
+/** What invalidates the whole cache, besides the files its snapshot read and the configuration files it records. */
 export interface CacheKeyParts {
   version: string;
-  /** Rule ids with their severities, in registry order. */
-  rules: string[];
   options: { maxFileBytes: number; mode: string };
   root: string;
 }
 
-/** The cache file as stored. */
-interface CacheFileContent {
+/**
+ * The report of the last full analysis and what it was computed from: every file-system answer it read, and per
+ * source file loaded through the module store a digest of what the analysis took from its content (its facts and
+ * its rules' findings, under the roles listed). When only such files changed and each still yields the same
+ * digest, the report is the same.
+ */
+export interface Snapshot {
+  report: ValidationReport;
+  observations: Observation[];
+  /** File → `[digest of its facts and findings, roles its rules ran under]`. */
+  files: Record<string, [string, string[]]>;
+  /** The analysis' own roots (the project or package, and each exposed package). */
+  ownRoots: string[];
+}
+
+/** The first line of the cache file: everything but the per-file records (read alone on the fast path). */
+export interface CacheHeader {
   format: typeof CACHE_FORMAT;
   version: number;
   key: string;
   /** `[path, SHA-1 of its content]` of every package.json / tsconfig / jsconfig the analysis read. */
   configs: [string, string][];
-  files: Record<string, FileRecord>;
+  snapshot?: Snapshot;
+  /** Records derived after the second line was written (by the fast path), which take precedence over it. */
+  extra?: Record<string, FileRecord>;
 }
 
-/** SHA-1 (hex) of a string; identifies content, not a security boundary. */
-function sha1(text: string): string {
-  return hash('sha1', text, 'hex');
+/** An open cache file: its header and the raw bytes of its records line. */
+export interface CacheFileRead {
+  header: CacheHeader;
+  records: Buffer;
+}
+
+/**
+ * Reads a cache file's header (the records stay unparsed). `missing`: no such file; `foreign`: a file that is not a
+ * cache of this format version (or is corrupted); `unreadable`: another read error.
+ */
+export function readCacheFile(file: string): CacheFileRead | { problem: 'missing' | 'foreign' | 'unreadable'; message?: string } {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { problem: 'missing' } : { problem: 'unreadable', message: (error as Error).message };
+  }
+  const newline = bytes.indexOf(10);
+  let header: Partial<CacheHeader>;
+  try {
+    header = JSON.parse(bytes.subarray(0, newline < 0 ? bytes.length : newline).toString('utf8')) as Partial<CacheHeader>;
+  } catch {
+    return { problem: 'foreign' };
+  }
+  if (
+    typeof header !== 'object' ||
+    header === null ||
+    header.format !== CACHE_FORMAT ||
+    header.version !== CACHE_FORMAT_VERSION ||
+    typeof header.key !== 'string' ||
+    !Array.isArray(header.configs) ||
+    newline < 0
+  )
+    return { problem: 'foreign' };
+  return { header: header as CacheHeader, records: bytes.subarray(newline + 1) };
+}
+
+/** The key of a cache: `parts` and the listing of the analysis code (`codeListing`). */
+export function cacheKey(parts: CacheKeyParts): string {
+  return sha1(JSON.stringify({ ...parts, code: codeListing() }));
+}
+
+/** The digest a snapshot keeps of one file's record: its facts and its findings under `roles`. */
+export function recordDigest(record: FileRecord, roles: readonly string[]): string {
+  const lint = record.lint as Record<string, unknown> | undefined;
+  return sha1(JSON.stringify([record.facts ?? null, roles.map((role) => lint?.[role] ?? null)]));
+}
+
+/** Writes `header` and `records` (one line each) to `file` through a temporary file and a rename. */
+export function writeCacheFile(file: string, header: CacheHeader, records: string | Buffer): Error | undefined {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(tmp, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), typeof records === 'string' ? Buffer.from(records) : records]));
+    renameSync(tmp, file);
+    return undefined;
+  } catch (error) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // nothing was written
+    }
+    return error as Error;
+  }
 }
 
 const CONFIG_FILE = /(?:^|[\\/])(?:package\.json|[tj]sconfig[^\\/]*\.json)$/;
 
 /**
  * A listing of the code of the validator and the analysis core (file names, sizes, modification times): rebuilding
- * either changes it, so a cache never outlives the code that filled it, even without a version bump.
+ * either changes it, so a cache never outlives the code (and so the rule set) that filled it, even without a
+ * version bump.
  */
 function codeListing(): string {
   const dirs = [path.dirname(path.dirname(fileURLToPath(import.meta.url)))];
@@ -97,8 +175,8 @@ function codeListing(): string {
     }
     for (const name of names) {
       try {
-        const s = statSync(path.join(dir, name));
-        parts.push(`${dir}/${name}:${s.size}:${s.mtimeMs}`);
+        const st = statSync(path.join(dir, name));
+        parts.push(`${dir}/${name}:${st.size}:${st.mtimeMs}`);
       } catch {
         parts.push(`${dir}/${name}:-`);
       }
@@ -111,21 +189,22 @@ function codeListing(): string {
 export interface CacheStats {
   /** The cache file. */
   file: string;
-  /** Whether a usable cache was found (false: missing, foreign, or invalidated as a whole). */
+  /** Whether usable records were found (false: missing, foreign, or invalidated as a whole). */
   loaded: boolean;
-  /** Why the stored cache was not used, when one existed. */
+  /** Why the stored records were not used, when a cache of this format existed. */
   invalidated?: 'key' | 'config';
 }
 
 /**
- * An open cache: the store asks it for each file's record (`recordFor`); `fileSystem` wraps the analysis' file system
- * to note the configuration files it reads; `save` writes every record used in this analysis.
+ * An open cache for a full analysis: the store asks it for each file's record (`recordFor`); `fileSystem` wraps the
+ * analysis' file system to note the configuration files it reads; `save` writes every record used in this analysis
+ * and the snapshot of its report.
  */
 export class ValidationFileCache implements FactsCache {
   readonly stats: CacheStats;
   readonly #file: string;
   readonly #key: string;
-  readonly #previous: Record<string, FileRecord>;
+  readonly #previous: Record<string, FileRecord> = {};
   readonly #current = new Map<string, FileRecord>();
   readonly #configs = new Map<string, string>();
 
@@ -135,41 +214,20 @@ export class ValidationFileCache implements FactsCache {
    */
   constructor(file: string, parts: CacheKeyParts, onWarning: (message: string) => void) {
     this.#file = file;
-    this.#key = sha1(JSON.stringify({ ...parts, code: codeListing() }));
+    this.#key = cacheKey(parts);
     this.stats = { file, loaded: false };
-    this.#previous = {};
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') onWarning(`cannot read the cache file ${file} (${(error as Error).message}); validating without it`);
+    const read = readCacheFile(file);
+    if ('problem' in read) {
+      if (read.problem === 'unreadable') onWarning(`cannot read the cache file ${file} (${read.message}); validating without it`);
+      if (read.problem === 'foreign') onWarning(`${file} is not a Skein validation cache of this version (or is corrupted); ignoring it and writing a new one`);
       return;
     }
-    let stored: Partial<CacheFileContent>;
-    try {
-      stored = JSON.parse(text) as Partial<CacheFileContent>;
-    } catch {
-      onWarning(`${file} is not a Skein validation cache (corrupted); ignoring it and writing a new one`);
-      return;
-    }
-    if (
-      typeof stored !== 'object' ||
-      stored === null ||
-      stored.format !== CACHE_FORMAT ||
-      stored.version !== CACHE_FORMAT_VERSION ||
-      typeof stored.key !== 'string' ||
-      !Array.isArray(stored.configs) ||
-      typeof stored.files !== 'object' ||
-      stored.files === null
-    ) {
-      onWarning(`${file} is not a Skein validation cache of this version; ignoring it and writing a new one`);
-      return;
-    }
-    if (stored.key !== this.#key) {
+    const { header } = read;
+    if (header.key !== this.#key) {
       this.stats.invalidated = 'key';
       return;
     }
-    for (const entry of stored.configs) {
+    for (const entry of header.configs) {
       let now: string | undefined;
       try {
         now = sha1(readFileSync(entry[0], 'utf8'));
@@ -181,7 +239,18 @@ export class ValidationFileCache implements FactsCache {
         return;
       }
     }
-    this.#previous = stored.files;
+    let records: unknown;
+    try {
+      records = JSON.parse(read.records.toString('utf8'));
+    } catch {
+      onWarning(`${file} is not a Skein validation cache of this version (or is corrupted); ignoring it and writing a new one`);
+      return;
+    }
+    if (typeof records !== 'object' || records === null || Array.isArray(records)) {
+      onWarning(`${file} is not a Skein validation cache of this version (or is corrupted); ignoring it and writing a new one`);
+      return;
+    }
+    this.#previous = Object.assign(records as Record<string, FileRecord>, header.extra ?? {});
     this.stats.loaded = true;
   }
 
@@ -191,7 +260,7 @@ export class ValidationFileCache implements FactsCache {
     const current = this.#current.get(file);
     if (current?.hash === digest) return current;
     const stored = Object.hasOwn(this.#previous, file) ? this.#previous[file] : undefined;
-    const record: FileRecord = stored !== undefined && typeof stored === 'object' && stored.hash === digest ? stored : { hash: digest };
+    const record: FileRecord = stored !== undefined && typeof stored === 'object' && stored !== null && stored.hash === digest ? stored : { hash: digest };
     this.#current.set(file, record);
     return record;
   }
@@ -211,30 +280,31 @@ export class ValidationFileCache implements FactsCache {
   }
 
   /**
-   * Writes the records of this analysis (files not looked at are dropped) through a temporary file and a rename.
-   * Returns the error instead of throwing it (a cache that cannot be written is a warning, not a failure).
+   * Writes the records of this analysis (files not looked at are dropped) and `snapshot` (when given: a report
+   * whose every file-system answer was recorded). `snapshotFiles` picks the files whose content may change without
+   * invalidating the snapshot (those whose content reaches the report only through their record), with the roles
+   * their rules ran under. Returns the error instead of throwing it.
    */
-  save(): Error | undefined {
-    const content: CacheFileContent = {
+  save(snapshot?: Omit<Snapshot, 'files'> & { files: Map<string, string[]> }): Error | undefined {
+    const header: CacheHeader = {
       format: CACHE_FORMAT,
       version: CACHE_FORMAT_VERSION,
       key: this.#key,
       configs: [...this.#configs].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
-      files: Object.fromEntries(this.#current),
     };
-    const tmp = `${this.#file}.${process.pid}.tmp`;
-    try {
-      mkdirSync(path.dirname(this.#file), { recursive: true });
-      writeFileSync(tmp, JSON.stringify(content));
-      renameSync(tmp, this.#file);
-      return undefined;
-    } catch (error) {
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // nothing was written
+    if (snapshot) {
+      const files: Snapshot['files'] = {};
+      for (const [file, roles] of snapshot.files) {
+        const record = this.#current.get(file);
+        if (record?.facts !== undefined) files[file] = [recordDigest(record, roles), roles];
       }
-      return error as Error;
+      header.snapshot = { ...snapshot, files };
     }
+    return writeCacheFile(this.#file, header, JSON.stringify(Object.fromEntries(this.#current)));
+  }
+
+  /** Files with a record in this analysis. */
+  files(): IterableIterator<string> {
+    return this.#current.keys();
   }
 }

@@ -7,11 +7,12 @@ import { parseArgs } from 'node:util';
 import * as path from 'node:path';
 import { formatGithub } from '../formatters/github.js';
 import { formatJson } from '../formatters/json.js';
-import { formatSarif } from '../formatters/sarif.js';
 import { formatStylish } from '../formatters/stylish.js';
 import { cacheFileFor } from '../cache/file-cache.js';
 import type { ValidationReport } from '../types.js';
-import { DEFAULT_MAX_FILE_BYTES, validate, ValidationInputError } from '../validate.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../defaults.js';
+import { ValidationInputError } from '../errors.js';
+import { validateWithCache } from '../validate-cached.js';
 import { EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 import { VERSION } from '../package-info.js';
 
@@ -128,13 +129,16 @@ function parse(argv: readonly string[]): ParsedArgs {
   };
 }
 
-function render(report: ValidationReport, args: ParsedArgs, io: CliIo): string {
+async function render(report: ValidationReport, args: ParsedArgs, io: CliIo): Promise<string> {
   const shown = args.quiet ? { ...report, diagnostics: report.diagnostics.filter((d) => d.severity === 'error'), warningCount: 0 } : report;
   switch (args.format) {
     case 'json':
       return formatJson(shown);
-    case 'sarif':
+    case 'sarif': {
+      // Loaded only for SARIF: it lists every rule's metadata (the rule modules), which a cached run never loads otherwise.
+      const { formatSarif } = await import('../formatters/sarif.js');
       return formatSarif(shown, { cwd: io.cwd });
+    }
     case 'github':
       return formatGithub(shown, { cwd: io.cwd });
     default:
@@ -165,12 +169,15 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   }
   try {
     const dir = path.resolve(io.cwd, args.dir);
-    const report = await validate(dir, {
-      maxFileBytes: args.maxFileBytes,
-      mode: args.mode,
-      cache: args.cache ? { file: cacheFileFor(dir, args.cacheLocation, io.cwd), onWarning: (message) => io.stderr(`validate-workflow-package: warning: ${message}\n`) } : undefined,
-    });
-    io.stdout(render(report, args, io));
+    const options = { maxFileBytes: args.maxFileBytes, mode: args.mode };
+    // The analysis is imported only when it runs: a run answered from the cache never loads the parser or the rules.
+    const report = args.cache
+      ? await validateWithCache(dir, {
+          ...options,
+          cache: { file: cacheFileFor(dir, args.cacheLocation, io.cwd), onWarning: (message) => io.stderr(`validate-workflow-package: warning: ${message}\n`) },
+        })
+      : await (await import('../validate.js')).validate(dir, options);
+    io.stdout(await render(report, args, io));
     if (report.errorCount > 0) return EXIT_FINDINGS;
     if (args.maxWarnings !== null && report.warningCount > args.maxWarnings) {
       io.stderr(`validate-workflow-package: ${report.warningCount} warnings, more than --max-warnings ${args.maxWarnings}\n`);

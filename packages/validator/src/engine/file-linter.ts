@@ -177,6 +177,15 @@ export class FileLinter implements ModuleHook {
   /** Set when the session has a facts cache: each file's rules record what they did (`walked` stores it). */
   recording = false;
   readonly #records = new Map<string, LintRecord>();
+  /** With `recording`: the roles each file's rules ran (or were replayed) under, in order. */
+  readonly roles = new Map<string, string[]>();
+
+  #ran(file: string, role: string): void {
+    if (!this.recording) return;
+    const list = this.roles.get(file);
+    if (list === undefined) this.roles.set(file, [role]);
+    else if (!list.includes(role)) list.push(role);
+  }
 
   constructor(
     readonly session: AnalysisSession,
@@ -205,6 +214,7 @@ export class FileLinter implements ModuleHook {
     const role = this.roleOf(file);
     if (role === null) return [];
     this.linted.set(file, role);
+    this.#ran(file, role);
     let host = this.#host;
     if (this.recording) {
       const record: LintRecord = { findings: [], resolved: [] };
@@ -223,6 +233,7 @@ export class FileLinter implements ModuleHook {
     for (const [specifier, answer] of lint.resolved) if (JSON.stringify(this.#host.resolve(file, specifier)) !== answer) return false;
     if (lint.packageRoot !== undefined && this.#host.packageRootOf(file) !== lint.packageRoot) return false;
     this.linted.set(file, role);
+    this.#ran(file, role);
     for (const d of lint.findings) this.#host.report(d);
     return true;
   }
