@@ -14,8 +14,8 @@
  */
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
-import { cacheKey, readCacheFile, writeCacheFile } from './cache/file-cache.js';
-import { checkObservations, type Observation } from './cache/observations.js';
+import { cacheKey, parseSnapshot, readCacheFile, writeCacheFile } from './cache/file-cache.js';
+import { checkObservations } from './cache/observations.js';
 import { DEFAULT_MAX_FILE_BYTES } from './defaults.js';
 import { VERSION } from './package-info.js';
 import type { ValidateOptions, ValidationReport } from './types.js';
@@ -43,8 +43,8 @@ export async function validateWithCache(
   }
   if (realRoot !== undefined && options.fs === undefined && Number.isFinite(maxFileBytes) && maxFileBytes > 0) {
     const read = readCacheFile(options.cache.file);
-    const snapshot = 'header' in read ? read.header.snapshot : undefined;
-    if ('header' in read && snapshot && read.header.key === cacheKey({ version: VERSION, options: { maxFileBytes, mode }, root: realRoot })) {
+    const snapshot = 'header' in read && read.header.key === cacheKey({ version: VERSION, options: { maxFileBytes, mode }, root: realRoot }) ? parseSnapshot(read) : undefined;
+    if ('header' in read && snapshot) {
       const check = checkObservations(snapshot.observations, (file) => Object.hasOwn(snapshot.files, file));
       if (check.same && check.changed.length === 0) {
         onPath?.('stored');
@@ -59,9 +59,10 @@ export async function validateWithCache(
           maxFileBytes,
         );
         if (records) {
-          const now = new Map<string, Observation>(check.changed.map((o) => [o[1], o]));
-          snapshot.observations = snapshot.observations.map((o) => (o[0] === 'r' ? (now.get(o[1]) ?? o) : o));
-          const error = writeCacheFile(options.cache.file, { ...read.header, extra: { ...read.header.extra, ...records } }, read.records);
+          const overrides = new Map((read.header.overrides ?? []).map((o) => [o[1], o]));
+          for (const o of check.changed) overrides.set(o[1], o);
+          const header = { ...read.header, overrides: [...overrides.values()], extra: { ...read.header.extra, ...records } };
+          const error = writeCacheFile(options.cache.file, header, read.snapshot, read.records);
           if (error) options.cache.onWarning?.(`cannot write the cache file ${options.cache.file} (${error.message}); the next run validates without it`);
           onPath?.('rederived');
           return snapshot.report;

@@ -14,7 +14,7 @@
  * format version) is reported once through `onWarning`, ignored and replaced. The file is written through a
  * temporary file and a rename, so a reader never sees half of it.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FactsCache, FileRecord, FileSystem } from '@skein/discovery';
@@ -73,27 +73,33 @@ export interface Snapshot {
   ownRoots: string[];
 }
 
-/** The first line of the cache file: everything but the per-file records (read alone on the fast path). */
+/**
+ * The first line of the cache file: its identity and what invalidates it as a whole, and what the fast path changed
+ * since the last full analysis (so it never rewrites the two long lines that follow: the snapshot, then the
+ * per-file records).
+ */
 export interface CacheHeader {
   format: typeof CACHE_FORMAT;
   version: number;
   key: string;
   /** `[path, SHA-1 of its content]` of every package.json / tsconfig / jsconfig the analysis read. */
   configs: [string, string][];
-  snapshot?: Snapshot;
-  /** Records derived after the second line was written (by the fast path), which take precedence over it. */
+  /** New answers to reads of the snapshot (files re-derived by the fast path), which replace the stored ones. */
+  overrides?: Observation[];
+  /** Records derived after the records line was written (by the fast path), which take precedence over it. */
   extra?: Record<string, FileRecord>;
 }
 
-/** An open cache file: its header and the raw bytes of its records line. */
+/** An open cache file: its header, and the raw bytes of its snapshot line and of its records line. */
 export interface CacheFileRead {
   header: CacheHeader;
+  snapshot: Buffer;
   records: Buffer;
 }
 
 /**
- * Reads a cache file's header (the records stay unparsed). `missing`: no such file; `foreign`: a file that is not a
- * cache of this format version (or is corrupted); `unreadable`: another read error.
+ * Reads a cache file's header (the snapshot and the records stay unparsed). `missing`: no such file; `foreign`: a
+ * file that is not a cache of this format version (or is corrupted); `unreadable`: another read error.
  */
 export function readCacheFile(file: string): CacheFileRead | { problem: 'missing' | 'foreign' | 'unreadable'; message?: string } {
   let bytes: Buffer;
@@ -102,10 +108,12 @@ export function readCacheFile(file: string): CacheFileRead | { problem: 'missing
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { problem: 'missing' } : { problem: 'unreadable', message: (error as Error).message };
   }
-  const newline = bytes.indexOf(10);
+  const first = bytes.indexOf(10);
+  const second = first < 0 ? -1 : bytes.indexOf(10, first + 1);
+  if (second < 0) return { problem: 'foreign' };
   let header: Partial<CacheHeader>;
   try {
-    header = JSON.parse(bytes.subarray(0, newline < 0 ? bytes.length : newline).toString('utf8')) as Partial<CacheHeader>;
+    header = JSON.parse(bytes.subarray(0, first).toString('utf8')) as Partial<CacheHeader>;
   } catch {
     return { problem: 'foreign' };
   }
@@ -115,11 +123,27 @@ export function readCacheFile(file: string): CacheFileRead | { problem: 'missing
     header.format !== CACHE_FORMAT ||
     header.version !== CACHE_FORMAT_VERSION ||
     typeof header.key !== 'string' ||
-    !Array.isArray(header.configs) ||
-    newline < 0
+    !Array.isArray(header.configs)
   )
     return { problem: 'foreign' };
-  return { header: header as CacheHeader, records: bytes.subarray(newline + 1) };
+  return { header: header as CacheHeader, snapshot: bytes.subarray(first + 1, second), records: bytes.subarray(second + 1) };
+}
+
+/** The snapshot of a cache file read by `readCacheFile`, with the header's overrides applied; undefined when it has none or it is malformed. */
+export function parseSnapshot(read: CacheFileRead): Snapshot | undefined {
+  let snapshot: Snapshot | null;
+  try {
+    snapshot = JSON.parse(read.snapshot.toString('utf8')) as Snapshot | null;
+  } catch {
+    return undefined;
+  }
+  if (snapshot === null || typeof snapshot !== 'object' || !Array.isArray(snapshot.observations) || typeof snapshot.files !== 'object') return undefined;
+  const overrides = read.header.overrides;
+  if (overrides !== undefined && overrides.length > 0) {
+    const now = new Map(overrides.map((o) => [o[1], o]));
+    snapshot.observations = snapshot.observations.map((o) => (o[0] === 'r' ? (now.get(o[1]) ?? o) : o));
+  }
+  return snapshot;
 }
 
 /** The key of a cache: `parts` and the listing of the analysis code (`codeListing`). */
@@ -133,12 +157,20 @@ export function recordDigest(record: FileRecord, roles: readonly string[]): stri
   return sha1(JSON.stringify([record.facts ?? null, roles.map((role) => lint?.[role] ?? null)]));
 }
 
-/** Writes `header` and `records` (one line each) to `file` through a temporary file and a rename. */
-export function writeCacheFile(file: string, header: CacheHeader, records: string | Buffer): Error | undefined {
+/**
+ * Writes the three lines of a cache file (`header`, then the snapshot and the records, each JSON text or the raw
+ * bytes of a file read before) through a temporary file and a rename. Returns the error instead of throwing it.
+ */
+export function writeCacheFile(file: string, header: CacheHeader, snapshot: string | Buffer, records: string | Buffer): Error | undefined {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(tmp, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), typeof records === 'string' ? Buffer.from(records) : records]));
+    const fd = openSync(tmp, 'w');
+    try {
+      for (const part of [`${JSON.stringify(header)}\n`, snapshot, '\n', records]) writeSync(fd, typeof part === 'string' ? Buffer.from(part) : part);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, file);
     return undefined;
   } catch (error) {
@@ -292,15 +324,16 @@ export class ValidationFileCache implements FactsCache {
       key: this.#key,
       configs: [...this.#configs].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
     };
+    let stored: Snapshot | null = null;
     if (snapshot) {
       const files: Snapshot['files'] = {};
       for (const [file, roles] of snapshot.files) {
         const record = this.#current.get(file);
         if (record?.facts !== undefined) files[file] = [recordDigest(record, roles), roles];
       }
-      header.snapshot = { ...snapshot, files };
+      stored = { ...snapshot, files };
     }
-    return writeCacheFile(this.#file, header, JSON.stringify(Object.fromEntries(this.#current)));
+    return writeCacheFile(this.#file, header, JSON.stringify(stored), JSON.stringify(Object.fromEntries(this.#current)));
   }
 
   /** Files with a record in this analysis. */
