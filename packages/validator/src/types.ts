@@ -43,7 +43,15 @@ export interface ValidateOptions {
    * through a temporary file and a rename); `onWarning`: told once when the file is corrupted or not such a cache
    * (it is then ignored and rewritten) or cannot be written (default: ignored).
    */
-  cache?: { file: string; onWarning?: (message: string) => void };
+  cache?: {
+    file: string;
+    onWarning?: (message: string) => void;
+    /**
+     * Told at the end of a full analysis: whether the stored per-file records could be used (`loaded`), how many
+     * files had a record (`files`) and how many of them were parsed because theirs was missing or stale (`parsed`).
+     */
+    onStats?: (stats: { loaded: boolean; files: number; parsed: number }) => void;
+  };
 }
 
 /**

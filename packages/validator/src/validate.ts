@@ -104,6 +104,7 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
       for (const file of cache.files()) if (!file.endsWith('.json') && !readAsText.has(file)) files.set(file, linter.roles.get(file) ?? []);
       snapshot = { report, observations: recorder.observations(), files, ownRoots: session.ownRoots };
     }
+    options.cache?.onStats?.({ loaded: cache.stats.loaded, files: cache.size, parsed: session.store.filesParsed });
     const error = cache.save(snapshot);
     if (error) options.cache?.onWarning?.(`cannot write the cache file ${options.cache.file} (${error.message}); the next run validates without it`);
   }

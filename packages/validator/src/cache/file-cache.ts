@@ -98,7 +98,7 @@ export interface CacheFileRead {
 }
 
 /**
- * Reads a cache file's header (the snapshot and the records stay unparsed). `missing`: no such file; `foreign`: a
+ * Reads a cache file's header (the snapshot and the records stay unparsed). `missing`: no such file (or folder); `foreign`: a
  * file that is not a cache of this format version (or is corrupted); `unreadable`: another read error.
  */
 export function readCacheFile(file: string): CacheFileRead | { problem: 'missing' | 'foreign' | 'unreadable'; message?: string } {
@@ -106,7 +106,8 @@ export function readCacheFile(file: string): CacheFileRead | { problem: 'missing
   try {
     bytes = readFileSync(file);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { problem: 'missing' } : { problem: 'unreadable', message: (error as Error).message };
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? { problem: 'missing' } : { problem: 'unreadable', message: (error as Error).message };
   }
   const first = bytes.indexOf(10);
   const second = first < 0 ? -1 : bytes.indexOf(10, first + 1);
@@ -334,6 +335,11 @@ export class ValidationFileCache implements FactsCache {
       stored = { ...snapshot, files };
     }
     return writeCacheFile(this.#file, header, JSON.stringify(stored), JSON.stringify(Object.fromEntries(this.#current)));
+  }
+
+  /** Number of files with a record in this analysis. */
+  get size(): number {
+    return this.#current.size;
   }
 
   /** Files with a record in this analysis. */
