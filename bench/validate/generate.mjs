@@ -105,4 +105,3 @@ export function summarize(item${t(': { id: string; body: string }')}) {
   writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
   return { dir, files: files + (pkg ? 2 : 1) };
 }
-

@@ -43,7 +43,8 @@ export async function validateWithCache(
   }
   if (realRoot !== undefined && options.fs === undefined && Number.isFinite(maxFileBytes) && maxFileBytes > 0) {
     const read = readCacheFile(options.cache.file);
-    const snapshot = 'header' in read && read.header.key === cacheKey({ version: VERSION, options: { maxFileBytes, mode }, root: realRoot }) ? parseSnapshot(read) : undefined;
+    const snapshot =
+      'header' in read && read.header.key === cacheKey({ version: VERSION, options: { maxFileBytes, mode }, root: realRoot }) ? parseSnapshot(read) : undefined;
     if ('header' in read && snapshot) {
       const check = checkObservations(snapshot.observations, (file) => Object.hasOwn(snapshot.files, file));
       if (check.same && check.changed.length === 0) {

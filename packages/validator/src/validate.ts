@@ -47,11 +47,7 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
   const mode = options.mode ?? 'auto';
   const cache =
     options.cache &&
-    new ValidationFileCache(
-      options.cache.file,
-      { version: VERSION, options: { maxFileBytes, mode }, root: realRoot },
-      options.cache.onWarning ?? (() => {}),
-    );
+    new ValidationFileCache(options.cache.file, { version: VERSION, options: { maxFileBytes, mode }, root: realRoot }, options.cache.onWarning ?? (() => {}));
   // With the cache and Node's file system, every answer is recorded: the report is stored with them (the fast path
   // of `validateWithCache` reuses it while the answers hold).
   const recorder = cache && !options.fs ? recordingFileSystem(base) : undefined;

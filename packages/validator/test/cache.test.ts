@@ -113,10 +113,7 @@ describe('every fixture: the same report without the cache, with a cold one, a w
       expect(await cached(undefined)).toEqual(await fresh());
       expect(await cached('stored')).toEqual(await fresh());
       // An edit that changes the file's facts (a new export; package.json: a new field).
-      fs.writeFileSync(
-        file,
-        file.endsWith('.json') ? original.replace(/^\{/, '{ "description": "edited",') : `${original}\nexport const cacheTestEdit = 1;\n`,
-      );
+      fs.writeFileSync(file, file.endsWith('.json') ? original.replace(/^\{/, '{ "description": "edited",') : `${original}\nexport const cacheTestEdit = 1;\n`);
       expect(await cached(undefined)).toEqual(await fresh());
       expect(await cached('stored')).toEqual(await fresh());
       // Back to the original: the report is the first one again.
@@ -145,7 +142,10 @@ function project(): string {
     'src/flows/greet/workflow.js',
     `import { workflow, z } from '@skein/core';\nimport { hello } from './steps.js';\nimport { shout } from '../../lib/shout.js';\n\nexport default workflow({\n  name: 'greet',\n  inputSchema: z.object({ who: z.string() }),\n  fn: async ({ who }) => shout(await hello({ who })),\n});\n`,
   );
-  write('src/flows/greet/steps.js', `import { step } from '@skein/core';\n\nexport const hello = step({ name: 'hello', fn: async ({ who }) => 'hi ' + who });\n`);
+  write(
+    'src/flows/greet/steps.js',
+    `import { step } from '@skein/core';\n\nexport const hello = step({ name: 'hello', fn: async ({ who }) => 'hi ' + who });\n`,
+  );
   write('src/lib/shout.js', `export function shout(text) {\n  return String(text).toUpperCase();\n}\n`);
   return dir;
 }
@@ -172,8 +172,7 @@ describe('the cache file', () => {
     const file = path.join(tmp, `key-${path.basename(dir)}.json`);
     let taken: CachePath | undefined;
     const stats: { loaded: boolean }[] = [];
-    const run = (options: ValidateOptions = {}) =>
-      validateWithCache(dir, { ...options, cache: { file, onStats: (s) => stats.push(s) } }, (p) => (taken = p));
+    const run = (options: ValidateOptions = {}) => validateWithCache(dir, { ...options, cache: { file, onStats: (s) => stats.push(s) } }, (p) => (taken = p));
     await run();
     await run();
     expect(taken).toBe('stored');
