@@ -9,12 +9,13 @@ import { fileURLToPath } from 'node:url';
 const generated = join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'), 'bench', '.generated');
 
 /**
- * Writes `<workflows>` folders × 4 files; `pkg`: an exposed package with an entry re-exporting every workflow,
+ * Writes `<workflows>` folders × 4 files (under bench/.generated/`name`, by default named after the options); `pkg`:
+ * an exposed package with an entry re-exporting every workflow,
  * else a project; `ts`: `.ts` sources with type annotations and `.js`-suffixed imports.
  * @returns the directory and its number of files
  */
-export function generate(workflows, { ts = false, pkg = true } = {}) {
-  const dir = join(generated, `validate-${ts ? 'ts' : 'js'}-${pkg ? 'package' : 'project'}`);
+export function generate(workflows, { ts = false, pkg = true, name } = {}) {
+  const dir = join(generated, name ?? `validate-${ts ? 'ts' : 'js'}-${pkg ? 'package' : 'project'}`);
   const ext = ts ? 'ts' : 'js';
   const t = (annotation) => (ts ? annotation : '');
   rmSync(dir, { recursive: true, force: true });
