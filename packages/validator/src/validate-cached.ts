@@ -25,16 +25,19 @@ export type CachePath = 'stored' | 'rederived' | 'validated';
 
 /**
  * Validates `root` as `validate()` does, reusing and refreshing the cache file `options.cache.file`.
+ * @param options as `validate()`'s, and `beforeAnalysis`: called once just before the analysis is loaded (to re-derive
+ * changed files, or for a full analysis)
  * @param onPath told which path answered
  * @throws ValidationInputError as `validate()` does
  */
 export async function validateWithCache(
   root: string,
-  options: ValidateOptions & { cache: NonNullable<ValidateOptions['cache']> },
+  options: ValidateOptions & { cache: NonNullable<ValidateOptions['cache']>; beforeAnalysis?: () => void },
   onPath?: (path: CachePath) => void,
 ): Promise<ValidationReport> {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const mode = options.mode ?? 'auto';
+  let analysisLoaded = false;
   let realRoot: string | undefined;
   try {
     realRoot = realpathSync.native(path.resolve(root));
@@ -52,6 +55,8 @@ export async function validateWithCache(
         return snapshot.report;
       }
       if (check.same) {
+        options.beforeAnalysis?.();
+        analysisLoaded = true;
         const { rederive } = await import('./cache/cutoff.js');
         const records = rederive(
           realRoot,
@@ -71,7 +76,9 @@ export async function validateWithCache(
       }
     }
   }
+  if (!analysisLoaded) options.beforeAnalysis?.();
   const { validate } = await import('./validate.js');
   onPath?.('validated');
-  return validate(root, options);
+  const { beforeAnalysis: _, ...validateOptions } = options;
+  return validate(root, validateOptions);
 }

@@ -23,6 +23,8 @@ export interface CliIo {
   cwd: string;
   /** Colour stylish output (default false). */
   color?: boolean;
+  /** Called once just before the analysis is loaded and runs (not when the cache answers); the bin sets its V8 flags here. */
+  beforeAnalysis?: () => void;
 }
 
 /** Output formats of `--format`. */
@@ -175,8 +177,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       ? await validateWithCache(dir, {
           ...options,
           cache: { file: cacheFileFor(dir, args.cacheLocation, io.cwd), onWarning: (message) => io.stderr(`validate-workflow-package: warning: ${message}\n`) },
+          beforeAnalysis: io.beforeAnalysis,
         })
-      : await (await import('../validate.js')).validate(dir, options);
+      : (io.beforeAnalysis?.(), await (await import('../validate.js')).validate(dir, options));
     io.stdout(await render(report, args, io));
     if (report.errorCount > 0) return EXIT_FINDINGS;
     if (args.maxWarnings !== null && report.warningCount > args.maxWarnings) {
