@@ -50,7 +50,7 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
     new ValidationFileCache(options.cache.file, { version: VERSION, options: { maxFileBytes, mode }, root: realRoot }, options.cache.onWarning ?? (() => {}));
   // With the cache and Node's file system, every answer is recorded: the report is stored with them (the fast path
   // of `validateWithCache` reuses it while the answers hold).
-  const recorder = cache && !options.fs ? recordingFileSystem(base) : undefined;
+  const recorder = cache && !options.fs ? recordingFileSystem(base, true) : undefined;
   const session = createSession({ fs: confineFileSystem(cache ? cache.fileSystem(recorder?.fs ?? base) : base, [realRoot]), maxFileBytes });
   const resolver = createResolver(session.fs, () => session.ownRoots, classifyFile);
   const linter = new FileLinter(

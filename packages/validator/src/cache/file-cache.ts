@@ -348,7 +348,8 @@ export class ValidationFileCache implements FactsCache {
       }
       texts.push(`${JSON.stringify(file)}:{${fields.join(',')}}`);
       const roles = snapshot?.files.get(file);
-      if (roles !== undefined && record.facts !== undefined) files[file] = [sha1(`[${facts},[${roles.map((role) => lint.get(role) ?? 'null').join(',')}]]`), roles];
+      if (roles !== undefined && record.facts !== undefined)
+        files[file] = [sha1(`[${facts},[${roles.map((role) => lint.get(role) ?? 'null').join(',')}]]`), roles];
     }
     const stored: Snapshot | null = snapshot ? { ...snapshot, files } : null;
     return writeCacheFile(this.#file, header, JSON.stringify(stored), `{${texts.join(',')}}`);

@@ -5,8 +5,8 @@
  * `--cache` fast path loads nothing else.
  */
 import { hash } from 'node:crypto';
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import type { DirEntry, FileSystem } from '@skein/discovery';
+import { readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import type { DirEntry, FileStat, FileSystem } from '@skein/discovery';
 
 /**
  * One answer, keyed by call and path:
@@ -42,22 +42,30 @@ export function listingDigest(entries: readonly DirEntry[]): string {
 const statAnswer = (s: { kind: string; size: number }) => (s.kind === 'directory' ? 'directory' : `${s.kind}:${s.size}`);
 
 /**
- * `base` recording every answer it gives (each call and path once). `observations()` lists them; a stat of a file
+ * `base` recording every answer it gives (each call and path once); `isNode`: `base` is Node's file system
+ * (`nodeFileSystem` of @skein/discovery), so its stats are taken here, in full, and reused by the read that follows. `observations()` lists them; a stat of a file
  * that was also read is left out (the read answers for it: same bytes, same size).
  */
-export function recordingFileSystem(base: FileSystem): { fs: FileSystem; observations(): Observation[] } {
+export function recordingFileSystem(base: FileSystem, isNode = false): { fs: FileSystem; observations(): Observation[] } {
   const seen = new Map<string, Observation>();
   const note = (key: string, o: Observation) => {
     if (!seen.has(key)) seen.set(key, o);
   };
+  // The module store stats each file right before it reads it: that stat (Node's, when `base` is Node's file system)
+  // is the one a read observation keeps, instead of a second system call.
+  let last: { path: string; stats: Stats } | undefined;
+  const statBefore = (p: string): Stats | undefined => {
+    if (last?.path === p) return last.stats;
+    try {
+      return statSync(p);
+    } catch {
+      return undefined;
+    }
+  };
   const fs: FileSystem = {
     readFile(p) {
-      let s;
-      try {
-        s = statSync(p);
-      } catch {
-        s = undefined;
-      }
+      const s = statBefore(p);
+      last = undefined;
       const at = Date.now();
       let text: string;
       try {
@@ -71,7 +79,12 @@ export function recordingFileSystem(base: FileSystem): { fs: FileSystem; observa
     },
     stat(p) {
       try {
-        const s = base.stat(p);
+        let s: FileStat;
+        if (isNode) {
+          const stats = statSync(p);
+          last = { path: p, stats };
+          s = { kind: stats.isFile() ? 'file' : stats.isDirectory() ? 'directory' : 'other', size: stats.size };
+        } else s = base.stat(p);
         note(`s\0${p}`, ['s', p, statAnswer(s)]);
         return s;
       } catch (error) {
@@ -90,12 +103,8 @@ export function recordingFileSystem(base: FileSystem): { fs: FileSystem; observa
       }
     },
     readdir(p) {
-      let s;
-      try {
-        s = statSync(p);
-      } catch {
-        s = undefined;
-      }
+      const s = statBefore(p);
+      last = undefined;
       const at = Date.now();
       try {
         const entries = base.readdir(p);
