@@ -14,7 +14,7 @@
  */
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
-import { cacheKey, parseSnapshot, readCacheFile, writeCacheFile } from './cache/file-cache.js';
+import { cacheKey, keyOptions, parseSnapshot, readCacheFile, writeCacheFile } from './cache/file-cache.js';
 import { checkObservations } from './cache/observations.js';
 import { DEFAULT_MAX_FILE_BYTES } from './defaults.js';
 import { VERSION } from './package-info.js';
@@ -47,7 +47,9 @@ export async function validateWithCache(
   if (realRoot !== undefined && options.fs === undefined && Number.isFinite(maxFileBytes) && maxFileBytes > 0) {
     const read = readCacheFile(options.cache.file);
     const snapshot =
-      'header' in read && read.header.key === cacheKey({ version: VERSION, options: { maxFileBytes, mode }, root: realRoot }) ? parseSnapshot(read) : undefined;
+      'header' in read && read.header.key === cacheKey({ version: VERSION, options: keyOptions(options, maxFileBytes, mode), root: realRoot })
+        ? parseSnapshot(read)
+        : undefined;
     if ('header' in read && snapshot) {
       const check = checkObservations(snapshot.observations, (file) => Object.hasOwn(snapshot.files, file));
       if (check.same && check.changed.length === 0) {

@@ -11,7 +11,7 @@ import { classifyFile, confineFileSystem, createSession, DEFAULT_MAX_FILE_BYTES,
 import { FileLinter, toDiagnostic } from './engine/file-linter.js';
 import { loadPackages } from './engine/packages.js';
 import { runFiles } from './engine/run-files.js';
-import { ValidationFileCache } from './cache/file-cache.js';
+import { keyOptions, ValidationFileCache } from './cache/file-cache.js';
 import { ValidationInputError } from './errors.js';
 import { recordingFileSystem } from './cache/observations.js';
 import { createResolver } from './graph/resolve.js';
@@ -47,7 +47,11 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
   const mode = options.mode ?? 'auto';
   const cache =
     options.cache &&
-    new ValidationFileCache(options.cache.file, { version: VERSION, options: { maxFileBytes, mode }, root: realRoot }, options.cache.onWarning ?? (() => {}));
+    new ValidationFileCache(
+      options.cache.file,
+      { version: VERSION, options: keyOptions(options, maxFileBytes, mode), root: realRoot },
+      options.cache.onWarning ?? (() => {}),
+    );
   // With the cache and Node's file system, every answer is recorded: the report is stored with them (the fast path
   // of `validateWithCache` reuses it while the answers hold).
   const recorder = cache && !options.fs ? recordingFileSystem(base, true) : undefined;

@@ -25,6 +25,7 @@ import {
   type ValidationReport,
 } from '@skein/validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseSnapshot, readCacheFile, recordDigest, ValidationFileCache } from '../src/cache/file-cache.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../src/defaults.js';
 import { ruleHelpUri } from '../src/formatters/help-uri.js';
 import { ruleDocsUrl } from '../src/package-info.js';
@@ -297,6 +298,31 @@ describe('validate-workflow-package --cache', () => {
     await runCli(['--cache-location', file, '--format', 'json'], run.io);
     expect(run.out.stdout).toBe(plain.out.stdout);
     expect(run.out.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^validate-workflow-package: warning: .* is not a Skein validation cache/)]);
+  });
+});
+
+describe('a per-file record', () => {
+  it('takes part in the snapshot digest with every field a layer adds (one more fact is one more field)', () => {
+    const record = { hash: 'h', facts: { info: undefined, problems: [] }, lint: { workflow: { findings: [], resolved: [] } } };
+    const plain = recordDigest(record, ['workflow']);
+    expect(recordDigest({ ...record, hash: 'other' }, ['workflow'])).toBe(plain);
+    expect(recordDigest({ ...record, shape: { commands: ['timer'] } }, ['workflow'])).not.toBe(plain);
+    expect(recordDigest({ ...record, shape: { commands: ['timer'] } }, ['workflow'])).not.toBe(
+      recordDigest({ ...record, shape: { commands: ['activity'] } }, ['workflow']),
+    );
+    expect(recordDigest(record, [])).not.toBe(plain);
+  });
+
+  it('is stored with the digest recordDigest gives, extra fields included', () => {
+    const file = path.join(tmp, 'digest.json');
+    const cache = new ValidationFileCache(file, { version: '0', options: {}, root: tmp }, () => {});
+    const record = cache.recordFor('/x/a.js', 'text');
+    Object.assign(record, { facts: { info: undefined, problems: [] }, lint: { steps: { findings: [], resolved: [['./b.js', '{}']] } }, shape: { n: 1 } });
+    expect(cache.save({ report: {} as ValidationReport, observations: [], files: new Map([['/x/a.js', ['steps']]]), ownRoots: [] })).toBeUndefined();
+    const read = readCacheFile(file);
+    if (!('header' in read)) throw new Error('no cache file');
+    expect(parseSnapshot(read)?.files['/x/a.js']).toEqual([recordDigest(record, ['steps']), ['steps']]);
+    expect(JSON.parse(read.records.toString('utf8'))).toEqual({ '/x/a.js': record });
   });
 });
 

@@ -18,7 +18,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, 
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FactsCache, FileRecord, FileSystem } from '@skein/discovery';
-import type { ValidationReport } from '../types.js';
+import type { ValidateOptions, ValidationReport } from '../types.js';
 import { sha1, type Observation } from './observations.js';
 
 /** The `format` field of a cache file: anything else is a foreign file. */
@@ -54,7 +54,8 @@ export function cacheFileFor(root: string, location: string | undefined, cwd: st
 /** What invalidates the whole cache, besides the files its snapshot read and the configuration files it records. */
 export interface CacheKeyParts {
   version: string;
-  options: { maxFileBytes: number; mode: string };
+  /** `keyOptions` of the validation's options. */
+  options: Record<string, unknown>;
   root: string;
 }
 
@@ -152,10 +153,27 @@ export function cacheKey(parts: CacheKeyParts): string {
   return sha1(JSON.stringify({ ...parts, code: codeListing() }));
 }
 
-/** The digest a snapshot keeps of one file's record: its facts and its findings under `roles`. */
+/**
+ * The digest a snapshot keeps of one file's record: its facts, its findings under `roles`, and every other field a
+ * layer added (by name), so that a new per-file fact takes part without a change here (one that the re-derivation
+ * of a changed file does not fill in makes the digests differ: the safe answer, a full analysis).
+ */
 export function recordDigest(record: FileRecord, roles: readonly string[]): string {
   const lint = record.lint as Record<string, unknown> | undefined;
-  return sha1(JSON.stringify([record.facts ?? null, roles.map((role) => lint?.[role] ?? null)]));
+  const others = Object.keys(record)
+    .filter((key) => key !== 'hash' && key !== 'facts' && key !== 'lint' && record[key] !== undefined)
+    .sort();
+  return sha1(JSON.stringify([record.facts ?? null, roles.map((role) => lint?.[role] ?? null), ...others.map((key) => [key, record[key]])]));
+}
+
+/**
+ * The options that take part in a cache's key: every option of `validate()` but the file system, the cache itself
+ * and the command's hooks, with defaults filled in (so an option added later is part of the key without a change
+ * here).
+ */
+export function keyOptions(options: ValidateOptions & { beforeAnalysis?: unknown }, maxFileBytes: number, mode: string): Record<string, unknown> {
+  const { fs: _fs, cache: _cache, beforeAnalysis: _before, ...rest } = options;
+  return { ...rest, maxFileBytes, mode };
 }
 
 /**
@@ -334,6 +352,7 @@ export class ValidationFileCache implements FactsCache {
       const fields: string[] = [];
       let facts = 'null';
       const lint = new Map<string, string>();
+      const others: [string, string][] = [];
       for (const [key, value] of Object.entries(record)) {
         if (value === undefined) continue;
         let text: string;
@@ -343,13 +362,22 @@ export class ValidationFileCache implements FactsCache {
         } else {
           text = JSON.stringify(value);
           if (key === 'facts') facts = text;
+          else if (key !== 'hash') others.push([key, text]);
         }
         fields.push(`${JSON.stringify(key)}:${text}`);
       }
       texts.push(`${JSON.stringify(file)}:{${fields.join(',')}}`);
       const roles = snapshot?.files.get(file);
       if (roles !== undefined && record.facts !== undefined)
-        files[file] = [sha1(`[${facts},[${roles.map((role) => lint.get(role) ?? 'null').join(',')}]]`), roles];
+        files[file] = [
+          sha1(
+            `[${facts},[${roles.map((role) => lint.get(role) ?? 'null').join(',')}]${others
+              .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+              .map(([key, text]) => `,[${JSON.stringify(key)},${text}]`)
+              .join('')}]`,
+          ),
+          roles,
+        ];
     }
     const stored: Snapshot | null = snapshot ? { ...snapshot, files } : null;
     return writeCacheFile(this.#file, header, JSON.stringify(stored), `{${texts.join(',')}}`);
