@@ -142,7 +142,7 @@ export function isOwnSource(file: string): boolean {
  */
 export interface LintRecord {
   findings: ValidatorDiagnostic[];
-  /** `[specifier, JSON of its ResolvedImport]`, in the order the rules asked. */
+  /** `[specifier, JSON of its ResolvedImport]`, each specifier once, in the order the rules first asked. */
   resolved: [string, string][];
   /** The package root, when a rule read it. */
   packageRoot?: string;
@@ -150,10 +150,15 @@ export interface LintRecord {
 
 /** A `LintHost` that also writes what one file's rules report and read into a `LintRecord`. */
 function recordingHost(host: LintHost, record: LintRecord): LintHost {
+  const asked = new Set<string>();
   return {
     resolve(file, specifier) {
       const answer = host.resolve(file, specifier);
-      record.resolved.push([specifier, JSON.stringify(answer)]);
+      // Each specifier once: the resolver gives one answer per file and specifier within an analysis.
+      if (!asked.has(specifier)) {
+        asked.add(specifier);
+        record.resolved.push([specifier, JSON.stringify(answer)]);
+      }
       return answer;
     },
     packageRootOf(file) {
