@@ -27,7 +27,9 @@ export { ValidationInputError };
  * Validates the package or project at `root`.
  * @param root a package directory (or a packed tarball's extracted `package/` directory) or a project root
  * @param options `maxFileBytes`: larger files get `fs/file-too-large` and are not parsed (default 1 MiB);
- *   `mode`: `auto` (default), `package` or `project` (see `ValidateOptions`)
+ *   `mode`: `auto` (default), `package` or `project` (see `ValidateOptions`); `cache`: a per-file cache file (read
+ *   first, written at the end): files whose content did not change since it was written are neither parsed nor walked,
+ *   the report is the same (`validateWithCache` adds the fast path of an unchanged project)
  * @returns the manifest and every finding (discovery's and the validator's), sorted, each reported once
  * @throws ValidationInputError when `root` does not exist or is not a directory, or `maxFileBytes` is not positive
  */
