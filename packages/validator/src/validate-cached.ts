@@ -1,12 +1,12 @@
 /**
- * `validateWithCache(root, options)`: `validate()` with its persistent cache (`validate-workflow-package --cache`,
- * the worker's startup check), through a fast path that loads nothing of the analysis when it can answer:
- * 1. the cache file's first line holds the last full analysis' report and every file-system answer it read; when
- *    the same key (version, code, options, root) and every answer holds, that report is returned as is;
+ * `validateWithCache(root, options)`: `validate()` with its persistent cache (`validate-workflow-package --cache`),
+ * through a fast path that loads nothing of the analysis when it can answer:
+ * 1. the cache file's snapshot holds the last full analysis' report and every file-system answer it read; when the
+ *    key is the same (version, code, options, root) and every answer holds, that report is returned as is;
  * 2. when only the content of some source files differs (files whose content reaches the report only through their
- *    facts and findings), those files alone are parsed and checked again (`rederive`); when what they yield is
- *    what they yielded before (an edit inside a function body, a comment), the stored report still stands, and the
- *    cache file is updated with their new records;
+ *    facts and findings), those files alone are parsed and checked again (`rederive`); when what they yield is what
+ *    they yielded before (a changed expression inside a function body that moves no declaration), the stored report
+ *    still stands, and the cache file's header is updated with their new records;
  * 3. otherwise `validate()` runs with the per-file records of the cache: only files whose content changed are parsed
  *    and walked; discovery, the import graph and the project rules run again from the facts of the others.
  * Each path returns the report a validation without the cache returns. This module imports only Node's built-ins
