@@ -27,7 +27,18 @@ export { CORE_RULE_METAS, RULES, RULE_IDS, type CoreRuleId, type MessageId, type
 export { docsPath, renderMessage, type MessageTemplate, type RuleDocs, type RuleMeta } from './rule-meta.js';
 export { compareDiagnostics, Diagnostics } from './diagnostics.js';
 export { positionOf } from './finding.js';
-export { DEFAULT_MAX_FILE_BYTES, ModuleStore, type ModuleHook } from './store.js';
+export {
+  DEFAULT_MAX_FILE_BYTES,
+  ModuleStore,
+  reviveModuleInfo,
+  serializeModuleInfo,
+  type CachedFacts,
+  type FactsCache,
+  type FileRecord,
+  type LoadProblem,
+  type ModuleHook,
+  type SerializedModuleInfo,
+} from './store.js';
 export { createSession, packageFactsOf, type AnalysisSession } from './session.js';
 export { describePackage, MAX_PACKAGE_FILES, type PackageFacts } from './package-facts.js';
 export { parseSource, isTypeScriptFile, type ParsedSource } from './parse.js';

@@ -48,6 +48,57 @@ export interface Loaded {
  */
 export interface ModuleHook {
   visitorsFor(file: string, ast: File, source: SourceFacts | undefined): RuleVisitor[];
+  /**
+   * With a `FactsCache`: replays what this hook's visitors did for `file` from its cached record instead of
+   * walking it (its findings, under the role the file has now). Returns false when the record cannot stand for a
+   * walk (no entry for this role, or an answer it depended on changed); the store then parses and walks the file.
+   */
+  restore?(file: string, record: FileRecord): boolean;
+  /** With a `FactsCache`: called after `file`'s walk, to write what the hook's visitors did into its record. */
+  walked?(file: string, record: FileRecord): void;
+}
+
+/**
+ * One file's entry in a persistent cache, valid for the content whose SHA-1 is `hash`: discovery's facts
+ * (`facts`) and, as one more field each, what other layers derive from the same content (the validator's
+ * findings per role in `lint`). A layer that finds its field missing computes it and fills it in.
+ */
+export interface FileRecord {
+  hash: string;
+  facts?: CachedFacts;
+  [field: string]: unknown;
+}
+
+/** `Loaded` in JSON form: the module's facts with its maps as entry lists, and its load problems. */
+export interface CachedFacts {
+  info: SerializedModuleInfo | undefined;
+  problems: LoadProblem[];
+}
+
+/** `ModuleInfo` with `exports` and `locals` as `[name, binding]` lists (JSON has no maps). */
+export type SerializedModuleInfo = Omit<ModuleInfo, 'exports' | 'locals'> & {
+  exports: [string, ModuleInfo['exports'] extends Map<string, infer B> ? B : never][];
+  locals: [string, ModuleInfo['locals'] extends Map<string, infer B> ? B : never][];
+};
+
+/**
+ * A persistent per-file cache the store consults before parsing: `recordFor` returns the record of `file` for
+ * the content `text` (a new empty one, replacing the old, when the content changed), which the store and its hook
+ * read and fill. Keeping it between runs (and invalidating it when the tool or its options change) is the
+ * owner's business.
+ */
+export interface FactsCache {
+  recordFor(file: string, text: string): FileRecord;
+}
+
+/** `info` in its JSON form (a snapshot of its lists; the entries themselves are shared). */
+export function serializeModuleInfo(info: ModuleInfo): SerializedModuleInfo {
+  return { ...info, exports: [...info.exports], locals: [...info.locals] };
+}
+
+/** The `ModuleInfo` a `SerializedModuleInfo` stands for. */
+export function reviveModuleInfo(info: SerializedModuleInfo): ModuleInfo {
+  return { ...info, exports: new Map(info.exports), locals: new Map(info.locals) };
 }
 
 /** Caches parsed modules by absolute path. */
@@ -66,6 +117,9 @@ export class ModuleStore {
   hashSources = false;
   readonly #trees = new Map<string, File | null>();
   readonly #hashes = new Map<string, string | null>();
+  /** Set by the session owner before files are loaded: facts and findings of unchanged files come from it. */
+  cache: FactsCache | undefined;
+  #parsed = 0;
 
   constructor(
     readonly fs: FileSystem,
@@ -75,6 +129,11 @@ export class ModuleStore {
   /** Number of source files read (and parsed) so far. */
   get filesRead(): number {
     return this.#filesRead;
+  }
+
+  /** Number of files parsed so far (with a `cache`, the files whose record could not be used). */
+  get filesParsed(): number {
+    return this.#parsed;
   }
 
   /** True when `file` was loaded already (its single traversal has run). */
@@ -138,10 +197,14 @@ export class ModuleStore {
   revisit(file: string): void {
     const text = this.#read(file);
     if (typeof text !== 'string') return;
+    const record = this.cache?.recordFor(file, text);
+    if (record?.facts && this.hook?.restore?.(file, record) !== false) return;
     const { ast, errors } = parseSource(text, file);
+    this.#parsed++;
     if (!ast) return;
     const source = sourceFacts(file, text, errors.length);
     this.#walk(file, ast, this.hook?.visitorsFor(file, ast, source) ?? [], source, []);
+    if (record) this.hook?.walked?.(file, record);
   }
 
   #read(file: string): string | Loaded {
@@ -187,7 +250,22 @@ export class ModuleStore {
   #load(file: string): Loaded {
     const text = this.#read(file);
     if (typeof text !== 'string') return text;
+    const record = this.cache?.recordFor(file, text);
+    if (record?.facts && this.hook?.restore?.(file, record) !== false) {
+      const { info, problems } = record.facts;
+      return { info: info && reviveModuleInfo(info), problems };
+    }
+    const loaded = this.#parse(file, text);
+    if (record) {
+      record.facts = { info: loaded.info && serializeModuleInfo(loaded.info), problems: loaded.problems };
+      this.hook?.walked?.(file, record);
+    }
+    return loaded;
+  }
+
+  #parse(file: string, text: string): Loaded {
     const { ast, errors } = parseSource(text, file);
+    this.#parsed++;
     const problems: LoadProblem[] = errors.map((e) => ({
       ruleId: 'parse/syntax-error' as const,
       messageId: 'syntax' as const,

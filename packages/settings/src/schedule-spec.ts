@@ -1,5 +1,16 @@
-import { CronExpressionParser } from 'cron-parser';
+import { createRequire } from 'node:module';
+import type { CronExpressionParser as CronParser } from 'cron-parser';
 import ms from 'ms';
+
+let cronParser: typeof CronParser | undefined;
+
+/**
+ * cron-parser (a CommonJS package, with luxon), required on the first cron expression checked rather than when this
+ * module loads: the validator imports these checks for every validation, and most projects declare no cron schedule.
+ */
+function cronExpressionParser(): typeof CronParser {
+  return (cronParser ??= (createRequire(import.meta.url)('cron-parser') as { CronExpressionParser: typeof CronParser }).CronExpressionParser);
+}
 
 /** The shortest interval a schedule may run at, ms (`every` and `@every`). */
 export const MIN_EVERY_MS = 1_000;
@@ -49,7 +60,7 @@ export function cronProblem(cron: string): string | null {
   const fields = text.split(/\s+/).filter(Boolean);
   if (fields.length !== 5) return `"${cron}": a cron expression has 5 fields (minute hour day-of-month month day-of-week), got ${fields.length}`;
   try {
-    CronExpressionParser.parse(text, { strict: false });
+    cronExpressionParser().parse(text, { strict: false });
     return null;
   } catch (err) {
     return `"${cron}": ${(err as Error).message}`;

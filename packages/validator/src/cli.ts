@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
  * Bin entry of `validate-workflow-package` (`npx validate-workflow-package [dir]`). All logic is in `cli/run.ts`;
- * this file sets the V8 flags of a process that exists only to validate (`useValidationV8Flags`: no TurboFan, a young
- * generation that does not grow; see thread-limits.ts), then loads and runs the command on the main thread, prints
- * what it returns and exits with its code. `run()` never throws; anything that escapes it anyway is an internal
+ * this file loads and runs the command on the main thread, which sets the V8 flags of a process that exists only to
+ * validate (`useValidationV8Flags`: no TurboFan, a young generation that does not grow; see thread-limits.ts) just
+ * before the analysis runs, prints what it returns and exits with its code. `run()` never throws; anything that escapes it anyway is an internal
  * error (exit 3), reported without a stack trace.
  *
  * Why no worker thread: the young generation used to be capped by running the command in a thread created with
@@ -19,16 +19,17 @@ import { useValidationV8Flags } from './thread-limits.js';
 // the command's CPU (bench/validate). NODE_DISABLE_COMPILE_CACHE=1 turns it off; NODE_COMPILE_CACHE=<dir> moves it
 // (default: the OS temp dir).
 module.enableCompileCache?.();
-useValidationV8Flags();
 
 try {
-  // Loaded only now, so the analysis runs (and allocates) under the flags just set.
   const { run } = await import('./cli/run.js');
   process.exitCode = await run(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     cwd: process.cwd(),
     color: process.stdout.isTTY === true && !process.env.NO_COLOR,
+    // Set only when the analysis runs: a run answered from the cache allocates its few large objects (the cache
+    // file, the stored report) faster with V8's default young generation.
+    beforeAnalysis: useValidationV8Flags,
   });
 } catch (error) {
   process.stderr.write(`validate-workflow-package: internal error: ${error instanceof Error ? error.message : String(error)}\n`);

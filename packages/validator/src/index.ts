@@ -3,6 +3,8 @@
  * (docs/package-rules.md) without running them. `validate()` returns findings as data; the formatters render them.
  */
 export { validate, ValidationInputError, DEFAULT_MAX_FILE_BYTES } from './validate.js';
+export { validateWithCache, type CachePath } from './validate-cached.js';
+export { cacheFileFor, defaultCacheFile } from './cache/file-cache.js';
 export { formatStylish, type StylishOptions } from './formatters/stylish.js';
 export { formatJson, JSON_SCHEMA_VERSION } from './formatters/json.js';
 export { formatSarif, type SarifOptions } from './formatters/sarif.js';

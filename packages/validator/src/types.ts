@@ -48,6 +48,21 @@ export interface ValidateOptions {
    * shape with it. Absent: those rules report nothing and no shape is derived.
    */
   baseline?: ShapeSet;
+  /**
+   * A persistent per-file cache (`validate-workflow-package --cache`): unchanged files are neither parsed nor walked
+   * again, and the report is the same as without it. `file`: the cache file (read at the start, written at the end
+   * through a temporary file and a rename); `onWarning`: told once when the file is corrupted or not such a cache
+   * (it is then ignored and rewritten) or cannot be written (default: ignored).
+   */
+  cache?: {
+    file: string;
+    onWarning?: (message: string) => void;
+    /**
+     * Told at the end of a full analysis: whether the stored per-file records could be used (`loaded`), how many
+     * files had a record (`files`) and how many of them were parsed because theirs was missing or stale (`parsed`).
+     */
+    onStats?: (stats: { loaded: boolean; files: number; parsed: number }) => void;
+  };
 }
 
 /**

@@ -11,24 +11,27 @@ import { classifyFile, confineFileSystem, createSession, DEFAULT_MAX_FILE_BYTES,
 import { FileLinter, toDiagnostic } from './engine/file-linter.js';
 import { loadPackages } from './engine/packages.js';
 import { runFiles } from './engine/run-files.js';
+import { keyOptions, ValidationFileCache } from './cache/file-cache.js';
+import { ValidationInputError } from './errors.js';
+import { recordingFileSystem } from './cache/observations.js';
 import { createResolver } from './graph/resolve.js';
+import { VERSION } from './package-info.js';
 import { fileRules, projectRules } from './rules/index.js';
 import { pinnedChanges } from './versioning/check.js';
 import type { ValidateOptions, ValidationReport } from './types.js';
 
 export { DEFAULT_MAX_FILE_BYTES };
 
-/** Thrown when `root` is not a readable directory (a usage error: the CLI exits 2). */
-export class ValidationInputError extends Error {
-  override name = 'ValidationInputError';
-}
+export { ValidationInputError };
 
 /**
  * Validates the package or project at `root`.
  * @param root a package directory (or a packed tarball's extracted `package/` directory) or a project root
  * @param options `maxFileBytes`: larger files get `fs/file-too-large` and are not parsed (default 1 MiB);
  *   `mode`: `auto` (default), `package` or `project` (see `ValidateOptions`); `baseline`: command shapes the
- *   `versioning/*` rules compare the new code with
+ *   `versioning/*` rules compare the new code with; `cache`: a per-file cache file (read first, written at the end):
+ *   files whose content did not change since it was written are neither parsed nor walked, the report is the same
+ *   (`validateWithCache` adds the fast path of an unchanged project)
  * @returns the manifest and every finding (discovery's and the validator's), sorted, each reported once
  * @throws ValidationInputError when `root` does not exist or is not a directory, or `maxFileBytes` is not positive
  */
@@ -45,7 +48,18 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
     throw new ValidationInputError(`${root} does not exist or cannot be read`);
   }
 
-  const session = createSession({ fs: confineFileSystem(base, [realRoot]), maxFileBytes });
+  const mode = options.mode ?? 'auto';
+  const cache =
+    options.cache &&
+    new ValidationFileCache(
+      options.cache.file,
+      { version: VERSION, options: keyOptions(options, maxFileBytes, mode), root: realRoot },
+      options.cache.onWarning ?? (() => {}),
+    );
+  // With the cache and Node's file system, every answer is recorded: the report is stored with them (the fast path
+  // of `validateWithCache` reuses it while the answers hold).
+  const recorder = cache && !options.fs ? recordingFileSystem(base, true) : undefined;
+  const session = createSession({ fs: confineFileSystem(cache ? cache.fileSystem(recorder?.fs ?? base) : base, [realRoot]), maxFileBytes });
   const resolver = createResolver(session.fs, () => session.ownRoots, classifyFile);
   const linter = new FileLinter(
     session,
@@ -54,11 +68,17 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
     (file) => resolver.packageRootOf(file) ?? path.dirname(file),
   );
   session.store.hook = linter;
+  if (cache) {
+    session.store.cache = cache;
+    linter.recording = true;
+  }
   if (options.baseline) prepareForShapes(session, realRoot, options.baseline); // unchanged workflows keep the baseline's shape
-  const manifest = await discover(realRoot, { session, mode: options.mode ?? 'auto' });
+  const manifest = await discover(realRoot, { session, mode });
   const packages = loadPackages(session, realRoot, manifest);
   const { graph, filesChecked } = runFiles({ linter, resolver, packages, classify: classifyFile });
   const versioning = options.baseline ? { baseline: options.baseline, current: shapesOf(session, manifest, options.baseline), root: realRoot } : undefined;
+  /** Files whose text a project rule read (their content reaches the report other than through their record). */
+  const readAsText = new Set<string>();
 
   for (const rule of projectRules) {
     await rule.check({
@@ -67,6 +87,7 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
       graph,
       classify: classifyFile,
       readText: (file) => {
+        readAsText.add(file);
         try {
           return session.fs.readFile(file);
         } catch {
@@ -83,5 +104,17 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
   for (const d of diagnostics) if (d.severity === 'error') errorCount++;
   const report: ValidationReport = { root: realRoot, manifest, diagnostics, errorCount, warningCount: diagnostics.length - errorCount, filesChecked };
   if (versioning) report.pinnedChanges = pinnedChanges(versioning);
+
+  if (cache) {
+    let snapshot;
+    if (recorder) {
+      const files = new Map<string, string[]>();
+      for (const file of cache.files()) if (!file.endsWith('.json') && !readAsText.has(file)) files.set(file, linter.roles.get(file) ?? []);
+      snapshot = { report, observations: recorder.observations(), files, ownRoots: session.ownRoots };
+    }
+    options.cache?.onStats?.({ loaded: cache.stats.loaded, files: cache.size, parsed: session.store.filesParsed });
+    const error = cache.save(snapshot);
+    if (error) options.cache?.onWarning?.(`cannot write the cache file ${options.cache.file} (${error.message}); the next run validates without it`);
+  }
   return report;
 }

@@ -114,6 +114,41 @@ describe('validation outcome cache', () => {
   }, 60_000);
 });
 
+describe("the validator's per-file cache at startup", () => {
+  it('is the file validate-workflow-package --cache uses: filled by a start and brought up to date by the next one after an edit', async () => {
+    const { validate } = await import('@skein/validator');
+    const file = path.join(dir, '.skein', 'cache', 'validate.json');
+    await checkProject(dir, logger, caches());
+    const stats: { loaded: boolean; files: number; parsed: number }[] = [];
+    await validate(dir, { cache: { file, onStats: (s) => stats.push(s) } });
+    expect(stats[0]).toMatchObject({ loaded: true, parsed: 0 });
+
+    // The next start after an edit misses the whole-project outcome; its validation records the edited file anew.
+    await write('other/label.js', `export const label = 'second label';\n`);
+    const next = await checkProject(dir, logger, caches());
+    expect(next.cache).toBe('miss');
+    expect(next.manifest.workflows.find((w) => w.name === 'other')).toBeDefined();
+    await validate(dir, { cache: { file, onStats: (s) => stats.push(s) } });
+    expect(stats[1]).toMatchObject({ loaded: true, parsed: 0 });
+    expect(stats[1]!.files).toBe(stats[0]!.files);
+  }, 60_000);
+
+  it('a corrupted cache file is one warning in the log, and the start goes on', async () => {
+    await mkdir(path.join(dir, '.skein', 'cache'), { recursive: true });
+    writeFileSync(path.join(dir, '.skein', 'cache', 'validate.json'), '{ not json');
+    const lines: string[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
+    const checked = await checkProject(dir, log, caches());
+    expect(checked.manifest.workflows.map((w) => w.name).sort()).toEqual(['greet', 'other']);
+    expect(lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual([expect.stringMatching(/^validation cache: .* is not a Skein validation cache/)]);
+  }, 60_000);
+
+  it('none when the startup caches are off', async () => {
+    await checkProject(dir, logger, undefined);
+    await expect(stat(path.join(dir, '.skein'))).rejects.toThrow();
+  }, 60_000);
+});
+
 describe('file digests', () => {
   it('never trusts a stat that a same-size rewrite with a restored mtime left behind', async () => {
     const file = path.join(dir, 'greet', 'steps.js');

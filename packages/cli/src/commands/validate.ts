@@ -14,8 +14,10 @@ export function registerValidateCommand(program: Command): void {
     .allowUnknownOption()
     .allowExcessArguments()
     .action(async (args: string[]) => {
-      const { runCli } = await import('@skein/validator');
-      process.exitCode = await runCli(args, {
+      // The command alone (not the package's index, which loads the whole analysis): a `--cache` run answered from
+      // the cache then loads no parser and no rule.
+      const { run } = await import('@skein/validator/cli');
+      process.exitCode = await run(args, {
         stdout: (text) => process.stdout.write(text.replace(/^Usage: validate-workflow-package/, 'Usage: skein validate')),
         stderr: (text) => process.stderr.write(text),
         cwd: process.cwd(),

@@ -7,13 +7,14 @@ import { parseArgs } from 'node:util';
 import * as path from 'node:path';
 import { formatGithub } from '../formatters/github.js';
 import { formatJson } from '../formatters/json.js';
-import { formatSarif } from '../formatters/sarif.js';
 import { formatStylish } from '../formatters/stylish.js';
+import { cacheFileFor } from '../cache/file-cache.js';
 import type { ValidationReport } from '../types.js';
-import { DEFAULT_MAX_FILE_BYTES, validate, ValidationInputError } from '../validate.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../defaults.js';
+import { BaselineError, ValidationInputError } from '../errors.js';
+import { validateWithCache } from '../validate-cached.js';
 import { EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 import { VERSION } from '../package-info.js';
-import { BaselineError, loadBaseline } from '../versioning/baseline.js';
 import type { ShapeSet } from '@skein/discovery';
 import { readFileSync } from 'node:fs';
 
@@ -34,6 +35,8 @@ export interface CliIo {
   cwd: string;
   /** Colour stylish output (default false). */
   color?: boolean;
+  /** Called once just before the analysis is loaded and runs (not when the cache answers); the bin sets its V8 flags here. */
+  beforeAnalysis?: () => void;
 }
 
 /** Output formats of `--format`. */
@@ -62,6 +65,10 @@ Options:
   --project              judge dir as a project (its own workflows and its installed exposed packages)
   --baseline <dir>       also compare each workflow's commands with a deployed build (made by skein build)
                          or another checkout of the project: versioning/* findings for auto-upgrade workflows
+  --cache                keep a per-file cache of facts and findings, so that the next run parses and
+                         checks only the files that changed (results are the same as without it)
+  --cache-location <p>   the cache file, or a directory to hold it (default <dir>/.skein/cache/validate.json);
+                         implies --cache
   --color, --no-color    force or disable colours in stylish output
   -h, --help             show this help
   -v, --version          show the version
@@ -80,6 +87,8 @@ interface ParsedArgs {
   color: boolean | undefined;
   mode: 'auto' | 'package' | 'project';
   baseline: string | undefined;
+  cache: boolean;
+  cacheLocation: string | undefined;
   help: boolean;
   version: boolean;
 }
@@ -107,6 +116,8 @@ function parse(argv: readonly string[]): ParsedArgs {
         package: { type: 'boolean' },
         project: { type: 'boolean' },
         baseline: { type: 'string' },
+        cache: { type: 'boolean' },
+        'cache-location': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -130,18 +141,23 @@ function parse(argv: readonly string[]): ParsedArgs {
     color: values.color,
     mode: values.package ? 'package' : values.project ? 'project' : 'auto',
     baseline: values.baseline,
+    cache: values.cache ?? values['cache-location'] !== undefined,
+    cacheLocation: values['cache-location'],
     help: values.help ?? false,
     version: values.version ?? false,
   };
 }
 
-function render(report: ValidationReport, args: ParsedArgs, io: CliIo): string {
+async function render(report: ValidationReport, args: ParsedArgs, io: CliIo): Promise<string> {
   const shown = args.quiet ? { ...report, diagnostics: report.diagnostics.filter((d) => d.severity === 'error'), warningCount: 0 } : report;
   switch (args.format) {
     case 'json':
       return formatJson(shown);
-    case 'sarif':
+    case 'sarif': {
+      // Loaded only for SARIF: it lists every rule's metadata (the rule modules), which a cached run never loads otherwise.
+      const { formatSarif } = await import('../formatters/sarif.js');
       return formatSarif(shown, { cwd: io.cwd });
+    }
     case 'github':
       return formatGithub(shown, { cwd: io.cwd });
     default:
@@ -174,14 +190,27 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     const dir = path.resolve(io.cwd, args.dir);
     let baseline: ShapeSet | undefined;
     if (args.baseline !== undefined) {
+      // Loaded only when asked for: it reads (or derives) command shapes through the analysis core.
+      const { loadBaseline } = await import('../versioning/baseline.js');
       const loaded = await loadBaseline(path.resolve(io.cwd, args.baseline), projectNameOf(dir));
-      if (loaded.skipped) io.stderr(`validate-workflow-package: warning: ${loaded.skipped}\n`);
+      if (loaded.skipped) io.stderr(`validate-workflow-package: warning: ${loaded.skipped}
+`);
       baseline = loaded.shapes;
     }
-    const report = await validate(dir, { maxFileBytes: args.maxFileBytes, mode: args.mode, ...(baseline ? { baseline } : {}) });
-    io.stdout(render(report, args, io));
+    const options = { maxFileBytes: args.maxFileBytes, mode: args.mode, ...(baseline ? { baseline } : {}) };
+    // The analysis is imported only when it runs: a run answered from the cache never loads the parser or the rules.
+    const report = args.cache
+      ? await validateWithCache(dir, {
+          ...options,
+          cache: { file: cacheFileFor(dir, args.cacheLocation, io.cwd), onWarning: (message) => io.stderr(`validate-workflow-package: warning: ${message}
+`) },
+          beforeAnalysis: io.beforeAnalysis,
+        })
+      : (io.beforeAnalysis?.(), await (await import('../validate.js')).validate(dir, options));
+    io.stdout(await render(report, args, io));
     for (const name of report.pinnedChanges ?? []) {
-      io.stderr(`validate-workflow-package: note: pinned workflow "${name}" changed its commands; its runs finish on the build they started on\n`);
+      io.stderr(`validate-workflow-package: note: pinned workflow "${name}" changed its commands; its runs finish on the build they started on
+`);
     }
     if (report.errorCount > 0) return EXIT_FINDINGS;
     if (args.maxWarnings !== null && report.warningCount > args.maxWarnings) {

@@ -14,6 +14,7 @@ import {
   renderMessage,
   sourceStem,
   type AnalysisSession,
+  type FileRecord,
   type MessageTemplate,
   type ModuleHook,
   type RuleVisitor,
@@ -134,6 +135,42 @@ export function isOwnSource(file: string): boolean {
   return !isTestFile(file) && !isDeclarationFile(file) && sourceStem(file.split(/[\\/]/).pop() ?? '') !== undefined;
 }
 
+/**
+ * What the rules of one role did in one file, kept in the file's cache record (`FileRecord.lint[role]`): the
+ * findings they reported and every answer from outside the file they read (import resolutions as JSON, the package
+ * root), so a later run replays the findings only when each answer is still the same.
+ */
+export interface LintRecord {
+  findings: ValidatorDiagnostic[];
+  /** `[specifier, JSON of its ResolvedImport]`, each specifier once, in the order the rules first asked. */
+  resolved: [string, string][];
+  /** The package root, when a rule read it. */
+  packageRoot?: string;
+}
+
+/** A `LintHost` that also writes what one file's rules report and read into a `LintRecord`. */
+function recordingHost(host: LintHost, record: LintRecord): LintHost {
+  const asked = new Set<string>();
+  return {
+    resolve(file, specifier) {
+      const answer = host.resolve(file, specifier);
+      // Each specifier once: the resolver gives one answer per file and specifier within an analysis.
+      if (!asked.has(specifier)) {
+        asked.add(specifier);
+        record.resolved.push([specifier, JSON.stringify(answer)]);
+      }
+      return answer;
+    },
+    packageRootOf(file) {
+      return (record.packageRoot = host.packageRootOf(file));
+    },
+    report(diagnostic) {
+      record.findings.push(diagnostic);
+      host.report(diagnostic);
+    },
+  };
+}
+
 /** The hook the validator installs in the session's store. */
 export class FileLinter implements ModuleHook {
   /** Roles decided by the validator's breadth-first walk (workflow code, dependencies), before the file is loaded. */
@@ -142,6 +179,18 @@ export class FileLinter implements ModuleHook {
   readonly linted = new Map<string, CodeRole | 'dependency'>();
   readonly #rules: RulesByRole;
   readonly #host: LintHost;
+  /** Set when the session has a facts cache: each file's rules record what they did (`walked` stores it). */
+  recording = false;
+  readonly #records = new Map<string, LintRecord>();
+  /** With `recording`: the roles each file's rules ran (or were replayed) under, in order. */
+  readonly roles = new Map<string, string[]>();
+
+  #ran(file: string, role: string): void {
+    if (!this.recording) return;
+    const list = this.roles.get(file);
+    if (list === undefined) this.roles.set(file, [role]);
+    else if (!list.includes(role)) list.push(role);
+  }
 
   constructor(
     readonly session: AnalysisSession,
@@ -170,6 +219,36 @@ export class FileLinter implements ModuleHook {
     const role = this.roleOf(file);
     if (role === null) return [];
     this.linted.set(file, role);
-    return visitorsForRole(file, role, this.#rules, this.#host, source);
+    this.#ran(file, role);
+    let host = this.#host;
+    if (this.recording) {
+      const record: LintRecord = { findings: [], resolved: [] };
+      this.#records.set(file, record);
+      host = recordingHost(host, record);
+    }
+    return visitorsForRole(file, role, this.#rules, host, source);
+  }
+
+  /** Replays the findings recorded for `file`'s current role when every answer they read is unchanged. */
+  restore(file: string, record: FileRecord): boolean {
+    const role = this.roleOf(file);
+    if (role === null) return true;
+    const lint = (record.lint as Partial<Record<string, LintRecord>> | undefined)?.[role];
+    if (lint === undefined) return false;
+    for (const [specifier, answer] of lint.resolved) if (JSON.stringify(this.#host.resolve(file, specifier)) !== answer) return false;
+    if (lint.packageRoot !== undefined && this.#host.packageRootOf(file) !== lint.packageRoot) return false;
+    this.linted.set(file, role);
+    this.#ran(file, role);
+    for (const d of lint.findings) this.#host.report(d);
+    return true;
+  }
+
+  /** Stores what `file`'s rules did in its walk under the role they ran for. */
+  walked(file: string, record: FileRecord): void {
+    const lint = this.#records.get(file);
+    const role = this.linted.get(file);
+    if (lint === undefined || role === undefined) return;
+    this.#records.delete(file);
+    ((record.lint ??= {}) as Record<string, LintRecord>)[role] = lint;
   }
 }

@@ -4,15 +4,14 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
+import { BaselineError } from '../errors.js';
 import { deriveCommandShapes, SHAPES_FILE, SHAPES_FORMAT, type ShapeSet } from '@skein/discovery';
 
 /** The record file of a build (the worker's `BUILD_RECORD`; a build holds it, a project never does). */
 export const BUILD_RECORD_FILE = 'skein-build.json';
 
 /** A baseline that cannot be used: the CLI prints its message as one line and exits 2. */
-export class BaselineError extends Error {
-  override name = 'BaselineError';
-}
+export { BaselineError };
 
 /** A loaded baseline: its shapes, or why the check is skipped (a build made before shapes were recorded). */
 export type Baseline = { shapes: ShapeSet; skipped?: undefined } | { shapes?: undefined; skipped: string };

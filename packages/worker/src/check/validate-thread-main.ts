@@ -3,11 +3,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { validate } from '@skein/validator';
 import { recordingFileSystem } from '../cache/recording-fs.js';
 
-const { projectDir } = workerData as { projectDir: string };
+const { projectDir, cacheFile } = workerData as { projectDir: string; cacheFile?: string };
 try {
   const recorder = recordingFileSystem();
-  const report = await validate(projectDir, { fs: recorder.fs });
-  parentPort!.postMessage({ report, observations: recorder.observations() });
+  const cacheWarnings: string[] = [];
+  const report = await validate(projectDir, { fs: recorder.fs, cache: cacheFile ? { file: cacheFile, onWarning: (m) => cacheWarnings.push(m) } : undefined });
+  parentPort!.postMessage({ report, observations: recorder.observations(), cacheWarnings });
 } catch (err) {
   const e = err as Error;
   parentPort!.postMessage({ error: { name: e.name, message: e.message, stack: e.stack } });

@@ -7,6 +7,8 @@ import { recordingFileSystem, type Observation } from '../cache/recording-fs.js'
 export interface RecordedValidation {
   report: ValidationReport;
   observations: Observation[];
+  /** Warnings about the per-file validation cache (corrupted, not writable), for the worker's log. */
+  cacheWarnings?: string[];
 }
 
 /** What the validation thread posts back: the report, or the error that stopped it. */
@@ -16,17 +18,23 @@ type ThreadResult = RecordedValidation | { error: { name: string; message: strin
  * `validate(projectDir)` in a worker thread, so the parsers' memory (ASTs of every file, hundreds of MB on a
  * 1,000-workflow project) is released when the thread ends instead of staying in the worker's resident set; the thread
  * is sized by the validator's `VALIDATION_THREAD_LIMITS` (young generation capped, as the `validate-workflow-package`
- * command does). Reads through a recording file system (`recordingFileSystem`).
+ * command does). Reads through a recording file system (`recordingFileSystem`). With `cacheFile`, the validator's
+ * per-file cache (`validate-workflow-package --cache`'s file): only files whose content changed since it was
+ * written are parsed and checked again.
  * Under a TypeScript runner (sources, tests) it validates in this thread.
  * @throws ValidationInputError as `validate()` does; any other failure with its message.
  */
-export async function validateIsolated(projectDir: string): Promise<RecordedValidation> {
+export async function validateIsolated(projectDir: string, cacheFile?: string): Promise<RecordedValidation> {
   if (import.meta.url.endsWith('.ts')) {
     const recorder = recordingFileSystem();
-    const report = await validate(projectDir, { fs: recorder.fs });
-    return { report, observations: recorder.observations() };
+    const cacheWarnings: string[] = [];
+    const report = await validate(projectDir, { fs: recorder.fs, cache: cacheFile ? { file: cacheFile, onWarning: (m) => cacheWarnings.push(m) } : undefined });
+    return { report, observations: recorder.observations(), cacheWarnings };
   }
-  const thread = new Worker(new URL('./validate-thread-main.js', import.meta.url), { workerData: { projectDir }, resourceLimits: VALIDATION_THREAD_LIMITS });
+  const thread = new Worker(new URL('./validate-thread-main.js', import.meta.url), {
+    workerData: { projectDir, cacheFile },
+    resourceLimits: VALIDATION_THREAD_LIMITS,
+  });
   const [result] = (await Promise.race([once(thread, 'message'), once(thread, 'error').then(([err]) => [{ error: err as Error }])])) as [ThreadResult];
   await thread.terminate();
   if ('report' in result) return result;

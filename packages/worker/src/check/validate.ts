@@ -31,7 +31,7 @@ export interface ProjectCheck {
   /** `hit`: the stored outcome of an unchanged project; `miss`: a validation runs; `off`: no cache. */
   readonly cache: 'hit' | 'miss' | 'off';
   /** The report, and on a miss every file-system answer the validation read. Rejects as `validate()` does. */
-  readonly outcome: Promise<{ report: ValidationReport; observations?: Observation[] }>;
+  readonly outcome: Promise<{ report: ValidationReport; observations?: Observation[]; cacheWarnings?: string[] }>;
   /** The validation cache key (validator code and project root); empty without caches. */
   readonly key: string;
 }
@@ -53,7 +53,15 @@ export function beginProjectCheck(projectDir: string, caches?: StartupCaches): P
   }
   const cache = !caches ? 'off' : report ? 'hit' : 'miss';
   // The validator loads only when a validation runs (a worker started from a build never loads it).
-  const outcome = report ? Promise.resolve({ report }) : import('./validate-thread.js').then((thread) => thread.validateIsolated(dir));
+  // The validator's per-file cache, shared with `validate-workflow-package --cache` (its default file,
+  // `defaultCacheFile` of @skein/validator, spelled out so that this module does not load the validator) when the
+  // startup caches are in their default place, else beside them; none when they are off.
+  const cacheFile = !caches
+    ? undefined
+    : caches.dir === path.join(dir, '.skein', 'startup')
+      ? path.join(dir, '.skein', 'cache', 'validate.json')
+      : path.join(caches.dir, 'validate.json');
+  const outcome = report ? Promise.resolve({ report }) : import('./validate-thread.js').then((thread) => thread.validateIsolated(dir, cacheFile));
   outcome.catch(() => {});
   return { projectDir: dir, caches, cache, outcome, key };
 }
@@ -85,6 +93,7 @@ export async function finishProjectCheck(check: ProjectCheck, logger: Logger, op
   try {
     const outcome = await check.outcome;
     report = outcome.report;
+    for (const warning of outcome.cacheWarnings ?? []) logger.warn(`validation cache: ${warning}`);
     const observations = outcome.observations;
     if (caches && observations) {
       rememberReads(observations, caches.digests);

@@ -7,7 +7,9 @@
  * the workflow's input schema when the worker loads the workflow (the schema is code, not read statically).
  */
 import type { Node, ObjectExpression, ObjectProperty } from '@babel/types';
-import { scheduleTimesProblems } from '@skein/settings';
+// The schedule checks alone (their subpath): the package's index also loads its settings and zod, about 0.1 CPU-s that
+// every validation would pay to check a few schedules.
+import { scheduleTimesProblems } from '@skein/settings/schedule-spec';
 import { createRule } from '../../create-rule.js';
 import { coreBindings, definitionKind, type CoreBindings } from '../util/ast.js';
 
