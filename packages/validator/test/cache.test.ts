@@ -17,6 +17,7 @@ import {
   defaultCacheFile,
   formatJson,
   formatStylish,
+  loadBaseline,
   runCli,
   validate,
   validateWithCache,
@@ -252,6 +253,28 @@ describe('the cache file', () => {
     const report = await validateWithCache(dir, { cache: { file: blocked, onWarning: (m) => warnings.push(m) } });
     expect(JSON.stringify(report)).toBe(JSON.stringify(await validate(dir)));
     expect(warnings).toEqual([expect.stringContaining('cannot write the cache file')]);
+  });
+});
+
+describe('the cache against a baseline', () => {
+  it('finds a step inserted before a wait, although the edit keeps the file’s facts and findings', async () => {
+    const fixture = path.join(FIXTURES, 'validator/versioning/incompatible-change/baseline');
+    const dir = fs.mkdtempSync(path.join(tmp, 'baseline-'));
+    fs.cpSync(fixture, dir, { recursive: true });
+    const { shapes } = await loadBaseline(fixture, 'fx-versioning-incompatible-change');
+    expect(shapes).toBeDefined();
+    const file = path.join(tmp, `baseline-${path.basename(dir)}.json`);
+    const run = () => validateWithCache(dir, { baseline: shapes!, cache: { file } });
+    const ids = (report: ValidationReport) => report.diagnostics.map((d) => d.ruleId);
+    expect(ids(await run())).not.toContain('versioning/incompatible-change');
+    expect(ids(await run())).not.toContain('versioning/incompatible-change');
+    // `charge` is imported already: calling it once more before the wait changes no import, export or definition.
+    const workflow = path.join(dir, 'order/workflow.js');
+    const text = fs.readFileSync(workflow, 'utf8');
+    fs.writeFileSync(workflow, text.replace('await reserve({ id });', 'await reserve({ id });\n    await charge({ id });'));
+    const report = await run();
+    expect(ids(report)).toContain('versioning/incompatible-change');
+    expect(JSON.stringify(report.diagnostics)).toBe(JSON.stringify((await validate(dir, { baseline: shapes! })).diagnostics));
   });
 });
 
