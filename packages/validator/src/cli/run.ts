@@ -193,7 +193,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       // Loaded only when asked for: it reads (or derives) command shapes through the analysis core.
       const { loadBaseline } = await import('../versioning/baseline.js');
       const loaded = await loadBaseline(path.resolve(io.cwd, args.baseline), projectNameOf(dir));
-      if (loaded.skipped) io.stderr(`validate-workflow-package: warning: ${loaded.skipped}
+      if (loaded.skipped)
+        io.stderr(`validate-workflow-package: warning: ${loaded.skipped}
 `);
       baseline = loaded.shapes;
     }
@@ -202,8 +203,12 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     const report = args.cache
       ? await validateWithCache(dir, {
           ...options,
-          cache: { file: cacheFileFor(dir, args.cacheLocation, io.cwd), onWarning: (message) => io.stderr(`validate-workflow-package: warning: ${message}
-`) },
+          cache: {
+            file: cacheFileFor(dir, args.cacheLocation, io.cwd),
+            onWarning: (message) =>
+              io.stderr(`validate-workflow-package: warning: ${message}
+`),
+          },
           beforeAnalysis: io.beforeAnalysis,
         })
       : (io.beforeAnalysis?.(), await (await import('../validate.js')).validate(dir, options));
