@@ -4,7 +4,7 @@
  * collector and the CommonJS export forms, both stored with the module's facts) merged with whatever visitors the session's `ModuleHook` adds (the validator's
  * rules), so no one parses or walks a file a second time. Never imports or runs the code it reads.
  */
-import { createHash } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
 import type { File } from '@babel/types';
 import type { Diagnostics } from './diagnostics.js';
 import type { Position } from './finding.js';
@@ -118,7 +118,7 @@ export class ModuleStore {
     let hash = this.#hashes.get(file);
     if (hash === undefined) {
       const text = this.#read(file);
-      hash = typeof text === 'string' ? createHash('sha1').update(text).digest('base64url') : null;
+      hash = typeof text === 'string' ? digest('sha1', text, 'base64url') : null;
       this.#hashes.set(file, hash);
     }
     return hash ?? undefined;
@@ -202,7 +202,7 @@ export class ModuleStore {
     const own = moduleFactsVisitors(info, source);
     this.#walk(file, ast, [...own.visitors, ...hooked], source, problems);
     own.finish();
-    const hash = this.hashSources ? createHash('sha1').update(text).digest('base64url') : undefined;
+    const hash = this.hashSources ? digest('sha1', text, 'base64url') : undefined;
     const keep = typeof this.keepAst === 'function' ? this.keepAst(file, hash) : this.keepAst;
     const loaded: Loaded = keep && !ACTIVITY_ROLES.has(classifyFile(file) ?? '') ? { info, problems, ast } : { info, problems };
     if (hash !== undefined) loaded.hash = hash;

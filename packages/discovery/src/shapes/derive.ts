@@ -38,8 +38,14 @@ type Primitive =
   | 'proxyLocalActivities'
   | 'defineSignal'
   | 'defineUpdate'
-  | 'defineQuery';
+  | 'defineQuery'
+  | 'upsertSearchAttributes'
+  | 'upsertMemo'
+  | 'CancellationScope';
 const PRIMITIVES = new Set<string>([
+  'upsertSearchAttributes',
+  'upsertMemo',
+  'CancellationScope',
   'sleep',
   'condition',
   'continueAsNew',
@@ -585,6 +591,18 @@ export class ShapeWalker {
       if (method && PARALLEL_METHODS.has(method)) return this.parallel(e.arguments[0], scope, at);
       if (method === 'resolve' || method === 'reject') return this.args(e.arguments, scope, e, `Promise.${method}()`);
     }
+    // CancellationScope.cancellable(fn), .nonCancellable(fn), .withTimeout(ms, fn): fn runs at once, in a scope.
+    if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier' && !callee.computed) {
+      const owner = this.resolveCallee(callee.object, scope);
+      const method = keyName(callee.property, false);
+      if (owner.kind === 'primitive' && owner.name === 'CancellationScope' && method && ['cancellable', 'nonCancellable', 'withTimeout'].includes(method)) {
+        const fnArg = e.arguments[method === 'withTimeout' ? 1 : 0];
+        const fn = fnArg && this.functionOf(fnArg, scope);
+        if (!fn || fn.kind !== 'function') return this.partial(scope, e, `CancellationScope.${method}() of a function the analysis cannot follow`);
+        const body = this.callFunction(fn.fn, fn.scope, []);
+        return seq([...(method === 'withTimeout' ? [command('timer', '', at)] : []), body].filter(matters));
+      }
+    }
     // Array.from(xs, cb): the callback once per element.
     if (
       callee.type === 'MemberExpression' &&
@@ -732,7 +750,11 @@ export class ShapeWalker {
       case 'defineSignal':
       case 'defineUpdate':
       case 'defineQuery':
+      case 'CancellationScope':
         return EMPTY;
+      case 'upsertSearchAttributes':
+      case 'upsertMemo':
+        return { kind: 'command', command: 'upsert', type: name === 'upsertMemo' ? 'memo' : 'search-attributes', at };
     }
   }
 

@@ -3,7 +3,7 @@
  * `discover()` read the project, so no file is parsed twice.
  */
 import type * as t from '@babel/types';
-import { resolve } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { discover } from '../discover.js';
 import { positionOf, type Position } from '../finding.js';
 import { createSession, type AnalysisSession } from '../session.js';
@@ -52,9 +52,14 @@ export function shapesOf(session: AnalysisSession, manifest: Manifest, reuse?: S
  */
 export function prepareForShapes(session: AnalysisSession, root: string, baseline: ShapeSet): void {
   const recorded = new Set<string>();
-  for (const w of Object.values(baseline.workflows)) for (const [rel, hash] of Object.entries(w.sources ?? {})) recorded.add(`${resolve(root, rel)}\0${hash}`);
+  for (const w of Object.values(baseline.workflows)) for (const [rel, hash] of Object.entries(w.sources ?? {})) recorded.add(`${under(root, rel)}\0${hash}`);
   session.store.hashSources = true;
   session.store.keepAst = (file, hash) => !recorded.has(`${file}\0${hash}`);
+}
+
+/** `root` joined with a recorded relative path: as strings for a plain POSIX path, else `path.resolve`. */
+function under(root: string, rel: string): string {
+  return sep === '/' && !rel.startsWith('.') && !rel.includes('/.') && !rel.startsWith('/') ? `${root === '/' ? '' : root}/${rel}` : resolve(root, rel);
 }
 
 /** Whether every source a recorded shape was derived from has the same content now (and the workflow the same file). */
@@ -63,8 +68,7 @@ function unchanged(session: AnalysisSession, root: string, entry: WorkflowEntry,
   const files = Object.entries(old.sources);
   if (files.length === 0) return false;
   for (const [rel, hash] of files) {
-    const abs = resolve(root, rel);
-    if (session.store.contentHash(abs) !== hash) return false;
+    if (session.store.contentHash(under(root, rel)) !== hash) return false;
   }
   return resolve(root, old.file) === entry.file;
 }

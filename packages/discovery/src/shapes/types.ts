@@ -21,9 +21,10 @@ export interface ShapeLocation {
  * - `child`: a child workflow, `type` is its workflow type;
  * - `timer`: `sleep()` or `condition(fn, timeout)`, `type` is empty (durations do not matter to replay);
  * - `continue-as-new`: `type` is empty;
- * - `marker`: the marker of `patched(id)`, `type` is the patch id.
+ * - `marker`: the marker of `patched(id)`, `type` is the patch id;
+ * - `upsert`: `upsertSearchAttributes` (`type` `search-attributes`) or `upsertMemo` (`memo`).
  */
-export type CommandKind = 'activity' | 'child' | 'timer' | 'continue-as-new' | 'marker';
+export type CommandKind = 'activity' | 'child' | 'timer' | 'continue-as-new' | 'marker' | 'upsert';
 
 /** One node of a shape tree. */
 export type ShapeNode =

@@ -43,6 +43,15 @@ describe('command shapes: commands and waits', () => {
       ),
     ).toBe('timer W timer W a(__internal#sendHttpRequest) W can ret');
   });
+  it('reads upserts and the functions of cancellation scopes', async () => {
+    expect(
+      await shapeOf(
+        "upsertSearchAttributes({ Stage: ['x'] }); await CancellationScope.cancellable(async () => { await a(); }); await CancellationScope.withTimeout(1000, () => b());",
+        {},
+        "import { CancellationScope, upsertSearchAttributes } from '@temporalio/workflow';",
+      ),
+    ).toBe('upsert call(a(w#a) W) W timer call(a(w#b)) W');
+  });
   it('reads context.control.continueAsNew on the fn second parameter', async () => {
     expect(await shapeOf('await a(); return context.control.continueAsNew(input);')).toBe('a(w#a) W can ret');
   });

@@ -32,7 +32,9 @@ export function render(node: ShapeNode): string {
             ? 'timer'
             : node.command === 'marker'
               ? `marker(${node.type})`
-              : 'can';
+              : node.command === 'upsert'
+                ? 'upsert'
+                : 'can';
     case 'wait':
       return 'W';
     case 'alt':

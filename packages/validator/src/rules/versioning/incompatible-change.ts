@@ -55,6 +55,8 @@ export function describeCommand(c: { command: string; type: string }): string {
       return 'a timer';
     case 'continue-as-new':
       return 'continue-as-new';
+    case 'upsert':
+      return c.type === 'memo' ? 'a memo upsert' : 'a search attributes upsert';
     default:
       return `the patched("${c.type}") marker`;
   }
