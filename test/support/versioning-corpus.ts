@@ -237,6 +237,12 @@ async function driveRun(client: Client, taskQueue: string, c: CorpusCase, run: C
     } else if ('signal' in step) await handle.signal(step.signal, ...step.args);
     else await handle.executeUpdate(step.update, { args: step.args });
   }
+  // Recorded: the run has served its purpose; ended now, it costs the worker nothing while the others are driven,
+  // and the shared engine keeps no open run of ours.
+  await client.workflow
+    .getHandle(workflowId)
+    .terminate('versioning corpus: recorded')
+    .catch(() => {});
   return { caseName: c.name, run: run.name, waitsAt: run.waitsAt, recorded: { workflowId, history: { events } } };
 }
 
@@ -297,15 +303,6 @@ export async function judgeCorpus(options: {
     };
     const runs = await Promise.all(cases.flatMap((c) => c.runs.map((run) => limit(() => drive(c, run)))));
     const driveMs = performance.now() - t0;
-    // The runs were left waiting (some for an hour): end them, so the shared engine holds no open runs of ours.
-    await Promise.all(
-      runs.map((r) =>
-        env!.client.workflow
-          .getHandle(r.recorded.workflowId)
-          .terminate('versioning corpus recorded')
-          .catch(() => {}),
-      ),
-    );
 
     t0 = performance.now();
     const failures = await replayHistories(
