@@ -8,6 +8,7 @@
  * the same rounds against the same engine and history, so the two are compared side by side.
  *
  *   npm run build && node bench/api-history/bench.mjs [--rounds 5] [--shape sequence|fanout] [--baseline /work/main]
+ *     [--cpu-prof <dir>]
  */
 import { loadavg } from 'node:os';
 import path from 'node:path';
@@ -19,11 +20,13 @@ const ROUNDS = Number(option('--rounds', 5));
 /** `sequence` (default): ~5 000 events in small batches, the usual shape. `fanout`: one ~5 000-event batch. */
 const SHAPE = option('--shape', 'sequence');
 const BASELINE = option('--baseline', undefined);
+/** `--cpu-prof <dir>`: the API under test writes a V8 CPU profile there when it stops (open it in Chrome's DevTools). */
+const PROFILE_DIR = option('--cpu-prof', undefined);
 const WORKLOAD = { sequence: { workflowName: 'sequence', input: { n: 830 } }, fanout: { workflowName: 'fanout', input: { n: 1660 } } }[SHAPE];
 if (!WORKLOAD) throw new Error(`--shape must be sequence or fanout, got ${SHAPE}`);
 
 const stack = await startStack();
-const served = await spawnApi(stack);
+const served = await spawnApi(stack, {}, undefined, PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(PROFILE_DIR)] : []);
 const baseline = BASELINE ? await spawnApi(stack, {}, path.resolve(BASELINE, 'bench/api-support/serve.mjs')) : undefined;
 
 async function viaApi(url, workflowId, runId) {

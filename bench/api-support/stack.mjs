@@ -56,10 +56,11 @@ export async function startStack(env = {}) {
  * Starts the API alone in a child process (as in production, where clients are elsewhere) serving `catalog` on
  * `address`. Resolves with its URL, a `memory()` probe (process memory after a full GC) and `stop()`.
  * `serveScript` runs another checkout's API (its own `bench/api-support/serve.mjs`), to compare side by side.
+ * `nodeArgs` are extra Node flags for the child (for example `['--cpu-prof', '--cpu-prof-dir', dir]` to profile it).
  */
-export async function spawnApi(stack, env = {}, serveScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'serve.mjs')) {
+export async function spawnApi(stack, env = {}, serveScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'serve.mjs'), nodeArgs = []) {
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, ['--expose-gc', serveScript], {
+  const child = spawn(process.execPath, ['--expose-gc', ...nodeArgs, serveScript], {
     env: { ...process.env, SKEIN_CATALOG: stack.catalog, TEMPORAL_ADDRESS: stack.address, ...env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
