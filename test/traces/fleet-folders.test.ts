@@ -49,7 +49,19 @@ beforeAll(async () => {
   );
   url = (await api.listen()).url;
   // Two workers of one build (the same project) writing different folders; starting them is the slow part.
-  const start = (traceDir: string) => startWorker({ projectDir: PROJECT_DIR, catalog, engine: { address, namespace: 'default' }, logger, traceDir });
+  // Their own bundle and startup caches: other files start workers of the same project at the same time, and the
+  // shared bundle cache's generated entry (named without the trace folder) is rewritten by a concurrent start with
+  // another folder, which would give one of them another bundle (another build ID).
+  const start = (traceDir: string) =>
+    startWorker({
+      projectDir: PROJECT_DIR,
+      catalog,
+      engine: { address, namespace: 'default' },
+      logger,
+      traceDir,
+      bundleCache: path.join(base, 'bundles'),
+      startupCache: path.join(base, 'startup'),
+    });
   workers.push(await start(firstDir));
   workers.push(await start(secondDir));
 });
