@@ -6,7 +6,6 @@
  * (`DescribeTaskQueue`).
  */
 import { LRUCache } from 'lru-cache';
-import { CATALOG_LEASE_TRACE_DIR_TTL_MS, CATALOG_LEASE_TRACE_DIRS_MEMO_KEY } from '@skein/names';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { ApiError } from '../errors.js';
@@ -38,6 +37,12 @@ export const RECORDS_TASK_QUEUE = 'skein-records';
 
 /** Workflow type of a build's liveness lease (same value as `@skein/core` `CATALOG_LEASE_WORKFLOW_TYPE`). */
 export const CATALOG_LEASE_WORKFLOW_TYPE = '$lease';
+
+/** Memo key of a lease listing its build's live workers' trace folders (same value as `@skein/worker`'s lease). */
+const CATALOG_LEASE_TRACE_DIRS_MEMO_KEY = 'traceDirs';
+
+/** How long a folder listed in a lease counts without its worker writing it again, ms (same value as `@skein/worker`'s lease). */
+const CATALOG_LEASE_TRACE_DIR_TTL_MS = 30_000;
 
 /** The liveness lease of build `buildId` of a catalog (same rule as `@skein/core` `catalogLeaseWorkflowId`). */
 export function catalogLeaseWorkflowId(catalog: string, buildId: string): string {

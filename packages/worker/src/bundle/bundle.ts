@@ -116,10 +116,12 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
   // Generated inputs live at content-named paths, stable across restarts (webpack's cache keys on paths).
   const workDir = cache ? path.join(cache.dir, 'work') : await mkdtemp(path.join(tmpdir(), 'skein-bundle-'));
   await mkdir(workDir, { recursive: true });
-  // Named without the trace folder: the entry's path is in the bundle (its module id, its source map), and a
-  // build ID must not change with where a machine keeps traces (the folder itself is replaced before hashing).
-  const placeFreeEntry = settings.traceDir ? entrySource.split(JSON.stringify(settings.traceDir)).join('"<traceDir>"') : entrySource;
-  const entryFile = path.join(workDir, `workflows-${digest(placeFreeEntry).slice(0, 16)}.cjs`);
+  // Named by its whole content, trace folder included: two workers of one project started at once with different
+  // trace folders share the bundle cache's work folder, and one name for both entries let each overwrite the other's
+  // while webpack read it (a bundle with the other worker's folder compiled in, under another build ID). The name's
+  // digest never reaches the bundle: the entry's module id leaves it out (`LocationFreeModuleIds`), and the inline
+  // source map that names the file is not part of the build ID.
+  const entryFile = path.join(workDir, `workflows-${digest(entrySource).slice(0, 16)}.cjs`);
   const stubsFile = path.join(workDir, `stubs-${digest(stubsText).slice(0, 16)}.json`);
   await writeIfChanged(entryFile, entrySource);
   await writeIfChanged(stubsFile, stubsText);
