@@ -172,7 +172,7 @@ try {
   /** The API's resident set and V8 heap in use right after a full collection (bytes). */
   const collected = async () => {
     const m = await api.memory();
-    return { rss: m.rss, heapUsed: m.heapUsed };
+    return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal };
   };
   const fromBuild = await spawnWorker(bin, buildDir, { ...baseEnv, SKEIN_CATALOG: 'soak-build' });
   const fromProject = await spawnWorker(bin, project, { ...baseEnv, SKEIN_CATALOG: 'soak-project' });
@@ -209,7 +209,8 @@ try {
   const pct = (a, b) => `${((b / a - 1) * 100).toFixed(1)}%`;
   console.log(
     `  API after a full GC     RSS ${mb(firstCollected.rss)} → ${mb(lastCollected.rss)} MB (${pct(firstCollected.rss, lastCollected.rss)}), ` +
-      `V8 heap in use ${mb(firstCollected.heapUsed)} → ${mb(lastCollected.heapUsed)} MB (${pct(firstCollected.heapUsed, lastCollected.heapUsed)})`,
+      `V8 heap in use ${mb(firstCollected.heapUsed)} → ${mb(lastCollected.heapUsed)} MB (${pct(firstCollected.heapUsed, lastCollected.heapUsed)}), ` +
+      `committed ${mb(firstCollected.heapTotal)} → ${mb(lastCollected.heapTotal)} MB`,
   );
   console.log('  outcomes:');
   for (const [key, n] of [...outcomes].sort()) console.log(`    ${key}: ${n}`);
