@@ -4,7 +4,7 @@
  * a free loopback port. Run `npm run build` first.
  */
 import path from 'node:path';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
@@ -54,12 +54,13 @@ export async function startStack(env = {}) {
 
 /**
  * Starts the API alone in a child process (as in production, where clients are elsewhere) serving `catalog` on
- * `address`. Resolves with its URL, a `memory()` probe (process memory after a full GC) and `stop()`.
+ * `address`. Resolves with its URL, its `pid`, a `memory()` probe (process memory after a full GC) and `stop()`.
  * `serveScript` runs another checkout's API (its own `bench/api-support/serve.mjs`), to compare side by side.
+ * `nodeArgs` are extra Node flags for the child (for example `['--cpu-prof', '--cpu-prof-dir', dir]` to profile it).
  */
-export async function spawnApi(stack, env = {}, serveScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'serve.mjs')) {
+export async function spawnApi(stack, env = {}, serveScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'serve.mjs'), nodeArgs = []) {
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, ['--expose-gc', serveScript], {
+  const child = spawn(process.execPath, ['--expose-gc', ...nodeArgs, serveScript], {
     env: { ...process.env, SKEIN_CATALOG: stack.catalog, TEMPORAL_ADDRESS: stack.address, ...env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
@@ -74,6 +75,7 @@ export async function spawnApi(stack, env = {}, serveScript = path.join(path.dir
   });
   return {
     url,
+    pid: child.pid,
     memory: () =>
       new Promise((resolve) => {
         child.once('message', resolve);
@@ -84,6 +86,13 @@ export async function spawnApi(stack, env = {}, serveScript = path.join(path.dir
       await new Promise((r) => child.once('exit', r));
     },
   };
+}
+
+/** CPU time (user + system) a process has used so far, in ms, from `/proc/<pid>/stat` (Linux; 10 ms ticks). */
+export function cpuMsOf(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Percentile (0–100) of a list of numbers. */

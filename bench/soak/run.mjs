@@ -11,7 +11,8 @@
  *   - `summarize` with an input its schema refuses inside the workflow (a failed run).
  * Figures: the resident memory (VmRSS) of the API and of each worker after round 1,000 and after the last round,
  * each taken once the round's runs finished and the processes were idle for 2 s (the median of 5 samples); target:
- * the last within 15% of the first. Also runs/s and the outcome counts (every run must end as its kind expects).
+ * the last within 15% of the first. The API (started by `spawnApi`, with `--expose-gc`) is also sampled right
+ * after a full garbage collection, with its V8 heap in use: what it holds rather than what V8 has not given back. Also runs/s and the outcome counts (every run must end as its kind expects).
  *
  *   npm run build && node bench/soak/run.mjs [--runs 10000] [--concurrency 8] [--checkpoint 1000]
  *
@@ -23,6 +24,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { locateTemporal, startDevServer } from '@skein/dev-server';
+import { spawnApi } from '../api-support/stack.mjs';
 import { spawnWorker } from '../support/worker-process.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -61,25 +63,8 @@ const baseEnv = {
   SKEIN_TRACE_DIR: path.join(work, 'traces'),
 };
 const children = [];
-
-/** The API in a process of its own; resolves with its URL and pid. */
-async function startApi() {
-  const child = spawn(process.execPath, [path.join(repo, 'bench/api-support/serve.mjs')], {
-    env: { ...baseEnv, SKEIN_CATALOG: 'soak-build' },
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  children.push(child);
-  const url = await new Promise((resolve, reject) => {
-    let buf = '';
-    child.stdout.on('data', (d) => {
-      buf += d;
-      const m = /READY (\S+)/.exec(buf);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`API exited with ${code}`)));
-  });
-  return { url, pid: child.pid };
-}
+/** Stops what is not in `children` (the API). */
+const stops = [];
 
 async function call(url, method, route, body) {
   const res = await fetch(`${url}${route}`, {
@@ -182,7 +167,13 @@ try {
   const built = spawn(process.execPath, [bin, 'build', project, '--out', buildDir], { env: baseEnv, stdio: ['ignore', 'pipe', 'inherit'] });
   const buildCode = await new Promise((r) => built.once('exit', r));
   if (buildCode !== 0) throw new Error(`skein build exited with ${buildCode}`);
-  const api = await startApi();
+  const api = await spawnApi({ catalog: 'soak-build', address: server.address }, { ...baseEnv, SKEIN_CATALOG: 'soak-build' });
+  stops.push(() => api.stop());
+  /** The API's resident set and V8 heap in use right after a full collection (bytes). */
+  const collected = async () => {
+    const m = await api.memory();
+    return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal };
+  };
   const fromBuild = await spawnWorker(bin, buildDir, { ...baseEnv, SKEIN_CATALOG: 'soak-build' });
   const fromProject = await spawnWorker(bin, project, { ...baseEnv, SKEIN_CATALOG: 'soak-project' });
   children.push(fromBuild.child, fromProject.child);
@@ -193,11 +184,13 @@ try {
   await rounds(api.url, catalogs, 0, CHECKPOINT, outcomes);
   const first = {};
   for (const [name, pid] of Object.entries(processes)) first[name] = await settledRss(pid);
+  const firstCollected = await collected();
   const t1 = performance.now();
   await rounds(api.url, catalogs, CHECKPOINT, RUNS, outcomes);
   const seconds = (performance.now() - t1 + (t1 - t0)) / 1000;
   const last = {};
   for (const [name, pid] of Object.entries(processes)) last[name] = await settledRss(pid);
+  const lastCollected = await collected();
 
   console.log(
     `soak: ${RUNS} runs on each of 2 workers (${RUNS * catalogs.length} in all), ${CONCURRENCY} in flight per worker, ` +
@@ -212,9 +205,17 @@ try {
         `growth ${(growth * 100).toFixed(1)}% (target ≤ 15%)${growth > 0.15 ? '  OVER' : ''}`,
     );
   }
+  const mb = (b) => Math.round(b / 1e6);
+  const pct = (a, b) => `${((b / a - 1) * 100).toFixed(1)}%`;
+  console.log(
+    `  API after a full GC     RSS ${mb(firstCollected.rss)} → ${mb(lastCollected.rss)} MB (${pct(firstCollected.rss, lastCollected.rss)}), ` +
+      `V8 heap in use ${mb(firstCollected.heapUsed)} → ${mb(lastCollected.heapUsed)} MB (${pct(firstCollected.heapUsed, lastCollected.heapUsed)}), ` +
+      `committed ${mb(firstCollected.heapTotal)} → ${mb(lastCollected.heapTotal)} MB`,
+  );
   console.log('  outcomes:');
   for (const [key, n] of [...outcomes].sort()) console.log(`    ${key}: ${n}`);
 } finally {
+  await Promise.all(stops.map((stop) => stop().catch(() => {})));
   for (const c of children) c.kill('SIGTERM');
   await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : undefined)));
   await server.stop();

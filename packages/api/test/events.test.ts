@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventToJson } from '../src/temporal/events.js';
+import { eventToJson, renderEvent } from '../src/temporal/events.js';
 import { temporal } from '../src/temporal/proto.js';
 import { loadApiConfig } from '../src/config.js';
 
@@ -44,6 +44,22 @@ describe('history event JSON', () => {
   it('decodes payloads with the default converter when asked', () => {
     const attrs = eventToJson(event, true).workflowExecutionStartedEventAttributes as any;
     expect(attrs.input.payloads).toEqual([{ a: 1 }]);
+  });
+
+  it('renders an event to the JSON text of eventToJson once per payload mode and step name, then reuses it', () => {
+    const fresh = HistoryEvent.fromObject({ ...HistoryEvent.toObject(event), eventId: 7 });
+    const plain = renderEvent(fresh, false);
+    expect(plain.eventId).toBe(7);
+    expect(plain.json).toBe(JSON.stringify(eventToJson(fresh, false)));
+    // The same event object again: the very same text (not rendered anew).
+    expect(renderEvent(fresh, false).json).toBe(plain.json);
+    const decoded = renderEvent(fresh, true);
+    expect(JSON.parse(decoded.json).workflowExecutionStartedEventAttributes.input.payloads).toEqual([{ a: 1 }]);
+    expect(renderEvent(fresh, false).json).toBe(plain.json);
+    // Another step name is another render.
+    const named = JSON.parse(renderEvent(fresh, false, 'fetchOrder').json);
+    expect(named.stepName).toBe('fetchOrder');
+    expect(JSON.parse(renderEvent(fresh, false).json)).not.toHaveProperty('stepName');
   });
 });
 

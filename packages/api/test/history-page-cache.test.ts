@@ -37,10 +37,11 @@ describe('EnginePageCache', () => {
   });
 
   it('sizes decoded protobuf events by their own data, quickly, and evicts the least recently used beyond maxBytes', () => {
-    const cache = new EnginePageCache({ maxBytes: 3 * 1024 * 1024 });
+    const cache = new EnginePageCache({ maxBytes: 6 * 1024 * 1024 });
     const started = performance.now();
     for (let i = 0; i < 5; i++) cache.set('wf', RUN, `t${i}`, page(decodedEvents(1000, 1024)), true);
-    // 1,000 events of a 1 KiB payload each: about 1.2 MB a page, so only the last two fit.
+    // 1,000 events of a 1 KiB payload each: about 1.2 MB a page, counted twice (its events' JSON renders), so only
+    // the last two fit.
     expect(performance.now() - started).toBeLessThan(2000);
     expect(cache.get('wf', RUN, 't0')).toBeUndefined();
     expect(cache.get('wf', RUN, 't2')).toBeUndefined();

@@ -12,7 +12,12 @@ import { describeRun } from '../temporal/runs.js';
 const STREAM_POLL_MS = 30_000;
 
 function frame(event: string, data: unknown, id?: number): string {
-  return `${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+  return rawFrame(event, JSON.stringify(data), id);
+}
+
+/** An SSE frame whose data is JSON text already (one line: JSON.stringify never emits a raw newline). */
+function rawFrame(event: string, json: string, id?: number): string {
+  return `${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${json}\n\n`;
 }
 
 /**
@@ -70,7 +75,7 @@ async function stream(
     try {
       while (cursor && !signal.aborted) {
         const page = await readHistoryPage(deps.client, cursor, { pageSize: 50, includePayloads, longPollMs: STREAM_POLL_MS, signal });
-        for (const e of page.events) write(frame('history', e, e.eventId as number));
+        for (const e of page.events) write(rawFrame('history', e.json, e.eventId));
         cursor = page.next;
         if (!cursor) {
           write(frame('done', { workflowId, runId: info.runId, status: page.info.status }));

@@ -38,6 +38,12 @@ export const RECORDS_TASK_QUEUE = 'skein-records';
 /** Workflow type of a build's liveness lease (same value as `@skein/core` `CATALOG_LEASE_WORKFLOW_TYPE`). */
 export const CATALOG_LEASE_WORKFLOW_TYPE = '$lease';
 
+/** Memo key of a lease listing its build's live workers' trace folders (same value as `@skein/worker`'s lease). */
+const CATALOG_LEASE_TRACE_DIRS_MEMO_KEY = 'traceDirs';
+
+/** How long a folder listed in a lease counts without its worker writing it again, ms (same value as `@skein/worker`'s lease). */
+const CATALOG_LEASE_TRACE_DIR_TTL_MS = 30_000;
+
 /** The liveness lease of build `buildId` of a catalog (same rule as `@skein/core` `catalogLeaseWorkflowId`). */
 export function catalogLeaseWorkflowId(catalog: string, buildId: string): string {
   return `${CATALOG_LEASE_WORKFLOW_TYPE}:${catalog}@${buildId}`;
@@ -224,9 +230,11 @@ export class CatalogCache {
   }
 
   /**
-   * The local trace folders the catalog's served document advertises: the document of the current build, from a
-   * running `$catalog` execution whose build's lease a live worker renews (the checks of {@link get}). A closed
-   * document, one nobody serves, or one that a newer document replaced while it was checked, names none.
+   * The local trace folders of the catalog's current build: the one its served document advertises (its
+   * publisher's; the document of the current build, from a running `$catalog` execution whose build's lease a live
+   * worker renews: the checks of {@link get}), and those the build's lease lists for its other live workers, which
+   * may write elsewhere (`#leaseTraceDirs`). A closed document, one nobody serves, or one that a newer document
+   * replaced while it was checked, names none, and then no lease is read either.
    * Entries that are not strings are dropped; the caller decides which paths it trusts.
    * @throws ApiError `InternalError` when the engine fails.
    */
@@ -242,7 +250,35 @@ export class CatalogCache {
     const buildId = loaded?.doc.deployment?.buildId;
     if (!loaded || (served.deployment ? buildId !== served.deployment.buildId : buildId !== undefined)) return [];
     const listed = (loaded.doc as { traceDirs?: unknown }).traceDirs;
-    return Array.isArray(listed) ? listed.filter((d): d is string => typeof d === 'string') : [];
+    const published = Array.isArray(listed) ? listed.filter((d): d is string => typeof d === 'string') : [];
+    // The document names its publisher's folder only; the build's lease lists every live worker's.
+    const leased = served.deployment ? await this.#leaseTraceDirs(catalog, served.deployment.buildId) : [];
+    return [...new Set([...published, ...leased])];
+  }
+
+  /**
+   * The trace folders the lease of build `buildId` lists (each live worker of the build writes its own there, see
+   * `@skein/worker`'s lease): only from the lease itself (a running execution of the lease's type on the records task
+   * queue), only entries written within `CATALOG_LEASE_TRACE_DIR_TTL_MS`; none when there is no such lease.
+   * @throws ApiError `InternalError` when the engine fails.
+   */
+  async #leaseTraceDirs(catalog: string, buildId: string): Promise<string[]> {
+    let d;
+    try {
+      d = await this.#client.workflow.getHandle(catalogLeaseWorkflowId(catalog, buildId)).describe();
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError || grpcCode(err) === GRPC.NOT_FOUND) return [];
+      throw new ApiError('InternalError', { cause: err });
+    }
+    if (d.status.name !== 'RUNNING' || d.type !== CATALOG_LEASE_WORKFLOW_TYPE || d.taskQueue !== RECORDS_TASK_QUEUE) return [];
+    const entries: unknown = d.memo?.[CATALOG_LEASE_TRACE_DIRS_MEMO_KEY];
+    if (!Array.isArray(entries)) return [];
+    const now = Date.now();
+    const fresh = (e: unknown): e is { dir: string; at: number } => {
+      const entry = e as { dir?: unknown; at?: unknown } | null;
+      return typeof entry?.dir === 'string' && typeof entry.at === 'number' && Math.abs(now - entry.at) <= CATALOG_LEASE_TRACE_DIR_TTL_MS;
+    };
+    return (entries as unknown[]).filter(fresh).map((e) => e.dir);
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { temporal as T } from '@temporalio/proto';
-import { temporal } from './proto.js';
+import { temporal, toNumber } from './proto.js';
 import { decodePayload } from './payloads.js';
 
 /** Reflection type of a history event (`@temporalio/proto` is a protobufjs reflection root). */
@@ -71,4 +71,43 @@ export function eventToJson(event: T.api.history.v1.IHistoryEvent, decodePayload
     }
   }
   return out;
+}
+
+/** An event rendered for a response: its id and its JSON text ({@link eventToJson}'s object, serialized). */
+export interface RenderedEvent {
+  eventId: number;
+  /** JSON text of the event, as `JSON.stringify(eventToJson(…))` gives it. */
+  json: string;
+}
+
+/** What was rendered of one engine event, per payload mode; the step name it was rendered with is part of the key. */
+interface Renders {
+  plain?: { stepName: string | undefined; json: string };
+  decoded?: { stepName: string | undefined; json: string };
+}
+
+/**
+ * Renders of engine events, keyed by the event object itself: the engine pages the API keeps (history-page-cache)
+ * hand the same event objects to every request cut from them, so each event is converted and serialized once per
+ * payload mode however many clients page through it; the renders go when their page is evicted.
+ */
+const renders = new WeakMap<T.api.history.v1.IHistoryEvent, Renders>();
+
+/**
+ * {@link eventToJson} serialized to JSON text, remembered per event object and payload mode (an engine event never
+ * changes, and a step name, once known, is always the same for that event). `eventId` is the event's id as a number.
+ */
+export function renderEvent(event: T.api.history.v1.IHistoryEvent, decodePayloads: boolean, stepName?: string): RenderedEvent {
+  let entry = renders.get(event);
+  if (!entry) {
+    entry = {};
+    renders.set(event, entry);
+  }
+  const mode = decodePayloads ? 'decoded' : 'plain';
+  let hit = entry[mode];
+  if (!hit || hit.stepName !== stepName) {
+    hit = { stepName, json: JSON.stringify(eventToJson(event, decodePayloads, stepName)) };
+    entry[mode] = hit;
+  }
+  return { eventId: toNumber(event.eventId), json: hit.json };
 }

@@ -12,7 +12,7 @@ export interface EnginePage {
 
 /** Sizing of an {@link EnginePageCache}. */
 export interface EnginePageCacheOptions {
-  /** Upper bound of the cached pages' estimated size, in bytes (default 64 MiB). */
+  /** Upper bound of the cached pages' estimated size with their events' JSON renders, in bytes (default 64 MiB). */
   maxBytes?: number;
   /** How long a page of a run that was still open when read is kept, in ms (default 30 000). */
   openTtlMs?: number;
@@ -61,7 +61,8 @@ export class EnginePageCache {
     this.#closedTtlMs = options.closedTtlMs ?? 300_000;
     this.#pages = new LRUCache<string, EnginePage>({
       maxSize: options.maxBytes ?? 64 * 1024 * 1024,
-      sizeCalculation: (page) => Math.max(1, approxBytes(page.events)),
+      // Counted twice: the JSON renders of a page's events (events.ts, `renderEvent`) live as long as the page does.
+      sizeCalculation: (page) => Math.max(1, 2 * approxBytes(page.events)),
       ttl: this.#closedTtlMs,
     });
     // Pending read-aheads: a handful per reader, dropped once taken or failed.

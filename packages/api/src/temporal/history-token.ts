@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { validationError } from '../errors.js';
 
@@ -53,14 +53,15 @@ function invalid(reason: string) {
  * key, a token is good only on the process that issued it, until it restarts.
  */
 export class HistoryTokens {
-  readonly #key: Buffer;
+  /** Prepared once: handing createHmac raw bytes makes it import the key on every call. */
+  readonly #key: KeyObject;
 
   /**
    * @param key the HMAC key (any length; a configured key is at least 32 characters); omitted: 32 random bytes,
    *   so tokens are good only on this instance.
    */
   constructor(key: string | Uint8Array = randomBytes(32)) {
-    this.#key = Buffer.from(key);
+    this.#key = createSecretKey(Buffer.from(key));
   }
 
   #mac(c: HistoryCursor): Buffer {

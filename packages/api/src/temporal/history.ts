@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { temporal as T } from '@temporalio/proto';
 import { validationError } from '../errors.js';
 import { engineError, GRPC, grpcCode } from './engine.js';
-import { eventToJson } from './events.js';
+import { renderEvent, type RenderedEvent } from './events.js';
 import { temporal, toNumber } from './proto.js';
 import { stepNames } from './step-names.js';
 import type { HistoryCursor } from './history-token.js';
@@ -46,7 +46,8 @@ export function workflowMeta(info: RunInfo): WorkflowMeta {
 /** One page of history. `next` is null once the page reaches the end of the history (see {@link readHistoryPage}). */
 export interface HistoryPage {
   info: RunInfo;
-  events: Record<string, unknown>[];
+  /** The page's events, rendered ({@link renderEvent}: each event's JSON text, kept with the engine page it came from). */
+  events: RenderedEvent[];
   /** Cursor of the next page. */
   next: HistoryCursor | null;
 }
@@ -133,7 +134,8 @@ function engineRead(client: Client, cursor: HistoryCursor, token: string | null,
  * - At the end of a closed run `next` is null in both modes.
  * - An event is never delivered twice: events below `cursor.n` are skipped whatever the engine page holds.
  *
- * Events are rendered by {@link eventToJson}, with `stepName` on activity events.
+ * Events are rendered by {@link renderEvent} (`eventToJson`'s object as JSON text, made once per cached engine event),
+ * with `stepName` on activity events.
  * @throws ApiError `WorkflowNotFoundError`, `ValidationError` (engine rejected the token), `InternalError`;
  *   the signal's reason when aborted.
  */
@@ -261,7 +263,7 @@ export async function readHistoryPage(client: Client, cursor: HistoryCursor, opt
     else if (out.length === 0 || !after) next = cursor;
     else next = { w: cursor.w, r: cursor.r, t: after.t, o: after.o, n: lastId + 1 };
     const names = await stepNames(client, cursor.w, cursor.r, out, options.signal);
-    return { info: ri, events: out.map((e) => eventToJson(e, options.includePayloads, names.get(toNumber(e.eventId)))), next };
+    return { info: ri, events: out.map((e) => renderEvent(e, options.includePayloads, names.get(toNumber(e.eventId)))), next };
   } finally {
     if (timer) clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);

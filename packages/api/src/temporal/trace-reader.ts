@@ -14,7 +14,7 @@ const FOLDERS_TTL_MS = 5_000;
 /** Most catalogs whose advertised folders are cached at once (any caller may name any catalog). */
 const FOLDERS_MAX_CATALOGS = 1_000;
 
-/** Most folders taken from one catalog document (workers advertise their own, one per build). */
+/** Most folders taken for one catalog (its document's, and those its build's lease lists for its live workers). */
 const FOLDERS_MAX_PER_CATALOG = 20;
 
 /**

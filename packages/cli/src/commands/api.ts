@@ -1,11 +1,12 @@
-import { createApiServer, loadApiConfig } from '@skein/api';
+import { createApiServer, holdYoungGeneration, loadApiConfig } from '@skein/api';
 import { explainError } from '../explain.js';
 import { cliLogger, fail } from '../logger.js';
 import { onShutdownSignal } from './signals.js';
 
 /**
  * `skein api`: serves the HTTP API on `PORT` (3001) until SIGINT/SIGTERM; exits 1 when the engine is lost.
- * A failed start (engine unreachable, port in use) is one line with the fix, exit code 1.
+ * A failed start (engine unreachable, port in use) is one line with the fix, exit code 1. Once listening, the
+ * process holds its young generation at its starting size (`holdYoungGeneration`).
  */
 export async function apiCommand(): Promise<void> {
   const logger = cliLogger('skein-api');
@@ -25,6 +26,8 @@ export async function apiCommand(): Promise<void> {
       throw err;
     }
     onShutdownSignal(() => server.close());
+    // This process is the API's own: its young generation stays small (see holdYoungGeneration).
+    holdYoungGeneration();
   } catch (err) {
     fail(explainError(err, listen ? { listen } : {}));
   }

@@ -55,7 +55,7 @@ export interface ModulePlaces {
  * with a name). A path under none of them stays as it is.
  */
 export function locationFreeName(identifier: string, places: ModulePlaces, packageOf: (dir: string) => PackageAt | null): string {
-  const roots = places.roots.map((root, i) => ({ root, name: `<root${i}>` })).sort((a, b) => b.root.length - a.root.length);
+  const roots = rootNames(places);
   const placeOf = (file: string): string => {
     const posix = (rel: string) => rel.split(path.sep).join('/');
     const inside = (dir: string) => {
@@ -64,9 +64,15 @@ export function locationFreeName(identifier: string, places: ModulePlaces, packa
     };
     const work = inside(places.workDir);
     if (work !== null) return `<work>/${posix(work).replace(NAME_DIGEST, '')}`;
-    for (const { root, name } of roots) {
-      const rel = inside(root);
-      if (rel !== null && !rel.split(path.sep).includes('node_modules')) return `${name}/${posix(rel)}`;
+    // The roots holding the file are among its folders: looked up from the deepest folder up, so the longest
+    // (innermost) root comes first, without measuring the file against every root of a 200-package project.
+    for (let dir = path.dirname(path.resolve(file)); ; dir = path.dirname(dir)) {
+      const name = roots.get(dir);
+      if (name !== undefined) {
+        const rel = inside(dir);
+        if (rel !== null && !rel.split(path.sep).includes('node_modules')) return `${name}/${posix(rel)}`;
+      }
+      if (path.dirname(dir) === dir) break;
     }
     const pkg = packageOf(path.dirname(file));
     return pkg ? `${pkg.id}/${posix(path.relative(pkg.dir, file))}` : file;
@@ -79,6 +85,22 @@ export function locationFreeName(identifier: string, places: ModulePlaces, packa
       return path.isAbsolute(file) ? placeOf(file) + part.slice(file.length) : part;
     })
     .join('');
+}
+
+/** `<rootN>` by root folder (resolved), the first of equal roots winning; made once per `places`. */
+const rootNamesOf = new WeakMap<ModulePlaces, Map<string, string>>();
+
+function rootNames(places: ModulePlaces): Map<string, string> {
+  let names = rootNamesOf.get(places);
+  if (!names) {
+    names = new Map();
+    for (const [i, root] of places.roots.entries()) {
+      const dir = path.resolve(root);
+      if (!names.has(dir)) names.set(dir, `<root${i}>`);
+    }
+    rootNamesOf.set(places, names);
+  }
+  return names;
 }
 
 /** A package folder and its `<name>@<version>`. */

@@ -120,7 +120,13 @@ export function beginJoin(client: Client, target: RolloutTarget, logger: Logger)
     },
   };
   // Started together: none of them waits for another, nor for the worker.
-  const leasing = keepLease(client, catalog, deployment.buildId, (err) => logger.warn({ err }, 'liveness lease not renewed; retrying'));
+  const leasing = keepLease(
+    client,
+    catalog,
+    deployment.buildId,
+    (err) => logger.warn({ err }, 'liveness lease not renewed; retrying'),
+    target.doc.traceDirs?.[0] ?? null,
+  );
   const recording = recordVersionCatalog(client, target.doc);
   const reading = ownership(client, target);
   leasing.then((l) => (lease = l)).catch(() => {});
