@@ -126,11 +126,14 @@ describe('a single worker’s trace', () => {
   });
 
   it('completes a detached child in its root’s trace once the child closes after the root', async () => {
-    const res = await stack.post('/workflow/run', { workflowName: 'launcher', input: 1500 });
+    const res = await stack.post('/workflow/run', { workflowName: 'launcher', input: null });
     expect(res.body.status).toBe('completed');
     const file = res.body.trace.destinations.local;
     const first = await traceWhen(file, (t) => t.tree.status === 'completed');
     expect(first.tree.children).toMatchObject([{ kind: 'child_workflow', name: 'nap', status: 'running' }]);
+    // The child closes only now, after its root's trace was written.
+    const woken = await stack.post(`/workflow/${res.body.output.workflowId}/signal/wake`, {});
+    expect(woken.status).toBe(202);
     const later = await traceWhen(file, (t) => t.tree.children[0]?.status === 'completed');
     expect(later.tree.children[0]).toMatchObject({
       kind: 'child_workflow',

@@ -40,6 +40,21 @@ export interface AssemblySources {
 /** The closing outcome of a run as its worker saw it (its close event may not be in history yet). */
 export type RunOutcome = { output: unknown; endedAt: number } | { error: SerializedError; endedAt: number };
 
+/**
+ * A run of the tree that has just closed on the assembling worker, with its outcome. The worker learns of the close
+ * before the engine records it (the SDK calls its sinks before it sends the workflow task's completion), so the
+ * run's history may still read as running when the tree is assembled: the outcome closes that run's node then.
+ */
+export interface ClosingRun {
+  workflowId: string;
+  runId: string;
+  outcome: RunOutcome;
+}
+
+function closeWith(node: TraceNode, outcome: RunOutcome): void {
+  close(node, outcome.endedAt, 'error' in outcome ? { error: outcome.error } : { output: redact(outcome.output) });
+}
+
 /** Most child runs one tree follows (a fan-out beyond it keeps the parent's view of the rest). */
 const MAX_CHILD_RUNS = 1000;
 
@@ -120,13 +135,19 @@ function scheduledBy(attributes: { searchAttributes?: { indexedFields?: Record<s
 /**
  * The trace tree of one root run: the workflow node with its activities and child workflows (recursively, each
  * child from its own run's history), inputs and outputs decoded and redacted.
- * `outcome` closes the root when its close event is not in history yet (the closing worker's view).
+ * `outcome` closes the root when its close event is not in history yet (the closing worker's view); `closing` does
+ * the same for a child run of the tree that has just closed on this worker (a detached child closing after its root).
  * @throws when the root's history cannot be read (child histories that cannot be read keep the parent's view).
  */
-export async function assembleTrace(root: { workflowId: string; runId: string }, sources: AssemblySources, outcome?: RunOutcome): Promise<TraceNode> {
+export async function assembleTrace(
+  root: { workflowId: string; runId: string },
+  sources: AssemblySources,
+  outcome?: RunOutcome,
+  closing?: ClosingRun,
+): Promise<TraceNode> {
   const budget = { children: MAX_CHILD_RUNS };
-  const tree = await runNode('workflow', root.workflowId, root.runId, sources, budget);
-  if (outcome && tree.status === 'running') close(tree, outcome.endedAt, 'error' in outcome ? { error: outcome.error } : { output: redact(outcome.output) });
+  const tree = await runNode('workflow', root.workflowId, root.runId, sources, budget, closing);
+  if (outcome && tree.status === 'running') closeWith(tree, outcome);
   return tree;
 }
 
@@ -136,6 +157,7 @@ async function runNode(
   runId: string,
   sources: AssemblySources,
   budget: { children: number },
+  closing?: ClosingRun,
 ): Promise<TraceNode> {
   const history = await sources.history(workflowId, runId);
   const node: TraceNode = { kind, name: '', status: 'running', workflowId, runId, startedAt: null, endedAt: null, durationMs: null, children: [] };
@@ -252,6 +274,7 @@ async function runNode(
       if (own) close(node, at, own);
     }
   }
+  if (node.status === 'running' && closing && closing.workflowId === workflowId && closing.runId === runId) closeWith(node, closing.outcome);
   for (const [scheduledId, act] of activities) {
     const key = `${workflowId}:${runId}:${act.activityId}`;
     retriesOf(act, sources.retries(key), lastFailures.get(scheduledId), finalFailures.get(scheduledId));
@@ -261,7 +284,7 @@ async function runNode(
   for (const { node: placeholder, runId: childRunId } of childRuns) {
     if (budget.children-- <= 0) break;
     try {
-      const full = await runNode('child_workflow', placeholder.workflowId!, childRunId, sources, budget);
+      const full = await runNode('child_workflow', placeholder.workflowId!, childRunId, sources, budget, closing);
       // The child's own history closes it, unless that run continued as new: then the parent's view stands.
       if (full.status === 'running' && placeholder.status !== 'running') Object.assign(full, pick(placeholder));
       Object.assign(placeholder, full);

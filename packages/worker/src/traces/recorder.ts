@@ -2,7 +2,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { traceFilePath, type SerializedError, type TraceDestinations, type TraceEvent, type WorkflowDetails } from '@skein/core';
 import { asHistoryNames } from './attempts.js';
-import { assembleTrace, type AssemblySources, type RunOutcome } from './assemble.js';
+import { assembleTrace, type AssemblySources, type ClosingRun, type RunOutcome } from './assemble.js';
 import { reportTraceExport } from './outcome.js';
 import type { TraceExporter, TraceFile, TraceNode } from './types.js';
 
@@ -23,6 +23,9 @@ const MAX_REMEMBERED_ACTIVITIES = 10_000;
  * directory) and hands it to the exporters (the S3 destination). A child run that closes after its root (a
  * detached child) assembles its root's tree again. Attempt errors of retried activities that this worker ran are
  * added to the tree (history keeps only the last one).
+ * A run's close reaches the recorder before the engine records it, so the closing run's own outcome closes its node
+ * when its history does not yet; and one root's deliveries run one after the other, in the order its runs closed,
+ * so an assembly that started earlier never overwrites the trace of a later one.
  * Nothing here throws into workflow or activity code; failures go to `onError`.
  */
 export class TraceRecorder {
@@ -32,6 +35,8 @@ export class TraceRecorder {
   private readonly events = new Map<string, TraceEvent[]>();
   /** Deliveries in progress. */
   private readonly pending = new Set<Promise<void>>();
+  /** The last delivery queued for each root run, by `<workflowId>:<runId>` (removed when it settles). */
+  private readonly queues = new Map<string, Promise<void>>();
 
   /**
    * @param dir local trace directory, or null for none.
@@ -76,11 +81,12 @@ export class TraceRecorder {
     // A run that names no destination (traces off when it started) has no trace to assemble.
     if (destinations.local === undefined && destinations.remote === undefined) return;
     const endedAt = Date.now();
-    const work = (async () => {
+    const work = this.queue(root, async () => {
       if (isRoot) return this.deliver(root, { ...result, endedAt }, destinations);
       const described = await this.engine.describe(root.workflowId, root.runId);
-      if (described.closed) await this.deliver(root, undefined, described.destinations);
-    })();
+      const closing: ClosingRun = { workflowId: details.workflowId, runId: details.runId, outcome: { ...result, endedAt } };
+      if (described.closed) await this.deliver(root, undefined, described.destinations, closing);
+    });
     this.pending.add(work);
     try {
       await work;
@@ -89,12 +95,32 @@ export class TraceRecorder {
     }
   }
 
+  /** Runs `task` after the deliveries already queued for `root` have settled, whatever their outcome. */
+  private queue(root: { workflowId: string; runId: string }, task: () => Promise<void>): Promise<void> {
+    const key = `${root.workflowId}:${root.runId}`;
+    const work = (this.queues.get(key) ?? Promise.resolve()).then(task);
+    const settled = work.then(
+      () => {},
+      () => {},
+    );
+    this.queues.set(key, settled);
+    void settled.then(() => {
+      if (this.queues.get(key) === settled) this.queues.delete(key);
+    });
+    return work;
+  }
+
   /** Waits for the deliveries in progress (worker shutdown). */
   async flush(): Promise<void> {
     await Promise.allSettled([...this.pending]);
   }
 
-  private async deliver(root: { workflowId: string; runId: string }, outcome: RunOutcome | undefined, destinations: TraceDestinations): Promise<void> {
+  private async deliver(
+    root: { workflowId: string; runId: string },
+    outcome: RunOutcome | undefined,
+    destinations: TraceDestinations,
+    closing?: ClosingRun,
+  ): Promise<void> {
     if (destinations.local === undefined && destinations.remote === undefined) return;
     const sources = {
       history: this.engine.history,
@@ -106,7 +132,7 @@ export class TraceRecorder {
     // The engine may be briefly unavailable: read the histories again after 0.5 s and 2 s before giving up.
     for (const waitMs of [500, 2_000, -1]) {
       try {
-        tree = await assembleTrace(root, sources, outcome);
+        tree = await assembleTrace(root, sources, outcome, closing);
         break;
       } catch (err) {
         if (waitMs < 0) throw err;
