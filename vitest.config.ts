@@ -15,8 +15,9 @@ import { defineConfig } from 'vitest/config';
  *   folders of its own, so two run at a time (`TEST_SYSTEM_WORKERS`, default 2): most of their time is spent
  *   waiting for processes, not computing. The files in `SYSTEM_ALONE` run one at a time, after the others, as the
  *   `system-alone` project: each either bounds a wait tightly (a reaction "at once") or loads the machine itself
- *   (npm installs, a nested Vitest, a build of the repository, a fleet of workers). `test/support/system-setup.ts` installs the service
- *   binaries these files need (cache, else built once) before they start.
+ *   (npm installs, a nested Vitest, a build of the repository, a fleet of workers).
+ *   `test/support/system-setup.ts` installs the service binaries these files need (cache, else built once) before
+ *   they start.
  *
  * `sequence.groupOrder` runs the tiers one after the other when several are selected in one invocation
  * (`npm run test:quick` selects unit and integration): unit first (fastest feedback), then integration, then system
