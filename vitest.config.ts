@@ -11,14 +11,36 @@ import { defineConfig } from 'vitest/config';
  *   parallel (`TEST_INTEGRATION_WORKERS`, default 3; one bundling worker per file is what bounds it on 2 cores).
  *   They import `dist`: run `npm run build` first (every npm script that runs them does).
  * - `system`: `test/**\/*.system.test.ts`: files that start their own servers (a second dev server, `skein dev`,
- *   SeaweedFS, Jaeger, Prometheus), kill processes or install packages. One file at a time, so ports, CPU and the
- *   processes they kill never meet another file's. `test/support/system-setup.ts` installs the service binaries
- *   these files need (cache, else built once) before they start.
+ *   SeaweedFS, Jaeger, Prometheus), kill processes or install packages. Each listens on free ports and writes to
+ *   folders of its own, so two run at a time (`TEST_SYSTEM_WORKERS`, default 2): most of their time is spent
+ *   waiting for processes, not computing. The files in `SYSTEM_ALONE` run one at a time, after the others, as the
+ *   `system-alone` project: each either bounds a wait tightly (a reaction "at once") or loads the machine itself
+ *   (npm installs, a nested Vitest, a build of the repository, a fleet of workers).
+ *   `test/support/system-setup.ts` installs the service binaries these files need (cache, else built once) before
+ *   they start.
  *
  * `sequence.groupOrder` runs the tiers one after the other when several are selected in one invocation
- * (`npm run test:quick` selects unit and integration): unit first (fastest feedback), then integration, then system.
+ * (`npm run test:quick` selects unit and integration): unit first (fastest feedback), then integration, then system
+ * (`--project system --project system-alone` selects both of its projects).
  */
 const integrationWorkers = Number(process.env.TEST_INTEGRATION_WORKERS ?? 3);
+const systemWorkers = Number(process.env.TEST_SYSTEM_WORKERS ?? 2);
+
+/** System files that run alone (see above), each with the reason. */
+const SYSTEM_ALONE = [
+  // "Retired at once": a 404 within 2 s of the last worker's shutdown.
+  'test/api/catalog-liveness.system.test.ts',
+  // `npm install` and `npm pack` of every package, the scaffolded project's own tests: minutes of CPU.
+  'test/cli/init.system.test.ts',
+  // `npm run dev` builds the repository (tsc -b writes dist/ that every other file imports).
+  'test/cli/npm-dev.system.test.ts',
+  // A nested Vitest run of two packages' unit tests under Node 22.
+  'test/packages/node22.system.test.ts',
+  // A fleet of three workers (each bundling on its first start) and API processes, some killed on purpose:
+  // beside another file on a loaded 2-core machine, v1's fleet did not come up within its 120 s.
+  'test/deploy/rollout.system.test.ts',
+  'test/traces/fleet.system.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -51,11 +73,23 @@ export default defineConfig({
         test: {
           name: 'system',
           include: ['test/**/*.system.test.ts'],
+          exclude: SYSTEM_ALONE,
+          globalSetup: ['test/support/global-setup.ts', 'test/support/system-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          maxWorkers: Math.max(1, systemWorkers),
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        test: {
+          name: 'system-alone',
+          include: SYSTEM_ALONE,
           globalSetup: ['test/support/global-setup.ts', 'test/support/system-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
     ],

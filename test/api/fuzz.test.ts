@@ -4,6 +4,9 @@
  * cases per operation with a fixed seed, and checks that no response is a 5xx (`not_a_server_error`).
  * Schemathesis is installed once into a virtual environment under `.skein/` (kept between runs; the first
  * install takes about a minute).
+ * The work is bounded by `--max-examples` (per operation and phase), never by a wall-clock budget: a time budget
+ * that runs out on a loaded machine leaves operations untested, and this test asserts that every one was tested.
+ * The test's own timeout only guards against a hang.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -67,8 +70,6 @@ describe('schema-based fuzzing', () => {
       '2',
       '--request-timeout',
       '20',
-      '--max-time',
-      '50',
       '--exclude-path-regex',
       '^/docs',
       '--no-color',
@@ -91,5 +92,5 @@ describe('schema-based fuzzing', () => {
     expect(tested, summary).toBeLessThanOrEqual(operations);
     expect(out, summary).toMatch(/Test cases:\s+\d{3,} generated/);
     expect(out, summary).not.toMatch(/ST101 Server error|\[5\d\d\]/);
-  }, 200_000);
+  }, 600_000);
 });
