@@ -8,9 +8,13 @@
  * - A run of the old version can be stopped at any wait of any old path: its history holds exactly the commands of
  *   that path up to the wait. Replay matches them in order: a new build that picks the run up must issue the same
  *   commands first, and may wait before the last of them only where the old path waited too (a result the history
- *   holds); whatever it issues after them is new history, even in the same workflow task.
+ *   holds); whatever it issues after them is new history, even in the same workflow task. Where the old path began a
+ *   `condition()` wait in a task that issued nothing, the new code may issue commands before it waits in a condition
+ *   too: replay takes them as that task's new commands even when later tasks follow.
  * - The old version is quantified over all paths; the new one needs one matching path whose decisions agree with the
- *   old path's where both versions make the same decision (an `alt` with the same deciding expression). A match that
+ *   old path's where both versions make the same decision (an `alt` with the same deciding expression), the old
+ *   path's decisions counted over the whole path (a run stopped before a decision already has its value).
+ * - `deprecatePatch(id)` in the new code: the old paths through `patched(id)`'s `else` branch are over. A match that
  *   relies on a decision only the new version makes proves nothing: the verdict is then unprovable.
  * - A `patched(id)` the old version did not have takes its `else` branch for old runs (replay answers false).
  * - Handlers that issue commands run to their end inside one run: their whole paths must match.
