@@ -8,9 +8,13 @@
  * - A run of the old version can be stopped at any wait of any old path: its history holds exactly the commands of
  *   that path up to the wait. Replay matches them in order: a new build that picks the run up must issue the same
  *   commands first, and may wait before the last of them only where the old path waited too (a result the history
- *   holds); whatever it issues after them is new history, even in the same workflow task.
+ *   holds); whatever it issues after them is new history, even in the same workflow task. Where the old path began a
+ *   `condition()` wait in a task that issued nothing, the new code may issue commands before it waits in a condition
+ *   too: replay takes them as that task's new commands even when later tasks follow.
  * - The old version is quantified over all paths; the new one needs one matching path whose decisions agree with the
- *   old path's where both versions make the same decision (an `alt` with the same deciding expression). A match that
+ *   old path's where both versions make the same decision (an `alt` with the same deciding expression), the old
+ *   path's decisions counted over the whole path (a run stopped before a decision already has its value).
+ * - `deprecatePatch(id)` in the new code: the old paths through `patched(id)`'s `else` branch are over. A match that
  *   relies on a decision only the new version makes proves nothing: the verdict is then unprovable.
  * - A `patched(id)` the old version did not have takes its `else` branch for old runs (replay answers false).
  * - Handlers that issue commands run to their end inside one run: their whole paths must match.
@@ -23,7 +27,7 @@ export const MAX_PATHS = 4096;
 
 type Token =
   | { t: 'cmd'; key: string; command: CommandKind; type: string; at: ShapeLocation }
-  | { t: 'wait'; at: ShapeLocation }
+  | { t: 'wait'; at: ShapeLocation; condition?: true }
   | { t: 'partial'; construct: string; at: ShapeLocation }
   | { t: 'opaque'; key: string; at: ShapeLocation };
 
@@ -116,13 +120,14 @@ function comparePart(old: ShapeNode, next: ShapeNode, mode: 'prefix' | 'whole', 
   const oldPatches = new Set<string>();
   const oldKeys = new Set<string>();
   const newKeys = new Set<string>();
+  const deprecated = new Set<string>();
   collect(old, oldPatches, oldKeys);
-  collect(next, new Set(), newKeys);
+  collect(next, new Set(), newKeys, deprecated);
   let oldPaths: Path[];
   let newPaths: Path[];
   const fallbackAt: ShapeLocation = firstLocation(next) ?? { file: nextShape.file, line: 1, column: 1 };
   try {
-    oldPaths = expand(old, undefined);
+    oldPaths = expand(old, undefined, deprecated);
     newPaths = expand(next, oldPatches);
   } catch (error) {
     if (!(error instanceof TooManyPaths)) throw error;
@@ -155,9 +160,17 @@ function matchPrefix(
 ): ShapeVerdict | undefined {
   const oldCmds: Token[] = [];
   const oldWaits = new Set<number>();
+  // Where the old code began a condition() wait in a workflow task that issued no command (the history holds a task
+  // completed empty): commands the new code issues there, before it waits in a condition too, are accepted by replay
+  // as that task's new commands, even with later tasks in the history.
+  const oldIdle = new Set<number>();
+  let prev: Token | undefined;
   for (const t of p.tokens.slice(0, end)) {
-    if (t.t === 'wait') oldWaits.add(oldCmds.length);
-    else oldCmds.push(t);
+    if (t.t === 'wait') {
+      if (t.condition && (!prev || prev.t === 'wait')) oldIdle.add(oldCmds.length);
+      oldWaits.add(oldCmds.length);
+    } else oldCmds.push(t);
+    prev = t;
   }
   const k = oldCmds.length;
   let best: { q: Path; n: number; j: number } | undefined;
@@ -169,6 +182,8 @@ function matchPrefix(
     let failed = false;
     let stop: Token | undefined;
     let waitedAt = -1;
+    // A condition() timer issued as new at an idle task: the old history holds no firing of it.
+    let newTimer = false;
     for (; j < q.tokens.length && n < k; j++) {
       const b = q.tokens[j]!;
       if (b.t === 'wait') {
@@ -178,6 +193,16 @@ function matchPrefix(
         break;
       }
       const a = oldCmds[n]!;
+      if (b.t === 'cmd' && oldIdle.has(n) && (waitedAt === n || n === 0) && !sameToken(a, b)) {
+        let x = j;
+        while (q.tokens[x]?.t === 'cmd') x++;
+        const w = q.tokens[x];
+        if (w?.t === 'wait' && w.condition) {
+          if (q.tokens.slice(j, x).some((c) => c.t === 'cmd' && c.command === 'timer')) newTimer = true;
+          j = x - 1; // the wait is handled next
+          continue;
+        }
+      }
       if (a.t === 'partial' || b.t === 'partial') {
         stop = a.t === 'partial' ? a : b;
         break;
@@ -208,7 +233,10 @@ function matchPrefix(
       continue;
     }
     if (!failed) {
-      const guess = q.choices.find((c) => c.index < j && c.decisive && !shared.has(c.key));
+      // On an old history, a condition() whose timer is new held (its timer never fired there): not a guess.
+      const guess = q.choices.find(
+        (c) => c.index < j && c.decisive && !shared.has(c.key) && !(newTimer && c.key.startsWith('condition-held(') && c.label === 'held'),
+      );
       if (!guess) return undefined;
       weak ??= guess;
       continue;
@@ -231,12 +259,25 @@ function matchPrefix(
   };
 }
 
-/** Decisions both versions make agree, each path up to where it was compared. */
-function agrees(p: Path, pEnd: number, q: Path, qEnd: number, shared: Set<string>): boolean {
-  const a = p.choices.filter((c) => c.index < pEnd && shared.has(c.key)).map((c) => `${c.key}=${c.label}`);
-  const b = q.choices.filter((c) => c.index < qEnd && shared.has(c.key)).map((c) => `${c.key}=${c.label}`);
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+/**
+ * Decisions both versions make agree, deciding expression by deciding expression: the new path's up to where it was
+ * compared, the old path's over the whole path. A run stopped before the old code made a decision still has the
+ * value it will decide by (an input, a result already recorded): where the new code makes the same decision earlier,
+ * it decides the same way.
+ */
+function agrees(p: Path, _pEnd: number, q: Path, qEnd: number, shared: Set<string>): boolean {
+  const byKey = (choices: Choice[]) => {
+    const m = new Map<string, string[]>();
+    for (const c of choices) if (shared.has(c.key)) m.set(c.key, [...(m.get(c.key) ?? []), c.label]);
+    return m;
+  };
+  const a = byKey(p.choices);
+  const b = byKey(q.choices.filter((c) => c.index < qEnd));
+  for (const [key, labels] of b) {
+    const old = a.get(key) ?? [];
+    const n = Math.min(old.length, labels.length);
+    for (let i = 0; i < n; i++) if (old[i] !== labels[i]) return false;
+  }
   return true;
 }
 
@@ -252,22 +293,23 @@ function lastWait(tokens: Token[]): number {
   return -1;
 }
 
-function collect(node: ShapeNode, patches: Set<string>, keys: Set<string>): void {
+function collect(node: ShapeNode, patches: Set<string>, keys: Set<string>, deprecated?: Set<string>): void {
   switch (node.kind) {
     case 'seq':
-      return node.items.forEach((n) => collect(n, patches, keys));
+      return node.items.forEach((n) => collect(n, patches, keys, deprecated));
     case 'alt':
       keys.add(node.key);
-      return node.branches.forEach((b) => collect(b.body, patches, keys));
+      return node.branches.forEach((b) => collect(b.body, patches, keys, deprecated));
     case 'loop':
     case 'call':
-      return collect(node.body, patches, keys);
+      return collect(node.body, patches, keys, deprecated);
     case 'parallel':
-      return node.branches.forEach((n) => collect(n, patches, keys));
+      return node.branches.forEach((n) => collect(n, patches, keys, deprecated));
     case 'patched':
       patches.add(node.id);
-      collect(node.then, patches, keys);
-      return collect(node.else, patches, keys);
+      if (node.deprecated) deprecated?.add(node.id);
+      collect(node.then, patches, keys, deprecated);
+      return collect(node.else, patches, keys, deprecated);
     default:
       return;
   }
@@ -280,7 +322,9 @@ function firstLocation(node: ShapeNode): ShapeLocation | undefined {
 }
 
 function push(path: Path, token: Token): void {
-  if (token.t === 'wait' && path.tokens.at(-1)?.t === 'wait') return;
+  const last = path.tokens.at(-1);
+  // A wait after a wait is the same wait, except a condition() begun by a task that issued nothing (see derive.ts).
+  if (token.t === 'wait' && last?.t === 'wait' && (!token.condition || last.condition)) return;
   path.tokens.push(token);
 }
 
@@ -298,14 +342,17 @@ function checkCount(paths: Path[]): Path[] {
   return paths;
 }
 
-/** Every path through `node`. `oldPatches` is undefined for the old side; for the new side, the patch ids old runs may hold. */
-function expand(node: ShapeNode, oldPatches: Set<string> | undefined): Path[] {
+/**
+ * Every path through `node`. `oldPatches` is undefined for the old side; for the new side, the patch ids old runs may
+ * hold. `deprecated` (old side): patch ids the new code deprecates, whose `else` branch no running run takes.
+ */
+function expand(node: ShapeNode, oldPatches: Set<string> | undefined, deprecated?: Set<string>): Path[] {
   const one = (tokens: Token[]): Path[] => [{ tokens, choices: [] }];
   switch (node.kind) {
     case 'command':
       return one([{ t: 'cmd', key: `${node.command}:${node.type}`, command: node.command, type: node.type, at: node.at }]);
     case 'wait':
-      return one([{ t: 'wait', at: node.at }]);
+      return one([node.condition ? { t: 'wait', at: node.at, condition: true } : { t: 'wait', at: node.at }]);
     case 'partial':
       return one([{ t: 'partial', construct: node.construct, at: node.at }]);
     case 'exit':
@@ -313,7 +360,7 @@ function expand(node: ShapeNode, oldPatches: Set<string> | undefined): Path[] {
     case 'seq': {
       let paths: Path[] = one([]);
       for (const item of node.items) {
-        const sub = expand(item, oldPatches);
+        const sub = expand(item, oldPatches, deprecated);
         const next: Path[] = [];
         for (const p of paths) {
           if (p.exit) next.push(p);
@@ -324,13 +371,13 @@ function expand(node: ShapeNode, oldPatches: Set<string> | undefined): Path[] {
       return paths;
     }
     case 'call':
-      return expand(node.body, oldPatches).map((p) => (p.exit === 'return' ? { tokens: p.tokens, choices: p.choices } : p));
+      return expand(node.body, oldPatches, deprecated).map((p) => (p.exit === 'return' ? { tokens: p.tokens, choices: p.choices } : p));
     case 'alt': {
       const canon = node.branches.map((b) => canonicalShape(b.body));
       const decisive = canon.some((c) => c !== canon[0]);
       const out: Path[] = [];
       for (const b of node.branches) {
-        for (const p of expand(b.body, oldPatches)) {
+        for (const p of expand(b.body, oldPatches, deprecated)) {
           out.push({ ...p, choices: [{ key: node.key, label: b.label, index: 0, decisive, at: node.at }, ...p.choices] });
         }
       }
@@ -338,14 +385,16 @@ function expand(node: ShapeNode, oldPatches: Set<string> | undefined): Path[] {
     }
     case 'patched': {
       const marker: Token = { t: 'cmd', key: `marker:${node.id}`, command: 'marker', type: node.id, at: node.at };
-      const thenPaths = expand(node.then, oldPatches).map((p) => concat({ tokens: [marker], choices: [] }, p));
-      const elsePaths = expand(node.else, oldPatches);
+      const thenPaths = expand(node.then, oldPatches, deprecated).map((p) => concat({ tokens: [marker], choices: [] }, p));
+      const elsePaths = expand(node.else, oldPatches, deprecated);
       // New code replaying a run recorded without this patch: patched() answers false.
       if (oldPatches && !oldPatches.has(node.id)) return elsePaths;
+      // deprecatePatch(id) in the new code declares the runs that took the old code's `else` branch over.
+      if (!oldPatches && deprecated?.has(node.id)) return thenPaths;
       return checkCount([...thenPaths, ...elsePaths]);
     }
     case 'loop': {
-      const body = expand(node.body, oldPatches);
+      const body = expand(node.body, oldPatches, deprecated);
       const out: Path[] = one([]);
       let running: Path[] = one([]);
       for (let i = 0; i < 2; i++) {
@@ -371,9 +420,9 @@ function expand(node: ShapeNode, oldPatches: Set<string> | undefined): Path[] {
       const branches: Path[][] = [];
       for (const b of node.branches) {
         if (b.kind === 'loop') {
-          const body = expand(b.body, oldPatches);
+          const body = expand(b.body, oldPatches, deprecated);
           branches.push(checkCount([...one([]), ...body, ...body.flatMap((x) => body.map((y) => joinParallel([x, y], b.at)))]));
-        } else branches.push(expand(b, oldPatches));
+        } else branches.push(expand(b, oldPatches, deprecated));
       }
       let combos: Path[][] = [[]];
       for (const options of branches) {

@@ -88,6 +88,10 @@ type Bound =
   | { kind: 'signal'; name: string }
   | { kind: 'context' }
   | { kind: 'proxy' }
+  /** A parameter bound to a step, evaluator or workflow passed in by the caller: calling it issues that command. */
+  | { kind: 'command'; callee: Extract<Callee, { kind: 'activity' | 'workflow' }> }
+  /** The result of `await condition(fn, timeout)`: true when the condition held, false when the timer fired. */
+  | { kind: 'condition-result' }
   | { kind: 'value' };
 
 /** What a callee turned out to be. */
@@ -135,7 +139,10 @@ function seq(items: ShapeNode[]): ShapeNode {
   for (const item of items) {
     for (const n of item.kind === 'seq' ? item.items : [item]) {
       if (flat.at(-1)?.kind === 'exit') break; // nothing after a return, throw, break or continue runs
-      if (n.kind === 'wait' && flat.at(-1)?.kind === 'wait') continue;
+      const last = flat.at(-1);
+      // A wait right after a wait is the same wait, except a condition() after a command's result: the workflow task
+      // the result woke issued nothing before the run began waiting in the condition (see compare.ts).
+      if (n.kind === 'wait' && last?.kind === 'wait' && (!n.condition || last.condition)) continue;
       flat.push(n);
     }
   }
@@ -251,7 +258,8 @@ export class ShapeWalker {
       if (isWorkflowFn && i === 1) return void inner.names.set(p.name, { kind: 'context' });
       const arg = args[i];
       const argFn = arg && this.functionOf(arg.node, arg.scope);
-      inner.names.set(p.name, argFn ?? (isWorkflowFn ? { kind: 'value' } : { kind: 'param' }));
+      const ref = arg && this.commandRef(arg.node, arg.scope);
+      inner.names.set(p.name, argFn ?? (ref ? { kind: 'command', callee: ref } : isWorkflowFn ? { kind: 'value' } : { kind: 'param' }));
     });
     this.ctx.stack.push(fn);
     try {
@@ -285,6 +293,58 @@ export class ShapeWalker {
     return undefined;
   }
 
+  /** The step, evaluator or workflow an identifier names (directly or through a parameter bound to one). */
+  private commandRef(node: t.Node, scope: Scope): Extract<Callee, { kind: 'activity' | 'workflow' }> | undefined {
+    if (node.type !== 'Identifier') return undefined;
+    const b = lookup(node.name, scope);
+    if (b) return b.kind === 'command' ? b.callee : undefined;
+    const found = this.moduleBinding(node.name, scope);
+    return found?.kind === 'activity' || found?.kind === 'workflow' ? found : undefined;
+  }
+
+  /**
+   * An identifier read as a value (not called, not passed to a followed helper). A step, evaluator or workflow used
+   * as a value (put in an array or object, assigned, returned), or a module-level table holding them, can be called
+   * where the analysis cannot see which: the shape is partial from here.
+   */
+  private valueUse(e: t.Identifier, scope: Scope): ShapeNode {
+    const ref = this.commandRef(e, scope);
+    if (ref) return this.partial(scope, e, `${e.name}, a ${ref.kind === 'workflow' ? 'workflow' : 'step or evaluator'} used as a value`);
+    const held = lookup(e.name, scope) ? [] : this.tableOfCommands(e.name, scope);
+    // The construct names what the table holds: a change of its entries is a change of the shape.
+    if (held.length)
+      return this.partial(scope, e, `${e.name}, a table of steps, evaluators or workflows (${held.join(', ')}), called by a key known at run time`);
+    return EMPTY;
+  }
+
+  /** The steps, evaluators and workflows a module-level `const name = [...]` or `{...}` holds, in source order. */
+  private tableOfCommands(name: string, scope: Scope): string[] {
+    if (scope.info.locals.get(name)?.kind === 'import') return [];
+    for (const stmt of scope.tree()?.body ?? []) {
+      const decl = stmt.type === 'ExportNamedDeclaration' ? stmt.declaration : stmt;
+      if (decl?.type !== 'VariableDeclaration') continue;
+      for (const d of decl.declarations) {
+        if (d.id.type !== 'Identifier' || d.id.name !== name || !d.init) continue;
+        const top: Scope = { ...scope, names: new Map(), parent: undefined };
+        const held: string[] = [];
+        const holds = (n: t.Node, label: string): void => {
+          while (n.type === 'TSAsExpression' || n.type === 'TSSatisfiesExpression') n = n.expression;
+          if (n.type === 'ArrayExpression') {
+            n.elements.forEach((x, i) => x && holds(x.type === 'SpreadElement' ? x.argument : x, `${label}${i}: `));
+          } else if (n.type === 'ObjectExpression') {
+            for (const p of n.properties) if (p.type === 'ObjectProperty') holds(p.value, `${label}${keyName(p.key, p.computed) ?? '?'}: `);
+          } else {
+            const ref = this.commandRef(n, top);
+            if (ref) held.push(`${label}${ref.kind === 'workflow' ? ref.name : activityType(this.ctx.workflowName, ref.name)}`);
+          }
+        };
+        holds(d.init, '');
+        return held;
+      }
+    }
+    return [];
+  }
+
   /** Statements of one block, in order; declares the block's functions first (they are hoisted). */
   block(statements: t.Statement[], scope: Scope): ShapeNode {
     for (const s of statements) this.declare(s, scope);
@@ -311,6 +371,10 @@ export class ShapeWalker {
     if (fn) return void scope.names.set(id.name, fn);
     const signal = this.signalName(init, scope);
     if (signal !== undefined) return void scope.names.set(id.name, { kind: 'signal', name: signal });
+    if (init.type === 'AwaitExpression' && init.argument.type === 'CallExpression' && init.argument.arguments.length >= 2) {
+      const c = this.resolveCallee(init.argument.callee, scope);
+      if (c.kind === 'primitive' && c.name === 'condition') return void scope.names.set(id.name, { kind: 'condition-result' });
+    }
     if (init.type === 'CallExpression') {
       const c = this.resolveCallee(init.callee, scope);
       if (c.kind === 'primitive' && (c.name === 'proxyActivities' || c.name === 'proxyLocalActivities'))
@@ -427,10 +491,16 @@ export class ShapeWalker {
     const test = this.expr(s.test, scope);
     const thenShape = this.statement(s.consequent, scope);
     const elseShape = s.alternate ? this.statement(s.alternate, scope) : EMPTY;
+    // `if (held)` / `if (!held)` on a condition()'s result: the decision is keyed by what it tests (the condition held
+    // or its timer fired), so compare.ts can tell the branch an old history takes when the timer is new.
+    const negated = s.test.type === 'UnaryExpression' && s.test.operator === '!';
+    const tested = negated ? (s.test as t.UnaryExpression).argument : s.test;
+    const onCondition = tested.type === 'Identifier' && lookup(tested.name, scope)?.kind === 'condition-result';
     const alt = this.alt(scope, s.test, [
-      ['then', thenShape],
-      ['else', elseShape],
+      [onCondition ? (negated ? 'timed-out' : 'held') : 'then', thenShape],
+      [onCondition ? (negated ? 'held' : 'timed-out') : 'else', elseShape],
     ]);
+    if (onCondition && alt.kind === 'alt') alt.key = `condition-held(${sourceKey(tested)})`;
     return seq([test, alt].filter((n) => matters(n) || hasExit(n)));
   }
 
@@ -546,6 +616,8 @@ export class ShapeWalker {
       case 'MemberExpression':
       case 'OptionalMemberExpression':
         return seq([this.expr(e.object, scope), ...(e.computed ? [this.expr(e.property, scope)] : [])].filter(matters));
+      case 'Identifier':
+        return this.valueUse(e, scope);
       case 'ImportExpression':
         return this.partial(scope, e, 'a dynamic import()');
       case 'YieldExpression':
@@ -664,7 +736,7 @@ export class ShapeWalker {
         const args = e.arguments.map((a) => ({ node: a, scope }));
         const argShapes = seq(
           e.arguments
-            .filter((a) => a.type !== 'ArrowFunctionExpression' && a.type !== 'FunctionExpression')
+            .filter((a) => a.type !== 'ArrowFunctionExpression' && a.type !== 'FunctionExpression' && !this.commandRef(a, scope))
             .map((a) => this.expr(a, scope))
             .filter(matters),
         );
@@ -676,7 +748,9 @@ export class ShapeWalker {
       case 'unfollowable':
         return seq([this.args(e.arguments, scope, e, 'a call'), this.partial(scope, e, resolved.construct)].filter(matters));
       case 'none': {
-        const object = callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression' ? this.expr(callee.object, scope) : EMPTY;
+        let bare: t.Node = callee;
+        while (bare.type === 'TSNonNullExpression' || bare.type === 'ParenthesizedExpression' || bare.type === 'TSAsExpression') bare = bare.expression;
+        const object = bare.type === 'MemberExpression' || bare.type === 'OptionalMemberExpression' ? this.expr(bare, scope) : EMPTY;
         return seq([object, this.args(e.arguments, scope, e, `${sourceKey(callee)}()`)].filter(matters));
       }
     }
@@ -688,8 +762,8 @@ export class ShapeWalker {
       case 'sleep':
         return { kind: 'command', command: 'timer', type: '', at };
       case 'condition':
-        // With a timeout the SDK starts a timer; without, it only waits (the caller's await marks the wait).
-        return args.length >= 2 ? { kind: 'command', command: 'timer', type: '', at } : { kind: 'wait', at };
+        // With a timeout the SDK starts a timer; either way the run waits until the condition holds (or it fires).
+        return args.length >= 2 ? seq([command('timer', '', at), { kind: 'wait', at, condition: true }]) : { kind: 'wait', at, condition: true };
       case 'continueAsNew':
         return seq([
           { kind: 'command', command: 'continue-as-new', type: '', at },
@@ -705,7 +779,7 @@ export class ShapeWalker {
         // Records the marker for new runs and accepts its absence on replay: an optional marker.
         const id = staticStringOf(args[0]);
         if (id === undefined) return this.partial(scope, e, 'deprecatePatch() with an id that is not a literal');
-        return { kind: 'patched', id, then: EMPTY, else: EMPTY, at };
+        return { kind: 'patched', id, then: EMPTY, else: EMPTY, at, deprecated: true };
       }
       case 'sendHttpRequest':
         return { kind: 'command', command: 'activity', type: HTTP_REQUEST_ACTIVITY_TYPE, at };
@@ -883,6 +957,7 @@ export class ShapeWalker {
     const b = lookup(name, scope);
     if (b) {
       if (b.kind === 'function') return { kind: 'function', fn: b.fn, scope: b.scope };
+      if (b.kind === 'command') return b.callee;
       if (b.kind === 'param') return { kind: 'unfollowable', construct: `a call of ${name}, a function passed in as an argument` };
       if (b.kind === 'value' || b.kind === 'pending') return { kind: 'unfollowable', construct: `a call of ${name}, a value the analysis cannot follow` };
       return { kind: 'none' };

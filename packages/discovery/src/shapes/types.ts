@@ -34,9 +34,10 @@ export type ShapeNode =
   | { kind: 'command'; command: CommandKind; type: string; at: ShapeLocation }
   /**
    * A point where the run can stop between workflow tasks (an `await` of a command's result, a `condition`, a
-   * child's result): a new build may pick the run up here.
+   * child's result): a new build may pick the run up here. `condition` marks the wait of a `condition()`: a wait
+   * a signal or update can end (not only the result of a command the workflow issued).
    */
-  | { kind: 'wait'; at: ShapeLocation }
+  | { kind: 'wait'; at: ShapeLocation; condition?: true }
   /**
    * Alternatives (`if`, `switch`, `?:`, `&&`, `||`, `??`, `try`/`catch`): exactly one branch runs. `key` is the
    * deciding expression's source text, so the same decision in two versions is recognised as the same.
@@ -46,8 +47,12 @@ export type ShapeNode =
   | { kind: 'loop'; body: ShapeNode; at: ShapeLocation }
   /** Branches started together (`Promise.all`/`allSettled`/`race`/`any`, `executeInParallel`). */
   | { kind: 'parallel'; branches: ShapeNode[]; at: ShapeLocation }
-  /** `if (patched(id))`: `then` runs for new runs (after its marker), `else` for runs recorded without the patch. */
-  | { kind: 'patched'; id: string; then: ShapeNode; else: ShapeNode; at: ShapeLocation }
+  /**
+   * `if (patched(id))`: `then` runs for new runs (after its marker), `else` for runs recorded without the patch.
+   * `deprecated` marks `deprecatePatch(id)`: its marker is optional on replay, and it declares that runs which took
+   * the `else` branch of `patched(id)` are over.
+   */
+  | { kind: 'patched'; id: string; then: ShapeNode; else: ShapeNode; at: ShapeLocation; deprecated?: true }
   /** A followed helper function's body: a `return` inside ends the helper, not the workflow. */
   | { kind: 'call'; body: ShapeNode; at: ShapeLocation }
   /** Leaves the enclosing function (`return`, `throw`) or loop iteration (`break`, `continue`). */

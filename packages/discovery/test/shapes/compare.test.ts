@@ -134,6 +134,48 @@ describe('compareShapes: unprovable changes', () => {
       'await a(); const f = input.x ? b : c; await f(); await d();',
       'await a(); const f = input.x ? b : c; await f(); await c(); await d();',
     );
-    expect(v).toMatchObject({ verdict: 'unprovable', construct: 'a call of f, a value the analysis cannot follow' });
+    expect(v).toMatchObject({ verdict: 'unprovable', construct: 'b, a step or evaluator used as a value' });
+  });
+});
+
+describe('compareShapes: steps as values, decisions made later, deprecated patches, condition waits', () => {
+  it('a changed entry of a table of steps called by a run-time key is unprovable, never compatible', async () => {
+    expect(
+      await kind('await d(); await t[input.k]!(); await sleep(1); await d();', 'await d(); await t[input.k]!(); await sleep(1); await d();', {
+        header1: 'const t: Record<string, () => Promise<unknown>> = { x: a, y: b };',
+        header2: 'const t: Record<string, () => Promise<unknown>> = { x: a, y: c };',
+      }),
+    ).toBe('unprovable');
+  });
+  it('a changed list of steps computed at run time is unprovable', async () => {
+    expect(
+      await kind(
+        'await d(); const plan = [a, b].slice(0, input.n); for (const s of plan) await s(); await sleep(1);',
+        'await d(); const plan = [c, a, b].slice(0, input.n); for (const s of plan) await s(); await sleep(1);',
+      ),
+    ).toBe('unprovable');
+  });
+  it('a continue-as-new moved before a wait the old code decided it after is incompatible (the decision is the same)', async () => {
+    expect(
+      await kind(
+        'await a(); await sleep(1); await b(); if (input.round < 1) return continueAsNew(input); await c();',
+        'await a(); if (input.round < 1) return continueAsNew(input); await sleep(1); await b(); await c();',
+      ),
+    ).toBe('incompatible');
+  });
+  it('patched(id) replaced by deprecatePatch(id) keeping the new code is compatible; dropping the guard without it is not', async () => {
+    const v1 = "await a(); if (patched('p')) { await b(); } await sleep(1); await c();";
+    expect(
+      await kind(v1, "await a(); deprecatePatch('p'); await b(); await sleep(1); await c();", { header2: "import { deprecatePatch } from '@skein/core';" }),
+    ).toBe('compatible');
+    expect(await kind(v1, 'await a(); await b(); await sleep(1); await c();')).toBe('incompatible');
+  });
+  it('a timeout added to the condition a run waits in is compatible: its timer is a new command of the task that began the wait', async () => {
+    const v1 = 'await a(); await condition(() => input.go); await b();';
+    expect(await kind(v1, "await a(); const ok = await condition(() => input.go, '1h'); if (!ok) return; await b();")).toBe('compatible');
+    // A timer awaited on its own before the condition: the history holds no firing of it.
+    expect(await kind(v1, 'await a(); await sleep(1); await condition(() => input.go); await b();')).toBe('incompatible');
+    // No condition in the old code: the task after a() issued b(), the new timer replaces it.
+    expect(await kind('await a(); await b();', "await a(); await condition(() => input.go, '1h'); await b();")).toBe('incompatible');
   });
 });

@@ -41,7 +41,7 @@ describe('command shapes: commands and waits', () => {
       await shapeOf(
         "await sleep('1s'); await condition(() => input.x); await condition(() => input.y, '1m'); await sendHttpRequest({ url: 'https://x' }); return continueAsNew(input);",
       ),
-    ).toBe('timer W timer W a(__internal#sendHttpRequest) W can ret');
+    ).toBe('timer W W timer W a(__internal#sendHttpRequest) W can ret');
   });
   it('reads upserts and the functions of cancellation scopes', async () => {
     expect(
@@ -159,7 +159,9 @@ describe('command shapes: what the analysis cannot follow is partial, with its p
     expect(await shapeOf('const acts = proxyActivities({}); await acts[input.name]();', {}, "import { proxyActivities } from '@temporalio/workflow';")).toBe(
       'partial(an activity called by a computed name) W',
     );
-    expect(await shapeOf('const f = input.x ? a : b; await f();')).toBe('partial(a call of f, a value the analysis cannot follow) W');
+    expect(await shapeOf('const f = input.x ? a : b; await f();')).toBe(
+      'alt[input.x](then: partial(a, a step or evaluator used as a value); else: partial(b, a step or evaluator used as a value)) partial(a call of f, a value the analysis cannot follow) W',
+    );
     expect(await shapeOf('await again(3);', {}, 'async function again(n: number): Promise<void> { await a(); if (n) await again(n - 1); }')).toBe(
       'call(a(w#a) W alt[n](then: partial(a recursive call) W; else: )) W',
     );
@@ -192,5 +194,37 @@ describe('command shapes: what the analysis cannot follow is partial, with its p
     const w = (await deriveCommandShapes(dir)).workflows.w!;
     expect(render(w.shape)).toBe('partial(a workflow whose fn is supplied by make)');
     expect(w.versioningBehavior).toBe('pinned');
+  });
+});
+
+describe('command shapes: steps used as values, condition waits, deprecated patches', () => {
+  it('makes a step put in an array or object partial at that point, and a module-level table of steps partial where it is read, naming its entries', async () => {
+    expect(await shapeOf('const plan = [a, b].slice(0, input.n); for (const s of plan) await s();')).toBe(
+      'partial(a, a step or evaluator used as a value) partial(b, a step or evaluator used as a value) loop(partial(a call of s, a value the analysis cannot follow) W)',
+    );
+    expect(await shapeOf('await table[input.k]!();', {}, 'const table: Record<string, () => Promise<unknown>> = { x: a, y: b };')).toBe(
+      'partial(table, a table of steps, evaluators or workflows (x: w#a, y: w#b), called by a key known at run time) W',
+    );
+  });
+  it('follows a step passed to a helper into the helper, where calling the parameter issues it', async () => {
+    expect(await shapeOf('await run(a);', {}, 'async function run(s: () => Promise<unknown>) { await s(); }')).toBe('call(a(w#a) W) W');
+  });
+  it('keeps a condition() wait apart from the result wait before it (a workflow task that issued nothing)', async () => {
+    expect(await shapeOf('await a(); await condition(() => input.go); await b();')).toBe('a(w#a) W W a(w#b) W');
+    expect(await shapeOf("await a(); const ok = await condition(() => input.go, '1h'); if (!ok) return; await b();")).toBe(
+      'a(w#a) W timer W alt[condition-held(ok)](timed-out: ret; held: ) a(w#b) W',
+    );
+  });
+  it('marks the patch of deprecatePatch() as deprecated', async () => {
+    const dir = project({
+      'w/steps.ts': STEPS,
+      'w/workflow.ts': `import { workflow, deprecatePatch } from '@skein/core';
+import { a } from './steps.js';
+export default workflow({ name: 'w', fn: async () => { deprecatePatch('p'); await a(); } });
+`,
+    });
+    dirs.push(dir);
+    const shape = (await deriveCommandShapes(dir)).workflows.w!.shape;
+    expect(shape.kind === 'seq' && shape.items[0]).toMatchObject({ kind: 'patched', id: 'p', deprecated: true });
   });
 });
