@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { traceFilePath, type WorkflowDetails } from '@skein/core';
+import type { WorkflowDetails } from '@skein/core';
+import { traceFilePath } from '@skein/names/traces';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assembleTrace, type AssemblySources } from '../src/traces/assemble.js';
