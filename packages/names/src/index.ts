@@ -73,6 +73,15 @@ export const CATALOG_LEASE_TTL_MS = 10_000;
 export const CATALOG_LEASE_RENEW_MS = 3_000;
 
 /**
+ * Memo key of a build's lease listing the local trace folders of its live workers: `[{ dir, at }]`, `dir` an
+ * absolute folder, `at` when (epoch ms) its worker last wrote it. Workers write it; the API reads it.
+ */
+export const CATALOG_LEASE_TRACE_DIRS_MEMO_KEY = 'traceDirs';
+
+/** How long a folder listed in a lease stays listed without its worker writing it again, ms (several renewals). */
+export const CATALOG_LEASE_TRACE_DIR_TTL_MS = 30_000;
+
+/**
  * Activity type of the built-in HTTP request activity behind `sendHttpRequest` and
  * `sendPostRequestAndAwaitWebhook` (the seed system's own name); every worker registers it on its catalog.
  */

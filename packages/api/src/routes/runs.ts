@@ -1,6 +1,6 @@
 import { defineRoute } from '../route.js';
 import { runsQuerySchema, runsResponseSchema } from '../schemas/workflow.js';
-import { CATALOG_WORKFLOW_TYPE, RECORDS_TASK_QUEUE } from '../temporal/catalog.js';
+import { CATALOG_WORKFLOW_TYPE, RECORDS_TASK_QUEUE } from '@skein/names';
 import { engine } from '../temporal/engine.js';
 import { runStatus } from '../temporal/status.js';
 import { restrictQuery, withQuery } from '../temporal/visibility-query.js';

@@ -15,7 +15,7 @@ import type { Client } from '@temporalio/client';
 import { toPayloads } from '@temporalio/common';
 import type { google, temporal as T } from '@temporalio/proto';
 import { ApiError } from '../errors.js';
-import { CATALOG_WORKFLOW_TYPE, RECORDS_TASK_QUEUE } from './catalog.js';
+import { CATALOG_WORKFLOW_TYPE, RECORDS_TASK_QUEUE } from '@skein/names';
 import { engineError, GRPC, grpcCode, withPageToken } from './engine.js';
 import { temporal, toNumber } from './proto.js';
 import { quoteLiteral, refusedQuery, restrictQuery, withQuery } from './visibility-query.js';

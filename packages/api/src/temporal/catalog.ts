@@ -5,6 +5,15 @@
  * renewed by its live workers every few seconds), and the workers polling the catalog's task queue
  * (`DescribeTaskQueue`).
  */
+import {
+  CATALOG_LEASE_TRACE_DIR_TTL_MS,
+  CATALOG_LEASE_TRACE_DIRS_MEMO_KEY,
+  CATALOG_LEASE_WORKFLOW_TYPE,
+  CATALOG_WORKFLOW_TYPE,
+  catalogLeaseWorkflowId,
+  catalogWorkflowId,
+  RECORDS_TASK_QUEUE,
+} from '@skein/names';
 import { LRUCache } from 'lru-cache';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
@@ -14,40 +23,12 @@ import { GRPC, grpcCode } from './engine.js';
 import { temporal } from './proto.js';
 import { waitCloseEvent } from './runs.js';
 
-/** The reserved workflow type of the per-catalog registry (same value as `@skein/core`'s `CATALOG_WORKFLOW_TYPE`). */
-export const CATALOG_WORKFLOW_TYPE = '$catalog';
-
-/** The workflow id of the `$catalog` registry workflow of a catalog (same rule as `@skein/core`). */
-export function catalogWorkflowId(catalog: string): string {
-  return `${CATALOG_WORKFLOW_TYPE}:${catalog}`;
-}
-
 /**
  * A poller counts as live when the engine saw it poll within this many ms (the worker's rule too,
  * `@skein/worker` `LIVE_POLLER_WINDOW_MS`): an idle worker re-polls at least every minute, so a crashed
  * worker's catalog stays available for up to 70 s. A cleanly stopped worker retires its catalog at once.
  */
 export const LIVE_POLLER_WINDOW_MS = 70_000;
-
-/**
- * Task queue of Skein's record-keeping executions (builds' catalog documents and liveness leases), which no worker
- * polls (same value as `@skein/core` `RECORDS_TASK_QUEUE`); left out of run listings.
- */
-export const RECORDS_TASK_QUEUE = 'skein-records';
-
-/** Workflow type of a build's liveness lease (same value as `@skein/core` `CATALOG_LEASE_WORKFLOW_TYPE`). */
-export const CATALOG_LEASE_WORKFLOW_TYPE = '$lease';
-
-/** Memo key of a lease listing its build's live workers' trace folders (same value as `@skein/worker`'s lease). */
-const CATALOG_LEASE_TRACE_DIRS_MEMO_KEY = 'traceDirs';
-
-/** How long a folder listed in a lease counts without its worker writing it again, ms (same value as `@skein/worker`'s lease). */
-const CATALOG_LEASE_TRACE_DIR_TTL_MS = 30_000;
-
-/** The liveness lease of build `buildId` of a catalog (same rule as `@skein/core` `catalogLeaseWorkflowId`). */
-export function catalogLeaseWorkflowId(catalog: string, buildId: string): string {
-  return `${CATALOG_LEASE_WORKFLOW_TYPE}:${catalog}@${buildId}`;
-}
 
 /** Seconds a client should wait before retrying a run on a catalog with no live worker (`Retry-After`). */
 export const CATALOG_RETRY_AFTER_S = 5;

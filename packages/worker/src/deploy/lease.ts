@@ -10,17 +10,8 @@
  * and the catalog document names only its publisher's. The API reads a run's trace from any of them.
  */
 import { CATALOG_LEASE_RENEW_MS, CATALOG_LEASE_TTL_MS, CATALOG_LEASE_WORKFLOW_TYPE, RECORDS_TASK_QUEUE, catalogLeaseWorkflowId } from '@skein/core';
+import { CATALOG_LEASE_TRACE_DIR_TTL_MS, CATALOG_LEASE_TRACE_DIRS_MEMO_KEY } from '@skein/names';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-
-/**
- * Memo key of a build's lease listing the local trace folders of its live workers: `[{ dir, at }]`, `dir` an
- * absolute folder, `at` when (epoch ms) its worker last wrote it. (Kept out of `@skein/names`, which is part of every
- * workflow bundle: a constant there would change every build ID.)
- */
-export const CATALOG_LEASE_TRACE_DIRS_MEMO_KEY = 'traceDirs';
-
-/** How long a folder listed in a lease stays listed without its worker writing it again, ms (several renewals). */
-export const CATALOG_LEASE_TRACE_DIR_TTL_MS = 30_000;
 
 /** A worker writes its folder again once its entry is older than this, ms (well within the TTL). */
 const LEASE_TRACE_DIR_REFRESH_MS = 10_000;

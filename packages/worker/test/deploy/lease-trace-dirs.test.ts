@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CATALOG_LEASE_TRACE_DIR_TTL_MS, leaseTraceDirs } from '../../src/deploy/lease.js';
+import { CATALOG_LEASE_TRACE_DIR_TTL_MS } from '@skein/names';
+import { leaseTraceDirs } from '../../src/deploy/lease.js';
 
 describe("a lease's list of its live workers' trace folders", () => {
   const now = 1_800_000_000_000;
