@@ -1,9 +1,10 @@
-import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discover } from '@skein/discovery';
 import { bundleWorkflows } from '../src/bundle/bundle.js';
+import { BundleCache } from '../src/bundle/cache.js';
 import { loadProject } from '../src/host/load.js';
 
 const repoModules = path.resolve(import.meta.dirname, '../../../node_modules');
@@ -113,4 +114,37 @@ describe('workflow bundle cache', () => {
     expect(result.cache).toBe('off');
     expect(result.code).toContain('catalogWorkflow');
   }, 120_000);
+});
+
+describe('BundleCache records', () => {
+  const store = (cache: BundleCache, configKey: string, code: string) => cache.store(configKey, code, { files: [], missing: [] });
+
+  it('keeps the four newest records with their bundles, and a young bundle that no record names yet (another process storing it)', async () => {
+    const cacheDir = await mkdtemp(path.join(tmpdir(), 'skein-bundle-records-'));
+    try {
+      const cache = new BundleCache(cacheDir);
+      const bundles = async () => (await readdir(cacheDir)).filter((f) => f.endsWith('.js')).sort();
+      for (const n of [1, 2, 3, 4]) {
+        expect(await store(cache, `key${n}`, `code ${n}`)).toBeUndefined();
+        // Records are ordered by modification time: keep them apart on coarse clocks.
+        await utimes(path.join(cacheDir, (await readdir(cacheDir)).find((f) => f.startsWith(`key${n}-`) && f.endsWith('.json'))!), n, n);
+      }
+      // A second worker has written its bundle and not yet its record; an orphan from long ago has no record either.
+      await writeFile(path.join(cacheDir, 'other-inflight.js'), 'code of the other worker');
+      await writeFile(path.join(cacheDir, 'other-orphan.js'), 'left behind');
+      const hourAgo = new Date(Date.now() - 3_600_000);
+      await utimes(path.join(cacheDir, 'other-orphan.js'), hourAgo, hourAgo);
+
+      expect(await store(cache, 'key5', 'code 5')).toBeUndefined();
+      const left = await bundles();
+      // The oldest record (key1) and its bundle are dropped, the old orphan is deleted, the young bundle is kept.
+      expect(left.filter((f) => f.startsWith('key')).map((f) => f.split('-')[0])).toEqual(['key2', 'key3', 'key4', 'key5']);
+      expect(left).toContain('other-inflight.js');
+      expect(left).not.toContain('other-orphan.js');
+      expect(await cache.lookup('key5')).toBe('code 5');
+      expect(await cache.lookup('key1')).toBeNull();
+    } finally {
+      await rm(cacheDir, { recursive: true, force: true });
+    }
+  });
 });

@@ -23,6 +23,9 @@ interface BundleRecord extends BundleInputs {
 /** How many bundle records are kept (all keys together); older ones are pruned with their bundles. */
 const KEEP_RECORDS = 4;
 
+/** How old (ms) a bundle that no record names must be before pruning deletes it (see `prune`). */
+const ORPHAN_GRACE_MS = 10 * 60_000;
+
 /**
  * The workflow bundle cache under a project's `.skein/bundles/` (layout in docs/architecture.md):
  * - `configKey` hashes everything known before bundling (Skein's and Temporal's versions, the generated entry
@@ -109,15 +112,36 @@ export class BundleCache {
     }
   }
 
-  /** Keeps the newest `KEEP_RECORDS` records and the bundles they name; deletes every other bundle file. */
+  /**
+   * Keeps the newest `KEEP_RECORDS` records and the bundles they name. Deletes the bundles of the records it drops,
+   * and a bundle no record names only once it is `ORPHAN_GRACE_MS` old: another process storing into the same
+   * cache (a second worker of the project starting beside this one) writes its bundle before its record, so a young
+   * bundle without a record is one being stored, not an orphan.
+   */
   private async prune(): Promise<void> {
     const records = await this.records();
-    await Promise.all(records.slice(KEEP_RECORDS).map((n) => rm(path.join(this.dir, n), { force: true })));
-    const kept = new Set(records.slice(0, KEEP_RECORDS).map((n) => n.replace(/\.json$/, '.js')));
+    const dropped = records.slice(KEEP_RECORDS);
+    await Promise.all(dropped.map((n) => rm(path.join(this.dir, n), { force: true })));
+    const kept = new Set(records.slice(0, KEEP_RECORDS).map(bundleOf));
+    const named = new Set(records.map(bundleOf));
     const names = await readdir(this.dir);
-    await Promise.all(names.filter((n) => n.endsWith('.js') && !kept.has(n)).map((n) => rm(path.join(this.dir, n), { force: true })));
+    const now = Date.now();
+    const stale = async (n: string): Promise<boolean> => {
+      if (named.has(n)) return true; // the bundle of a dropped record
+      const mtime = await stat(path.join(this.dir, n)).then(
+        (s) => s.mtimeMs,
+        () => now,
+      );
+      return now - mtime > ORPHAN_GRACE_MS;
+    };
+    await Promise.all(
+      names.filter((n) => n.endsWith('.js') && !kept.has(n)).map(async (n) => (await stale(n)) && rm(path.join(this.dir, n), { force: true })),
+    );
   }
 }
+
+/** The bundle file a record file names (`<name>.json` → `<name>.js`). */
+const bundleOf = (record: string): string => record.replace(/\.json$/, '.js');
 
 /** Whether every input a record lists is as it was: same file contents, same kind of thing at each absent path. */
 async function unchanged(record: BundleRecord, digests: FileDigests): Promise<boolean> {
