@@ -127,7 +127,14 @@ describe('BundleCache records', () => {
       for (const n of [1, 2, 3, 4]) {
         expect(await store(cache, `key${n}`, `code ${n}`)).toBeUndefined();
         // Records are ordered by modification time: keep them apart on coarse clocks.
-        await utimes(path.join(cacheDir, (await readdir(cacheDir)).find((f) => f.startsWith(`key${n}-`) && f.endsWith('.json'))!), n, n);
+        await utimes(
+          path.join(
+            cacheDir,
+            (await readdir(cacheDir)).find((f) => f.startsWith(`key${n}-`) && f.endsWith('.json'))!,
+          ),
+          n,
+          n,
+        );
       }
       // A second worker has written its bundle and not yet its record; an orphan from long ago has no record either.
       await writeFile(path.join(cacheDir, 'other-inflight.js'), 'code of the other worker');

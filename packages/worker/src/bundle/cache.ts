@@ -134,9 +134,7 @@ export class BundleCache {
       );
       return now - mtime > ORPHAN_GRACE_MS;
     };
-    await Promise.all(
-      names.filter((n) => n.endsWith('.js') && !kept.has(n)).map(async (n) => (await stale(n)) && rm(path.join(this.dir, n), { force: true })),
-    );
+    await Promise.all(names.filter((n) => n.endsWith('.js') && !kept.has(n)).map(async (n) => (await stale(n)) && rm(path.join(this.dir, n), { force: true })));
   }
 }
 
