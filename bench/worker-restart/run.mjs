@@ -5,6 +5,8 @@
  * - restart after editing one step file (a new build ID that must become current before anything runs, the edit is
  *   what runs): target <= 3 s;
  * - warm restart right after it, nothing changed (the build is already current): target <= 2 s.
+ * Each line also gives the engine registration (`startup.connectMs`) and, for a new build, the part of it the engine
+ * took to make the build current (`startup.promoteMs`: Temporal's SetWorkerDeploymentCurrentVersion).
  * With `--compare <repo>` (another checkout of Skein, built, e.g. the main branch) the same figures are measured for
  * that checkout in the same run, interleaved run by run, each on its own copy of the project and its own catalog, so
  * that the machine's load hits both alike. Each figure is printed with the machine's load average.
@@ -122,9 +124,11 @@ try {
     const line = (label, rs, target) => {
       const m = median(rs.map((r) => r.ms));
       const reg = median(rs.map((r) => r.startup.connectMs));
+      const promoted = rs.filter((r) => r.startup.promoteMs !== null && r.startup.promoteMs !== undefined);
+      const promote = promoted.length > 0 ? `, of which the engine making the build current ${fmt(median(promoted.map((r) => r.startup.promoteMs)))}` : '';
       const runs = rs.map((r) => `${fmt(r.ms)} [${r.load}]`).join(', ');
       console.log(
-        `  ${s.name.padEnd(8)} ${label}: ${fmt(m)} (engine registration ${fmt(reg)}; runs ${runs}); target <= ${fmt(target)}: ${m <= target ? 'met' : 'MISSED'}`,
+        `  ${s.name.padEnd(8)} ${label}: ${fmt(m)} (engine registration ${fmt(reg)}${promote}; runs ${runs}); target <= ${fmt(target)}: ${m <= target ? 'met' : 'MISSED'}`,
       );
     };
     line('warm restart, no change     ', s.warm, 2000);

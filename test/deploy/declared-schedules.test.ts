@@ -79,6 +79,8 @@ afterAll(async () => {
 describe('declared schedules', () => {
   it('appear when their build becomes current and disappear when a build without them does; API schedules stay', async () => {
     const v1 = await start('v1');
+    // The first build of a new catalog's deployment made itself current: the start reports the engine's time for it.
+    expect(v1.startup.promoteMs).toBeGreaterThanOrEqual(0);
     expect(await scheduleState(daily)).toMatchObject({
       memo: { skeinDeclared: { catalog, workflowName: 'greet', id: 'daily' } },
       paused: false,
@@ -99,6 +101,8 @@ describe('declared schedules', () => {
     // Build 2 starts, is new, makes itself current: its schedule appears, build 1's goes.
     const v2 = await start('v2');
     expect(v2.deployment.buildId).not.toBe(v1.deployment.buildId);
+    expect(v2.startup.promoteMs).toBeGreaterThanOrEqual(0);
+    expect(v2.startup.promoteMs!).toBeLessThanOrEqual(v2.startup.connectMs);
     expect(await scheduleState(hourly)).toMatchObject({ memo: { skeinDeclared: { id: 'hourly' } } });
     await expect.poll(() => scheduleState(daily), { timeout: 20_000 }).toBeNull();
     expect(await scheduleState(byApi)).toMatchObject({ paused: true, workflowType: 'greet' });

@@ -205,10 +205,11 @@ async function serveProject(options: StartWorkerOptions, ctx: ServeContext): Pro
       catalog,
       workflows: catalogDocument.workflows.map((w) => w.name),
     });
-    const { done } = await runUntilStopped(worker, options, ctx, { traced, bundled, clientConnection, join, closeConnections });
+    const { done, membership } = await runUntilStopped(worker, options, ctx, { traced, bundled, clientConnection, join, closeConnections });
     const startup = reportStartup(ctx, {
       tLoaded,
       tBundled,
+      promoteMs: membership.promoteMs,
       bundleCache: bundled.cache,
       modules: loaded.project.counts,
       facts: { deployment, project: identityOfProject.project, catalogDocument, hookFiles: loaded.hookFiles, traceDir: traced.traceDir, limits },
@@ -417,7 +418,7 @@ async function runUntilStopped(
   options: StartWorkerOptions,
   ctx: ServeContext,
   parts: { traced: RunTraces; bundled: ServedBundle; clientConnection: Connection; join: DeploymentJoin; closeConnections: () => Promise<void> },
-): Promise<{ done: Promise<void> }> {
+): Promise<{ done: Promise<void>; membership: DeploymentMembership }> {
   const { env, logger, engine, checked, telemetry } = ctx;
   const { traceDir, remoteTraces, traces, events } = parts.traced;
   const { bundled } = parts;
@@ -477,7 +478,7 @@ async function runUntilStopped(
     await done.catch(() => {});
     throw err;
   }
-  return { done };
+  return { done, membership };
 }
 
 /**
@@ -489,6 +490,8 @@ function reportStartup(
   at: {
     tLoaded: number;
     tBundled: number;
+    /** The engine's time to make the build current (`DeploymentMembership.promoteMs`). */
+    promoteMs: number | null;
     bundleCache: ServedBundle['cache'];
     modules: LoadedProject['counts'];
     facts: {
@@ -509,6 +512,7 @@ function reportStartup(
     loadMs: ms(tValidated, at.tLoaded),
     bundleMs: ms(at.tLoaded, at.tBundled),
     connectMs: ms(at.tBundled, tReady),
+    promoteMs: at.promoteMs,
     totalMs: ms(tStart, tReady),
     bundleCache: at.bundleCache,
     validationCache: checked.cache,

@@ -40,6 +40,12 @@ export interface DeploymentMembership {
    * the build's lease and record when no other live worker of the build remains. Never throws.
    */
   leave(clean: boolean): Promise<void>;
+  /**
+   * How long (ms) the engine took to make this build the current version once asked (Temporal's
+   * `SetWorkerDeploymentCurrentVersion`, retries while it had not registered the version included); null when this
+   * worker did not promote it (already current, manual promotion, another build current, or a failed promotion).
+   */
+  readonly promoteMs: number | null;
 }
 
 /** gRPC codes of a version the engine has not registered yet (its worker's first poll is on its way). */
@@ -108,7 +114,11 @@ export function beginJoin(client: Client, target: RolloutTarget, logger: Logger)
   let stopDrainWatch: (() => void) | undefined;
   /** Ends the watch of the catalog records (set once the worker serves). */
   const recordWatch: { stop?: () => void } = {};
+  let promoteMs: number | null = null;
   const membership: DeploymentMembership = {
+    get promoteMs() {
+      return promoteMs;
+    },
     async leave(clean) {
       stopDrainWatch?.();
       recordWatch.stop?.();
@@ -168,6 +178,7 @@ export function beginJoin(client: Client, target: RolloutTarget, logger: Logger)
       let current = state?.current === deployment.buildId;
       if (!current && target.promote === 'auto') {
         // A failed promotion leaves the worker serving its build's pinned runs (never a crash loop): an operator promotes it.
+        const asked = performance.now();
         const outcome: PromoteOutcome | 'failed' = await promoteWhenReady(client, { ...deployment, identity }, { state }).catch((err: unknown) => {
           logger.error(
             { err, deployment },
@@ -175,7 +186,10 @@ export function beginJoin(client: Client, target: RolloutTarget, logger: Logger)
           );
           return 'failed' as const;
         });
-        if (outcome === 'promoted') logger.info({ deployment }, `build ${deployment.buildId} is now the current version of deployment "${deployment.name}"`);
+        if (outcome === 'promoted') {
+          promoteMs = Math.round(performance.now() - asked);
+          logger.info({ deployment, promoteMs }, `build ${deployment.buildId} is now the current version of deployment "${deployment.name}"`);
+        }
         if (outcome === 'left-as-is') {
           logger.warn(
             { deployment },

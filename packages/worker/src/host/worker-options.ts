@@ -112,6 +112,12 @@ export interface SkeinWorker {
     loadMs: number;
     bundleMs: number;
     connectMs: number;
+    /**
+     * Of `connectMs`, how long the engine took to make this build the current version (Temporal's
+     * `SetWorkerDeploymentCurrentVersion`); null when this worker did not promote it (already current, manual
+     * promotion, a build served from an older one).
+     */
+    promoteMs: number | null;
     totalMs: number;
     /** `build`: the bundle of the build the worker serves (`StartWorkerOptions.build`). */
     bundleCache: 'hit' | 'miss' | 'off' | 'build';
