@@ -42,6 +42,9 @@ const bin = path.join(repo, 'packages/cli/bin/skein.js');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** Bytes as whole megabytes (10^6). */
+const mb = (b) => Math.round(b / 1e6);
+
 function rssOf(pid) {
   return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024;
 }
@@ -127,7 +130,7 @@ const KINDS = [
 ];
 
 /** Runs rounds [from, to) on every catalog (round i = run i on each), `CONCURRENCY` in flight per catalog; counts outcomes. */
-async function rounds(api, catalogs, from, to, outcomes) {
+async function rounds(api, catalogs, from, to, outcomes, onRun) {
   await Promise.all(
     catalogs.map(async (catalog) => {
       let next = from;
@@ -145,6 +148,7 @@ async function rounds(api, catalogs, from, to, outcomes) {
           }
           const key = `${catalog} kind ${kind}: ${got === want ? 'ok' : `expected ${want}, got ${got}`}`;
           outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+          onRun?.();
         }
       };
       await Promise.all(Array.from({ length: CONCURRENCY }, lane));
@@ -181,12 +185,26 @@ try {
   const catalogs = ['soak-build', 'soak-project'];
   const outcomes = new Map();
   const t0 = performance.now();
-  await rounds(api.url, catalogs, 0, CHECKPOINT, outcomes);
+  // A progress line on stderr every 1,000 runs (a full soak takes an hour or more): runs so far, runs/s, resident sets now.
+  let done = 0;
+  const progress = () => {
+    if (++done % 1000 !== 0) return;
+    const rss = Object.entries(processes).map(([name, pid]) => `${name} ${mb(rssOf(pid))}`);
+    console.error(
+      `soak: ${done} runs, ${(done / ((performance.now() - t0) / 1000)).toFixed(1)} runs/s, load ${loadavg()[0].toFixed(1)}; RSS now: ${rss.join(', ')}`,
+    );
+  };
+  await rounds(api.url, catalogs, 0, CHECKPOINT, outcomes, progress);
   const first = {};
   for (const [name, pid] of Object.entries(processes)) first[name] = await settledRss(pid);
   const firstCollected = await collected();
+  console.error(
+    `soak: checkpoint after run ${CHECKPOINT}: ${Object.entries(first)
+      .map(([name, rss]) => `${name} ${mb(rss)}`)
+      .join(', ')}; API after a full GC ${mb(firstCollected.rss)}`,
+  );
   const t1 = performance.now();
-  await rounds(api.url, catalogs, CHECKPOINT, RUNS, outcomes);
+  await rounds(api.url, catalogs, CHECKPOINT, RUNS, outcomes, progress);
   const seconds = (performance.now() - t1 + (t1 - t0)) / 1000;
   const last = {};
   for (const [name, pid] of Object.entries(processes)) last[name] = await settledRss(pid);
@@ -205,7 +223,6 @@ try {
         `growth ${(growth * 100).toFixed(1)}% (target ≤ 15%)${growth > 0.15 ? '  OVER' : ''}`,
     );
   }
-  const mb = (b) => Math.round(b / 1e6);
   const pct = (a, b) => `${((b / a - 1) * 100).toFixed(1)}%`;
   console.log(
     `  API after a full GC     RSS ${mb(firstCollected.rss)} → ${mb(lastCollected.rss)} MB (${pct(firstCollected.rss, lastCollected.rss)}), ` +
