@@ -409,8 +409,9 @@ async function createVersionedWorker(
 /**
  * Run phase: starts the trace sender and the trace sweep, watches the engine (a lost engine stops the worker, and a
  * shutdown that hangs on a dead server is cut after the grace time), runs the worker, and completes the join of the
- * build's rollout once it polls. Returns (once joined) the worker's `done`: it settles once the worker stopped and
- * everything it holds (membership, caches, hooks, traces, telemetry, connections) is released.
+ * build's rollout once it polls. Returns (once joined) the worker's `done`, which settles once the worker stopped and
+ * everything it holds (membership, caches, hooks, traces, telemetry, connections) is released, and its `membership`
+ * of the deployment (what the join did: `promoteMs`).
  * @throws the join's failure, after stopping the worker.
  */
 async function runUntilStopped(
@@ -490,7 +491,7 @@ function reportStartup(
   at: {
     tLoaded: number;
     tBundled: number;
-    /** The engine's time to make the build current (`DeploymentMembership.promoteMs`). */
+    /** The engine's time to make the build current, ms (`DeploymentMembership.promoteMs`); null when not promoted. */
     promoteMs: number | null;
     bundleCache: ServedBundle['cache'];
     modules: LoadedProject['counts'];

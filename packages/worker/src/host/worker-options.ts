@@ -115,7 +115,7 @@ export interface SkeinWorker {
     /**
      * Of `connectMs`, how long the engine took to make this build the current version (Temporal's
      * `SetWorkerDeploymentCurrentVersion`); null when this worker did not promote it (already current, manual
-     * promotion, a build served from an older one).
+     * promotion, a build that served before and was replaced, a failed promotion).
      */
     promoteMs: number | null;
     totalMs: number;
