@@ -16,17 +16,6 @@ import { validateWithCache } from '../validate-cached.js';
 import { EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 import { VERSION } from '../package-info.js';
 import type { ShapeSet } from '@skein/discovery';
-import { readFileSync } from 'node:fs';
-
-/** The package.json `name` of `dir`, or null (what a baseline's project name must equal). */
-function projectNameOf(dir: string): string | null {
-  try {
-    const name = (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name;
-    return typeof name === 'string' ? name : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Where the command writes, and the environment it runs in. */
 export interface CliIo {
@@ -191,7 +180,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     let baseline: ShapeSet | undefined;
     if (args.baseline !== undefined) {
       // Loaded only when asked for: it reads (or derives) command shapes through the analysis core.
-      const { loadBaseline } = await import('../versioning/baseline.js');
+      const { loadBaseline, projectNameOf } = await import('../versioning/baseline.js');
       const loaded = await loadBaseline(path.resolve(io.cwd, args.baseline), projectNameOf(dir));
       if (loaded.skipped)
         io.stderr(`validate-workflow-package: warning: ${loaded.skipped}

@@ -13,6 +13,16 @@ export const BUILD_RECORD_FILE = 'skein-build.json';
 /** A baseline that cannot be used: the CLI prints its message as one line and exits 2. */
 export { BaselineError };
 
+/** The package.json `name` of the project at `dir`, or null (unreadable, or no string `name`): what a baseline's project must equal. */
+export function projectNameOf(dir: string): string | null {
+  try {
+    const name = (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name;
+    return typeof name === 'string' ? name : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A loaded baseline: its shapes, or why the check is skipped (a build made before shapes were recorded). */
 export type Baseline = { shapes: ShapeSet; skipped?: undefined } | { shapes?: undefined; skipped: string };
 

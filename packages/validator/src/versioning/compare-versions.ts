@@ -2,14 +2,14 @@
  * `compareVersions`: the versioning check alone, without the rest of the validation: the `versioning/*` findings of
  * a project's code against a baseline build or project.
  */
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { createSession, discover, prepareForShapes, shapesOf, type Diagnostic } from '@skein/discovery';
 import { toDiagnostic } from '../engine/file-linter.js';
 import { rule as incompatibleChange } from '../rules/versioning/incompatible-change.js';
 import { rule as unprovableChange } from '../rules/versioning/unprovable-change.js';
 import type { ProjectRule, ProjectRuleContext, ReportDescriptor, ValidatorDiagnostic } from '../types.js';
-import { BaselineError, loadBaseline } from './baseline.js';
+import { BaselineError, loadBaseline, projectNameOf } from './baseline.js';
 import { pinnedChanges } from './check.js';
 
 /** A finding of `compareVersions`: always a `versioning/*` rule, with `data.workflow` naming the workflow. */
@@ -32,7 +32,7 @@ export async function compareVersions(options: {
   onNote?: (line: string) => void;
 }): Promise<Finding[]> {
   const dir = path.resolve(options.dir);
-  const loaded = await loadBaseline(options.baseline, projectName(dir));
+  const loaded = await loadBaseline(options.baseline, projectNameOf(dir));
   if (!loaded.shapes) {
     options.onWarning?.(loaded.skipped);
     return [];
@@ -51,16 +51,6 @@ export async function compareVersions(options: {
     void rule.check(context as unknown as ProjectRuleContext);
   }
   return findings.sort(compareFindings);
-}
-
-/** The package.json `name` at `root`, or null. */
-function projectName(root: string): string | null {
-  try {
-    const name = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { name?: unknown }).name;
-    return typeof name === 'string' ? name : null;
-  } catch {
-    return null;
-  }
 }
 
 function compareFindings(a: Diagnostic, b: Diagnostic): number {
