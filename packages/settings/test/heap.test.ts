@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
 import { describe, expect, it } from 'vitest';
+import { holdYoungGeneration } from '../src/heap.js';
 
-const source = fileURLToPath(new URL('../src/host/main-heap.ts', import.meta.url));
+const source = fileURLToPath(new URL('../src/heap.ts', import.meta.url));
 /** A process that keeps a third of a stream of objects alive for a while (as a worker does), holds its young generation half way, then reports it (MB). */
 const script = `
 import v8 from 'node:v8';
@@ -23,7 +25,7 @@ const run = (mode: string, flags: string[] = []) =>
     gcLeft: string;
   };
 
-describe('holdYoungGeneration', () => {
+describe('holdYoungGeneration in a process of its own', () => {
   it("shrinks a grown young generation to its starting size and keeps it there, unless the process's own flags size it", () => {
     const free = run('free');
     const held = run('hold');
@@ -34,5 +36,32 @@ describe('holdYoungGeneration', () => {
     expect(held.young).toBeLessThanOrEqual(2);
     expect(own.held).toBe(false);
     expect(own.young).toBe(free.young);
+  });
+});
+
+describe('holdYoungGeneration in this process', () => {
+  it('leaves the young generation alone when the process sets its own semi-space flags', () => {
+    expect(holdYoungGeneration(['--max-semi-space-size=8'])).toBe(false);
+    expect(holdYoungGeneration(['--semi_space_growth_factor=2'])).toBe(false);
+    expect(holdYoungGeneration(['--min-semi-space-size=1'])).toBe(false);
+  });
+
+  it('otherwise holds it, shrinking what had grown, and the process keeps working', () => {
+    // Short-lived objects that survive a scavenge or two grow the young generation first.
+    const newSpace = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')!.space_size;
+    let batch: Array<{ i: number }> = [];
+    for (let i = 0; i < 2_000_000; i++) {
+      batch.push({ i });
+      if (batch.length > 100_000) batch = [];
+    }
+    expect(newSpace()).toBeGreaterThan(16 * 1024 * 1024);
+    expect(holdYoungGeneration(['--expose-gc'])).toBe(true);
+    // After the memory-reducing collection the young generation is back near its starting size, and stays there.
+    expect(newSpace()).toBeLessThanOrEqual(16 * 1024 * 1024);
+    for (let i = 0; i < 2_000_000; i++) {
+      batch.push({ i });
+      if (batch.length > 100_000) batch = [];
+    }
+    expect(newSpace()).toBeLessThanOrEqual(16 * 1024 * 1024);
   });
 });
