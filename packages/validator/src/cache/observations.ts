@@ -2,8 +2,7 @@
  * What a validation read from the file system, as comparable answers (`Observation`), and the check that the file
  * system would give each answer again (`checkObservations`). The validation cache stores a report with the answers
  * it was computed from: when every answer is the same, the report is too. Imports only Node's built-ins, so the
- * `--cache` fast path loads nothing else. Published as `@skein/validator/observations`: the worker's startup cache
- * records its validation outcome with the same recorder.
+ * `--cache` fast path loads nothing else.
  */
 import { hash } from 'node:crypto';
 import { readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
@@ -31,8 +30,7 @@ export function sha1(text: string): string {
   return hash('sha1', text, 'hex');
 }
 
-/** A thrown error as an answer: `E:<code>` (`E:UNKNOWN` without one). */
-export const errorAnswer = (error: unknown): string => `E:${(error as NodeJS.ErrnoException).code ?? 'UNKNOWN'}`;
+const failed = (error: unknown) => `E:${(error as NodeJS.ErrnoException).code ?? 'UNKNOWN'}`;
 
 /** A listing's SHA-1: names and kinds, sorted; `.skein` folders (Skein's own caches and output) left out. */
 export function listingDigest(entries: readonly DirEntry[]): string {
@@ -41,8 +39,7 @@ export function listingDigest(entries: readonly DirEntry[]): string {
   return sha1(parts.sort().join('\n'));
 }
 
-/** A stat as an answer: `directory`, or `<kind>:<size>` (`file:120`, `other:0`). */
-export const statAnswer = (s: { kind: string; size: number }): string => (s.kind === 'directory' ? 'directory' : `${s.kind}:${s.size}`);
+const statAnswer = (s: { kind: string; size: number }) => (s.kind === 'directory' ? 'directory' : `${s.kind}:${s.size}`);
 
 /**
  * `base` recording every answer it gives (each call and path once); `isNode`: `base` is Node's file system
@@ -74,7 +71,7 @@ export function recordingFileSystem(base: FileSystem, isNode = false): { fs: Fil
       try {
         text = base.readFile(p);
       } catch (error) {
-        note(`r\0${p}`, ['r', p, errorAnswer(error)]);
+        note(`r\0${p}`, ['r', p, failed(error)]);
         throw error;
       }
       note(`r\0${p}`, s ? ['r', p, sha1(text), s.size, s.mtimeMs, s.ctimeMs, s.ino, at] : ['r', p, sha1(text)]);
@@ -91,7 +88,7 @@ export function recordingFileSystem(base: FileSystem, isNode = false): { fs: Fil
         note(`s\0${p}`, ['s', p, statAnswer(s)]);
         return s;
       } catch (error) {
-        note(`s\0${p}`, ['s', p, errorAnswer(error)]);
+        note(`s\0${p}`, ['s', p, failed(error)]);
         throw error;
       }
     },
@@ -101,7 +98,7 @@ export function recordingFileSystem(base: FileSystem, isNode = false): { fs: Fil
         note(`p\0${p}`, ['p', p, real]);
         return real;
       } catch (error) {
-        note(`p\0${p}`, ['p', p, errorAnswer(error)]);
+        note(`p\0${p}`, ['p', p, failed(error)]);
         throw error;
       }
     },
@@ -114,7 +111,7 @@ export function recordingFileSystem(base: FileSystem, isNode = false): { fs: Fil
         note(`d\0${p}`, s ? ['d', p, listingDigest(entries), s.mtimeMs, s.ctimeMs, s.ino, at] : ['d', p, listingDigest(entries)]);
         return entries;
       } catch (error) {
-        note(`d\0${p}`, ['d', p, errorAnswer(error)]);
+        note(`d\0${p}`, ['d', p, failed(error)]);
         throw error;
       }
     },
@@ -146,7 +143,7 @@ export function readAnswer(p: string): Observation & { 0: 'r' } {
     const digest = sha1(readFileSync(p, 'utf8'));
     return s ? ['r', p, digest, s.size, s.mtimeMs, s.ctimeMs, s.ino, at] : ['r', p, digest];
   } catch (error) {
-    return ['r', p, errorAnswer(error)];
+    return ['r', p, failed(error)];
   }
 }
 
@@ -178,7 +175,7 @@ export function checkObservations(observations: readonly Observation[], mayChang
     try {
       return call();
     } catch (error) {
-      return errorAnswer(error);
+      return failed(error);
     }
   };
   for (const o of observations) {
