@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApiServer, loadApiConfig, type ApiServer } from '@skein/api';
+import { deriveCommandShapes } from '@skein/discovery';
 import { spawnSkein } from '../support/processes.js';
 import { repoRoot } from '../support/stack.js';
 import { eventually } from '../support/poll.js';
@@ -70,6 +71,8 @@ describe('skein build', () => {
     expect(shapes.workflows.approval.versioningBehavior).toBe('pinned');
     expect(JSON.stringify(shapes.workflows.approval.shape)).toContain('"type":"approval#notify"');
     expect(Object.keys(shapes.workflows.approval.sources)).toContain('src/approval/workflow.ts');
+    // Taken from the validation's own parse: the same as a discovery of their own.
+    expect(shapes).toEqual(await deriveCommandShapes(project));
   });
 
   it('--baseline refuses an incompatible change of an auto-upgrade workflow before building; a baseline that is not a build is exit 2', async () => {

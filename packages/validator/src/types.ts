@@ -30,6 +30,11 @@ export interface ValidationReport {
    * finish on the build they started on, so these are never findings.
    */
   pinnedChanges?: string[];
+  /**
+   * With `ValidateOptions.shapes`: every workflow's command shapes, derived from the same parse as the findings
+   * (what `deriveCommandShapes` of @skein/discovery gives for the root). Never stored in the per-file cache.
+   */
+  shapes?: ShapeSet;
 }
 
 /** Options of `validate()`. */
@@ -48,6 +53,12 @@ export interface ValidateOptions {
    * shape with it. Absent: those rules report nothing and no shape is derived.
    */
   baseline?: ShapeSet;
+  /**
+   * Also derive every workflow's command shapes (`report.shapes`) from the trees this validation parses, instead
+   * of a second discovery and parse (`skein build` records them). Costs the memory of every file's tree until the
+   * validation ends. Changes no finding.
+   */
+  shapes?: boolean;
   /**
    * A persistent per-file cache (`validate-workflow-package --cache`): unchanged files are neither parsed nor walked
    * again, and the report is the same as without it. `file`: the cache file (read at the start, written at the end

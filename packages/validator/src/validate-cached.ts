@@ -44,7 +44,8 @@ export async function validateWithCache(
   } catch {
     realRoot = undefined; // validate() reports it
   }
-  if (realRoot !== undefined && options.fs === undefined && Number.isFinite(maxFileBytes) && maxFileBytes > 0) {
+  // Shapes come from the analysis's trees: a validation asking for them takes the full path.
+  if (realRoot !== undefined && options.fs === undefined && !options.shapes && Number.isFinite(maxFileBytes) && maxFileBytes > 0) {
     const read = readCacheFile(options.cache.file);
     const snapshot =
       'header' in read && read.header.key === cacheKey({ version: VERSION, options: keyOptions(options, maxFileBytes, mode), root: realRoot })

@@ -31,7 +31,8 @@ export { ValidationInputError };
  *   `mode`: `auto` (default), `package` or `project` (see `ValidateOptions`); `baseline`: command shapes the
  *   `versioning/*` rules compare the new code with; `cache`: a per-file cache file (read first, written at the end):
  *   files whose content did not change since it was written are neither parsed nor walked, the report is the same
- *   (`validateWithCache` adds the fast path of an unchanged project)
+ *   (`validateWithCache` adds the fast path of an unchanged project); `shapes`: also every workflow's command
+ *   shapes (`report.shapes`), from the same parse
  * @returns the manifest and every finding (discovery's and the validator's), sorted, each reported once
  * @throws ValidationInputError when `root` does not exist or is not a directory, or `maxFileBytes` is not positive
  */
@@ -72,11 +73,17 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
     session.store.cache = cache;
     linter.recording = true;
   }
-  if (options.baseline) prepareForShapes(session, realRoot, options.baseline); // unchanged workflows keep the baseline's shape
+  if (options.baseline)
+    prepareForShapes(session, realRoot, options.baseline); // unchanged workflows keep the baseline's shape
+  else if (options.shapes) {
+    session.store.keepAst = true;
+    session.store.hashSources = true;
+  }
   const manifest = await discover(realRoot, { session, mode });
   const packages = loadPackages(session, realRoot, manifest);
   const { graph, filesChecked } = runFiles({ linter, resolver, packages, classify: classifyFile });
   const versioning = options.baseline ? { baseline: options.baseline, current: shapesOf(session, manifest, options.baseline), root: realRoot } : undefined;
+  const shapes = options.shapes ? (versioning?.current ?? shapesOf(session, manifest)) : undefined;
   /** Files whose text a project rule read (their content reaches the report other than through their record). */
   const readAsText = new Set<string>();
 
@@ -116,5 +123,7 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
     const error = cache.save(snapshot);
     if (error) options.cache?.onWarning?.(`cannot write the cache file ${options.cache.file} (${error.message}); the next run validates without it`);
   }
+  // Added after the cache has written its snapshot of the report: the cache never stores shapes.
+  if (shapes) report.shapes = shapes;
   return report;
 }

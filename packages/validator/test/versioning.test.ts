@@ -3,14 +3,14 @@
  * the golden output of each finding in the four formats, a baseline given as a build directory, and bad input
  * (not a build, another project's build, a build made before shapes were recorded).
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import path from 'node:path';
 import { deriveCommandShapes, SHAPES_FILE } from '@skein/discovery';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run, type CliIo } from '../src/cli/run.js';
-import { BUILD_RECORD_FILE, compareVersions } from '../src/index.js';
+import { BUILD_RECORD_FILE, compareVersions, validate } from '../src/index.js';
 import { FIXTURES } from './helpers.js';
 
 const GOLDEN = path.join(path.dirname(new URL(import.meta.url).pathname), 'golden', 'versioning');
@@ -105,5 +105,30 @@ describe('bad input', () => {
     const { code, stderr } = await cli([project, '--baseline', build]);
     expect(code).toBe(2);
     expect(stderr).toBe(`validate-workflow-package: --baseline ${build}: ${SHAPES_FILE} has format 99, this validator reads format 1\n`);
+  });
+});
+
+describe('validate({ shapes })', () => {
+  it("gives every workflow's command shapes from its own parse, the same as a discovery of their own; the per-file cache stores none", async () => {
+    const project = path.join(FIXTURES, 'versioning/incompatible-change/invalid');
+    const expected = await deriveCommandShapes(project);
+    expect(Object.keys(expected.workflows).length).toBeGreaterThan(0);
+    const plain = await validate(project);
+    expect(plain.shapes).toBeUndefined();
+    expect((await validate(project, { shapes: true })).shapes).toEqual(expected);
+
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'skein-shapes-cache-'));
+    temps.push(dir);
+    const cache = { file: path.join(dir, 'validate.json') };
+    const cold = await validate(project, { shapes: true, cache });
+    expect(cold.shapes).toEqual(expected);
+    expect(readFileSync(cache.file, 'utf8')).not.toContain('"shapes"');
+    // Warm: no file is parsed for its findings, and the shapes are still whole.
+    const warm = await validate(project, { shapes: true, cache });
+    expect(warm.shapes).toEqual(expected);
+    const { shapes: _cold, ...coldReport } = cold;
+    const { shapes: _warm, ...warmReport } = warm;
+    expect(warmReport).toEqual(coldReport);
+    expect(coldReport).toEqual(plain);
   });
 });

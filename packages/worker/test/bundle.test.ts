@@ -12,5 +12,11 @@ describe('bundleWorkflows', () => {
     expect(bundle.code).not.toContain('STOP_WORDS');
     expect(bundle.code).not.toContain('FREE_MAIL');
     expect(bundle.code).toContain('catalogWorkflow');
+    // The inline source map maps lines to the original files without carrying a copy of their text.
+    const inline = /\/\/# sourceMappingURL=data:application\/json;charset=utf-8;base64,(\S+)\s*$/.exec(bundle.code);
+    const map = JSON.parse(Buffer.from(inline![1]!, 'base64').toString()) as { sources: string[]; mappings: string; sourcesContent?: unknown };
+    expect(map.sources.some((s) => s.endsWith('/onboard/workflow.js'))).toBe(true);
+    expect(map.mappings.length).toBeGreaterThan(0);
+    expect(map).not.toHaveProperty('sourcesContent');
   }, 120_000);
 });

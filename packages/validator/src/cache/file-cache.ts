@@ -172,7 +172,8 @@ export function recordDigest(record: FileRecord, roles: readonly string[]): stri
  * here).
  */
 export function keyOptions(options: ValidateOptions & { beforeAnalysis?: unknown }, maxFileBytes: number, mode: string): Record<string, unknown> {
-  const { fs: _fs, cache: _cache, beforeAnalysis: _before, ...rest } = options;
+  // `shapes` adds to the report and changes no finding: a validation with it and one without share records.
+  const { fs: _fs, cache: _cache, beforeAnalysis: _before, shapes: _shapes, ...rest } = options;
   return { ...rest, maxFileBytes, mode };
 }
 

@@ -14,7 +14,6 @@ import { runWebpackIsolated } from './webpack-process.js';
 import { BundleCache } from './cache.js';
 import type { FileDigests } from '../cache/file-digests.js';
 import { digest, stableText } from './digest.js';
-import { withoutSourcesContent } from './source-map.js';
 import type { RemoteTraceLocation } from '@skein/names/traces';
 
 export { activityFileTest, coreWorkflowEntry, withTypeScriptSources } from './webpack.js';
@@ -154,7 +153,7 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
   try {
     // In a process of its own that has exited before the worker serves: webpack's memory never stays in the serving process.
     const built = await runWebpackIsolated(warmWebpack ? { ...run, persistent } : run);
-    const code = withoutSourcesContent(built.code);
+    const code = built.code;
     if (!cache || !persistent) return { code, cache: 'off' };
     const persist = built.close ?? (() => primeWebpackCache({ ...run, persistent }));
     // An activity file's bundle form is its stubs (in the configuration key), not its content: editing a step's

@@ -20,19 +20,24 @@ type ThreadResult = RecordedValidation | { error: { name: string; message: strin
  * is sized by the validator's `VALIDATION_THREAD_LIMITS` (young generation capped, as the `validate-workflow-package`
  * command does). Reads through a recording file system (`recordingFileSystem`). With `cacheFile`, the validator's
  * per-file cache (`validate-workflow-package --cache`'s file): only files whose content changed since it was
- * written are parsed and checked again.
+ * written are parsed and checked again. With `options.shapes`, the report also carries every workflow's command
+ * shapes (`ValidateOptions.shapes`).
  * Under a TypeScript runner (sources, tests) it validates in this thread.
  * @throws ValidationInputError as `validate()` does; any other failure with its message.
  */
-export async function validateIsolated(projectDir: string, cacheFile?: string): Promise<RecordedValidation> {
+export async function validateIsolated(projectDir: string, cacheFile?: string, options: { shapes?: boolean } = {}): Promise<RecordedValidation> {
   if (import.meta.url.endsWith('.ts')) {
     const recorder = recordingFileSystem();
     const cacheWarnings: string[] = [];
-    const report = await validate(projectDir, { fs: recorder.fs, cache: cacheFile ? { file: cacheFile, onWarning: (m) => cacheWarnings.push(m) } : undefined });
+    const report = await validate(projectDir, {
+      fs: recorder.fs,
+      cache: cacheFile ? { file: cacheFile, onWarning: (m) => cacheWarnings.push(m) } : undefined,
+      shapes: options.shapes === true,
+    });
     return { report, observations: recorder.observations(), cacheWarnings };
   }
   const thread = new Worker(new URL('./validate-thread-main.js', import.meta.url), {
-    workerData: { projectDir, cacheFile },
+    workerData: { projectDir, cacheFile, shapes: options.shapes === true },
     resourceLimits: VALIDATION_THREAD_LIMITS,
   });
   const [result] = (await Promise.race([once(thread, 'message'), once(thread, 'error').then(([err]) => [{ error: err as Error }])])) as [ThreadResult];

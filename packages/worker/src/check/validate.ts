@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Manifest } from '@skein/discovery';
+import type { Manifest, ShapeSet } from '@skein/discovery';
 import type { ValidationReport } from '@skein/validator';
 import type { Logger } from 'pino';
 import { sha1 } from '../cache/file-digests.js';
@@ -13,6 +13,8 @@ export interface CheckedProject {
   manifest: Manifest;
   /** `hit`: the stored outcome of an unchanged project; `miss`: validated now; `off`: no cache. */
   cache: 'hit' | 'miss' | 'off';
+  /** Every workflow's command shapes, when the check was begun with `shapes` and validated now (not on a hit). */
+  shapes?: ShapeSet;
   /**
    * With `deferStore` after a validation: writes its outcome to the startup cache (once; later calls return the
    * same promise). A failed write is logged as a warning (the next start validates again); never rejects.
@@ -40,10 +42,11 @@ export interface ProjectCheck {
  * Starts the static check of `projectDir` (see `checkProject`) and returns at once: with `caches`, an unchanged
  * project's stored outcome (`ValidationCache`: same validator code, same answers from every file, listing and
  * stat the validation read); otherwise the validator starts in its thread now (`validateIsolated`), so the
- * caller can load the rest of the worker while it runs. The outcome's rejection is handled until
+ * caller can load the rest of the worker while it runs. With `options.shapes`, a validation also derives every
+ * workflow's command shapes from its parse (`CheckedProject.shapes`). The outcome's rejection is handled until
  * `finishProjectCheck` takes it over.
  */
-export function beginProjectCheck(projectDir: string, caches?: StartupCaches): ProjectCheck {
+export function beginProjectCheck(projectDir: string, caches?: StartupCaches, options: { shapes?: boolean } = {}): ProjectCheck {
   const dir = path.resolve(projectDir);
   let report: ValidationReport | null = null;
   let key = '';
@@ -61,7 +64,7 @@ export function beginProjectCheck(projectDir: string, caches?: StartupCaches): P
     : caches.dir === path.join(dir, '.skein', 'startup')
       ? path.join(dir, '.skein', 'cache', 'validate.json')
       : path.join(caches.dir, 'validate.json');
-  const outcome = report ? Promise.resolve({ report }) : import('./validate-thread.js').then((thread) => thread.validateIsolated(dir, cacheFile));
+  const outcome = report ? Promise.resolve({ report }) : import('./validate-thread.js').then((thread) => thread.validateIsolated(dir, cacheFile, options));
   outcome.catch(() => {});
   return { projectDir: dir, caches, cache, outcome, key };
 }
@@ -89,10 +92,12 @@ export async function checkProject(projectDir: string, logger: Logger, caches?: 
 export async function finishProjectCheck(check: ProjectCheck, logger: Logger, options: { deferStore?: boolean } = {}): Promise<CheckedProject> {
   const { caches, cache, key } = check;
   let report: ValidationReport;
+  let shapes: ShapeSet | undefined;
   let store: CheckedProject['store'];
   try {
     const outcome = await check.outcome;
-    report = outcome.report;
+    // The shapes are the build's, never part of the stored outcome.
+    ({ shapes, ...report } = outcome.report);
     for (const warning of outcome.cacheWarnings ?? []) logger.warn(`validation cache: ${warning}`);
     const observations = outcome.observations;
     if (caches && observations) {
@@ -130,5 +135,5 @@ export async function finishProjectCheck(check: ProjectCheck, logger: Logger, op
       `${report.diagnostics.length} packaging warning(s) for authors; run "npx validate-workflow-package ${report.root}" to list them`,
     );
   }
-  return store ? { manifest: report.manifest, cache, store } : { manifest: report.manifest, cache };
+  return { manifest: report.manifest, cache, ...(store ? { store } : {}), ...(shapes ? { shapes } : {}) };
 }

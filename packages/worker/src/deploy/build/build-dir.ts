@@ -125,7 +125,8 @@ export async function writeBuild(
     [FILES.manifest]: JSON.stringify(servedManifest(manifest)),
     [FILES.facts]: JSON.stringify(facts),
     [FILES.catalog]: JSON.stringify(buildCatalogDocument(project, options.catalog, 'skein build', (options.now ?? new Date()).getTime(), deployment), null, 2),
-    [FILES.shapes]: JSON.stringify(await deriveCommandShapes(manifest.root)),
+    // From the validation's parse when it ran; after a cached outcome, from a discovery of their own.
+    [FILES.shapes]: JSON.stringify(prepared.shapes ?? (await deriveCommandShapes(manifest.root))),
   };
   const files: Record<string, string> = {};
   for (const [name, text] of Object.entries(contents)) {

@@ -1,5 +1,5 @@
 import type { RemoteTraceLocation } from '@skein/names/traces';
-import type { Manifest } from '@skein/discovery';
+import type { Manifest, ShapeSet } from '@skein/discovery';
 import type { Logger } from 'pino';
 import { bundleWorkflows } from '../../bundle/bundle.js';
 import { openStartupCaches, startupCacheDir } from '../../cache/startup-caches.js';
@@ -21,6 +21,8 @@ export interface PreparedProject {
   traceRemote: RemoteTraceLocation | null;
   /** Whether the bundle came from the bundle cache. */
   bundleCache: 'hit' | 'miss' | 'off';
+  /** With `PrepareOptions.shapes`, when the project was validated now: every workflow's command shapes. */
+  shapes?: ShapeSet;
 }
 
 /** Options of `prepareProject`; each defaults as for `startWorker` (environment, then `<projectDir>/.skein/...`). */
@@ -32,6 +34,11 @@ export interface PrepareOptions {
   bundleCache?: string | false;
   /** Local trace directory compiled into the bundle, or `false` for none (see `traceDirOf`). */
   traceDir?: string | false;
+  /**
+   * Derive the workflows' command shapes from the validation's own parse (`PreparedProject.shapes`), as `skein
+   * build` records them; a cached outcome has none (`writeBuild` then derives them).
+   */
+  shapes?: boolean;
 }
 
 /**
@@ -45,7 +52,7 @@ export async function prepareProject(projectDir: string, options: PrepareOptions
   enableTypeScriptSources();
   const startupDir = startupCacheDir(projectDir, options.startupCache);
   const caches = startupDir === false ? undefined : openStartupCaches(startupDir);
-  const checked = await finishProjectCheck(beginProjectCheck(projectDir, caches), options.logger);
+  const checked = await finishProjectCheck(beginProjectCheck(projectDir, caches, { shapes: options.shapes === true }), options.logger);
   const manifest = checked.manifest;
   const project = await loadProject(manifest, caches);
   const config = loadWorkerConfig();
@@ -59,5 +66,13 @@ export async function prepareProject(projectDir: string, options: PrepareOptions
     ...(caches ? { digests: caches.digests } : {}),
   });
   await caches?.digests.save();
-  return { manifest, project, workflowCode: bundled.code, traceDir, traceRemote, bundleCache: bundled.cache };
+  return {
+    manifest,
+    project,
+    workflowCode: bundled.code,
+    traceDir,
+    traceRemote,
+    bundleCache: bundled.cache,
+    ...(checked.shapes ? { shapes: checked.shapes } : {}),
+  };
 }
