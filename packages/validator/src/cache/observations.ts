@@ -2,7 +2,8 @@
  * What a validation read from the file system, as comparable answers (`Observation`), and the check that the file
  * system would give each answer again (`checkObservations`). The validation cache stores a report with the answers
  * it was computed from: when every answer is the same, the report is too. Imports only Node's built-ins, so the
- * `--cache` fast path loads nothing else.
+ * `--cache` fast path loads nothing else. Published as `@skein/validator/observations`: the worker's startup cache
+ * records its validation outcome with the same recorder.
  */
 import { hash } from 'node:crypto';
 import { readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
@@ -30,7 +31,8 @@ export function sha1(text: string): string {
   return hash('sha1', text, 'hex');
 }
 
-const failed = (error: unknown) => `E:${(error as NodeJS.ErrnoException).code ?? 'UNKNOWN'}`;
+/** A thrown error as an answer: `E:<code>` (`E:UNKNOWN` without one). */
+export const errorAnswer = (error: unknown): string => `E:${(error as NodeJS.ErrnoException).code ?? 'UNKNOWN'}`;
 
 /** A listing's SHA-1: names and kinds, sorted; `.skein` folders (Skein's own caches and output) left out. */
 export function listingDigest(entries: readonly DirEntry[]): string {
@@ -39,7 +41,8 @@ export function listingDigest(entries: readonly DirEntry[]): string {
   return sha1(parts.sort().join('\n'));
 }
 
-const statAnswer = (s: { kind: string; size: number }) => (s.kind === 'directory' ? 'directory' : `${s.kind}:${s.size}`);
+/** A stat as an answer: `directory`, or `<kind>:<size>` (`file:120`, `other:0`). */
+export const statAnswer = (s: { kind: string; size: number }): string => (s.kind === 'directory' ? 'directory' : `${s.kind}:${s.size}`);
 
 /**
  * `base` recording every answer it gives (each call and path once); `isNode`: `base` is Node's file system
@@ -71,7 +74,7 @@ export function recordingFileSystem(base: FileSystem, isNode = false): { fs: Fil
       try {
         text = base.readFile(p);
       } catch (error) {
-        note(`r\0${p}`, ['r', p, failed(error)]);
+        note(`r\0${p}`, ['r', p, errorAnswer(error)]);
         throw error;
       }
       note(`r\0${p}`, s ? ['r', p, sha1(text), s.size, s.mtimeMs, s.ctimeMs, s.ino, at] : ['r', p, sha1(text)]);
@@ -88,7 +91,7 @@ export function recordingFileSystem(base: FileSystem, isNode = false): { fs: Fil
         note(`s\0${p}`, ['s', p, statAnswer(s)]);
         return s;
       } catch (error) {
-        note(`s\0${p}`, ['s', p, failed(error)]);
+        note(`s\0${p}`, ['s', p, errorAnswer(error)]);
         throw error;
       }
     },
@@ -98,7 +101,7 @@ export function recordingFileSystem(base: FileSystem, isNode = false): { fs: Fil
         note(`p\0${p}`, ['p', p, real]);
         return real;
       } catch (error) {
-        note(`p\0${p}`, ['p', p, failed(error)]);
+        note(`p\0${p}`, ['p', p, errorAnswer(error)]);
         throw error;
       }
     },
@@ -111,7 +114,7 @@ export function recordingFileSystem(base: FileSystem, isNode = false): { fs: Fil
         note(`d\0${p}`, s ? ['d', p, listingDigest(entries), s.mtimeMs, s.ctimeMs, s.ino, at] : ['d', p, listingDigest(entries)]);
         return entries;
       } catch (error) {
-        note(`d\0${p}`, ['d', p, failed(error)]);
+        note(`d\0${p}`, ['d', p, errorAnswer(error)]);
         throw error;
       }
     },
@@ -143,7 +146,7 @@ export function readAnswer(p: string): Observation & { 0: 'r' } {
     const digest = sha1(readFileSync(p, 'utf8'));
     return s ? ['r', p, digest, s.size, s.mtimeMs, s.ctimeMs, s.ino, at] : ['r', p, digest];
   } catch (error) {
-    return ['r', p, failed(error)];
+    return ['r', p, errorAnswer(error)];
   }
 }
 
@@ -175,7 +178,7 @@ export function checkObservations(observations: readonly Observation[], mayChang
     try {
       return call();
     } catch (error) {
-      return failed(error);
+      return errorAnswer(error);
     }
   };
   for (const o of observations) {

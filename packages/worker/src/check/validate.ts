@@ -8,6 +8,12 @@ import type { StartupCaches } from '../cache/startup-caches.js';
 import { toolFingerprint } from '../cache/tool-fingerprint.js';
 import { WorkerStartupError } from './errors.js';
 
+/**
+ * The form of a stored validation outcome (`ValidationCache`), part of its key: a record in another form is a miss.
+ * 2: observations in the validator's form (`@skein/validator/observations`).
+ */
+const OUTCOME_FORMAT = 'validation-outcome 2';
+
 /** The validated manifest, and whether the validation outcome came from the startup cache. */
 export interface CheckedProject {
   manifest: Manifest;
@@ -51,7 +57,9 @@ export function beginProjectCheck(projectDir: string, caches?: StartupCaches, op
   let report: ValidationReport | null = null;
   let key = '';
   if (caches) {
-    key = sha1(`${toolFingerprint(['@skein/validator', '@skein/discovery', '@skein/names'], ['@babel/parser', 'ts-morph'], caches.digests)}\n${dir}`);
+    key = sha1(
+      `${OUTCOME_FORMAT}\n${toolFingerprint(['@skein/validator', '@skein/discovery', '@skein/names'], ['@babel/parser', 'ts-morph'], caches.digests)}\n${dir}`,
+    );
     report = caches.validation.lookup(key, caches.digests);
   }
   const cache = !caches ? 'off' : report ? 'hit' : 'miss';
