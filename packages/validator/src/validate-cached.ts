@@ -15,7 +15,7 @@
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { cacheKey, keyOptions, parseSnapshot, readCacheFile, writeCacheFile } from './cache/file-cache.js';
-import { checkObservations } from './cache/observations.js';
+import { checkObservations } from '@skein/discovery/observations';
 import { DEFAULT_MAX_FILE_BYTES } from './defaults.js';
 import { VERSION } from './package-info.js';
 import type { ValidateOptions, ValidationReport } from './types.js';

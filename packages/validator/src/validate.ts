@@ -13,7 +13,7 @@ import { loadPackages } from './engine/packages.js';
 import { runFiles } from './engine/run-files.js';
 import { keyOptions, ValidationFileCache } from './cache/file-cache.js';
 import { ValidationInputError } from './errors.js';
-import { recordingFileSystem } from './cache/observations.js';
+import { recordingFileSystem } from '@skein/discovery/observations';
 import { createResolver } from './graph/resolve.js';
 import { VERSION } from './package-info.js';
 import { fileRules, projectRules } from './rules/index.js';

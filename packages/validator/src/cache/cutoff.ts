@@ -11,7 +11,7 @@ import { FileLinter } from '../engine/file-linter.js';
 import { createResolver } from '../graph/resolve.js';
 import { fileRules } from '../rules/index.js';
 import { recordDigest, type Snapshot } from './file-cache.js';
-import { sha1 } from './observations.js';
+import { sha1 } from '@skein/discovery/observations';
 
 /**
  * Re-derives `changed` files (each a key of `snapshot.files`) in a session of their own over `root`.

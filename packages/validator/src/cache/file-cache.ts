@@ -19,7 +19,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FactsCache, FileRecord, FileSystem } from '@skein/discovery';
 import type { ValidateOptions, ValidationReport } from '../types.js';
-import { sha1, type Observation } from './observations.js';
+import { sha1, type Observation } from '@skein/discovery/observations';
 
 /** The `format` field of a cache file: anything else is a foreign file. */
 export const CACHE_FORMAT = 'skein-validate-cache';

@@ -1,11 +1,11 @@
 import { statSync } from 'node:fs';
 import { nodeFileSystem, type FileSystem } from '@skein/discovery';
-import { errorAnswer, listingDigest, recordingFileSystem as recordingOver, statAnswer, type Observation } from '@skein/validator/observations';
+import { errorAnswer, listingDigest, recordingFileSystem as recordingOver, statAnswer, type Observation } from '@skein/discovery/observations';
 import type { FileDigests } from './file-digests.js';
 
 /**
- * One answer the file system gave an analysis, in the validator's form (`@skein/validator/observations`, the one
- * recorder of the validator's `--cache` and of the worker's startup cache): the call (`r` read, `d` readdir, `s`
+ * One answer the file system gave an analysis, in the one form of `@skein/discovery/observations` (the recorder of
+ * the validator's `--cache` and of the worker's startup cache): the call (`r` read, `d` readdir, `s`
  * stat, `p` realpath), its path and what it returned in a comparable form (a content SHA-1, `kind:size`, a real path,
  * a listing's SHA-1) or `E:<code>`. A read carries the file's stat from before it (`size, mtimeMs, ctimeMs, ino`) and
  * when it was read (ms), for `FileDigests`; a listing carries the folder's (`mtimeMs, ctimeMs, ino`, then when):

@@ -10,7 +10,7 @@ import { WorkerStartupError } from './errors.js';
 
 /**
  * The form of a stored validation outcome (`ValidationCache`), part of its key: a record in another form is a miss.
- * 2: observations in the validator's form (`@skein/validator/observations`).
+ * 2: observations in the form of `@skein/discovery/observations`.
  */
 const OUTCOME_FORMAT = 'validation-outcome 2';
 

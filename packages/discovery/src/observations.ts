@@ -2,12 +2,13 @@
  * What a validation read from the file system, as comparable answers (`Observation`), and the check that the file
  * system would give each answer again (`checkObservations`). The validation cache stores a report with the answers
  * it was computed from: when every answer is the same, the report is too. Imports only Node's built-ins, so the
- * `--cache` fast path loads nothing else. Published as `@skein/validator/observations`: the worker's startup cache
- * records its validation outcome with the same recorder.
+ * `--cache` fast path loads nothing else. Published as `@skein/discovery/observations`: the validator's `--cache`
+ * and the worker's startup cache record their outcomes with this one recorder, and a worker that serves a build
+ * loads none of the validator for it.
  */
 import { hash } from 'node:crypto';
 import { readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
-import type { DirEntry, FileStat, FileSystem } from '@skein/discovery';
+import type { DirEntry, FileStat, FileSystem } from './fs.js';
 
 /**
  * One answer, keyed by call and path:
