@@ -200,9 +200,18 @@ export function checkObservations(observations: readonly Observation[], mayChang
   return { same: true, changed };
 }
 
-/** Whether `p`'s stat is what was recorded (size too, for a file), and it had not just been written then. */
-function unchangedStat(p: string, size: number | undefined, mtimeMs: number, ctimeMs: number, ino: number, atMs: number): boolean {
-  const s = statSync(p, { throwIfNoEntry: false });
+/**
+ * Whether `p`'s stat is what was recorded when it was read or listed at `atMs` (ms since the epoch): a file of
+ * `size` bytes, or a folder when `size` is undefined; same mtime, ctime and inode; and not written within 2 s
+ * before `atMs`. False when it cannot be stat'ed.
+ */
+export function unchangedStat(p: string, size: number | undefined, mtimeMs: number, ctimeMs: number, ino: number, atMs: number): boolean {
+  let s: Stats | undefined;
+  try {
+    s = statSync(p, { throwIfNoEntry: false });
+  } catch {
+    return false;
+  }
   return (
     s !== undefined &&
     (size === undefined ? s.isDirectory() : s.isFile() && s.size === size) &&

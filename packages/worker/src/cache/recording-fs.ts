@@ -1,6 +1,5 @@
-import { statSync } from 'node:fs';
 import { nodeFileSystem, type FileSystem } from '@skein/discovery';
-import { errorAnswer, listingDigest, recordingFileSystem as recordingOver, statAnswer, type Observation } from '@skein/discovery/observations';
+import { errorAnswer, listingDigest, recordingFileSystem as recordingOver, statAnswer, unchangedStat, type Observation } from '@skein/discovery/observations';
 import type { FileDigests } from './file-digests.js';
 
 /**
@@ -13,9 +12,6 @@ import type { FileDigests } from './file-digests.js';
  * 2 s before it was listed) stands for an unchanged listing.
  */
 export type { Observation };
-
-/** A folder written less than this long (ms) before it was listed may change again without its stat changing. */
-const RACY_MS = 2_000;
 
 /**
  * Node's file system (discovery's `nodeFileSystem`) recording every answer it gives: what an analysis read is exactly
@@ -41,7 +37,7 @@ export function sameAnswers(observations: readonly Observation[], digests: FileD
   };
   for (const o of observations) {
     const [call, p, expected] = o;
-    if (call === 'd' && o[3] !== undefined && sameFolderStat(p, o[3], o[4]!, o[5]!, o[6]!)) continue;
+    if (call === 'd' && o[3] !== undefined && unchangedStat(p, undefined, o[3], o[4]!, o[5]!, o[6]!)) continue;
     let now: string;
     if (call === 'r') {
       if (expected.startsWith('E:')) now = answer(() => (base.readFile(p), 'read'));
@@ -52,16 +48,6 @@ export function sameAnswers(observations: readonly Observation[], digests: FileD
     if (now !== expected) return false;
   }
   return true;
-}
-
-/** Whether a folder's stat is what it was when it was listed (and it had not just been written then). */
-function sameFolderStat(p: string, mtimeMs: number, ctimeMs: number, ino: number, atMs: number): boolean {
-  try {
-    const s = statSync(p, { throwIfNoEntry: false });
-    return s !== undefined && s.isDirectory() && s.mtimeMs === mtimeMs && s.ctimeMs === ctimeMs && s.ino === ino && atMs - Math.max(mtimeMs, ctimeMs) > RACY_MS;
-  } catch {
-    return false;
-  }
 }
 
 /** Feeds the content digests a recording saw into `digests`, so the next check only stats those files. */
