@@ -5,6 +5,7 @@
 import type { Node } from '@babel/types';
 import type { Diagnostic, FileRole, FileSystem, Manifest, RuleMeta, Severity } from '@skein/discovery';
 import type { RuleVisitor, ShapeSet } from '@skein/discovery';
+import type { Observation } from '@skein/discovery/observations';
 import type { VersioningInput } from './versioning/check.js';
 import type { ModuleGraph } from './graph/module-graph.js';
 import type { CodeRole, ResolvedImport } from './graph/code-facts.js';
@@ -73,6 +74,14 @@ export interface ValidateOptions {
      * files had a record (`files`) and how many of them were parsed because theirs was missing or stale (`parsed`).
      */
     onStats?: (stats: { loaded: boolean; files: number; parsed: number }) => void;
+    /**
+     * Told every file-system answer the returned report stands on (`Observation`s of
+     * `@skein/discovery/observations`), when Node's file system was read (no `fs` option): the stored answers when
+     * the report came from the cache file, updated with the edited files' new content when they alone changed, or
+     * what a full analysis read. A caller keeping its own record of the outcome (the worker's startup cache) checks
+     * them again later.
+     */
+    onAnswers?: (observations: Observation[]) => void;
   };
 }
 

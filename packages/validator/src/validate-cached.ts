@@ -54,6 +54,7 @@ export async function validateWithCache(
     if ('header' in read && snapshot) {
       const check = checkObservations(snapshot.observations, (file) => Object.hasOwn(snapshot.files, file));
       if (check.same && check.changed.length === 0) {
+        options.cache.onAnswers?.(snapshot.observations);
         onPath?.('stored');
         return snapshot.report;
       }
@@ -75,6 +76,8 @@ export async function validateWithCache(
           const header = { ...read.header, overrides: [...overrides.values()], extra: { ...read.header.extra, ...records } };
           const error = writeCacheFile(options.cache.file, header, read.snapshot, read.records);
           if (error) options.cache.onWarning?.(`cannot write the cache file ${options.cache.file} (${error.message}); the next run validates without it`);
+          const now = new Map(check.changed.map((o) => [o[1], o]));
+          options.cache.onAnswers?.(snapshot.observations.map((o) => (o[0] === 'r' ? (now.get(o[1]) ?? o) : o)));
           onPath?.('rederived');
           return snapshot.report;
         }

@@ -118,6 +118,7 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
       const files = new Map<string, string[]>();
       for (const file of cache.files()) if (!file.endsWith('.json') && !readAsText.has(file)) files.set(file, linter.roles.get(file) ?? []);
       snapshot = { report, observations: recorder.observations(), files, ownRoots: session.ownRoots };
+      options.cache?.onAnswers?.(snapshot.observations);
     }
     options.cache?.onStats?.({ loaded: cache.stats.loaded, files: cache.size, parsed: session.store.filesParsed });
     const error = cache.save(snapshot);

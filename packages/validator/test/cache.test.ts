@@ -25,6 +25,7 @@ import {
   type ValidateOptions,
   type ValidationReport,
 } from '@skein/validator';
+import { checkObservations, type Observation } from '@skein/discovery/observations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSnapshot, readCacheFile, recordDigest, ValidationFileCache } from '../src/cache/file-cache.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../src/defaults.js';
@@ -167,6 +168,35 @@ describe('the cache file', () => {
     expect(stats.at(-1)).toMatchObject({ loaded: true, parsed: 1 });
     expect(stats.at(-1)?.files).toBeGreaterThan(2);
     expect(JSON.stringify(report)).toBe(JSON.stringify(await validate(dir)));
+  });
+
+  it('hands back the answers the report stands on, on every path: they hold right after, and an edit breaks them', async () => {
+    const dir = project();
+    const file = path.join(tmp, `answers-${path.basename(dir)}.json`);
+    const steps = path.join(dir, 'src/flows/greet/steps.js');
+    let answers: Observation[] | undefined;
+    const via: CachePath[] = [];
+    const run = async () => {
+      answers = undefined;
+      await validateWithCache(dir, { cache: { file, onAnswers: (o) => (answers = o) } }, (p) => via.push(p));
+      return answers!;
+    };
+    for (const edit of [
+      () => {},
+      () => {},
+      // Inside a function body: only the edited file is checked again.
+      () => fs.writeFileSync(steps, fs.readFileSync(steps, 'utf8').replace("'hi '", "'hello '")),
+      // A new export: a full analysis.
+      () => fs.appendFileSync(steps, 'export const other = 1;\n'),
+    ]) {
+      edit();
+      const got = await run();
+      expect(got.some((o) => o[0] === 'r' && o[1] === fs.realpathSync(steps))).toBe(true);
+      expect(checkObservations(got, () => false)).toEqual({ same: true, changed: [] });
+    }
+    expect(via).toEqual(['validated', 'stored', 'rederived', 'validated']);
+    fs.appendFileSync(steps, '// edited\n');
+    expect(checkObservations(answers!, () => true)).toMatchObject({ same: true, changed: [expect.arrayContaining(['r', fs.realpathSync(steps)])] });
   });
 
   it('is dropped as a whole when the options, or a package.json or tsconfig the analysis read, change', async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { WorkflowEntry } from '@skein/discovery';
 import type { ValidationReport } from '@skein/validator';
 import { atomicWrite, type FileDigests } from './file-digests.js';
-import { sameAnswers, type Observation } from './recording-fs.js';
+import { sameAnswers, type Observation } from './answers.js';
 
 /** The stored validation outcome: the report, and every file-system answer it was computed from. */
 interface ValidationRecord {

@@ -1,12 +1,13 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { VALIDATION_THREAD_LIMITS, ValidationInputError, validate, type ValidationReport } from '@skein/validator';
-import { recordingFileSystem, type Observation } from '../cache/recording-fs.js';
+import { VALIDATION_THREAD_LIMITS, ValidationInputError, validate, validateWithCache, type ValidationReport } from '@skein/validator';
+import type { Observation } from '@skein/discovery/observations';
 
-/** A validation report with every file-system answer the validation read (for `ValidationCache`). */
+/** A validation report with every file-system answer it stands on (for `ValidationCache`). */
 export interface RecordedValidation {
   report: ValidationReport;
-  observations: Observation[];
+  /** With a cache file: the answers the report stands on (`onAnswers` of the validator's cache); else none. */
+  observations?: Observation[];
   /** Warnings about the per-file validation cache (corrupted, not writable), for the worker's log. */
   cacheWarnings?: string[];
 }
@@ -14,30 +15,44 @@ export interface RecordedValidation {
 /** What the validation thread posts back: the report, or the error that stopped it. */
 type ThreadResult = RecordedValidation | { error: { name: string; message: string; stack?: string } };
 
+/** Options of a startup validation: the validator's cache file, and whether to derive command shapes too. */
+export interface ValidationRequest {
+  /** The validator's cache file (`validate-workflow-package --cache`'s); none when the startup caches are off. */
+  cacheFile?: string;
+  /** Also every workflow's command shapes (`ValidateOptions.shapes`). */
+  shapes?: boolean;
+}
+
 /**
- * `validate(projectDir)` in a worker thread, so the parsers' memory (ASTs of every file, hundreds of MB on a
- * 1,000-workflow project) is released when the thread ends instead of staying in the worker's resident set; the thread
- * is sized by the validator's `VALIDATION_THREAD_LIMITS` (young generation capped, as the `validate-workflow-package`
- * command does). Reads through a recording file system (`recordingFileSystem`). With `cacheFile`, the validator's
- * per-file cache (`validate-workflow-package --cache`'s file): only files whose content changed since it was
- * written are parsed and checked again. With `options.shapes`, the report also carries every workflow's command
- * shapes (`ValidateOptions.shapes`).
- * Under a TypeScript runner (sources, tests) it validates in this thread.
+ * Validates `projectDir` in this thread. With `cacheFile`, through the validator's cache as
+ * `validate-workflow-package --cache` does (`validateWithCache`): the stored report of an unchanged project, only
+ * the edited files checked again when their facts and findings stand, or a validation parsing only the files whose
+ * content changed; the answers the report stands on come back for the worker's own record.
+ * @throws ValidationInputError as `validate()` does.
+ */
+export async function recordValidation(projectDir: string, request: ValidationRequest): Promise<RecordedValidation> {
+  const shapes = request.shapes === true;
+  if (request.cacheFile === undefined) return { report: await validate(projectDir, { shapes }) };
+  const cacheWarnings: string[] = [];
+  let observations: Observation[] | undefined;
+  const report = await validateWithCache(projectDir, {
+    cache: { file: request.cacheFile, onWarning: (m) => cacheWarnings.push(m), onAnswers: (o) => (observations = o) },
+    shapes,
+  });
+  return { report, ...(observations ? { observations } : {}), cacheWarnings };
+}
+
+/**
+ * `recordValidation(projectDir, request)` in a worker thread, so the parsers' memory (ASTs of every file, hundreds of
+ * MB on a 1,000-workflow project) is released when the thread ends instead of staying in the worker's resident set;
+ * the thread is sized by the validator's `VALIDATION_THREAD_LIMITS` (young generation capped, as the
+ * `validate-workflow-package` command does). Under a TypeScript runner (sources, tests) it validates in this thread.
  * @throws ValidationInputError as `validate()` does; any other failure with its message.
  */
-export async function validateIsolated(projectDir: string, cacheFile?: string, options: { shapes?: boolean } = {}): Promise<RecordedValidation> {
-  if (import.meta.url.endsWith('.ts')) {
-    const recorder = recordingFileSystem();
-    const cacheWarnings: string[] = [];
-    const report = await validate(projectDir, {
-      fs: recorder.fs,
-      cache: cacheFile ? { file: cacheFile, onWarning: (m) => cacheWarnings.push(m) } : undefined,
-      shapes: options.shapes === true,
-    });
-    return { report, observations: recorder.observations(), cacheWarnings };
-  }
+export async function validateIsolated(projectDir: string, request: ValidationRequest = {}): Promise<RecordedValidation> {
+  if (import.meta.url.endsWith('.ts')) return recordValidation(projectDir, request);
   const thread = new Worker(new URL('./validate-thread-main.js', import.meta.url), {
-    workerData: { projectDir, cacheFile, shapes: options.shapes === true },
+    workerData: { projectDir, request },
     resourceLimits: VALIDATION_THREAD_LIMITS,
   });
   const [result] = (await Promise.race([once(thread, 'message'), once(thread, 'error').then(([err]) => [{ error: err as Error }])])) as [ThreadResult];

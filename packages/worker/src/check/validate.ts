@@ -3,7 +3,7 @@ import type { Manifest, ShapeSet } from '@skein/discovery';
 import type { ValidationReport } from '@skein/validator';
 import type { Logger } from 'pino';
 import { sha1 } from '../cache/file-digests.js';
-import { rememberReads, type Observation } from '../cache/recording-fs.js';
+import { rememberReads, type Observation } from '../cache/answers.js';
 import type { StartupCaches } from '../cache/startup-caches.js';
 import { toolFingerprint } from '../cache/tool-fingerprint.js';
 import { WorkerStartupError } from './errors.js';
@@ -72,7 +72,9 @@ export function beginProjectCheck(projectDir: string, caches?: StartupCaches, op
     : caches.dir === path.join(dir, '.skein', 'startup')
       ? path.join(dir, '.skein', 'cache', 'validate.json')
       : path.join(caches.dir, 'validate.json');
-  const outcome = report ? Promise.resolve({ report }) : import('./validate-thread.js').then((thread) => thread.validateIsolated(dir, cacheFile, options));
+  const outcome = report
+    ? Promise.resolve({ report })
+    : import('./validate-thread.js').then((thread) => thread.validateIsolated(dir, { ...(cacheFile ? { cacheFile } : {}), shapes: options.shapes === true }));
   outcome.catch(() => {});
   return { projectDir: dir, caches, cache, outcome, key };
 }

@@ -1,5 +1,5 @@
 import { nodeFileSystem, type FileSystem } from '@skein/discovery';
-import { errorAnswer, listingDigest, recordingFileSystem as recordingOver, statAnswer, unchangedStat, type Observation } from '@skein/discovery/observations';
+import { errorAnswer, listingDigest, statAnswer, unchangedStat, type Observation } from '@skein/discovery/observations';
 import type { FileDigests } from './file-digests.js';
 
 /**
@@ -12,15 +12,6 @@ import type { FileDigests } from './file-digests.js';
  * 2 s before it was listed) stands for an unchanged listing.
  */
 export type { Observation };
-
-/**
- * Node's file system (discovery's `nodeFileSystem`) recording every answer it gives: what an analysis read is exactly
- * what its outcome depends on. `observations()` lists them (each path and call once; a file read in full answers for
- * its stat too).
- */
-export function recordingFileSystem(): { fs: FileSystem; observations(): Observation[] } {
-  return recordingOver(nodeFileSystem, true);
-}
 
 /**
  * Whether the file system would give every recorded answer again: same file contents (by `digests`, so an
