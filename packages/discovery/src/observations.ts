@@ -172,8 +172,16 @@ function nodeStat(p: string): string {
  * stat is unchanged (and was not written within 2 s before it was read) is not read or listed again. Reads whose
  * content changed are collected in `changed` (with the new answer) when `mayChange(path)` says the caller can
  * re-derive what depended on them; any other difference stops the check.
+ * `options.contentDigest(path)`: the SHA-1 of a file's content now (null when it cannot be read), asked first for
+ * each read that succeeded, instead of the recorded stat: a caller that keeps its own digests (the worker's
+ * `FileDigests`, which its startup caches share) answers from them; a different answer is read again here.
  */
-export function checkObservations(observations: readonly Observation[], mayChange: (path: string) => boolean): ObservationCheck {
+export function checkObservations(
+  observations: readonly Observation[],
+  mayChange: (path: string) => boolean,
+  options: { contentDigest?: (path: string) => string | null } = {},
+): ObservationCheck {
+  const { contentDigest } = options;
   const changed: Observation[] = [];
   const ask = (call: () => string): string => {
     try {
@@ -185,7 +193,9 @@ export function checkObservations(observations: readonly Observation[], mayChang
   for (const o of observations) {
     const p = o[1];
     if (o[0] === 'r') {
-      if (o[3] !== undefined && unchangedStat(p, o[3], o[4] as number, o[5] as number, o[6] as number, o[7] as number)) continue;
+      if (contentDigest !== undefined && !o[2].startsWith('E:')) {
+        if (contentDigest(p) === o[2]) continue;
+      } else if (o[3] !== undefined && unchangedStat(p, o[3], o[4] as number, o[5] as number, o[6] as number, o[7] as number)) continue;
       const now = readAnswer(p);
       if (now[2] === o[2]) continue;
       if (o[2].startsWith('E:') || now[2].startsWith('E:') || !mayChange(p)) return { same: false };
