@@ -134,6 +134,13 @@ export function recordingFileSystem(base: FileSystem, isNode = false): { fs: Fil
   return { fs, observations };
 }
 
+/** `observations` with each read in `reads` (by path) in place of the one recorded for that path. */
+export function withReads(observations: readonly Observation[], reads: readonly Observation[]): Observation[] {
+  if (reads.length === 0) return [...observations];
+  const now = new Map(reads.map((o) => [o[1], o]));
+  return observations.map((o) => (o[0] === 'r' ? (now.get(o[1]) ?? o) : o));
+}
+
 /** The current answer to a read of `p` (content SHA-1 or `E:<code>`), with the stat taken before it. */
 export function readAnswer(p: string): Observation & { 0: 'r' } {
   let s;

@@ -15,7 +15,7 @@
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { cacheKey, keyOptions, parseSnapshot, readCacheFile, writeCacheFile } from './cache/file-cache.js';
-import { checkObservations } from '@skein/discovery/observations';
+import { checkObservations, withReads } from '@skein/discovery/observations';
 import { DEFAULT_MAX_FILE_BYTES } from './defaults.js';
 import { VERSION } from './package-info.js';
 import type { ValidateOptions, ValidationReport } from './types.js';
@@ -76,8 +76,7 @@ export async function validateWithCache(
           const header = { ...read.header, overrides: [...overrides.values()], extra: { ...read.header.extra, ...records } };
           const error = writeCacheFile(options.cache.file, header, read.snapshot, read.records);
           if (error) options.cache.onWarning?.(`cannot write the cache file ${options.cache.file} (${error.message}); the next run validates without it`);
-          const now = new Map(check.changed.map((o) => [o[1], o]));
-          options.cache.onAnswers?.(snapshot.observations.map((o) => (o[0] === 'r' ? (now.get(o[1]) ?? o) : o)));
+          options.cache.onAnswers?.(withReads(snapshot.observations, check.changed));
           onPath?.('rederived');
           return snapshot.report;
         }

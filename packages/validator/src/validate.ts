@@ -73,12 +73,8 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
     session.store.cache = cache;
     linter.recording = true;
   }
-  if (options.baseline)
-    prepareForShapes(session, realRoot, options.baseline); // unchanged workflows keep the baseline's shape
-  else if (options.shapes) {
-    session.store.keepAst = true;
-    session.store.hashSources = true;
-  }
+  // With a baseline, unchanged workflows keep the baseline's shape.
+  if (options.baseline || options.shapes) prepareForShapes(session, realRoot, options.baseline);
   const manifest = await discover(realRoot, { session, mode });
   const packages = loadPackages(session, realRoot, manifest);
   const { graph, filesChecked } = runFiles({ linter, resolver, packages, classify: classifyFile });

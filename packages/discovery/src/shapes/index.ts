@@ -22,8 +22,7 @@ export * from './types.js';
  */
 export async function deriveCommandShapes(projectDir: string): Promise<ShapeSet> {
   const session = createSession();
-  session.store.keepAst = true;
-  session.store.hashSources = true;
+  prepareForShapes(session, projectDir);
   const manifest = await discover(projectDir, { session });
   return shapesOf(session, manifest);
 }
@@ -47,13 +46,17 @@ export function shapesOf(session: AnalysisSession, manifest: Manifest, reuse?: S
 
 /**
  * Prepares `session` (before `discover()`) for `shapesOf(session, manifest, baseline)`: content hashes recorded, and
- * the trees kept only of files whose content differs from every source the baseline recorded (the files whose
- * workflows are walked again), so unchanged files are neither kept nor parsed twice.
+ * the trees kept of every file, or with a `baseline` only of files whose content differs from every source it
+ * recorded (the files whose workflows are walked again), so unchanged files are neither kept nor parsed twice.
  */
-export function prepareForShapes(session: AnalysisSession, root: string, baseline: ShapeSet): void {
+export function prepareForShapes(session: AnalysisSession, root: string, baseline?: ShapeSet): void {
+  session.store.hashSources = true;
+  if (!baseline) {
+    session.store.keepAst = true;
+    return;
+  }
   const recorded = new Set<string>();
   for (const w of Object.values(baseline.workflows)) for (const [rel, hash] of Object.entries(w.sources ?? {})) recorded.add(`${under(root, rel)}\0${hash}`);
-  session.store.hashSources = true;
   session.store.keepAst = (file, hash) => !recorded.has(`${file}\0${hash}`);
 }
 

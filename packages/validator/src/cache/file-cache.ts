@@ -19,7 +19,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FactsCache, FileRecord, FileSystem } from '@skein/discovery';
 import type { ValidateOptions, ValidationReport } from '../types.js';
-import { sha1, type Observation } from '@skein/discovery/observations';
+import { sha1, withReads, type Observation } from '@skein/discovery/observations';
 
 /** The `format` field of a cache file: anything else is a foreign file. */
 export const CACHE_FORMAT = 'skein-validate-cache';
@@ -140,11 +140,7 @@ export function parseSnapshot(read: CacheFileRead): Snapshot | undefined {
     return undefined;
   }
   if (snapshot === null || typeof snapshot !== 'object' || !Array.isArray(snapshot.observations) || typeof snapshot.files !== 'object') return undefined;
-  const overrides = read.header.overrides;
-  if (overrides !== undefined && overrides.length > 0) {
-    const now = new Map(overrides.map((o) => [o[1], o]));
-    snapshot.observations = snapshot.observations.map((o) => (o[0] === 'r' ? (now.get(o[1]) ?? o) : o));
-  }
+  if (read.header.overrides !== undefined) snapshot.observations = withReads(snapshot.observations, read.header.overrides);
   return snapshot;
 }
 
