@@ -5,11 +5,15 @@
  */
 export {
   describeDeployment,
+  describeVersion,
+  pollsOnly,
   setCurrentVersion,
   setRampingVersion,
   grpcCode,
   type DeploymentState,
   type DeploymentVersion,
+  type VersionDescription,
+  type SetCurrentOptions,
   type VersionState,
 } from './deployment.js';
 export { publishCatalog, publishCurrentCatalog, readCatalogRecord, retireOtherCatalog, CatalogRecordMismatchError, type CatalogDocument } from './catalog.js';

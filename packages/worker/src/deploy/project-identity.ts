@@ -10,6 +10,7 @@ import path from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import { WorkerStartupError } from '../check/errors.js';
+import { describeVersion, type VersionDescription } from './deployment.js';
 
 /** Key of a build's project identity in its deployment version's metadata. */
 export const PROJECT_METADATA_KEY = 'skein.project';
@@ -57,10 +58,6 @@ export interface VersionRef {
   buildId: string;
 }
 
-/** gRPC NOT_FOUND: the engine knows no such version (yet). */
-const NOT_FOUND = 5;
-const isNotFound = (err: unknown) => (err as { code?: unknown } | null)?.code === NOT_FOUND;
-
 /**
  * The project identity recorded in version `version`'s metadata.
  * @returns the identity; null when the version records none (a build of an older Skein); undefined when the engine
@@ -68,17 +65,13 @@ const isNotFound = (err: unknown) => (err as { code?: unknown } | null)?.code ==
  * @throws the engine's error for anything but "not found".
  */
 export async function versionProject(client: Client, version: VersionRef): Promise<string | null | undefined> {
-  let res;
-  try {
-    res = await client.workflowService.describeWorkerDeploymentVersion({
-      namespace: client.options.namespace,
-      deploymentVersion: { deploymentName: version.name, buildId: version.buildId },
-    });
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
-  const payload = res.workerDeploymentVersionInfo?.metadata?.entries?.[PROJECT_METADATA_KEY];
+  const description = await describeVersion(client, version);
+  return description && projectOf(description);
+}
+
+/** The project identity a described version records (its metadata entry `skein.project`); null when none. */
+export function projectOf(description: VersionDescription): string | null {
+  const payload = description.metadata[PROJECT_METADATA_KEY];
   if (!payload) return null;
   try {
     const value: unknown = defaultPayloadConverter.fromPayload(payload);

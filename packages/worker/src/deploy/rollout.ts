@@ -11,11 +11,11 @@ import type { Logger } from 'pino';
 import pRetry from 'p-retry';
 import { dropVersionCatalog, publishCatalog, recordVersionCatalog, type CatalogDocument } from './catalog.js';
 import { retireCatalog } from './catalog-ownership.js';
-import { describeDeployment, grpcCode, promoteWhenReady, type DeploymentState, type PromoteOutcome } from './deployment.js';
+import { describeDeployment, describeVersion, grpcCode, pollsOnly, promoteWhenReady, type DeploymentState, type PromoteOutcome } from './deployment.js';
 import { watchDrainage } from './drain-watch.js';
 import { keepLease, type LeaseKeeper } from './lease.js';
 import { syncDeclaredSchedules } from './schedules.js';
-import { ProjectMismatchError, recordVersionProject, versionProject } from './project-identity.js';
+import { ProjectMismatchError, projectOf, recordVersionProject } from './project-identity.js';
 import { watchRecords } from './record-watch.js';
 
 /** Which build a worker serves, and how it joins its deployment. */
@@ -67,17 +67,33 @@ async function recordProjectWhenListed(client: Client, target: RolloutTarget & {
   });
 }
 
+/** What a worker reads of its deployment before it promotes its build (`ownership`). */
+interface Ownership {
+  state: DeploymentState | undefined;
+  /** The current version, when it belongs to another project than the build's. */
+  other?: { buildId: string; project: string };
+  /**
+   * Every task queue the current version polls is the build's catalog, which each Skein worker polls for workflow
+   * and activity tasks (its built-in HTTP request activity is always registered): the build polls all of them,
+   * so the engine need not check that before promoting it. False when unknown or when there is no current version.
+   */
+  sameTaskQueue: boolean;
+}
+
 /**
- * The deployment as it stands, and the current version's project when it is another project than the build's
- * (a build that records no identity, from an older Skein, counts as the same project).
+ * The deployment as it stands, and of its current version (when it is not the build) the project, when it is
+ * another project than the build's (a build that records no identity, from an older Skein, counts as the same
+ * project), and whether it polls only the build's catalog.
  * @throws the engine's error.
  */
-async function ownership(client: Client, target: RolloutTarget): Promise<{ state: DeploymentState | undefined; other?: { buildId: string; project: string } }> {
+async function ownership(client: Client, target: RolloutTarget): Promise<Ownership> {
   const state = await describeDeployment(client, target.deployment.name);
   const current = state?.current;
-  if (!target.project || !current || current === target.deployment.buildId) return { state };
-  const project = await versionProject(client, { name: target.deployment.name, buildId: current });
-  return project && project !== target.project ? { state, other: { buildId: current, project } } : { state };
+  if (!current || current === target.deployment.buildId) return { state, sameTaskQueue: false };
+  const described = await describeVersion(client, { name: target.deployment.name, buildId: current });
+  const sameTaskQueue = pollsOnly(described, target.catalog);
+  const project = described && projectOf(described);
+  return target.project && project && project !== target.project ? { state, other: { buildId: current, project }, sameTaskQueue } : { state, sameTaskQueue };
 }
 
 /** A join begun before the worker polls (`beginJoin`): completed once it polls, or abandoned. */
@@ -152,7 +168,7 @@ export function beginJoin(client: Client, target: RolloutTarget, logger: Logger)
 
   async function completeJoin(): Promise<DeploymentMembership> {
     try {
-      const { state, other } = await reading;
+      const { state, other, sameTaskQueue } = await reading;
       if (other) {
         // Not this catalog's project: release what was set up for it, keep the engine's record of whose build this is
         // (so that an operator can hand the catalog over by build ID), and never touch the catalog itself.
@@ -179,13 +195,15 @@ export function beginJoin(client: Client, target: RolloutTarget, logger: Logger)
       if (!current && target.promote === 'auto') {
         // A failed promotion leaves the worker serving its build's pinned runs (never a crash loop): an operator promotes it.
         const asked = performance.now();
-        const outcome: PromoteOutcome | 'failed' = await promoteWhenReady(client, { ...deployment, identity }, { state }).catch((err: unknown) => {
-          logger.error(
-            { err, deployment },
-            `could not make build ${deployment.buildId} current (${(err as Error).message}); promote it with: skein deploy promote ${deployment.buildId}`,
-          );
-          return 'failed' as const;
-        });
+        const outcome: PromoteOutcome | 'failed' = await promoteWhenReady(client, { ...deployment, identity }, { state, sameTaskQueue }).catch(
+          (err: unknown) => {
+            logger.error(
+              { err, deployment },
+              `could not make build ${deployment.buildId} current (${(err as Error).message}); promote it with: skein deploy promote ${deployment.buildId}`,
+            );
+            return 'failed' as const;
+          },
+        );
         if (outcome === 'promoted') {
           promoteMs = Math.round(performance.now() - asked);
           logger.info({ deployment, promoteMs }, `build ${deployment.buildId} is now the current version of deployment "${deployment.name}"`);
