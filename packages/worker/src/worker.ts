@@ -120,16 +120,9 @@ async function startOnConnection(
     check = beginProjectCheck(options.projectDir, startupDir === false ? undefined : openStartupCaches(startupDir));
   }
   const caches = check.caches;
-  // A new validation outcome is written once the worker serves (below), not on the way to the first run.
-  const checked = await finishProjectCheck(check, logger, { deferStore: true });
+  const checked = await finishProjectCheck(check, logger);
   const tValidated = performance.now();
-  try {
-    return await serveProject(options, { ...ctx, caches, checked, tValidated });
-  } catch (err) {
-    // A start that fails later (no workflows, a module, bundling, the engine) still keeps the outcome.
-    await checked.store?.();
-    throw err;
-  }
+  return serveProject(options, { ...ctx, caches, checked, tValidated });
 }
 
 /** What the phases of serving share: the start's settings, the checked project and the engine connections being opened. */
@@ -420,7 +413,7 @@ async function runUntilStopped(
   ctx: ServeContext,
   parts: { traced: RunTraces; bundled: ServedBundle; clientConnection: Connection; join: DeploymentJoin; closeConnections: () => Promise<void> },
 ): Promise<{ done: Promise<void>; membership: DeploymentMembership }> {
-  const { env, logger, engine, checked, telemetry } = ctx;
+  const { env, logger, engine, telemetry } = ctx;
   const { traceDir, remoteTraces, traces, events } = parts.traced;
   const { bundled } = parts;
   remoteTraces?.start();
@@ -461,7 +454,6 @@ async function runUntilStopped(
       // write (the open compiler holds it); a detached priming process finishes on its own.
       const persisting = bundled.persist?.();
       if (!bundled.persistDetached) await persisting;
-      await checked.store?.();
       const pending = await drainHooks(30_000);
       if (pending > 0) logger.warn({ pending }, 'hooks still running after 30 s; not waiting longer');
       clearInterval(sweeper);
@@ -541,14 +533,12 @@ function reportStartup(
 }
 
 /**
- * After the worker serves: webpack's persistent cache (after a bundle cache miss) and a new validation outcome are
- * written a few seconds later, so the writes do not compete with the start and the first runs for CPU; the file
- * digests are saved now.
+ * After the worker serves: webpack's persistent cache (after a bundle cache miss) is written a few seconds later, so
+ * the write does not compete with the start and the first runs for CPU; the file digests are saved now.
  */
 async function afterServing(ctx: ServeContext, bundled: ServedBundle): Promise<void> {
-  const { checked, caches, logger } = ctx;
+  const { caches, logger } = ctx;
   if (bundled.persist) setTimeout(() => void bundled.persist!(), WEBPACK_CACHE_DELAY_MS).unref();
-  if (checked.store) setTimeout(() => void checked.store?.(), WEBPACK_CACHE_DELAY_MS).unref();
   const digestsError = await caches?.digests.save();
   if (digestsError) logger.warn({ err: digestsError }, `file digests not cached (${digestsError.message})`);
 }

@@ -1,4 +1,4 @@
-import { checkObservations, type Observation } from '@skein/discovery/observations';
+import type { Observation } from '@skein/discovery/observations';
 import type { FileDigests } from './file-digests.js';
 
 /**
@@ -8,15 +8,6 @@ import type { FileDigests } from './file-digests.js';
  * a real path, a listing's SHA-1) or `E:<code>`, with the stat a read or listing was taken with.
  */
 export type { Observation };
-
-/**
- * Whether the file system would give every recorded answer again (`checkObservations`), each file's content asked of
- * the start's `digests` (an unchanged file is only stat'ed, and the bundle and facts caches then find its digest).
- * The first difference stops the check.
- */
-export function sameAnswers(observations: readonly Observation[], digests: FileDigests): boolean {
-  return checkObservations(observations, () => false, { contentDigest: (p) => digests.digest(p) }).same;
-}
 
 /** Feeds the content digests a recording saw into `digests`, so the next check only stats those files. */
 export function rememberReads(observations: readonly Observation[], digests: FileDigests): void {

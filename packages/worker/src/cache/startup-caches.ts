@@ -2,22 +2,20 @@ import path from 'node:path';
 import { loadSettings } from '@skein/settings';
 import { workerSettings } from '../host/settings.js';
 import { FileDigests } from './file-digests.js';
-import { ValidationCache } from './validation-cache.js';
 
 /**
  * The caches a worker start reads and fills under one directory (default `<project>/.skein/startup/`; layout in
- * docs/architecture.md): the shared file digests (`file-digests.json`), the validation outcome
- * (`validation.json`). Each is keyed by the content of what it was computed from, never by time alone.
+ * docs/architecture.md): the shared file digests (`file-digests.json`) that the bundle and facts caches compare
+ * contents through. The validation's cache is the validator's own file (`startupValidationCacheFile`).
  */
 export interface StartupCaches {
   dir: string;
   digests: FileDigests;
-  validation: ValidationCache;
 }
 
 /** Opens the startup caches under `dir` (nothing is written until a cache is filled). */
 export function openStartupCaches(dir: string): StartupCaches {
-  return { dir, digests: new FileDigests(path.join(dir, 'file-digests.json')), validation: new ValidationCache(dir) };
+  return { dir, digests: new FileDigests(path.join(dir, 'file-digests.json')) };
 }
 
 /**

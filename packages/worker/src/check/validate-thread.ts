@@ -1,12 +1,21 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { VALIDATION_THREAD_LIMITS, ValidationInputError, validate, validateWithCache, type ValidationReport } from '@skein/validator';
+import { VALIDATION_THREAD_LIMITS, ValidationInputError, validateWithCache, type CachePath } from '@skein/validator/cached';
+import type { ValidationReport } from '@skein/validator';
 import type { Observation } from '@skein/discovery/observations';
 
-/** A validation report with every file-system answer it stands on (for `ValidationCache`). */
+/** A validation report, which path of the validator's cache answered, and the file-system answers a new report stands on. */
 export interface RecordedValidation {
   report: ValidationReport;
-  /** With a cache file: the answers the report stands on (`onAnswers` of the validator's cache); else none. */
+  /**
+   * Which path of the validator's cache answered (`stored`: the report of an unchanged project); absent without a
+   * cache file.
+   */
+  path?: CachePath;
+  /**
+   * With a cache file, when the report was not simply the stored one: the answers it stands on (`onAnswers` of the
+   * validator's cache), for the worker's file digests.
+   */
   observations?: Observation[];
   /** Warnings about the per-file validation cache (corrupted, not writable), for the worker's log. */
   cacheWarnings?: string[];
@@ -25,28 +34,35 @@ export interface ValidationRequest {
 
 /**
  * Validates `projectDir` in this thread. With `cacheFile`, through the validator's cache as
- * `validate-workflow-package --cache` does (`validateWithCache`): the stored report of an unchanged project, only
- * the edited files checked again when their facts and findings stand, or a validation parsing only the files whose
- * content changed; the answers the report stands on come back for the worker's own record.
+ * `validate-workflow-package --cache` does (`validateWithCache`): the stored report of an unchanged project (nothing
+ * of the analysis is loaded), only the edited files checked again when their facts and findings stand, or a
+ * validation parsing only the files whose content changed. Without one, `validate()`.
  * @throws ValidationInputError as `validate()` does.
  */
 export async function recordValidation(projectDir: string, request: ValidationRequest): Promise<RecordedValidation> {
   const shapes = request.shapes === true;
-  if (request.cacheFile === undefined) return { report: await validate(projectDir, { shapes }) };
+  if (request.cacheFile === undefined) {
+    const { validate } = await import('@skein/validator');
+    return { report: await validate(projectDir, { shapes }) };
+  }
   const cacheWarnings: string[] = [];
   let observations: Observation[] | undefined;
-  const report = await validateWithCache(projectDir, {
-    cache: { file: request.cacheFile, onWarning: (m) => cacheWarnings.push(m), onAnswers: (o) => (observations = o) },
-    shapes,
-  });
-  return { report, ...(observations ? { observations } : {}), cacheWarnings };
+  let path: CachePath | undefined;
+  const report = await validateWithCache(
+    projectDir,
+    { cache: { file: request.cacheFile, onWarning: (m) => cacheWarnings.push(m), onAnswers: (o) => (observations = o) }, shapes },
+    (p) => (path = p),
+  );
+  // A stored report's answers are the ones the worker's digests learnt when it was made: not sent again.
+  return { report, ...(path ? { path } : {}), ...(observations && path !== 'stored' ? { observations } : {}), cacheWarnings };
 }
 
 /**
- * `recordValidation(projectDir, request)` in a worker thread, so the parsers' memory (ASTs of every file, hundreds of
- * MB on a 1,000-workflow project) is released when the thread ends instead of staying in the worker's resident set;
- * the thread is sized by the validator's `VALIDATION_THREAD_LIMITS` (young generation capped, as the
- * `validate-workflow-package` command does). Under a TypeScript runner (sources, tests) it validates in this thread.
+ * `recordValidation(projectDir, request)` in a worker thread: the worker's main thread loads Temporal's SDK meanwhile,
+ * and the parsers' memory (ASTs of every file, hundreds of MB on a 1,000-workflow project) is released when the thread
+ * ends instead of staying in the worker's resident set; the thread is sized by the validator's
+ * `VALIDATION_THREAD_LIMITS` (young generation capped, as the `validate-workflow-package` command does). Under a
+ * TypeScript runner (sources, tests) it validates in this thread.
  * @throws ValidationInputError as `validate()` does; any other failure with its message.
  */
 export async function validateIsolated(projectDir: string, request: ValidationRequest = {}): Promise<RecordedValidation> {
