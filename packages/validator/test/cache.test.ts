@@ -170,6 +170,34 @@ describe('the cache file', () => {
     expect(JSON.stringify(report)).toBe(JSON.stringify(await validate(dir)));
   });
 
+  it("stores each workflow's activity types once per distinct list, and gives them back as a validation without the cache has them", async () => {
+    const dir = project();
+    fs.mkdirSync(path.join(dir, 'src/flows/wave'), { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, 'src/flows/wave/workflow.js'),
+      `import { workflow } from '@skein/core';\nimport { hello } from './steps.js';\n\nexport default workflow({ name: 'wave', fn: async (input) => hello(input) });\n`,
+    );
+    fs.writeFileSync(
+      path.join(dir, 'src/flows/wave/steps.js'),
+      `import { step } from '@skein/core';\n\nexport const hello = step({ name: 'hello', fn: async ({ who }) => 'hey ' + who });\n`,
+    );
+    const file = path.join(tmp, `activity-types-${path.basename(dir)}.json`);
+    await validateWithCache(dir, { cache: { file } });
+    const read = readCacheFile(file);
+    if (!('header' in read)) throw new Error('no cache file');
+    const stored = JSON.parse(read.snapshot.toString('utf8')) as {
+      activityTypeLists: string[][];
+      report: { manifest: { workflows: Array<{ activityTypes: unknown }> } };
+    };
+    expect(stored.activityTypeLists).toEqual([['hello']]);
+    expect(stored.report.manifest.workflows.map((w) => w.activityTypes)).toEqual([0, 0]);
+    const via: CachePath[] = [];
+    const report = await validateWithCache(dir, { cache: { file } }, (p) => via.push(p));
+    expect(via).toEqual(['stored']);
+    expect(report.manifest.workflows.map((w) => w.activityTypes).sort()).toEqual([['greet#hello'], ['wave#hello']]);
+    expect(JSON.stringify(report)).toBe(JSON.stringify(await validate(dir)));
+  });
+
   it('hands back the answers the report stands on, on every path: they hold right after, and an edit breaks them', async () => {
     const dir = project();
     const file = path.join(tmp, `answers-${path.basename(dir)}.json`);
