@@ -3,9 +3,11 @@ import { Worker } from 'node:worker_threads';
 import { VALIDATION_THREAD_LIMITS, ValidationInputError, validateWithCache, type CachePath } from '@skein/validator/cached';
 import type { ValidationReport } from '@skein/validator';
 import type { Observation } from '@skein/discovery/observations';
+import { servedManifest } from './served-manifest.js';
 
 /** A validation report, which path of the validator's cache answered, and the file-system answers a new report stands on. */
 export interface RecordedValidation {
+  /** The report, its manifest as a worker serves it (`servedManifest`: no `activityTypes`, no findings of its own). */
   report: ValidationReport;
   /**
    * Which path of the validator's cache answered (`stored`: the report of an unchanged project); absent without a
@@ -43,7 +45,7 @@ export async function recordValidation(projectDir: string, request: ValidationRe
   const shapes = request.shapes === true;
   if (request.cacheFile === undefined) {
     const { validate } = await import('@skein/validator');
-    return { report: await validate(projectDir, { shapes }) };
+    return { report: served(await validate(projectDir, { shapes })) };
   }
   const cacheWarnings: string[] = [];
   let observations: Observation[] | undefined;
@@ -54,8 +56,11 @@ export async function recordValidation(projectDir: string, request: ValidationRe
     (p) => (path = p),
   );
   // A stored report's answers are the ones the worker's digests learnt when it was made: not sent again.
-  return { report, ...(path ? { path } : {}), ...(observations && path !== 'stored' ? { observations } : {}), cacheWarnings };
+  return { report: served(report), ...(path ? { path } : {}), ...(observations && path !== 'stored' ? { observations } : {}), cacheWarnings };
 }
+
+/** The report with the manifest a worker serves (`servedManifest`): what the thread hands over is a tenth as large. */
+const served = (report: ValidationReport): ValidationReport => ({ ...report, manifest: servedManifest(report.manifest) });
 
 /**
  * `recordValidation(projectDir, request)` in a worker thread: the worker's main thread loads Temporal's SDK meanwhile,

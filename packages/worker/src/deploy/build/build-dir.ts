@@ -7,6 +7,7 @@ import type { RemoteTraceLocation } from '@skein/names/traces';
 import type { Manifest } from '@skein/discovery';
 import { buildCatalogDocument } from '../catalog.js';
 import { WorkerStartupError } from '../../check/errors.js';
+import { servedManifest } from '../../check/served-manifest.js';
 import { projectFacts, restoreProject, type LoadedProject, type ProjectFacts } from '../../host/load.js';
 import { BUILD_FILES, BUILD_RECORD, SERVED_BUILD_FILES } from './build-files.js';
 import { deriveCommandShapes } from '@skein/discovery';
@@ -81,16 +82,6 @@ export function insideProjectCode(dir: string, roots: readonly string[]): boolea
     if (rel.startsWith('..') || path.isAbsolute(rel)) return false;
     return !rel.split(path.sep).some((part) => part.startsWith('.') || part === 'node_modules');
   });
-}
-
-/**
- * The manifest as a worker serving a build needs it: without each workflow's `activityTypes` (every
- * `<workflow>#<activity>` the workflow may call, shared activities included: hundreds of strings per workflow,
- * nine tenths of the 1,000-workflow benchmark's manifest, and nothing a worker reads) and without the findings
- * (a build's project passed validation; its warnings are for authors).
- */
-function servedManifest(manifest: Manifest): Manifest {
-  return { ...manifest, diagnostics: [], workflows: manifest.workflows.map((w) => ({ ...w, activityTypes: [] })) };
 }
 
 /**
