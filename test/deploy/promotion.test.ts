@@ -8,16 +8,15 @@
 import { cp, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { pino } from 'pino';
 import { Client, Connection } from '@temporalio/client';
 import protoModule from '@temporalio/proto';
 import { startWorker, type SkeinWorker } from '@skein/worker';
 import { describeDeployment, describeVersion, pollsOnly } from '@skein/worker/deployment';
+import { repoRoot } from '../support/stack.js';
 
 const { TaskQueueType } = protoModule.temporal.api.enums.v1;
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const catalog = `promotion-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
 
 let dir: string;
@@ -25,14 +24,10 @@ let connection: Connection;
 let client: Client;
 const workers: SkeinWorker[] = [];
 
+/** A worker of the project as it is now, on the test's catalog; stopped after the tests. */
 async function start(): Promise<SkeinWorker> {
-  const worker = await startWorker({
-    projectDir: dir,
-    catalog,
-    engine: { address: inject('temporalAddress'), namespace: 'default' },
-    logger: pino({ level: process.env.SKEIN_TEST_LOG ?? 'silent' }),
-    traceDir: false,
-  });
+  const logger = pino({ level: process.env.SKEIN_TEST_LOG ?? 'silent' });
+  const worker = await startWorker({ projectDir: dir, catalog, engine: { address: inject('temporalAddress'), namespace: 'default' }, logger, traceDir: false });
   workers.push(worker);
   return worker;
 }
