@@ -34,7 +34,7 @@ import type { SkeinWorker, StartWorkerOptions } from './host/worker-options.js';
 
 export type { SkeinWorker, StartWorkerOptions } from './host/worker-options.js';
 
-/** How long after the worker is up webpack's persistent cache and a new validation outcome are written (ms). */
+/** How long after the worker is up webpack's persistent cache is written (ms). */
 const WEBPACK_CACHE_DELAY_MS = 5_000;
 
 /**

@@ -2,7 +2,7 @@ import type { Observation } from '@skein/discovery/observations';
 import type { FileDigests } from './file-digests.js';
 
 /**
- * The file-system answers a validation outcome stands on, in the one form of `@skein/discovery/observations` (the
+ * The file-system answers a validation report stands on, in the one form of `@skein/discovery/observations` (the
  * recorder of the validator's `--cache`, which hands them to the worker: `onAnswers`): the call (`r` read, `d`
  * readdir, `s` stat, `p` realpath), its path and what it returned in a comparable form (a content SHA-1, `kind:size`,
  * a real path, a listing's SHA-1) or `E:<code>`, with the stat a read or listing was taken with.

@@ -23,8 +23,8 @@ const RACY_MS = 2_000;
  * instance would keep answering a file's first digest after it changed) and remembered across starts in one JSON file
  * (`<project>/.skein/startup/file-digests.json`): a file whose size, mtime, ctime and inode are what they
  * were when it was hashed (and that was not written just before) keeps its recorded SHA-1 without being read;
- * anything else is read and hashed again. The one digest pass every startup cache (workflow bundle,
- * validation outcome, project facts) shares.
+ * anything else is read and hashed again. The one digest pass the startup caches (workflow bundle, project facts)
+ * and the build ID share; what the startup validation read is fed into it.
  */
 export class FileDigests {
   private readonly known: Map<string, DigestEntry>;

@@ -60,8 +60,8 @@ export interface StartWorkerOptions {
    */
   bundleCache?: string | false;
   /**
-   * Startup cache directory (file digests, the validation outcome, the project facts: `openStartupCaches`);
-   * `false` validates and loads every module on every start. Default `SKEIN_STARTUP_CACHE` (a directory, or
+   * Startup cache directory (file digests and the project facts: `openStartupCaches`; beside them the validator's
+   * cache file when the directory is not the default one); `false` validates and loads every module on every start. Default `SKEIN_STARTUP_CACHE` (a directory, or
    * `off`), else `<projectDir>/.skein/startup`.
    */
   startupCache?: string | false;
@@ -121,7 +121,7 @@ export interface SkeinWorker {
     totalMs: number;
     /** `build`: the bundle of the build the worker serves (`StartWorkerOptions.build`). */
     bundleCache: 'hit' | 'miss' | 'off' | 'build';
-    /** Whether the validation outcome came from the startup cache. */
+    /** `hit`: the validator's cache held the report of the unchanged project; `miss`: (re)validated; `off`: no cache. */
     validationCache: 'hit' | 'miss' | 'off';
     /** Workflows and shared activities whose modules were imported at start, and those whose facts came from the startup cache (imported on first call). */
     modules: { imported: number; cached: number };
