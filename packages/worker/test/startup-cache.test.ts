@@ -48,7 +48,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('validation outcome cache', () => {
+describe("the startup validation through the validator's cache", () => {
   it('skips validation of an unchanged project, and catches an error an edit introduces on the next start', async () => {
     const first = await checkProject(dir, logger, caches());
     expect(first.cache).toBe('miss');
