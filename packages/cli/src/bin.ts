@@ -15,7 +15,12 @@ import { clientConventions } from './client/common.js';
 // again) spares a restarted worker compiling Temporal's SDK and Skein's packages anew. Threads and child
 // processes (the workflow and validation threads) take it from NODE_COMPILE_CACHE, so it is set for them.
 // NODE_DISABLE_COMPILE_CACHE=1 turns it off; NODE_COMPILE_CACHE=<dir> moves it (default: the OS temp dir).
-const compileCache = module.enableCompileCache?.();
+// The one-shot commands that import a whole project (`build`, `replay`) leave it off unless NODE_COMPILE_CACHE asks
+// for it: Node writes an entry for every module compiled when the process exits, and for a 1,000-workflow project in
+// a fresh container (an empty cache, thrown away with it) that took 4-5 s after the build was done, while a warm
+// cache made the build no faster (bench/skein-build/README.md).
+const ONE_SHOT_PROJECT_COMMANDS = new Set(['build', 'replay']);
+const compileCache = ONE_SHOT_PROJECT_COMMANDS.has(process.argv[2] ?? '') ? undefined : module.enableCompileCache?.();
 if (compileCache?.directory) process.env.NODE_COMPILE_CACHE ??= compileCache.directory;
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };

@@ -1,9 +1,10 @@
 import { mkdir, mkdtemp, readdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { discover } from '@skein/discovery';
-import { bundleWorkflows } from '../src/bundle/bundle.js';
+import { beginBundle, bundleWorkflows, type BundleSettings } from '../src/bundle/bundle.js';
+import { startWebpackProcess, type WebpackProcess } from '../src/bundle/webpack-process.js';
 import { BundleCache } from '../src/bundle/cache.js';
 import { loadProject } from '../src/host/load.js';
 
@@ -114,6 +115,59 @@ describe('workflow bundle cache', () => {
     expect(result.cache).toBe('off');
     expect(result.code).toContain('catalogWorkflow');
   }, 120_000);
+});
+
+describe('a bundle begun before the import (beginBundle)', () => {
+  /** The bundling process with its calls watched. */
+  function watched(): WebpackProcess & { provideStubs: ReturnType<typeof vi.fn>; cancel: ReturnType<typeof vi.fn> } {
+    const proc = startWebpackProcess();
+    return { run: (run) => proc.run(run), provideStubs: vi.fn((file: string) => proc.provideStubs(file)), cancel: vi.fn(() => proc.cancel()) };
+  }
+  const withoutMap = (code: string) => code.replace(/\/\/# sourceMappingURL=\S+\s*$/, '');
+
+  it('compiles from the discovered entry while the steps are imported, and makes the bundle a plain run makes', async () => {
+    const manifest = await discover(dir, { ceiling: dir });
+    const plain = await bundleWorkflows(await loadProject(manifest), { cacheDir: path.join(dir, '.skein', 'plain-bundles') });
+    const settings: BundleSettings = { cacheDir: path.join(dir, '.skein', 'early-bundles') };
+    const proc = watched();
+    const early = await beginBundle(manifest, settings, proc);
+    expect(early).not.toBeNull();
+    expect(early!.run.loaderOptions.stubsFile).toBe('');
+    const built = await bundleWorkflows(await loadProject(manifest), { ...settings, early });
+    expect(proc.provideStubs).toHaveBeenCalledTimes(1);
+    expect(proc.cancel).not.toHaveBeenCalled();
+    expect(built.cache).toBe('miss');
+    expect(withoutMap(built.code)).toBe(withoutMap(plain.code));
+    expect(built.code).toMatch(/activityStub\)?\(\{"name":"shout","kind":"step"\}\)/);
+    // Stored under the same key a plain run computes: the next start is a hit.
+    expect((await bundleWorkflows(await loadProject(manifest), settings)).cache).toBe('hit');
+  }, 120_000);
+
+  it('is ended, and the bundle made by a plain run, when the import finds another entry than discovery read', async () => {
+    const manifest = await discover(dir, { ceiling: dir });
+    const settings: BundleSettings = { cacheDir: path.join(dir, '.skein', 'other-entry-bundles') };
+    const proc = watched();
+    // As if static reading had named another binding than the one the import finds holding the workflow.
+    const misread = { ...manifest, workflows: manifest.workflows.map((w) => ({ ...w, localExport: 'misreadBinding' })) };
+    const early = await beginBundle(misread, settings, proc);
+    const built = await bundleWorkflows(await loadProject(manifest), { ...settings, early });
+    expect(proc.cancel).toHaveBeenCalled();
+    expect(proc.provideStubs).not.toHaveBeenCalled();
+    expect(built.cache).toBe('miss');
+    expect(withoutMap(built.code)).not.toContain('misreadBinding');
+  }, 120_000);
+
+  it("is not begun where webpack's persistent cache can rebuild from a previous run, nor with the cache off", async () => {
+    const manifest = await discover(dir, { ceiling: dir });
+    const cacheDir = path.join(dir, '.skein', 'warm-bundles');
+    await mkdir(path.join(cacheDir, 'webpack'), { recursive: true });
+    await writeFile(path.join(cacheDir, 'webpack', 'index.pack'), '');
+    for (const settings of [{ cacheDir }, { cacheDir: false as const }]) {
+      const proc = watched();
+      expect(await beginBundle(manifest, settings, proc)).toBeNull();
+      expect(proc.cancel).toHaveBeenCalledTimes(1);
+    }
+  });
 });
 
 describe('BundleCache records', () => {

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ActivityResolver, buildActivities } from '../src/host/activities.js';
 import { buildCatalogDocument, catalogVersion, fitCatalogDocument } from '../src/deploy/catalog.js';
-import { workflowEntrySource } from '../src/bundle/entry.js';
+import { declaredEntryWorkflow, entryWorkflowOf, workflowEntrySource } from '../src/bundle/entry.js';
 import { WorkerStartupError } from '../src/check/errors.js';
 import { loadProject } from '../src/host/load.js';
 import { examplesManifest } from './manifest-helpers.js';
+import path from 'node:path';
+import { discover } from '@skein/discovery';
+import { enableTypeScriptSources } from '../src/host/typescript/resolve-hook.js';
 
 describe('loadProject', () => {
   it('pairs every discovered workflow and activity with its runtime definition', async () => {
@@ -75,7 +78,7 @@ describe('workflow bundle entry', () => {
   it('exports one Temporal workflow type per name and alias, plus $catalog, evaluating a workflow module only when its type is read', async () => {
     const project = await loadProject(examplesManifest());
     const file = (name: string) => project.workflows.find((w) => w.facts.name === name)!.entry.file;
-    const src = workflowEntrySource(project.workflows, '/core/workflow/index.js');
+    const src = workflowEntrySource(project.workflows.map(entryWorkflowOf), '/core/workflow/index.js');
     const defs = Object.fromEntries(project.workflows.map((w) => [w.facts.name, { name: w.facts.name }]));
     const modules = Object.fromEntries(project.workflows.map((w) => [w.entry.file, () => ({ __esModule: true, default: defs[w.facts.name] })]));
     const { exports, evaluated } = evaluateEntry(src, modules);
@@ -89,11 +92,21 @@ describe('workflow bundle entry', () => {
     expect(evaluated).toEqual([file('welcome'), file('onboard')]);
   });
 
+  it('names every workflow from discovery as the import does: the entry a bundle begun before the import compiles', async () => {
+    enableTypeScriptSources();
+    for (const project of ['examples', 'fixtures/projects/api-suite', 'fixtures/projects/ts-runtime', 'fixtures/projects/smoke-ts']) {
+      const manifest = await discover(path.resolve(import.meta.dirname, '../../..', project));
+      expect(manifest.workflows.length).toBeGreaterThan(0);
+      const loaded = await loadProject(manifest);
+      expect(manifest.workflows.map(declaredEntryWorkflow)).toEqual(loaded.workflows.map(entryWorkflowOf));
+    }
+  });
+
   it('reads a binding as an ES import does: by name from an ES module, module.exports as the default of CommonJS', async () => {
     const project = await loadProject(examplesManifest());
     const [a, b, c] = project.workflows;
     const named = { ...a!, binding: 'defined' };
-    const src = workflowEntrySource([named, b!, c!], '/core/workflow/index.js');
+    const src = workflowEntrySource([named, b!, c!].map(entryWorkflowOf), '/core/workflow/index.js');
     const cjsDefault = { kind: 'commonjs' };
     const { exports } = evaluateEntry(src, {
       [a!.entry.file]: () => ({ __esModule: true, defined: 'named-def', default: 'wrong' }),

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -6,15 +6,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WorkerStartupError } from '../check/errors.js';
 import type { LoadedProject } from '../host/load.js';
-import { workflowEntrySource } from './entry.js';
+import { declaredEntryWorkflow, entryWorkflowOf, workflowEntrySource, type EntryWorkflow } from './entry.js';
 import { primeWebpackCache } from './prime.js';
 import type { StubLoaderOptions, StubSpec } from './stub-spec.js';
-import { coreWorkflowEntry, keyedBundlerOptions, type WebpackRun } from './webpack.js';
-import { runWebpackIsolated } from './webpack-process.js';
+import { coreWorkflowEntry, keyedBundlerOptions, type WebpackResult, type WebpackRun } from './webpack.js';
+import { runWebpackIsolated, type WebpackProcess } from './webpack-process.js';
 import { BundleCache } from './cache.js';
 import type { FileDigests } from '../cache/file-digests.js';
 import { digest, stableText } from './digest.js';
 import type { RemoteTraceLocation } from '@skein/names/traces';
+import type { Manifest } from '@skein/discovery';
 
 export { activityFileTest, coreWorkflowEntry, withTypeScriptSources } from './webpack.js';
 
@@ -83,6 +84,120 @@ function toolVersions(): Record<string, string> {
   };
 }
 
+/** Everything one bundling of a project is made of, known before webpack runs (`planBundle`). */
+interface BundlePlan {
+  run: WebpackRun;
+  /** The bundle cache's key (see `bundleWorkflows`). */
+  configKey: string;
+  /** The activity files the stubs stand for (their bundle form is the stubs, in `configKey`). */
+  stubbed: Set<string>;
+  cache: BundleCache | null;
+  /** Removes the generated inputs when there is no cache to keep them in. */
+  dispose(): Promise<void>;
+}
+
+/** The bundle cache of `settings` for a project rooted at `root`, or null when off. */
+function bundleCacheOf(root: string, settings: BundleSettings): BundleCache | null {
+  return settings.cacheDir === false ? null : new BundleCache(path.resolve(settings.cacheDir ?? path.join(root, '.skein', 'bundles')), settings.digests);
+}
+
+/**
+ * Writes the generated inputs of one bundling (the entry module, the stubs file) and computes its run and cache key.
+ * `stubs` null: the stubs are not known yet (a bundle begun early): no stubs file, the run's stubs deferred, no key.
+ */
+async function planBundle(
+  workflows: readonly EntryWorkflow[],
+  stubs: Record<string, StubSpec[]> | null,
+  activityFiles: readonly string[],
+  roots: string[],
+  settings: BundleSettings,
+): Promise<BundlePlan> {
+  const core = coreWorkflowEntry();
+  const cache = bundleCacheOf(roots[0]!, settings);
+  const entrySource = workflowEntrySource(workflows, core, {
+    ...(settings.traceDir ? { traceDir: settings.traceDir } : {}),
+    ...(settings.traceRemote ? { traceRemote: settings.traceRemote } : {}),
+  });
+  // Generated inputs live at content-named paths, stable across restarts (webpack's cache keys on paths).
+  const workDir = cache ? path.join(cache.dir, 'work') : await mkdtemp(path.join(tmpdir(), 'skein-bundle-'));
+  await mkdir(workDir, { recursive: true });
+  // Named after everything compiled into it (the trace destinations included), so two workers of one project that
+  // bundle different entries never write the same file: each webpack run reads its own. The name stays out of the
+  // build ID: module ids drop its digest (`module-ids.ts`) and the build ID hashes the code without its source map.
+  const entryFile = path.join(workDir, `workflows-${digest(entrySource).slice(0, 16)}.cjs`);
+  await writeIfChanged(entryFile, entrySource);
+  const stubsText = stubs === null ? null : JSON.stringify(stubs);
+  let stubsFile = '';
+  if (stubsText !== null) {
+    stubsFile = path.join(workDir, `stubs-${digest(stubsText).slice(0, 16)}.json`);
+    await writeIfChanged(stubsFile, stubsText);
+  }
+  const loaderOptions: StubLoaderOptions = { stubsFile, stubSpecModule: new URL('./stub-spec.js', import.meta.url).href, coreWorkflowEntry: core };
+  const run: WebpackRun = { entryFile, loaderOptions, roots, activityFiles: [...activityFiles] };
+  const configKey =
+    stubsText === null ? '' : digest(stableText({ format: 1, tools: toolVersions(), roots, entrySource, stubs: stubsText, options: keyedBundlerOptions(run) }));
+  return {
+    run,
+    configKey,
+    stubbed: new Set(Object.keys(stubs ?? {})),
+    cache,
+    dispose: async () => {
+      if (!cache) await rm(workDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Whether webpack's persistent cache of `cache` holds anything (a cold one costs a build time: see `bundleWorkflows`). */
+const webpackCacheWarm = (cache: BundleCache | null): boolean => cache !== null && existsSync(cache.webpackDir) && readdirSync(cache.webpackDir).length > 0;
+
+/**
+ * A bundling begun before the project's modules are imported (`beginBundle`): webpack resolves and compiles the
+ * workflow graph from what discovery read while the worker imports the definitions; `bundleWorkflows` with it as
+ * `BundleSettings.early` hands over the stubs, or ends it when the import found a different entry.
+ */
+export interface EarlyBundle {
+  /** The run begun, with deferred stubs. */
+  readonly run: WebpackRun;
+  /** The bundling process's run; settles once that process has exited. */
+  readonly result: Promise<WebpackResult>;
+  provideStubs(stubsFile: string): void;
+  cancel(): Promise<void>;
+}
+
+/**
+ * Begins bundling `manifest`'s workflows in `process` (started earlier, `startWebpackProcess`) before anything is
+ * imported: the entry module from the workflows as discovery read them (`declaredEntryWorkflow`), every activity file
+ * of the manifest stubbed, the stubs themselves deferred until `bundleWorkflows` has imported their facts. Only where a
+ * miss would build without webpack's persistent cache (none yet, or the cache off), as in a fresh container: a warm
+ * webpack cache needs the bundle's key, which needs the stubs. Returns null (and ends `process`) otherwise.
+ * Pass the same `settings` to `bundleWorkflows`.
+ */
+export async function beginBundle(manifest: Manifest, settings: BundleSettings, process: WebpackProcess): Promise<EarlyBundle | null> {
+  const roots = [manifest.root, ...manifest.packages.map((p) => p.root)];
+  const cache = bundleCacheOf(manifest.root, settings);
+  if (cache === null || webpackCacheWarm(cache)) {
+    await process.cancel();
+    return null;
+  }
+  const files = [...manifest.workflows.flatMap((w) => w.activities), ...manifest.sharedActivities].map((a) => a.file);
+  const plan = await planBundle(manifest.workflows.map(declaredEntryWorkflow), null, realFilesOnce(files), roots, settings);
+  const { sent, result } = process.run(plan.run);
+  result.catch(() => {});
+  await sent;
+  return { run: plan.run, result, provideStubs: (file) => process.provideStubs(file), cancel: () => process.cancel() };
+}
+
+/** Real paths of `files`, each once, in order (an activity file of several activities is one stubbed module). */
+function realFilesOnce(files: readonly string[]): string[] {
+  return [...new Set(files.map((f) => realpathSync.native(f)))];
+}
+
+/** Whether an early bundle's run makes the bundle `plan` would: the same entry module, roots and stubbed files. */
+function sameBundle(early: WebpackRun, plan: WebpackRun): boolean {
+  const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && new Set(a).size === new Set([...a, ...b]).size;
+  return early.entryFile === plan.entryFile && sameList(early.roots, plan.roots) && sameList(early.activityFiles, plan.activityFiles);
+}
+
 /**
  * Bundles every workflow of the project with Temporal's bundler (webpack), through the bundle cache
  * (`BundleCache`, under `settings.cacheDir`):
@@ -90,22 +205,16 @@ function toolVersions(): Record<string, string> {
  *   first, so `@skein/core` and packages offering a workflow-safe entry use it;
  * - every steps, evaluators and shared-activity file (by `classifyFile`, discovery's file conventions) is
  *   replaced by activity stubs (`stub-loader.cts`).
- * webpack runs in a child process that has exited when this resolves (`runWebpackIsolated`).
+ * webpack runs in a child process that has exited when this resolves (`startWebpackProcess`). With
+ * `settings.early` (`beginBundle`), that process is the one already under way when it bundles the same entry; it is
+ * ended otherwise (a cache hit, or an entry that importing changed).
  * The cache key covers the generated entry module, the stubs, the full bundler options (including whatever
  * the webpack configuration hook sets), tool versions, and the content of every file webpack read except the
  * activity files the stubs stand for (so editing a step's body reuses the bundle).
  * @throws WorkerStartupError carrying webpack's own error text when bundling fails.
  */
-export async function bundleWorkflows(project: LoadedProject, settings: BundleSettings = {}): Promise<WorkflowBundleResult> {
-  const core = coreWorkflowEntry();
-  const cache =
-    settings.cacheDir === false
-      ? null
-      : new BundleCache(path.resolve(settings.cacheDir ?? path.join(project.manifest.root, '.skein', 'bundles')), settings.digests);
-  const entrySource = workflowEntrySource(project.workflows, core, {
-    ...(settings.traceDir ? { traceDir: settings.traceDir } : {}),
-    ...(settings.traceRemote ? { traceRemote: settings.traceRemote } : {}),
-  });
+export async function bundleWorkflows(project: LoadedProject, settings: BundleSettings & { early?: EarlyBundle | null } = {}): Promise<WorkflowBundleResult> {
+  const { early } = settings;
   const stubs = Object.fromEntries(
     [...project.activityFiles]
       .sort(([a], [b]) => a.localeCompare(b))
@@ -114,57 +223,45 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
         acts.map((a): StubSpec => ({ exportName: a.entry.exportName, name: a.facts.name, kind: a.facts.kind, activityOptions: a.facts.activityOptions })),
       ]),
   );
-  const stubsText = JSON.stringify(stubs);
-  // Generated inputs live at content-named paths, stable across restarts (webpack's cache keys on paths).
-  const workDir = cache ? path.join(cache.dir, 'work') : await mkdtemp(path.join(tmpdir(), 'skein-bundle-'));
-  await mkdir(workDir, { recursive: true });
-  // Named after everything compiled into it (the trace destinations included), so two workers of one project that
-  // bundle different entries never write the same file: each webpack run reads its own. The name stays out of the
-  // build ID: module ids drop its digest (`module-ids.ts`) and the build ID hashes the code without its source map.
-  const entryFile = path.join(workDir, `workflows-${digest(entrySource).slice(0, 16)}.cjs`);
-  const stubsFile = path.join(workDir, `stubs-${digest(stubsText).slice(0, 16)}.json`);
-  await writeIfChanged(entryFile, entrySource);
-  await writeIfChanged(stubsFile, stubsText);
-  const loaderOptions: StubLoaderOptions = { stubsFile, stubSpecModule: new URL('./stub-spec.js', import.meta.url).href, coreWorkflowEntry: core };
-  const run: WebpackRun = {
-    entryFile,
-    loaderOptions,
-    roots: [project.manifest.root, ...project.manifest.packages.map((p) => p.root)],
-    activityFiles: [...project.activityFiles.keys()],
-  };
-  const configKey = digest(
-    stableText({
-      format: 1,
-      tools: toolVersions(),
-      roots: run.roots,
-      entrySource,
-      stubs: stubsText,
-      options: keyedBundlerOptions(run),
-    }),
-  );
-  if (cache) {
-    const code = await cache.lookup(configKey);
-    if (code !== null) return { code, cache: 'hit' };
-  }
-  const persistent = cache ? { dir: cache.webpackDir, version: configKey } : undefined;
-  // webpack's cache costs a cold build time (snapshots, serialization): with none yet, build without it and
-  // fill it later in the background; with one, rebuild from it.
-  const warmWebpack = persistent !== undefined && existsSync(persistent.dir) && readdirSync(persistent.dir).length > 0;
+  const roots = [project.manifest.root, ...project.manifest.packages.map((p) => p.root)];
+  const plan = await planBundle(project.workflows.map(entryWorkflowOf), stubs, [...project.activityFiles.keys()], roots, settings);
+  const { run, configKey, cache } = plan;
+  let taken = early && sameBundle(early.run, run) ? early : undefined;
   try {
-    // In a process of its own that has exited before the worker serves: webpack's memory never stays in the serving process.
-    const built = await runWebpackIsolated(warmWebpack ? { ...run, persistent } : run);
+    if (cache) {
+      const code = await cache.lookup(configKey);
+      if (code !== null) return { code, cache: 'hit' };
+    }
+    const persistent = cache ? { dir: cache.webpackDir, version: configKey } : undefined;
+    // webpack's cache costs a cold build time (snapshots, serialization): with none yet, build without it and
+    // fill it later in the background; with one, rebuild from it.
+    const warmWebpack = persistent !== undefined && webpackCacheWarm(cache);
+    if (warmWebpack) taken = undefined;
+    // An early run this bundling does not take ends before another starts: never two webpack processes at once.
+    if (early && !taken) await early.cancel();
+    let built: WebpackResult;
+    try {
+      if (taken) {
+        taken.provideStubs(run.loaderOptions.stubsFile);
+        built = await taken.result;
+      } else {
+        // In a process of its own that has exited before the worker serves: webpack's memory never stays in the serving process.
+        built = await runWebpackIsolated(warmWebpack ? { ...run, persistent } : run);
+      }
+    } catch (err) {
+      throw new WorkerStartupError(`Bundling workflow code failed:\n${(err as Error).message}`, (err as Error).stack);
+    }
     const code = built.code;
     if (!cache || !persistent) return { code, cache: 'off' };
     const persist = built.close ?? (() => primeWebpackCache({ ...run, persistent }));
     // An activity file's bundle form is its stubs (in the configuration key), not its content: editing a step's
     // body leaves the bundle as it is.
-    const storeError = await cache.store(configKey, code, { ...built.inputs, covered: new Set(Object.keys(stubs)) });
+    const storeError = await cache.store(configKey, code, { ...built.inputs, covered: plan.stubbed });
     const result: WorkflowBundleResult = { code, cache: 'miss', persist, persistDetached: !built.close };
     return storeError ? { ...result, storeError } : result;
-  } catch (err) {
-    throw new WorkerStartupError(`Bundling workflow code failed:\n${(err as Error).message}`, (err as Error).stack);
   } finally {
-    if (!cache) await rm(workDir, { recursive: true, force: true });
+    if (early && early !== taken) await early.cancel();
+    await plan.dispose();
   }
 }
 

@@ -1,5 +1,35 @@
 import type { RemoteTraceLocation } from '@skein/names/traces';
+import type { WorkflowEntry } from '@skein/discovery';
 import type { LoadedWorkflow } from '../host/load.js';
+
+/** A workflow as the generated entry module exports it: its type, its aliases, its module and the binding holding it. */
+export interface EntryWorkflow {
+  name: string;
+  aliases: readonly string[];
+  file: string;
+  /** The export of `file` that holds the definition (`default` or a name). */
+  binding: string;
+}
+
+/** The entry form of an imported workflow: its definition's name and aliases, the binding found holding it. */
+export const entryWorkflowOf = (wf: LoadedWorkflow): EntryWorkflow => ({
+  name: wf.facts.name,
+  aliases: wf.facts.aliases,
+  file: wf.entry.file,
+  binding: wf.binding,
+});
+
+/**
+ * The entry form of a workflow as discovery read it, before anything is imported (for a bundle begun early): the
+ * same as `entryWorkflowOf` of its import unless its definition computes a name or aliases that static reading gave
+ * otherwise, or another export holds it first.
+ */
+export const declaredEntryWorkflow = (entry: WorkflowEntry): EntryWorkflow => ({
+  name: entry.name,
+  aliases: entry.aliases,
+  file: entry.file,
+  binding: entry.localExport,
+});
 
 /**
  * Source of the generated module the workflow bundle is built from (CommonJS, written as a `.cjs` file): one
@@ -16,7 +46,7 @@ import type { LoadedWorkflow } from '../host/load.js';
  * from ESM (`__esModule`) by name; a CommonJS module's `default` is its `module.exports`.
  */
 export function workflowEntrySource(
-  workflows: LoadedWorkflow[],
+  workflows: readonly EntryWorkflow[],
   coreWorkflowEntry: string,
   settings: { traceDir?: string; traceRemote?: RemoteTraceLocation } = {},
 ): string {
@@ -30,13 +60,13 @@ export function workflowEntrySource(
   ];
   const exported = new Set<string>();
   for (const wf of workflows) {
-    lines.push(`type(${JSON.stringify(wf.facts.name)}, () => binding(require(${JSON.stringify(wf.entry.file)}), ${JSON.stringify(wf.binding)}));`);
-    exported.add(wf.facts.name);
+    lines.push(`type(${JSON.stringify(wf.name)}, () => binding(require(${JSON.stringify(wf.file)}), ${JSON.stringify(wf.binding)}));`);
+    exported.add(wf.name);
   }
   for (const wf of workflows) {
-    for (const alias of wf.facts.aliases) {
+    for (const alias of wf.aliases) {
       if (exported.has(alias)) continue;
-      lines.push(`Object.defineProperty(exports, ${JSON.stringify(alias)}, { enumerable: true, get: () => exports[${JSON.stringify(wf.facts.name)}] });`);
+      lines.push(`Object.defineProperty(exports, ${JSON.stringify(alias)}, { enumerable: true, get: () => exports[${JSON.stringify(wf.name)}] });`);
       exported.add(alias);
     }
   }

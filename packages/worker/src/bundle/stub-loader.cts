@@ -27,15 +27,15 @@ function generate(specs: StubSpec[], coreWorkflowEntry: string): string {
 const stubFiles = new Map<string, Record<string, StubSpec[]>>();
 
 async function stubsFor(options: StubLoaderOptions, file: string): Promise<StubSpec[]> {
-  let known = stubFiles.get(options.stubsFile);
+  const spec = () => import(options.stubSpecModule) as Promise<typeof import('./stub-spec.js')>;
+  // Deferred stubs (an empty path): webpack compiles the rest of the graph while the worker still imports the steps.
+  const stubsFile = options.stubsFile === '' ? await (await spec()).deferredStubsFile() : options.stubsFile;
+  let known = stubFiles.get(stubsFile);
   if (!known) {
-    known = JSON.parse(readFileSync(options.stubsFile, 'utf8')) as Record<string, StubSpec[]>;
-    stubFiles.set(options.stubsFile, known);
+    known = JSON.parse(readFileSync(stubsFile, 'utf8')) as Record<string, StubSpec[]>;
+    stubFiles.set(stubsFile, known);
   }
-  const listed = known[file];
-  if (listed) return listed;
-  const { stubsFromModule } = (await import(options.stubSpecModule)) as typeof import('./stub-spec.js');
-  return stubsFromModule(file);
+  return known[file] ?? (await spec()).stubsFromModule(file);
 }
 
 function stubLoader(this: LoaderContext): void {

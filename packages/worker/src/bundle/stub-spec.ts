@@ -14,7 +14,10 @@ export interface StubSpec {
  * the loader produced.
  */
 export interface StubLoaderOptions {
-  /** JSON file: real path of each activity file the worker loaded → its stubs (`Record<string, StubSpec[]>`). */
+  /**
+   * JSON file: real path of each activity file the worker loaded → its stubs (`Record<string, StubSpec[]>`). Empty
+   * for deferred stubs: the loader waits for the file `deferStubs`' resolver is given.
+   */
   stubsFile: string;
   /** URL of this module, whose `stubsFromModule()` serves activity files the stubs file does not list. */
   stubSpecModule: string;
@@ -36,4 +39,33 @@ export async function stubsFromModule(file: string): Promise<StubSpec[]> {
     }
   }
   return specs;
+}
+
+/**
+ * Where the deferred stubs file of this process's run is awaited. A global, not a module variable: the stub loader
+ * reaches this module through Node's own loader while the process that bundles may have loaded it through another
+ * (a test runner's), and both must see one promise.
+ */
+const DEFERRED = Symbol.for('skein.bundle.deferredStubsFile');
+type DeferredHolder = { [DEFERRED]?: Promise<string> };
+
+/**
+ * Defers the stubs of this process's next run (a run whose `StubLoaderOptions.stubsFile` is empty): the stub loader
+ * waits (`deferredStubsFile`) until the returned function is called with the stubs file's path. Called with `''`, the
+ * loader fails its modules instead (a run abandoned before its stubs were known).
+ */
+export function deferStubs(): (stubsFile: string) => void {
+  let provide!: (stubsFile: string) => void;
+  (globalThis as DeferredHolder)[DEFERRED] = new Promise<string>((resolve) => (provide = resolve));
+  return provide;
+}
+
+/**
+ * The stubs file of a run with deferred stubs, once `deferStubs`' resolver has it.
+ * @throws Error when no stubs were deferred in this process, or the run was abandoned.
+ */
+export async function deferredStubsFile(): Promise<string> {
+  const file = await (globalThis as DeferredHolder)[DEFERRED];
+  if (!file) throw new Error('the stubs of this bundle were never provided');
+  return file;
 }

@@ -8,24 +8,48 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { enableTypeScriptSources } from '../host/typescript/resolve-hook.js';
+import { deferStubs } from './stub-spec.js';
 import { runWebpack, type WebpackResult, type WebpackRun } from './webpack.js';
 
 /** What the bundling process sends back: the bundle and the files it read, or the error that stopped it. */
 export type WebpackProcessResult = { code: string; inputs: WebpackResult['inputs'] } | { error: { message: string; stack?: string } };
 
+/** What the bundling process receives: the run to make, then (for a run with deferred stubs) the stubs file. */
+export type WebpackProcessMessage = { run: WebpackRun } | { stubsFile: string };
+
 /** How much of the bundling process's stderr is kept to explain a crash (bytes). */
 const STDERR_KEPT = 8 * 1024;
 
 /**
- * Runs `runWebpack(run)` in a child process and resolves once that process has exited. webpack's persistent cache
- * (`run.persistent`) is read but not written there (the result has no `close`): writing it is left to the detached
- * priming process (`primeWebpackCache`), off the worker's critical path. The child gets this process's environment
- * and none of its Node flags (a worker's heap limits are sized for serving, not for webpack). Under a TypeScript
- * runner (sources, tests) it runs in this process, as `runWebpack` does, `close` included.
- * @throws Error whose message is webpack's own error text when bundling fails, or naming how the process ended.
+ * A bundling process started ahead of its run (`startWebpackProcess`): it loads webpack and Temporal's bundler while
+ * the caller still validates and imports, then makes one run.
  */
-export async function runWebpackIsolated(run: WebpackRun): Promise<WebpackResult> {
-  if (import.meta.url.endsWith('.ts')) return runWebpack(run);
+export interface WebpackProcess {
+  /**
+   * Starts the one run of this process. With `run.loaderOptions.stubsFile` empty (deferred stubs), webpack resolves
+   * and compiles the workflow graph at once and its stub loader waits for `provideStubs` before it emits any
+   * activity file's stubs.
+   * @returns `sent`: resolves once the run has reached the process (a busy event loop here would otherwise hold
+   *   it back); `result`: resolves once the process has exited, as `runWebpackIsolated`, or rejects with webpack's
+   *   error text.
+   */
+  run(run: WebpackRun): { sent: Promise<void>; result: Promise<WebpackResult> };
+  /** The stubs file of a run started with deferred stubs (see `run`). */
+  provideStubs(stubsFile: string): void;
+  /** Ends the process without a bundle (the run, if any, rejects); resolves once it has exited. */
+  cancel(): Promise<void>;
+}
+
+/**
+ * Forks the bundling process at once (`webpack-process-main.ts`); it idles, webpack loaded, until `run`. The child gets
+ * this process's environment and none of its Node flags (a worker's heap limits are sized for serving, not for
+ * webpack). webpack's persistent cache (`run.persistent`) is read but not written there (the result has no `close`):
+ * writing it is left to the detached priming process (`primeWebpackCache`). Under a TypeScript runner (sources,
+ * tests) the run happens in this process, as `runWebpack` does, `close` included.
+ */
+export function startWebpackProcess(): WebpackProcess {
+  if (import.meta.url.endsWith('.ts')) return inProcess();
   const child = fork(fileURLToPath(new URL('./webpack-process-main.js', import.meta.url)), [], {
     execArgv: [],
     serialization: 'advanced',
@@ -41,18 +65,61 @@ export async function runWebpackIsolated(run: WebpackRun): Promise<WebpackResult
     void exited.then(() => resolve(undefined));
   });
   child.once('error', () => {});
-  try {
-    child.send({ run });
-    const result = await answer;
-    const [code, signal] = await exited;
-    if (result && 'code' in result) return { code: result.code, inputs: result.inputs };
-    if (result) throw Object.assign(new Error(result.error.message), result.error.stack ? { stack: result.error.stack } : {});
-    throw new Error(`the bundling process ended (${signal ?? `exit code ${String(code)}`}) without a bundle${stderr ? `:\n${stderr.trim()}` : ''}`);
-  } finally {
+  const send = (message: WebpackProcessMessage) =>
+    new Promise<void>((resolve) => {
+      if (child.connected) child.send(message, () => resolve());
+      else resolve();
+    });
+  const end = async () => {
     // The bundling process's memory is released only once it has exited: never serve before that.
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGKILL');
       await exited;
     }
-  }
+  };
+  return {
+    run(run) {
+      const sent = send({ run });
+      const result = (async () => {
+        try {
+          const result = await answer;
+          const [code, signal] = await exited;
+          if (result && 'code' in result) return { code: result.code, inputs: result.inputs };
+          if (result) throw Object.assign(new Error(result.error.message), result.error.stack ? { stack: result.error.stack } : {});
+          throw new Error(`the bundling process ended (${signal ?? `exit code ${String(code)}`}) without a bundle${stderr ? `:\n${stderr.trim()}` : ''}`);
+        } finally {
+          await end();
+        }
+      })();
+      return { sent, result };
+    },
+    provideStubs: (stubsFile) => void send({ stubsFile }),
+    cancel: end,
+  };
+}
+
+/**
+ * `startWebpackProcess` under a TypeScript runner: the run in this process, deferred stubs through `deferStubs`, with
+ * the TypeScript sources resolvable from Node's own loader as in the bundling process (the stub loader imports one).
+ */
+function inProcess(): WebpackProcess {
+  enableTypeScriptSources();
+  let provide: ((stubsFile: string) => void) | undefined;
+  return {
+    run(run) {
+      if (run.loaderOptions.stubsFile === '') provide = deferStubs();
+      return { sent: Promise.resolve(), result: runWebpack(run) };
+    },
+    provideStubs: (stubsFile) => provide?.(stubsFile),
+    cancel: async () => provide?.(''),
+  };
+}
+
+/**
+ * Runs `runWebpack(run)` in a child process of its own (`startWebpackProcess`) and resolves once that process has
+ * exited.
+ * @throws Error whose message is webpack's own error text when bundling fails, or naming how the process ended.
+ */
+export async function runWebpackIsolated(run: WebpackRun): Promise<WebpackResult> {
+  return startWebpackProcess().run(run).result;
 }

@@ -273,6 +273,12 @@ export async function runWebpack(run: WebpackRun): Promise<WebpackResult> {
           // A one-shot run: webpack's in-memory cache (development mode's default) only serves a second compilation.
           config.cache = false;
         }
+        if (run.loaderOptions.stubsFile === '') {
+          // Deferred stubs: every activity module waits in its loader until the stubs arrive. webpack builds at most
+          // `parallelism` modules at a time (100 by default), so waiting modules would soon hold every slot and stop
+          // the rest of the graph. The order modules are built in does not change the bundle.
+          config.parallelism = 1_000_000;
+        }
         config.plugins = [
           ...(config.plugins ?? []),
           fastRunPlugin(entryModules(config)),

@@ -1,7 +1,8 @@
 import type { RemoteTraceLocation } from '@skein/names/traces';
 import type { Manifest, ShapeSet } from '@skein/discovery';
 import type { Logger } from 'pino';
-import { bundleWorkflows } from '../../bundle/bundle.js';
+import { beginBundle, bundleWorkflows, type BundleSettings, type EarlyBundle } from '../../bundle/bundle.js';
+import { startWebpackProcess } from '../../bundle/webpack-process.js';
 import { openStartupCaches, startupCacheDir } from '../../cache/startup-caches.js';
 import { bundleCacheDirOf, loadWorkerConfig, traceDirOf } from '../../host/config.js';
 import { loadProject, type LoadedProject } from '../../host/load.js';
@@ -50,29 +51,39 @@ export interface PrepareOptions {
  */
 export async function prepareProject(projectDir: string, options: PrepareOptions): Promise<PreparedProject> {
   enableTypeScriptSources();
-  const startupDir = startupCacheDir(projectDir, options.startupCache);
-  const caches = startupDir === false ? undefined : openStartupCaches(startupDir);
-  const checked = await finishProjectCheck(beginProjectCheck(projectDir, caches, { shapes: options.shapes === true }), options.logger);
-  const manifest = checked.manifest;
-  const project = await loadProject(manifest, caches);
-  const config = loadWorkerConfig();
-  const traceDir = traceDirOf(manifest.root, options.traceDir, config.traceDir);
-  // The same S3 destination a worker starting on the project would compile in.
-  const traceRemote = (await traceRemoteOf(config.trace))?.remote ?? null;
-  const bundled = await bundleWorkflows(project, {
-    ...(traceDir ? { traceDir } : {}),
-    ...(traceRemote ? { traceRemote } : {}),
-    cacheDir: bundleCacheDirOf(manifest.root, options.bundleCache, config.bundleCache),
-    ...(caches ? { digests: caches.digests } : {}),
-  });
-  await caches?.digests.save();
-  return {
-    manifest,
-    project,
-    workflowCode: bundled.code,
-    traceDir,
-    traceRemote,
-    bundleCache: bundled.cache,
-    ...(checked.shapes ? { shapes: checked.shapes } : {}),
-  };
+  // The bundling process loads webpack while the project is validated, and bundles while its modules are imported.
+  const bundler = startWebpackProcess();
+  let early: EarlyBundle | null = null;
+  try {
+    const startupDir = startupCacheDir(projectDir, options.startupCache);
+    const caches = startupDir === false ? undefined : openStartupCaches(startupDir);
+    const checked = await finishProjectCheck(beginProjectCheck(projectDir, caches, { shapes: options.shapes === true }), options.logger);
+    const manifest = checked.manifest;
+    const config = loadWorkerConfig();
+    const traceDir = traceDirOf(manifest.root, options.traceDir, config.traceDir);
+    // The same S3 destination a worker starting on the project would compile in.
+    const traceRemote = (await traceRemoteOf(config.trace))?.remote ?? null;
+    const settings: BundleSettings = {
+      ...(traceDir ? { traceDir } : {}),
+      ...(traceRemote ? { traceRemote } : {}),
+      cacheDir: bundleCacheDirOf(manifest.root, options.bundleCache, config.bundleCache),
+      ...(caches ? { digests: caches.digests } : {}),
+    };
+    early = await beginBundle(manifest, settings, bundler);
+    const project = await loadProject(manifest, caches);
+    const bundled = await bundleWorkflows(project, { ...settings, early });
+    await caches?.digests.save();
+    return {
+      manifest,
+      project,
+      workflowCode: bundled.code,
+      traceDir,
+      traceRemote,
+      bundleCache: bundled.cache,
+      ...(checked.shapes ? { shapes: checked.shapes } : {}),
+    };
+  } finally {
+    // Ended here when the check refused the project, an import failed, or the bundle came from the cache.
+    await (early ?? bundler).cancel();
+  }
 }
