@@ -61,6 +61,12 @@ export interface ValidateOptions {
    */
   shapes?: boolean;
   /**
+   * Told the manifest as soon as discovery has read the project, before the package rules and the shapes: the manifest
+   * the report will hold, not validated yet (for work that executes nothing of the project and can begin early, such as
+   * `skein build`'s bundling). Not called when the report comes from the cache without an analysis.
+   */
+  onManifest?: (manifest: Manifest) => void;
+  /**
    * A persistent per-file cache (`validate-workflow-package --cache`): unchanged files are neither parsed nor walked
    * again, and the report is the same as without it. `file`: the cache file (read at the start, written at the end
    * through a temporary file and a rename); `onWarning`: told once when the file is corrupted or not such a cache

@@ -76,6 +76,7 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
   // With a baseline, unchanged workflows keep the baseline's shape.
   if (options.baseline || options.shapes) prepareForShapes(session, realRoot, options.baseline);
   const manifest = await discover(realRoot, { session, mode });
+  options.onManifest?.(manifest);
   const packages = loadPackages(session, realRoot, manifest);
   const { graph, filesChecked } = runFiles({ linter, resolver, packages, classify: classifyFile });
   const versioning = options.baseline ? { baseline: options.baseline, current: shapesOf(session, manifest, options.baseline), root: realRoot } : undefined;

@@ -9,7 +9,8 @@ import { FileDigests } from '../src/cache/file-digests.js';
 import { openStartupCaches } from '../src/cache/startup-caches.js';
 import { ActivityDefinitions, loadProject, type LoadedProject } from '../src/host/load.js';
 import { beginStartupCheck } from '../src/check/check.js';
-import { checkProject, finishProjectCheck } from '../src/check/validate.js';
+import { beginProjectCheck, checkProject, finishProjectCheck } from '../src/check/validate.js';
+import type { Manifest } from '@skein/discovery';
 
 const repoModules = path.resolve(import.meta.dirname, '../../../node_modules');
 const logger = pino({ level: 'silent' });
@@ -68,6 +69,18 @@ describe("the startup validation through the validator's cache", () => {
     await write('greet/steps.js', stepSource('text.toUpperCase()'));
     expect((await checkProject(dir, logger, caches())).cache).toBe('miss');
     expect((await checkProject(dir, logger, caches())).cache).toBe('hit');
+  }, 60_000);
+
+  it('tells the discovered manifest before the check ends when it analyses the project, as a worker serves it; not on a stored report', async () => {
+    const told: Manifest[] = [];
+    const first = await finishProjectCheck(beginProjectCheck(dir, caches(), { onManifest: (m) => told.push(m) }), logger);
+    expect(first.cache).toBe('miss');
+    expect(told).toHaveLength(1);
+    expect(told[0]!.workflows.map((w) => w.name)).toEqual(first.manifest.workflows.map((w) => w.name));
+    expect(told[0]!.workflows.every((w) => w.activityTypes.length === 0)).toBe(true);
+    const again: Manifest[] = [];
+    expect((await finishProjectCheck(beginProjectCheck(dir, caches(), { onManifest: (m) => again.push(m) }), logger)).cache).toBe('hit');
+    expect(again).toEqual([]);
   }, 60_000);
 
   it('a check begun ahead of the worker answers from the stored report after a validation, and still refuses an edit that adds an error', async () => {

@@ -218,7 +218,7 @@ export function recordDigest(record: FileRecord, roles: readonly string[]): stri
  */
 export function keyOptions(options: ValidateOptions & { beforeAnalysis?: unknown }, maxFileBytes: number, mode: string): Record<string, unknown> {
   // `shapes` adds to the report and changes no finding: a validation with it and one without share records.
-  const { fs: _fs, cache: _cache, beforeAnalysis: _before, shapes: _shapes, ...rest } = options;
+  const { fs: _fs, cache: _cache, beforeAnalysis: _before, shapes: _shapes, onManifest: _onManifest, ...rest } = options;
   return { ...rest, maxFileBytes, mode };
 }
 

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { rememberReads } from '../cache/answers.js';
 import type { StartupCaches } from '../cache/startup-caches.js';
 import { WorkerStartupError } from './errors.js';
-import type { RecordedValidation } from './validate-thread.js';
+import type { OnManifest, RecordedValidation } from './validate-thread.js';
 
 /** The validated manifest, and whether the validation outcome came from the cache. */
 export interface CheckedProject {
@@ -44,13 +44,15 @@ export function startupValidationCacheFile(projectDir: string, caches: StartupCa
  * validator's cache (`validateWithCache`): an unchanged project's stored report is read and its answers checked (every
  * file's stat, each listing the validation made), and nothing of the analysis is loaded; after an edit only the edited
  * files are checked again. With `options.shapes`, a validation also derives every workflow's command shapes from its
- * parse (`CheckedProject.shapes`). The outcome's rejection is handled until `finishProjectCheck` takes it over.
+ * parse (`CheckedProject.shapes`). With `options.onManifest`, a validation that analyses the project tells it the
+ * discovered manifest before the rules have run (not validated yet: for work that executes nothing of the project).
+ * The outcome's rejection is handled until `finishProjectCheck` takes it over.
  */
-export function beginProjectCheck(projectDir: string, caches?: StartupCaches, options: { shapes?: boolean } = {}): ProjectCheck {
+export function beginProjectCheck(projectDir: string, caches?: StartupCaches, options: { shapes?: boolean; onManifest?: OnManifest } = {}): ProjectCheck {
   const dir = path.resolve(projectDir);
   const cacheFile = caches ? startupValidationCacheFile(dir, caches) : undefined;
   const outcome = import('./validate-thread.js').then((thread) =>
-    thread.validateIsolated(dir, { ...(cacheFile ? { cacheFile } : {}), shapes: options.shapes === true }),
+    thread.validateIsolated(dir, { ...(cacheFile ? { cacheFile } : {}), shapes: options.shapes === true }, options.onManifest),
   );
   outcome.catch(() => {});
   return { projectDir: dir, caches, outcome };

@@ -1,5 +1,6 @@
 import type { RemoteTraceLocation } from '@skein/names/traces';
 import type { Manifest, ShapeSet } from '@skein/discovery';
+import type { StartupCaches } from '../../cache/startup-caches.js';
 import type { Logger } from 'pino';
 import { beginBundle, bundleWorkflows, type BundleSettings, type EarlyBundle } from '../../bundle/bundle.js';
 import { startWebpackProcess } from '../../bundle/webpack-process.js';
@@ -51,39 +52,74 @@ export interface PrepareOptions {
  */
 export async function prepareProject(projectDir: string, options: PrepareOptions): Promise<PreparedProject> {
   enableTypeScriptSources();
-  // The bundling process loads webpack while the project is validated, and bundles while its modules are imported.
+  // The bundling process loads webpack while the project is validated, and compiles the workflow code from the
+  // discovered manifest while the rules run and the definitions are imported.
   const bundler = startWebpackProcess();
-  let early: EarlyBundle | null = null;
+  const config = loadWorkerConfig();
+  // The same S3 destination a worker starting on the project would compile in.
+  const traceRemote = traceRemoteOf(config.trace).then((t) => t?.remote ?? null);
+  traceRemote.catch(() => {});
+  let bundling: Promise<{ settings: BundleOutput; early: EarlyBundle | null }> | undefined;
+  /** Begins the bundling once, from the first manifest told (the discovered one, or the report's). */
+  const begin = (manifest: Manifest, caches: StartupCaches | undefined) => {
+    bundling ??= traceRemote.then(async (remote) => {
+      const settings = bundleOutput(manifest.root, remote, options, config, caches);
+      return { settings, early: await beginBundle(manifest, settings.bundle, bundler) };
+    });
+    bundling.catch(() => {});
+    return bundling;
+  };
   try {
     const startupDir = startupCacheDir(projectDir, options.startupCache);
     const caches = startupDir === false ? undefined : openStartupCaches(startupDir);
-    const checked = await finishProjectCheck(beginProjectCheck(projectDir, caches, { shapes: options.shapes === true }), options.logger);
+    const check = beginProjectCheck(projectDir, caches, { shapes: options.shapes === true, onManifest: (manifest) => void begin(manifest, caches) });
+    const checked = await finishProjectCheck(check, options.logger);
     const manifest = checked.manifest;
-    const config = loadWorkerConfig();
-    const traceDir = traceDirOf(manifest.root, options.traceDir, config.traceDir);
-    // The same S3 destination a worker starting on the project would compile in.
-    const traceRemote = (await traceRemoteOf(config.trace))?.remote ?? null;
-    const settings: BundleSettings = {
-      ...(traceDir ? { traceDir } : {}),
-      ...(traceRemote ? { traceRemote } : {}),
-      cacheDir: bundleCacheDirOf(manifest.root, options.bundleCache, config.bundleCache),
-      ...(caches ? { digests: caches.digests } : {}),
-    };
-    early = await beginBundle(manifest, settings, bundler);
+    // A report from the cache told no manifest before it: the bundling begins now.
+    const { settings, early } = await begin(manifest, caches);
     const project = await loadProject(manifest, caches);
-    const bundled = await bundleWorkflows(project, { ...settings, early });
+    const bundled = await bundleWorkflows(project, { ...settings.bundle, early });
     await caches?.digests.save();
     return {
       manifest,
       project,
       workflowCode: bundled.code,
-      traceDir,
-      traceRemote,
+      traceDir: settings.traceDir,
+      traceRemote: settings.traceRemote,
       bundleCache: bundled.cache,
       ...(checked.shapes ? { shapes: checked.shapes } : {}),
     };
   } finally {
     // Ended here when the check refused the project, an import failed, or the bundle came from the cache.
+    const early = bundling ? (await bundling.catch(() => null))?.early : null;
     await (early ?? bundler).cancel();
   }
+}
+
+/** Where a prepared project's bundle goes and what is compiled into it. */
+interface BundleOutput {
+  traceDir: string | null;
+  traceRemote: RemoteTraceLocation | null;
+  bundle: BundleSettings;
+}
+
+/** The trace destinations and bundle cache of the project at `root`, as a worker starting on it would use them. */
+function bundleOutput(
+  root: string,
+  traceRemote: RemoteTraceLocation | null,
+  options: PrepareOptions,
+  config: ReturnType<typeof loadWorkerConfig>,
+  caches: StartupCaches | undefined,
+): BundleOutput {
+  const traceDir = traceDirOf(root, options.traceDir, config.traceDir);
+  return {
+    traceDir,
+    traceRemote,
+    bundle: {
+      ...(traceDir ? { traceDir } : {}),
+      ...(traceRemote ? { traceRemote } : {}),
+      cacheDir: bundleCacheDirOf(root, options.bundleCache, config.bundleCache),
+      ...(caches ? { digests: caches.digests } : {}),
+    },
+  };
 }
