@@ -3,23 +3,31 @@
  * exited by the time the bundle is handed back, and webpack's heap never grows the caller's.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { prepareProject } from '@skein/worker';
 import { repoRoot } from '../support/stack.js';
 
-/** Command lines of this process's live child processes (Linux `/proc`). */
+/** Command lines of this process's live child processes (Linux `/proc`), each prefixed by its pid. */
 function children(): string[] {
   const pids = readdirSync('/proc/self/task').flatMap((tid) => readFileSync(`/proc/self/task/${tid}/children`, 'utf8').split(' ').filter(Boolean));
   return pids.map((pid) => {
     try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+      return `${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ')}`;
     } catch {
       return ''; // exited meanwhile
     }
   });
 }
+
+/** The bundling processes among `commands` (see `children`). */
+const bundlers = (commands: Iterable<string>) => [...commands].filter((c) => c.includes('webpack-process-main.js'));
+
+/** A bundle without its inline source map (which names the folder the generated entry was written to). */
+const withoutMap = (code: string) => code.replace(/\/\/# sourceMappingURL=\S+\s*$/, '');
 
 describe('bundling out of the serving process', () => {
   it('bundles in a child process that has exited when the bundle is returned; the caller’s heap stays small', async () => {
@@ -45,12 +53,40 @@ describe('bundling out of the serving process', () => {
       [...seen].some((c) => c.includes('webpack-process-main.js')),
       'webpack ran in a child process',
     ).toBe(true);
-    expect(
-      children().filter((c) => c.includes('webpack-process-main.js')),
-      'and that process has exited',
-    ).toEqual([]);
+    expect(bundlers(children()), 'and that process has exited').toEqual([]);
     // In this process, webpack's compilation adds about 150 MB to the heap of even this small project.
     expect(heapPeak).toBeLessThan(60 * 1024 * 1024);
+  }, 180_000);
+
+  it('with a cold bundle cache, bundles in one process begun with the validation, fed the discovered entry early: the same bundle', async () => {
+    const logger = pino({ level: 'silent' });
+    const project = path.join(repoRoot, 'fixtures/projects/api-suite');
+    const plain = await prepareProject(project, { logger, bundleCache: false, startupCache: false });
+    const cacheDir = await mkdtemp(path.join(tmpdir(), 'skein-early-bundle-'));
+    const seen = new Set<string>();
+    const sampler = setInterval(() => bundlers(children()).forEach((c) => seen.add(c)), 15);
+    try {
+      const early = await prepareProject(project, { logger, bundleCache: cacheDir, startupCache: false });
+      expect(early.bundleCache).toBe('miss');
+      expect(withoutMap(early.workflowCode)).toBe(withoutMap(plain.workflowCode));
+    } finally {
+      clearInterval(sampler);
+      await rm(cacheDir, { recursive: true, force: true });
+    }
+    expect(seen.size, 'one bundling process: the early run was taken').toBe(1);
+    expect(bundlers(children())).toEqual([]);
+  }, 180_000);
+
+  it('ends the bundling process begun with the validation when the project is refused', async () => {
+    const cacheDir = await mkdtemp(path.join(tmpdir(), 'skein-early-bundle-'));
+    try {
+      await expect(
+        prepareProject(path.join(repoRoot, 'fixtures/projects/invalid'), { logger: pino({ level: 'silent' }), bundleCache: cacheDir, startupCache: false }),
+      ).rejects.toThrow(/error\(s\) in workflow packages/);
+    } finally {
+      await rm(cacheDir, { recursive: true, force: true });
+    }
+    expect(bundlers(children())).toEqual([]);
   }, 180_000);
 
   it('reports webpack’s own error text when bundling fails in the child process', async () => {
@@ -67,6 +103,6 @@ describe('bundling out of the serving process', () => {
         activityFiles: [],
       }),
     ).rejects.toThrow(/no-such-entry\.cjs/);
-    expect(children().filter((c) => c.includes('webpack-process-main.js'))).toEqual([]);
+    expect(bundlers(children())).toEqual([]);
   }, 180_000);
 });

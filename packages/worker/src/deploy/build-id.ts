@@ -94,6 +94,24 @@ export function resolveBuildId(override: string | undefined, compute: () => stri
   return id;
 }
 
+/** How many files `digestProjectCode` hashes between two turns of the event loop. */
+const DIGEST_BATCH = 64;
+
+/**
+ * Reads and hashes into `digests` every code file the build ID of `roots` covers (see `computeBuildId`), giving the
+ * event loop a turn every `DIGEST_BATCH` files: done while another process works (webpack), a later `computeBuildId`
+ * with the same `digests` then only looks them up.
+ */
+export async function digestProjectCode(roots: readonly string[], digests: FileDigests): Promise<void> {
+  for (const root of roots.map((r) => realpathSync(path.resolve(r)))) {
+    const files = codeFiles(root);
+    for (let i = 0; i < files.length; i += DIGEST_BATCH) {
+      for (const file of files.slice(i, i + DIGEST_BATCH)) digests.digest(file);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+}
+
 /**
  * The code files under `root` (real paths, sorted), skipping `node_modules`, dot-folders, `__tests__`, tests and
  * `.d.ts` files; symlinks leading out of `root` are not followed.

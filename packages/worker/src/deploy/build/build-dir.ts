@@ -109,7 +109,7 @@ export async function writeBuild(
   // Without its record a half-written build is refused as incomplete.
   await rm(path.join(dir, BUILD_RECORD), { force: true });
   const facts: ProjectFacts = projectFacts(project);
-  const buildId = projectBuildId(manifest, workflowCode, traceDir);
+  const buildId = projectBuildId(manifest, workflowCode, traceDir, prepared.digests);
   const deployment = { name: options.deploymentName ?? options.catalog, buildId };
   const contents: Record<string, string> = {
     [FILES.bundle]: workflowCode,

@@ -1,6 +1,8 @@
 import type { RemoteTraceLocation } from '@skein/names/traces';
 import type { Manifest, ShapeSet } from '@skein/discovery';
 import type { StartupCaches } from '../../cache/startup-caches.js';
+import { FileDigests } from '../../cache/file-digests.js';
+import { digestProjectCode } from '../build-id.js';
 import type { Logger } from 'pino';
 import { beginBundle, bundleWorkflows, type BundleSettings, type EarlyBundle } from '../../bundle/bundle.js';
 import { startWebpackProcess } from '../../bundle/webpack-process.js';
@@ -25,6 +27,8 @@ export interface PreparedProject {
   bundleCache: 'hit' | 'miss' | 'off';
   /** With `PrepareOptions.shapes`, when the project was validated now: every workflow's command shapes. */
   shapes?: ShapeSet;
+  /** The file digests of this preparation, the project's code files among them: its build ID reads through them. */
+  digests: FileDigests;
 }
 
 /** Options of `prepareProject`; each defaults as for `startWorker` (environment, then `<projectDir>/.skein/...`). */
@@ -78,7 +82,11 @@ export async function prepareProject(projectDir: string, options: PrepareOptions
     // A report from the cache told no manifest before it: the bundling begins now.
     const { settings, early } = await begin(manifest, caches);
     const project = await loadProject(manifest, caches);
-    const bundled = await bundleWorkflows(project, { ...settings.bundle, early });
+    const digests = settings.bundle.digests ?? new FileDigests(null);
+    const bundling = bundleWorkflows(project, { ...settings.bundle, digests, early });
+    // webpack works in its process meanwhile: the build ID's files are hashed now, not after it.
+    await digestProjectCode([manifest.root, ...manifest.packages.map((p) => p.root)], digests);
+    const bundled = await bundling;
     await caches?.digests.save();
     return {
       manifest,
@@ -88,6 +96,7 @@ export async function prepareProject(projectDir: string, options: PrepareOptions
       traceRemote: settings.traceRemote,
       bundleCache: bundled.cache,
       ...(checked.shapes ? { shapes: checked.shapes } : {}),
+      digests,
     };
   } finally {
     // Ended here when the check refused the project, an import failed, or the bundle came from the cache.

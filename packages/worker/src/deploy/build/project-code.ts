@@ -9,12 +9,21 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Manifest } from '@skein/discovery';
+import type { FileDigests } from '../../cache/file-digests.js';
 import { computeBuildId } from '../build-id.js';
 import { BUILD_FILES, BUILD_RECORD } from './build-files.js';
 
-/** The build ID of `manifest`'s project with `workflowCode` as its bundle and `traceDir` compiled into it (see `computeBuildId`). */
-export function projectBuildId(manifest: Pick<Manifest, 'root' | 'packages'>, workflowCode: string, traceDir: string | null): string {
-  return computeBuildId({ workflowCode, roots: [manifest.root, ...manifest.packages.map((p) => p.root)], ...(traceDir ? { locations: [traceDir] } : {}) });
+/**
+ * The build ID of `manifest`'s project with `workflowCode` as its bundle and `traceDir` compiled into it (see
+ * `computeBuildId`), reading files through `digests` when given.
+ */
+export function projectBuildId(manifest: Pick<Manifest, 'root' | 'packages'>, workflowCode: string, traceDir: string | null, digests?: FileDigests): string {
+  return computeBuildId({
+    workflowCode,
+    roots: [manifest.root, ...manifest.packages.map((p) => p.root)],
+    ...(traceDir ? { locations: [traceDir] } : {}),
+    ...(digests ? { digests } : {}),
+  });
 }
 
 /**
