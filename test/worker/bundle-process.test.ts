@@ -3,7 +3,7 @@
  * exited by the time the bundle is handed back, and webpack's heap never grows the caller's.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -85,6 +85,41 @@ describe('bundling out of the serving process', () => {
       ).rejects.toThrow(/error\(s\) in workflow packages/);
     } finally {
       await rm(cacheDir, { recursive: true, force: true });
+    }
+    expect(bundlers(children())).toEqual([]);
+  }, 180_000);
+
+  it('reports webpack’s own error from a bundling begun early, and leaves no process behind', async () => {
+    // Node imports the dependency (its `node` export condition); webpack, resolving with the bundle's conditions, cannot.
+    const dir = await mkdtemp(path.join(tmpdir(), 'skein-early-bundle-error-'));
+    const write = async (rel: string, text: string) => {
+      await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+      await writeFile(path.join(dir, rel), text);
+    };
+    try {
+      await write(
+        'package.json',
+        JSON.stringify({ name: 'node-only-probe', version: '1.0.0', type: 'module', private: true, dependencies: { 'node-only': '1.0.0' } }),
+      );
+      await write(
+        'node_modules/node-only/package.json',
+        JSON.stringify({ name: 'node-only', version: '1.0.0', type: 'module', exports: { node: './index.js' } }),
+      );
+      await write('node_modules/node-only/index.js', `export const hello = (n) => 'hello ' + n;\n`);
+      for (const dep of ['@skein', 'zod']) await symlink(path.join(repoRoot, 'node_modules', dep), path.join(dir, 'node_modules', dep));
+      await write(
+        'greet/workflow.js',
+        `import { workflow } from '@skein/core';\nimport { hello } from 'node-only';\nimport { shout } from './steps.js';\nexport default workflow({ name: 'greet', fn: async (input) => shout(hello(input.name)) });\n`,
+      );
+      await write(
+        'greet/steps.js',
+        `import { step } from '@skein/core';\nexport const shout = step({ name: 'shout', fn: async (text) => text.toUpperCase() });\n`,
+      );
+      await expect(prepareProject(dir, { logger: pino({ level: 'silent' }), startupCache: false })).rejects.toThrow(
+        /^Bundling workflow code failed:[\s\S]*"\." is not exported under the conditions/,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
     expect(bundlers(children())).toEqual([]);
   }, 180_000);

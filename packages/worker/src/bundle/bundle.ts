@@ -165,26 +165,27 @@ export interface EarlyBundle {
 }
 
 /**
- * Begins bundling `manifest`'s workflows in `process` (started earlier, `startWebpackProcess`) before anything is
+ * Begins bundling `manifest`'s workflows in `bundler` (started earlier, `startWebpackProcess`) before anything is
  * imported: the entry module from the workflows as discovery read them (`declaredEntryWorkflow`), every activity file
- * of the manifest stubbed, the stubs themselves deferred until `bundleWorkflows` has imported their facts. Only where a
- * miss would build without webpack's persistent cache (none yet, or the cache off), as in a fresh container: a warm
- * webpack cache needs the bundle's key, which needs the stubs. Returns null (and ends `process`) otherwise.
- * Pass the same `settings` to `bundleWorkflows`.
+ * of the manifest stubbed, the stubs themselves deferred until `bundleWorkflows` has imported their facts. Only with
+ * the bundle cache on and webpack's persistent cache not written yet, as in a fresh container: a warm webpack cache
+ * needs the bundle's key, which needs the stubs (and without the bundle cache the entry lives in a folder of each
+ * run's own). Returns null (and ends `bundler`) otherwise. Pass the same `settings` to `bundleWorkflows`.
+ * @returns once the run has reached the bundling process.
  */
-export async function beginBundle(manifest: Manifest, settings: BundleSettings, process: WebpackProcess): Promise<EarlyBundle | null> {
+export async function beginBundle(manifest: Manifest, settings: BundleSettings, bundler: WebpackProcess): Promise<EarlyBundle | null> {
   const roots = [manifest.root, ...manifest.packages.map((p) => p.root)];
   const cache = bundleCacheOf(manifest.root, settings);
   if (cache === null || webpackCacheWarm(cache)) {
-    await process.cancel();
+    await bundler.cancel();
     return null;
   }
   const files = [...manifest.workflows.flatMap((w) => w.activities), ...manifest.sharedActivities].map((a) => a.file);
   const plan = await planBundle(manifest.workflows.map(declaredEntryWorkflow), null, realFilesOnce(files), roots, settings);
-  const { sent, result } = process.run(plan.run);
+  const { sent, result } = bundler.run(plan.run);
   result.catch(() => {});
   await sent;
-  return { run: plan.run, result, provideStubs: (file) => process.provideStubs(file), cancel: () => process.cancel() };
+  return { run: plan.run, result, provideStubs: (file) => bundler.provideStubs(file), cancel: () => bundler.cancel() };
 }
 
 /** Real paths of `files`, each once, in order (an activity file of several activities is one stubbed module). */

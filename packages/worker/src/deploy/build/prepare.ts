@@ -50,7 +50,11 @@ export interface PrepareOptions {
 /**
  * Validates the project at `projectDir` (refusing it on any error), imports its definitions and bundles its
  * workflow code, through the same startup and bundle caches as a worker start: the steps `startWorker` takes
- * before it contacts the engine, for `skein build` and `skein replay`.
+ * before it contacts the engine, for `skein build` and `skein replay`. The three overlap where they can: the bundling
+ * process starts (and loads webpack) with the validation; on a cold bundle cache it compiles from the manifest
+ * discovery read (`beginBundle`) while the rules run and the definitions are imported; the project's code files are
+ * hashed for the build ID (`PreparedProject.digests`) while webpack works. webpack executes nothing of the project,
+ * and nothing is imported before the validation passed.
  * @throws WorkerStartupError: invalid project (the validator's report), a module that fails to load, bundling failure,
  *   an S3 trace destination set without an AWS region.
  */
@@ -83,10 +87,11 @@ export async function prepareProject(projectDir: string, options: PrepareOptions
     const { settings, early } = await begin(manifest, caches);
     const project = await loadProject(manifest, caches);
     const digests = settings.bundle.digests ?? new FileDigests(null);
-    const bundling = bundleWorkflows(project, { ...settings.bundle, digests, early });
+    const bundle = bundleWorkflows(project, { ...settings.bundle, digests, early });
+    bundle.catch(() => {}); // awaited below, after the hashing
     // webpack works in its process meanwhile: the build ID's files are hashed now, not after it.
     await digestProjectCode([manifest.root, ...manifest.packages.map((p) => p.root)], digests);
-    const bundled = await bundling;
+    const bundled = await bundle;
     await caches?.digests.save();
     return {
       manifest,
