@@ -27,6 +27,22 @@ export function holdYoungGeneration(processFlags: readonly string[] = ownFlags()
   if (processFlags.some((f) => /^--(semi[-_]space[-_]growth[-_]factor|max[-_]semi[-_]space[-_]size|min[-_]semi[-_]space[-_]size)/.test(f))) return false;
   try {
     v8.setFlagsFromString('--semi-space-growth-factor=1');
+  } catch {
+    return false;
+  }
+  return reduceHeap();
+}
+
+/**
+ * One full, memory-reducing collection of this thread's heap (V8's `gc` with the `last-resort` flavour, reached by
+ * turning on `--expose-gc` for one new context): it compacts the heap and returns the pages it frees to the system,
+ * which an ordinary collection keeps committed. A pause of tens to hundreds of ms. Measured: after importing the
+ * 1,000-workflow benchmark's modules, resident set 368 -> 188 MB (heap committed 286 -> 106 MB), where a plain major
+ * collection left it at 368 MB. Contexts created later get no `gc` global.
+ * @returns whether it ran; never throws.
+ */
+export function reduceHeap(): boolean {
+  try {
     v8.setFlagsFromString('--expose-gc');
     const gc = vm.runInNewContext('gc') as (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
     v8.setFlagsFromString('--no-expose-gc');

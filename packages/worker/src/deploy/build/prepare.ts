@@ -3,6 +3,7 @@ import type { Manifest, ShapeSet } from '@skein/discovery';
 import type { StartupCaches } from '../../cache/startup-caches.js';
 import { FileDigests } from '../../cache/file-digests.js';
 import { digestProjectCode } from '../build-id.js';
+import { reduceHeap } from '@skein/settings/heap';
 import type { Logger } from 'pino';
 import { beginBundle, bundleWorkflows, type BundleSettings, type EarlyBundle } from '../../bundle/bundle.js';
 import { startWebpackProcess } from '../../bundle/webpack-process.js';
@@ -91,6 +92,9 @@ export async function prepareProject(projectDir: string, options: PrepareOptions
     bundle.catch(() => {}); // awaited below, after the hashing
     // webpack works in its process meanwhile: the build ID's files are hashed now, not after it.
     await digestProjectCode([manifest.root, ...manifest.packages.map((p) => p.root)], digests);
+    // The imports' garbage is returned to the system before webpack's process reaches its peak, at its end: the two
+    // processes' peaks add up. (Waiting for the bundle, this process would shrink only seconds later.)
+    if (project.counts.imported > 0) reduceHeap();
     const bundled = await bundle;
     await caches?.digests.save();
     return {
