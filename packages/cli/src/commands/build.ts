@@ -23,7 +23,7 @@ export async function buildCommand(dir: string, flags: { out?: string; baseline?
   const { cliLogger, fail } = await import('../logger.js');
   const logger = cliLogger('skein-build');
   try {
-    const prepared = await worker.prepareProject(projectDir, { logger, shapes: true });
+    const prepared = await worker.prepareProject(projectDir, { logger, shapes: true, buildId: true });
     const out = path.resolve(flags.out ?? path.join(prepared.manifest.root, '.skein', 'build'));
     const { catalog } = worker.loadWorkerConfig();
     const record = await worker.writeBuild(prepared, out, { catalog, deploymentName: worker.loadDeploymentConfig(catalog).name });

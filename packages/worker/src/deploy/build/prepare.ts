@@ -28,7 +28,10 @@ export interface PreparedProject {
   bundleCache: 'hit' | 'miss' | 'off';
   /** With `PrepareOptions.shapes`, when the project was validated now: every workflow's command shapes. */
   shapes?: ShapeSet;
-  /** The file digests of this preparation, the project's code files among them: its build ID reads through them. */
+  /**
+   * The file digests of this preparation (with `PrepareOptions.buildId`, the project's code files among them): its build
+   * ID reads through them.
+   */
   digests: FileDigests;
 }
 
@@ -46,6 +49,11 @@ export interface PrepareOptions {
    * build` records them; a cached outcome has none (`writeBuild` then derives them).
    */
   shapes?: boolean;
+  /**
+   * Hash the project's code files for its build ID while webpack works (into `PreparedProject.digests`), as `skein
+   * build` does: `writeBuild` then only looks them up. A replay needs no build ID.
+   */
+  buildId?: boolean;
 }
 
 /**
@@ -54,7 +62,7 @@ export interface PrepareOptions {
  * before it contacts the engine, for `skein build` and `skein replay`. The three overlap where they can: the bundling
  * process starts (and loads webpack) with the validation; on a cold bundle cache it compiles from the manifest
  * discovery read (`beginBundle`) while the rules run and the definitions are imported; the project's code files are
- * hashed for the build ID (`PreparedProject.digests`) while webpack works. webpack executes nothing of the project,
+ * hashed for the build ID (`PrepareOptions.buildId`) while webpack works. webpack executes nothing of the project,
  * and nothing is imported before the validation passed.
  * @throws WorkerStartupError: invalid project (the validator's report), a module that fails to load, bundling failure,
  *   an S3 trace destination set without an AWS region.
@@ -91,7 +99,7 @@ export async function prepareProject(projectDir: string, options: PrepareOptions
     const bundle = bundleWorkflows(project, { ...settings.bundle, digests, early });
     bundle.catch(() => {}); // awaited below, after the hashing
     // webpack works in its process meanwhile: the build ID's files are hashed now, not after it.
-    await digestProjectCode([manifest.root, ...manifest.packages.map((p) => p.root)], digests);
+    if (options.buildId === true) await digestProjectCode([manifest.root, ...manifest.packages.map((p) => p.root)], digests);
     // The imports' garbage is returned to the system before webpack's process reaches its peak, at its end: the two
     // processes' peaks add up. (Waiting for the bundle, this process would shrink only seconds later.)
     if (project.counts.imported > 0) reduceHeap();
