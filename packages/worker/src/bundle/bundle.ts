@@ -1,11 +1,11 @@
-import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WorkerStartupError } from '../check/errors.js';
-import type { LoadedProject } from '../host/load.js';
+import { declaredActivityFiles, type LoadedProject } from '../host/load.js';
 import { declaredEntryWorkflow, entryWorkflowOf, workflowEntrySource, type EntryWorkflow } from './entry.js';
 import { primeWebpackCache } from './prime.js';
 import type { StubLoaderOptions, StubSpec } from './stub-spec.js';
@@ -180,17 +180,11 @@ export async function beginBundle(manifest: Manifest, settings: BundleSettings, 
     await bundler.cancel();
     return null;
   }
-  const files = [...manifest.workflows.flatMap((w) => w.activities), ...manifest.sharedActivities].map((a) => a.file);
-  const plan = await planBundle(manifest.workflows.map(declaredEntryWorkflow), null, realFilesOnce(files), roots, settings);
+  const plan = await planBundle(manifest.workflows.map(declaredEntryWorkflow), null, declaredActivityFiles(manifest), roots, settings);
   const { sent, result } = bundler.run(plan.run);
   result.catch(() => {});
   await sent;
   return { run: plan.run, result, provideStubs: (file) => bundler.provideStubs(file), cancel: () => bundler.cancel() };
-}
-
-/** Real paths of `files`, each once, in order (an activity file of several activities is one stubbed module). */
-function realFilesOnce(files: readonly string[]): string[] {
-  return [...new Set(files.map((f) => realpathSync.native(f)))];
 }
 
 /** Whether an early bundle's run makes the bundle `plan` would: the same entry module, roots and stubbed files. */
@@ -227,7 +221,7 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
   const roots = [project.manifest.root, ...project.manifest.packages.map((p) => p.root)];
   const plan = await planBundle(project.workflows.map(entryWorkflowOf), stubs, [...project.activityFiles.keys()], roots, settings);
   const { run, configKey, cache } = plan;
-  let taken = early && sameBundle(early.run, run) ? early : undefined;
+  let taken: EarlyBundle | undefined;
   try {
     if (cache) {
       const code = await cache.lookup(configKey);
@@ -237,7 +231,7 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
     // webpack's cache costs a cold build time (snapshots, serialization): with none yet, build without it and
     // fill it later in the background; with one, rebuild from it.
     const warmWebpack = persistent !== undefined && webpackCacheWarm(cache);
-    if (warmWebpack) taken = undefined;
+    if (early && !warmWebpack && sameBundle(early.run, run)) taken = early;
     // An early run this bundling does not take ends before another starts: never two webpack processes at once.
     if (early && !taken) await early.cancel();
     let built: WebpackResult;

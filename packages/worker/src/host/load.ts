@@ -249,11 +249,25 @@ export async function loadProject(manifest: Manifest, cache?: LoadCache): Promis
   return project;
 }
 
+/** Real paths, each asked of the file system once: a steps file holds several activities. */
+function realPaths(): (file: string) => string {
+  const reals = new Map<string, string>();
+  return (file) => reals.get(file) ?? reals.set(file, realpathSync.native(file)).get(file)!;
+}
+
+/**
+ * The real paths of the manifest's activity files, each once, in the order `LoadedProject.activityFiles` lists them
+ * (workflow-scoped ones by workflow, then the shared ones): the files a bundle stubs, known before anything is imported.
+ */
+export function declaredActivityFiles(manifest: Pick<Manifest, 'workflows' | 'sharedActivities'>): string[] {
+  const realOf = realPaths();
+  return [...new Set([...manifest.workflows.flatMap((w) => w.activities), ...manifest.sharedActivities].map((a) => realOf(a.file)))];
+}
+
 /** Real path of every activity file → its activities (each export once), for the workflow bundle's stub loader. */
 function activityFilesOf(scoped: Map<string, LoadedActivity[]>, shared: LoadedActivity[]): Map<string, LoadedActivity[]> {
   const activityFiles = new Map<string, LoadedActivity[]>();
-  const reals = new Map<string, string>(); // a steps file holds several activities: one system call per file
-  const realOf = (file: string) => reals.get(file) ?? reals.set(file, realpathSync.native(file)).get(file)!;
+  const realOf = realPaths();
   for (const act of [...[...scoped.values()].flat(), ...shared]) {
     const real = realOf(act.entry.file);
     const list = activityFiles.get(real) ?? [];
