@@ -77,6 +77,22 @@ describe('bundling out of the serving process', () => {
     expect(bundlers(children())).toEqual([]);
   }, 180_000);
 
+  it('writes one bundle for a TypeScript project whether the bundle cache is off or in the project', async () => {
+    // With the cache in the project, the generated entry's path sorts among the paths of the bundle's modules; in a
+    // temporary folder, before them all. The bundle (and so the build ID) must not follow that path.
+    const logger = pino({ level: 'silent' });
+    const project = path.join(repoRoot, 'fixtures/projects/smoke-ts');
+    const cacheDir = path.join(project, '.skein', `bundles-process-test-${process.pid}`);
+    try {
+      const inProject = await prepareProject(project, { logger, bundleCache: cacheDir, startupCache: false });
+      expect(inProject.bundleCache).toBe('miss');
+      const off = await prepareProject(project, { logger, bundleCache: false, startupCache: false });
+      expect(withoutMap(off.workflowCode)).toBe(withoutMap(inProject.workflowCode));
+    } finally {
+      await rm(cacheDir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
   it('ends the bundling process begun with the validation when the project is refused', async () => {
     const cacheDir = await mkdtemp(path.join(tmpdir(), 'skein-early-bundle-'));
     try {

@@ -134,8 +134,9 @@ async function planBundle(
   }
   const loaderOptions: StubLoaderOptions = { stubsFile, stubSpecModule: new URL('./stub-spec.js', import.meta.url).href, coreWorkflowEntry: core };
   const run: WebpackRun = { entryFile, loaderOptions, roots, activityFiles: [...activityFiles] };
+  // `format` is the bundle's own form, raised whenever Skein writes the same inputs differently (2: modules in id order).
   const configKey =
-    stubsText === null ? '' : digest(stableText({ format: 1, tools: toolVersions(), roots, entrySource, stubs: stubsText, options: keyedBundlerOptions(run) }));
+    stubsText === null ? '' : digest(stableText({ format: 2, tools: toolVersions(), roots, entrySource, stubs: stubsText, options: keyedBundlerOptions(run) }));
   return {
     run,
     configKey,

@@ -1,9 +1,12 @@
 /**
- * Module ids of the workflow bundle that do not depend on where anything sits on disk, so that one project's code
- * gives one bundle (and one build ID) whatever the machine, the project's folder, the bundle cache's folder or a
- * temporary folder (the bundle cache off). webpack's own `moduleIds: 'deterministic'` hashes each module's path
- * relative to the context: the project root, which still leaves in every path outside it (the generated entry in
- * the bundle cache or a temporary folder, `node_modules` linked from elsewhere, Skein's own packages).
+ * Module ids and module order of the workflow bundle that do not depend on where anything sits on disk, so that one
+ * project's code gives one bundle (and one build ID) whatever the machine, the project's folder, the bundle cache's
+ * folder or a temporary folder (the bundle cache off).
+ * - Ids: webpack's own `moduleIds: 'deterministic'` hashes each module's path relative to the context, the project
+ *   root, which still leaves in every path outside it (the generated entry in the bundle cache or a temporary
+ *   folder, `node_modules` linked from elsewhere, Skein's own packages).
+ * - Order: webpack writes a chunk's modules sorted by their absolute paths, so the generated entry in
+ *   `<project>/.skein/bundles/work` and in `/tmp/skein-bundle-…` sat at two different places of the same bundle.
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,10 +19,16 @@ interface Compiler {
 interface WebpackModule {
   identifier(): string;
 }
+/** A comparator of modules, as webpack's sorted sets take it. */
+type ModuleComparator = (a: WebpackModule, b: WebpackModule) => -1 | 0 | 1;
+interface ChunkGraph {
+  setModuleId(module: WebpackModule, id: number | string): void;
+  getOrderedChunkModulesIterableBySourceType(chunk: unknown, sourceType: string, comparator: ModuleComparator): Iterable<WebpackModule> | undefined;
+}
 interface Compilation {
-  chunkGraph: { setModuleId(module: WebpackModule, id: number | string): void };
+  chunkGraph: ChunkGraph;
   moduleGraph: unknown;
-  hooks: { moduleIds: { tap(name: string, fn: () => void): void } };
+  hooks: { moduleIds: { tap(name: string, fn: () => void): void }; seal: { tap(name: string, fn: () => void): void } };
 }
 /** The part of webpack's `lib/ids/IdHelpers.js` this plugin uses (the same helpers its deterministic ids use). */
 interface IdHelpers {
@@ -135,7 +144,12 @@ function packageFinder(): (dir: string) => PackageAt | null {
 /**
  * A webpack plugin giving every module a short numeric id hashed from its {@link locationFreeName}, with webpack's
  * own deterministic-id helpers (the same id space and collision handling as `moduleIds: 'deterministic'`, which it
- * replaces: set `optimization.moduleIds` to `false`).
+ * replaces: set `optimization.moduleIds` to `false`), and writing every chunk's modules in the order of those ids.
+ *
+ * webpack has no option for the order in which a chunk's modules are written: its JavaScript (and CSS, asset)
+ * rendering asks the chunk graph for the modules sorted by their absolute paths. The plugin answers that one
+ * question of the compilation's chunk graph with its own comparator (by id, which is location-free), and leaves
+ * every other question to webpack.
  */
 export class LocationFreeModuleIds {
   readonly places: ModulePlaces;
@@ -158,8 +172,15 @@ export class LocationFreeModuleIds {
     const ids = webpackRequire('webpack/lib/ids/IdHelpers.js') as IdHelpers;
     const comparators = webpackRequire('webpack/lib/util/comparators.js') as {
       compareModulesByPreOrderIndexOrIdentifier: (moduleGraph: unknown) => (a: WebpackModule, b: WebpackModule) => number;
+      compareModulesByIdOrIdentifier: (chunkGraph: ChunkGraph) => ModuleComparator;
     };
     compiler.hooks.compilation.tap(PLUGIN, (compilation) => {
+      compilation.hooks.seal.tap(PLUGIN, () => {
+        const chunkGraph = compilation.chunkGraph;
+        const ordered = chunkGraph.getOrderedChunkModulesIterableBySourceType.bind(chunkGraph);
+        const byId = comparators.compareModulesByIdOrIdentifier(chunkGraph);
+        chunkGraph.getOrderedChunkModulesIterableBySourceType = (chunk, sourceType) => ordered(chunk, sourceType, byId);
+      });
       compilation.hooks.moduleIds.tap(PLUGIN, () => {
         const packageOf = packageFinder();
         const [usedIds, modules] = ids.getUsedModuleIdsAndModules(compilation);

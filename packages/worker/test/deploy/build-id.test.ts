@@ -197,6 +197,14 @@ describe('computeBuildId of a real workflow bundle', () => {
     }
   }, 180_000);
 
+  it('writes the modules of the bundle in the order of their ids, which carry no location', async () => {
+    // webpack's own order is by absolute path: the generated entry moved with the folder it was written to.
+    const { code } = await bundle(dir, { cacheDir: false });
+    const ids = [...code.matchAll(/^\/\*\*\*\/ (\d+)$/gm)].map((m) => Number(m[1]));
+    expect(ids.length).toBeGreaterThan(50);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  }, 120_000);
+
   it('does not depend on the folder the worker was started from', async () => {
     // A bundle cache outside the project keeps the generated entry's path out of the placeholders' reach.
     const cache = path.join(dir, '..', `${path.basename(dir)}-bundles`);
