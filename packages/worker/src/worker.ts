@@ -204,6 +204,7 @@ async function serveProject(options: StartWorkerOptions, ctx: ServeContext): Pro
       tBundled,
       promoteMs: membership.promoteMs,
       bundleCache: bundled.cache,
+      bundledModules: bundled.modules ?? null,
       modules: loaded.project.counts,
       facts: { deployment, project: identityOfProject.project, catalogDocument, hookFiles: loaded.hookFiles, traceDir: traced.traceDir, limits },
     });
@@ -486,6 +487,7 @@ function reportStartup(
     /** The engine's time to make the build current, ms (`DeploymentMembership.promoteMs`); null when not promoted. */
     promoteMs: number | null;
     bundleCache: ServedBundle['cache'];
+    bundledModules: SkeinWorker['startup']['bundledModules'];
     modules: LoadedProject['counts'];
     facts: {
       deployment: Deployment;
@@ -508,6 +510,7 @@ function reportStartup(
     promoteMs: at.promoteMs,
     totalMs: ms(tStart, tReady),
     bundleCache: at.bundleCache,
+    bundledModules: at.bundledModules,
     validationCache: checked.cache,
     modules: at.modules,
   };

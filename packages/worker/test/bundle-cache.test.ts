@@ -84,7 +84,7 @@ describe('workflow bundle cache', () => {
     await fifth.persist?.();
   }, 180_000);
 
-  it('gives two workers of one project with different trace folders an entry each, bundled side by side from one cache', async () => {
+  it('gives two workers of one project with different trace folders an entry each, bundled side by side from one cache, and a third from webpack’s cache', async () => {
     const manifest = await discover(dir, { ceiling: dir });
     const project = await loadProject(manifest);
     const cacheDir = await mkdtemp(path.join(tmpdir(), 'skein-bundle-shared-'));
@@ -104,6 +104,15 @@ describe('workflow bundle cache', () => {
       const again = await bundleWorkflows(project, { cacheDir, traceDir: a });
       expect(again.cache).toBe('hit');
       expect(again.code).toBe(first.code);
+      // A third trace folder's entry is built from the modules webpack's cache holds: only Skein's generated entry and
+      // Temporal's entry around it are built, and the bundle is the first one with the other folder compiled in.
+      const c = path.join(dir, 'traces-c');
+      const third = await bundleWorkflows(project, { cacheDir, traceDir: c });
+      await third.persist?.();
+      expect(third.cache).toBe('miss');
+      expect(third.modules).toEqual({ built: 2, total: first.modules!.total });
+      const withoutMap = (code: string) => code.replace(/\/\/# sourceMappingURL=\S+\s*$/, '');
+      expect(withoutMap(third.code).replaceAll(JSON.stringify(c), JSON.stringify(a))).toBe(withoutMap(first.code));
     } finally {
       await rm(cacheDir, { recursive: true, force: true, maxRetries: 5 });
     }

@@ -37,6 +37,8 @@ export interface WorkflowBundleResult {
   code: string;
   /** `hit`: served from the cache, webpack not run; `miss`: built (and stored); `off`: built, cache disabled. */
   cache: 'hit' | 'miss' | 'off';
+  /** When webpack ran (a miss, or the cache off): the bundle's modules and how many webpack built rather than restored from its persistent cache. */
+  modules?: { built: number; total: number };
   /** Why storing failed on a miss (the bundle is still returned), for a warning. */
   storeError?: Error;
   /**
@@ -89,6 +91,14 @@ interface BundlePlan {
   run: WebpackRun;
   /** The bundle cache's key (see `bundleWorkflows`). */
   configKey: string;
+  /**
+   * The version of webpack's persistent cache: the configuration key without the generated entry (its workflows and
+   * compiled-in settings). webpack checks every module it restores against the files, and the entry is a module of
+   * its own at a content-named path; what no module's identifier or files show (the tools, the stubs, the bundler
+   * options) is in the version. So a new entry (a workflow added, another trace folder) rebuilds from the modules
+   * webpack already has instead of from nothing.
+   */
+  webpackVersion: string;
   /** The activity files the stubs stand for (their bundle form is the stubs, in `configKey`). */
   stubbed: Set<string>;
   cache: BundleCache | null;
@@ -135,11 +145,13 @@ async function planBundle(
   const loaderOptions: StubLoaderOptions = { stubsFile, stubSpecModule: new URL('./stub-spec.js', import.meta.url).href, coreWorkflowEntry: core };
   const run: WebpackRun = { entryFile, loaderOptions, roots, activityFiles: [...activityFiles] };
   // `format` is the bundle's own form, raised whenever Skein writes the same inputs differently (2: modules in id order).
-  const configKey =
-    stubsText === null ? '' : digest(stableText({ format: 2, tools: toolVersions(), roots, entrySource, stubs: stubsText, options: keyedBundlerOptions(run) }));
+  const keyed = (entry: WebpackRun) => ({ format: 2, tools: toolVersions(), roots, stubs: stubsText, options: keyedBundlerOptions(entry) });
+  const configKey = stubsText === null ? '' : digest(stableText({ ...keyed(run), entrySource }));
+  const webpackVersion = stubsText === null ? '' : digest(stableText(keyed({ ...run, entryFile: path.join(workDir, 'workflows.cjs') })));
   return {
     run,
     configKey,
+    webpackVersion,
     stubbed: new Set(Object.keys(stubs ?? {})),
     cache,
     dispose: async () => {
@@ -221,14 +233,14 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
   );
   const roots = [project.manifest.root, ...project.manifest.packages.map((p) => p.root)];
   const plan = await planBundle(project.workflows.map(entryWorkflowOf), stubs, [...project.activityFiles.keys()], roots, settings);
-  const { run, configKey, cache } = plan;
+  const { run, configKey, webpackVersion, cache } = plan;
   let taken: EarlyBundle | undefined;
   try {
     if (cache) {
       const code = await cache.lookup(configKey);
       if (code !== null) return { code, cache: 'hit' };
     }
-    const persistent = cache ? { dir: cache.webpackDir, version: configKey } : undefined;
+    const persistent = cache ? { dir: cache.webpackDir, version: webpackVersion } : undefined;
     // webpack's cache costs a cold build time (snapshots, serialization): with none yet, build without it and
     // fill it later in the background; with one, rebuild from it.
     const warmWebpack = persistent !== undefined && webpackCacheWarm(cache);
@@ -247,13 +259,13 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
     } catch (err) {
       throw new WorkerStartupError(`Bundling workflow code failed:\n${(err as Error).message}`, (err as Error).stack);
     }
-    const code = built.code;
-    if (!cache || !persistent) return { code, cache: 'off' };
+    const { code, modules } = built;
+    if (!cache || !persistent) return { code, cache: 'off', modules };
     const persist = built.close ?? (() => primeWebpackCache({ ...run, persistent }));
     // An activity file's bundle form is its stubs (in the configuration key), not its content: editing a step's
     // body leaves the bundle as it is.
     const storeError = await cache.store(configKey, code, { ...built.inputs, covered: plan.stubbed });
-    const result: WorkflowBundleResult = { code, cache: 'miss', persist, persistDetached: !built.close };
+    const result: WorkflowBundleResult = { code, cache: 'miss', modules, persist, persistDetached: !built.close };
     return storeError ? { ...result, storeError } : result;
   } finally {
     if (early && early !== taken) await early.cancel();

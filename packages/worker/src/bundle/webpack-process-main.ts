@@ -22,7 +22,7 @@ process.on('message', (message: WebpackProcessMessage) => {
     let result: WebpackProcessResult;
     try {
       const built = await runWebpack(message.run);
-      result = { code: built.code, inputs: built.inputs };
+      result = { code: built.code, inputs: built.inputs, modules: built.modules };
     } catch (err) {
       const e = err as Error;
       result = { error: { message: e.message, ...(e.stack ? { stack: e.stack } : {}) } };

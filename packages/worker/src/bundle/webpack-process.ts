@@ -13,7 +13,7 @@ import { deferStubs } from './stub-spec.js';
 import { runWebpack, type WebpackResult, type WebpackRun } from './webpack.js';
 
 /** What the bundling process sends back: the bundle and the files it read, or the error that stopped it. */
-export type WebpackProcessResult = { code: string; inputs: WebpackResult['inputs'] } | { error: { message: string; stack?: string } };
+export type WebpackProcessResult = Pick<WebpackResult, 'code' | 'inputs' | 'modules'> | { error: { message: string; stack?: string } };
 
 /** What the bundling process receives: the run to make, then (for a run with deferred stubs) the stubs file. */
 export type WebpackProcessMessage = { run: WebpackRun } | { stubsFile: string };
@@ -84,7 +84,7 @@ export function startWebpackProcess(): WebpackProcess {
         try {
           const result = await answer;
           const [code, signal] = await exited;
-          if (result && 'code' in result) return { code: result.code, inputs: result.inputs };
+          if (result && 'code' in result) return { code: result.code, inputs: result.inputs, modules: result.modules };
           if (result) throw Object.assign(new Error(result.error.message), result.error.stack ? { stack: result.error.stack } : {});
           throw new Error(`the bundling process ended (${signal ?? `exit code ${String(code)}`}) without a bundle${stderr ? `:\n${stderr.trim()}` : ''}`);
         } finally {

@@ -95,7 +95,7 @@ export interface WebpackRun {
   roots: string[];
   /** Real paths of the activity files the stubs stand for. */
   activityFiles: string[];
-  /** webpack's persistent file-system cache: its directory and version (the bundle cache's configuration key). */
+  /** webpack's persistent file-system cache: its directory and version (the bundle cache's configuration key without the generated entry). */
   persistent?: { dir: string; version: string };
 }
 
@@ -236,6 +236,8 @@ export interface WebpackResult {
   code: string;
   /** Every file webpack read, and every path whose absence decided a resolution. */
   inputs: { files: string[]; missing: string[] };
+  /** The bundle's modules (`total`) and how many of them webpack built (`built`): the rest came from its persistent cache. */
+  modules: { built: number; total: number };
   /** With `run.persistent`: closes the compiler, which writes webpack's persistent cache; resolves when written. */
   close?: () => Promise<void>;
 }
@@ -249,6 +251,7 @@ export interface WebpackResult {
 export async function runWebpack(run: WebpackRun): Promise<WebpackResult> {
   const options = bundlerOptions(run);
   let inputs: WebpackResult['inputs'] = { files: [], missing: [] };
+  const modules: WebpackResult['modules'] = { built: 0, total: 0 };
   let closeCompiler: ((done: () => void) => void) | undefined;
   const errors: string[] = [];
   try {
@@ -284,8 +287,12 @@ export async function runWebpack(run: WebpackRun): Promise<WebpackResult> {
           fastRunPlugin(entryModules(config)),
           {
             apply(compiler) {
+              compiler.hooks.compilation.tap('skein-bundle-inputs', (compilation) => {
+                compilation.hooks.buildModule.tap('skein-bundle-inputs', () => void modules.built++);
+              });
               compiler.hooks.done.tap('skein-bundle-inputs', (stats) => {
                 inputs = { files: [...stats.compilation.fileDependencies], missing: [...stats.compilation.missingDependencies] };
+                modules.total = stats.compilation.modules.size;
               });
               if (!run.persistent) return;
               // webpack writes its persistent cache when the compiler closes: close when asked instead.
@@ -302,7 +309,7 @@ export async function runWebpack(run: WebpackRun): Promise<WebpackResult> {
     });
     let closed: Promise<void> | undefined;
     const close = closeCompiler ? () => (closed ??= new Promise<void>((resolve) => closeCompiler!(resolve))) : undefined;
-    return close ? { code: bundle.code, inputs, close } : { code: bundle.code, inputs };
+    return close ? { code: bundle.code, inputs, modules, close } : { code: bundle.code, inputs, modules };
   } catch (err) {
     const detail = errors.join('\n') || (err as Error).message;
     throw Object.assign(new Error(detail), { stack: (err as Error).stack });

@@ -121,6 +121,11 @@ export interface SkeinWorker {
     totalMs: number;
     /** `build`: the bundle of the build the worker serves (`StartWorkerOptions.build`). */
     bundleCache: 'hit' | 'miss' | 'off' | 'build';
+    /**
+     * When webpack ran (`bundleCache` `miss` or `off`): the bundle's modules, and how many webpack built rather than
+     * restored from its persistent cache; null otherwise.
+     */
+    bundledModules: { built: number; total: number } | null;
     /** `hit`: the validator's cache held the report of the unchanged project; `miss`: (re)validated; `off`: no cache. */
     validationCache: 'hit' | 'miss' | 'off';
     /** Workflows and shared activities whose modules were imported at start, and those whose facts came from the startup cache (imported on first call). */
