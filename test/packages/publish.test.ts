@@ -1,26 +1,26 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { publishedWorkspaces } from '../support/packed.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { packPublished, publishedWorkspaces, type PackedPackage } from '../support/packed.js';
 import { repoRoot } from '../support/stack.js';
 
-// What `npm publish` would ship, for every package under packages/ (run `npm run build` first).
+// What `npm publish` would ship, for every package under packages/ (run `npm run build` first): every package is
+// packed once, by one `npm pack`, and each check reads that tarball or its file list.
 const bin = (name: string) => path.join(repoRoot, 'node_modules', '.bin', name);
 const rootLicense = readFileSync(path.join(repoRoot, 'LICENSE'), 'utf8');
-const workspaces = publishedWorkspaces().map((w) => ({
-  dir: path.join(repoRoot, w),
-  pkg: JSON.parse(readFileSync(path.join(repoRoot, w, 'package.json'), 'utf8')),
-}));
+const packDir = mkdtempSync(path.join(tmpdir(), 'skein-publish-'));
+afterAll(() => rmSync(packDir, { recursive: true, force: true }));
+const packs = new Map(packPublished(packDir).map((p) => [p.name, p]));
+const workspaces = publishedWorkspaces().map((w) => {
+  const pkg = JSON.parse(readFileSync(path.join(repoRoot, w, 'package.json'), 'utf8'));
+  return { dir: path.join(repoRoot, w), pkg, packed: packs.get(pkg.name) as PackedPackage };
+});
 
-function packedFiles(dir: string): string[] {
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  return (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
-}
-
-describe.each(workspaces)('$pkg.name as published', ({ dir, pkg }) => {
+describe.each(workspaces)('$pkg.name as published', ({ dir, pkg, packed }) => {
   it('ships README and the MIT LICENSE, and no build leftovers, sources, tests or declaration maps', () => {
-    const files = packedFiles(dir);
+    const files = packed.files;
     expect(files).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'package.json']));
     expect(readFileSync(path.join(dir, 'LICENSE'), 'utf8')).toBe(rootLicense);
     expect(files.filter((f) => /\.tsbuildinfo$|\.d\.ts\.map$|^src\/|^test\//.test(f))).toEqual([]);
@@ -68,7 +68,7 @@ describe.each(workspaces)('$pkg.name as published', ({ dir, pkg }) => {
       expect(pkg.main).toBeUndefined();
       return;
     }
-    const attw = spawnSync(bin('attw'), ['--pack', dir, '--profile', 'esm-only', '--format', 'ascii'], {
+    const attw = spawnSync(bin('attw'), [packed.tarball, '--profile', 'esm-only', '--format', 'ascii'], {
       encoding: 'utf8',
       env: { ...process.env, NO_COLOR: '1' },
     });

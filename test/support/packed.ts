@@ -14,15 +14,30 @@ export function publishedWorkspaces(): string[] {
   return root.workspaces.filter((w) => w.startsWith('packages/'));
 }
 
+/** One packed workspace package: its name, its tarball (absolute path) and the paths of the files it ships. */
+export interface PackedPackage {
+  name: string;
+  tarball: string;
+  files: string[];
+}
+
 /**
- * Packs every published workspace package into `dest` (the build must be current: `npm run build`).
+ * Packs every published workspace package into `dest` with one `npm pack` (the build must be current: `npm run
+ * build`).
+ */
+export function packPublished(dest: string): PackedPackage[] {
+  const args = ['pack', '--json', '--pack-destination', dest, ...publishedWorkspaces().flatMap((w) => ['-w', w])];
+  const out = execFileSync('npm', args, { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const packs = JSON.parse(out) as Array<{ name: string; filename: string; files: Array<{ path: string }> }>;
+  return packs.map((p) => ({ name: p.name, tarball: path.join(dest, p.filename), files: p.files.map((f) => f.path) }));
+}
+
+/**
+ * Packs every published workspace package into `dest` (see `packPublished`).
  * @returns package name → absolute path of its tarball.
  */
 export function packWorkspace(dest: string): Record<string, string> {
-  const args = ['pack', '--json', '--pack-destination', dest, ...publishedWorkspaces().flatMap((w) => ['-w', w])];
-  const out = execFileSync('npm', args, { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  const packs = JSON.parse(out) as Array<{ name: string; filename: string }>;
-  return Object.fromEntries(packs.map((p) => [p.name, path.join(dest, p.filename)]));
+  return Object.fromEntries(packPublished(dest).map((p) => [p.name, p.tarball]));
 }
 
 /**
