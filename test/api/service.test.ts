@@ -16,7 +16,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await h?.close();
-  if (h) await rm(h.traceDir, { recursive: true, force: true });
 });
 
 /** Every route the API must serve (the full API issue), as OpenAPI paths. */

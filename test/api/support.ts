@@ -3,8 +3,6 @@
  * catalog, the API on a free port with that catalog as default, and an HTTP helper that validates every
  * response against the server's own `/openapi.json`.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
@@ -13,7 +11,7 @@ import addFormats from 'ajv-formats';
 import { Client, Connection } from '@temporalio/client';
 import type { SkeinWorker } from '@skein/worker';
 import type { ApiServer } from '@skein/api';
-import { startStack } from '../support/stack.js';
+import { sharedTraceDir, startStack } from '../support/stack.js';
 
 export const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/projects/api-suite');
 
@@ -53,11 +51,11 @@ export interface Harness {
 /**
  * Starts a worker and the API for one test file through the one harness of the integration tests (`startStack`: the
  * shared dev server from the global setup, a catalog of the file's own) on `fixtures/projects/api-suite`, with a
- * local trace folder of its own; `env` overrides API environment variables, `projectDir` serves another fixture
+ * local trace folder shared with the run's other harnesses on that project (`sharedTraceDir`); `env` overrides API environment variables, `projectDir` serves another fixture
  * project than `api-suite`.
  */
 export async function startHarness(env: Record<string, string> = {}, options: { projectDir?: string } = {}): Promise<Harness> {
-  const traceDir = mkdtempSync(path.join(tmpdir(), 'skein-api-traces-'));
+  const traceDir = sharedTraceDir(options.projectDir ?? PROJECT_DIR);
   const stack = await startStack(options.projectDir ?? PROJECT_DIR, { TEMPORAL_NAMESPACE: 'default', SKEIN_TRACE_DIR: traceDir, ...env }, { traceDir });
   const { url, catalog, address, api, worker } = stack;
   const connection = await Connection.connect({ address });

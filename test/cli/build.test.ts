@@ -9,6 +9,7 @@ import { deriveCommandShapes } from '@skein/discovery';
 import { spawnSkein } from '../support/processes.js';
 import { repoRoot } from '../support/stack.js';
 import { eventually } from '../support/poll.js';
+import { removeProjectDir } from '../support/project-dirs.js';
 
 /**
  * `skein build` and `skein worker <buildDir>`: a build serves runs from a process that never loads the
@@ -46,7 +47,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await rm(tmp, { recursive: true, force: true });
+  await removeProjectDir(tmp);
 });
 
 describe('skein build', () => {

@@ -4,7 +4,7 @@
  * that replaces it with `morning` makes the next reload create `morning` and delete `daily`. System tier: it runs
  * `skein dev` (an API and a worker process of its own).
  */
-import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -12,6 +12,7 @@ import { Client, Connection, ScheduleNotFoundError } from '@temporalio/client';
 import { freePort } from '@skein/dev-server';
 import { spawnSkein, type CliProcess } from '../support/processes.js';
 import { repoRoot } from '../support/stack.js';
+import { removeProjectDir } from '../support/project-dirs.js';
 
 const catalog = `dev-schedules-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
 let dir: string;
@@ -54,7 +55,7 @@ afterAll(async () => {
       .delete()
       .catch(() => {});
   await connection?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  if (dir) await removeProjectDir(dir);
 });
 
 describe('skein dev and declared schedules', () => {

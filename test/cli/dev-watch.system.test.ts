@@ -1,10 +1,11 @@
-import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '@skein/dev-server';
 import { spawnSkein, type CliProcess } from '../support/processes.js';
 import { repoRoot } from '../support/stack.js';
+import { removeProjectDir } from '../support/project-dirs.js';
 
 /** A copy of examples/ in a temp folder (never the repository's files), resolving packages through the repo's node_modules. */
 async function examplesCopy(): Promise<string> {
@@ -71,7 +72,7 @@ describe('skein dev: watch mode and an engine of its own', () => {
         await dev.exited;
       }
     }
-    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+    for (const dir of dirs) await removeProjectDir(dir);
   });
 
   it('two projects run side by side, each on its own dev server', async () => {

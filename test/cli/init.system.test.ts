@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '@skein/dev-server';
 import { packWorkspace, useTarballs } from '../support/packed.js';
 import { repoRoot } from '../support/stack.js';
+import { removeProjectDir } from '../support/project-dirs.js';
 
 // A user's first day, in a folder outside the repository: scaffold, install the packed @skein packages, build,
 // validate, test, pack, and run the example with `skein dev`.
@@ -41,7 +42,7 @@ beforeAll(async () => {
   tarballs = packWorkspace(await mkdtemp(path.join(tmpdir(), 'skein-packs-')));
 }, 120_000);
 afterAll(async () => {
-  await rm(tmp, { recursive: true, force: true });
+  await removeProjectDir(tmp);
   await rm(path.dirname(Object.values(tarballs ?? {})[0] ?? tmp), { recursive: true, force: true });
 });
 

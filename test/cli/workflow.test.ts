@@ -1,9 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@skein/dev-server';
-import { startStack, type Stack } from '../support/stack.js';
+import { sharedTraceDir, startStack, type Stack } from '../support/stack.js';
 import { hasJq, oneTo, printedEventIds, shell, skein, SKEIN_BIN, until } from './client-support.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -22,14 +19,13 @@ const id = (name: string) => `cli-${name}-${Date.now()}`;
 const sk = (args: string[], options?: Parameters<typeof skein>[2]) => skein(stack.url, args, options);
 
 beforeAll(async () => {
-  traceDir = await mkdtemp(path.join(tmpdir(), 'skein-cli-traces-'));
+  traceDir = sharedTraceDir('examples');
   // The API reads trace files only under SKEIN_TRACE_DIR: the worker's folder.
   stack = await startStack('examples', { SKEIN_TRACE_DIR: traceDir }, { traceDir });
 });
 
 afterAll(async () => {
   await stack?.close();
-  await rm(traceDir, { recursive: true, force: true });
 });
 
 describe('skein --help', () => {

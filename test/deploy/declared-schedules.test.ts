@@ -5,7 +5,7 @@
  * disappear; a schedule created through the API on the same catalog is never touched, and a re-sync keeps an
  * operator's pause.
  */
-import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import { pino } from 'pino';
 import { Client, Connection } from '@temporalio/client';
 import { startWorker, type SkeinWorker } from '@skein/worker';
 import { publishCurrentCatalog, setCurrentVersion, syncDeclaredSchedules } from '@skein/worker/deployment';
+import { removeProjectDir } from '../support/project-dirs.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const catalog = `declared-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
@@ -73,7 +74,7 @@ afterAll(async () => {
       .delete()
       .catch(() => {});
   await connection?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  if (dir) await removeProjectDir(dir);
 });
 
 describe('declared schedules', () => {

@@ -3,7 +3,7 @@
  * build is open after a rollout, and stops by itself once Temporal reports the build drained. The file starts its
  * own dev server, told to re-check drainage every second (Temporal's default is minutes).
  */
-import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { cp, mkdtemp, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { Client, Connection } from '@temporalio/client';
 import { locateTemporal, startDevServer, type DevServer } from '@skein/dev-server';
 import { startWorker, type SkeinWorker } from '@skein/worker';
 import { repoRoot } from '../support/stack.js';
+import { removeProjectDir } from '../support/project-dirs.js';
 
 const logger = pino({ level: 'silent' });
 let server: DevServer;
@@ -44,7 +45,7 @@ afterAll(async () => {
   for (const w of workers) await w.shutdown();
   await connection?.close();
   await server?.stop();
-  await rm(dir, { recursive: true, force: true });
+  await removeProjectDir(dir);
 });
 
 describe('skein worker --exit-when-drained', () => {

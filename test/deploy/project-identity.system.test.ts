@@ -8,13 +8,14 @@
  *
  * A system test: it starts its own worker and API processes (on a catalog of its own on the shared dev server).
  */
-import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { spawnSkein, type CliProcess } from '../support/processes.js';
 import { repoRoot } from '../support/stack.js';
+import { removeProjectDir } from '../support/project-dirs.js';
 
 let address: string;
 let catalog: string;
@@ -87,7 +88,7 @@ afterAll(async () => {
   await Promise.all(processes.map((p) => Promise.race([p.exited, new Promise((r) => setTimeout(r, 15_000))])));
   for (const p of processes) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
   await connection?.close();
-  await rm(dir, { recursive: true, force: true });
+  await removeProjectDir(dir);
 }, 60_000);
 
 describe('a catalog belongs to one project', () => {

@@ -5,7 +5,7 @@
  * ID, as after a developer's edit), and build 2's worker makes itself current without the engine's own check that
  * it polls every task queue of build 1 (it polls the same catalog); its runs complete.
  */
-import { cp, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -15,6 +15,7 @@ import protoModule from '@temporalio/proto';
 import { startWorker, type SkeinWorker } from '@skein/worker';
 import { describeDeployment, describeVersion, pollsOnly } from '@skein/worker/deployment';
 import { repoRoot } from '../support/stack.js';
+import { removeProjectDir } from '../support/project-dirs.js';
 
 const { TaskQueueType } = protoModule.temporal.api.enums.v1;
 const catalog = `promotion-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
@@ -43,12 +44,16 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const w of workers.reverse()) await w.shutdown().catch(() => {});
   await connection?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  if (dir) await removeProjectDir(dir);
 });
 
 describe("a new build's promotion", () => {
   it("needs no task-queue check by the engine when the current version polls only the build's catalog", async () => {
     const v1 = await start();
+    // A first start bundles: the start says how many modules webpack built, of how many.
+    expect(v1.startup.bundleCache).toBe('miss');
+    expect(v1.startup.bundledModules?.total).toBeGreaterThan(100);
+    expect(v1.startup.bundledModules?.built).toBeGreaterThan(0);
     const first = await describeVersion(client, v1.deployment);
     expect(first?.taskQueues).toEqual(
       expect.arrayContaining([
@@ -64,6 +69,9 @@ describe("a new build's promotion", () => {
     await writeFile(path.join(dir, 'greeting.js'), 'export const greeting = (name) => `hello ${name}`;\n');
     const v2 = await start();
     expect(v2.deployment.buildId).not.toBe(v1.deployment.buildId);
+    // The edit is in a step's module, which the bundle holds only as a stub: the bundle is the cached one.
+    expect(v2.startup.bundleCache).toBe('hit');
+    expect(v2.startup.bundledModules).toBeNull();
     expect(v2.startup.promoteMs).not.toBeNull();
     expect((await describeDeployment(client, catalog))?.current).toBe(v2.deployment.buildId);
     const result = await client.workflow.execute('greet', { taskQueue: catalog, workflowId: `${catalog}-run`, args: [{ name: 'ada' }] });

@@ -12,7 +12,7 @@
  * processes), 30 `quick` runs while it happens, 10 + 10 + 5 after it: 295 runs, sized to keep this file well under three minutes on a shared 2-core
  * machine.
  */
-import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { cp, mkdtemp, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -20,6 +20,7 @@ import { Client, Connection } from '@temporalio/client';
 import { spawnSkein, type CliProcess } from '../support/processes.js';
 import { repoRoot } from '../support/stack.js';
 import { eventually } from '../support/poll.js';
+import { removeProjectDir } from '../support/project-dirs.js';
 
 const WAITING = 60;
 const QUICK = 180;
@@ -124,7 +125,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const p of processes) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
   await connection?.close();
-  await rm(dir, { recursive: true, force: true });
+  await removeProjectDir(dir);
 });
 
 describe('rollout of a new build on a live fleet', () => {

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { pino } from 'pino';
@@ -21,6 +22,18 @@ export interface Stack {
 }
 
 let counter = 0;
+
+/**
+ * The local trace folder of every worker the run starts on `projectDir` with its traces in a folder of the test's
+ * choosing: one per project for the whole run (under the global setup's `traceRoot`), made if missing. The folder
+ * is compiled into the workflow bundle, so workers given the same one share one cached bundle where a folder per
+ * file would rebundle the project for each. Trace files are named by workflow and run id, so files never meet in it.
+ */
+export function sharedTraceDir(projectDir: string): string {
+  const dir = path.join(inject('traceRoot'), path.basename(path.resolve(repoRoot, projectDir)));
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
 
 /**
  * Starts a worker on `projectDir` and the API (port 0) on a unique catalog, so test files never see each

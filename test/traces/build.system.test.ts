@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -9,6 +9,7 @@ import { spawnSkein, type CliProcess } from '../support/processes.js';
 import { startSeaweedFs, type SeaweedFs } from '../support/seaweedfs.js';
 import { repoRoot } from '../support/stack.js';
 import { eventually } from '../support/poll.js';
+import { removeProjectDir } from '../support/project-dirs.js';
 
 /**
  * A build carries the S3 trace destination of the settings it was made with: a worker serving it uploads each
@@ -39,7 +40,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await weed?.close();
-  if (base) await rm(base, { recursive: true, force: true });
+  if (base) await removeProjectDir(base);
 });
 
 describe('a build with an S3 trace destination', () => {

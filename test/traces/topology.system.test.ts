@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { spawnSkein, type CliProcess } from '../support/processes.js';
 import { repoRoot } from '../support/stack.js';
 import { startSeaweedFs, type SeaweedFs } from '../support/seaweedfs.js';
 import { eventually } from '../support/poll.js';
+import { removeProjectDir } from '../support/project-dirs.js';
 
 /**
  * The production shape on one machine with no trace setting at all: a worker started in its project folder, the
@@ -85,7 +86,7 @@ afterAll(async () => {
   }
   await connection?.close();
   await weed?.close();
-  if (base) await rm(base, { recursive: true, force: true });
+  if (base) await removeProjectDir(base);
 });
 
 describe('split topology on one machine, no setting', () => {

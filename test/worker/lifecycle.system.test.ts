@@ -1,10 +1,11 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { locateTemporal, startDevServer } from '@skein/dev-server';
 import { spawnSkein } from '../support/processes.js';
+import { removeProjectDir } from '../support/project-dirs.js';
 
 /** Worker lifecycle with real processes: graceful drain, crash and takeover, engine loss. */
 let connection: Connection;
@@ -21,7 +22,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await connection?.close();
-  await rm(dir, { recursive: true, force: true });
+  await removeProjectDir(dir);
 });
 
 function worker(catalog: string, extraEnv: Record<string, string> = {}) {
