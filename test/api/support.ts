@@ -50,9 +50,9 @@ export interface Harness {
 
 /**
  * Starts a worker and the API for one test file through the one harness of the integration tests (`startStack`: the
- * shared dev server from the global setup, a catalog of the file's own) on `fixtures/projects/api-suite`, with a
- * local trace folder shared with the run's other harnesses on that project (`sharedTraceDir`); `env` overrides API environment variables, `projectDir` serves another fixture
- * project than `api-suite`.
+ * shared dev server from the global setup, a catalog of the file's own) on `fixtures/projects/api-suite`, with the
+ * local trace folder the run's other harnesses on that project share (`sharedTraceDir`); `env` overrides API
+ * environment variables, `projectDir` serves another fixture project than `api-suite`.
  */
 export async function startHarness(env: Record<string, string> = {}, options: { projectDir?: string } = {}): Promise<Harness> {
   const traceDir = sharedTraceDir(options.projectDir ?? PROJECT_DIR);
