@@ -144,10 +144,21 @@ async function planBundle(
   }
   const loaderOptions: StubLoaderOptions = { stubsFile, stubSpecModule: new URL('./stub-spec.js', import.meta.url).href, coreWorkflowEntry: core };
   const run: WebpackRun = { entryFile, loaderOptions, roots, activityFiles: [...activityFiles] };
-  // `format` is the bundle's own form, raised whenever Skein writes the same inputs differently (2: modules in id order).
-  const keyed = (entry: WebpackRun) => ({ format: 2, tools: toolVersions(), roots, stubs: stubsText, options: keyedBundlerOptions(entry) });
-  const configKey = stubsText === null ? '' : digest(stableText({ ...keyed(run), entrySource }));
-  const webpackVersion = stubsText === null ? '' : digest(stableText(keyed({ ...run, entryFile: path.join(workDir, 'workflows.cjs') })));
+  // Everything but the entry, read once: the bundler options with a fixed entry path (the real one is named after the
+  // entry's source, which the configuration key adds). `format` is the bundle's own form, raised whenever Skein writes
+  // the same inputs differently (2: modules in id order).
+  const withoutEntry =
+    stubsText === null
+      ? null
+      : stableText({
+          format: 2,
+          tools: toolVersions(),
+          roots,
+          stubs: stubsText,
+          options: keyedBundlerOptions({ ...run, entryFile: path.join(workDir, 'workflows.cjs') }),
+        });
+  const webpackVersion = withoutEntry === null ? '' : digest(withoutEntry);
+  const configKey = withoutEntry === null ? '' : digest(stableText({ withoutEntry, entrySource }));
   return {
     run,
     configKey,
