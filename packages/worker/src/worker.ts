@@ -29,7 +29,7 @@ import { configureWorkerClient } from '@skein/core/temporal';
 import { sweepTraces, TRACE_SWEEP_INTERVAL_MS } from './traces/retention.js';
 import { setUpTraces, traceRemoteMismatch, type WorkerTraces } from './traces/setup.js';
 import { enableTypeScriptSources } from './host/typescript/resolve-hook.js';
-import { createTemporalWorker } from './host/temporal-worker.js';
+import { beginWorkflowThreads, createTemporalWorker, type EarlyWorkflowThreads } from './host/temporal-worker.js';
 import type { SkeinWorker, StartWorkerOptions } from './host/worker-options.js';
 
 export type { SkeinWorker, StartWorkerOptions } from './host/worker-options.js';
@@ -154,12 +154,15 @@ async function serveProject(options: StartWorkerOptions, ctx: ServeContext): Pro
   const loaded = await loadServedProject(options, ctx);
   const traced = await setUpRunTraces(options, ctx, loaded.resolver, clientReady);
   const tLoaded = performance.now();
-  const { bundled, workflowBundle, deployment } = await bundleServedProject(options, ctx, loaded.project, traced);
+  const { bundled, workflowBundle, deployment, early } = await bundleServedProject(options, ctx, loaded, traced);
   const tBundled = performance.now();
   const identityOfProject = resolveProjectIdentity(manifest.root, options.project ?? ctx.deploymentSettings.project);
   if (identityOfProject.warning) logger.warn({ project: identityOfProject.project }, identityOfProject.warning);
 
-  const { nativeConnection, clientConnection } = await connecting;
+  const { nativeConnection, clientConnection } = await connecting.catch(async (err: unknown) => {
+    await early?.discard();
+    throw err;
+  });
   // `createTemporalClient()` and `getCurrentWorkflowHandle()` of `@skein/core/temporal` use this worker's connection.
   const releaseClient = configureWorkerClient({ connection: clientConnection, namespace: engine.namespace });
   const removeLogSink = installNodeLogSink(logger);
@@ -190,7 +193,7 @@ async function serveProject(options: StartWorkerOptions, ctx: ServeContext): Pro
       },
       logger,
     );
-    const { worker, limits } = await createVersionedWorker(options, ctx, { identity, deployment, workflowBundle, loaded, events: traced.events, join });
+    const { worker, limits } = await createVersionedWorker(options, ctx, { identity, deployment, workflowBundle, early, loaded, events: traced.events, join });
     running.worker = worker;
     await dispatchLifecycle('onBeforeStart', {
       eventId: crypto.randomUUID(),
@@ -226,6 +229,7 @@ async function serveProject(options: StartWorkerOptions, ctx: ServeContext): Pro
       },
     };
   } catch (err) {
+    await early?.discard();
     await closeConnections();
     if (err instanceof WorkerStartupError) throw err;
     throw new WorkerStartupError(`Worker failed to start: ${(err as Error).message.split('\n')[0]}`, (err as Error).stack);
@@ -307,15 +311,17 @@ type ServedBundle = Omit<WorkflowBundleResult, 'cache'> & { cache: SkeinWorker['
 
 /**
  * Bundle phase: the workflow code (the build's, or bundled through the bundle cache with the trace destinations
- * compiled in), the code as it runs, and the deployment version it is served as.
+ * compiled in), the code as it runs, and the deployment version it is served as. Temporal's workflow thread begins
+ * on the code (`beginWorkflowThreads`) before the build ID is computed, for the worker to take.
  * @throws WorkerStartupError when bundling fails.
  */
 async function bundleServedProject(
   options: StartWorkerOptions,
   ctx: ServeContext,
-  project: LoadedProject,
+  loaded: ServedProject,
   traced: RunTraces,
-): Promise<{ bundled: ServedBundle; workflowBundle: { code: string }; deployment: Deployment }> {
+): Promise<{ bundled: ServedBundle; workflowBundle: { code: string }; deployment: Deployment; early: EarlyWorkflowThreads | undefined }> {
+  const { project } = loaded;
   const { env, logger, caches, telemetry, deploymentSettings } = ctx;
   const { build } = options;
   const { traceDir, traceRemote } = traced;
@@ -332,20 +338,28 @@ async function bundleServedProject(
     logger.warn({ err: bundled.storeError }, `workflow bundle cache not written (${bundled.storeError.message}); the next start bundles again`);
   // Tracing is the worker's setting, not the bundle's: the same bundle (and build ID) serves with it on or off.
   const workflowBundle = { code: telemetry.tracing ? withWorkflowTracing(bundled.code) : bundled.code };
-  const deployment = {
-    name: deploymentSettings.name,
-    buildId: resolveBuildId(deploymentSettings.buildId, () =>
-      build
-        ? build.record.buildId
-        : computeBuildId({
-            workflowCode: bundled.code,
-            roots: [manifest.root, ...manifest.packages.map((p) => p.root)],
-            ...(traceDir ? { locations: [traceDir] } : {}),
-            ...(caches ? { digests: caches.digests } : {}),
-          }),
-    ),
-  };
-  return { bundled, workflowBundle, deployment };
+  const early = beginWorkflowThreads(workflowBundle.code, Object.keys(loaded.activities), { ...options.workerOptions, taskQueue: ctx.catalog });
+  let deployment: Deployment;
+  try {
+    deployment = {
+      name: deploymentSettings.name,
+      buildId: resolveBuildId(deploymentSettings.buildId, () =>
+        build
+          ? build.record.buildId
+          : computeBuildId({
+              workflowCode: bundled.code,
+              roots: [manifest.root, ...manifest.packages.map((p) => p.root)],
+              ...(traceDir ? { locations: [traceDir] } : {}),
+              ...(caches ? { digests: caches.digests } : {}),
+            }),
+      ),
+    };
+  } catch (err) {
+    // A bad SKEIN_BUILD_ID: the thread begun for the worker is not taken.
+    await early?.discard();
+    throw err;
+  }
+  return { bundled, workflowBundle, deployment, early };
 }
 
 /**
@@ -374,27 +388,38 @@ function catalogDocumentOf(
 async function createVersionedWorker(
   options: StartWorkerOptions,
   ctx: ServeContext,
-  parts: { identity: string; deployment: Deployment; workflowBundle: { code: string }; loaded: ServedProject; events: WorkerEvents; join: DeploymentJoin },
+  parts: {
+    identity: string;
+    deployment: Deployment;
+    workflowBundle: { code: string };
+    early: EarlyWorkflowThreads | undefined;
+    loaded: ServedProject;
+    events: WorkerEvents;
+    join: DeploymentJoin;
+  },
 ): ReturnType<typeof createTemporalWorker> {
   const { telemetry, logger } = ctx;
   const { nativeConnection } = await ctx.connecting;
-  return createTemporalWorker({
-    connection: nativeConnection,
-    namespace: ctx.engine.namespace,
-    identity: parts.identity,
-    taskQueue: ctx.catalog,
-    workerDeploymentOptions: {
-      useWorkerVersioning: true,
-      version: { deploymentName: parts.deployment.name, buildId: parts.deployment.buildId },
-      defaultVersioningBehavior: 'PINNED',
+  return createTemporalWorker(
+    {
+      connection: nativeConnection,
+      namespace: ctx.engine.namespace,
+      identity: parts.identity,
+      taskQueue: ctx.catalog,
+      workerDeploymentOptions: {
+        useWorkerVersioning: true,
+        version: { deploymentName: parts.deployment.name, buildId: parts.deployment.buildId },
+        defaultVersioningBehavior: 'PINNED',
+      },
+      workflowBundle: parts.workflowBundle,
+      activities: parts.loaded.activities,
+      sinks: { ...skeinSinks(parts.events, logger), ...telemetry.worker.sinks },
+      interceptors: { activity: [...telemetry.worker.activityInterceptors, activityInterceptor(parts.loaded.resolver, parts.events)] },
+      shutdownGraceTime: options.shutdownGraceTimeMs ?? 10_000,
+      ...options.workerOptions,
     },
-    workflowBundle: parts.workflowBundle,
-    activities: parts.loaded.activities,
-    sinks: { ...skeinSinks(parts.events, logger), ...telemetry.worker.sinks },
-    interceptors: { activity: [...telemetry.worker.activityInterceptors, activityInterceptor(parts.loaded.resolver, parts.events)] },
-    shutdownGraceTime: options.shutdownGraceTimeMs ?? 10_000,
-    ...options.workerOptions,
-  }).catch(async (err: unknown) => {
+    parts.early,
+  ).catch(async (err: unknown) => {
     await parts.join.abandon();
     throw err;
   });
