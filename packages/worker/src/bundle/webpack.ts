@@ -135,9 +135,11 @@ export function bundlerOptions(run: WebpackRun) {
     // OpenTelemetry's interceptors, switched on per run by the worker's setting (`workflow-tracing.ts`), run first
     // (outermost), so Skein's run inside the workflow's span. Always bundled: one bundle serves with tracing on or off.
     workflowInterceptorModules: [tracingInterceptorsModule(), fileURLToPath(import.meta.resolve('@skein/core/workflow-interceptors'))],
-    // zod is large and keeps no per-execution state: evaluate it once per reusable V8 context instead of once
-    // per workflow execution (Temporal re-evaluates the other modules for every execution).
-    preloadModules: ['zod'],
+    // No `preloadModules`: Temporal evaluates a preloaded module once per V8 context and shares it, frozen, among
+    // every execution. zod is not shareable so: it keeps a global registry of schema metadata, and sets its global
+    // configuration when the first schema is made (on a frozen one that schema throws "Cannot add property
+    // localeError"), so each execution evaluates its own zod. A bare `preloadModules: ['zod']` did nothing: zod
+    // declares itself free of side effects, and webpack dropped the unused require.
     webpackConfigHook: skeinConfig,
   };
 }
