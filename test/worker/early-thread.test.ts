@@ -4,6 +4,13 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { beginWorkflowThreads, createTemporalWorker } from '../../packages/worker/dist/host/temporal-worker.js';
 import { startStack, type Stack } from '../support/stack.js';
 
+/** The heap limit of a workflow creator's (first) thread, MB. */
+async function heapLimitMb(creator: ThreadedVMWorkflowCreator): Promise<number> {
+  const [client] = (creator as unknown as { workerThreadClients: Array<{ workerThread: { getHeapStatistics(): Promise<{ heap_size_limit: number }> } }> })
+    .workerThreadClients;
+  return (await client!.workerThread.getHeapStatistics()).heap_size_limit / 2 ** 20;
+}
+
 /**
  * Temporal's workflow thread begins on the bundle before the worker computes its build ID and is created; the worker
  * takes that thread when it would have made the same one, and otherwise stops it and makes its own.
@@ -42,6 +49,8 @@ describe('the workflow thread begun early', () => {
       const { worker } = await createTemporalWorker({ connection, taskQueue, workflowBundle: { code }, activities: { registered: async () => 1 } }, early);
       expect(create).toHaveBeenCalledTimes(2);
       expect(destroy).toHaveBeenCalledOnce();
+      // The thread it made instead was created under Skein's limits too (V8's default would be about 4 GB here).
+      expect(await heapLimitMb(await create.mock.results[1]!.value)).toBeLessThan(1024);
       const running = worker.run();
       worker.shutdown();
       await running;

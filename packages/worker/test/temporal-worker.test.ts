@@ -35,6 +35,10 @@ describe('beginWorkflowThreads', () => {
     expect(early.limits.maxCachedWorkflows).toBe(5);
     const creator = await early.creator;
     expect(creator).toBeInstanceOf(ThreadedVMWorkflowCreator);
+    // Under Skein's limits (the old generation's bound and the young generation), not V8's default of about 4 GB.
+    const [client] = (creator as unknown as { workerThreadClients: Array<{ workerThread: { getHeapStatistics(): Promise<{ heap_size_limit: number }> } }> })
+      .workerThreadClients;
+    expect((await client!.workerThread.getHeapStatistics()).heap_size_limit / 2 ** 20).toBeLessThan(early.limits.oldSpaceMb + 64);
     expect(create).toHaveBeenCalledOnce();
     expect(create.mock.calls[0]![0]).toMatchObject({
       threadPoolSize: 1,

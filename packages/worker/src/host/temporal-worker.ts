@@ -127,6 +127,10 @@ function sameThread(early: EarlyWorkflowThreads, bundle: NonNullable<ThreadBundl
   );
 }
 
+/** Whether two sets of workflow thread limits are the same (a thread begun under `a` serves a worker asking for `b`). */
+const sameLimits = (a: WorkflowThreadLimits, b: WorkflowThreadLimits): boolean =>
+  a.oldSpaceMb === b.oldSpaceMb && a.semiSpaceMb === b.semiSpaceMb && a.oldSpaceGiven === b.oldSpaceGiven && a.maxCachedWorkflows === b.maxCachedWorkflows;
+
 /**
  * Temporal's `Worker` without the main-thread preload of a code bundle: for `workflowBundle: { code }` the SDK
  * compiles the whole bundle in the main isolate and evaluates it in a throw-away context (for debugger
@@ -134,9 +138,10 @@ function sameThread(early: EarlyWorkflowThreads, bundle: NonNullable<ThreadBundl
  * (7.3 MB) that is 85 ms of CPU, 0.2-0.4 s of wall time under load, on the way to the first run, and the main
  * isolate's heap grown for nothing. With `TEMPORAL_DEBUG` (`debugMode`) the SDK's own path is kept, for debuggers.
  * Given a thread begun early (`beginWorkflowThreads`) on the same bundle and settings, the worker takes it instead of
- * making its own; one that does not match is stopped and the worker makes its own.
+ * making its own; one that does not match is stopped and the worker makes its own, under `limits` (the V8 flags in
+ * force only while it is created).
  */
-function skeinWorkerClass(early: EarlyWorkflowThreads | undefined) {
+function skeinWorkerClass(early: EarlyWorkflowThreads | undefined, limits: WorkflowThreadLimits) {
   return class SkeinTemporalWorker extends Worker {
     protected static override async getOrCreateBundle(
       compiledOptions: CompiledWorkerOptions,
@@ -154,7 +159,13 @@ function skeinWorkerClass(early: EarlyWorkflowThreads | undefined) {
     ): ReturnType<(typeof Worker)['createWorkflowCreator']> {
       if (early && sameThread(early, bundle, compiledOptions)) return early.creator;
       await early?.discard();
-      return super.createWorkflowCreator(bundle, compiledOptions, logger);
+      const restore = applyWorkflowThreadLimits(limits);
+      try {
+        // The workflow thread's isolate exists once this resolves (the SDK waits for the thread's first answer).
+        return await super.createWorkflowCreator(bundle, compiledOptions, logger);
+      } finally {
+        restore();
+      }
     }
   };
 }
@@ -163,21 +174,20 @@ function skeinWorkerClass(early: EarlyWorkflowThreads | undefined) {
  * Creates Temporal's worker with Skein's limits on its workflow thread (`workflowThreadLimits`: the thread's
  * young and old generation, and `maxCachedWorkflows` sized to fit), the flags in force only while the thread is
  * created. A `maxCachedWorkflows` in `options` is kept, and the thread's old generation made to hold it. With
- * `early` (`beginWorkflowThreads` on the same code, activities and options), the worker takes that thread.
+ * `early` (`beginWorkflowThreads` on the same code, activities and options, so under the same limits), the worker
+ * takes that thread; otherwise it is stopped.
  * @returns the worker (not running yet) and the limits it got.
  * @throws what `Worker.create` throws (an unreachable engine, bad options), and the early thread's error.
  */
 export async function createTemporalWorker(options: WorkerOptions, early?: EarlyWorkflowThreads): Promise<{ worker: Worker; limits: WorkflowThreadLimits }> {
-  const limits = early?.limits ?? workflowThreadLimits(options.maxCachedWorkflows, processHeapFlags());
-  const restore = early ? () => {} : applyWorkflowThreadLimits(limits);
+  const limits = workflowThreadLimits(options.maxCachedWorkflows, processHeapFlags());
+  const usable = early && sameLimits(early.limits, limits) ? early : undefined;
+  if (early !== usable) await early?.discard();
   try {
-    // The workflow thread's isolate exists once `create` resolves (the SDK waits for the thread's first answer).
-    const worker = await skeinWorkerClass(early).create({ ...options, maxCachedWorkflows: limits.maxCachedWorkflows });
+    const worker = await skeinWorkerClass(usable, limits).create({ ...options, maxCachedWorkflows: limits.maxCachedWorkflows });
     return { worker, limits };
   } catch (err) {
-    await early?.discard();
+    await usable?.discard();
     throw err;
-  } finally {
-    restore();
   }
 }
