@@ -29,7 +29,7 @@ interface ThreadSettings {
   threadPoolSize: number;
   isolateExecutionTimeoutMs: number;
   reuseV8Context: boolean;
-  registeredActivityNames: ReadonlySet<string>;
+  registeredActivityNames: Set<string>;
 }
 
 /**
@@ -55,8 +55,8 @@ export interface EarlyWorkflowThreads {
  * settings, Skein's limits of `createTemporalWorker`), so that the thread compiles and evaluates the bundle (on a
  * 1,000-workflow project about 0.4 s of a start, on another core) while the main thread computes the build ID and
  * joins the deployment. Returns undefined where the worker's own thread settings are asked for (`reuseV8Context`,
- * `workflowThreadPoolSize`, `debugMode` or `TEMPORAL_DEBUG`): then `Worker.create` makes
- * its thread itself. The V8 flags of the limits stay set until the thread answered.
+ * `workflowThreadPoolSize`, `debugMode` or `TEMPORAL_DEBUG`): then `Worker.create` makes its thread itself. The V8
+ * flags of the limits stay set until the thread answered.
  * @param activityNames the activities the worker will register (the thread is told their names).
  * @param options the options the worker will be created with (`maxCachedWorkflows` and the thread settings are read).
  * @returns undefined as well for code without an inline source map, which the worker's creation then refuses.
@@ -84,12 +84,7 @@ export function beginWorkflowThreads(
   const limits = workflowThreadLimits(options.maxCachedWorkflows, processHeapFlags());
   const restore = applyWorkflowThreadLimits(limits);
   const logger = LoggerWithComposedMetadata.compose(Runtime.instance().logger, { sdkComponent: SdkComponent.worker, taskQueue: options.taskQueue });
-  const creator = ThreadedVMWorkflowCreator.create({
-    ...settings,
-    registeredActivityNames: new Set(settings.registeredActivityNames),
-    workflowBundle: bundle,
-    logger,
-  });
+  const creator = ThreadedVMWorkflowCreator.create({ ...settings, workflowBundle: bundle, logger });
   let taken = false;
   creator.then(restore, restore);
   // Awaited by the worker that takes it; a thread nobody takes is discarded, its failure reported by nobody.
