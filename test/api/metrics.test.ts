@@ -82,6 +82,32 @@ describe('GET /metrics', () => {
     expect(sample(m, 'skein_api_catalog_lookups_total', { lookup: 'document', source: 'cache' })).toBeGreaterThanOrEqual(1);
   });
 
+  it("reads a catalog's workflows from its build's record once per version: a republished head costs no second read", async () => {
+    const { buildId } = h.worker.deployment;
+    // The published $catalog holds the head of the document; the build's record holds the whole of it.
+    const head = (await h.client.workflow.getHandle(`$catalog:${h.catalog}`).describe()).memo?.catalog as Record<string, unknown>;
+    expect(head).toMatchObject({ catalog: h.catalog, deployment: { buildId }, version: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(head).not.toHaveProperty('workflows');
+    const record = (await h.client.workflow.getHandle(`$catalog:${h.catalog}@${buildId}`).describe()).memo?.catalog as Record<string, unknown>;
+    expect(record).toMatchObject({ version: head.version, workflows: expect.arrayContaining([expect.objectContaining({ name: 'echo' })]) });
+    const before = await scrape();
+    const lookups = (m: Exposition, lookup: string, source: string) => sample(m, 'skein_api_catalog_lookups_total', { lookup, source }) ?? 0;
+    expect(lookups(before, 'record', 'engine')).toBeGreaterThanOrEqual(1);
+    // The worker publishes the same document again when its $catalog closes: the API reads the new head, not the record.
+    await h.client.workflow.getHandle(`$catalog:${h.catalog}`).terminate('republish');
+    await eventually(async () => (await h.client.workflow.getHandle(`$catalog:${h.catalog}`).describe()).status.name === 'RUNNING');
+    await eventually(async () => {
+      await fetch(`${h.url}/workflow/catalog`, { headers: auth });
+      return lookups(await scrape(), 'document', 'engine') > lookups(before, 'document', 'engine');
+    }, 10_000);
+    const catalog = await fetch(`${h.url}/workflow/catalog`, { headers: auth });
+    expect(catalog.status).toBe(200);
+    expect(((await catalog.json()) as { workflows: Array<{ name: string }> }).workflows.map((w) => w.name)).toContain('echo');
+    const after = await scrape();
+    expect(lookups(after, 'record', 'engine')).toBe(lookups(before, 'record', 'engine'));
+    expect(lookups(after, 'record', 'cache')).toBeGreaterThan(lookups(before, 'record', 'cache'));
+  });
+
   it('counts an open history long-poll while it waits, and not after', async () => {
     const started = await fetch(`${h.url}/workflow/start`, {
       method: 'POST',

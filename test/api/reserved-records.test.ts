@@ -192,4 +192,30 @@ describe('forged records', () => {
     await startRecord('$catalog', `$catalog:${catalog}`, catalog, { catalog: doc });
     await expect.poll(served, { timeout: 10_000, interval: 100 }).toBe(200);
   });
+
+  it("takes a head's workflows only from its build's record: a $catalogVersion on skein-records naming the same catalog, build and version", async () => {
+    // A head as workers publish it (no workflows), version v1 of build b2; the lease makes the build live.
+    const { workflows: _workflows, sharedActivities: _shared, ...rest } = doc;
+    const head = { ...rest, version: '1'.repeat(64), deployment: { name: catalog, buildId: 'b2' } };
+    const record = { ...doc, version: head.version, deployment: head.deployment };
+    await startRecord('$lease', `$lease:${catalog}@b2`, 'skein-records');
+    await startRecord('$catalog', `$catalog:${catalog}`, catalog, { catalog: head });
+    await expect.poll(served, { timeout: 10_000, interval: 100 }).toBe(404);
+    const forgeries: Array<[string, string, unknown]> = [
+      ['squatter', 'skein-records', record],
+      ['$catalogVersion', 'elsewhere', record],
+      ['$catalogVersion', 'skein-records', { ...record, catalog: h.catalog }],
+      ['$catalogVersion', 'skein-records', { ...record, deployment: { name: catalog, buildId: 'b1' } }],
+      ['$catalogVersion', 'skein-records', { ...record, version: '2'.repeat(64) }],
+    ];
+    for (const [type, taskQueue, memo] of forgeries) {
+      await startRecord(type, `$catalog:${catalog}@b2`, taskQueue, { catalog: memo });
+      expect(await served(), `${type} on ${taskQueue}: ${JSON.stringify(memo).slice(0, 200)}`).toBe(404);
+    }
+    // The control: the build's own record.
+    await startRecord('$catalogVersion', `$catalog:${catalog}@b2`, 'skein-records', { catalog: record });
+    const found = await h.call('GET', '/workflow/catalog/{catalog}', { params: { catalog } });
+    expect(found.status, found.text).toBe(200);
+    expect(found.body).toMatchObject({ version: head.version, deployment: { buildId: 'b2' }, workflows: [expect.objectContaining({ name: 'echo' })] });
+  });
 });

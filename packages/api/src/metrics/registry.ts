@@ -14,8 +14,8 @@ const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 
 /** Kinds of open request that wait on the engine: a server-sent history stream, a history long-poll. */
 export type OpenRequestKind = 'sse' | 'long_poll';
 
-/** Which catalog read: the published document, or the list of polling workers. */
-export type CatalogLookup = 'document' | 'pollers';
+/** Which catalog read: the published document, what a document version serves (its build's record), or the list of polling workers. */
+export type CatalogLookup = 'document' | 'record' | 'pollers';
 
 /**
  * Every metric the API exports, on its own registry. Methods record; {@link ApiMetrics.render} answers a scrape.
@@ -73,7 +73,7 @@ export class ApiMetrics {
     });
     this.#catalog = new Counter({
       name: 'skein_api_catalog_lookups_total',
-      help: 'Catalog reads by what was read (lookup="document" | "pollers") and whether the cache answered (source="cache") or the engine was asked (source="engine").',
+      help: 'Catalog reads by what was read (lookup="document" | "record" | "pollers") and whether the cache answered (source="cache") or the engine was asked (source="engine").',
       labelNames: ['lookup', 'source'],
       registers,
     });

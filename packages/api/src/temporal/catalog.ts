@@ -1,16 +1,18 @@
 /**
  * Which workflows a catalog serves, and whether it is served at all, from the engine itself
- * (`CatalogNotAvailableError` when it is not; docs/api.md "Catalogs"): the document of the current build, published in the memo
- * of the running `$catalog:<catalog>` execution, the liveness lease of that build (`$lease:<catalog>@<buildId>`,
- * renewed by its live workers every few seconds), and the workers polling the catalog's task queue
- * (`DescribeTaskQueue`).
+ * (`CatalogNotAvailableError` when it is not; docs/api.md "Catalogs"): the document of the current build, whose head
+ * is published in the memo of the running `$catalog:<catalog>` execution and whose workflows the build's record
+ * `$catalog:<catalog>@<buildId>` holds, the liveness lease of that build (`$lease:<catalog>@<buildId>`, renewed by
+ * its live workers every few seconds), and the workers polling the catalog's task queue (`DescribeTaskQueue`).
  */
 import {
   CATALOG_LEASE_TRACE_DIR_TTL_MS,
   CATALOG_LEASE_TRACE_DIRS_MEMO_KEY,
   CATALOG_LEASE_WORKFLOW_TYPE,
+  CATALOG_VERSION_WORKFLOW_TYPE,
   CATALOG_WORKFLOW_TYPE,
   catalogLeaseWorkflowId,
+  catalogVersionWorkflowId,
   catalogWorkflowId,
   RECORDS_TASK_QUEUE,
 } from '@skein/names';
@@ -105,11 +107,21 @@ interface VersionEntry {
   sharedActivities?: unknown;
 }
 
-/** The memo document as a worker publishes it (`@skein/worker` `CatalogDocument`). */
+/**
+ * The memo document as a worker publishes it (`@skein/worker` `CatalogDocument`): in `$catalog`, the head of a build's
+ * document (no `workflows`; `@skein/worker` `CatalogHead`) or, from a worker of an older release, the whole document;
+ * in the build's record, the whole document.
+ */
 interface PublishedDocument extends VersionEntry {
   catalog?: string;
   publishedAt?: number;
   deployment?: { name?: unknown; buildId?: unknown };
+}
+
+/** What a document serves: its workflows and shared activities, as a build's record holds them. */
+interface ServedContent {
+  workflows: unknown[];
+  sharedActivities: unknown;
 }
 
 interface DocEntry {
@@ -139,6 +151,9 @@ function workflowView(w: Partial<CatalogWorkflow>): CatalogWorkflow {
  * - the published document is read once (`DescribeWorkflowExecution` of `$catalog:<catalog>`) and kept until
  *   that execution closes (a worker retired it or a newer one replaced it), which a background long-poll on
  *   its close event reports at once; at most 10 minutes;
+ * - what a document serves (its workflows) is read from its build's record once per `version`, the hash of exactly
+ *   that content, and kept (the last 16 versions): a worker's restart, or a new build with the same workflows, costs
+ *   one read of the small head;
  * - the live workers (`DescribeTaskQueue` pollers) and a build's running lease are cached for `ttlMs`
  *   (`SKEIN_CATALOG_CACHE_MS`, 2 000); an answer that nobody serves is not cached, so a worker that has just
  *   started is seen by the next request.
@@ -148,6 +163,8 @@ export class CatalogCache {
   readonly #client: Client;
   readonly #signal: AbortSignal | undefined;
   readonly #docs = new Map<string, DocEntry>();
+  /** What each document version serves (read from a build's record), by `version`. */
+  readonly #served = new LRUCache<string, { promise: Promise<ServedContent | undefined> }>({ max: 16 });
   /** Poller liveness per catalog, each kept `ttlMs`; bounded, since any client may name any catalog. */
   readonly #live: LRUCache<string, { promise: Promise<CatalogWorker[]> }> | undefined;
   /** Whether a build's lease runs, per `<catalog>@<buildId>`, each kept `ttlMs`; bounded likewise. */
@@ -416,10 +433,57 @@ export class CatalogCache {
       throw new ApiError('InternalError', { cause: err });
     }
     const doc = description.memo?.catalog as PublishedDocument | undefined;
-    if (description.status.name !== 'RUNNING' || !doc || !Array.isArray(doc.workflows)) return undefined;
+    if (description.status.name !== 'RUNNING' || !doc || typeof doc !== 'object') return undefined;
     // Only the catalog record itself publishes: the registry's type on the catalog's own task queue, naming this catalog.
     if (description.type !== CATALOG_WORKFLOW_TYPE || description.taskQueue !== catalog) return undefined;
     if (doc.catalog !== undefined && doc.catalog !== catalog) return undefined;
-    return { runId: description.runId, startedAt: description.startTime.getTime(), doc };
+    const found = { runId: description.runId, startedAt: description.startTime.getTime() };
+    // A worker of an older release published the whole document.
+    if (Array.isArray(doc.workflows)) return { ...found, doc };
+    const served = await this.#servedContent(catalog, doc);
+    return served ? { ...found, doc: { ...doc, ...served } } : undefined;
+  }
+
+  /**
+   * What the document whose head is `head` serves: from its build's record (`$catalog:<catalog>@<buildId>`, the
+   * records' type on the records task queue, naming the same catalog, build and version), kept by version.
+   * @returns undefined when the head names no build or version, or no such record runs (its build's workers all
+   *   stopped; a worker that still serves records it again within seconds).
+   * @throws ApiError `InternalError` when the engine fails.
+   */
+  #servedContent(catalog: string, head: PublishedDocument): Promise<ServedContent | undefined> {
+    const { version } = head;
+    const buildId = head.deployment?.buildId;
+    if (typeof version !== 'string' || typeof buildId !== 'string') return Promise.resolve(undefined);
+    const hit = this.#served.get(version);
+    if (hit) {
+      this.#metrics?.catalogLookup('record', 'cache');
+      return hit.promise;
+    }
+    this.#metrics?.catalogLookup('record', 'engine');
+    const promise = this.#client.workflow
+      .getHandle(catalogVersionWorkflowId(catalog, buildId))
+      .describe()
+      .then(
+        (d): ServedContent | undefined => {
+          const doc = d.memo?.catalog as PublishedDocument | undefined;
+          if (d.status.name !== 'RUNNING' || d.type !== CATALOG_VERSION_WORKFLOW_TYPE || d.taskQueue !== RECORDS_TASK_QUEUE) return undefined;
+          if (!doc || doc.catalog !== catalog || doc.deployment?.buildId !== buildId || doc.version !== version || !Array.isArray(doc.workflows))
+            return undefined;
+          return { workflows: doc.workflows, sharedActivities: doc.sharedActivities };
+        },
+        (err: unknown) => {
+          if (err instanceof WorkflowNotFoundError || grpcCode(err) === GRPC.NOT_FOUND) return undefined;
+          throw new ApiError('InternalError', { cause: err });
+        },
+      );
+    const entry = { promise };
+    this.#served.set(version, entry);
+    // Only a found record is kept: a build whose record is being written again is read again by the next request.
+    const forget = () => {
+      if (this.#served.get(version) === entry) this.#served.delete(version);
+    };
+    promise.then((served) => served === undefined && forget(), forget);
+    return promise;
   }
 }

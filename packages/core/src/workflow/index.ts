@@ -275,9 +275,10 @@ export const catalogQuery = defineQuery<unknown>('catalog');
 const catalogWorkerStoppedSignal = defineSignal<[string]>(CATALOG_WORKER_STOPPED_SIGNAL);
 
 /**
- * The `$catalog` registry workflow: holds the catalog the worker published in its memo
- * (`memo.catalog`), answers `catalogQuery` with it, records workers that stopped (`memo.stoppedWorkers`), and
- * runs until the next worker start replaces it or the last worker retires it.
+ * The `$catalog` registry workflow: holds the head of the catalog document the worker published in its memo
+ * (`memo.catalog`: version, deployment, project, publisher; the workflows are in the build's record), answers
+ * `catalogQuery` with it, records workers that stopped (`memo.stoppedWorkers`), and runs until the next worker start
+ * replaces it or the last worker retires it.
  */
 export async function catalogWorkflow(): Promise<void> {
   setHandler(catalogQuery, () => workflowInfo().memo?.catalog ?? null);

@@ -12,8 +12,9 @@ import type { DeclaredSchedule, LoadedProject } from '../host/load.js';
 import { syncDeclaredSchedules } from './schedules.js';
 
 /**
- * The catalog a worker serves, as the API reads it from the `$catalog` workflow's memo
- * (`GET /workflow/catalog`). JSON Schemas are generated from the zod schemas.
+ * The catalog a worker serves, as the API answers it (`GET /workflow/catalog`): held whole in the memo of the build's
+ * record `$catalog:<catalog>@<buildId>`, its head in the memo of the catalog's `$catalog` execution (`CatalogHead`).
+ * JSON Schemas are generated from the zod schemas.
  */
 export interface CatalogDocument {
   catalog: string;
@@ -107,25 +108,44 @@ export function fitCatalogDocument(doc: CatalogDocument): { doc: CatalogDocument
 }
 
 /**
+ * What the `$catalog` execution's memo holds for a document of a build: its head (catalog, version, deployment,
+ * project, publisher, trace folder, time), not its workflows and shared activities. Those stay in the build's record
+ * (`recordVersionCatalog`), which holds the whole document and which the API reads once per `version` (a hash of
+ * exactly that content), so a worker's restart publishes a few hundred bytes instead of the whole catalog (0.8 MB on
+ * a 1,000-workflow project), and the API re-reads nothing it already knows. A document without a deployment is
+ * published whole (no record holds it).
+ */
+export type CatalogHead = Omit<CatalogDocument, 'workflows' | 'sharedActivities'>;
+
+/** The head of `doc` (`CatalogHead`): the document without its workflows and shared activities. */
+export function catalogHead(doc: CatalogDocument): CatalogHead {
+  const { workflows: _workflows, sharedActivities: _shared, ...head } = doc;
+  return head;
+}
+
+/**
  * Publishes the catalog's served document: starts `$catalog` (id `$catalog:<catalog>`) on the catalog's task
- * queue with the document as its memo, replacing any previous run. The API serves what this document lists,
- * so it is the current version's: the worker that makes its build current publishes it, as does
- * `skein deploy promote`/`rollback` (`publishCurrentCatalog`).
+ * queue, replacing any previous run, with the document's head as its memo (`CatalogHead`; the whole document when it
+ * names no deployment). The API serves what this document lists, so it is the current version's: the worker that
+ * makes its build current publishes it, as does `skein deploy promote`/`rollback` (`publishCurrentCatalog`), each
+ * after the build's record holds the same document (`recordVersionCatalog`), where the API reads the workflows.
+ * @throws the engine's error.
  */
 export async function publishCatalog(client: Client, doc: CatalogDocument): Promise<void> {
   await client.workflow.start(CATALOG_WORKFLOW_TYPE, {
     workflowId: catalogWorkflowId(doc.catalog),
     taskQueue: doc.catalog,
     args: [],
-    memo: { catalog: doc },
+    memo: { catalog: doc.deployment ? catalogHead(doc) : doc },
     workflowIdConflictPolicy: 'TERMINATE_EXISTING',
   });
 }
 
 /**
  * Records the document of one build (`doc.deployment.buildId`): an execution `$catalog:<catalog>@<buildId>` on
- * the records task queue, never run, holding it in its memo, so that promoting that build later (an operator's
- * `skein deploy promote` or `rollback`) can publish what it serves. Replaces an earlier record of the build.
+ * the records task queue, never run, holding the whole document in its memo: the API reads the served workflows
+ * there (the published `$catalog` holds only the head), and promoting that build later (an operator's
+ * `skein deploy promote` or `rollback`) publishes what it serves. Replaces an earlier record of the build.
  * @throws Error when the document names no deployment; the engine's error.
  */
 export async function recordVersionCatalog(client: Client, doc: CatalogDocument): Promise<void> {
