@@ -151,9 +151,10 @@ function workflowView(w: Partial<CatalogWorkflow>): CatalogWorkflow {
  * - the published document is read once (`DescribeWorkflowExecution` of `$catalog:<catalog>`) and kept until
  *   that execution closes (a worker retired it or a newer one replaced it), which a background long-poll on
  *   its close event reports at once; at most 10 minutes;
- * - what a document serves (its workflows) is read from its build's record once per `version`, the hash of exactly
- *   that content, and kept (the last 16 versions): a worker's restart, or a new build with the same workflows, costs
- *   one read of the small head;
+ * - what a document serves (its workflows) is read from its build's record once per catalog and `version` (the hash
+ *   of exactly that content) and kept (the last 16): a worker's restart, or a new build with the same workflows,
+ *   costs one read of the small head. Never across catalogs: a record written in another catalog (by any client of
+ *   the namespace) cannot change what this one serves;
  * - the live workers (`DescribeTaskQueue` pollers) and a build's running lease are cached for `ttlMs`
  *   (`SKEIN_CATALOG_CACHE_MS`, 2 000); an answer that nobody serves is not cached, so a worker that has just
  *   started is seen by the next request.
@@ -163,7 +164,7 @@ export class CatalogCache {
   readonly #client: Client;
   readonly #signal: AbortSignal | undefined;
   readonly #docs = new Map<string, DocEntry>();
-  /** What each document version serves (read from a build's record), by `version`. */
+  /** What each document version serves (read from a build's record), by catalog and `version`. */
   readonly #served = new LRUCache<string, { promise: Promise<ServedContent | undefined> }>({ max: 16 });
   /** Poller liveness per catalog, each kept `ttlMs`; bounded, since any client may name any catalog. */
   readonly #live: LRUCache<string, { promise: Promise<CatalogWorker[]> }> | undefined;
@@ -446,7 +447,7 @@ export class CatalogCache {
 
   /**
    * What the document whose head is `head` serves: from its build's record (`$catalog:<catalog>@<buildId>`, the
-   * records' type on the records task queue, naming the same catalog, build and version), kept by version.
+   * records' type on the records task queue, naming the same catalog, build and version), kept by catalog and version.
    * @returns undefined when the head names no build or version, or no such record runs (its build's workers all
    *   stopped; a worker that still serves records it again within seconds).
    * @throws ApiError `InternalError` when the engine fails.
@@ -455,7 +456,8 @@ export class CatalogCache {
     const { version } = head;
     const buildId = head.deployment?.buildId;
     if (typeof version !== 'string' || typeof buildId !== 'string') return Promise.resolve(undefined);
-    const hit = this.#served.get(version);
+    const key = `${catalog}\n${version}`;
+    const hit = this.#served.get(key);
     if (hit) {
       this.#metrics?.catalogLookup('record', 'cache');
       return hit.promise;
@@ -478,10 +480,10 @@ export class CatalogCache {
         },
       );
     const entry = { promise };
-    this.#served.set(version, entry);
+    this.#served.set(key, entry);
     // Only a found record is kept: a build whose record is being written again is read again by the next request.
     const forget = () => {
-      if (this.#served.get(version) === entry) this.#served.delete(version);
+      if (this.#served.get(key) === entry) this.#served.delete(key);
     };
     promise.then((served) => served === undefined && forget(), forget);
     return promise;
