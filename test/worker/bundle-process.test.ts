@@ -11,15 +11,22 @@ import { describe, expect, it } from 'vitest';
 import { prepareProject } from '@skein/worker';
 import { repoRoot } from '../support/stack.js';
 
+/** The text of a `/proc` file, or '' when its thread or process has exited since it was listed. */
+function procText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 /** Command lines of this process's live child processes (Linux `/proc`), each prefixed by its pid. */
 function children(): string[] {
-  const pids = readdirSync('/proc/self/task').flatMap((tid) => readFileSync(`/proc/self/task/${tid}/children`, 'utf8').split(' ').filter(Boolean));
+  // A thread listed by readdir may exit before its `children` file is read (the SDK's and webpack's threads come and go).
+  const pids = readdirSync('/proc/self/task').flatMap((tid) => procText(`/proc/self/task/${tid}/children`).split(' ').filter(Boolean));
   return pids.map((pid) => {
-    try {
-      return `${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ')}`;
-    } catch {
-      return ''; // exited meanwhile
-    }
+    const cmdline = procText(`/proc/${pid}/cmdline`);
+    return cmdline ? `${pid} ${cmdline.split('\0').join(' ')}` : ''; // '' once it exited meanwhile
   });
 }
 
