@@ -55,9 +55,17 @@ export function prepareForShapes(session: AnalysisSession, root: string, baselin
     session.store.keepAst = true;
     return;
   }
-  const recorded = new Set<string>();
-  for (const w of Object.values(baseline.workflows)) for (const [rel, hash] of Object.entries(w.sources ?? {})) recorded.add(`${under(root, rel)}\0${hash}`);
-  session.store.keepAst = (file, hash) => !recorded.has(`${file}\0${hash}`);
+  // File → the content hash the baseline recorded for it ('' when two of its workflows recorded different ones, which
+  // one snapshot never does: the tree is then kept). Looked up by the file alone: a set of `file + hash` keys, built
+  // and probed for the 4,001 files of bench/versioning, took 4-5 ms against 1-1.5 ms for this map.
+  const recorded = new Map<string, string>();
+  for (const w of Object.values(baseline.workflows))
+    for (const [rel, hash] of Object.entries(w.sources ?? {})) {
+      const file = under(root, rel);
+      const known = recorded.get(file);
+      recorded.set(file, known === undefined || known === hash ? hash : '');
+    }
+  session.store.keepAst = (file, hash) => hash === undefined || recorded.get(file) !== hash;
 }
 
 /** `root` joined with a recorded relative path: as strings for a plain POSIX path, else `path.resolve`. */
