@@ -32,6 +32,12 @@ import { waitCloseEvent } from './runs.js';
  */
 export const LIVE_POLLER_WINDOW_MS = 70_000;
 
+/**
+ * How many document versions' workflows the API keeps (each at most the worker's memo budget, 1.5 MB; about 0.8 MB
+ * for 1,000 workflows with their schemas): a rollout has two or three versions, and rollbacks find theirs kept.
+ */
+export const SERVED_VERSIONS_KEPT = 8;
+
 /** Seconds a client should wait before retrying a run on a catalog with no live worker (`Retry-After`). */
 export const CATALOG_RETRY_AFTER_S = 5;
 
@@ -152,9 +158,9 @@ function workflowView(w: Partial<CatalogWorkflow>): CatalogWorkflow {
  *   that execution closes (a worker retired it or a newer one replaced it), which a background long-poll on
  *   its close event reports at once; at most 10 minutes;
  * - what a document serves (its workflows) is read from its build's record once per catalog and `version` (the hash
- *   of exactly that content) and kept (the last 16): a worker's restart, or a new build with the same workflows,
- *   costs one read of the small head. Never across catalogs: a record written in another catalog (by any client of
- *   the namespace) cannot change what this one serves;
+ *   of exactly that content) and kept (the last `SERVED_VERSIONS_KEPT`): a worker's restart, or a new build with the
+ *   same workflows, costs one read of the small head. Never across catalogs: a record written in another catalog (by
+ *   any client of the namespace) cannot change what this one serves;
  * - the live workers (`DescribeTaskQueue` pollers) and a build's running lease are cached for `ttlMs`
  *   (`SKEIN_CATALOG_CACHE_MS`, 2 000); an answer that nobody serves is not cached, so a worker that has just
  *   started is seen by the next request.
@@ -165,7 +171,7 @@ export class CatalogCache {
   readonly #signal: AbortSignal | undefined;
   readonly #docs = new Map<string, DocEntry>();
   /** What each document version serves (read from a build's record), by catalog and `version`. */
-  readonly #served = new LRUCache<string, { promise: Promise<ServedContent | undefined> }>({ max: 16 });
+  readonly #served = new LRUCache<string, { promise: Promise<ServedContent | undefined> }>({ max: SERVED_VERSIONS_KEPT });
   /** Poller liveness per catalog, each kept `ttlMs`; bounded, since any client may name any catalog. */
   readonly #live: LRUCache<string, { promise: Promise<CatalogWorker[]> }> | undefined;
   /** Whether a build's lease runs, per `<catalog>@<buildId>`, each kept `ttlMs`; bounded likewise. */
