@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { CatalogCache } from '../src/temporal/catalog.js';
+import { CatalogCache, SERVED_VERSIONS_KEPT } from '../src/temporal/catalog.js';
 import { ApiError } from '../src/errors.js';
 
 interface Execution {
@@ -87,6 +87,24 @@ describe('CatalogCache: the workflows of a head', () => {
     Object.assign(executions, served('main', 'b3', ['echo', 'other'], '3'.repeat(64)));
     expect(await names(cache, 'main')).toEqual(['echo', 'other']);
     expect(describes.get('$catalog:main@b3')).toBe(1);
+  });
+
+  it(`are kept for the last ${SERVED_VERSIONS_KEPT} versions: an older one is read from its record again`, async () => {
+    const executions: Record<string, Execution> = {};
+    const { client, describes } = scriptedEngine(executions);
+    const cache = cacheOn(client);
+    const version = (i: number) => String(i).padStart(64, '0');
+    for (let i = 0; i <= SERVED_VERSIONS_KEPT; i++) {
+      Object.assign(executions, served('main', `b${i}`, [`wf${i}`], version(i)));
+      expect(await names(cache, 'main')).toEqual([`wf${i}`]);
+    }
+    // The newest are still kept; the first was dropped and is read again.
+    Object.assign(executions, served('main', `b${SERVED_VERSIONS_KEPT}`, [`wf${SERVED_VERSIONS_KEPT}`], version(SERVED_VERSIONS_KEPT)));
+    await names(cache, 'main');
+    expect(describes.get(`$catalog:main@b${SERVED_VERSIONS_KEPT}`)).toBe(1);
+    Object.assign(executions, served('main', 'b0', ['wf0'], version(0)));
+    expect(await names(cache, 'main')).toEqual(['wf0']);
+    expect(describes.get('$catalog:main@b0')).toBe(2);
   });
 
   it('are never taken from another catalog with the same version', async () => {
