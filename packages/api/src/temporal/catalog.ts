@@ -152,6 +152,34 @@ function workflowView(w: Partial<CatalogWorkflow>): CatalogWorkflow {
   };
 }
 
+/** A kept answer: the promise of an engine read, shared by the requests that come while it is kept. */
+interface KeptAnswer<T> {
+  promise: Promise<T>;
+}
+
+/**
+ * The answer kept in `cache` under `key`, else a new read by `load`, kept only while `keep` holds for it (a failed
+ * read is dropped too): a refusal is asked again by the next request, so a worker that has just started is seen at
+ * once. `cache` undefined: nothing is kept.
+ * @returns the answer's promise, and whether it came from the cache.
+ */
+function keptAnswer<T>(
+  cache: LRUCache<string, KeptAnswer<T>> | undefined,
+  key: string,
+  load: () => Promise<T>,
+  keep: (answer: T) => boolean,
+): { promise: Promise<T>; hit: boolean } {
+  const hit = cache?.get(key);
+  if (hit) return { promise: hit.promise, hit: true };
+  const entry: KeptAnswer<T> = { promise: load() };
+  cache?.set(key, entry);
+  const forget = () => {
+    if (cache?.get(key) === entry) cache.delete(key);
+  };
+  entry.promise.then((answer) => !keep(answer) && forget(), forget);
+  return { promise: entry.promise, hit: false };
+}
+
 /**
  * Answers "is catalog X served, and which workflows does it serve", with few engine calls:
  * - the published document is read once (`DescribeWorkflowExecution` of `$catalog:<catalog>`) and kept until
@@ -171,11 +199,11 @@ export class CatalogCache {
   readonly #signal: AbortSignal | undefined;
   readonly #docs = new Map<string, DocEntry>();
   /** What each document version serves (read from a build's record), by catalog and `version`. */
-  readonly #served = new LRUCache<string, { promise: Promise<ServedContent | undefined> }>({ max: SERVED_VERSIONS_KEPT });
+  readonly #served = new LRUCache<string, KeptAnswer<ServedContent | undefined>>({ max: SERVED_VERSIONS_KEPT });
   /** Poller liveness per catalog, each kept `ttlMs`; bounded, since any client may name any catalog. */
-  readonly #live: LRUCache<string, { promise: Promise<CatalogWorker[]> }> | undefined;
+  readonly #live: LRUCache<string, KeptAnswer<CatalogWorker[]>> | undefined;
   /** Whether a build's lease runs, per `<catalog>@<buildId>`, each kept `ttlMs`; bounded likewise. */
-  readonly #leases: LRUCache<string, { promise: Promise<boolean> }> | undefined;
+  readonly #leases: LRUCache<string, KeptAnswer<boolean>> | undefined;
   readonly #metrics: ApiMetrics | undefined;
 
   /**
@@ -309,39 +337,30 @@ export class CatalogCache {
    * @throws ApiError `InternalError` when the engine fails.
    */
   async workers(catalog: string): Promise<CatalogWorker[]> {
-    const hit = this.#live?.get(catalog);
-    if (hit) {
-      this.#metrics?.catalogLookup('pollers', 'cache');
-      return hit.promise;
-    }
-    this.#metrics?.catalogLookup('pollers', 'engine');
-    const promise = this.#client.workflowService
-      .describeTaskQueue({
-        namespace: this.#client.options.namespace,
-        taskQueue: { name: catalog, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
-        taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
-      })
-      .then(
-        (res) => {
-          const now = Date.now();
-          return (res.pollers ?? [])
-            .map((p) => ({ identity: p.identity ?? '', lastPollAt: ms(p.lastAccessTime as never) }))
-            .filter((p) => now - p.lastPollAt <= LIVE_POLLER_WINDOW_MS)
-            .sort((a, b) => b.lastPollAt - a.lastPollAt);
-        },
-        (err: unknown) => {
-          // A name the engine refuses as a task queue cannot be served by anyone.
-          if (grpcCode(err) === GRPC.INVALID_ARGUMENT) return [];
-          throw new ApiError('InternalError', { cause: err });
-        },
-      );
-    const entry = { promise };
-    this.#live?.set(catalog, entry);
+    const load = () =>
+      this.#client.workflowService
+        .describeTaskQueue({
+          namespace: this.#client.options.namespace,
+          taskQueue: { name: catalog, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+          taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+        })
+        .then(
+          (res) => {
+            const now = Date.now();
+            return (res.pollers ?? [])
+              .map((p) => ({ identity: p.identity ?? '', lastPollAt: ms(p.lastAccessTime as never) }))
+              .filter((p) => now - p.lastPollAt <= LIVE_POLLER_WINDOW_MS)
+              .sort((a, b) => b.lastPollAt - a.lastPollAt);
+          },
+          (err: unknown) => {
+            // A name the engine refuses as a task queue cannot be served by anyone.
+            if (grpcCode(err) === GRPC.INVALID_ARGUMENT) return [];
+            throw new ApiError('InternalError', { cause: err });
+          },
+        );
     // Only a live answer is kept: a worker that has just started is seen by the next request, not `ttlMs` later.
-    const forget = () => {
-      if (this.#live?.get(catalog) === entry) this.#live.delete(catalog);
-    };
-    promise.then((workers) => workers.length === 0 && forget(), forget);
+    const { promise, hit } = keptAnswer(this.#live, catalog, load, (workers) => workers.length > 0);
+    this.#metrics?.catalogLookup('pollers', hit ? 'cache' : 'engine');
     return promise;
   }
 
@@ -378,29 +397,21 @@ export class CatalogCache {
    * lifetime); a running lease is cached `ttlMs`, a missing one is not.
    */
   #leaseAlive(catalog: string, buildId: string): Promise<boolean> {
-    const key = `${catalog}@${buildId}`;
-    const hit = this.#leases?.get(key);
-    if (hit) return hit.promise;
-    const promise = this.#client.workflow
-      .getHandle(catalogLeaseWorkflowId(catalog, buildId))
-      .describe()
-      .then(
-        // Only a worker's own lease counts: an execution of the lease's type on the records task queue (any other
-        // execution under that id, whatever started it, proves nothing about a live worker).
-        (d) => d.status.name === 'RUNNING' && d.type === CATALOG_LEASE_WORKFLOW_TYPE && d.taskQueue === RECORDS_TASK_QUEUE,
-        (err: unknown) => {
-          if (err instanceof WorkflowNotFoundError || grpcCode(err) === GRPC.NOT_FOUND) return false;
-          throw new ApiError('InternalError', { cause: err });
-        },
-      );
-    const entry = { promise };
-    this.#leases?.set(key, entry);
+    const load = () =>
+      this.#client.workflow
+        .getHandle(catalogLeaseWorkflowId(catalog, buildId))
+        .describe()
+        .then(
+          // Only a worker's own lease counts: an execution of the lease's type on the records task queue (any other
+          // execution under that id, whatever started it, proves nothing about a live worker).
+          (d) => d.status.name === 'RUNNING' && d.type === CATALOG_LEASE_WORKFLOW_TYPE && d.taskQueue === RECORDS_TASK_QUEUE,
+          (err: unknown) => {
+            if (err instanceof WorkflowNotFoundError || grpcCode(err) === GRPC.NOT_FOUND) return false;
+            throw new ApiError('InternalError', { cause: err });
+          },
+        );
     // Only a running lease is kept (as for pollers): a build whose first worker has just joined is seen at once.
-    const forget = () => {
-      if (this.#leases?.get(key) === entry) this.#leases.delete(key);
-    };
-    promise.then((alive) => !alive && forget(), forget);
-    return promise;
+    return keptAnswer(this.#leases, `${catalog}@${buildId}`, load, (alive) => alive).promise;
   }
 
   #document(catalog: string, fresh: boolean): DocEntry['promise'] {
@@ -462,36 +473,26 @@ export class CatalogCache {
     const { version } = head;
     const buildId = head.deployment?.buildId;
     if (typeof version !== 'string' || typeof buildId !== 'string') return Promise.resolve(undefined);
-    const key = `${catalog}\n${version}`;
-    const hit = this.#served.get(key);
-    if (hit) {
-      this.#metrics?.catalogLookup('record', 'cache');
-      return hit.promise;
-    }
-    this.#metrics?.catalogLookup('record', 'engine');
-    const promise = this.#client.workflow
-      .getHandle(catalogVersionWorkflowId(catalog, buildId))
-      .describe()
-      .then(
-        (d): ServedContent | undefined => {
-          const doc = d.memo?.catalog as PublishedDocument | undefined;
-          if (d.status.name !== 'RUNNING' || d.type !== CATALOG_VERSION_WORKFLOW_TYPE || d.taskQueue !== RECORDS_TASK_QUEUE) return undefined;
-          if (!doc || doc.catalog !== catalog || doc.deployment?.buildId !== buildId || doc.version !== version || !Array.isArray(doc.workflows))
-            return undefined;
-          return { workflows: doc.workflows, sharedActivities: doc.sharedActivities };
-        },
-        (err: unknown) => {
-          if (err instanceof WorkflowNotFoundError || grpcCode(err) === GRPC.NOT_FOUND) return undefined;
-          throw new ApiError('InternalError', { cause: err });
-        },
-      );
-    const entry = { promise };
-    this.#served.set(key, entry);
+    const load = () =>
+      this.#client.workflow
+        .getHandle(catalogVersionWorkflowId(catalog, buildId))
+        .describe()
+        .then(
+          (d): ServedContent | undefined => {
+            const doc = d.memo?.catalog as PublishedDocument | undefined;
+            if (d.status.name !== 'RUNNING' || d.type !== CATALOG_VERSION_WORKFLOW_TYPE || d.taskQueue !== RECORDS_TASK_QUEUE) return undefined;
+            if (!doc || doc.catalog !== catalog || doc.deployment?.buildId !== buildId || doc.version !== version || !Array.isArray(doc.workflows))
+              return undefined;
+            return { workflows: doc.workflows, sharedActivities: doc.sharedActivities };
+          },
+          (err: unknown) => {
+            if (err instanceof WorkflowNotFoundError || grpcCode(err) === GRPC.NOT_FOUND) return undefined;
+            throw new ApiError('InternalError', { cause: err });
+          },
+        );
     // Only a found record is kept: a build whose record is being written again is read again by the next request.
-    const forget = () => {
-      if (this.#served.get(key) === entry) this.#served.delete(key);
-    };
-    promise.then((served) => served === undefined && forget(), forget);
+    const { promise, hit } = keptAnswer(this.#served, `${catalog}\n${version}`, load, (served) => served !== undefined);
+    this.#metrics?.catalogLookup('record', hit ? 'cache' : 'engine');
     return promise;
   }
 }

@@ -122,9 +122,12 @@ function sameThread(early: EarlyWorkflowThreads, bundle: NonNullable<ThreadBundl
   );
 }
 
-/** Whether two sets of workflow thread limits are the same (a thread begun under `a` serves a worker asking for `b`). */
+/**
+ * Whether two sets of workflow thread limits are the same, field by field (a thread begun under `a` serves a worker
+ * asking for `b`; a field added to the limits takes part without a change here).
+ */
 const sameLimits = (a: WorkflowThreadLimits, b: WorkflowThreadLimits): boolean =>
-  a.oldSpaceMb === b.oldSpaceMb && a.semiSpaceMb === b.semiSpaceMb && a.oldSpaceGiven === b.oldSpaceGiven && a.maxCachedWorkflows === b.maxCachedWorkflows;
+  [...new Set([...Object.keys(a), ...Object.keys(b)])].every((key) => a[key as keyof WorkflowThreadLimits] === b[key as keyof WorkflowThreadLimits]);
 
 /**
  * Temporal's `Worker` without the main-thread preload of a code bundle: for `workflowBundle: { code }` the SDK
