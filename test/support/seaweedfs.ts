@@ -39,11 +39,15 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-/** `n` distinct loopback ports p with p and p + 10 000 (SeaweedFS's gRPC port of each) both free. */
+/**
+ * `n` distinct loopback ports p with p and p + 10 000 (SeaweedFS's gRPC port of each) both free, all below Linux's
+ * ephemeral floor (32 768): an outbound connection of any other process may take an ephemeral port between this check
+ * and weed's bind (CI saw the S3 gRPC port taken so), while a port below the floor is only ever taken by a listener.
+ */
 async function freePorts(n: number): Promise<number[]> {
   const out: number[] = [];
   for (let tries = 0; out.length < n && tries < 500; tries++) {
-    const p = 20_000 + Math.floor(Math.random() * 20_000);
+    const p = 10_000 + Math.floor(Math.random() * 12_700);
     if (out.some((q) => Math.abs(q - p) < 2 || Math.abs(q + 10_000 - p) < 2 || Math.abs(q - 10_000 - p) < 2)) continue;
     if ((await portFree(p)) && (await portFree(p + 10_000))) out.push(p);
   }
@@ -59,28 +63,13 @@ async function freePorts(n: number): Promise<number[]> {
 export async function startSeaweedFs(bucket = 'skein-traces'): Promise<SeaweedFs> {
   const weed = locateWeed();
   const dir = await mkdtemp(path.join(tmpdir(), 'skein-weed-'));
-  const [s3, filer, master, admin, volume] = await freePorts(5);
   const accessKeyId = 'skein-test';
   const secretAccessKey = `secret-${Math.random().toString(36).slice(2)}`;
-  const endpoint = `http://127.0.0.1:${s3}`;
-  const args = [
-    'mini',
-    `-dir=${dir}`,
-    '-ip=127.0.0.1',
-    '-ip.bind=127.0.0.1',
-    `-s3.port=${s3}`,
-    `-filer.port=${filer}`,
-    `-master.port=${master}`,
-    `-admin.port=${admin}`,
-    `-volume.port=${volume}`,
-    '-admin.port.legacy=0',
-    '-s3.port.iceberg=0',
-    '-s3.port.lance=0',
-    '-webdav=false',
-  ];
+  let args: string[];
+  let endpoint: string;
+  let client: S3Client | undefined;
   let child: ChildProcess | undefined;
   let output = '';
-  const client = new S3Client({ endpoint, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId, secretAccessKey }, maxAttempts: 1 });
 
   const start = async () => {
     output = '';
@@ -93,7 +82,7 @@ export async function startSeaweedFs(bucket = 'skein-traces'): Promise<SeaweedFs
     const deadline = Date.now() + 60_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`weed mini exited with ${child.exitCode}:\n${output}`);
-      const ok = await client.send(new HeadBucketCommand({ Bucket: bucket })).then(
+      const ok = await client!.send(new HeadBucketCommand({ Bucket: bucket })).then(
         () => true,
         () => false,
       );
@@ -111,7 +100,35 @@ export async function startSeaweedFs(bucket = 'skein-traces'): Promise<SeaweedFs
     await exited;
     clearTimeout(timer);
   };
-  await start();
+  // Another test's server may bind a port between the check and weed's own bind: then start again on other ports.
+  for (let attempt = 1; ; attempt++) {
+    const [s3, filer, master, admin, volume] = await freePorts(5);
+    endpoint = `http://127.0.0.1:${s3}`;
+    args = [
+      'mini',
+      `-dir=${dir}`,
+      '-ip=127.0.0.1',
+      '-ip.bind=127.0.0.1',
+      `-s3.port=${s3}`,
+      `-filer.port=${filer}`,
+      `-master.port=${master}`,
+      `-admin.port=${admin}`,
+      `-volume.port=${volume}`,
+      '-admin.port.legacy=0',
+      '-s3.port.iceberg=0',
+      '-s3.port.lance=0',
+      '-webdav=false',
+    ];
+    client?.destroy();
+    client = new S3Client({ endpoint, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId, secretAccessKey }, maxAttempts: 1 });
+    try {
+      await start();
+      break;
+    } catch (error) {
+      await stop();
+      if (attempt >= 3 || !/address already in use/.test(String(error))) throw error;
+    }
+  }
   return {
     endpoint,
     bucket,
@@ -128,7 +145,7 @@ export async function startSeaweedFs(bucket = 'skein-traces'): Promise<SeaweedFs
     restart: start,
     async close() {
       await stop();
-      client.destroy();
+      client!.destroy();
       await rm(dir, { recursive: true, force: true });
     },
   };
