@@ -9,6 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { binaryCacheDir, freePort } from '@skein/dev-server';
+import { startOnFreePorts } from './ports.js';
 
 function binary(name: 'jaeger' | 'prometheus', envName: string): string {
   const file = process.env[envName] || path.join(binaryCacheDir(), name);
@@ -90,13 +91,14 @@ export interface JaegerTrace {
 /**
  * Starts Jaeger (v2, all-in-one) with a configuration of its own instead of the built-in one, whose ports are
  * fixed (4317, 4318, 16686 and more): OTLP over gRPC and HTTP, in-memory storage, the query API, each on a free
- * loopback port; no other receiver or extension.
+ * loopback port (other ports when one was taken meanwhile: `startOnFreePorts`); no other receiver or extension.
  */
 export async function startJaeger(): Promise<Jaeger> {
   const file = binary('jaeger', 'JAEGER_PATH');
-  const [grpc, http, query, queryGrpc] = [await freePort(), await freePort(), await freePort(), await freePort()];
-  const dir = await mkdtemp(path.join(tmpdir(), 'skein-jaeger-'));
-  const config = `
+  const { grpc, http, queryUrl, started } = await startOnFreePorts(async () => {
+    const [grpc, http, query, queryGrpc] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const dir = await mkdtemp(path.join(tmpdir(), 'skein-jaeger-'));
+    const config = `
 service:
   extensions: [jaeger_storage, jaeger_query]
   pipelines:
@@ -137,15 +139,17 @@ exporters:
   jaeger_storage_exporter:
     trace_storage: memstore
 `;
-  await writeFile(path.join(dir, 'jaeger.yaml'), config);
-  const started = await run(file, ['--config', path.join(dir, 'jaeger.yaml')], dir);
-  const queryUrl = `http://127.0.0.1:${query}`;
-  try {
-    await waitReady(`${queryUrl}/api/services`, started, 'jaeger');
-  } catch (err) {
-    await started.stop();
-    throw err;
-  }
+    await writeFile(path.join(dir, 'jaeger.yaml'), config);
+    const started = await run(file, ['--config', path.join(dir, 'jaeger.yaml')], dir);
+    const queryUrl = `http://127.0.0.1:${query}`;
+    try {
+      await waitReady(`${queryUrl}/api/services`, started, 'jaeger');
+    } catch (err) {
+      await started.stop();
+      throw err;
+    }
+    return { grpc, http, queryUrl, started };
+  });
   const trace = async (traceId: string): Promise<JaegerTrace | undefined> => {
     const res = await fetch(`${queryUrl}/api/traces/${traceId}`);
     if (res.status === 404) return undefined;
@@ -183,39 +187,42 @@ export interface Prometheus {
 }
 
 /**
- * Starts Prometheus on a free loopback port with a scrape configuration for `targets` (job name → metrics URL),
+ * Starts Prometheus on a free loopback port (another when it was taken meanwhile: `startOnFreePorts`) with a scrape configuration for `targets` (job name → metrics URL),
  * scraped every second, its storage in a scratch directory. `otlpReceiver` also accepts OTLP/HTTP metrics at
  * `<url>/api/v1/otlp/v1/metrics`.
  */
 export async function startPrometheus(targets: Record<string, string>, options: { otlpReceiver?: boolean } = {}): Promise<Prometheus> {
   const file = binary('prometheus', 'PROMETHEUS_PATH');
-  const port = await freePort();
-  const dir = await mkdtemp(path.join(tmpdir(), 'skein-prometheus-'));
-  const jobs = Object.entries(targets)
-    .map(([job, url]) => {
-      const u = new URL(url);
-      return `  - job_name: ${job}\n    metrics_path: ${u.pathname}\n    static_configs:\n      - targets: ['${u.host}']\n`;
-    })
-    .join('');
-  await writeFile(path.join(dir, 'prometheus.yml'), `global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\nscrape_configs:\n${jobs || '  []\n'}`);
-  const started = await run(
-    file,
-    [
-      `--config.file=${path.join(dir, 'prometheus.yml')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      `--storage.tsdb.path=${path.join(dir, 'data')}`,
-      '--log.level=warn',
-      ...(options.otlpReceiver ? ['--web.enable-otlp-receiver'] : []),
-    ],
-    dir,
-  );
-  const url = `http://127.0.0.1:${port}`;
-  try {
-    await waitReady(`${url}/-/ready`, started, 'prometheus');
-  } catch (err) {
-    await started.stop();
-    throw err;
-  }
+  const { url, started } = await startOnFreePorts(async () => {
+    const port = await freePort();
+    const dir = await mkdtemp(path.join(tmpdir(), 'skein-prometheus-'));
+    const jobs = Object.entries(targets)
+      .map(([job, url]) => {
+        const u = new URL(url);
+        return `  - job_name: ${job}\n    metrics_path: ${u.pathname}\n    static_configs:\n      - targets: ['${u.host}']\n`;
+      })
+      .join('');
+    await writeFile(path.join(dir, 'prometheus.yml'), `global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\nscrape_configs:\n${jobs || '  []\n'}`);
+    const started = await run(
+      file,
+      [
+        `--config.file=${path.join(dir, 'prometheus.yml')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+        `--storage.tsdb.path=${path.join(dir, 'data')}`,
+        '--log.level=warn',
+        ...(options.otlpReceiver ? ['--web.enable-otlp-receiver'] : []),
+      ],
+      dir,
+    );
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      await waitReady(`${url}/-/ready`, started, 'prometheus');
+    } catch (err) {
+      await started.stop();
+      throw err;
+    }
+    return { url, started };
+  });
   return {
     url,
     async query(promql) {

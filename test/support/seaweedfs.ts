@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { binaryCacheDir } from '@skein/dev-server';
+import { startOnFreePorts } from './ports.js';
 
 /** A real SeaweedFS (`weed mini`) serving S3 on loopback, with one access key and one bucket. */
 export interface SeaweedFs {
@@ -62,11 +63,11 @@ async function freePorts(n: number): Promise<number[]> {
  */
 export async function startSeaweedFs(bucket = 'skein-traces'): Promise<SeaweedFs> {
   const weed = locateWeed();
-  const dir = await mkdtemp(path.join(tmpdir(), 'skein-weed-'));
   const accessKeyId = 'skein-test';
   const secretAccessKey = `secret-${Math.random().toString(36).slice(2)}`;
-  let args: string[];
-  let endpoint: string;
+  // The data folder, the settings and the client of the current ports (`startOnFreePorts` below may pick others).
+  let dir = '';
+  let args: string[] = [];
   let client: S3Client | undefined;
   let child: ChildProcess | undefined;
   let output = '';
@@ -100,10 +101,10 @@ export async function startSeaweedFs(bucket = 'skein-traces'): Promise<SeaweedFs
     await exited;
     clearTimeout(timer);
   };
-  // Another test's server may bind a port between the check and weed's own bind: then start again on other ports.
-  for (let attempt = 1; ; attempt++) {
+  const endpoint = await startOnFreePorts(async () => {
     const [s3, filer, master, admin, volume] = await freePorts(5);
-    endpoint = `http://127.0.0.1:${s3}`;
+    const url = `http://127.0.0.1:${s3}`;
+    dir = await mkdtemp(path.join(tmpdir(), 'skein-weed-'));
     args = [
       'mini',
       `-dir=${dir}`,
@@ -120,15 +121,16 @@ export async function startSeaweedFs(bucket = 'skein-traces'): Promise<SeaweedFs
       '-webdav=false',
     ];
     client?.destroy();
-    client = new S3Client({ endpoint, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId, secretAccessKey }, maxAttempts: 1 });
+    client = new S3Client({ endpoint: url, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId, secretAccessKey }, maxAttempts: 1 });
     try {
       await start();
-      break;
+      return url;
     } catch (error) {
       await stop();
-      if (attempt >= 3 || !/address already in use/.test(String(error))) throw error;
+      await rm(dir, { recursive: true, force: true });
+      throw error;
     }
-  }
+  });
   return {
     endpoint,
     bucket,

@@ -10,8 +10,10 @@ export interface DevServerOptions {
   binary: string;
   /** SQLite file that keeps executions across restarts; omitted = in-memory. */
   dbFile?: string;
-  /** gRPC port on 127.0.0.1; 0 or omitted picks a free port. */
+  /** gRPC port on 127.0.0.1; 0 or omitted picks a free port (`pickPort`). */
   port?: number;
+  /** Where a port comes from when `port` is omitted; default `freePort`. */
+  pickPort?: () => Promise<number>;
   /** Serve the Web UI on this port; omitted = `--headless`. */
   uiPort?: number;
   namespace?: string;
@@ -46,12 +48,27 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** How many ports a start without `options.port` tries when the one it picked is taken before the server binds it. */
+const PICKED_PORT_ATTEMPTS = 3;
+
 /**
- * Starts `temporal server start-dev` on loopback and resolves once its gRPC health check answers.
+ * Starts `temporal server start-dev` on loopback and resolves once its gRPC health check answers. Without
+ * `options.port` it picks a free port; another process may take that port before the server binds it (an outbound
+ * connection gets any ephemeral port), and then the start is made again on another, up to 3 ports.
  * @throws Error when the process exits early or is not healthy within `startTimeoutMs` (the process is killed).
  */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
-  const port = options.port || (await freePort());
+  if (options.port) return startOnPort(options.port, options);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnPort(await (options.pickPort ?? freePort)(), options);
+    } catch (err) {
+      if (attempt >= PICKED_PORT_ATTEMPTS || !/address already in use/.test((err as Error).message)) throw err;
+    }
+  }
+}
+
+async function startOnPort(port: number, options: DevServerOptions): Promise<DevServer> {
   const namespace = options.namespace ?? 'default';
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--namespace', namespace, '--log-level', 'warn'];
   if (options.dbFile) {
