@@ -11,10 +11,14 @@ import { defineConfig } from 'vitest/config';
  *   saves each file importing the analysis again (about a third of their CPU; every file passes in any order,
  *   `--sequence.shuffle`). The others (`unit-isolated`) hold process-wide state: OpenTelemetry's global tracer
  *   provider, core's hook registry, the worker's caches, the API's and CLI's servers and metrics.
- * - `integration`: `test/**\/*.test.ts` except system files, against the ONE real Temporal dev server that
- *   `test/support/global-setup.ts` starts; files isolate themselves by a catalog of their own, so they run in
- *   parallel (`TEST_INTEGRATION_WORKERS`, default 3; one bundling worker per file is what bounds it on 2 cores).
- *   They import `dist`: run `npm run build` first (every npm script that runs them does).
+ * - `integration` and `integration-isolated`: `test/**\/*.test.ts` except system files, against the ONE real
+ *   Temporal dev server that `test/support/global-setup.ts` starts; files isolate themselves by a catalog of their
+ *   own, so they run in parallel (`TEST_INTEGRATION_WORKERS`, default 3; one bundling worker per file is what bounds
+ *   it on 2 cores). They import `dist`: run `npm run build` first (every npm script that runs them does). The files
+ *   of `integration` run in one module graph per worker (`isolate: false`): importing the worker, Temporal's SDK and
+ *   the API once per worker instead of once per file saves about a fifth of the tier's CPU. The files in
+ *   `INTEGRATION_ISOLATED` leave process-wide state behind (each with its reason), so they run after the others,
+ *   each in a process of its own (`integration-isolated`).
  * - `system`: `test/**\/*.system.test.ts`: files that start their own servers (a second dev server, `skein dev`,
  *   SeaweedFS, Jaeger, Prometheus), kill processes or install packages. Each listens on free ports and writes to
  *   folders of its own, so two run at a time (`TEST_SYSTEM_WORKERS`, default 2): most of their time is spent
@@ -25,8 +29,9 @@ import { defineConfig } from 'vitest/config';
  *   they start.
  *
  * `sequence.groupOrder` runs the tiers one after the other when several are selected in one invocation
- * (`npm run test:quick` selects unit and integration): unit first (fastest feedback), then integration, then system
- * (`--project system --project system-alone` selects both of its projects).
+ * (`npm run test:quick` selects unit and integration): unit first (fastest feedback), then integration (its shared
+ * files, then its isolated ones), then system (`--project system --project system-alone` selects both of its
+ * projects).
  */
 const integrationWorkers = Number(process.env.TEST_INTEGRATION_WORKERS ?? 3);
 const systemWorkers = Number(process.env.TEST_SYSTEM_WORKERS ?? 2);
@@ -35,6 +40,23 @@ const systemWorkers = Number(process.env.TEST_SYSTEM_WORKERS ?? 2);
 const SHARED_MODULE_PACKAGES = ['validator', 'discovery', 'names', 'settings', 'client', 'create-skein', 'dev-server'];
 const unitSources = { resolve: { conditions: ['@skein/source'] }, ssr: { resolve: { conditions: ['@skein/source'] } } };
 const sharedModuleTests = SHARED_MODULE_PACKAGES.map((name) => `packages/${name}/test/**/*.test.ts`);
+
+/** Integration files that need a process of their own (see above), each with the reason. */
+const INTEGRATION_ISOLATED = [
+  // Sets OTEL_* for the process and starts a worker and an API that register OpenTelemetry's global tracer provider.
+  'test/observability/trace-context.test.ts',
+  // Temporal's Runtime, with the worker's Prometheus exporter, can be installed only once in a process.
+  'test/worker/metrics.test.ts',
+  // Spies on Temporal's Worker and workflow thread classes, shared by every file of the process.
+  'test/worker/early-thread.test.ts',
+  // Read the lifecycle hooks a project registers in `@skein/core`'s module state, and set SKEIN_HOOK_LOG and
+  // SKEIN_TRACE_DIR for the process: a project's hook module, once imported, is not imported (registered) again.
+  'test/worker/hooks-traces.test.ts',
+  'test/worker/replay.test.ts',
+  // Failed once in seven shared runs (both its tests, the cause not captured), never in a process of its own: kept
+  // here until the cause is known.
+  'test/deploy/declared-schedules.test.ts',
+];
 
 /** System files that run alone (see above), each with the reason. */
 const SYSTEM_ALONE = [
@@ -82,12 +104,24 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/**/*.system.test.ts'],
+          exclude: ['test/**/*.system.test.ts', ...INTEGRATION_ISOLATED],
+          isolate: false,
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           maxWorkers: Math.max(1, integrationWorkers),
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          name: 'integration-isolated',
+          include: INTEGRATION_ISOLATED,
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          maxWorkers: Math.max(1, integrationWorkers),
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -99,7 +133,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           maxWorkers: Math.max(1, systemWorkers),
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
       {
@@ -110,7 +144,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
-          sequence: { groupOrder: 3 },
+          sequence: { groupOrder: 4 },
         },
       },
     ],
