@@ -10,7 +10,16 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', 'bench/.generated/**', 'fixtures/**', 'packages/validator/test/golden/**', '**/.skein/**', 'reports/**'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/generated/**',
+      'bench/.generated/**',
+      'fixtures/**',
+      'packages/validator/test/golden/**',
+      '**/.skein/**',
+      'reports/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
