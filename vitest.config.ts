@@ -58,6 +58,14 @@ const INTEGRATION_ISOLATED = [
   'test/deploy/declared-schedules.test.ts',
 ];
 
+/** What both integration projects share: the one dev server, the timeouts, the files at a time. */
+const integrationTier = {
+  globalSetup: ['test/support/global-setup.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  maxWorkers: Math.max(1, integrationWorkers),
+};
+
 /** System files that run alone (see above), each with the reason. */
 const SYSTEM_ALONE = [
   // "Retired at once": a 404 within 2 s of the last worker's shutdown.
@@ -106,10 +114,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/**/*.system.test.ts', ...INTEGRATION_ISOLATED],
           isolate: false,
-          globalSetup: ['test/support/global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          maxWorkers: Math.max(1, integrationWorkers),
+          ...integrationTier,
           sequence: { groupOrder: 1 },
         },
       },
@@ -117,10 +122,7 @@ export default defineConfig({
         test: {
           name: 'integration-isolated',
           include: INTEGRATION_ISOLATED,
-          globalSetup: ['test/support/global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          maxWorkers: Math.max(1, integrationWorkers),
+          ...integrationTier,
           sequence: { groupOrder: 2 },
         },
       },

@@ -8,8 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { binaryCacheDir, freePort } from '@skein/dev-server';
-import { startOnFreePorts } from './ports.js';
+import { binaryCacheDir, freePort, startOnFreePorts } from '@skein/dev-server';
 
 function binary(name: 'jaeger' | 'prometheus', envName: string): string {
   const file = process.env[envName] || path.join(binaryCacheDir(), name);

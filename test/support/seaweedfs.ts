@@ -5,8 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { binaryCacheDir } from '@skein/dev-server';
-import { startOnFreePorts } from './ports.js';
+import { binaryCacheDir, startOnFreePorts } from '@skein/dev-server';
 
 /** A real SeaweedFS (`weed mini`) serving S3 on loopback, with one access key and one bucket. */
 export interface SeaweedFs {

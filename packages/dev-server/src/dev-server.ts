@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import { freePort, startOnFreePorts } from './free-port.js';
 
 /** Options of `startDevServer()`. */
 export interface DevServerOptions {
@@ -35,22 +35,6 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
-/** A free TCP port on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** How many ports a start without `options.port` tries when the one it picked is taken before the server binds it. */
-const PICKED_PORT_ATTEMPTS = 3;
-
 /**
  * Starts `temporal server start-dev` on loopback and resolves once its gRPC health check answers. Without
  * `options.port` it picks a free port; another process may take that port before the server binds it (an outbound
@@ -59,13 +43,7 @@ const PICKED_PORT_ATTEMPTS = 3;
  */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   if (options.port) return startOnPort(options.port, options);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startOnPort(await (options.pickPort ?? freePort)(), options);
-    } catch (err) {
-      if (attempt >= PICKED_PORT_ATTEMPTS || !/address already in use/.test((err as Error).message)) throw err;
-    }
-  }
+  return startOnFreePorts(async () => startOnPort(await (options.pickPort ?? freePort)(), options));
 }
 
 async function startOnPort(port: number, options: DevServerOptions): Promise<DevServer> {

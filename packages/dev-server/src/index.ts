@@ -5,4 +5,5 @@
  */
 export { locateTemporal, TemporalNotFoundError, TEMPORAL_CLI_GO_VERSION, type LocatedTemporal } from './locate.js';
 export { locateGoBinary, buildGoBinary, BinaryNotFoundError, cacheDir, binaryCacheDir, type GoBinarySpec, type LocatedBinary } from './go-binary.js';
-export { startDevServer, freePort, type DevServer, type DevServerOptions } from './dev-server.js';
+export { startDevServer, type DevServer, type DevServerOptions } from './dev-server.js';
+export { freePort, isPortTaken, startOnFreePorts } from './free-port.js';
