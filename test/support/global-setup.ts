@@ -13,21 +13,53 @@ declare module 'vitest' {
   }
 }
 
-let server: DevServer | undefined;
+/** What every project of one Vitest run shares: the dev server, the trace folder, and how many projects hold them. */
+interface Shared {
+  ready: Promise<{ server: DevServer; traceRoot: string }>;
+  holders: number;
+}
+
+// Vitest loads this file once per project that names it (each project has its own module graph), in one process:
+// the run's state lives on globalThis, so `integration` and `integration-isolated` (and the system projects) share
+// one dev server instead of starting one each.
+const key = Symbol.for('skein.test.global-setup');
+const registry = globalThis as { [key]?: Shared };
+
+async function begin(): Promise<{ server: DevServer; traceRoot: string }> {
+  const temporal = await locateTemporal({ install: true, log: (l) => console.log(`[temporal] ${l}`) });
+  const server = await startDevServer({ binary: temporal.path, onOutput: () => {} });
+  const traceRoot = await mkdtemp(path.join(tmpdir(), 'skein-test-traces-'));
+  return { server, traceRoot };
+}
 
 /**
- * Starts one real Temporal dev server (in-memory SQLite, loopback, random port) for the whole integration run, and
- * makes the run's trace folder. The binary comes from `locateTemporal({ install: true })` (TEMPORAL_CLI_PATH, PATH,
- * cache, registries).
+ * Starts one real Temporal dev server (in-memory SQLite, loopback, random port) for the whole run, and makes the
+ * run's trace folder; every project whose global setup names this file is given the same two. The binary comes from
+ * `locateTemporal({ install: true })` (TEMPORAL_CLI_PATH, PATH, cache, registries). The last project's teardown stops
+ * the server and removes the folder.
+ * @throws when the binary can be neither found nor installed, or the server does not start
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const temporal = await locateTemporal({ install: true, log: (l) => console.log(`[temporal] ${l}`) });
-  server = await startDevServer({ binary: temporal.path, onOutput: () => {} });
-  project.provide('temporalAddress', server.address);
-  const traceRoot = await mkdtemp(path.join(tmpdir(), 'skein-test-traces-'));
-  project.provide('traceRoot', traceRoot);
-  return async () => {
-    await server?.stop();
+  const shared = (registry[key] ??= { ready: begin(), holders: 0 });
+  shared.holders++;
+  let held = true;
+  const release = async (): Promise<void> => {
+    if (!held) return;
+    held = false;
+    if (--shared.holders > 0) return;
+    delete registry[key];
+    const { server, traceRoot } = await shared.ready;
+    await server.stop();
     await rm(traceRoot, { recursive: true, force: true });
   };
+  try {
+    const { server, traceRoot } = await shared.ready;
+    project.provide('temporalAddress', server.address);
+    project.provide('traceRoot', traceRoot);
+  } catch (err) {
+    shared.holders--;
+    if (shared.holders === 0) delete registry[key];
+    throw err;
+  }
+  return release;
 }
