@@ -22,18 +22,36 @@ afterAll(async () => {
 
 const seconds = (d: temporal.api.duration.IDuration | null | undefined) => (d ? Number(d.seconds ?? 0) + (d.nanos ?? 0) / 1e9 : null);
 
+/** Each scheduled activity's id, priority and summary (`userMetadata.summary`, a JSON payload), as recorded. */
+async function scheduledMetadata(workflowId: string, runId?: string) {
+  const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+  return (history.events ?? []).flatMap((e) => {
+    const a = e.activityTaskScheduledEventAttributes;
+    if (!a) return [];
+    const summary = e.userMetadata?.summary?.data;
+    return [
+      {
+        activityId: a.activityId,
+        priority: { priorityKey: a.priority?.priorityKey ?? 0, fairnessKey: a.priority?.fairnessKey ?? '', fairnessWeight: a.priority?.fairnessWeight ?? 0 },
+        summary: summary ? JSON.parse(Buffer.from(summary).toString('utf8')) : null,
+      },
+    ];
+  });
+}
+
 /** Ids of the child workflows a run started, in order, as its history records them. */
 async function childIds(workflowId: string, runId?: string): Promise<string[]> {
   const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
   return (history.events ?? []).flatMap((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId ?? []);
 }
 
+/** What the engine recorded of each activity a run scheduled: type, timeouts (s), retry policy. */
 async function scheduled(workflowId: string, runId?: string) {
   const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
   return (history.events ?? [])
     .map((e) => e.activityTaskScheduledEventAttributes)
     .filter((a): a is temporal.api.history.v1.IActivityTaskScheduledEventAttributes => !!a)
-    .map((a) => ({
+    .map(({ activityId: _id, priority: _priority, ...a }) => ({
       type: a.activityType?.name,
       startToClose: seconds(a.startToCloseTimeout),
       scheduleToClose: seconds(a.scheduleToCloseTimeout),
@@ -50,7 +68,7 @@ async function scheduled(workflowId: string, runId?: string) {
 describe('activity options (SPEC rule 11), as the engine recorded them', () => {
   it('layers defaults < inherited < definition < invocation < the step’s own', async () => {
     const res = await stack.post('/workflow/run', { workflowName: 'options', input: null });
-    expect(res.body.status).toBe('completed');
+    expect(res.body).toMatchObject({ status: 'completed', output: 'ok' }); // ok: context.control.isContinueAsNewSuggested() was false
     const { workflowId, runId } = res.body;
     // Parent: defaults (5 min, 1 s/x2/30 s/3) < definition (41 s, x3, 4 attempts) < step (2 s initial interval).
     expect(await scheduled(workflowId, runId)).toEqual([
@@ -74,6 +92,12 @@ describe('activity options (SPEC rule 11), as the engine recorded them', () => {
         retry: { initialInterval: 1, backoffCoefficient: 3, maximumInterval: 30, maximumAttempts: 6 },
       },
     ]);
+    // The step's id, priority and summary reach the engine as they are; the child's step sets none (Temporal's
+    // sequence number for an id, no priority, no summary).
+    expect(await scheduledMetadata(workflowId, runId)).toEqual([
+      { activityId: 'probe-activity', priority: { priorityKey: 2, fairnessKey: 'tenant-a', fairnessWeight: 2 }, summary: 'probes the caller' },
+    ]);
+    expect(await scheduledMetadata(childId!)).toEqual([{ activityId: '1', priority: { priorityKey: 0, fairnessKey: '', fairnessWeight: 0 }, summary: null }]);
   });
 });
 

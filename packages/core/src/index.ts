@@ -13,7 +13,7 @@ import {
   type WorkflowConfig,
 } from './shared/definition.js';
 import { runActivity } from './activity/run.js';
-import type { SkeinActivity, SkeinWorkflow } from './shared/callables.js';
+import type { ChildWorkflowCallOptions, SkeinActivity, SkeinWorkflow } from './shared/callables.js';
 import { runLocally } from './local/run.js';
 import { FatalError } from './shared/errors.js';
 import { checkHttpRequest, type HttpRequestArgs, type SerializedFetchResponse, type WebhookRequestArgs } from './shared/http-request.js';
@@ -32,7 +32,7 @@ export { checkSchema, SCHEMA_ERROR_TYPE } from './shared/validate.js';
 export * from './shared/context.js';
 export { FatalError, TransparentFatalError, ValidationError, hasErrorType, errorTypeName, isNonRetryableError, NON_ERROR_THROWN } from './shared/errors.js';
 export { durationMs, type Duration } from './shared/duration.js';
-export { executeInParallel, type ParallelOptions, type ParallelResult } from './shared/parallel.js';
+export { executeInParallel, type ParallelJobOptions, type ParallelJobs, type ParallelOptions, type ParallelResult, type ParallelResults } from './shared/parallel.js';
 export { sleep } from './local/run.js';
 export {
   EvaluationResultValidationError,
@@ -89,12 +89,13 @@ export async function continueAsNew(_input?: unknown): Promise<never> {
  * evaluator schedules an activity and calling another workflow starts a child workflow.
  * In plain Node (unit tests) calling the returned function runs `fn` directly with schema checks and a local
  * `context` (`runLocally`): continue-as-new starts the next run in-process, child calls run in-process too (their
- * call options are ignored there: a detached call also runs the child to completion and answers its output).
+ * call options are ignored there, but for `context`, whose fields replace the local context's: a detached call also
+ * runs the child to completion and answers its output).
  * @throws DefinitionError on a malformed config (bad name, non-function `fn`, unknown option keys).
  */
 export function workflow<I = unknown, O = unknown, In = I>(config: WorkflowConfig<I, O, In>): SkeinWorkflow<In, O> {
   const def = normalizeWorkflowConfig(config as unknown as WorkflowConfig<I, O>);
-  const call = (input?: In) => runLocally(def as never, input);
+  const call = (input?: In, options?: ChildWorkflowCallOptions) => runLocally(def as never, input, options?.context);
   return Object.assign(call, { [SKEIN]: def }) as unknown as SkeinWorkflow<In, O>;
 }
 

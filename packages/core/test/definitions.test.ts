@@ -14,9 +14,29 @@ describe('workflow()', () => {
     [{ name: 'ok', fn: 'nope' }, /fn: must be a function/],
     [{ name: 'ok', aliases: ['fine', '9bad'], fn: async () => 1 }, /aliases\.1: must match/],
     [{ name: 'ok', fn: async () => 1, options: { activityOptions: { startToCloseTimout: '1s' } } }, /Unrecognized key/],
+    [{ name: 'ok', fn: async () => 1, options: { activityOptions: { cancellationType: 'LATER' } } }, /cancellationType/],
+    [{ name: 'ok', fn: async () => 1, options: { activityOptions: { priority: { priorityKey: 0 } } } }, /priority\.priorityKey/],
+    [{ name: 'ok', fn: async () => 1, options: { activityOptions: { priority: { urgency: 1 } } } }, /Unrecognized key/],
+    [{ name: 'ok', fn: async () => 1, options: { activityOptions: { heartbeatTimeout: -1 } } }, /heartbeatTimeout/],
   ])('rejects a malformed config %#', (config, message) => {
     expect(() => workflow(config as never)).toThrow(DefinitionError);
     expect(() => workflow(config as never)).toThrow(message);
+  });
+
+  it('accepts every Temporal activity option a definition may set, 0 durations included', () => {
+    const activityOptions = {
+      startToCloseTimeout: '20m',
+      scheduleToCloseTimeout: 0,
+      scheduleToStartTimeout: 1000,
+      heartbeatTimeout: '5m',
+      retry: { initialInterval: '10s', backoffCoefficient: 2, maximumInterval: '2m', maximumAttempts: 3, nonRetryableErrorTypes: [] },
+      activityId: 'fetch-once',
+      cancellationType: 'ABANDON' as const,
+      priority: { priorityKey: 1, fairnessKey: 'tenant-a', fairnessWeight: 0.5 },
+      summary: 'fetches the page',
+    };
+    expect(definitionOf(workflow({ name: 'ok', fn: async () => 1, options: { activityOptions } })).options).toEqual({ activityOptions });
+    expect(definitionOf(step({ name: 'ok', fn: async () => 1, options: { activityOptions } })).options).toEqual({ activityOptions });
   });
 
   it('runs locally in Node with schema checks', async () => {

@@ -31,6 +31,22 @@ describe('workflow context in Node (local runs)', () => {
     expect(runIds.size).toBe(4);
   });
 
+  it('never suggests continuing as new, and takes overrides of the context from the call’s `context` option', async () => {
+    const seen: Array<{ id: string; catalog: string; suggested: boolean }> = [];
+    const wf = workflow({
+      name: 'contextual',
+      fn: async (_: unknown, context) => {
+        seen.push({ id: context.info.workflowId, catalog: context.info.catalog, suggested: context.control.isContinueAsNewSuggested() });
+        return 'ok';
+      },
+    });
+    await wf();
+    await wf(undefined, { context: { info: { workflowId: 'test-run-123' }, control: { isContinueAsNewSuggested: () => true } } });
+    expect(seen[0]).toMatchObject({ catalog: 'local', suggested: false });
+    expect(seen[0]!.id).toMatch(/^local-contextual-[0-9a-f-]{36}$/);
+    expect(seen[1]).toEqual({ id: 'test-run-123', catalog: 'local', suggested: true });
+  });
+
   it('fails a continueAsNew whose input fails the schema, naming it', async () => {
     const bad = workflow({
       name: 'badNext',

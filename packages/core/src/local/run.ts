@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { LocalContextOverrides } from '../shared/callables.js';
 import type { WorkflowContext } from '../shared/context.js';
 import type { WorkflowDefinition } from '../shared/definition.js';
 import { durationMs, type Duration } from '../shared/duration.js';
@@ -19,8 +20,8 @@ class LocalContinueAsNew extends Error {
   }
 }
 
-function localContext(def: WorkflowDefinition, workflowId: string): WorkflowContext {
-  return {
+function localContext(def: WorkflowDefinition, workflowId: string, overrides: LocalContextOverrides | undefined): WorkflowContext {
+  const context: WorkflowContext = {
     info: {
       workflowId,
       runId: randomUUID(),
@@ -37,16 +38,23 @@ function localContext(def: WorkflowDefinition, workflowId: string): WorkflowCont
         if (!checked.ok) throw new TypeError(checked.message);
         throw new LocalContinueAsNew(input);
       },
+      isContinueAsNewSuggested: () => false,
     },
+  };
+  return {
+    info: { ...context.info, ...overrides?.info },
+    control: { ...context.control, ...overrides?.control } as WorkflowContext['control'],
   };
 }
 
 /**
- * Runs `def` in Node with schema checks and a local `context` (`info.catalog` is `local`); a
- * `continueAsNew(next)` starts the next run in-process with `next`, and the chain's last output is returned.
+ * Runs `def` in Node with schema checks and a local `context` (`info.workflowId` is `local-<name>-<uuid>`,
+ * `info.catalog` is `local`, `control.isContinueAsNewSuggested()` is false), each field of `overrides` replacing the
+ * default one; a `continueAsNew(next)` starts the next run in-process with `next`, and the chain's last output is
+ * returned.
  * @throws TypeError on a schema failure (input, output, or continue-as-new input); whatever `fn` throws.
  */
-export async function runLocally(def: WorkflowDefinition, input: unknown): Promise<unknown> {
+export async function runLocally(def: WorkflowDefinition, input: unknown, overrides?: LocalContextOverrides): Promise<unknown> {
   const workflowId = `local-${def.name}-${randomUUID()}`;
   let current = input;
   for (;;) {
@@ -54,7 +62,7 @@ export async function runLocally(def: WorkflowDefinition, input: unknown): Promi
     if (!i.ok) throw new TypeError(i.message);
     let out: unknown;
     try {
-      out = await def.fn(i.value, localContext(def, workflowId));
+      out = await def.fn(i.value, localContext(def, workflowId, overrides));
     } catch (err) {
       if (err instanceof LocalContinueAsNew) {
         current = err.input;

@@ -1,4 +1,5 @@
 import type { ActivityOptions } from './options.js';
+import type { WorkflowControl, WorkflowRunInfo } from './context.js';
 import type { ActivityDefinition, WorkflowDefinition } from './definition.js';
 import type { SKEIN } from './definition.js';
 
@@ -15,6 +16,18 @@ export interface ChildWorkflowCallOptions {
    * closes first (`ParentClosePolicy.TERMINATE`).
    */
   detached?: boolean;
+  /**
+   * Plain Node only (unit tests of workflow code, no engine): fields that replace those of the local `context` the
+   * workflow's `fn` receives, such as `{ info: { workflowId: 'test-run-123' } }` or
+   * `{ control: { isContinueAsNewSuggested: () => true } }`. Ignored in workflow code, where the context is the run's.
+   */
+  context?: LocalContextOverrides;
+}
+
+/** Overrides of the local `context` of a workflow called in plain Node: each given field replaces the default one. */
+export interface LocalContextOverrides {
+  info?: Partial<WorkflowRunInfo>;
+  control?: Partial<WorkflowControl<never>>;
 }
 
 /** Options of a detached (fire-and-forget) child workflow call. */

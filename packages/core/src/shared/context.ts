@@ -44,6 +44,11 @@ export interface WorkflowControl<I> {
    *   failing the run instead of starting a run that would fail.
    */
   continueAsNew(input: I): Promise<never>;
+  /**
+   * True once the engine suggests continuing as new (Temporal's `workflowInfo().continueAsNewSuggested`: the history
+   * grows past its suggested length or size). Always false in plain Node, where no history exists.
+   */
+  isContinueAsNewSuggested(): boolean;
 }
 
 /** `fn(input, context)`'s `context`. */

@@ -1,10 +1,23 @@
 import { z } from 'zod';
 
 /**
- * Temporal duration as accepted by `@temporalio/common`: milliseconds as a number, or a string such as
- * `'30s'`, `'5 minutes'`.
+ * Temporal duration as accepted by `@temporalio/common`: milliseconds as a number (0 is Temporal's "not set"), or a
+ * string such as `'30s'`, `'5 minutes'`.
  */
-const duration = z.union([z.number().int().positive(), z.string().min(1)]);
+const duration = z.union([z.number().int().nonnegative(), z.string().min(1)]);
+
+/**
+ * Temporal task priority (`@temporalio/common` `Priority`): `priorityKey` 1 (first) to the server's maximum (5 by
+ * default); tasks of a `fairnessKey` (at most 64 bytes) are dispatched in proportion to `fairnessWeight`
+ * (0.001–1000, default 1).
+ */
+export const prioritySchema = z
+  .object({
+    priorityKey: z.number().int().min(1).optional(),
+    fairnessKey: z.string().optional(),
+    fairnessWeight: z.number().min(0.001).max(1000).optional(),
+  })
+  .strict();
 
 /** Temporal retry policy (see `@temporalio/common` `RetryPolicy`). Durations in ms or duration strings. */
 export const retryPolicySchema = z
@@ -18,7 +31,10 @@ export const retryPolicySchema = z
   .strict();
 
 /**
- * The subset of Temporal `ActivityOptions` a definition may set. Unknown keys are rejected so a
+ * The subset of Temporal `ActivityOptions` a definition may set, passed to Temporal as they are: the four timeouts,
+ * `retry`, `activityId` (the id in history; Temporal's default is a sequence number), `cancellationType` (what a
+ * cancelled workflow does with a running activity: `TRY_CANCEL`, `WAIT_CANCELLATION_COMPLETED` (Temporal's default)
+ * or `ABANDON`), `priority` and `summary` (one line shown by Temporal's UI and CLI). Unknown keys are rejected so a
  * typo (`startToCloseTimout`) fails at definition time instead of being silently ignored.
  */
 export const activityOptionsSchema = z
@@ -28,10 +44,14 @@ export const activityOptionsSchema = z
     scheduleToStartTimeout: duration.optional(),
     heartbeatTimeout: duration.optional(),
     retry: retryPolicySchema.optional(),
+    activityId: z.string().min(1).optional(),
+    cancellationType: z.enum(['TRY_CANCEL', 'WAIT_CANCELLATION_COMPLETED', 'ABANDON']).optional(),
+    priority: prioritySchema.optional(),
+    summary: z.string().optional(),
   })
   .strict();
 
-/** Activity options (timeouts and retry policy), layered from Skein's defaults to the step's own. */
+/** Activity options (timeouts, retry policy, id, cancellation, priority, summary), layered from Skein's defaults to the step's own. */
 export type ActivityOptions = z.infer<typeof activityOptionsSchema>;
 
 /** Options of a workflow definition; `disableTrace: true` writes no trace for its runs. */

@@ -25,14 +25,36 @@ export interface ParallelOptions<T> {
 /** `Array.isArray` for a read-only job list (it narrows a `ReadonlyArray` to `any[]`). */
 const isJobList = <T>(jobs: ParallelOptions<T>['jobs'] | undefined): jobs is ParallelOptions<T>['jobs'] => Array.isArray(jobs);
 
+/** A list of jobs: functions of no argument returning a promise or a value. */
+export type ParallelJobs = ReadonlyArray<() => unknown>;
+
+/**
+ * The outcomes of a job list, position by position: job `i` returning `Promise<R>` (or `R`) gives
+ * `ParallelResult<R>` at `i`, so a tuple of jobs of mixed types keeps each one's type.
+ */
+export type ParallelResults<Jobs extends ParallelJobs> = { -readonly [K in keyof Jobs]: Jobs[K] extends () => infer R ? ParallelResult<Awaited<R>> : never };
+
+/** Arguments of `executeInParallel` typed by the job list itself (the form TypeScript infers from `jobs: [...]`). */
+export interface ParallelJobOptions<Jobs extends ParallelJobs> {
+  /** Functions returning a promise (or a value): typically `() => someStep(input)` or `() => childWorkflow(input)`. */
+  jobs: Jobs;
+  /** At most this many jobs in flight; a positive integer, or `Infinity`. Default: all at once. */
+  concurrency?: number;
+  /** Called with each job's outcome as it settles (in completion order); an error it throws rejects the call. */
+  onJobCompleted?: (result: ParallelResults<Jobs>[number]) => void;
+}
+
 /**
  * Runs `jobs` with at most `concurrency` in flight and resolves, once every job has settled, to one
  * `{ ok: true, result, index } | { ok: false, error, index }` per job in job order. Never rejects because a job
- * failed.
+ * failed. Typed position by position from the job list (`ParallelResults`), or with one result type for every job
+ * when it is given explicitly: `executeInParallel<Report>({ jobs })`.
  * @throws TypeError (as a rejected promise, before any job starts) when `jobs` is not an array, a job is not a
  *   function, `concurrency` is not a positive integer or `Infinity`, or `onJobCompleted` is not a function; in
  *   workflow code this fails the run with that name.
  */
+export async function executeInParallel<const Jobs extends ParallelJobs>(options: ParallelJobOptions<Jobs>): Promise<ParallelResults<Jobs>>;
+export async function executeInParallel<T>(options: ParallelOptions<T>): Promise<Array<ParallelResult<T>>>;
 export async function executeInParallel<T>(options: ParallelOptions<T>): Promise<Array<ParallelResult<T>>> {
   const { jobs, concurrency, onJobCompleted } = (options ?? {}) as Partial<ParallelOptions<T>>;
   if (!isJobList(jobs)) throw new TypeError('executeInParallel(): `jobs` must be an array of functions');

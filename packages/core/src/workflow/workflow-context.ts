@@ -22,7 +22,8 @@ export function runInfo(): WorkflowRunInfo {
 /**
  * The `context` a workflow's `fn` receives in the sandbox. `control.continueAsNew(input)` checks `input`
  * against the definition's `inputSchema`, then continues as new with the same workflow type and catalog and
- * the same activity-option layers (`args`), so the next run behaves as this one did.
+ * the same activity-option layers (`args`), so the next run behaves as this one did;
+ * `control.isContinueAsNewSuggested()` reads the engine's suggestion at the time of the call.
  */
 export function workflowContext(def: WorkflowDefinition, args: SkeinRunArgs | undefined): WorkflowContext {
   return {
@@ -33,6 +34,7 @@ export function workflowContext(def: WorkflowDefinition, args: SkeinRunArgs | un
         if (!checked.ok) throw ApplicationFailure.nonRetryable(checked.message, SCHEMA_ERROR_TYPE);
         return continueAsNew<(input: unknown, args?: SkeinRunArgs) => Promise<unknown>>(input ?? null, args ?? {});
       },
+      isContinueAsNewSuggested: () => workflowInfo().continueAsNewSuggested,
     },
   };
 }
