@@ -32,7 +32,14 @@ export { checkSchema, SCHEMA_ERROR_TYPE } from './shared/validate.js';
 export * from './shared/context.js';
 export { FatalError, TransparentFatalError, ValidationError, hasErrorType, errorTypeName, isNonRetryableError, NON_ERROR_THROWN } from './shared/errors.js';
 export { durationMs, type Duration } from './shared/duration.js';
-export { executeInParallel, type ParallelJobOptions, type ParallelJobs, type ParallelOptions, type ParallelResult, type ParallelResults } from './shared/parallel.js';
+export {
+  executeInParallel,
+  type ParallelJobOptions,
+  type ParallelJobs,
+  type ParallelOptions,
+  type ParallelResult,
+  type ParallelResults,
+} from './shared/parallel.js';
 export { sleep } from './local/run.js';
 export {
   EvaluationResultValidationError,

@@ -43,7 +43,7 @@ function localContext(def: WorkflowDefinition, workflowId: string, overrides: Lo
   };
   return {
     info: { ...context.info, ...overrides?.info },
-    control: { ...context.control, ...overrides?.control } as WorkflowContext['control'],
+    control: { ...context.control, ...overrides?.control },
   };
 }
 
