@@ -7,8 +7,11 @@
 import type * as t from '@babel/types';
 import { positionOf, type Position } from './finding.js';
 import type { ImportSite } from './import-sites.js';
-import { keyName, staticStringOf } from './static-values.js';
+import { keyName, literalPropertyAt, staticStringOf } from './static-values.js';
 import type { UnsupportedForm } from './unsupported-forms.js';
+
+/** Where a definition's config sets the id of the activities it schedules. */
+export const ACTIVITY_ID_PATH = ['options', 'activityOptions', 'activityId'] as const;
 
 export type { UnsupportedForm } from './unsupported-forms.js';
 
@@ -32,6 +35,12 @@ export interface Definition {
   name: StaticString;
   /** The `aliases` elements (workflows only); an empty list when absent. */
   aliases: StaticString[];
+  /**
+   * The `options.activityOptions.activityId` written in the config's object literals (Temporal matches an activity's id
+   * on replay): absent when none is written there; `ok: false` when one is, or a spread could supply one, but its
+   * value is not a static string.
+   */
+  activityId?: StaticString;
 }
 
 /** One specifier of an `import` declaration. `imported` is `default`, an export name, or `*` for a namespace. */
@@ -217,7 +226,10 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
             : [{ ok: false, position: positionOf(p.value) }];
       }
     }
-    return { callee: kind, calleeName, position, name, aliases };
+    const idNode = literalPropertyAt(config, ACTIVITY_ID_PATH);
+    const activityId =
+      idNode === 'absent' ? undefined : idNode === 'unknown' ? { ok: false as const, position: positionOf(config) } : readString(idNode, positionOf(config));
+    return { callee: kind, calleeName, position, name, aliases, ...(activityId ? { activityId } : {}) };
   };
 
   const bindingOfExpression = (expr: t.Node, position: Position): LocalBinding => {

@@ -349,8 +349,11 @@ function checkCount(paths: Path[]): Path[] {
 function expand(node: ShapeNode, oldPatches: Set<string> | undefined, deprecated?: Set<string>): Path[] {
   const one = (tokens: Token[]): Path[] => [{ tokens, choices: [] }];
   switch (node.kind) {
-    case 'command':
-      return one([{ t: 'cmd', key: `${node.command}:${node.type}`, command: node.command, type: node.type, at: node.at }]);
+    case 'command': {
+      // An id set in options is matched on replay as the type is: it is part of the command's identity (and named).
+      const type = node.activityId === undefined ? node.type : `${node.type} (activity id ${JSON.stringify(node.activityId)})`;
+      return one([{ t: 'cmd', key: `${node.command}:${type}`, command: node.command, type, at: node.at }]);
+    }
     case 'wait':
       return one([node.condition ? { t: 'wait', at: node.at, condition: true } : { t: 'wait', at: node.at }]);
     case 'partial':

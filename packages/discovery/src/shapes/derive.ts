@@ -10,7 +10,7 @@ import { activityType, HTTP_REQUEST_ACTIVITY_TYPE } from '@skein/names';
 import { kindOf } from '../definitions.js';
 import { positionOf } from '../finding.js';
 import { resolveRelativeImport } from '../module-path.js';
-import type { ModuleInfo } from '../module-info.js';
+import type { Definition, ModuleInfo, StaticString } from '../module-info.js';
 import { keyName, staticStringOf } from '../static-values.js';
 import type { ModuleStore } from '../store.js';
 import type { CommandKind, PartialPoint, ShapeLocation, ShapeNode } from './types.js';
@@ -97,7 +97,8 @@ type Bound =
 /** What a callee turned out to be. */
 type Callee =
   | { kind: 'primitive'; name: Primitive }
-  | { kind: 'activity'; name: string }
+  /** A step or evaluator; `activityId`: the id its definition's options set, when they set one. */
+  | { kind: 'activity'; name: string; activityId?: StaticString }
   | { kind: 'workflow'; name: string }
   | { kind: 'function'; fn: Fn; scope: Scope }
   | { kind: 'unfollowable'; construct: string }
@@ -111,6 +112,8 @@ export interface DeriveContext {
   root: string;
   /** The workflow whose activities are typed `<workflowName>#<activity>`. */
   workflowName: string;
+  /** The activity id the workflow definition's own options set for its activities (a step's own id wins). */
+  workflowActivityId?: StaticString;
   handlers: Record<string, ShapeNode>;
   partial: PartialPoint[];
   /** Functions being followed (recursion guard). */
@@ -722,8 +725,15 @@ export class ShapeWalker {
     }
     const resolved = this.resolveCallee(callee, scope);
     switch (resolved.kind) {
-      case 'activity':
-        return seq([this.args(e.arguments, scope, e, 'a step'), command('activity', activityType(this.ctx.workflowName, resolved.name), at)].filter(matters));
+      case 'activity': {
+        // Temporal matches an activity's id on replay as well as its type: an id set in options is part of the command.
+        const id = resolved.activityId ?? this.ctx.workflowActivityId;
+        const issued =
+          id && !id.ok
+            ? this.partial(scope, e, 'a step whose activityId is not a static string')
+            : command('activity', activityType(this.ctx.workflowName, resolved.name), at, id?.value);
+        return seq([this.args(e.arguments, scope, e, 'a step'), issued].filter(matters));
+      }
       case 'workflow':
         return seq([this.args(e.arguments, scope, e, 'a child workflow'), command('child', resolved.name, at)].filter(matters));
       case 'continue-as-new':
@@ -977,7 +987,7 @@ export class ShapeWalker {
       const kind = kindOf(binding.definition, scope.file);
       if (!binding.definition.name.ok) return { kind: 'unfollowable', construct: `${name}, a definition whose name is not a literal` };
       if (kind === 'workflow') return { kind: 'workflow', name: binding.definition.name.value };
-      if (kind === 'step' || kind === 'evaluator') return { kind: 'activity', name: binding.definition.name.value };
+      if (kind === 'step' || kind === 'evaluator') return activityCallee(binding.definition.name.value, binding.definition);
       return { kind: 'none' };
     }
     return this.topLevelValue(name, scope);
@@ -1062,7 +1072,7 @@ export class ShapeWalker {
         const kind = kindOf(binding.definition, file);
         if (!binding.definition.name.ok) return { kind: 'unfollowable', construct: `${imported}, a definition whose name is not a literal` };
         if (kind === 'workflow') return { kind: 'workflow', name: binding.definition.name.value };
-        if (kind === 'step' || kind === 'evaluator') return { kind: 'activity', name: binding.definition.name.value };
+        if (kind === 'step' || kind === 'evaluator') return activityCallee(binding.definition.name.value, binding.definition);
         return { kind: 'none' };
       }
       case 'local':
@@ -1073,8 +1083,13 @@ export class ShapeWalker {
   }
 }
 
-function command(kind: CommandKind, type: string, at: ShapeLocation): ShapeNode {
-  return { kind: 'command', command: kind, type, at };
+function command(kind: CommandKind, type: string, at: ShapeLocation, activityId?: string): ShapeNode {
+  return activityId === undefined ? { kind: 'command', command: kind, type, at } : { kind: 'command', command: kind, type, at, activityId };
+}
+
+/** The callee of a step or evaluator definition whose name is a literal, with the activity id its options set. */
+function activityCallee(name: string, { activityId }: Definition): Callee {
+  return activityId ? { kind: 'activity', name, activityId } : { kind: 'activity', name };
 }
 
 function exitNode(how: 'return' | 'throw' | 'break' | 'continue', at: ShapeLocation): ShapeNode {

@@ -30,8 +30,11 @@ export type CommandKind = 'activity' | 'child' | 'timer' | 'continue-as-new' | '
 export type ShapeNode =
   /** Items one after another. */
   | { kind: 'seq'; items: ShapeNode[] }
-  /** A command issued at `at`. */
-  | { kind: 'command'; command: CommandKind; type: string; at: ShapeLocation }
+  /**
+   * A command issued at `at`. `activityId` (activities only): the id the step's or the workflow's options set, which
+   * Temporal's replayer matches as it matches the type; absent for Temporal's default (a sequence number).
+   */
+  | { kind: 'command'; command: CommandKind; type: string; at: ShapeLocation; activityId?: string }
   /**
    * A point where the run can stop between workflow tasks (an `await` of a command's result, a `condition`, a
    * child's result): a new build may pick the run up here. `condition` marks the wait of a `condition()`: a wait

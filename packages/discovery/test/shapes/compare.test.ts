@@ -179,3 +179,41 @@ describe('compareShapes: steps as values, decisions made later, deprecated patch
     expect(await kind('await a(); await b();', "await a(); await condition(() => input.go, '1h'); await b();")).toBe('incompatible');
   });
 });
+
+describe('compareShapes: activity ids set in options (Temporal matches them on replay, as types)', () => {
+  const steps = (aOptions: string, bOptions = '') => ({
+    'w/steps.ts': STEPS.replace("step({ name: 'a',", `step({ name: 'a', ${aOptions}`).replace("step({ name: 'b',", `step({ name: 'b', ${bOptions}`),
+  });
+  const idOf = (id: string) => `options: { activityOptions: { activityId: ${id}, retry: { maximumAttempts: 2 } } },`;
+
+  it('an id set, changed or removed on a step a run may have scheduled is incompatible, naming both', async () => {
+    const body = 'await a(); await sleep(1); await b();';
+    expect(await verdict(body, body, { files2: steps(idOf("'fetch'")) })).toMatchObject({
+      verdict: 'incompatible',
+      newCommand: { command: 'activity', type: 'w#a (activity id "fetch")' },
+      old: { command: 'activity', type: 'w#a' },
+    });
+    expect(await kind(body, body, { files1: steps(idOf("'fetch'")), files2: steps(idOf("'load'")) })).toBe('incompatible');
+    expect(await kind(body, body, { files1: steps(idOf("'fetch'")) })).toBe('incompatible');
+  });
+  it('the same id, or a step with an id appended after the last wait, is not reported', async () => {
+    const body = 'await a(); await sleep(1); await b();';
+    expect(await kind(body, body, { files1: steps(idOf("'fetch'")), files2: steps(idOf('`fetch`')) })).toBe('same');
+    expect(await kind('await a(); await sleep(1);', body, { files2: steps('', idOf("'store'")) })).toBe('compatible');
+  });
+  it('the workflow definition’s id applies to its steps; a step’s own id wins', async () => {
+    const wf = (options: string) => ({
+      'w/workflow.ts': `import { workflow, sleep } from '@skein/core';
+import { a, b } from './steps.js';
+export default workflow({ name: 'w', versioningBehavior: 'auto-upgrade', ${options} fn: async () => { await a(); await sleep(1); await b(); } });
+`,
+    });
+    expect(await kind('', '', { files1: wf(''), files2: wf(idOf("'all'")) })).toBe('incompatible');
+    const own = steps(idOf("'fetch'"), idOf("'store'"));
+    expect(await kind('', '', { files1: { ...wf(''), ...own }, files2: { ...wf(idOf("'all'")), ...own } })).toBe('same');
+  });
+  it('an id that is not a static string makes the step partial, so a change there is unprovable, never compatible', async () => {
+    const dynamic = steps('options: { activityOptions: { activityId: `a-${Date.now()}` } },');
+    expect(await kind('await a(); await sleep(1);', 'await c(); await a(); await sleep(1);', { files1: dynamic, files2: dynamic })).toBe('unprovable');
+  });
+});
