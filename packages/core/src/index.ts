@@ -98,7 +98,7 @@ export async function continueAsNew(_input?: unknown): Promise<never> {
  * `context` (`runLocally`): continue-as-new starts the next run in-process, child calls run in-process too (their
  * call options are ignored there, but for `context`, whose fields replace the local context's: a detached call also
  * runs the child to completion and answers its output).
- * @throws DefinitionError on a malformed config (bad name, non-function `fn`, unknown option keys).
+ * @throws DefinitionError on a malformed config (bad name, non-function `fn`, an unknown key, at the top or in `options`).
  */
 export function workflow<I = unknown, O = unknown, In = I>(config: WorkflowConfig<I, O, In>): SkeinWorkflow<In, O> {
   const def = normalizeWorkflowConfig(config as unknown as WorkflowConfig<I, O>);
@@ -109,7 +109,7 @@ export function workflow<I = unknown, O = unknown, In = I>(config: WorkflowConfi
 /**
  * Defines a step: an activity that may do I/O. Registered as `<workflowName>#<name>`.
  * Calling the returned function in Node runs it with schema checks (useful in unit tests).
- * @throws DefinitionError on a malformed config.
+ * @throws DefinitionError on a malformed config (bad name, non-function `fn`, an unknown key).
  */
 export function step<I = unknown, O = unknown, In = I>(config: ActivityConfig<I, O, In>): SkeinActivity<In, O> {
   const def = normalizeActivityConfig('step', config as unknown as ActivityConfig<I, O>);

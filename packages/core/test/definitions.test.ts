@@ -18,6 +18,7 @@ describe('workflow()', () => {
     [{ name: 'ok', fn: async () => 1, options: { activityOptions: { priority: { priorityKey: 0 } } } }, /priority\.priorityKey/],
     [{ name: 'ok', fn: async () => 1, options: { activityOptions: { priority: { urgency: 1 } } } }, /Unrecognized key/],
     [{ name: 'ok', fn: async () => 1, options: { activityOptions: { heartbeatTimeout: -1 } } }, /heartbeatTimeout/],
+    [{ name: 'ok', fn: async () => 1, outputschema: {} }, /Unrecognized key: "outputschema"/],
   ])('rejects a malformed config %#', (config, message) => {
     expect(() => workflow(config as never)).toThrow(DefinitionError);
     expect(() => workflow(config as never)).toThrow(message);
@@ -56,6 +57,13 @@ describe('step() and evaluator() in Node', () => {
 
   it('runs fn with validated input', async () => {
     await expect(add({ a: 1, b: 2 })).resolves.toBe(3);
+  });
+
+  it('refuses an unknown key, naming it', () => {
+    expect(() => step({ name: 'typo', fn: async () => 1, inputschema: z.number() } as never)).toThrow(
+      /Invalid step "typo": \(root\): Unrecognized key: "inputschema"/,
+    );
+    expect(() => evaluator({ name: 'typo', fn: async () => ({ value: 1 }), option: {} } as never)).toThrow(/Unrecognized key: "option"/);
   });
 
   it('fails non-retryably with a message naming the step and the field on bad input', async () => {

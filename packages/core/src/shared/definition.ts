@@ -122,40 +122,45 @@ const schemaLike = z.custom<Schema>((v) => v == null || (typeof v === 'object' &
   message: 'must be a zod schema',
 });
 
-const workflowConfigSchema = z.object({
-  name: nameSchema,
-  description: z.string().optional(),
-  aliases: z.array(nameSchema).optional(),
-  inputSchema: schemaLike.optional(),
-  outputSchema: schemaLike.optional(),
-  fn: z.custom<(...a: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'must be a function' }),
-  options: workflowOptionsSchema.optional(),
-  versioningBehavior: z.enum(['pinned', 'auto-upgrade']).optional(),
-  schedules: z
-    .array(
-      z
-        .object({
-          id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1–100 letters, digits, `_` or `-`'),
-          cron: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
-          every: z.string().min(1).optional(),
-          input: z.unknown().optional(),
-          timezone: z.string().min(1).optional(),
-        })
-        .strict()
-        .refine((s) => s.cron !== undefined || s.every !== undefined, { message: 'needs `cron` or `every`' }),
-    )
-    .refine((list) => new Set(list.map((s) => s.id)).size === list.length, { message: 'schedule ids must be unique' })
-    .optional(),
-});
+const workflowConfigSchema = z
+  .object({
+    name: nameSchema,
+    description: z.string().optional(),
+    aliases: z.array(nameSchema).optional(),
+    inputSchema: schemaLike.optional(),
+    outputSchema: schemaLike.optional(),
+    fn: z.custom<(...a: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'must be a function' }),
+    options: workflowOptionsSchema.optional(),
+    versioningBehavior: z.enum(['pinned', 'auto-upgrade']).optional(),
+    schedules: z
+      .array(
+        z
+          .object({
+            id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1–100 letters, digits, `_` or `-`'),
+            cron: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+            every: z.string().min(1).optional(),
+            input: z.unknown().optional(),
+            timezone: z.string().min(1).optional(),
+          })
+          .strict()
+          .refine((s) => s.cron !== undefined || s.every !== undefined, { message: 'needs `cron` or `every`' }),
+      )
+      .refine((list) => new Set(list.map((s) => s.id)).size === list.length, { message: 'schedule ids must be unique' })
+      .optional(),
+  })
+  // An unknown key is a typo (`outputschema`) that would silently drop what it meant: refused, as the seed system does.
+  .strict();
 
-const activityConfigSchema = z.object({
-  name: nameSchema,
-  description: z.string().optional(),
-  inputSchema: schemaLike.optional(),
-  outputSchema: schemaLike.optional(),
-  fn: z.custom<(...a: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'must be a function' }),
-  options: activityDefinitionOptionsSchema.optional(),
-});
+const activityConfigSchema = z
+  .object({
+    name: nameSchema,
+    description: z.string().optional(),
+    inputSchema: schemaLike.optional(),
+    outputSchema: schemaLike.optional(),
+    fn: z.custom<(...a: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'must be a function' }),
+    options: activityDefinitionOptionsSchema.optional(),
+  })
+  .strict();
 
 function describeIssues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`).join('; ');
