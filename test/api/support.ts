@@ -11,6 +11,7 @@ import addFormats from 'ajv-formats';
 import { Client, Connection } from '@temporalio/client';
 import type { SkeinWorker } from '@skein/worker';
 import type { ApiServer } from '@skein/api';
+import type { Logger } from 'pino';
 import { sharedTraceDir, startStack } from '../support/stack.js';
 
 export const PROJECT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/projects/api-suite');
@@ -52,11 +53,16 @@ export interface Harness {
  * Starts a worker and the API for one test file through the one harness of the integration tests (`startStack`: the
  * shared dev server from the global setup, a catalog of the file's own) on `fixtures/projects/api-suite`, with the
  * local trace folder the run's other harnesses on that project share (`sharedTraceDir`); `env` overrides API
- * environment variables, `projectDir` serves another fixture project than `api-suite`.
+ * environment variables, `projectDir` serves another fixture project than `api-suite`, `apiLogger` takes the API's logs.
  */
-export async function startHarness(env: Record<string, string> = {}, options: { projectDir?: string } = {}): Promise<Harness> {
+export async function startHarness(env: Record<string, string> = {}, options: { projectDir?: string; apiLogger?: Logger } = {}): Promise<Harness> {
   const traceDir = sharedTraceDir(options.projectDir ?? PROJECT_DIR);
-  const stack = await startStack(options.projectDir ?? PROJECT_DIR, { TEMPORAL_NAMESPACE: 'default', SKEIN_TRACE_DIR: traceDir, ...env }, { traceDir });
+  const stack = await startStack(
+    options.projectDir ?? PROJECT_DIR,
+    { TEMPORAL_NAMESPACE: 'default', SKEIN_TRACE_DIR: traceDir, ...env },
+    { traceDir },
+    { apiLogger: options.apiLogger },
+  );
   const { url, catalog, address, api, worker } = stack;
   const connection = await Connection.connect({ address });
   const client = new Client({ connection, namespace: 'default' });

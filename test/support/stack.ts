@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { createApiServer, loadApiConfig, type ApiServer } from '@skein/api';
 import { startWorker, type SkeinWorker } from '@skein/worker';
 
@@ -37,12 +37,14 @@ export function sharedTraceDir(projectDir: string): string {
 
 /**
  * Starts a worker on `projectDir` and the API (port 0) on a unique catalog, so test files never see each
- * other's workflows. Logs are silenced unless `SKEIN_TEST_LOGS=1`.
+ * other's workflows. Logs are silenced unless `SKEIN_TEST_LOGS=1`; `apiLogger` takes the API's instead (a test that
+ * reports what the API logged).
  */
 export async function startStack(
   projectDir: string,
   env: Record<string, string> = {},
   workerOptions: Partial<Parameters<typeof startWorker>[0]> = {},
+  { apiLogger }: { apiLogger?: Logger } = {},
 ): Promise<Stack> {
   const address = inject('temporalAddress');
   const catalog = `t${process.pid}-${Date.now()}-${counter++}`;
@@ -55,7 +57,9 @@ export async function startStack(
     logger,
     ...workerOptions,
   });
-  const api = await createApiServer(loadApiConfig({ ...process.env, ...env, TEMPORAL_ADDRESS: address, PORT: '0', SKEIN_CATALOG: catalog }), { logger });
+  const api = await createApiServer(loadApiConfig({ ...process.env, ...env, TEMPORAL_ADDRESS: address, PORT: '0', SKEIN_CATALOG: catalog }), {
+    logger: apiLogger ?? logger,
+  });
   const { url } = await api.listen();
   const call = async (method: string, route: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(url + route, {
