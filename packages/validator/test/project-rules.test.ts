@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ModuleGraph } from '../src/graph/module-graph.js';
 import { rule as sharedFolderName } from '../src/rules/definitions/shared-folder-name.js';
 import { rule as corePeerDependency } from '../src/rules/packaging/core-peer-dependency.js';
+import { rule as seedSettingsKey } from '../src/rules/packaging/seed-settings-key.js';
 import { rule as zodPeerDependency } from '../src/rules/packaging/zod-peer-dependency.js';
 import type { PackageInfo, ProjectRule, ProjectRuleContext } from '../src/types.js';
 
@@ -108,5 +109,37 @@ describe('packaging/core-peer-dependency', () => {
     const { found, data } = await run(corePeerDependency, { packages: [pkg([], { packageJson, packageJsonText })] });
     expect(found).toEqual(['package.json:3:5 regularDependency']);
     expect(data[0]).toEqual({ package: 'The package', field: 'dependencies', range: '^0.1.0' });
+  });
+});
+
+describe('packaging/seed-settings-key', () => {
+  const text = (json: object) => `${JSON.stringify(json, null, 2)}\n`;
+  const withKey = (json: Record<string, unknown>) => pkg([], { packageJson: json, packageJsonText: text(json), published: false });
+
+  it('names each lost setting and the key to use, at the key, published or not', async () => {
+    const json = { name: 'flows', outputai: { hookFiles: ['./hooks.js'], workflows: { expose: true } } };
+    const { found, data } = await run(seedSettingsKey, { packages: [withKey(json)] });
+    expect(found).toEqual(['package.json:3:3 seedKey']);
+    expect(data[0]).toEqual({
+      package: 'flows',
+      settings: 'hookFiles, workflows',
+      effect: 'its hook files are not loaded and its workflows are not exposed',
+      merge: '',
+    });
+  });
+
+  it('asks to merge into a "skein" key already there, and reports an empty or odd key too', async () => {
+    const both = await run(seedSettingsKey, { packages: [withKey({ skein: { hookFiles: [] }, outputai: { workflows: {} } })] });
+    expect(both.data[0]).toMatchObject({
+      package: 'The package',
+      effect: 'its workflows are not exposed',
+      merge: ', merging its settings into the "skein" key already there',
+    });
+    const odd = await run(seedSettingsKey, { packages: [withKey({ name: 'x', outputai: true })] });
+    expect(odd.data[0]).toMatchObject({ settings: 'no settings', effect: 'nothing in it takes effect' });
+  });
+
+  it('says nothing without the key', async () => {
+    expect((await run(seedSettingsKey, { packages: [withKey({ name: 'x', skein: { hookFiles: ['./h.js'] } })] })).found).toEqual([]);
   });
 });

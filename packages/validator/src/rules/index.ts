@@ -9,6 +9,7 @@ import { meta as outsidePackage } from './fs/outside-package.js';
 import { rule as misplacedDefinition } from './conventions/misplaced-definition.js';
 import { rule as corePeerDependency } from './packaging/core-peer-dependency.js';
 import { rule as javascriptSources } from './packaging/javascript-sources.js';
+import { rule as seedSettingsKey } from './packaging/seed-settings-key.js';
 import { rule as typeDeclarations } from './packaging/type-declarations.js';
 import { rule as zodPeerDependency } from './packaging/zod-peer-dependency.js';
 import { rule as importStyle } from './steps/import-style.js';
@@ -37,6 +38,7 @@ export const projectRules: readonly ProjectRule[] = [
   sharedFolderName,
   corePeerDependency,
   javascriptSources,
+  seedSettingsKey,
   typeDeclarations,
   zodPeerDependency,
   noNodeModules,
