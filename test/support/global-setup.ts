@@ -6,7 +6,7 @@ import { locateTemporal, startDevServer, type DevServer } from '@skein/dev-serve
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** `host:port` of the real Temporal dev server shared by every integration test file. */
+    /** `host:port` of the real Temporal dev server shared by every test file of the run that asks for it. */
     temporalAddress: string;
     /** A folder of the run for local traces (`sharedTraceDir`), removed when the run ends. */
     traceRoot: string;
@@ -26,10 +26,15 @@ const key = Symbol.for('skein.test.global-setup');
 const registry = globalThis as { [key]?: Shared };
 
 async function begin(): Promise<{ server: DevServer; traceRoot: string }> {
-  const temporal = await locateTemporal({ install: true, log: (l) => console.log(`[temporal] ${l}`) });
-  const server = await startDevServer({ binary: temporal.path, onOutput: () => {} });
   const traceRoot = await mkdtemp(path.join(tmpdir(), 'skein-test-traces-'));
-  return { server, traceRoot };
+  try {
+    const temporal = await locateTemporal({ install: true, log: (l) => console.log(`[temporal] ${l}`) });
+    const server = await startDevServer({ binary: temporal.path, onOutput: () => {} });
+    return { server, traceRoot };
+  } catch (err) {
+    await rm(traceRoot, { recursive: true, force: true });
+    throw err;
+  }
 }
 
 /**
@@ -49,8 +54,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (--shared.holders > 0) return;
     delete registry[key];
     const { server, traceRoot } = await shared.ready;
-    await server.stop();
-    await rm(traceRoot, { recursive: true, force: true });
+    try {
+      await server.stop();
+    } finally {
+      await rm(traceRoot, { recursive: true, force: true });
+    }
   };
   try {
     const { server, traceRoot } = await shared.ready;

@@ -29,6 +29,12 @@ describe('effectiveActivityOptions', () => {
     expect(o.startToCloseTimeout).toBe('3m');
   });
 
+  it("takes an activity id from the activity's own options only", () => {
+    const layers = { inherited: { activityId: 'a' }, definition: { activityId: 'b' }, invocation: { activityId: 'c' } };
+    expect(effectiveActivityOptions(layers)).not.toHaveProperty('activityId');
+    expect(effectiveActivityOptions({ ...layers, activity: { activityId: 'own' } }).activityId).toBe('own');
+  });
+
   it("the activity's own options are the most specific", () => {
     const o = effectiveActivityOptions({
       inherited: { startToCloseTimeout: '1m' },

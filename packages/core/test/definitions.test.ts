@@ -18,26 +18,30 @@ describe('workflow()', () => {
     [{ name: 'ok', fn: async () => 1, options: { activityOptions: { priority: { priorityKey: 0 } } } }, /priority\.priorityKey/],
     [{ name: 'ok', fn: async () => 1, options: { activityOptions: { priority: { urgency: 1 } } } }, /Unrecognized key/],
     [{ name: 'ok', fn: async () => 1, options: { activityOptions: { heartbeatTimeout: -1 } } }, /heartbeatTimeout/],
+    [{ name: 'ok', fn: async () => 1, options: { activityOptions: { startToCloseTimeout: 0 } } }, /startToCloseTimeout/],
     [{ name: 'ok', fn: async () => 1, outputschema: {} }, /Unrecognized key: "outputschema"/],
   ])('rejects a malformed config %#', (config, message) => {
     expect(() => workflow(config as never)).toThrow(DefinitionError);
     expect(() => workflow(config as never)).toThrow(message);
   });
 
-  it('accepts every Temporal activity option a definition may set, 0 durations included', () => {
+  it('accepts every Temporal activity option a definition may set, an activity id on a step only', () => {
     const activityOptions = {
       startToCloseTimeout: '20m',
-      scheduleToCloseTimeout: 0,
-      scheduleToStartTimeout: 1000,
-      heartbeatTimeout: '5m',
+      scheduleToCloseTimeout: 3_600_000,
+      scheduleToStartTimeout: 0,
+      heartbeatTimeout: 0,
       retry: { initialInterval: '10s', backoffCoefficient: 2, maximumInterval: '2m', maximumAttempts: 3, nonRetryableErrorTypes: [] },
-      activityId: 'fetch-once',
       cancellationType: 'ABANDON' as const,
       priority: { priorityKey: 1, fairnessKey: 'tenant-a', fairnessWeight: 0.5 },
       summary: 'fetches the page',
     };
     expect(definitionOf(workflow({ name: 'ok', fn: async () => 1, options: { activityOptions } })).options).toEqual({ activityOptions });
-    expect(definitionOf(step({ name: 'ok', fn: async () => 1, options: { activityOptions } })).options).toEqual({ activityOptions });
+    const own = { ...activityOptions, activityId: 'fetch-once' };
+    expect(definitionOf(step({ name: 'ok', fn: async () => 1, options: { activityOptions: own } })).options).toEqual({ activityOptions: own });
+    expect(() => workflow({ name: 'ok', fn: async () => 1, options: { activityOptions: { activityId: 'all' } as never } })).toThrow(
+      /options\.activityOptions\.activityId: belongs on a step's or evaluator's own options/,
+    );
   });
 
   it('runs locally in Node with schema checks', async () => {

@@ -10,7 +10,7 @@ import type { ImportSite } from './import-sites.js';
 import { keyName, literalPropertyAt, staticStringOf } from './static-values.js';
 import type { UnsupportedForm } from './unsupported-forms.js';
 
-/** Where a definition's config sets the id of the activities it schedules. */
+/** Where a step's or evaluator's config sets the id of the activity it schedules. */
 export const ACTIVITY_ID_PATH = ['options', 'activityOptions', 'activityId'] as const;
 
 export type { UnsupportedForm } from './unsupported-forms.js';
@@ -36,9 +36,9 @@ export interface Definition {
   /** The `aliases` elements (workflows only); an empty list when absent. */
   aliases: StaticString[];
   /**
-   * The `options.activityOptions.activityId` written in the config's object literals (Temporal matches an activity's id
-   * on replay): absent when none is written there; `ok: false` when one is, or a spread could supply one, but its
-   * value is not a static string.
+   * A step's or evaluator's `options.activityOptions.activityId` as written in the config's object literals (Temporal
+   * matches an activity's id on replay): absent when none is written there (one held in a variable or a spread is
+   * not read); `ok: false` when its value is not a static string.
    */
   activityId?: StaticString;
 }
@@ -226,10 +226,8 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
             : [{ ok: false, position: positionOf(p.value) }];
       }
     }
-    const idNode = literalPropertyAt(config, ACTIVITY_ID_PATH);
-    const activityId =
-      idNode === 'absent' ? undefined : idNode === 'unknown' ? { ok: false as const, position: positionOf(config) } : readString(idNode, positionOf(config));
-    return { callee: kind, calleeName, position, name, aliases, ...(activityId ? { activityId } : {}) };
+    const idNode = kind === 'step' || kind === 'evaluator' ? literalPropertyAt(config, ACTIVITY_ID_PATH) : undefined;
+    return { callee: kind, calleeName, position, name, aliases, ...(idNode ? { activityId: readString(idNode, positionOf(idNode)) } : {}) };
   };
 
   const bindingOfExpression = (expr: t.Node, position: Position): LocalBinding => {

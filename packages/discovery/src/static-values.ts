@@ -17,25 +17,37 @@ export function keyName(key: Node, computed: boolean): string | undefined {
   return staticStringOf(key);
 }
 
+/** `node` without the TypeScript wrappers and parentheses around it (`x as const`, `x satisfies T`, `x!`, `<T>x`, `(x)`). */
+export function unwrapExpression(node: Node): Node {
+  let current = node;
+  while (
+    current.type === 'TSAsExpression' ||
+    current.type === 'TSSatisfiesExpression' ||
+    current.type === 'TSNonNullExpression' ||
+    current.type === 'TSTypeAssertion' ||
+    current.type === 'ParenthesizedExpression'
+  )
+    current = current.expression;
+  return current;
+}
+
 /**
- * What nested object literals hold at `keys` (`['options', 'activityOptions', 'activityId']`): the value's node;
- * `absent` when the literals leave the key out, or a value on the way is not an object literal (a variable: what it
- * holds is not read); `unknown` when a spread or a computed key on the way could supply it.
+ * The value written at `keys` in nested object literals (`['options', 'activityOptions', 'activityId']`), without
+ * TypeScript wrappers; the last property written wins (a method counts as written, with itself as the value).
+ * Undefined when the literals do not write the key: a value on the way that is not an object literal (a variable)
+ * and spreads are not read.
  */
-export function literalPropertyAt(object: Node, keys: readonly string[]): Node | 'absent' | 'unknown' {
+export function literalPropertyAt(object: Node, keys: readonly string[]): Node | undefined {
   let current: Node = object;
   for (const key of keys) {
-    if (current.type === 'TSAsExpression' || current.type === 'TSSatisfiesExpression') current = current.expression;
-    if (current.type !== 'ObjectExpression') return 'absent';
+    current = unwrapExpression(current);
+    if (current.type !== 'ObjectExpression') return undefined;
     let next: Node | undefined;
     for (const p of current.properties) {
-      if (p.type === 'SpreadElement') return 'unknown';
-      const name = keyName(p.key, p.computed);
-      if (name === undefined) return 'unknown';
-      if (name === key) next = p.type === 'ObjectProperty' ? p.value : p;
+      if (p.type !== 'SpreadElement' && keyName(p.key, p.computed) === key) next = p.type === 'ObjectProperty' ? p.value : p;
     }
-    if (!next) return 'absent';
+    if (!next) return undefined;
     current = next;
   }
-  return current;
+  return unwrapExpression(current);
 }

@@ -114,7 +114,8 @@ describe('packaging/core-peer-dependency', () => {
 
 describe('packaging/seed-settings-key', () => {
   const text = (json: object) => `${JSON.stringify(json, null, 2)}\n`;
-  const withKey = (json: Record<string, unknown>) => pkg([], { packageJson: json, packageJsonText: text(json), published: false });
+  const withKey = (json: Record<string, unknown>, root = ROOT) =>
+    pkg([], { root, packageJsonPath: `${root}/package.json`, packageJson: json, packageJsonText: text(json), published: false });
 
   it('names each lost setting and the key to use, at the key, published or not', async () => {
     const json = { name: 'flows', outputai: { hookFiles: ['./hooks.js'], workflows: { expose: true } } };
@@ -122,14 +123,22 @@ describe('packaging/seed-settings-key', () => {
     expect(found).toEqual(['package.json:3:3 seedKey']);
     expect(data[0]).toEqual({
       package: 'flows',
+      key: 'skein',
       settings: 'hookFiles, workflows',
       effect: 'its hook files are not loaded and its workflows are not exposed',
       merge: '',
     });
   });
 
+  it('claims only what is lost: hook files of the served project, a flag that exposed', async () => {
+    // A discovered package's hook files are never loaded, whatever its key; an expose flag that was not `true` exposed nothing.
+    const dependency = { name: 'dep', outputai: { hookFiles: ['./h.js'], workflows: { expose: false } } };
+    const { data } = await run(seedSettingsKey, { packages: [withKey(dependency, '/p/node_modules/dep')] });
+    expect(data[0]).toMatchObject({ settings: 'hookFiles, workflows', effect: 'nothing in it takes effect' });
+  });
+
   it('asks to merge into a "skein" key already there, and reports an empty or odd key too', async () => {
-    const both = await run(seedSettingsKey, { packages: [withKey({ skein: { hookFiles: [] }, outputai: { workflows: {} } })] });
+    const both = await run(seedSettingsKey, { packages: [withKey({ skein: { hookFiles: [] }, outputai: { workflows: { expose: true } } })] });
     expect(both.data[0]).toMatchObject({
       package: 'The package',
       effect: 'its workflows are not exposed',

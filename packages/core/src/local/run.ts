@@ -41,9 +41,12 @@ function localContext(def: WorkflowDefinition, workflowId: string, overrides: Lo
       isContinueAsNewSuggested: () => false,
     },
   };
+  // A field given as `undefined` keeps the default.
+  const given = <T extends object>(fields: T | undefined): Partial<T> =>
+    Object.fromEntries(Object.entries(fields ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
   return {
-    info: { ...context.info, ...overrides?.info },
-    control: { ...context.control, ...overrides?.control },
+    info: { ...context.info, ...given(overrides?.info) },
+    control: { ...context.control, ...given(overrides?.control) },
   };
 }
 

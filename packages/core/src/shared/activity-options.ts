@@ -24,8 +24,11 @@ export function workflowLevelOptions(layers: Omit<ActivityOptionLayers, 'activit
 /**
  * Effective options of one activity call, lowest to highest: Skein's defaults
  * (`DEFAULT_ACTIVITY_OPTIONS`) < inherited < definition < invocation < the activity's own. Objects merge
- * deeply; arrays and scalars replace.
+ * deeply; arrays and scalars replace. `activityId` is taken from the activity's own layer only.
  */
 export function effectiveActivityOptions(layers: ActivityOptionLayers): ActivityOptions {
-  return deepMerge<ActivityOptions>(DEFAULT_ACTIVITY_OPTIONS, workflowLevelOptions(layers), layers.activity);
+  // An id comes from the activity's own options only (a workflow-level one, refused by the definition schema, could
+  // still arrive untyped through a child call from JavaScript).
+  const { activityId: _workflowLevelId, ...workflowLevel } = workflowLevelOptions(layers);
+  return deepMerge<ActivityOptions>(DEFAULT_ACTIVITY_OPTIONS, workflowLevel, layers.activity);
 }

@@ -1,12 +1,12 @@
-import type { ActivityOptions } from './options.js';
+import type { WorkflowActivityOptions } from './options.js';
 import type { WorkflowControl, WorkflowRunInfo } from './context.js';
 import type { ActivityDefinition, WorkflowDefinition } from './definition.js';
 import type { SKEIN } from './definition.js';
 
 /** Options of a child workflow call: `await otherWorkflow(input, options)` inside a workflow's `fn`. */
 export interface ChildWorkflowCallOptions {
-  /** Invocation-level activity options: override the child's definition and inherited options. */
-  activityOptions?: ActivityOptions;
+  /** Invocation-level activity options: override the child's definition and inherited options (no `activityId`). */
+  activityOptions?: WorkflowActivityOptions;
   /** Child workflow id; default `<parentWorkflowId>/<childName>-<n>` (deterministic). */
   workflowId?: string;
   /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NAME_PATTERN } from './names.js';
-import { activityDefinitionOptionsSchema, workflowOptionsSchema, type ActivityOptions } from './options.js';
+import { activityDefinitionOptionsSchema, workflowOptionsSchema, type ActivityOptions, type WorkflowActivityOptions } from './options.js';
 import type { WorkflowContext } from './context.js';
 
 /** Marks a value returned by `workflow()`, `step()` or `evaluator()`; the key is a registered symbol so copies of core agree. */
@@ -21,8 +21,11 @@ export interface EvaluationResult<V = unknown> {
 
 /** Options of a workflow definition. */
 export interface WorkflowDefinitionOptions {
-  /** Activity options for every step and evaluator this workflow calls (the definition layer of activity options). */
-  activityOptions?: ActivityOptions;
+  /**
+   * Activity options for every step and evaluator this workflow calls (the definition layer of activity options); an
+   * `activityId` belongs on a step's own options.
+   */
+  activityOptions?: WorkflowActivityOptions;
   /** `true`: the workflow's runs write no trace (no local file, no upload) and `trace.destinations` answers `{}`. */
   disableTrace?: boolean;
 }

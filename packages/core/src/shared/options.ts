@@ -1,10 +1,13 @@
 import { z } from 'zod';
 
 /**
- * Temporal duration as accepted by `@temporalio/common`: milliseconds as a number (0 is Temporal's "not set"), or a
- * string such as `'30s'`, `'5 minutes'`.
+ * Temporal duration as accepted by `@temporalio/common`: milliseconds as a number (0 is Temporal's "not set", allowed
+ * for `heartbeatTimeout` and `scheduleToStartTimeout`), or a string such as `'30s'`, `'5 minutes'`.
  */
 const duration = z.union([z.number().int().nonnegative(), z.string().min(1)]);
+
+/** A timeout that bounds an attempt or the whole activity: 0 ("not set") would leave the activity none at all. */
+const boundingDuration = z.union([z.number().int().positive(), z.string().min(1)]);
 
 /**
  * Temporal task priority (`@temporalio/common` `Priority`): `priorityKey` 1 (first) to the server's maximum (5 by
@@ -39,8 +42,8 @@ export const retryPolicySchema = z
  */
 export const activityOptionsSchema = z
   .object({
-    startToCloseTimeout: duration.optional(),
-    scheduleToCloseTimeout: duration.optional(),
+    startToCloseTimeout: boundingDuration.optional(),
+    scheduleToCloseTimeout: boundingDuration.optional(),
     scheduleToStartTimeout: duration.optional(),
     heartbeatTimeout: duration.optional(),
     retry: retryPolicySchema.optional(),
@@ -54,10 +57,26 @@ export const activityOptionsSchema = z
 /** Activity options (timeouts, retry policy, id, cancellation, priority, summary), layered from Skein's defaults to the step's own. */
 export type ActivityOptions = z.infer<typeof activityOptionsSchema>;
 
+/**
+ * The activity options of a workflow-level layer (a workflow definition's, a child call's): every key but
+ * `activityId`, which would give each of the workflow's activities (and its children's, which inherit the layer) the
+ * same id.
+ */
+export type WorkflowActivityOptions = Omit<ActivityOptions, 'activityId'>;
+
+/** `activityOptionsSchema` for a workflow-level layer: `activityId` is refused with a message saying where it goes. */
+export const workflowActivityOptionsSchema = activityOptionsSchema.extend({
+  activityId: z
+    .undefined({
+      error: "belongs on a step's or evaluator's own options, never on a workflow's (every activity of the workflow and its children would share it)",
+    })
+    .optional(),
+});
+
 /** Options of a workflow definition; `disableTrace: true` writes no trace for its runs. */
 export const workflowOptionsSchema = z
   .object({
-    activityOptions: activityOptionsSchema.optional(),
+    activityOptions: workflowActivityOptionsSchema.optional(),
     disableTrace: z.boolean().optional(),
   })
   .strict();

@@ -12,16 +12,6 @@ export type ParallelResult<T> = { ok: true; result: T; index: number } | { ok: f
 /** The seed system's name of `ParallelResult`. */
 export type ParallelJobResult<T> = ParallelResult<T>;
 
-/** Arguments of `executeInParallel`. */
-export interface ParallelOptions<T> {
-  /** Functions returning a promise (or a value): typically `() => someStep(input)` or `() => childWorkflow(input)`. */
-  jobs: ReadonlyArray<() => Promise<T> | T>;
-  /** At most this many jobs in flight; a positive integer, or `Infinity`. Default: all at once. */
-  concurrency?: number;
-  /** Called with each job's outcome as it settles (in completion order); an error it throws rejects the call. */
-  onJobCompleted?: (result: ParallelResult<T>) => void;
-}
-
 /** `Array.isArray` for a read-only job list (it narrows a `ReadonlyArray` to `any[]`). */
 const isJobList = <T>(jobs: ParallelOptions<T>['jobs'] | undefined): jobs is ParallelOptions<T>['jobs'] => Array.isArray(jobs);
 
@@ -43,6 +33,9 @@ export interface ParallelJobOptions<Jobs extends ParallelJobs> {
   /** Called with each job's outcome as it settles (in completion order); an error it throws rejects the call. */
   onJobCompleted?: (result: ParallelResults<Jobs>[number]) => void;
 }
+
+/** Arguments of `executeInParallel` with one result type `T` for every job (`executeInParallel<T>({ jobs })`). */
+export type ParallelOptions<T> = ParallelJobOptions<ReadonlyArray<() => Promise<T> | T>>;
 
 /**
  * Runs `jobs` with at most `concurrency` in flight and resolves, once every job has settled, to one
@@ -77,7 +70,8 @@ export async function executeInParallel<T>(options: ParallelOptions<T>): Promise
       } catch (error) {
         results[i] = { ok: false, error, index: i };
       }
-      onJobCompleted?.(results[i]);
+      // A job's awaited value is its result: `T` here is what the jobs resolve to.
+      onJobCompleted?.(results[i] as ParallelResult<Awaited<T>>);
     }
   };
   const lanes = Math.min(concurrency ?? jobs.length, jobs.length);

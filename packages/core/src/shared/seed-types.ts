@@ -15,7 +15,7 @@ export type StepOptions = ActivityDefinitionOptions;
 export type EvaluatorOptions = ActivityDefinitionOptions;
 /** Temporal activity options a definition may set (`startToCloseTimeout`, `retry`, …). */
 export type TemporalActivityOptions = ActivityOptions;
-/** The second argument of a child workflow call: `{ detached?, activityOptions?, workflowId? }`. */
+/** The second argument of a workflow call: `{ detached?, activityOptions?, workflowId?, context? }` (`context`: plain Node only). */
 export type WorkflowInvocationOptions = ChildWorkflowCallOptions;
 /** Any zod schema. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

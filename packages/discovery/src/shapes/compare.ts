@@ -26,7 +26,7 @@ import type { CommandKind, ShapeLocation, ShapeNode, WorkflowShape } from './typ
 export const MAX_PATHS = 4096;
 
 type Token =
-  | { t: 'cmd'; key: string; command: CommandKind; type: string; at: ShapeLocation }
+  | { t: 'cmd'; key: string; command: CommandKind; type: string; activityId?: string; at: ShapeLocation }
   | { t: 'wait'; at: ShapeLocation; condition?: true }
   | { t: 'partial'; construct: string; at: ShapeLocation }
   | { t: 'opaque'; key: string; at: ShapeLocation };
@@ -54,6 +54,8 @@ export interface OldCommand {
   command: CommandKind;
   /** Activity or workflow type, patch id, or empty for timers and continue-as-new. */
   type: string;
+  /** An activity's id set in its definition's options (absent: Temporal's sequence number). */
+  activityId?: string;
   at: ShapeLocation;
 }
 
@@ -253,8 +255,8 @@ function matchPrefix(
   return {
     verdict: 'incompatible',
     at: newTok?.at ?? fallbackAt,
-    ...(newCmd ? { newCommand: { command: newCmd.command, type: newCmd.type, at: newCmd.at } } : {}),
-    ...(oldCmd ? { old: { command: oldCmd.command, type: oldCmd.type, at: oldCmd.at } } : {}),
+    ...(newCmd ? { newCommand: recorded(newCmd) } : {}),
+    ...(oldCmd ? { old: recorded(oldCmd) } : {}),
     part,
   };
 }
@@ -337,6 +339,11 @@ function concat(a: Path, b: Path): Path {
   return out;
 }
 
+/** A command token as a verdict names it. */
+function recorded({ command, type, activityId, at }: Extract<Token, { t: 'cmd' }>): OldCommand {
+  return activityId === undefined ? { command, type, at } : { command, type, activityId, at };
+}
+
 function checkCount(paths: Path[]): Path[] {
   if (paths.length > MAX_PATHS) throw new TooManyPaths();
   return paths;
@@ -350,9 +357,10 @@ function expand(node: ShapeNode, oldPatches: Set<string> | undefined, deprecated
   const one = (tokens: Token[]): Path[] => [{ tokens, choices: [] }];
   switch (node.kind) {
     case 'command': {
-      // An id set in options is matched on replay as the type is: it is part of the command's identity (and named).
-      const type = node.activityId === undefined ? node.type : `${node.type} (activity id ${JSON.stringify(node.activityId)})`;
-      return one([{ t: 'cmd', key: `${node.command}:${type}`, command: node.command, type, at: node.at }]);
+      const { command, type, activityId, at } = node;
+      // An id set in options is matched on replay as the type is: it is part of the command's identity.
+      if (activityId === undefined) return one([{ t: 'cmd', key: `${command}:${type}`, command, type, at }]);
+      return one([{ t: 'cmd', key: `${command}:${type}\n${activityId}`, command, type, activityId, at }]);
     }
     case 'wait':
       return one([node.condition ? { t: 'wait', at: node.at, condition: true } : { t: 'wait', at: node.at }]);

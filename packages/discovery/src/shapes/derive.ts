@@ -112,8 +112,6 @@ export interface DeriveContext {
   root: string;
   /** The workflow whose activities are typed `<workflowName>#<activity>`. */
   workflowName: string;
-  /** The activity id the workflow definition's own options set for its activities (a step's own id wins). */
-  workflowActivityId?: StaticString;
   handlers: Record<string, ShapeNode>;
   partial: PartialPoint[];
   /** Functions being followed (recursion guard). */
@@ -727,7 +725,7 @@ export class ShapeWalker {
     switch (resolved.kind) {
       case 'activity': {
         // Temporal matches an activity's id on replay as well as its type: an id set in options is part of the command.
-        const id = resolved.activityId ?? this.ctx.workflowActivityId;
+        const id = resolved.activityId;
         const issued =
           id && !id.ok
             ? this.partial(scope, e, 'a step whose activityId is not a static string')

@@ -7,8 +7,7 @@ import { resolve, sep } from 'node:path';
 import { discover } from '../discover.js';
 import { positionOf, type Position } from '../finding.js';
 import { createSession, type AnalysisSession } from '../session.js';
-import { ACTIVITY_ID_PATH } from '../module-info.js';
-import { keyName, literalPropertyAt, staticStringOf } from '../static-values.js';
+import { keyName, staticStringOf } from '../static-values.js';
 import type { Manifest, WorkflowEntry } from '../types.js';
 import { deriveMemo, ShapeWalker, type DeriveContext } from './derive.js';
 import { SHAPES_FORMAT, type ShapeNode, type ShapeSet, type WorkflowShape } from './types.js';
@@ -110,11 +109,6 @@ function shapeOfWorkflow(session: AnalysisSession, root: string, entry: Workflow
     shape = { kind: 'partial', construct: 'a workflow definition the analysis cannot read', at };
     ctx.partial.push({ construct: shape.construct, at });
   } else {
-    const idNode = literalPropertyAt(config, ACTIVITY_ID_PATH);
-    if (idNode !== 'absent') {
-      const id = idNode === 'unknown' ? undefined : staticStringOf(idNode);
-      ctx.workflowActivityId = id === undefined ? { ok: false, position: positionOf(config) } : { ok: true, value: id, position: positionOf(idNode as t.Node) };
-    }
     let fn: t.Node | undefined;
     for (const p of config.properties) {
       const key = p.type === 'SpreadElement' ? undefined : keyName(p.key, p.computed);

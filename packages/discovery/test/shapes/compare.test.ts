@@ -190,9 +190,10 @@ describe('compareShapes: activity ids set in options (Temporal matches them on r
     const body = 'await a(); await sleep(1); await b();';
     expect(await verdict(body, body, { files2: steps(idOf("'fetch'")) })).toMatchObject({
       verdict: 'incompatible',
-      newCommand: { command: 'activity', type: 'w#a (activity id "fetch")' },
+      newCommand: { command: 'activity', type: 'w#a', activityId: 'fetch' },
       old: { command: 'activity', type: 'w#a' },
     });
+    expect(await verdict(body, body, { files2: steps(idOf("'fetch'")) })).not.toHaveProperty('old.activityId');
     expect(await kind(body, body, { files1: steps(idOf("'fetch'")), files2: steps(idOf("'load'")) })).toBe('incompatible');
     expect(await kind(body, body, { files1: steps(idOf("'fetch'")) })).toBe('incompatible');
   });
@@ -201,19 +202,18 @@ describe('compareShapes: activity ids set in options (Temporal matches them on r
     expect(await kind(body, body, { files1: steps(idOf("'fetch'")), files2: steps(idOf('`fetch`')) })).toBe('same');
     expect(await kind('await a(); await sleep(1);', body, { files2: steps('', idOf("'store'")) })).toBe('compatible');
   });
-  it('the workflow definition’s id applies to its steps; a step’s own id wins', async () => {
-    const wf = (options: string) => ({
-      'w/workflow.ts': `import { workflow, sleep } from '@skein/core';
-import { a, b } from './steps.js';
-export default workflow({ name: 'w', versioningBehavior: 'auto-upgrade', ${options} fn: async () => { await a(); await sleep(1); await b(); } });
-`,
-    });
-    expect(await kind('', '', { files1: wf(''), files2: wf(idOf("'all'")) })).toBe('incompatible');
-    const own = steps(idOf("'fetch'"), idOf("'store'"));
-    expect(await kind('', '', { files1: { ...wf(''), ...own }, files2: { ...wf(idOf("'all'")), ...own } })).toBe('same');
+  it('reads the id through TypeScript wrappers and the last property written; spreads and variables are not read', async () => {
+    const body = 'await a(); await sleep(1); await b();';
+    const same = async (files2: Record<string, string>) => kind(body, body, { files1: steps(idOf("'fetch'")), files2 });
+    expect(await same(steps("options: { activityOptions: { activityId: 'fetch' as const } } satisfies object,"))).toBe('same');
+    expect(await same(steps("options: { activityOptions: { activityId: 'x', ...{}, activityId: ('fetch') } },"))).toBe('same');
+    expect(await kind(body, body, { files2: steps('options: { activityOptions: { ...{ activityId: "x" } } },') })).toBe('same');
+    expect(await kind(body, body, { files2: steps('options: {} as never,') })).toBe('same');
   });
   it('an id that is not a static string makes the step partial, so a change there is unprovable, never compatible', async () => {
-    const dynamic = steps('options: { activityOptions: { activityId: `a-${Date.now()}` } },');
-    expect(await kind('await a(); await sleep(1);', 'await c(); await a(); await sleep(1);', { files1: dynamic, files2: dynamic })).toBe('unprovable');
+    for (const options of ['options: { activityOptions: { activityId: `a-${Date.now()}` } },', 'options: { activityOptions: { activityId() {} } },']) {
+      const dynamic = steps(options);
+      expect(await kind('await a(); await sleep(1);', 'await c(); await a(); await sleep(1);', { files1: dynamic, files2: dynamic })).toBe('unprovable');
+    }
   });
 });

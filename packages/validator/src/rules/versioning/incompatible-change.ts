@@ -44,11 +44,14 @@ export const rule = createRule({
   },
 });
 
-/** `activity "x#y"`, `child workflow "y"`, `a timer`, `continue-as-new`, `the patched("id") marker`. */
-export function describeCommand(c: { command: string; type: string }): string {
+/**
+ * `activity "x#y"` (`activity "x#y" with id "fetch"` when its options set one), `child workflow "y"`, `a timer`,
+ * `continue-as-new`, `the patched("id") marker`.
+ */
+export function describeCommand(c: { command: string; type: string; activityId?: string }): string {
   switch (c.command) {
     case 'activity':
-      return `activity "${c.type}"`;
+      return c.activityId === undefined ? `activity "${c.type}"` : `activity "${c.type}" with id "${c.activityId}"`;
     case 'child':
       return `child workflow "${c.type}"`;
     case 'timer':
