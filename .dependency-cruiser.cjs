@@ -19,7 +19,7 @@ const FLOORS = {
   core: ['names'],
   discovery: ['names'],
   settings: ['names'],
-  validator: ['discovery', 'settings'],
+  validator: ['discovery', 'settings', 'names'],
   worker: ['core', 'discovery', 'validator', 'settings', 'telemetry', 'names'],
   api: ['settings', 'telemetry', 'names'],
   testing: ['core', 'worker', 'dev-server'],
