@@ -21,7 +21,6 @@ import { performHttpRequest } from './activity/http-request.js';
 
 export { z } from 'zod';
 export type * from './shared/seed-types.js';
-export type { ParallelJobResult } from './shared/parallel.js';
 export * from './shared/names.js';
 export { skeinPackageJsonSettings, packageJsonSchema } from './shared/package-json.js';
 export * from './shared/definition.js';
@@ -32,14 +31,7 @@ export { checkSchema, SCHEMA_ERROR_TYPE } from './shared/validate.js';
 export * from './shared/context.js';
 export { FatalError, TransparentFatalError, ValidationError, hasErrorType, errorTypeName, isNonRetryableError, NON_ERROR_THROWN } from './shared/errors.js';
 export { durationMs, type Duration } from './shared/duration.js';
-export {
-  executeInParallel,
-  type ParallelJobOptions,
-  type ParallelJobs,
-  type ParallelOptions,
-  type ParallelResult,
-  type ParallelResults,
-} from './shared/parallel.js';
+export * from './shared/parallel.js';
 export { sleep } from './local/run.js';
 export {
   EvaluationResultValidationError,

@@ -7,7 +7,7 @@
 import type * as t from '@babel/types';
 import { positionOf, type Position } from './finding.js';
 import type { ImportSite } from './import-sites.js';
-import { keyName, literalPropertyAt, staticStringOf } from './static-values.js';
+import { keyName, literalPropertyAt, staticStringOf, unwrapExpression } from './static-values.js';
 import type { UnsupportedForm } from './unsupported-forms.js';
 
 /** Where a step's or evaluator's config sets the id of the activity it schedules. */
@@ -185,7 +185,7 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
   };
 
   const definitionOf = (node: t.Node | null | undefined): Definition | undefined => {
-    if (node?.type === 'TSAsExpression' || node?.type === 'TSSatisfiesExpression' || node?.type === 'TSNonNullExpression') node = node.expression;
+    if (node) node = unwrapExpression(node);
     if (!node || node.type !== 'CallExpression') return undefined;
     const callee = node.callee;
     let kind: Definition['callee'] | undefined;

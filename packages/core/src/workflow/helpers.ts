@@ -11,14 +11,7 @@ export { condition, defineQuery, defineSignal, defineUpdate, setHandler } from '
 // the change on code that has it and false while an older history replays; `deprecatePatch(id)` once no such
 // history remains.
 export { patched, deprecatePatch } from '@temporalio/workflow';
-export {
-  executeInParallel,
-  type ParallelJobOptions,
-  type ParallelJobs,
-  type ParallelOptions,
-  type ParallelResult,
-  type ParallelResults,
-} from '../shared/parallel.js';
+export * from '../shared/parallel.js';
 
 /**
  * Waits `duration` on a durable Temporal timer (it survives worker restarts; replay does not wait again).

@@ -11,7 +11,7 @@ import { kindOf } from '../definitions.js';
 import { positionOf } from '../finding.js';
 import { resolveRelativeImport } from '../module-path.js';
 import type { Definition, ModuleInfo, StaticString } from '../module-info.js';
-import { keyName, staticStringOf } from '../static-values.js';
+import { keyName, staticStringOf, unwrapExpression } from '../static-values.js';
 import type { ModuleStore } from '../store.js';
 import type { CommandKind, PartialPoint, ShapeLocation, ShapeNode } from './types.js';
 
@@ -329,7 +329,7 @@ export class ShapeWalker {
         const top: Scope = { ...scope, names: new Map(), parent: undefined };
         const held: string[] = [];
         const holds = (n: t.Node, label: string): void => {
-          while (n.type === 'TSAsExpression' || n.type === 'TSSatisfiesExpression') n = n.expression;
+          n = unwrapExpression(n);
           if (n.type === 'ArrayExpression') {
             n.elements.forEach((x, i) => x && holds(x.type === 'SpreadElement' ? x.argument : x, `${label}${i}: `));
           } else if (n.type === 'ObjectExpression') {
@@ -756,8 +756,7 @@ export class ShapeWalker {
       case 'unfollowable':
         return seq([this.args(e.arguments, scope, e, 'a call'), this.partial(scope, e, resolved.construct)].filter(matters));
       case 'none': {
-        let bare: t.Node = callee;
-        while (bare.type === 'TSNonNullExpression' || bare.type === 'ParenthesizedExpression' || bare.type === 'TSAsExpression') bare = bare.expression;
+        const bare = unwrapExpression(callee);
         const object = bare.type === 'MemberExpression' || bare.type === 'OptionalMemberExpression' ? this.expr(bare, scope) : EMPTY;
         return seq([object, this.args(e.arguments, scope, e, `${sourceKey(callee)}()`)].filter(matters));
       }
@@ -1003,8 +1002,7 @@ export class ShapeWalker {
       if (decl.type === 'VariableDeclaration') {
         for (const d of decl.declarations) {
           if (d.id.type !== 'Identifier' || d.id.name !== name || !d.init) continue;
-          let init: t.Node = d.init;
-          while (init.type === 'TSAsExpression' || init.type === 'TSSatisfiesExpression') init = init.expression;
+          const init = unwrapExpression(d.init);
           if (init.type === 'ArrowFunctionExpression' || init.type === 'FunctionExpression') return { kind: 'function', fn: init, scope };
           const signal = this.signalName(init, { ...scope, names: new Map(), parent: undefined });
           if (signal !== undefined) return { kind: 'signal', name: signal };
