@@ -47,10 +47,7 @@ async function begin(): Promise<{ server: DevServer; traceRoot: string }> {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const shared = (registry[key] ??= { ready: begin(), holders: 0 });
   shared.holders++;
-  let held = true;
   const release = async (): Promise<void> => {
-    if (!held) return;
-    held = false;
     if (--shared.holders > 0) return;
     delete registry[key];
     const { server, traceRoot } = await shared.ready;
@@ -65,8 +62,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('temporalAddress', server.address);
     project.provide('traceRoot', traceRoot);
   } catch (err) {
-    shared.holders--;
-    if (shared.holders === 0) delete registry[key];
+    if (--shared.holders === 0) delete registry[key];
     throw err;
   }
   return release;

@@ -20,6 +20,11 @@ class LocalContinueAsNew extends Error {
   }
 }
 
+/** The fields of `fields` that are given: one set to `undefined` keeps the default it would replace. */
+function given<T extends object>(fields: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(fields ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
 function localContext(def: WorkflowDefinition, workflowId: string, overrides: LocalContextOverrides | undefined): WorkflowContext {
   const context: WorkflowContext = {
     info: {
@@ -41,9 +46,6 @@ function localContext(def: WorkflowDefinition, workflowId: string, overrides: Lo
       isContinueAsNewSuggested: () => false,
     },
   };
-  // A field given as `undefined` keeps the default.
-  const given = <T extends object>(fields: T | undefined): Partial<T> =>
-    Object.fromEntries(Object.entries(fields ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
   return {
     info: { ...context.info, ...given(overrides?.info) },
     control: { ...context.control, ...given(overrides?.control) },

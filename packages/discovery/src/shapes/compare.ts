@@ -339,8 +339,8 @@ function concat(a: Path, b: Path): Path {
   return out;
 }
 
-/** A command token as a verdict names it. */
-function recorded({ command, type, activityId, at }: Extract<Token, { t: 'cmd' }>): OldCommand {
+/** A command as a token and a verdict name it (`activityId` only when one is set). */
+function recorded({ command, type, activityId, at }: OldCommand): OldCommand {
   return activityId === undefined ? { command, type, at } : { command, type, activityId, at };
 }
 
@@ -359,8 +359,8 @@ function expand(node: ShapeNode, oldPatches: Set<string> | undefined, deprecated
     case 'command': {
       const { command, type, activityId, at } = node;
       // An id set in options is matched on replay as the type is: it is part of the command's identity.
-      if (activityId === undefined) return one([{ t: 'cmd', key: `${command}:${type}`, command, type, at }]);
-      return one([{ t: 'cmd', key: `${command}:${type}\n${activityId}`, command, type, activityId, at }]);
+      const key = activityId === undefined ? `${command}:${type}` : `${command}:${type}\n${activityId}`;
+      return one([{ t: 'cmd', key, ...recorded({ command, type, activityId, at }) }]);
     }
     case 'wait':
       return one([node.condition ? { t: 'wait', at: node.at, condition: true } : { t: 'wait', at: node.at }]);

@@ -981,11 +981,7 @@ export class ShapeWalker {
     if (!binding) return undefined;
     if (binding.kind === 'import') return this.resolveImport(scope.file, binding.source, binding.imported, 0);
     if (binding.kind === 'definition') {
-      const kind = kindOf(binding.definition, scope.file);
-      if (!binding.definition.name.ok) return { kind: 'unfollowable', construct: `${name}, a definition whose name is not a literal` };
-      if (kind === 'workflow') return { kind: 'workflow', name: binding.definition.name.value };
-      if (kind === 'step' || kind === 'evaluator') return activityCallee(binding.definition.name.value, binding.definition);
-      return { kind: 'none' };
+      return definitionCallee(binding.definition, scope.file, name);
     }
     return this.topLevelValue(name, scope);
   }
@@ -1065,11 +1061,7 @@ export class ShapeWalker {
       case 'reexport':
         return this.resolveImport(file, binding.source, binding.imported, depth + 1);
       case 'definition': {
-        const kind = kindOf(binding.definition, file);
-        if (!binding.definition.name.ok) return { kind: 'unfollowable', construct: `${imported}, a definition whose name is not a literal` };
-        if (kind === 'workflow') return { kind: 'workflow', name: binding.definition.name.value };
-        if (kind === 'step' || kind === 'evaluator') return activityCallee(binding.definition.name.value, binding.definition);
-        return { kind: 'none' };
+        return definitionCallee(binding.definition, file, imported);
       }
       case 'local':
         return this.moduleBinding(binding.local, target) ?? { kind: 'none' };
@@ -1083,9 +1075,17 @@ function command(kind: CommandKind, type: string, at: ShapeLocation, activityId?
   return activityId === undefined ? { kind: 'command', command: kind, type, at } : { kind: 'command', command: kind, type, at, activityId };
 }
 
-/** The callee of a step or evaluator definition whose name is a literal, with the activity id its options set. */
-function activityCallee(name: string, { activityId }: Definition): Callee {
-  return activityId ? { kind: 'activity', name, activityId } : { kind: 'activity', name };
+/**
+ * What calling `definition` (bound to `label` in `file`) issues: a child workflow, or an activity with the id its
+ * options set; unfollowable when its name is not a literal; nothing for a definition of another kind.
+ */
+function definitionCallee(definition: Definition, file: string, label: string): Callee {
+  const { name, activityId } = definition;
+  if (!name.ok) return { kind: 'unfollowable', construct: `${label}, a definition whose name is not a literal` };
+  const kind = kindOf(definition, file);
+  if (kind === 'workflow') return { kind: 'workflow', name: name.value };
+  if (kind === 'step' || kind === 'evaluator') return activityId ? { kind: 'activity', name: name.value, activityId } : { kind: 'activity', name: name.value };
+  return { kind: 'none' };
 }
 
 function exitNode(how: 'return' | 'throw' | 'break' | 'continue', at: ShapeLocation): ShapeNode {
