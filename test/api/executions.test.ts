@@ -197,16 +197,18 @@ describe('POST /workflow/start and reading a run', () => {
     expect(result.body.status).toBe('cancelled');
   });
 
-  it('continue-as-new: pinned routes target that run, unpinned ones the latest; input is the original', async () => {
+  it('continue-as-new: run waits for the last run of the chain; pinned routes target a run, unpinned ones the latest; input is the original', async () => {
     const run = await h.call('POST', '/workflow/run', { body: { workflowName: 'looper', input: { seed: 5 } } });
-    expect(run.body.status).toBe('continued_as_new');
+    // The run route follows the chain: the last run's outcome, the started run's id and input.
+    expect(run.body).toMatchObject({ status: 'completed', output: { seed: 5, iteration: 1 }, input: { seed: 5 }, error: null });
     const { workflowId, runId } = run.body;
-    const latest = await eventually(async () => {
-      const r = await h.call('GET', '/workflow/{id}/result', { params: { id: workflowId } });
-      return r.status === 200 ? r : undefined;
-    });
+    const latest = await h.call('GET', '/workflow/{id}/result', { params: { id: workflowId } });
+    expect(latest.status).toBe(200);
     expect(latest.body.runId).not.toBe(runId);
     expect(latest.body).toMatchObject({ status: 'completed', output: { seed: 5, iteration: 1 }, input: { seed: 5, iteration: 1 } });
+    // The trace answered is the last run's (its file is named after that run), as its output is.
+    expect(run.body.trace).toEqual(latest.body.trace);
+    expect(run.body.trace.destinations.local).toContain(latest.body.runId);
     const first = await h.call('GET', '/workflow/{id}/runs/{rid}/result', { params: { id: workflowId, rid: runId } });
     expect(first.body).toMatchObject({ runId, status: 'continued_as_new', output: null });
     const original = await h.call('GET', '/workflow/{id}/input', { params: { id: workflowId } });

@@ -2,7 +2,7 @@ import { traceDestinationsOf } from '@skein/names/traces';
 import { ApiError } from '../errors.js';
 import { defineRoute } from '../route.js';
 import { runRequestSchema, runResponseSchema, startHeadersSchema } from '../schemas/workflow.js';
-import { describeRun, outcomeOf, runInput, runResponseFailure, waitCloseEvent } from '../temporal/runs.js';
+import { describeRun, outcomeOf, runInput, runResponseFailure, waitChainEnd } from '../temporal/runs.js';
 import { GRPC, grpcCode } from '../temporal/engine.js';
 import { startExecution, startWorkflowId, type Started } from '../temporal/start.js';
 
@@ -13,7 +13,9 @@ export const runRoutes = [
     operationId: 'runWorkflow',
     summary: 'Run a workflow and wait for its result',
     description:
-      'Starts the workflow and waits at most `timeout` ms for that run to close. A failed run is a 200 with ' +
+      'Starts the workflow and waits at most `timeout` ms for it to close, following continue-as-new to the last run ' +
+      'of the chain, whose `status`, `output`, failure and `trace` are answered (`runId` stays the run this request ' +
+      'started, `input` its input). A failed run is a 200 with ' +
       '`status`, `error`, `errorDetails` and `failure`. When the wait ends first the answer is 408 ' +
       '`WorkflowExecutionTimedOutError` with `workflowId`, and the execution keeps running. `timeout` bounds the ' +
       'start as well: an engine too slow to accept the start within it also answers 408 (the start may still land). ' +
@@ -51,15 +53,15 @@ export const runRoutes = [
         throw err;
       }
       ctx.state.runId = started.runId;
-      const close = await waitCloseEvent(deps.client, started.workflowId, started.runId, { deadline, signal: ctx.state.signal });
-      if (!close) {
+      const end = await waitChainEnd(deps.client, started.workflowId, started.runId, { deadline, signal: ctx.state.signal });
+      if (!end) {
         throw new ApiError('WorkflowExecutionTimedOutError', {
           workflowId: started.workflowId,
           message: `Workflow did not complete within ${timeoutMs} ms; it keeps running`,
         });
       }
-      const outcome = outcomeOf(close);
-      const info = await describeRun(deps.client, started.workflowId, started.runId).catch(() => undefined);
+      const outcome = outcomeOf(end.close);
+      const info = await describeRun(deps.client, started.workflowId, end.runId).catch(() => undefined);
       // A run this request found rather than started answers its own input.
       const input = started.mayExist ? await runInput(deps.client, started.workflowId, started.runId) : started.input;
       ctx.body = {

@@ -172,6 +172,29 @@ export async function waitCloseEvent(
   }
 }
 
+/**
+ * Waits for the end of a run's continue-as-new chain: the close event of `runId`, and while that event is a
+ * continue-as-new, the close event of the run it started, all within the one `deadline` (epoch ms). This is what
+ * Temporal's `handle.result()` follows by default, and what the seed system's run route answers.
+ * @returns the last close event and the run it closed, or `undefined` when the deadline passed first.
+ * @throws ApiError `WorkflowNotFoundError`; the abort reason when `signal` aborted.
+ */
+export async function waitChainEnd(
+  client: Client,
+  workflowId: string,
+  runId: string,
+  options: { deadline: number; signal?: AbortSignal },
+): Promise<{ close: IHistoryEvent; runId: string } | undefined> {
+  let current = runId;
+  for (;;) {
+    const close = await waitCloseEvent(client, workflowId, current, options);
+    if (!close) return undefined;
+    const next = outcomeOf(close).newRunId;
+    if (!next) return { close, runId: current };
+    current = next;
+  }
+}
+
 /** The outcome of a closed run, read from its close event. */
 export interface Outcome {
   status: Exclude<RunStatus, 'running'>;
