@@ -49,9 +49,10 @@ function preferenceKey(name: string): string {
 }
 
 /**
- * The source files of a convention folder (`steps/`, `evaluators/`, `shared/steps/`, `shared/evaluators/`), sorted.
- * Anything else in it (a nested folder, a `.md`, a `.ts`) is a `conventions/unexpected-file` warning; `.d.ts`
- * and source maps are accepted silently.
+ * The source files (`SOURCE_EXTENSIONS`) of a convention folder (`steps/`, `evaluators/`, `shared/steps/`,
+ * `shared/evaluators/`), sorted, a `.ts` beside its compiled `.js` listed once. Anything else in it (a nested folder,
+ * a `.md`, a `.json`) is a `conventions/unexpected-file` warning; `.d.ts` files, source maps and test files are
+ * accepted silently.
  */
 export function conventionFolderFiles(fs: FileSystem, dir: string, diagnostics: Diagnostics): string[] {
   const files: string[] = [];
