@@ -10,6 +10,7 @@ import {
   normalizeWorkflowConfig,
   type ActivityConfig,
   type EvaluationResult,
+  type EvaluatorResult,
   type WorkflowConfig,
 } from './shared/definition.js';
 import { runActivity } from './activity/run.js';
@@ -109,15 +110,16 @@ export function step<I = unknown, O = unknown, In = I>(config: ActivityConfig<I,
 }
 
 /**
- * Defines an evaluator: an activity whose `fn` returns `{ value, confidence?, reasoning? }`.
+ * Defines an evaluator: an activity whose `fn` returns an evaluation result (an instance of one of the evaluation
+ * result classes, or a plain `{ value, confidence?, reasoning? }`). A call resolves to what `fn` returned, typed as
+ * that (`EvaluatorResult`): an `EvaluationNumberResult`'s `confidence` is a `number`, not `number | undefined`.
  * @throws DefinitionError on a malformed config.
  */
-export function evaluator<I = unknown, V = unknown, In = I>(config: ActivityConfig<I, EvaluationResult<V>, In>): SkeinActivity<In, EvaluationResult<V>> {
-  const def = normalizeActivityConfig('evaluator', config as unknown as ActivityConfig<I, EvaluationResult<V>>);
-  return Object.assign((input: In) => runActivity(def as never, input) as Promise<EvaluationResult<V>>, { [SKEIN]: def }) as unknown as SkeinActivity<
-    In,
-    EvaluationResult<V>
-  >;
+export function evaluator<I = unknown, V = unknown, In = I, R extends EvaluationResult<V> = EvaluationResult<V>>(
+  config: ActivityConfig<I, R, In>,
+): SkeinActivity<In, EvaluatorResult<R, V>> {
+  const def = normalizeActivityConfig('evaluator', config as unknown as ActivityConfig<I, R>);
+  return Object.assign((input: In) => runActivity(def as never, input), { [SKEIN]: def }) as unknown as SkeinActivity<In, EvaluatorResult<R, V>>;
 }
 
 // Hooks (README, "Hooks"): registration for hook files, emission for steps.

@@ -47,6 +47,27 @@ describe('executeInParallel', () => {
     expect(results[2]).toEqual({ ok: true, result: 3, index: 2 });
   });
 
+  it('gives a job that throws a non-Error value an Error named NonErrorThrownError, the value as its cause', async () => {
+    const thrown = { code: 42 };
+    const results = await executeInParallel({
+      jobs: [
+        () => {
+          throw 'declined';
+        },
+        async () => {
+          throw thrown;
+        },
+      ],
+    });
+    const errors = results.map((r) => (r.ok ? undefined : r.error));
+    expect(errors.every((e) => e instanceof Error && e.name === 'NonErrorThrownError')).toBe(true);
+    expect(errors.map((e) => e?.message)).toEqual([
+      'jobs[0] threw a non-Error value: "declined"; throw an Error instead',
+      'jobs[1] threw a non-Error value: {"code":42}; throw an Error instead',
+    ]);
+    expect(errors.map((e) => e?.cause)).toEqual(['declined', thrown]);
+  });
+
   it('keeps at most `concurrency` jobs in flight', async () => {
     const gauge = { now: 0, max: 0 };
     const results = await executeInParallel({ jobs: [1, 2, 3, 4, 5, 6, 7].map((n) => tracked(gauge, n, 10)), concurrency: 3 });

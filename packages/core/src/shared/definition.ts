@@ -19,6 +19,13 @@ export interface EvaluationResult<V = unknown> {
   reasoning?: string;
 }
 
+/**
+ * What a call of an evaluator resolves to: the type its `fn` returns (`R`, for example `EvaluationNumberResult`),
+ * with the fields every evaluation result has (`EvaluationResult<V>`). The value travels as JSON, so it holds the
+ * class's fields, not its prototype: test it by its fields, never with `instanceof`.
+ */
+export type EvaluatorResult<R extends EvaluationResult<V>, V = unknown> = R & EvaluationResult<V>;
+
 /** Options of a workflow definition. */
 export interface WorkflowDefinitionOptions {
   /**

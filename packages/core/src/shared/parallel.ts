@@ -3,11 +3,15 @@
  * sandbox (jobs start in index order; completion order comes from the engine's replayed history).
  */
 
+import { describeThrownValue, NON_ERROR_THROWN } from './errors.js';
+
 /**
  * One job's outcome, in job order; `index` is the job's position in `jobs`. `error` is what the job threw (for a
- * step: Temporal's `ActivityFailure`).
+ * step: Temporal's `ActivityFailure`; for a child workflow: `ChildWorkflowFailure`). A job that throws something
+ * other than an `Error` (a string, a plain object) gets an `Error` named `NonErrorThrownError` whose `cause` is the
+ * value thrown, so `error.message` is always there.
  */
-export type ParallelResult<T> = { ok: true; result: T; index: number } | { ok: false; error: unknown; index: number };
+export type ParallelResult<T> = { ok: true; result: T; index: number } | { ok: false; error: Error; index: number };
 
 /** The seed system's name of `ParallelResult`. */
 export type ParallelJobResult<T> = ParallelResult<T>;
@@ -68,7 +72,7 @@ export async function executeInParallel<T>(options: ParallelOptions<T>): Promise
       try {
         results[i] = { ok: true, result: await jobs[i]!(), index: i };
       } catch (error) {
-        results[i] = { ok: false, error, index: i };
+        results[i] = { ok: false, error: asError(error, i), index: i };
       }
       // A job's awaited value is its result: `T` here is what the jobs resolve to.
       onJobCompleted?.(results[i] as ParallelResult<Awaited<T>>);
@@ -77,4 +81,12 @@ export async function executeInParallel<T>(options: ParallelOptions<T>): Promise
   const lanes = Math.min(concurrency ?? jobs.length, jobs.length);
   await Promise.all(Array.from({ length: lanes }, lane));
   return results;
+}
+
+/** What a job threw, as an `Error`: an `Error` as it is, anything else wrapped (`NonErrorThrownError`, the value as `cause`). */
+function asError(thrown: unknown, index: number): Error {
+  if (thrown instanceof Error) return thrown;
+  const error = new Error(`jobs[${index}] threw a non-Error value: ${describeThrownValue(thrown)}; throw an Error instead`, { cause: thrown });
+  error.name = NON_ERROR_THROWN;
+  return error;
 }

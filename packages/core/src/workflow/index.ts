@@ -30,6 +30,7 @@ import {
   type ActivityConfig,
   type ActivityKind,
   type EvaluationResult,
+  type EvaluatorResult,
   type WorkflowConfig,
   type WorkflowDefinition,
 } from '../shared/definition.js';
@@ -267,7 +268,9 @@ function notInBundle(kind: ActivityKind) {
 export const step = notInBundle('step');
 
 /** Defines an evaluator. In workflow code, evaluators come from evaluators files, replaced with activity stubs. */
-export const evaluator: <I, V, In = I>(config: ActivityConfig<I, EvaluationResult<V>, In>) => SkeinActivity<In, EvaluationResult<V>> = notInBundle('evaluator');
+export const evaluator: <I = unknown, V = unknown, In = I, R extends EvaluationResult<V> = EvaluationResult<V>>(
+  config: ActivityConfig<I, R, In>,
+) => SkeinActivity<In, EvaluatorResult<R, V>> = notInBundle('evaluator');
 
 /** Query answered by the `$catalog` registry workflow. */
 export const catalogQuery = defineQuery<unknown>('catalog');
