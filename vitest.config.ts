@@ -4,13 +4,12 @@ import { defineConfig } from 'vitest/config';
 /**
  * Three tiers, each one or two Vitest projects; docs/testing.md says which tier a new test belongs to.
  *
- * - `unit` and `unit-isolated`: `packages/*\/test`, no engine, files in parallel (one per core). Sources resolve
- *   through the `@skein/source` export condition, so a unit test never runs against a stale `dist`. The packages in
- *   `SHARED_MODULE_PACKAGES` keep no state in their modules (the analysis, its names, settings, the HTTP client, the
- *   scaffolder, the dev server's locator): their files run in one module graph per worker (`isolate: false`), which
- *   saves each file importing the analysis again (about a third of their CPU; every file passes in any order,
- *   `--sequence.shuffle`). The others (`unit-isolated`) hold process-wide state: OpenTelemetry's global tracer
- *   provider, core's hook registry, the worker's caches, the API's and CLI's servers and metrics.
+ * - `unit`: `packages/*\/test`, no engine, files in parallel (one per core). Sources resolve through the
+ *   `@skein/source` export condition, so a unit test never runs against a stale `dist`. The files run in one module
+ *   graph per worker (`isolate: false`): each file importing Temporal's SDK, webpack, Koa or the analysis again cost
+ *   the tier more CPU than its tests (measured: the API's, core's and the CLI's files 20 s → 8 s, the worker's
+ *   72 s → 31–34 s). So every file leaves the process as it found it (`vi.stubEnv`, never a new `process.env`;
+ *   spies restored; core's hook registry cleared) and passes in any order (`--sequence.shuffle`).
  * - `integration` and `integration-isolated`: `test/**\/*.test.ts` except system files, against the ONE real
  *   Temporal dev server that `test/support/global-setup.ts` starts; files isolate themselves by a catalog of their
  *   own, so they run in parallel (`TEST_INTEGRATION_WORKERS`, default 3; one bundling worker per file is what bounds
@@ -36,10 +35,7 @@ import { defineConfig } from 'vitest/config';
 const integrationWorkers = Number(process.env.TEST_INTEGRATION_WORKERS ?? 3);
 const systemWorkers = Number(process.env.TEST_SYSTEM_WORKERS ?? 2);
 
-/** Packages whose unit tests share one module graph per worker (see above). */
-const SHARED_MODULE_PACKAGES = ['validator', 'discovery', 'names', 'settings', 'client', 'create-skein', 'dev-server'];
 const unitSources = { resolve: { conditions: ['@skein/source'] }, ssr: { resolve: { conditions: ['@skein/source'] } } };
-const sharedModuleTests = SHARED_MODULE_PACKAGES.map((name) => `packages/${name}/test/**/*.test.ts`);
 
 /** Integration files that need a process of their own (see above), each with the reason. */
 const INTEGRATION_ISOLATED = [
@@ -90,19 +86,8 @@ export default defineConfig({
         ...unitSources,
         test: {
           name: 'unit',
-          include: sharedModuleTests,
-          isolate: false,
-          testTimeout: 20_000,
-          maxWorkers: Math.max(1, availableParallelism()),
-          sequence: { groupOrder: 0 },
-        },
-      },
-      {
-        ...unitSources,
-        test: {
-          name: 'unit-isolated',
           include: ['packages/*/test/**/*.test.ts'],
-          exclude: sharedModuleTests,
+          isolate: false,
           testTimeout: 20_000,
           maxWorkers: Math.max(1, availableParallelism()),
           sequence: { groupOrder: 0 },

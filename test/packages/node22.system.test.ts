@@ -14,7 +14,7 @@ describe('@skein/client and @skein/core on Node 22', () => {
     }
     const node = locateNode22();
     const vitest = path.join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs');
-    const res = spawnSync(node, [vitest, 'run', '--project', 'unit', '--project', 'unit-isolated', 'packages/client/test', 'packages/core/test'], {
+    const res = spawnSync(node, [vitest, 'run', '--project', 'unit', 'packages/client/test', 'packages/core/test'], {
       cwd: repoRoot,
       encoding: 'utf8',
       env: { ...process.env, NO_COLOR: '1' },

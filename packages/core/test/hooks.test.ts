@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emit, on, onBeforeStart, onWorkflowStart, reportLlmUsage, type CustomEvent } from '../src/index.js';
 import {
   clearHooks,
@@ -11,6 +11,8 @@ import {
   type ActivityScope,
 } from '../src/internal.js';
 
+// The registry is process-wide: each test starts from an empty one, whatever an earlier test or file left in it.
+beforeEach(() => clearHooks());
 afterEach(() => clearHooks());
 
 const scope = (): ActivityScope => ({

@@ -3,10 +3,9 @@ import { chmod, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BinaryNotFoundError, locateGoBinary, type GoBinarySpec } from '../src/go-binary.js';
 
-const saved = { ...process.env };
 let dir: string;
 
 const spec = (method: GoBinarySpec['method']): GoBinarySpec => ({
@@ -54,14 +53,14 @@ esac
 
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'skein-go-binary-'));
-  process.env.PATH = `${dir}:/usr/bin:/bin`;
-  process.env.XDG_CACHE_HOME = path.join(dir, 'cache');
-  delete process.env.SKEIN_TEST_SVC_PATH;
-  delete process.env.STANDIN_GO_INSTALL_FAILS;
+  vi.stubEnv('PATH', `${dir}:/usr/bin:/bin`);
+  vi.stubEnv('XDG_CACHE_HOME', path.join(dir, 'cache'));
+  vi.stubEnv('SKEIN_TEST_SVC_PATH', undefined);
+  vi.stubEnv('STANDIN_GO_INSTALL_FAILS', undefined);
 });
 
 afterEach(async () => {
-  process.env = { ...saved };
+  vi.unstubAllEnvs();
   await promisify(execFile)('chmod', ['-R', 'u+w', dir]);
   await rm(dir, { recursive: true, force: true });
 });
@@ -93,7 +92,7 @@ describe('locateGoBinary', () => {
 
   it('builds from a writable copy of the source when go install refuses the module', async () => {
     await standInGo();
-    process.env.STANDIN_GO_INSTALL_FAILS = '1';
+    vi.stubEnv('STANDIN_GO_INSTALL_FAILS', '1');
     const found = await locateGoBinary(spec('install'), { install: true });
     expect(await made(found.path)).toBe('source');
   });
@@ -103,7 +102,7 @@ describe('locateGoBinary', () => {
     const given = path.join(dir, 'given-svc');
     await writeFile(given, '#!/bin/sh\necho given\n');
     await chmod(given, 0o755);
-    process.env.SKEIN_TEST_SVC_PATH = given;
+    vi.stubEnv('SKEIN_TEST_SVC_PATH', given);
     await expect(locateGoBinary(spec('tool'), { install: true })).resolves.toEqual({ path: given, source: 'env' });
     await expect(readFile(path.join(dir, 'calls.log'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
@@ -117,7 +116,7 @@ describe('locateGoBinary', () => {
   });
 
   it('without a Go toolchain, fails with the remedy and leaves nothing in the cache', async () => {
-    process.env.PATH = '/nonexistent';
+    vi.stubEnv('PATH', '/nonexistent');
     const err = await locateGoBinary(spec('source'), { install: true }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BinaryNotFoundError);
     expect((err as Error).message).toMatch(/^svc \(Service\) could not be built after \d+ s: go is not on PATH\. Remedy: set SKEIN_TEST_SVC_PATH/);

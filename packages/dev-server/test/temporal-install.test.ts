@@ -1,10 +1,9 @@
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { locateTemporal } from '../src/locate.js';
 
-const saved = { ...process.env };
 let dir: string;
 
 beforeEach(async () => {
@@ -21,13 +20,13 @@ beforeEach(async () => {
     ].join('\n'),
   );
   await chmod(path.join(dir, 'go'), 0o755);
-  delete process.env.TEMPORAL_CLI_PATH;
-  process.env.PATH = `${dir}:/usr/bin:/bin`;
-  process.env.XDG_CACHE_HOME = path.join(dir, 'cache');
+  vi.stubEnv('TEMPORAL_CLI_PATH', undefined);
+  vi.stubEnv('PATH', `${dir}:/usr/bin:/bin`);
+  vi.stubEnv('XDG_CACHE_HOME', path.join(dir, 'cache'));
 });
 
 afterEach(async () => {
-  process.env = { ...saved };
+  vi.unstubAllEnvs();
   await rm(dir, { recursive: true, force: true });
 });
 

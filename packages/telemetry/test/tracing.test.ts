@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startTracing, traceFields, tracingEnabled } from '../src/index.js';
 
 describe('tracingEnabled', () => {
@@ -16,30 +16,27 @@ describe('tracingEnabled', () => {
 });
 
 describe('startTracing', () => {
-  const saved = { ...process.env };
   afterEach(() => {
-    process.env = { ...saved };
+    vi.unstubAllEnvs();
   });
 
   it('starts nothing when off', async () => {
-    delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
-    delete process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+    vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', undefined);
+    vi.stubEnv('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', undefined);
     expect(await startTracing({ defaultServiceName: 'skein-test' })).toBeUndefined();
     expect(traceFields()).toEqual({});
   });
 
   it('names the service by OTEL_SERVICE_NAME, else the default; counts the spans it could not export and stops within its bound', async () => {
     // Nothing listens on port 9 (discard) on loopback: every export fails at once.
-    Object.assign(process.env, {
-      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
-      OTEL_BSP_SCHEDULE_DELAY: '10',
-      OTEL_BSP_MAX_QUEUE_SIZE: '5',
-      OTEL_SERVICE_NAME: 'mine',
-    });
+    vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', 'http://127.0.0.1:9');
+    vi.stubEnv('OTEL_BSP_SCHEDULE_DELAY', '10');
+    vi.stubEnv('OTEL_BSP_MAX_QUEUE_SIZE', '5');
+    vi.stubEnv('OTEL_SERVICE_NAME', 'mine');
     const named = await startTracing({ defaultServiceName: 'skein-test' });
     expect(named!.resource.attributes['service.name']).toBe('mine');
     await named!.shutdown(100);
-    delete process.env.OTEL_SERVICE_NAME;
+    vi.stubEnv('OTEL_SERVICE_NAME', undefined);
     const tracing = (await startTracing({ defaultServiceName: 'skein-test' }))!;
     expect(tracing.resource.attributes['service.name']).toBe('skein-test');
     // Every export fails: each span is dropped and counted, none is held by the caller.

@@ -27,6 +27,9 @@ interface Registry {
   report: HookErrorReporter;
 }
 
+/** Where hook failures go until the worker sets its logger: stderr. */
+const defaultReporter: HookErrorReporter = (error, hook) => console.error(`[skein] hook ${hook} failed:`, error);
+
 const KEY = Symbol.for('skein.hooks');
 const g = globalThis as unknown as Record<symbol, Registry | undefined>;
 /** One registry per process, shared by every copy of `@skein/core` (hook files and the worker may load different copies). */
@@ -34,7 +37,7 @@ const registry: Registry = (g[KEY] ??= {
   lifecycle: new Map(),
   custom: new Map(),
   pending: new Set(),
-  report: (error, hook) => console.error(`[skein] hook ${hook} failed:`, error),
+  report: defaultReporter,
 });
 
 function subscribe<K extends keyof LifecycleHooks>(name: K, cb: HookCallback<LifecycleHooks[K]>): () => void {
@@ -151,8 +154,13 @@ export function hasHooks(name: keyof LifecycleHooks): boolean {
   return (registry.lifecycle.get(name)?.size ?? 0) > 0;
 }
 
-/** Removes every hook and listener (tests). */
+/**
+ * Removes every hook and listener, forgets the callbacks still running (`drainHooks` no longer waits for them) and
+ * puts back the default error reporter: the registry as a process starts with it (tests).
+ */
 export function clearHooks(): void {
   registry.lifecycle.clear();
   registry.custom.clear();
+  registry.pending.clear();
+  registry.report = defaultReporter;
 }
