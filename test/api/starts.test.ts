@@ -139,6 +139,16 @@ describe('Idempotency-Key', () => {
     expect(b.body).toMatchObject({ workflowId: a.body.workflowId, runId: a.body.runId, status: 'completed', output: { n: 1 } });
   });
 
+  it('a /run of a workflow that continues as new, repeated with a key once its chain has closed, answers as the first did', async () => {
+    const headers = { 'Idempotency-Key': uid('chain-key') };
+    const first = await h.call('POST', '/workflow/run', { body: { workflowName: 'looper', input: { seed: 7 } }, headers });
+    expect(first.body).toMatchObject({ status: 'completed', input: { seed: 7 }, output: { seed: 7, iteration: 1 } });
+    // The repeat finds the closed execution by its latest run; it still answers the chain's first run and input.
+    const repeat = await h.call('POST', '/workflow/run', { body: { workflowName: 'looper', input: { seed: 7 } }, headers });
+    expect(repeat.status).toBe(200);
+    expect(repeat.body).toEqual(first.body);
+  });
+
   it('refuses a key over 200 bytes, a key with control characters, and contradicting policies', async () => {
     const long = await start({ workflowName: 'echo' }, { 'Idempotency-Key': 'k'.repeat(201) });
     expect(long.status).toBe(400);

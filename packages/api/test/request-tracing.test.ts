@@ -60,6 +60,9 @@ const hostile = {
 const exported = (spanId: string) => exporter.getFinishedSpans().find((s) => s.spanContext().spanId === spanId)!;
 
 beforeAll(() => {
+  // Its own globals, whatever an earlier file of the worker installed (OpenTelemetry refuses to replace one).
+  context.disable();
+  propagation.disable();
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   // As the tracing SDK installs them by default (OTEL_PROPAGATORS unset): trace context and baggage.
   propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));

@@ -111,8 +111,9 @@ export function step<I = unknown, O = unknown, In = I>(config: ActivityConfig<I,
 
 /**
  * Defines an evaluator: an activity whose `fn` returns an evaluation result (an instance of one of the evaluation
- * result classes, or a plain `{ value, confidence?, reasoning? }`). A call resolves to what `fn` returned, typed as
- * that (`EvaluatorResult`): an `EvaluationNumberResult`'s `confidence` is a `number`, not `number | undefined`.
+ * result classes, or a plain `{ value, confidence?, reasoning? }`). A call is typed as what `fn` returns, or as the
+ * `outputSchema`'s output when one is given (`EvaluatorResult`): an `EvaluationNumberResult`'s `confidence` is a
+ * `number`, not `number | undefined`.
  * @throws DefinitionError on a malformed config.
  */
 export function evaluator<I = unknown, V = unknown, In = I, R extends EvaluationResult<V> = EvaluationResult<V>>(

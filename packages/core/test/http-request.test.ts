@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FatalError, ValidationError, on, sendHttpRequest, sendPostRequestAndAwaitWebhook, type CustomEvent } from '../src/index.js';
 import { HTTP_REQUEST_ACTIVITY_OPTIONS, checkHttpRequest, clearHooks, hydrateHeaders, performHttpRequest, redactHeaders, redactUrl } from '../src/internal.js';
 
@@ -29,6 +29,9 @@ beforeAll(async () => {
 afterAll(() => {
   server.close();
   clearHooks();
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
 });
 
 describe('checkHttpRequest', () => {
@@ -86,7 +89,7 @@ describe('redaction and headers', () => {
 
 describe('sendHttpRequest in Node (the built-in activity, in-process)', () => {
   it('answers the status only unless asked, then redacted headers and the parsed body', async () => {
-    process.env.SKEIN_TEST_API_KEY = 'key-123';
+    vi.stubEnv('SKEIN_TEST_API_KEY', 'key-123');
     const bare = await sendHttpRequest({ url: `${base}/echo` });
     expect(bare).toEqual({ url: `${base}/echo`, status: 200, statusText: 'OK', ok: true });
     const full = await performHttpRequest({

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { startTracing, traceFields, tracingEnabled } from '../src/index.js';
 
 describe('tracingEnabled', () => {
@@ -18,6 +18,14 @@ describe('tracingEnabled', () => {
 describe('startTracing', () => {
   afterEach(() => {
     vi.unstubAllEnvs();
+  });
+  // startTracing installs OpenTelemetry's global tracer provider, context manager and propagator, once per process:
+  // removed again so that the files after this one in the worker start without them.
+  afterAll(async () => {
+    const { context, propagation, trace } = await import('@opentelemetry/api');
+    trace.disable();
+    context.disable();
+    propagation.disable();
   });
 
   it('starts nothing when off', async () => {

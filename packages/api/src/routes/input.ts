@@ -1,8 +1,7 @@
 import { defineRoute } from '../route.js';
 import { idParams, runParams } from '../schemas/common.js';
 import { inputResponseSchema } from '../schemas/workflow.js';
-import { describeRun, runInput, startedEvent } from '../temporal/runs.js';
-import { decodeFirst } from '../temporal/payloads.js';
+import { chainStart, describeRun, runInput } from '../temporal/runs.js';
 
 export const inputRoutes = [
   defineRoute({
@@ -19,10 +18,8 @@ export const inputRoutes = [
     errors: ['WorkflowNotFoundError'],
     async handler({ ctx, deps, params }) {
       const latest = await describeRun(deps.client, params.id);
-      const started = await startedEvent(deps.client, params.id, latest.runId);
-      const firstRunId = started.firstExecutionRunId || latest.runId;
-      const input = firstRunId === latest.runId ? decodeFirst(started.input) : await runInput(deps.client, params.id, firstRunId);
-      ctx.body = { workflowId: params.id, runId: firstRunId, input };
+      const first = await chainStart(deps.client, params.id, latest.runId);
+      ctx.body = { workflowId: params.id, runId: first.runId, input: first.input };
     },
   }),
   defineRoute({

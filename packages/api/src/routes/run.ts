@@ -2,7 +2,7 @@ import { traceDestinationsOf } from '@skein/names/traces';
 import { ApiError } from '../errors.js';
 import { defineRoute } from '../route.js';
 import { runRequestSchema, runResponseSchema, startHeadersSchema } from '../schemas/workflow.js';
-import { describeRun, outcomeOf, runInput, runResponseFailure, waitChainEnd } from '../temporal/runs.js';
+import { chainStart, describeRun, outcomeOf, runResponseFailure, waitChainEnd } from '../temporal/runs.js';
 import { GRPC, grpcCode } from '../temporal/engine.js';
 import { startExecution, startWorkflowId, type Started } from '../temporal/start.js';
 
@@ -14,8 +14,8 @@ export const runRoutes = [
     summary: 'Run a workflow and wait for its result',
     description:
       'Starts the workflow and waits at most `timeout` ms for it to close, following continue-as-new to the last run ' +
-      'of the chain, whose `status`, `output`, failure and `trace` are answered (`runId` stays the run this request ' +
-      'started, `input` its input). A failed run is a 200 with ' +
+      "of the chain, whose `status`, `output`, failure and `trace` are answered (`runId` is the chain's first run, " +
+      'the one a start made, and `input` its input). A failed run is a 200 with ' +
       '`status`, `error`, `errorDetails` and `failure`. When the wait ends first the answer is 408 ' +
       '`WorkflowExecutionTimedOutError` with `workflowId`, and the execution keeps running. `timeout` bounds the ' +
       'start as well: an engine too slow to accept the start within it also answers 408 (the start may still land). ' +
@@ -62,12 +62,13 @@ export const runRoutes = [
       }
       const outcome = outcomeOf(end.close);
       const info = await describeRun(deps.client, started.workflowId, end.runId).catch(() => undefined);
-      // A run this request found rather than started answers its own input.
-      const input = started.mayExist ? await runInput(deps.client, started.workflowId, started.runId) : started.input;
+      // An execution this request found rather than started (maybe in a later run of its chain) answers the run
+      // that started it and its input, as the request that started it was answered.
+      const first = started.mayExist ? await chainStart(deps.client, started.workflowId, started.runId) : started;
       ctx.body = {
         workflowId: started.workflowId,
-        runId: started.runId,
-        input,
+        runId: first.runId,
+        input: first.input,
         output: outcome.output,
         trace: { destinations: traceDestinationsOf(info ?? {}) },
         status: outcome.status,

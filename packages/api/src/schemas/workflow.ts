@@ -110,7 +110,10 @@ export const runResponseSchema = z
     input: jsonValue,
     output: jsonValue,
     trace: traceSchema,
-    status: z.enum(terminalStatuses as ['completed']).meta({ description: 'completed, failed, canceled, terminated, timed_out or continued_as_new' }),
+    status: z.enum(terminalStatuses as ['completed']).meta({
+      description:
+        'completed, failed, canceled, terminated or timed_out: the status of the last run of the chain (continue-as-new is followed, so continued_as_new, which the specification lists, is not answered)',
+    }),
     error: z.string().nullable(),
     errorDetails: errorDetailsSchema.nullable(),
     failure: failureSchema.nullable(),

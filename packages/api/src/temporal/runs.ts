@@ -126,6 +126,17 @@ export async function runInput(client: Client, workflowId: string, runId: string
 }
 
 /**
+ * The first run of the chain `runId` belongs to (the run a start made; later runs come from continue-as-new or a
+ * reset) and that run's input: the original input of the execution.
+ * @throws ApiError `WorkflowNotFoundError` when the run does not exist.
+ */
+export async function chainStart(client: Client, workflowId: string, runId: string): Promise<{ runId: string; input: unknown }> {
+  const started = await startedEvent(client, workflowId, runId);
+  const firstRunId = started.firstExecutionRunId || runId;
+  return { runId: firstRunId, input: firstRunId === runId ? decodeFirst(started.input) : await runInput(client, workflowId, firstRunId) };
+}
+
+/**
  * Waits for the close event of a run: long-polls the engine until the run closes, `signal` aborts, or
  * `deadline` (epoch ms) passes.
  * @returns the close event, or `undefined` when the deadline passed first.
@@ -174,8 +185,9 @@ export async function waitCloseEvent(
 
 /**
  * Waits for the end of a run's continue-as-new chain: the close event of `runId`, and while that event is a
- * continue-as-new, the close event of the run it started, all within the one `deadline` (epoch ms). This is what
- * Temporal's `handle.result()` follows by default, and what the seed system's run route answers.
+ * continue-as-new, the close event of the run it started, all within the one `deadline` (epoch ms), as Temporal's
+ * `handle.result()` follows continue-as-new and the seed system's run route answers. (`handle.result()` also
+ * follows a cron or retry policy's next run; the API starts runs with neither.)
  * @returns the last close event and the run it closed, or `undefined` when the deadline passed first.
  * @throws ApiError `WorkflowNotFoundError`; the abort reason when `signal` aborted.
  */

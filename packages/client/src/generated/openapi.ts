@@ -14,7 +14,7 @@ export interface paths {
         put?: never;
         /**
          * Run a workflow and wait for its result
-         * @description Starts the workflow and waits at most `timeout` ms for it to close, following continue-as-new to the last run of the chain, whose `status`, `output`, failure and `trace` are answered (`runId` stays the run this request started, `input` its input). A failed run is a 200 with `status`, `error`, `errorDetails` and `failure`. When the wait ends first the answer is 408 `WorkflowExecutionTimedOutError` with `workflowId`, and the execution keeps running. `timeout` bounds the start as well: an engine too slow to accept the start within it also answers 408 (the start may still land). The start options are those of `POST /workflow/start`: with `use-existing` or an `Idempotency-Key` the run found is the one waited on (and its own input is answered); a `startDelay` counts against `timeout`.
+         * @description Starts the workflow and waits at most `timeout` ms for it to close, following continue-as-new to the last run of the chain, whose `status`, `output`, failure and `trace` are answered (`runId` is the chain's first run, the one a start made, and `input` its input). A failed run is a 200 with `status`, `error`, `errorDetails` and `failure`. When the wait ends first the answer is 408 `WorkflowExecutionTimedOutError` with `workflowId`, and the execution keeps running. `timeout` bounds the start as well: an engine too slow to accept the start within it also answers 408 (the start may still land). The start options are those of `POST /workflow/start`: with `use-existing` or an `Idempotency-Key` the run found is the one waited on (and its own input is answered); a `startDelay` counts against `timeout`.
          */
         post: operations["runWorkflow"];
         delete?: never;
@@ -1019,7 +1019,7 @@ export interface components {
             output: unknown;
             trace: components["schemas"]["Trace"];
             /**
-             * @description completed, failed, canceled, terminated, timed_out or continued_as_new
+             * @description completed, failed, canceled, terminated or timed_out: the status of the last run of the chain (continue-as-new is followed, so continued_as_new, which the specification lists, is not answered)
              * @enum {string}
              */
             status: "completed" | "failed" | "canceled" | "terminated" | "timed_out" | "continued_as_new";

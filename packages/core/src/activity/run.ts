@@ -1,6 +1,6 @@
 import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
 import type { ActivityDefinition } from '../shared/definition.js';
-import { NON_ERROR_THROWN, describeThrownValue, errorTypeName, isNonRetryableError } from '../shared/errors.js';
+import { NON_ERROR_THROWN, errorTypeName, isNonRetryableError, nonErrorThrownMessage } from '../shared/errors.js';
 import { SCHEMA_ERROR_TYPE, checkSchema } from '../shared/validate.js';
 
 /**
@@ -48,7 +48,7 @@ export function toActivityFailure(err: unknown, label: string): Error {
     return failure;
   }
   return ApplicationFailure.create({
-    message: `${label} threw a non-Error value: ${describeThrownValue(err)}; throw an Error instead`,
+    message: nonErrorThrownMessage(label, err),
     type: NON_ERROR_THROWN,
   });
 }

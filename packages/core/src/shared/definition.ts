@@ -20,11 +20,12 @@ export interface EvaluationResult<V = unknown> {
 }
 
 /**
- * What a call of an evaluator resolves to: the type its `fn` returns (`R`, for example `EvaluationNumberResult`),
- * with the fields every evaluation result has (`EvaluationResult<V>`). The value travels as JSON, so it holds the
- * class's fields, not its prototype: test it by its fields, never with `instanceof`.
+ * What a call of an evaluator resolves to: the type its `fn` returns, or its `outputSchema`'s output (`R`, for
+ * example `EvaluationNumberResult`), with the fields every evaluation result has (`EvaluationResult<V>`); an `fn`
+ * typed `any` gives `EvaluationResult<V>`. The value travels as JSON, so it holds the class's fields, not its
+ * prototype: test it by its fields, never with `instanceof`.
  */
-export type EvaluatorResult<R extends EvaluationResult<V>, V = unknown> = R & EvaluationResult<V>;
+export type EvaluatorResult<R extends EvaluationResult<V>, V = unknown> = 0 extends 1 & R ? EvaluationResult<V> : R & EvaluationResult<V>;
 
 /** Options of a workflow definition. */
 export interface WorkflowDefinitionOptions {

@@ -80,8 +80,16 @@ export function hasErrorType(error: unknown, errorClass: abstract new (...args: 
 /** Failure type of a workflow or step that threw something other than an `Error` (a string, a plain object). */
 export const NON_ERROR_THROWN = 'NonErrorThrownError';
 
+/**
+ * The message of a `NonErrorThrownError`: `<label> threw a non-Error value: <the value, ≤ 200 characters>; throw an
+ * Error instead` (`label` names the thrower: `step "x"`, `workflow "y"`, `jobs[2]`).
+ */
+export function nonErrorThrownMessage(label: string, value: unknown): string {
+  return `${label} threw a non-Error value: ${describeThrownValue(value)}; throw an Error instead`;
+}
+
 /** A short (≤ 200 characters) rendering of a thrown non-Error value for failure messages: JSON when possible. */
-export function describeThrownValue(value: unknown): string {
+function describeThrownValue(value: unknown): string {
   let text: string;
   try {
     text = JSON.stringify(value) ?? String(value);

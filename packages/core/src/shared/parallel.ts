@@ -3,7 +3,7 @@
  * sandbox (jobs start in index order; completion order comes from the engine's replayed history).
  */
 
-import { describeThrownValue, NON_ERROR_THROWN } from './errors.js';
+import { NON_ERROR_THROWN, nonErrorThrownMessage } from './errors.js';
 
 /**
  * One job's outcome, in job order; `index` is the job's position in `jobs`. `error` is what the job threw (for a
@@ -86,7 +86,7 @@ export async function executeInParallel<T>(options: ParallelOptions<T>): Promise
 /** What a job threw, as an `Error`: an `Error` as it is, anything else wrapped (`NonErrorThrownError`, the value as `cause`). */
 function asError(thrown: unknown, index: number): Error {
   if (thrown instanceof Error) return thrown;
-  const error = new Error(`jobs[${index}] threw a non-Error value: ${describeThrownValue(thrown)}; throw an Error instead`, { cause: thrown });
+  const error = new Error(nonErrorThrownMessage(`jobs[${index}]`, thrown), { cause: thrown });
   error.name = NON_ERROR_THROWN;
   return error;
 }

@@ -39,7 +39,7 @@ import type { ActivityOptions } from '../shared/options.js';
 import { SCHEMA_ERROR_TYPE, checkSchema } from '../shared/validate.js';
 import { runContext, setRunContext, type SkeinRunArgs } from './context.js';
 import type { ChildWorkflowCallOptions, SkeinActivity, SkeinWorkflow } from '../shared/callables.js';
-import { NON_ERROR_THROWN, describeThrownValue, errorTypeName, isNonRetryableError } from '../shared/errors.js';
+import { NON_ERROR_THROWN, errorTypeName, isNonRetryableError, nonErrorThrownMessage } from '../shared/errors.js';
 import { workflowContext } from './workflow-context.js';
 
 export { z } from 'zod';
@@ -155,7 +155,7 @@ async function runBody(def: WorkflowDefinition, input: unknown, args: SkeinRunAr
     // Temporal's own control flow (failures, cancellation, continue-as-new) passes through untouched.
     if (err instanceof TemporalFailure || err instanceof ContinueAsNew) throw err;
     if (!(err instanceof Error)) {
-      throw ApplicationFailure.nonRetryable(`workflow "${def.name}" threw a non-Error value: ${describeThrownValue(err)}`, NON_ERROR_THROWN);
+      throw ApplicationFailure.nonRetryable(nonErrorThrownMessage(`workflow "${def.name}"`, err), NON_ERROR_THROWN);
     }
     const failure = ApplicationFailure.create({ message: err.message, type: errorTypeName(err), nonRetryable: isNonRetryableError(err), cause: err });
     failure.stack = err.stack; // the failure's stack trace is where the error was thrown (source-mapped to .ts)
