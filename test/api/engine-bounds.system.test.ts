@@ -9,7 +9,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { createApiServer, loadApiConfig } from '@skein/api';
-import { eventually, startHarness, type Harness } from './support.js';
+import { eventually, rawExchange, startHarness, type Harness } from './support.js';
 
 let h: Harness;
 const silent = pino({ level: 'silent' });
@@ -22,18 +22,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** A raw exchange (no OpenAPI validation), to `base` or the harness's API. */
-async function raw(route: string, init: RequestInit & { base?: string } = {}) {
-  const res = await fetch((init.base ?? h.url) + route, init);
-  const text = await res.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, headers: res.headers, body, text };
-}
+/** A raw exchange with `base` or the harness's API (no OpenAPI validation: some of these never reach a route). */
+const raw = (route: string, init: RequestInit & { base?: string } = {}) => rawExchange((init.base ?? h.url) + route, init);
 
 const json = (body: string) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body });
 

@@ -129,3 +129,19 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
 }
 
 export { eventually } from '../support/poll.js';
+
+/**
+ * A raw exchange with `url` (no OpenAPI validation: some requests never reach a route): the status, headers, text
+ * and the body parsed as JSON when it parses (else the text).
+ */
+export async function rawExchange(url: string, init: RequestInit = {}): Promise<Reply> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, headers: res.headers, body, text };
+}
