@@ -10,11 +10,10 @@ import {
   normalizeWorkflowConfig,
   type ActivityConfig,
   type EvaluationResult,
-  type EvaluatorResult,
   type WorkflowConfig,
 } from './shared/definition.js';
 import { runActivity } from './activity/run.js';
-import type { ChildWorkflowCallOptions, SkeinActivity, SkeinWorkflow } from './shared/callables.js';
+import type { ChildWorkflowCallOptions, DefineEvaluator, SkeinActivity, SkeinWorkflow } from './shared/callables.js';
 import { runLocally } from './local/run.js';
 import { FatalError } from './shared/errors.js';
 import { checkHttpRequest, type HttpRequestArgs, type SerializedFetchResponse, type WebhookRequestArgs } from './shared/http-request.js';
@@ -116,12 +115,10 @@ export function step<I = unknown, O = unknown, In = I>(config: ActivityConfig<I,
  * `number`, not `number | undefined`.
  * @throws DefinitionError on a malformed config.
  */
-export function evaluator<I = unknown, V = unknown, In = I, R extends EvaluationResult<V> = EvaluationResult<V>>(
-  config: ActivityConfig<I, R, In>,
-): SkeinActivity<In, EvaluatorResult<R, V>> {
-  const def = normalizeActivityConfig('evaluator', config as unknown as ActivityConfig<I, R>);
-  return Object.assign((input: In) => runActivity(def as never, input), { [SKEIN]: def }) as unknown as SkeinActivity<In, EvaluatorResult<R, V>>;
-}
+export const evaluator: DefineEvaluator = (config) => {
+  const def = normalizeActivityConfig('evaluator', config as unknown as ActivityConfig<unknown, EvaluationResult>);
+  return Object.assign((input: unknown) => runActivity(def as never, input), { [SKEIN]: def }) as never;
+};
 
 // Hooks (README, "Hooks"): registration for hook files, emission for steps.
 export {

@@ -2,7 +2,7 @@ import { traceDestinationsOf } from '@skein/names/traces';
 import { ApiError } from '../errors.js';
 import { defineRoute } from '../route.js';
 import { runRequestSchema, runResponseSchema, startHeadersSchema } from '../schemas/workflow.js';
-import { chainStart, describeRun, outcomeOf, runResponseFailure, waitChainEnd } from '../temporal/runs.js';
+import { chainStart, describeRun, runResponseFailure, waitChainEnd } from '../temporal/runs.js';
 import { GRPC, grpcCode } from '../temporal/engine.js';
 import { startExecution, startWorkflowId, type Started } from '../temporal/start.js';
 
@@ -60,7 +60,7 @@ export const runRoutes = [
           message: `Workflow did not complete within ${timeoutMs} ms; it keeps running`,
         });
       }
-      const outcome = outcomeOf(end.close);
+      const { outcome } = end;
       const info = await describeRun(deps.client, started.workflowId, end.runId).catch(() => undefined);
       // An execution this request found rather than started (maybe in a later run of its chain) answers the run
       // that started it and its input, as the request that started it was answered.

@@ -188,7 +188,7 @@ export async function waitCloseEvent(
  * continue-as-new, the close event of the run it started, all within the one `deadline` (epoch ms), as Temporal's
  * `handle.result()` follows continue-as-new and the seed system's run route answers. (`handle.result()` also
  * follows a cron or retry policy's next run; the API starts runs with neither.)
- * @returns the last close event and the run it closed, or `undefined` when the deadline passed first.
+ * @returns the outcome of the chain's last run and that run's id, or `undefined` when the deadline passed first.
  * @throws ApiError `WorkflowNotFoundError`; the abort reason when `signal` aborted.
  */
 export async function waitChainEnd(
@@ -196,14 +196,14 @@ export async function waitChainEnd(
   workflowId: string,
   runId: string,
   options: { deadline: number; signal?: AbortSignal },
-): Promise<{ close: IHistoryEvent; runId: string } | undefined> {
+): Promise<{ outcome: Outcome; runId: string } | undefined> {
   let current = runId;
   for (;;) {
     const close = await waitCloseEvent(client, workflowId, current, options);
     if (!close) return undefined;
-    const next = outcomeOf(close).newRunId;
-    if (!next) return { close, runId: current };
-    current = next;
+    const outcome = outcomeOf(close);
+    if (!outcome.newRunId) return { outcome, runId: current };
+    current = outcome.newRunId;
   }
 }
 

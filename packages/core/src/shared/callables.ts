@@ -1,6 +1,6 @@
 import type { WorkflowActivityOptions } from './options.js';
 import type { WorkflowControl, WorkflowRunInfo } from './context.js';
-import type { ActivityDefinition, WorkflowDefinition } from './definition.js';
+import type { ActivityConfig, ActivityDefinition, EvaluationResult, EvaluatorResult, WorkflowDefinition } from './definition.js';
 import type { SKEIN } from './definition.js';
 
 /** Options of a child workflow call: `await otherWorkflow(input, options)` inside a workflow's `fn`. */
@@ -61,3 +61,11 @@ export interface SkeinActivity<I, O> {
   (...args: undefined extends I ? [input?: I] : [input: I]): Promise<O>;
   readonly [SKEIN]: ActivityDefinition<I, O>;
 }
+
+/**
+ * `evaluator()` in both entries: defines an evaluator from its config, and a call of what it returns is typed as what
+ * `fn` returns, or as the `outputSchema`'s output when one is given (`EvaluatorResult`).
+ */
+export type DefineEvaluator = <I = unknown, V = unknown, In = I, R extends EvaluationResult<V> = EvaluationResult<V>>(
+  config: ActivityConfig<I, R, In>,
+) => SkeinActivity<In, EvaluatorResult<R, V>>;

@@ -29,8 +29,6 @@ import {
   normalizeWorkflowConfig,
   type ActivityConfig,
   type ActivityKind,
-  type EvaluationResult,
-  type EvaluatorResult,
   type WorkflowConfig,
   type WorkflowDefinition,
 } from '../shared/definition.js';
@@ -38,7 +36,7 @@ import { CATALOG_STOPPED_MEMO_KEY, CATALOG_WORKER_STOPPED_SIGNAL, activityType }
 import type { ActivityOptions } from '../shared/options.js';
 import { SCHEMA_ERROR_TYPE, checkSchema } from '../shared/validate.js';
 import { runContext, setRunContext, type SkeinRunArgs } from './context.js';
-import type { ChildWorkflowCallOptions, SkeinActivity, SkeinWorkflow } from '../shared/callables.js';
+import type { ChildWorkflowCallOptions, DefineEvaluator, SkeinActivity, SkeinWorkflow } from '../shared/callables.js';
 import { NON_ERROR_THROWN, errorTypeName, isNonRetryableError, nonErrorThrownMessage } from '../shared/errors.js';
 import { workflowContext } from './workflow-context.js';
 
@@ -268,9 +266,7 @@ function notInBundle(kind: ActivityKind) {
 export const step = notInBundle('step');
 
 /** Defines an evaluator. In workflow code, evaluators come from evaluators files, replaced with activity stubs. */
-export const evaluator: <I = unknown, V = unknown, In = I, R extends EvaluationResult<V> = EvaluationResult<V>>(
-  config: ActivityConfig<I, R, In>,
-) => SkeinActivity<In, EvaluatorResult<R, V>> = notInBundle('evaluator');
+export const evaluator: DefineEvaluator = notInBundle('evaluator');
 
 /** Query answered by the `$catalog` registry workflow. */
 export const catalogQuery = defineQuery<unknown>('catalog');
