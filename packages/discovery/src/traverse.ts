@@ -10,8 +10,23 @@
  * the module scope (imports). The visitors come merged in a `VisitorTable` (declared here, built by `mergeVisitors` in visitor-table.ts); when every one of them
  * acts at module level only, the walk does not enter functions or instance field initializers.
  */
-import { isReferenced, VISITOR_KEYS } from '@babel/types';
+import { createRequire } from 'node:module';
 import type { Identifier, LVal, Node, Statement } from '@babel/types';
+import { VISITOR_KEYS } from './generated/visitor-keys.js';
+
+type IsReferenced = (node: Node, parent: Node, grandparent?: Node) => boolean;
+let isReferencedOfBabel: IsReferenced | undefined;
+
+/**
+ * @babel/types' `isReferenced`, loaded on its first use: the module builds every node definition when it loads
+ * (16–25 ms), which a walk whose rules never ask whether an identifier is a reference (the `--cache` fast path
+ * re-deriving one edited file, most often) does not pay. The walk's child keys come from a table generated from
+ * the same package (generated/visitor-keys.ts).
+ */
+function isReferenced(node: Node, parent: Node, grandparent?: Node): boolean {
+  isReferencedOfBabel ??= (createRequire(import.meta.url)('@babel/types') as { isReferenced: IsReferenced }).isReferenced;
+  return isReferencedOfBabel(node, parent, grandparent);
+}
 
 /** How a name was declared (Babel's binding kinds). */
 export type BindingKind = 'var' | 'let' | 'const' | 'module' | 'hoisted' | 'param' | 'local';

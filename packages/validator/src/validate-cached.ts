@@ -6,7 +6,7 @@
  * 2. when only the content of some source files differs (files whose content reaches the report only through their
  *    facts and findings), those files alone are parsed and checked again (`rederive`); when what they yield is what
  *    they yielded before (a changed expression inside a function body that moves no declaration), the stored report
- *    still stands, and the cache file's header is updated with their new records;
+ *    still stands, and their new records are appended to the cache file (a delta line: `CacheDelta`);
  * 3. otherwise `validate()` runs with the per-file records of the cache: only files whose content changed are parsed
  *    and walked; discovery, the import graph and the project rules run again from the facts of the others.
  * Each path returns the report a validation without the cache returns. This module imports only Node's built-ins
@@ -14,7 +14,16 @@
  */
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
-import { cacheKey, keyOptions, parseSnapshot, readCacheFile, writeCacheFile } from './cache/file-cache.js';
+import {
+  appendCacheDelta,
+  cacheKey,
+  DELTA_LIMIT_BYTES,
+  keyOptions,
+  parseSnapshot,
+  readCacheFile,
+  writeCacheFile,
+  type CacheDelta,
+} from './cache/file-cache.js';
 import { checkObservations, withReads } from '@skein/discovery/observations';
 import { DEFAULT_MAX_FILE_BYTES } from './defaults.js';
 import { VERSION } from './package-info.js';
@@ -71,10 +80,16 @@ export async function validateWithCache(
           maxFileBytes,
         );
         if (records) {
-          const overrides = new Map((read.header.overrides ?? []).map((o) => [o[1], o]));
-          for (const o of check.changed) overrides.set(o[1], o);
-          const header = { ...read.header, overrides: [...overrides.values()], extra: { ...read.header.extra, ...records } };
-          const error = writeCacheFile(options.cache.file, header, read.snapshot, read.records);
+          let error: Error | undefined;
+          if (read.deltaBytes < DELTA_LIMIT_BYTES) {
+            error = appendCacheDelta(options.cache.file, { base: read.header.base, overrides: check.changed, extra: records });
+          } else {
+            // The file whole again, its deltas and this one merged into one.
+            const overrides = new Map(read.overrides.map((o) => [o[1], o]));
+            for (const o of check.changed) overrides.set(o[1], o);
+            const merged: CacheDelta = { base: read.header.base, overrides: [...overrides.values()], extra: { ...read.extra, ...records } };
+            error = writeCacheFile(options.cache.file, read.header, read.snapshot, read.records, merged);
+          }
           if (error) options.cache.onWarning?.(`cannot write the cache file ${options.cache.file} (${error.message}); the next run validates without it`);
           options.cache.onAnswers?.(withReads(snapshot.observations, check.changed));
           onPath?.('rederived');

@@ -27,7 +27,7 @@ import {
 } from '@skein/validator';
 import { checkObservations, type Observation } from '@skein/discovery/observations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSnapshot, readCacheFile, recordDigest, ValidationFileCache } from '../src/cache/file-cache.js';
+import { DELTA_LIMIT_BYTES, parseSnapshot, readCacheFile, recordDigest, ValidationFileCache } from '../src/cache/file-cache.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../src/defaults.js';
 import { ruleHelpUri } from '../src/formatters/help-uri.js';
 import { ruleDocsUrl } from '../src/package-info.js';
@@ -311,6 +311,73 @@ describe('the cache file', () => {
     const report = await validateWithCache(dir, { cache: { file: blocked, onWarning: (m) => warnings.push(m) } });
     expect(JSON.stringify(report)).toBe(JSON.stringify(await validate(dir)));
     expect(warnings).toEqual([expect.stringContaining('cannot write the cache file')]);
+  });
+});
+
+describe('the fast path’s deltas', () => {
+  it('an edit the stored report stands on is appended as one delta line (the file is not rewritten); a delta of another base, or cut short, is skipped', async () => {
+    const dir = project();
+    const file = path.join(tmp, `delta-${path.basename(dir)}.json`);
+    const steps = path.join(dir, 'src/flows/greet/steps.js');
+    const via: CachePath[] = [];
+    const warnings: string[] = [];
+    const run = () => validateWithCache(dir, { cache: { file, onWarning: (m) => warnings.push(m) } }, (p) => via.push(p));
+    const expected = JSON.stringify(await validate(dir));
+    await run();
+    const written = fs.readFileSync(file);
+    const { ino } = fs.statSync(file);
+    fs.writeFileSync(steps, fs.readFileSync(steps, 'utf8').replace("'hi '", "'hello '"));
+    expect(JSON.stringify(await run())).toBe(expected);
+    const after = fs.readFileSync(file);
+    expect(fs.statSync(file).ino).toBe(ino);
+    expect(after.subarray(0, written.length).equals(written)).toBe(true);
+    const read = readCacheFile(file);
+    if (!('header' in read)) throw new Error('no cache file');
+    expect(read.overrides).toEqual([expect.arrayContaining(['r', fs.realpathSync(steps)])]);
+    expect(Object.keys(read.extra)).toEqual([fs.realpathSync(steps)]);
+    expect(JSON.stringify(await run())).toBe(expected);
+    expect(via).toEqual(['validated', 'rederived', 'stored']);
+
+    // The same delta under another base, then half of it (a process killed while appending): both skipped, so the
+    // edited file is derived again, and the delta that run appends after the cut line is read.
+    const line = after.subarray(written.length).toString('utf8');
+    const foreign = line.replace(/"base":"[0-9a-f]+"/, '"base":"000000000000"');
+    expect(foreign).not.toBe(line);
+    fs.writeFileSync(file, Buffer.concat([written, Buffer.from(foreign), Buffer.from(line.slice(0, Math.floor(line.length / 2)))]));
+    expect(JSON.stringify(await run())).toBe(expected);
+    expect(JSON.stringify(await run())).toBe(expected);
+    expect(via.slice(3)).toEqual(['rederived', 'stored']);
+    expect(warnings).toEqual([]);
+  });
+
+  it('past DELTA_LIMIT_BYTES of deltas, the fast path writes the file whole again with its deltas merged into one', async () => {
+    const dir = project();
+    const file = path.join(tmp, `delta-limit-${path.basename(dir)}.json`);
+    const steps = path.join(dir, 'src/flows/greet/steps.js');
+    const via: CachePath[] = [];
+    const run = () => validateWithCache(dir, { cache: { file } }, (p) => via.push(p));
+    await run();
+    const first = readCacheFile(file);
+    if (!('header' in first)) throw new Error('no cache file');
+    // A delta of this base holding a record of the steps file larger than the limit.
+    const big = { base: first.header.base, overrides: [], extra: { [fs.realpathSync(steps)]: { hash: 'x'.repeat(DELTA_LIMIT_BYTES) } } };
+    fs.appendFileSync(file, `\n${JSON.stringify(big)}\n`);
+    fs.writeFileSync(steps, fs.readFileSync(steps, 'utf8').replace("'hi '", "'hello '"));
+    const { ino } = fs.statSync(file);
+    expect(JSON.stringify(await run())).toBe(JSON.stringify(await validate(dir)));
+    expect(fs.statSync(file).ino).not.toBe(ino);
+    const lines = fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    expect(lines).toHaveLength(4);
+    const read = readCacheFile(file);
+    if (!('header' in read)) throw new Error('no cache file');
+    expect(read.header.base).toBe(first.header.base);
+    expect(read.deltaBytes).toBeLessThan(DELTA_LIMIT_BYTES);
+    expect(read.overrides).toEqual([expect.arrayContaining(['r', fs.realpathSync(steps)])]);
+    await run();
+    expect(via).toEqual(['validated', 'rederived', 'stored']);
   });
 });
 
