@@ -338,12 +338,14 @@ describe('the fast path’s deltas', () => {
     expect(JSON.stringify(await run())).toBe(expected);
     expect(via).toEqual(['validated', 'rederived', 'stored']);
 
-    // The same delta under another base, then half of it (a process killed while appending): both skipped, so the
-    // edited file is derived again, and the delta that run appends after the cut line is read.
+    // The same delta under another base, one of this base whose answers are not answers, then half of the delta (a
+    // process killed while appending): all skipped, so the edited file is derived again, and the delta that run
+    // appends after the cut line is read.
     const line = after.subarray(written.length).toString('utf8');
     const foreign = line.replace(/"base":"[0-9a-f]+"/, '"base":"000000000000"');
     expect(foreign).not.toBe(line);
-    fs.writeFileSync(file, Buffer.concat([written, Buffer.from(foreign), Buffer.from(line.slice(0, Math.floor(line.length / 2)))]));
+    const malformed = `\n${JSON.stringify({ base: read.header.base, overrides: [null, 7], extra: {} })}\n`;
+    fs.writeFileSync(file, Buffer.concat([written, Buffer.from(foreign), Buffer.from(malformed), Buffer.from(line.slice(0, Math.floor(line.length / 2)))]));
     expect(JSON.stringify(await run())).toBe(expected);
     expect(JSON.stringify(await run())).toBe(expected);
     expect(via.slice(3)).toEqual(['rederived', 'stored']);

@@ -138,6 +138,7 @@ function parseDelta(line: Buffer, base: string): CacheDelta | undefined {
     return undefined;
   }
   if (delta === null || typeof delta !== 'object' || delta.base !== base || !Array.isArray(delta.overrides)) return undefined;
+  if (!delta.overrides.every((o) => Array.isArray(o) && typeof o[0] === 'string' && typeof o[1] === 'string' && typeof o[2] === 'string')) return undefined;
   if (delta.extra === null || typeof delta.extra !== 'object' || Array.isArray(delta.extra)) return undefined;
   return delta as CacheDelta;
 }
