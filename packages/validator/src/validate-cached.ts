@@ -12,19 +12,21 @@
  * Each path returns the report a validation without the cache returns. This module imports only Node's built-ins
  * and the cache's light modules; the analysis is imported when step 2 or 3 needs it.
  */
-import { realpathSync } from 'node:fs';
+import { realpathSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import {
   appendCacheDelta,
   cacheKey,
   DELTA_LIMIT_BYTES,
+  foreignCacheWarning,
+  intactLine,
   keyOptions,
   parseSnapshot,
   readCacheFile,
   writeCacheFile,
   type CacheDelta,
 } from './cache/file-cache.js';
-import { checkObservations, withReads } from '@skein/discovery/observations';
+import { checkObservations, withReads, type Observation } from '@skein/discovery/observations';
 import { DEFAULT_MAX_FILE_BYTES } from './defaults.js';
 import { VERSION } from './package-info.js';
 import type { ValidateOptions, ValidationReport } from './types.js';
@@ -55,47 +57,21 @@ export async function validateWithCache(
   }
   // Shapes come from the analysis's trees: a validation asking for them takes the full path.
   if (realRoot !== undefined && options.fs === undefined && !options.shapes && Number.isFinite(maxFileBytes) && maxFileBytes > 0) {
-    const read = readCacheFile(options.cache.file);
-    const snapshot =
-      'header' in read && read.header.key === cacheKey({ version: VERSION, options: keyOptions(options, maxFileBytes, mode), root: realRoot })
-        ? parseSnapshot(read)
-        : undefined;
-    if ('header' in read && snapshot) {
-      const check = checkObservations(snapshot.observations, (file) => Object.hasOwn(snapshot.files, file));
-      if (check.same && check.changed.length === 0) {
-        options.cache.onAnswers?.(snapshot.observations);
-        onPath?.('stored');
-        return snapshot.report;
-      }
-      // An edit can change a workflow's command shape and keep its facts and findings (a step call added to a body):
-      // against a baseline, a changed source is always analysed in full.
-      if (check.same && options.baseline === undefined) {
+    try {
+      const answered = await fastPath(realRoot, options, maxFileBytes, mode, () => {
         options.beforeAnalysis?.();
         analysisLoaded = true;
-        const { rederive } = await import('./cache/cutoff.js');
-        const records = rederive(
-          realRoot,
-          snapshot,
-          check.changed.map((o) => o[1]),
-          maxFileBytes,
-        );
-        if (records) {
-          let error: Error | undefined;
-          if (read.deltaBytes < DELTA_LIMIT_BYTES) {
-            error = appendCacheDelta(options.cache.file, { base: read.header.base, overrides: check.changed, extra: records });
-          } else {
-            // The file whole again, its deltas and this one merged into one.
-            const overrides = new Map(read.overrides.map((o) => [o[1], o]));
-            for (const o of check.changed) overrides.set(o[1], o);
-            const merged: CacheDelta = { base: read.header.base, overrides: [...overrides.values()], extra: { ...read.extra, ...records } };
-            error = writeCacheFile(options.cache.file, read.header, read.snapshot, read.records, merged);
-          }
-          if (error) options.cache.onWarning?.(`cannot write the cache file ${options.cache.file} (${error.message}); the next run validates without it`);
-          options.cache.onAnswers?.(withReads(snapshot.observations, check.changed));
-          onPath?.('rederived');
-          return snapshot.report;
-        }
+      });
+      if (answered) {
+        options.cache.onAnswers?.(answered.answers);
+        onPath?.(answered.path);
+        return answered.report;
       }
+    } catch (error) {
+      // A cache file that is valid JSON but not what a writer of this version wrote (edited by hand, or by a bug):
+      // one warning, and the analysis writes a new one; the report never depends on the cache.
+      options.cache.onWarning?.(foreignCacheWarning(options.cache.file, (error as Error).message));
+      rmSync(options.cache.file, { force: true });
     }
   }
   if (!analysisLoaded) options.beforeAnalysis?.();
@@ -103,4 +79,52 @@ export async function validateWithCache(
   onPath?.('validated');
   const { beforeAnalysis: _, ...validateOptions } = options;
   return validate(root, validateOptions);
+}
+
+/**
+ * Steps 1 and 2 of `validateWithCache`: the stored report, when the file system gives every answer it stands on
+ * again, or after re-deriving the changed sources (which loads the analysis: `loading` is called first).
+ * @returns the report, the answers it stands on and which path answered; undefined when a full analysis is needed
+ * @throws Error when the cache file is corrupted (a line whose digest differs, a snapshot that cannot be used)
+ */
+async function fastPath(
+  realRoot: string,
+  options: ValidateOptions & { cache: NonNullable<ValidateOptions['cache']> },
+  maxFileBytes: number,
+  mode: string,
+  loading: () => void,
+): Promise<{ report: ValidationReport; answers: Observation[]; path: CachePath } | undefined> {
+  const file = options.cache.file;
+  const read = readCacheFile(file);
+  if (!('header' in read) || read.header.key !== cacheKey({ version: VERSION, options: keyOptions(options, maxFileBytes, mode), root: realRoot }))
+    return undefined;
+  if (!intactLine(read.snapshot, read.header.digests[0])) throw new Error('its snapshot line is not the one its writer wrote');
+  const snapshot = parseSnapshot(read);
+  if (!snapshot) return undefined;
+  const check = checkObservations(snapshot.observations, (p) => Object.hasOwn(snapshot.files, p));
+  if (check.same && check.changed.length === 0) return { report: snapshot.report, answers: snapshot.observations, path: 'stored' };
+  // An edit can change a workflow's command shape and keep its facts and findings (a step call added to a body):
+  // against a baseline, a changed source is always analysed in full.
+  if (!check.same || options.baseline !== undefined) return undefined;
+  loading();
+  const { rederive } = await import('./cache/cutoff.js');
+  const records = rederive(
+    realRoot,
+    snapshot,
+    check.changed.map((o) => o[1]),
+    maxFileBytes,
+  );
+  if (!records) return undefined;
+  let error: Error | undefined;
+  if (read.deltaBytes < DELTA_LIMIT_BYTES) {
+    error = appendCacheDelta(file, { base: read.header.base, overrides: check.changed, extra: records });
+  } else {
+    // The file whole again, its deltas and this one merged into one.
+    const overrides = new Map(read.overrides.map((o) => [o[1], o]));
+    for (const o of check.changed) overrides.set(o[1], o);
+    const merged: CacheDelta = { base: read.header.base, overrides: [...overrides.values()], extra: { ...read.extra, ...records } };
+    error = writeCacheFile(file, read.header, read.snapshot, read.records, merged);
+  }
+  if (error) options.cache.onWarning?.(`cannot write the cache file ${file} (${error.message}); the next run validates without it`);
+  return { report: snapshot.report, answers: withReads(snapshot.observations, check.changed), path: 'rederived' };
 }

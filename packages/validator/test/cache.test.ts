@@ -291,6 +291,32 @@ describe('the cache file', () => {
     }
   });
 
+  it('a cache file that is valid JSON but not what its writer wrote (a line edited, a header of the wrong shape): one warning, the same report, rewritten', async () => {
+    const dir = project();
+    const source = path.join(tmp, `edited-source-${path.basename(dir)}.json`);
+    await validateWithCache(dir, { cache: { file: source } });
+    const [header, snapshot, records] = fs.readFileSync(source, 'utf8').split('\n');
+    const edits: Record<string, () => string[]> = {
+      'the report emptied': () => [header!, JSON.stringify({ ...JSON.parse(snapshot!), report: {} }), records!],
+      'an answer replaced by null': () => [header!, JSON.stringify({ ...JSON.parse(snapshot!), observations: [null] }), records!],
+      'the records line replaced': () => [header!, snapshot!, JSON.stringify({ '/x': null })],
+      'a configuration entry of null': () => [JSON.stringify({ ...JSON.parse(header!), configs: [null] }), snapshot!, records!],
+    };
+    for (const [what, edit] of Object.entries(edits)) {
+      const file = path.join(tmp, `edited-${what.replaceAll(' ', '-')}-${path.basename(dir)}.json`);
+      fs.writeFileSync(file, `${edit().join('\n')}\n`);
+      const warnings: string[] = [];
+      const via: CachePath[] = [];
+      // The records line is read by a full analysis only: an edit of the project's file makes the run need them.
+      if (what === 'the records line replaced') fs.appendFileSync(path.join(dir, 'src/lib/shout.js'), 'export const edited = 1;\n');
+      const report = await validateWithCache(dir, { cache: { file, onWarning: (m) => warnings.push(m) } }, (p) => via.push(p));
+      expect(JSON.stringify(report), what).toBe(JSON.stringify(await validate(dir)));
+      expect(warnings, what).toEqual([expect.stringContaining('is not a Skein validation cache of this version (or is corrupted')]);
+      await validateWithCache(dir, { cache: { file, onWarning: (m) => warnings.push(m) } }, (p) => via.push(p));
+      expect([via, warnings.length], what).toEqual([['validated', 'stored'], 1]);
+    }
+  });
+
   it('is written through a temporary file and a rename (no temporary file is left; a cache that cannot be written is a warning)', async () => {
     const dir = project();
     const folder = fs.mkdtempSync(path.join(tmp, 'atomic-'));

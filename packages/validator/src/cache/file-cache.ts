@@ -22,7 +22,7 @@
  * what keeps the fast path's write under a millisecond; past `DELTA_LIMIT_BYTES` of deltas the fast path writes the
  * file whole again, with its deltas merged into one.
  */
-import { randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -101,7 +101,21 @@ export interface CacheHeader {
   configs: [string, string][];
   /** Random, new with each full write of the file: the deltas appended to it name it. */
   base: string;
+  /** SHA-1 (hex) of the snapshot line's bytes and of the records line's: a line that differs is a corrupted file. */
+  digests: [snapshot: string, records: string];
 }
+
+/** The one warning of a cache file that is not a cache of this format version, or is corrupted (`reason`: how, when known). */
+export function foreignCacheWarning(file: string, reason?: string): string {
+  return `${file} is not a Skein validation cache of this version (or is corrupted${reason ? `: ${reason}` : ''}); ignoring it and writing a new one`;
+}
+
+/** Whether `line` (a line of a cache file, as read) is what its writer wrote: `digest` is the SHA-1 it recorded. */
+export function intactLine(line: Buffer, digest: string): boolean {
+  return hash('sha1', line, 'hex') === digest;
+}
+
+const isStringPair = (value: unknown): boolean => Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string';
 
 /**
  * A line the fast path appends after the records: what it re-derived since the last full analysis. Later deltas
@@ -172,7 +186,9 @@ export function readCacheFile(file: string): CacheFileRead | { problem: 'missing
     header.version !== CACHE_FORMAT_VERSION ||
     typeof header.key !== 'string' ||
     typeof header.base !== 'string' ||
-    !Array.isArray(header.configs)
+    !isStringPair(header.digests) ||
+    !Array.isArray(header.configs) ||
+    !header.configs.every(isStringPair)
   )
     return { problem: 'foreign' };
   const third = bytes.indexOf(10, second + 1);
@@ -400,12 +416,16 @@ export class ValidationFileCache implements FactsCache {
     const read = readCacheFile(file);
     if ('problem' in read) {
       if (read.problem === 'unreadable') onWarning(`cannot read the cache file ${file} (${read.message}); validating without it`);
-      if (read.problem === 'foreign') onWarning(`${file} is not a Skein validation cache of this version (or is corrupted); ignoring it and writing a new one`);
+      if (read.problem === 'foreign') onWarning(foreignCacheWarning(file));
       return;
     }
     const { header } = read;
     if (header.key !== this.#key) {
       this.stats.invalidated = 'key';
+      return;
+    }
+    if (!intactLine(read.records, header.digests[1])) {
+      onWarning(foreignCacheWarning(file, 'its records line is not the one its writer wrote'));
       return;
     }
     for (const entry of header.configs) {
@@ -424,11 +444,11 @@ export class ValidationFileCache implements FactsCache {
     try {
       records = JSON.parse(read.records.toString('utf8'));
     } catch {
-      onWarning(`${file} is not a Skein validation cache of this version (or is corrupted); ignoring it and writing a new one`);
+      onWarning(foreignCacheWarning(file));
       return;
     }
     if (typeof records !== 'object' || records === null || Array.isArray(records)) {
-      onWarning(`${file} is not a Skein validation cache of this version (or is corrupted); ignoring it and writing a new one`);
+      onWarning(foreignCacheWarning(file));
       return;
     }
     this.#previous = Object.assign(records as Record<string, FileRecord>, read.extra);
@@ -467,13 +487,6 @@ export class ValidationFileCache implements FactsCache {
    * their rules ran under. Returns the error instead of throwing it.
    */
   save(snapshot?: Omit<Snapshot, 'files'> & { files: Map<string, string[]> }): Error | undefined {
-    const header: CacheHeader = {
-      format: CACHE_FORMAT,
-      version: CACHE_FORMAT_VERSION,
-      key: this.#key,
-      base: newBase(),
-      configs: [...this.#configs].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
-    };
     // Each record is turned into JSON once, by its fields (and its findings by role), and the snapshot's digest of
     // a file is made of the same texts (`recordDigest` gives the same value): on the benchmark's 4,000 files a second
     // serialization of every record cost as much as writing them.
@@ -511,7 +524,17 @@ export class ValidationFileCache implements FactsCache {
         ];
     }
     const stored: Snapshot | null = snapshot ? compactActivityTypes({ ...snapshot, files }) : null;
-    return writeCacheFile(this.#file, header, JSON.stringify(stored), `{${texts.join(',')}}`);
+    const snapshotText = JSON.stringify(stored);
+    const recordsText = `{${texts.join(',')}}`;
+    const header: CacheHeader = {
+      format: CACHE_FORMAT,
+      version: CACHE_FORMAT_VERSION,
+      key: this.#key,
+      base: newBase(),
+      digests: [sha1(snapshotText), sha1(recordsText)],
+      configs: [...this.#configs].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
+    };
+    return writeCacheFile(this.#file, header, snapshotText, recordsText);
   }
 
   /** Number of files with a record in this analysis. */
