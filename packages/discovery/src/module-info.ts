@@ -178,8 +178,9 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
     if (!node) return { ok: false, position: fallback };
     const direct = staticStringOf(node);
     if (direct !== undefined) return { ok: true, value: direct, position: positionOf(node) };
-    if (node.type === 'Identifier' && constStrings.has(node.name)) {
-      return { ok: true, value: constStrings.get(node.name) as string, position: positionOf(node) };
+    const bare = unwrapExpression(node);
+    if (bare.type === 'Identifier' && constStrings.has(bare.name)) {
+      return { ok: true, value: constStrings.get(bare.name) as string, position: positionOf(node) };
     }
     return { ok: false, position: positionOf(node) };
   };
@@ -199,7 +200,9 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
       if (authoringNamespaces.has(callee.object.name) && prop && AUTHORING_NAMES.has(prop)) kind = prop as AuthoringName;
     }
     const position = positionOf(node);
-    const config = node.arguments[0];
+    // `step({ … } satisfies StepOptions)`, `workflow(<Options>{ … })`: the literal inside the TypeScript wrappers.
+    const argument = node.arguments[0];
+    const config = argument ? unwrapExpression(argument) : argument;
     if (!kind) {
       // A wrapper factory counts only with an object literal whose `name` is static (so `z.object({ name: z.string() })` never does).
       if (!config || config.type !== 'ObjectExpression' || !calleeName) return undefined;
@@ -218,10 +221,11 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
       const key = keyName(p.key, p.computed);
       if (key === 'name') name = readString(p.value, positionOf(p));
       if (key === 'aliases' && (kind === 'workflow' || kind === 'wrapper')) {
+        const list = unwrapExpression(p.value); // `['old-name'] as const`
         aliases =
-          p.value.type === 'ArrayExpression'
-            ? p.value.elements.map((e) =>
-                e && e.type !== 'SpreadElement' ? readString(e, positionOf(e)) : { ok: false, position: e ? positionOf(e) : positionOf(p.value) },
+          list.type === 'ArrayExpression'
+            ? list.elements.map((e) =>
+                e && e.type !== 'SpreadElement' ? readString(e, positionOf(e)) : { ok: false, position: e ? positionOf(e) : positionOf(list) },
               )
             : [{ ok: false, position: positionOf(p.value) }];
       }

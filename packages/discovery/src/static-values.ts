@@ -6,6 +6,7 @@ import type { Node } from '@babel/types';
 /** The value of a string literal or of a template literal without expressions; undefined for anything else. */
 export function staticStringOf(node: Node | null | undefined): string | undefined {
   if (!node) return undefined;
+  node = unwrapExpression(node);
   if (node.type === 'StringLiteral') return node.value;
   if (node.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? undefined;
   return undefined;

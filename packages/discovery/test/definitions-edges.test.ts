@@ -38,6 +38,29 @@ describe('workflow names and aliases', () => {
   });
 });
 
+describe('names behind TypeScript wrappers', () => {
+  it('reads names, const names, aliases and configs inside `as const`, `satisfies`, `<const>`, `!` and parentheses', async () => {
+    const m = await discoverProject({
+      'a/steps.ts': [
+        CORE,
+        "const S2 = 's2' as const;\n",
+        "export const s1 = step({ name: 's1' as const, fn: async (x: string) => x });\n",
+        'export const s2 = step({ name: S2, fn: async (x: string) => x })!;\n',
+        "export const s3 = step({ name: ('s3'), fn: async (x: string) => x } satisfies { name: string });\n",
+      ].join(''),
+      'a/workflow.ts': [
+        CORE,
+        "import { s1, s2, s3 } from './steps.js';\n",
+        "const NAME = 'wf_a' as const;\n",
+        "export default workflow(<const>{ name: NAME!, aliases: ['wf_old'] as const, fn: async (x: string) => [await s1(x), await s2(x), await s3(x)] });\n",
+      ].join(''),
+    });
+    expect(at(m)).toEqual([]);
+    expect(m.workflows.map((w) => [w.name, w.aliases])).toEqual([['wf_a', ['wf_old']]]);
+    expect(m.workflows[0]?.activities.map((a) => `${a.name} as ${a.exportName}`)).toEqual(['s1 as s1', 's2 as s2', 's3 as s3']);
+  });
+});
+
 describe('wrapper factories: the convention of the file decides the kind', () => {
   it('is a workflow in a workflow file, a step in a steps file, an evaluator in an evaluators file, nothing elsewhere', async () => {
     const m = await discoverProject({
