@@ -67,7 +67,10 @@ export function conventionFolderFiles(fs: FileSystem, dir: string, diagnostics: 
       stems.add(stem);
       continue;
     }
-    diagnostics.report('conventions/unexpected-file', kind === 'directory' ? 'folder' : 'file', path, undefined, { path, dir });
+    // Named in the message by the convention folder's last two segments (`shared/steps`, `orders/steps`): the finding's
+    // own location is the full path.
+    const shown = dir.split(/[\\/]/).slice(-2).join('/');
+    diagnostics.report('conventions/unexpected-file', kind === 'directory' ? 'folder' : 'file', path, undefined, { path: `${shown}/${name}`, dir: shown });
   }
   return files;
 }
@@ -111,12 +114,12 @@ export function workflowActivities(fs: FileSystem, store: ModuleStore, dir: stri
 }
 
 /**
- * The shared activities of a package or project from its shared activity files (`shared/steps/*`,
- * `shared/evaluators/*` at any depth, found by the caller's walk), each folder's files judged once.
+ * The shared activities of a package or project from its shared activity folders (`shared/steps/`,
+ * `shared/evaluators/` at any depth, found by the caller's walk), each folder's files judged once.
  */
-export function sharedActivities(fs: FileSystem, store: ModuleStore, sharedFiles: readonly string[], diagnostics: Diagnostics): ActivityEntry[] {
+export function sharedActivities(fs: FileSystem, store: ModuleStore, sharedFolders: readonly string[], diagnostics: Diagnostics): ActivityEntry[] {
   const order = (dir: string) => `${dirname(dir)}\0${dir.endsWith('steps') ? 0 : 1}`;
-  const folders = [...new Set(sharedFiles.map((f) => dirname(f)))].sort((a, b) => cmp(order(a), order(b)));
+  const folders = [...new Set(sharedFolders)].sort((a, b) => cmp(order(a), order(b)));
   return activitiesFrom(
     store,
     folders.flatMap((dir) => conventionFolderFiles(fs, dir, diagnostics)),

@@ -83,6 +83,18 @@ function roleOf(file: string): FileRole | null {
   return null;
 }
 
+/** A path with a `shared/steps` or `shared/evaluators` folder in it, and at least two more segments after it. */
+const NESTED_IN_SHARED = /^(.*[\\/]shared[\\/](?:steps|evaluators))[\\/].+[\\/][^\\/]+$/;
+
+/**
+ * For a source file in a folder nested inside a `shared/steps/` or `shared/evaluators/` folder (which holds activity
+ * files only: such a folder is a `conventions/unexpected-file` finding), that convention folder; else undefined.
+ */
+export function sharedFolderAbove(file: string): string | undefined {
+  if (classifyFile(file) !== null || sourceStem(splitLast(file)[1]) === undefined) return undefined;
+  return NESTED_IN_SHARED.exec(file)?.[1];
+}
+
 /** `path` cut at its last `/` or `\\`: what is before it (`''` when there is none) and what is after it. */
 function splitLast(path: string): [string, string] {
   const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));

@@ -4,7 +4,7 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { sharedActivities, workflowActivities } from './activities.js';
-import { classifyFile, isSkippedDirName } from './conventions.js';
+import { classifyFile, isSkippedDirName, sharedFolderAbove } from './conventions.js';
 import { checkWorkflowNames as checkDefinitionNames, exportedDefinitions } from './definitions.js';
 import { cmp, Diagnostics } from './diagnostics.js';
 import { errorCode, isInside, type FileSystem } from './fs.js';
@@ -225,24 +225,35 @@ function entryOf(run: Run, file: string, definition: Definition, exportName: str
   };
 }
 
-/** The workflow files and shared activity files among `files` (convention files, sorted as given). */
-function conventionFiles(files: readonly string[]): { workflowFiles: string[]; sharedFiles: string[] } {
+/**
+ * The workflow files among `files` (convention files, sorted as given), and the shared activity folders: each
+ * `shared/steps/` or `shared/evaluators/` folder holding a shared activity file, or only folders with source files
+ * in them (which `sharedActivities` reports as unexpected, as it does beside files).
+ */
+function conventionFiles(files: readonly string[]): { workflowFiles: string[]; sharedFolders: string[] } {
   const workflowFiles: string[] = [];
-  const sharedFiles: string[] = [];
+  const sharedFolders = new Set<string>();
   for (const file of files) {
     const role = classifyFile(file);
     if (role === 'workflow') workflowFiles.push(file);
-    else if (role === 'shared-steps' || role === 'shared-evaluators') sharedFiles.push(file);
+    else if (role === 'shared-steps' || role === 'shared-evaluators') sharedFolders.add(dirname(file));
+    else {
+      const folder = sharedFolderAbove(file);
+      if (folder !== undefined) sharedFolders.add(folder);
+    }
   }
-  return { workflowFiles, sharedFiles };
+  return { workflowFiles, sharedFolders: [...sharedFolders] };
 }
+
+/** A convention file, or a source file in a folder nested inside a shared activity folder (reported there). */
+const isConventionPath = (file: string): boolean => classifyFile(file) !== null || sharedFolderAbove(file) !== undefined;
 
 /** Files under `root` on the judged side of `layout`, folders for which `skip` holds left out: a walk of their own. */
 function walkConventionFiles(run: Run, root: string, skip: (real: string) => boolean): string[] {
   return walkFiles(
     run.fs,
     root,
-    { skipDir: (name, real) => isSkippedDirName(name) || skip(real), wantFile: (_name, path) => classifyFile(path) !== null },
+    { skipDir: (name, real) => isSkippedDirName(name) || skip(real), wantFile: (_name, path) => isConventionPath(path) },
     run.diagnostics,
   );
 }
@@ -257,17 +268,17 @@ function discoverLocal(run: Run, facts: PackageFacts, packageRoots: ReadonlySet<
   const root = facts.root;
   const insidePackage = (file: string) => [...packageRoots].some((pkgRoot) => pkgRoot !== root && isInside(pkgRoot, file));
   let files: string[];
-  if (facts.entry === undefined) files = facts.files.filter((file) => classifyFile(file) !== null && !insidePackage(file));
+  if (facts.entry === undefined) files = facts.files.filter((file) => isConventionPath(file) && !insidePackage(file));
   else {
     const layout = layoutOf(run.fs, root);
     files = walkConventionFiles(run, root, (real) => packageRoots.has(real) || layout.skipped.has(real));
   }
-  const { workflowFiles, sharedFiles } = conventionFiles(files);
+  const { workflowFiles, sharedFolders } = conventionFiles(files);
   const perFile = workflowFiles.map((file) => {
     const first = firstDefinitionOf(run, file);
     return first ? entryOf(run, file, first.definition, first.exportName, first.exportName, null) : undefined;
   });
-  const shared = sharedActivities(run.fs, run.store, sharedFiles, run.diagnostics);
+  const shared = sharedActivities(run.fs, run.store, sharedFolders, run.diagnostics);
   return {
     workflows: perFile.filter((w): w is WorkflowEntry => w !== undefined),
     shared: { package: null, activities: shared },
@@ -279,8 +290,8 @@ function discoverLocal(run: Run, facts: PackageFacts, packageRoots: ReadonlySet<
 function discoverPackage(run: Run, pkg: InstalledPackage, facts: PackageFacts): SourceResult {
   const ref: PackageRef = { name: pkg.name, version: pkg.version, root: pkg.root };
   const entry = facts.entry ?? { ok: false as const, reason: 'not judged as a published package' };
-  const { workflowFiles, sharedFiles } = conventionFiles(facts.files);
-  const shared = { package: ref, activities: sharedActivities(run.fs, run.store, sharedFiles, run.diagnostics) };
+  const { workflowFiles, sharedFolders } = conventionFiles(facts.files);
+  const shared = { package: ref, activities: sharedActivities(run.fs, run.store, sharedFolders, run.diagnostics) };
   if (!entry.ok) {
     const key = pkg.json.exports !== undefined ? 'exports' : 'main';
     run.diagnostics.report('entry/not-found', 'unresolved', pkg.manifest, keyPosition(pkg.text, key), { name: pkg.name, reason: entry.reason });

@@ -77,6 +77,22 @@ describe('a workflow’s own steps and evaluators', () => {
     expect(m.diagnostics.find((d) => d.file.endsWith('nested'))!.message).toMatch(/folder/);
   });
 
+  it('warns about a folder nested in shared/steps or shared/evaluators, also when the convention folder holds nothing else', async () => {
+    const m = await run({
+      '/p/shared/steps/http/fetch.js': step('fetch_page'),
+      '/p/src/shared/evaluators/deep/er/judge.ts':
+        "import { evaluator } from '@skein/core';\nexport const j = evaluator({ name: 'j', fn: async () => ({ value: 1 }) });\n",
+      '/p/shared/steps/notes/README.md': '# notes\n',
+    });
+    expect(m.sharedActivities).toEqual([]);
+    expect(findings(m)).toEqual([
+      'conventions/unexpected-file warning shared/steps/http',
+      'conventions/unexpected-file warning shared/steps/notes',
+      'conventions/unexpected-file warning src/shared/evaluators/deep',
+    ]);
+    expect(m.diagnostics[0]!.message).toBe('shared/steps/http is a nested folder in the convention folder shared/steps; it is ignored.');
+  });
+
   it('registers named exports only, and warns about a step in an evaluators file and an evaluator in a steps file', async () => {
     const m = await run({
       '/p/w/steps.js': `${step('ok')}export const judge = evaluator({ name: 'judge', fn: async (x) => x });\nexport default step({ name: 'dflt', fn: async (x) => x });\nimport { evaluator } from '@skein/core';\n`,
