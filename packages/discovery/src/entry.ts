@@ -41,15 +41,19 @@ function isConditionsObject(value: object): boolean {
   return Object.keys(value).every((k) => !k.startsWith('.'));
 }
 
-/** Picks a target from a conditions value: a string, an array of fallbacks, or a conditions object (by preference). */
-function pickTarget(value: unknown, conditions: readonly string[], patternMatch: string | undefined): string | null {
+/**
+ * Picks a target from a conditions value: a string, an array of fallbacks, or a conditions object (by preference).
+ * A string target is package-relative (`./x`); with `bare`, as in `imports`, it may also name a package or a
+ * built-in (`dep/x`, `node:fs`), never a path that starts elsewhere (`../x`, `/x`) or another `#` import.
+ */
+function pickTarget(value: unknown, conditions: readonly string[], patternMatch: string | undefined, bare = false): string | null {
   if (typeof value === 'string') {
-    if (!value.startsWith('./')) return null;
+    if (!value.startsWith('./') && !(bare && value !== '' && !/^[./#]/.test(value))) return null;
     return patternMatch === undefined ? value : value.split('*').join(patternMatch);
   }
   if (Array.isArray(value)) {
     for (const item of value) {
-      const target = pickTarget(item, conditions, patternMatch);
+      const target = pickTarget(item, conditions, patternMatch, bare);
       if (target !== null) return target;
     }
     return null;
@@ -58,7 +62,7 @@ function pickTarget(value: unknown, conditions: readonly string[], patternMatch:
     const record = value as Record<string, unknown>;
     for (const condition of conditions) {
       if (condition in record) {
-        const target = pickTarget(record[condition], conditions, patternMatch);
+        const target = pickTarget(record[condition], conditions, patternMatch, bare);
         if (target !== null) return target;
       }
     }
@@ -82,18 +86,34 @@ export function resolveExportsTarget(exportsField: unknown, subpath: string, con
     typeof exportsField === 'string' || Array.isArray(exportsField) || (typeof exportsField === 'object' && isConditionsObject(exportsField))
       ? { '.': exportsField }
       : (exportsField as Record<string, unknown>);
-  if (Object.hasOwn(map, subpath) && !subpath.includes('*')) return pickTarget(map[subpath], conditions, undefined);
+  return matchSubpath(map, subpath, conditions, false);
+}
+
+/** The target of `key` in a subpath map (`exports` by subpath, `imports` by `#` name): its own entry, else the pattern Node would pick. */
+function matchSubpath(map: Record<string, unknown>, key: string, conditions: readonly string[], bare: boolean): string | null {
+  if (Object.hasOwn(map, key) && !key.includes('*')) return pickTarget(map[key], conditions, undefined, bare);
   const patterns = Object.keys(map)
     .filter((k) => k.split('*').length === 2)
     .sort(comparePatternKeys);
-  for (const key of patterns) {
-    const [prefix, suffix] = key.split('*') as [string, string];
-    if (subpath.length >= key.length && subpath.startsWith(prefix) && subpath.endsWith(suffix)) {
-      const match = subpath.slice(prefix.length, subpath.length - suffix.length);
-      return pickTarget(map[key], conditions, match);
+  for (const pattern of patterns) {
+    const [prefix, suffix] = pattern.split('*') as [string, string];
+    if (key.length >= pattern.length && key.startsWith(prefix) && key.endsWith(suffix)) {
+      return pickTarget(map[pattern], conditions, key.slice(prefix.length, key.length - suffix.length), bare);
     }
   }
   return null;
+}
+
+/**
+ * Resolves a subpath import (`#lib/clock.js`) against a package.json `imports` value, with the conditions, patterns
+ * and fallbacks of `exports` (Node's package imports). Pure.
+ * @returns the target: package-relative (`./lib/clock.js`), or a package or built-in specifier (`dep/x`,
+ * `node:fs`); null when nothing matches (or `specifier` does not start with `#`).
+ */
+export function resolveImportsTarget(importsField: unknown, specifier: string, conditions: readonly string[] = ENTRY_CONDITIONS): string | null {
+  if (!specifier.startsWith('#') || specifier === '#' || specifier.startsWith('#/')) return null;
+  if (importsField === null || typeof importsField !== 'object' || Array.isArray(importsField)) return null;
+  return matchSubpath(importsField as Record<string, unknown>, specifier, conditions, true);
 }
 
 /** The file `target` (package-relative) names inside `packageRoot`, or why not. */

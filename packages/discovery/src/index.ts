@@ -7,7 +7,7 @@
 export type * from './types.js';
 export { discover, type DiscoverOptions } from './discover.js';
 export { classifyFile, isCompanionFile, isDeclarationFile, isSkippedDirName, isTestFile, sourceStem, SOURCE_EXTENSIONS } from './conventions.js';
-export { ENTRY_CONDITIONS, resolveEntry, resolveExportsTarget, type EntryResolution, type PackageJsonLike } from './entry.js';
+export { ENTRY_CONDITIONS, resolveEntry, resolveExportsTarget, resolveImportsTarget, type EntryResolution, type PackageJsonLike } from './entry.js';
 export { splitBareSpecifier } from './imports.js';
 export {
   cachingFileSystem,

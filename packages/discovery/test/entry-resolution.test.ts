@@ -4,7 +4,7 @@
  * not resolve.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveEntry, resolveExportsTarget } from '../src/index.js';
+import { resolveEntry, resolveExportsTarget, resolveImportsTarget } from '../src/index.js';
 import { memoryFileSystem } from './memfs.js';
 
 describe('resolveExportsTarget', () => {
@@ -35,6 +35,28 @@ describe('resolveExportsTarget', () => {
     const exp = { '.': { node: './n.js', import: './i.js' } };
     expect(resolveExportsTarget(exp, '.', ['node', 'import'])).toBe('./n.js');
     expect(resolveExportsTarget(exp, '.', ['browser'])).toBeNull();
+  });
+});
+
+describe('resolveImportsTarget', () => {
+  it.each([
+    ['an exact name', { '#clock': './lib/clock.js' }, '#clock', './lib/clock.js'],
+    ['a pattern', { '#lib/*': './lib/*' }, '#lib/a/b.js', './lib/a/b.js'],
+    ['a pattern with a suffix', { '#lib/*.js': './src/*.ts' }, '#lib/x.js', './src/x.ts'],
+    ['the workflow-bundle condition first', { '#clock': { node: './n.js', import: './i.js' } }, '#clock', './i.js'],
+    ['a dependency', { '#pad': 'left-pad' }, '#pad', 'left-pad'],
+    ['a built-in behind a condition', { '#fs': { import: 'node:fs' } }, '#fs', 'node:fs'],
+    ['a fallback array', { '#x': ['../up.js', './here.js'] }, '#x', './here.js'],
+    ['a target leaving the package', { '#x': '../up.js' }, '#x', null],
+    ['an absolute target', { '#x': '/etc/passwd' }, '#x', null],
+    ['another # import', { '#x': '#y', '#y': './y.js' }, '#x', null],
+    ['a name not listed', { '#a': './a.js' }, '#b', null],
+    ['not a # specifier', { '#a': './a.js' }, './a.js', null],
+    ['#/ (never a valid name)', { '#/*': './*' }, '#/x', null],
+    ['no imports', undefined, '#a', null],
+    ['imports that are not a map', ['./a.js'], '#a', null],
+  ])('%s', (_what, importsField, specifier, expected) => {
+    expect(resolveImportsTarget(importsField, specifier)).toBe(expected);
   });
 });
 

@@ -52,6 +52,29 @@ describe('workflow/no-node-modules', () => {
     ]);
   });
 
+  it('follows the package.json imports of the package (#lib/x.js), to its files, a dependency or a built-in', async () => {
+    const root = pkg('subpath-imports', {
+      'package.json': JSON.stringify({
+        name: 'subpath-imports',
+        version: '1.0.0',
+        type: 'module',
+        private: true,
+        imports: { '#lib/*': './lib/*', '#pad': '@acme/pad', '#fs': { node: './lib/clock.js', import: 'node:fs' } },
+      }),
+      'hello/workflow.js': `${WORKFLOW}import { stamp } from '#lib/clock.js';\nexport default workflow({ name: 'hello', fn: async (i) => stamp(i) });\n`,
+      'lib/clock.js': "import { readFileSync } from 'node:fs';\nexport const stamp = (s) => (readFileSync ? s : s);\n",
+      'pad/workflow.js': `${WORKFLOW}import { pad } from '#pad';\nimport * as fs from '#fs';\nexport default workflow({ name: 'pad', fn: async (i) => (fs ? pad(i) : i) });\n`,
+      'node_modules/@acme/pad/package.json': JSON.stringify({ name: '@acme/pad', version: '1.0.0', type: 'module', main: 'index.js' }),
+      'node_modules/@acme/pad/index.js': "import * as os from 'node:os';\nexport const pad = (s) => (os ? s : s);\n",
+    });
+    expect(await findings(root)).toEqual([
+      'lib/clock.js:1:30 ownImport ' + JSON.stringify({ module: 'fs', chain: 'hello/workflow.js → lib/clock.js → fs' }),
+      'pad/workflow.js:2:21 dependencyImport ' +
+        JSON.stringify({ module: 'os', chain: 'pad/workflow.js → node_modules/@acme/pad/index.js → os', dependency: '@acme/pad' }),
+      'pad/workflow.js:3:21 ownImport ' + JSON.stringify({ module: 'fs', chain: 'pad/workflow.js → fs' }),
+    ]);
+  });
+
   it('follows a workflow file imported by another workflow file once, from its own entry', async () => {
     const root = pkg('two-workflows', {
       'a/workflow.js': `${WORKFLOW}import * as fs from 'node:fs';\nexport default workflow({ name: 'a', fn: async (i) => (fs ? i : i) });\n`,

@@ -1,7 +1,8 @@
 /**
- * Static module resolution for the validator: relative paths, Node built-ins, and bare specifiers through
+ * Static module resolution for the validator: relative paths, Node built-ins, bare specifiers through
  * `node_modules` (any package manager's layout: hoisted, nested, pnpm symlinks) and `exports`, whose
- * targets are picked by discovery's `resolveEntry` (workflow-bundle conditions first, package rule 12).
+ * targets are picked by discovery's `resolveEntry` (workflow-bundle conditions first, package rule 12), and a
+ * package's own subpath imports (`#lib/x.js` through its package.json `imports`, with the same conditions).
  * Reads only package.json files and checks file existence; never loads code.
  */
 import { isBuiltin } from 'node:module';
@@ -13,6 +14,7 @@ import {
   isTypeScriptFile,
   readPackageJson,
   resolveEntry,
+  resolveImportsTarget,
   resolveModuleFile,
   resolveSpecifier,
   splitBareSpecifier,
@@ -155,6 +157,23 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
     }
   };
 
+  /**
+   * A subpath import (`#lib/x.js`) through the `imports` of the importing file's package, as Node and the workflow
+   * bundler resolve it: a package-relative target as a path inside the package, any other target (a dependency, a
+   * built-in) as if the package's own folder imported it.
+   */
+  const resolveSubpathImport = (fromFile: string, specifier: string): ResolvedImport => {
+    const from = fs.realpath(fromFile) ?? fromFile;
+    const root = packageRootOf(from);
+    const target = root === null ? null : resolveImportsTarget(packageJsonOf(root)?.imports, specifier);
+    if (root === null || target === null) return UNRESOLVED;
+    if (!target.startsWith('./')) return resolveUncached(path.join(root, 'package.json'), target);
+    const full = path.join(root, target);
+    if (!isInside(root, full)) return { kind: 'outside', path: full };
+    const found = tryFile(full, from);
+    return found ? asFile(found) : UNRESOLVED;
+  };
+
   /** A subpath of a dependency, by the one entry resolver of the analysis core (`resolveEntry`). */
   const resolveInPackage = (root: string, subpath: string): ResolvedImport => {
     const entry = resolveEntry(fsys, root, packageJsonOf(root) ?? {}, subpath);
@@ -169,6 +188,7 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
   const bySpecifier = new Map<string, ResolvedImport>();
   const resolveUncached = (fromFile: string, specifier: string): ResolvedImport => {
     if (specifier.startsWith('.') || specifier.startsWith('/')) return resolveRelative(fromFile, specifier);
+    if (specifier.startsWith('#')) return resolveSubpathImport(fromFile, specifier);
     let shared = bySpecifier.get(specifier);
     if (shared === undefined) {
       shared = specifierOnlyAnswer(specifier);
