@@ -3,9 +3,10 @@
  * see. A missing, misspelt or non-boolean expose flag is an error with the fix; zero workflows is an error that says
  * why. `auto` picks package mode only when package.json sets or misspells the flag. Nothing is written anywhere.
  */
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { describe, expect, it } from 'vitest';
+import * as path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import { discover, type Manifest } from '../src/index.js';
 import { memoryFileSystem } from './memfs.js';
 import { EXPOSE, packageJson, tempProject, workflowJs } from './tmp.js';
@@ -86,18 +87,17 @@ describe('zero workflows is an error that says why', () => {
 describe('nothing is written', () => {
   it('package mode on a real directory leaves the OS temp folder as it was (no host project)', async () => {
     const t = tempProject(files(packageJson('p', { ...EXPOSE, ...ENTRY })) as Record<string, string>);
+    // A temp folder of this test's own (other test files write to the shared one meanwhile).
+    const own = mkdtempSync(path.join(tmpdir(), 'skein-discovery-tmp-'));
+    vi.stubEnv('TMPDIR', own);
     try {
-      const before = readdirSync(tmpdir())
-        .filter((n) => !n.startsWith('skein-discovery-'))
-        .sort();
+      expect(tmpdir()).toBe(own);
       const m = await discover(t.root, { mode: 'package', ceiling: t.root });
       expect(m.workflows).toHaveLength(0); // the files above are keyed /p/...: written under <root>/p, nothing at the root
-      expect(
-        readdirSync(tmpdir())
-          .filter((n) => !n.startsWith('skein-discovery-'))
-          .sort(),
-      ).toEqual(before);
+      expect(readdirSync(own)).toEqual([]);
     } finally {
+      vi.unstubAllEnvs();
+      rmSync(own, { recursive: true, force: true });
       t.cleanup();
     }
   });
