@@ -23,8 +23,11 @@ export function isTypeScriptFile(file: string): boolean {
   return /\.[mc]?tsx?$/.test(file);
 }
 
+/** TypeScript's decorators, legacy and standard (a class's `accessor` fields with them). */
+const TS_PLUGINS: ParserPlugin[] = ['typescript', 'decorators-legacy', 'decoratorAutoAccessors'];
+
 function pluginsFor(file: string): ParserPlugin[] {
-  if (isTypeScriptFile(file)) return file.endsWith('.tsx') ? ['typescript', 'jsx', 'decorators-legacy'] : ['typescript', 'decorators-legacy'];
+  if (isTypeScriptFile(file)) return file.endsWith('.tsx') ? [...TS_PLUGINS, 'jsx'] : TS_PLUGINS;
   return file.endsWith('.jsx') ? ['jsx'] : [];
 }
 
@@ -33,17 +36,21 @@ function stripLocation(message: string): string {
 }
 
 /**
- * Parses JavaScript or TypeScript by extension: `.ts`/`.mts`/`.cts`/`.tsx` with the `typescript` (and
- * `decorators-legacy`) plugins, `.cjs`/`.cts` as CommonJS (top-level `return` allowed, as Babel's `commonjs` source type
- * implies; passing `allowReturnOutsideFunction` as well is a Babel error), everything else as an ES module. A leading BOM and
- * CRLF line ends are accepted (positions count lines as editors do). Syntax errors Babel can recover from are
- * returned with the AST; others with no AST. Never throws.
+ * Parses JavaScript or TypeScript by extension: `.ts`/`.mts`/`.cts`/`.tsx` with the `typescript` and decorator
+ * plugins; `.cjs` as CommonJS (top-level `return` allowed, as Babel's `commonjs` source type implies; passing
+ * `allowReturnOutsideFunction` as well is a Babel error); `.cts` as a module when it uses `import`/`export` (which
+ * TypeScript compiles to `require`), else as CommonJS, top-level `return` included; everything else as an ES module. A leading BOM and CRLF line
+ * ends are accepted (positions count lines as editors do). Syntax errors Babel can recover from are returned with
+ * the AST; others with no AST. Never throws.
  */
 export function parseSource(text: string, file: string): ParsedSource {
-  const commonjs = file.endsWith('.cjs') || file.endsWith('.cts');
   try {
     const ast = parse(text, {
-      sourceType: commonjs ? 'commonjs' : 'module',
+      ...(file.endsWith('.cjs')
+        ? { sourceType: 'commonjs' }
+        : file.endsWith('.cts')
+          ? { sourceType: 'unambiguous', allowReturnOutsideFunction: true }
+          : { sourceType: 'module' }),
       sourceFilename: file,
       errorRecovery: true,
       attachComment: false,

@@ -13,6 +13,13 @@ describe('parseSource', () => {
     expect(errors(`${cjs}const n: number = 1;\n`, '/p/lib/util.cts')).toEqual([]);
   });
 
+  it('accepts import and export in .cts (TypeScript compiles them to require), never in .cjs', () => {
+    const esm = "const path = require('node:path');\nimport { step } from '@skein/core';\nexport function helper(s: string) {\n  return path.basename(s);\n}\n";
+    expect(errors(esm, '/p/lib/util.cts')).toEqual([]);
+    expect(parseSource(esm, '/p/lib/util.cts').ast?.program.sourceType).toBe('module');
+    expect(errors('export const a = 1;\n', '/p/lib/util.cjs')).toEqual([`1:1 'import' and 'export' may appear only with 'sourceType: "module"'`]);
+  });
+
   it('parses .js and .mjs as ES modules, where a top-level return is a syntax error', () => {
     expect(errors('export const a = 1;\n', '/p/a.js')).toEqual([]);
     expect(errors('return 1;\n', '/p/a.mjs')).toEqual(["1:1 'return' outside of function"]);
@@ -30,6 +37,7 @@ describe('parseSource', () => {
   it('accepts decorators and enums in TypeScript', () => {
     expect(errors('@sealed\nclass A { @log m() {} }\nenum E { A = 1 }\n', '/p/a.ts')).toEqual([]);
     expect(errors('@sealed\nclass A {}\nconst b: number = <div />;\n', '/p/a.tsx')).toEqual([]);
+    expect(errors("class A {\n  @tracked accessor label = 'x';\n  static accessor count = 0;\n}\n", '/p/a.ts')).toEqual([]);
     expect(errors('\n'.repeat(11) + 'let b = 1;\nlet b = 2;\n', '/p/a.js')).toEqual(["13:5 Identifier 'b' has already been declared"]);
     const late = parseSource('\n'.repeat(11) + 'const x = 1; const = ;\n', '/p/a.js');
     expect(late.errors.map((e) => `${e.position.line}:${e.position.column} ${e.message}`)).toEqual(['12:20 Unexpected token']);
