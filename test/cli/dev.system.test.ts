@@ -19,11 +19,23 @@ describe('skein dev: dev server + worker + API in one command', () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'skein-dev-data-'));
     const [apiPort, temporalPort] = [await freePort(), await freePort()];
     const start = () =>
-      spawnSkein(['dev', 'examples', '--temporal-port', String(temporalPort), '--data-dir', dataDir], { PORT: String(apiPort), TEMPORAL_ADDRESS: '' });
+      spawnSkein(
+        ['dev', 'examples', '--temporal-port', String(temporalPort), '--data-dir', dataDir],
+        { PORT: String(apiPort), TEMPORAL_ADDRESS: '' },
+        { processGroup: true },
+      );
     const stop = async (dev: CliProcess) => {
       const temporalPids = await pidsListeningOn(temporalPort);
       expect(temporalPids.length).toBeGreaterThan(0);
-      dev.child.kill('SIGINT');
+      const workerPids = (await childPids(dev.child.pid!)).filter((pid) => !temporalPids.includes(pid));
+      expect(workerPids).toHaveLength(1);
+      // As a terminal's Ctrl-C does: SIGINT to the whole foreground process group.
+      process.kill(-dev.child.pid!, 'SIGINT');
+      // The dev server is stopped last, by skein dev, not by the terminal's signal: it outlives the worker.
+      while (alive(workerPids[0]!)) {
+        for (const pid of temporalPids) expect(alive(pid), 'the dev server stopped before the worker').toBe(true);
+        await new Promise((r) => setTimeout(r, 20));
+      }
       expect(await dev.exited).toBe(0);
       for (const pid of temporalPids) expect(alive(pid)).toBe(false);
     };
@@ -50,6 +62,20 @@ describe('skein dev: dev server + worker + API in one command', () => {
     }
   }, 240_000);
 });
+
+/** Pids of the live child processes of `parent` (from /proc/<pid>/stat). */
+async function childPids(parent: number): Promise<number[]> {
+  const { readFile, readdir } = await import('node:fs/promises');
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // pid (comm) state ppid …: the command may hold spaces and parentheses, the fields after its last ")" do not.
+    const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(ppid) === parent && state !== 'Z') pids.push(Number(entry));
+  }
+  return pids;
+}
 
 /** Pids of processes listening on a TCP port on loopback (from /proc/net/tcp and /proc/<pid>/fd). */
 async function pidsListeningOn(port: number): Promise<number[]> {

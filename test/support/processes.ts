@@ -15,11 +15,16 @@ export interface CliProcess {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
 }
 
-/** Spawns `node packages/cli/dist/bin.js <args>` from the repository root (or `options.cwd`) with JSON logs. */
-export function spawnSkein(args: string[], env: Record<string, string> = {}, options: { cwd?: string } = {}): CliProcess {
+/**
+ * Spawns `node packages/cli/dist/bin.js <args>` from the repository root (or `options.cwd`) with JSON logs;
+ * `options.processGroup`: as the leader of a process group of its own, as a terminal starts a command (a signal to
+ * `-child.pid` then reaches the group, as a terminal's Ctrl-C does).
+ */
+export function spawnSkein(args: string[], env: Record<string, string> = {}, options: { cwd?: string; processGroup?: boolean } = {}): CliProcess {
   const child = spawn(process.execPath, [path.join(repoRoot, 'packages/cli/dist/bin.js'), ...args], {
     cwd: options.cwd ?? repoRoot,
     env: { ...process.env, SKEIN_LOG_PRETTY: '0', ...env },
+    detached: options.processGroup ?? false,
   });
   let out = '';
   const streams = { stdout: '', stderr: '' };

@@ -23,6 +23,17 @@ export interface DevServerOptions {
   startTimeoutMs?: number;
   /** Server dynamic configuration (`--dynamic-config-value KEY=VALUE`), each value as JSON (`'"1s"'`, `'true'`). */
   dynamicConfig?: Record<string, string>;
+  /**
+   * Start the server in a process group of its own (default false: its parent's). A terminal's Ctrl-C reaches the
+   * whole foreground group at once; a server of its own group is stopped only by its parent (`stop()`), after what
+   * depends on it, as `skein dev` does.
+   */
+  detached?: boolean;
+  /**
+   * Told each server process as soon as it is spawned (before it answers): a caller interrupted while the start is
+   * under way can stop it (`detached` servers are not stopped by the terminal).
+   */
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 /** A running dev server. */
@@ -56,7 +67,8 @@ async function startOnPort(port: number, options: DevServerOptions): Promise<Dev
   for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${value}`);
   if (options.uiPort) args.push('--ui-port', String(options.uiPort));
   else args.push('--headless');
-  const child = spawn(options.binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(options.binary, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached ?? false });
+  options.onSpawn?.(child);
   const recent: string[] = [];
   // The server prints "Server:  <host:port>" once it listens. Until then a health check could reach another
   // server on the same port (this one then fails to bind and exits): never take that for our own.

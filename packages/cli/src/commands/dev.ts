@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { apiSettings, createApiServer, loadApiConfig } from '@skein/api';
 import { loadSettings } from '@skein/settings';
@@ -49,14 +50,22 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
   let watcher: ProjectWatcher | undefined;
   let api: Awaited<ReturnType<typeof createApiServer>> | undefined;
   let metrics: MetricsProxy | undefined;
+  // The own dev server runs in a process group of its own (a terminal's Ctrl-C reaches this process only, which
+  // stops the worker before the engine): it is stopped here, also when the start is interrupted.
+  const servers = new Set<ChildProcess>();
+  const killServers = () => {
+    for (const child of servers) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
   const stopAll = async () => {
     await metrics?.close().catch(() => {});
     await watcher?.close().catch(() => {});
     await api?.close().catch(() => {});
     await reloader?.stop().catch(() => {});
     await engine?.server?.stop();
+    killServers();
   };
-  process.on('exit', () => engine?.server?.process.kill('SIGKILL'));
+  process.on('exit', killServers);
+  onShutdownSignal(stopAll);
   let listen: string | undefined;
   try {
     // Every setting of the worker and the API is checked before anything starts: a malformed one is one line.
@@ -69,6 +78,7 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
       dataDir,
       logger,
       engineLogger: component(base, 'temporal'),
+      onSpawn: (child) => servers.add(child),
     });
     logger.info(`Temporal: ${engine.description}`);
     const address = engine.address;
@@ -129,7 +139,6 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
       };
       logger.info('watching the project: saving a file reloads the worker (--no-watch turns this off)');
     }
-    onShutdownSignal(stopAll);
     const code = await new Promise<number | null>((resolve) => (reloader!.onExit = resolve));
     logger.fatal(`the worker stopped unexpectedly (exit code ${code}); shutting down`);
     await stopAll();

@@ -1,6 +1,7 @@
 /**
- * Runs `stop` once on the first SIGINT or SIGTERM, then exits with its code (0 on success). A second signal
- * while stopping exits at once with code 130. `say` announces the shutdown (default: a line on stderr).
+ * Runs `stop` once on the first SIGINT, SIGTERM or SIGHUP (the terminal closed), then exits with its code (0 on
+ * success). A second signal while stopping exits at once with code 130. `say` announces the shutdown (default: a
+ * line on stderr).
  */
 export function onShutdownSignal(stop: () => Promise<void>, say: (line: string) => void = (line) => process.stderr.write(`\nskein: ${line}\n`)): void {
   let stopping = false;
@@ -18,4 +19,5 @@ export function onShutdownSignal(stop: () => Promise<void>, say: (line: string) 
   };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
+  process.on('SIGHUP', handler);
 }

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -18,6 +19,8 @@ export interface DevEngineOptions {
   logger: Logger;
   /** Receives the dev server's own output (debug level). */
   engineLogger: Logger;
+  /** Told the own server's process as soon as it is spawned (see `startDevServer`'s `onSpawn`). */
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 /** The engine `skein dev` uses: its own dev server, or one it was pointed at. */
@@ -76,6 +79,9 @@ export async function devEngine(options: DevEngineOptions): Promise<DevEngine> {
       port: p,
       uiPort: options.uiPort,
       onOutput: (line) => options.engineLogger.debug(line),
+      // Ctrl-C in the terminal reaches `skein dev` only: it stops the worker first, the engine last.
+      detached: true,
+      ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
     });
   let server: DevServer;
   try {
