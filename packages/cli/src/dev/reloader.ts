@@ -10,7 +10,8 @@ type Ready = Extract<WorkerMessage, { type: 'ready' }>;
  * bundles (through the bundle cache) and registers while the old one keeps serving; once the new one is
  * ready the old one stops gracefully (in-flight runs continue on the new worker: Temporal replays them).
  * A new worker that fails to start (an invalid project: the validator's findings) leaves the old one
- * serving. Reloads never overlap: changes during a reload start one more reload after it.
+ * serving: its workflow code and the modules it imported stay as they were; a step or evaluator it has not run yet
+ * is imported from the file as it is now (on its first call). Reloads never overlap: changes during a reload start one more reload after it.
  */
 export class WorkerReloader {
   private current: WorkerProcess | undefined;
@@ -42,10 +43,10 @@ export class WorkerReloader {
   reload(files: string[]): Promise<void> {
     if (this.stopped) return Promise.resolve();
     if (this.running) {
-      this.queued = [...(this.queued ?? []), ...files];
+      this.queued = [...new Set([...(this.queued ?? []), ...files])];
       return this.running;
     }
-    this.running = this.swap(files).finally(() => {
+    this.running = this.swap([...new Set(files)]).finally(() => {
       this.running = undefined;
       const next = this.queued;
       this.queued = undefined;
@@ -78,7 +79,7 @@ export class WorkerReloader {
     } catch (err) {
       this.logger.error(
         { changed: files },
-        `reload failed after ${what}; still serving the previous version. Fix this and save again:\n${(err as Error).message}`,
+        `reload failed after ${what}; the previous worker keeps serving, but the steps and evaluators it has not run yet load from the files as they are now. Fix this and save again:\n${(err as Error).message}`,
       );
       return;
     }

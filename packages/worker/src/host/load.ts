@@ -105,14 +105,23 @@ function jsonSchema(schema: Schema | undefined): object | null {
  */
 export class ActivityDefinitions {
   private readonly modules = new Map<string, Promise<Record<string, unknown>>>();
+  /** Failed imports per file: the next one asks for `?attempt=<n>` (Node keeps a module that threw under its URL). */
+  private readonly failures = new Map<string, number>();
 
-  /** The module at `file`, imported once. @throws Error naming the file and the cause (a TypeScript hint when that is it). */
+  /**
+   * The module at `file`, imported once; an import that failed is tried again on the next call (the file may have
+   * been fixed meanwhile: `skein dev` keeps a worker serving while an edit is refused).
+   * @throws Error naming the file and the cause (a TypeScript hint when that is it).
+   */
   module(file: string): Promise<Record<string, unknown>> {
     let m = this.modules.get(file);
     if (!m) {
-      m = import(pathToFileURL(file).href).then(
+      const attempt = this.failures.get(file) ?? 0;
+      m = import(`${pathToFileURL(file).href}${attempt > 0 ? `?attempt=${attempt}` : ''}`).then(
         (mod) => mod as Record<string, unknown>,
         (err: unknown) => {
+          this.modules.delete(file);
+          this.failures.set(file, attempt + 1);
           const e = err as Error;
           throw Object.assign(new Error(`Cannot load ${file}: ${describeTypeScriptLoadError(e) ?? e.message.split('\n')[0]}`), { stack: e.stack });
         },
