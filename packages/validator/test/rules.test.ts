@@ -32,7 +32,10 @@ const CASES: Case[] = [
       'steps/import-style hello/workflow.js:8:95',
     ],
   },
-  { rule: 'steps/no-top-level-call', invalid: ['steps/no-top-level-call hello/steps.js:8:1', 'steps/no-top-level-call hello/workflow.js:4:16'] },
+  {
+    rule: 'steps/no-top-level-call',
+    invalid: ['steps/no-top-level-call hello/steps.js:8:1', 'steps/no-top-level-call hello/workflow.js:4:16', 'steps/no-top-level-call hello/workflow.js:8:1'],
+  },
   {
     rule: 'workflow/no-node-modules',
     invalid: [

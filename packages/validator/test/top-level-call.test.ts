@@ -32,3 +32,34 @@ describe('steps/no-top-level-call: definitions in the same file', () => {
     expect(positions(noTopLevelCall, code, { ...STEPS, file: code.startsWith('import type') ? '/pkg/hello/steps.ts' : '/pkg/hello/steps.js' })).toEqual([]);
   });
 });
+
+describe('steps/no-top-level-call: through a function of the module that a top-level statement calls', () => {
+  const WORKFLOW: LintOptions = { role: 'workflow', file: '/pkg/hello/workflow.js', imports: { './steps.js': 'steps' } };
+  const IMPORT = "import { greet } from './steps.js';\n";
+
+  it.each([
+    [`${IMPORT}const warm = () => greet('x');\nwarm();`, ['topLevelCallThrough@3:1']],
+    [`${IMPORT}warm();\nfunction warm() { return greet('x'); }`, ['topLevelCallThrough@2:1']],
+    [`${IMPORT}async function warm() { await greet('x'); }\nawait warm();`, ['topLevelCallThrough@3:7']],
+    [`${IMPORT}const inner = () => greet('x');\nconst outer = () => inner();\nouter();`, ['topLevelCallThrough@4:1']],
+    [`${IMPORT}(() => { greet('x'); })();`, ['topLevelCallThrough@2:1']],
+    [`${IMPORT}const warm = function () { if (ready) greet('x'); };\nexport const ok = warm();`, ['topLevelCallThrough@3:19']],
+  ] as const)('invalid: %s', (code, errors) => {
+    expect(positions(noTopLevelCall, code, WORKFLOW)).toEqual(errors);
+  });
+
+  it.each([
+    // Called inside the workflow's fn only.
+    `${IMPORT}const warm = () => greet('x');\nexport default workflow({ name: 'w', fn: async () => warm() });`,
+    // The step is called later, in a callback, if ever.
+    `${IMPORT}const schedule = () => setTimeout(() => greet('x'), 10);\nschedule();`,
+    `${IMPORT}function later() { return () => greet('x'); }\nexport const run = later();`,
+    // A local of the same name shadows the step.
+    `${IMPORT}const warm = (greet) => greet('x');\nwarm(console.log);`,
+    `${IMPORT}function warm() { const greet = (s) => s; return greet('x'); }\nwarm();`,
+    // A recursive function that never reaches a step.
+    `${IMPORT}function count(n) { return n > 0 ? count(n - 1) : 0; }\ncount(3);`,
+  ])('valid: %s', (code) => {
+    expect(positions(noTopLevelCall, code, WORKFLOW)).toEqual([]);
+  });
+});

@@ -1,10 +1,12 @@
 /**
  * `steps/no-top-level-call` (package rule 9): a step or evaluator is never called while a module is being
  * evaluated. Such a call would run an activity at import time, outside any workflow. Covers steps imported
- * by name (import or destructured `require`) and steps defined in the same file with `step()`/`evaluator()`.
+ * by name (import or destructured `require`) and steps defined in the same file with `step()`/`evaluator()`,
+ * called directly, or through a function of the same module that a top-level statement calls (a declared function,
+ * a top-level `const` holding one, an immediately invoked one), followed through the module's functions it calls.
  */
 import type { Identifier, Node } from '@babel/types';
-import { VISIT_SCOPE } from '@skein/discovery';
+import { VISIT_SCOPE, type Scope } from '@skein/discovery';
 import type { ResolvedImport } from '../../types.js';
 import { createRule } from '../../create-rule.js';
 import { coreBindings, definitionKind, isActivityImport, isModuleTopLevel } from '../util/ast.js';
@@ -18,6 +20,91 @@ const isDefinitionKind = (k: string | null): k is 'step' | 'evaluator' => k === 
 
 const SCOPE = { Program: 'module', CallExpression: 'module' } as const; // a call inside a function is never reported
 
+type FunctionNode = Extract<Node, { type: 'FunctionDeclaration' | 'FunctionExpression' | 'ArrowFunctionExpression' }>;
+
+const isFunctionNode = (node: Node | null | undefined): node is FunctionNode =>
+  node?.type === 'FunctionDeclaration' || node?.type === 'FunctionExpression' || node?.type === 'ArrowFunctionExpression';
+
+/** Nodes whose body runs later than the code around them (or never): a call inside one does not run with it. */
+const DEFERRED = new Set([
+  'FunctionDeclaration',
+  'FunctionExpression',
+  'ArrowFunctionExpression',
+  'ObjectMethod',
+  'ClassMethod',
+  'ClassPrivateMethod',
+  'ClassBody',
+]);
+
+/** Names a function declares anywhere in it (parameters, variables, functions, classes, catch clauses): they may shadow a module binding. */
+function declaredNames(fn: FunctionNode): Set<string> {
+  const names = new Set<string>();
+  const addPattern = (p: Node | null | undefined): void => {
+    if (!p) return;
+    if (p.type === 'Identifier') names.add(p.name);
+    else if (p.type === 'ObjectPattern') for (const q of p.properties) addPattern(q.type === 'RestElement' ? q.argument : (q.value));
+    else if (p.type === 'ArrayPattern') for (const q of p.elements) addPattern(q);
+    else if (p.type === 'AssignmentPattern') addPattern(p.left);
+    else if (p.type === 'RestElement') addPattern(p.argument);
+    else if (p.type === 'TSParameterProperty') addPattern(p.parameter);
+  };
+  for (const param of fn.params) addPattern(param);
+  const visit = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return void node.forEach(visit);
+    const n = node as Node;
+    if (typeof n.type !== 'string') return;
+    if (n.type === 'VariableDeclarator') addPattern(n.id);
+    else if ((n.type === 'FunctionDeclaration' || n.type === 'ClassDeclaration') && n.id) names.add(n.id.name);
+    else if (n.type === 'CatchClause') addPattern(n.param);
+    for (const [key, value] of Object.entries(n)) if (key !== 'loc' && key !== 'extra' && key !== 'leadingComments' && key !== 'trailingComments') visit(value);
+  };
+  visit(fn.body);
+  return names;
+}
+
+/**
+ * The first step or evaluator that calling `fn` calls while it runs: in its own body (not in functions nested in it,
+ * which run later if ever), or in a function of the module it calls there, followed the same way (each once). A
+ * callee is looked up in the module scope, and only when `fn` declares no name like it (so a shadowing local is
+ * never taken for the step). Undefined when there is none.
+ */
+function activityCallIn(
+  fn: FunctionNode,
+  moduleScope: Scope,
+  activityOf: (binding: Identifier) => string | undefined,
+  seen = new Set<Node>(),
+): { name: string; kind: string } | undefined {
+  if (seen.has(fn)) return undefined;
+  seen.add(fn);
+  const shadowed = declaredNames(fn);
+  let found: { name: string; kind: string } | undefined;
+  const visit = (node: unknown): void => {
+    if (found || !node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return void node.forEach(visit);
+    const n = node as Node;
+    if (typeof n.type !== 'string' || DEFERRED.has(n.type)) return;
+    if (n.type === 'CallExpression' && n.callee.type === 'Identifier' && !shadowed.has(n.callee.name)) {
+      const binding = moduleScope.getBinding(n.callee.name);
+      const kind = binding && activityOf(binding.identifier);
+      if (kind !== undefined) return void (found = { name: n.callee.name, kind });
+      const callee = binding && functionOfBinding(binding.path.node);
+      if (callee) found = activityCallIn(callee, moduleScope, activityOf, seen);
+      if (found) return;
+    }
+    for (const [key, value] of Object.entries(n)) if (key !== 'loc' && key !== 'extra' && key !== 'leadingComments' && key !== 'trailingComments') visit(value);
+  };
+  visit(fn.body);
+  return found;
+}
+
+/** The function a module binding holds: a function declaration, or a `const`/`let` initialized with a function. */
+function functionOfBinding(node: Node): FunctionNode | undefined {
+  if (node.type === 'FunctionDeclaration') return node;
+  if (node.type === 'VariableDeclarator' && isFunctionNode(node.init)) return node.init;
+  return undefined;
+}
+
 export const rule = createRule({
   meta: {
     id: 'steps/no-top-level-call',
@@ -27,6 +114,10 @@ export const rule = createRule({
       topLevelCall: {
         message: 'The {{kind}} `{{name}}` is called at module top level; it would run when the module is loaded, outside any workflow.',
         hint: "Call `{{name}}(...)` inside the workflow's `fn` (or inside another function it calls).",
+      },
+      topLevelCallThrough: {
+        message: 'The {{kind}} `{{name}}` is called at module top level through {{through}}; it would run when the module is loaded, outside any workflow.',
+        hint: "Call {{through}} (and so `{{name}}(...)`) inside the workflow's `fn`, not while the module loads.",
       },
     },
   },
@@ -72,11 +163,20 @@ export const rule = createRule({
       },
       CallExpression(path) {
         const callee = path.node.callee;
-        if (callee.type !== 'Identifier' || activityBindings.size === 0) return;
-        const binding = path.scope.getBinding(callee.name);
-        const kind = binding && activityBindings.get(binding.identifier);
-        if (kind === undefined || !isModuleTopLevel(path)) return;
-        context.report({ node: path.node, messageId: 'topLevelCall', data: { kind, name: callee.name } });
+        if (activityBindings.size === 0) return;
+        const activityOf = (id: Identifier) => activityBindings.get(id);
+        if (callee.type === 'Identifier') {
+          const binding = path.scope.getBinding(callee.name);
+          if (!binding || !isModuleTopLevel(path)) return;
+          const kind = activityOf(binding.identifier);
+          if (kind !== undefined) return void context.report({ node: path.node, messageId: 'topLevelCall', data: { kind, name: callee.name } });
+          const fn = functionOfBinding(binding.path.node);
+          const via = fn && activityCallIn(fn, binding.scope, activityOf);
+          if (via) context.report({ node: path.node, messageId: 'topLevelCallThrough', data: { ...via, through: `\`${callee.name}()\`` } });
+        } else if ((callee.type === 'ArrowFunctionExpression' || callee.type === 'FunctionExpression') && isModuleTopLevel(path)) {
+          const via = activityCallIn(callee, path.scope, activityOf);
+          if (via) context.report({ node: path.node, messageId: 'topLevelCallThrough', data: { ...via, through: 'a function called where it is defined' } });
+        }
       },
       [VISIT_SCOPE]: SCOPE,
     };
