@@ -111,7 +111,7 @@ export async function discover(projectRoot: string, options: DiscoverOptions = {
       filesRead: store.filesRead,
     };
   }
-  const manifest = readManifest(fs, root, diagnostics);
+  const manifest = readManifest(fs, root, diagnostics, true);
   const rootPackage = manifest.ok ? toInstalledPackage(root, manifest.json, manifest.text) : undefined;
   const packageMode = options.mode === 'package' || (options.mode === 'auto' && manifest.ok && intendsWorkflowPackage(manifest.json));
   // A project serves every exposed installed package, so it lists them all. In package mode the installed packages

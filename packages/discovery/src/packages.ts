@@ -61,17 +61,18 @@ export function readPackageJson(fs: FileSystem, dir: string): PackageJsonRead {
 }
 
 /**
- * Reads and parses `<dir>/package.json` (`readPackageJson`), reporting `package/missing-manifest` or
- * `package/invalid-json` (with the position of the JSON error). Never throws.
+ * Reads and parses `<dir>/package.json` (`readPackageJson`), reporting `package/missing-manifest` or, for a file
+ * that cannot be read or parsed, `package/invalid-json` (an installed package: skipped), or with `root` (the
+ * validated directory's own) `package/invalid-root-json`, with the position of the JSON error. Never throws.
  */
-export function readManifest(fs: FileSystem, dir: string, diagnostics: Diagnostics): ManifestRead {
+export function readManifest(fs: FileSystem, dir: string, diagnostics: Diagnostics, root = false): ManifestRead {
   const read = readPackageJson(fs, dir);
   if (read.ok) return { ok: true, json: read.json, text: read.text };
   const { file } = read;
-  if (read.problem === 'syntax')
-    diagnostics.report('package/invalid-json', 'syntax', file, jsonErrorPosition(read.text, read.message), { file, reason: read.message });
+  const invalid = root ? 'package/invalid-root-json' : 'package/invalid-json';
+  if (read.problem === 'syntax') diagnostics.report(invalid, 'syntax', file, jsonErrorPosition(read.text, read.message), { file, reason: read.message });
   else if (read.problem === 'missing') diagnostics.report('package/missing-manifest', 'missing', file, undefined, { dir });
-  else diagnostics.report('package/invalid-json', 'unreadable', file, undefined, { file, code: read.code });
+  else diagnostics.report(invalid, 'unreadable', file, undefined, { file, code: read.code });
   return { ok: false };
 }
 

@@ -47,6 +47,17 @@ export const RULES = {
       syntax: { message: '{{file}} is not valid JSON ({{reason}}); the package is skipped.', hint: 'Fix the JSON syntax (no trailing commas or comments).' },
     },
   },
+  'package/invalid-root-json': {
+    severity: 'error',
+    docs: { description: "The validated project's or package's own package.json cannot be read or parsed: Node cannot load its modules.", packageRule: 4 },
+    messages: {
+      unreadable: { message: 'Cannot read {{file}} ({{code}}): no module of this project can be loaded.', hint: 'Check the file permissions.' },
+      syntax: {
+        message: '{{file}} is not valid JSON ({{reason}}): Node cannot load any module of this project, nor the worker bundle its workflows.',
+        hint: 'Fix the JSON syntax (no trailing commas or comments).',
+      },
+    },
+  },
   'package/missing-manifest': {
     severity: 'warning',
     docs: { description: 'A directory in node_modules (or the project root) has no package.json.', packageRule: 4 },

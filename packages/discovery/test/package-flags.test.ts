@@ -72,6 +72,18 @@ describe('readManifest', () => {
     for (const text of ['[]', 'null', '"p"', '3']) expect(read({ '/p/package.json': text }).findings).toEqual(['package/invalid-json warning 1:1']);
     expect(read({ '/p/package.json': '{\n  "name": "p",\n}' }).findings).toEqual(['package/invalid-json warning 3:1']);
   });
+
+  it('reports the validated directory’s own broken package.json as an error: nothing of it can load', async () => {
+    const diagnostics = new Diagnostics();
+    expect(readManifest(memoryFileSystem({ '/p/package.json': '{\n  "name": "p",\n}' }), '/p', diagnostics, true)).toEqual({ ok: false });
+    expect(diagnostics.sorted().map((d) => `${d.ruleId} ${d.severity} ${d.line}:${d.column}`)).toEqual(['package/invalid-root-json error 3:1']);
+    const m = await discover('/p', {
+      fs: memoryFileSystem({ '/p/package.json': '{ "name": "p", "type": "module", }', '/p/a/workflow.js': workflowJs('a') }),
+      ceiling: '/p',
+    });
+    expect(m.diagnostics.map((d) => `${d.ruleId} ${d.severity}`)).toContain('package/invalid-root-json error');
+    expect(m.diagnostics.find((d) => d.ruleId === 'package/invalid-root-json')!.message).toMatch(/Node cannot load any module of this project/);
+  });
 });
 
 describe('installed packages', () => {
