@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -67,6 +69,31 @@ describe('TypeScript in the worker process (Node type stripping + resolve hook)'
       try { await import('./src/bad/imports-enum.ts'); return null; } catch (e) { return describeTypeScriptLoadError(e); }`)) as string;
     expect(out.startsWith(`${path.join(src, 'bad/enum.ts')}:3:1: TypeScript enum is not supported in strip-only mode.`)).toBe(true);
     expect(out).toContain('"erasableSyntaxOnly": true');
+  });
+
+  it('places an error thrown while a module loads in the project’s code: the module’s own line, or a helper’s', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'skein-load-error-'));
+    try {
+      const files = {
+        'throws.ts': 'const config: any = {};\nexport const value = config.a!.b;\n',
+        'helper.mjs': 'export function read(c) {\n  return c.missing.value;\n}\n',
+        'uses-helper.mjs': "import { read } from './helper.mjs';\nexport const value = read({});\n",
+      };
+      for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
+      const out = (await inNode(`
+        const { loadErrorLocation } = await import(${JSON.stringify(errorModule)});
+        const places = [];
+        for (const name of ['throws.ts', 'uses-helper.mjs']) {
+          try { await import(${JSON.stringify(pathToFileURL(dir).href)} + '/' + name); } catch (e) { places.push(loadErrorLocation(e)); }
+        }
+        return places;`)) as unknown[];
+      expect(out).toEqual([
+        { file: path.join(dir, 'throws.ts'), line: 2, column: 32 },
+        { file: path.join(dir, 'helper.mjs'), line: 2, column: 20 },
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('prefers an existing .js file over its .ts namesake, as TypeScript resolves them', async () => {

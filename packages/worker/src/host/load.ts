@@ -9,7 +9,7 @@ import { FactsCache, type FactsEntry } from '../cache/facts-cache.js';
 import { closureOf, recordModuleGraph, type ModuleGraph } from '../cache/module-graph.js';
 import { toolFingerprint } from '../cache/tool-fingerprint.js';
 import { WorkerStartupError } from '../check/errors.js';
-import { describeTypeScriptLoadError } from './typescript/load-error.js';
+import { describeTypeScriptLoadError, loadErrorLocation } from './typescript/load-error.js';
 
 /** What the worker needs to know of a workflow's definition beyond what discovery read (JSON Schemas from its zod schemas). */
 export interface WorkflowFacts {
@@ -123,7 +123,9 @@ export class ActivityDefinitions {
           this.modules.delete(file);
           this.failures.set(file, attempt + 1);
           const e = err as Error;
-          throw Object.assign(new Error(`Cannot load ${file}: ${describeTypeScriptLoadError(e) ?? e.message.split('\n')[0]}`), { stack: e.stack });
+          const where = loadErrorLocation(e);
+          const detail = describeTypeScriptLoadError(e) ?? `${e.message.split('\n')[0]}${where ? ` (at ${where.file}:${where.line}:${where.column})` : ''}`;
+          throw Object.assign(new Error(`Cannot load ${file}: ${detail}`), { stack: e.stack });
         },
       );
       this.modules.set(file, m);

@@ -1,6 +1,7 @@
 /**
- * Startup errors for project modules Node cannot load as TypeScript (issue "TypeScript at run time": type-only
- * syntax Node cannot strip gets a clear error naming file and line). Self-contained (Node built-ins only).
+ * Errors of project modules that fail to load, as one line naming file, line and column: TypeScript Node cannot
+ * run by stripping types (with what to do), and a module that throws while it loads, at the place in the project's
+ * code where it happened. Self-contained (Node built-ins only).
  */
 import { fileURLToPath } from 'node:url';
 
@@ -44,4 +45,26 @@ export function describeTypeScriptLoadError(err: unknown): string | undefined {
   const where = locate(e.stack ?? '');
   const message = e.message.split('\n')[0]!.replace(/\.$/, '');
   return `${where ? `${where.file}:${where.line}:${where.column}: ` : ''}${message}. ${ADVICE[code]}`;
+}
+
+/** A stack frame's place: `at f (/abs/x.ts:4:25)`, `at file:///abs/x.ts:4:25`. */
+const FRAME = /^\s*at (?:.*? \()?((?:file:\/\/)?\/[^()]*?):(\d+):(\d+)\)?$/;
+
+/**
+ * Where in the project's code a module failed to load: Node's `file:///…:<line>` stack header (TypeScript it cannot
+ * strip), else the first stack frame in a file outside `node_modules` (a module that threw while it loaded).
+ * Undefined when the stack names no such place: Node keeps a JavaScript syntax error's place out of the error's
+ * stack (the validator reports those, with their place, before anything loads).
+ */
+export function loadErrorLocation(err: unknown): { file: string; line: number; column: number } | undefined {
+  const stack = (err as { stack?: unknown } | null)?.stack;
+  if (typeof stack !== 'string') return undefined;
+  const header = locate(stack);
+  if (header) return header;
+  for (const line of stack.split('\n')) {
+    const m = FRAME.exec(line);
+    if (!m || m[1]!.includes('/node_modules/')) continue;
+    return { file: m[1]!.startsWith('file://') ? fileURLToPath(m[1]!) : m[1]!, line: Number(m[2]), column: Number(m[3]) };
+  }
+  return undefined;
 }
