@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -75,21 +75,29 @@ describe('TypeScript in the worker process (Node type stripping + resolve hook)'
     const dir = await mkdtemp(path.join(tmpdir(), 'skein-load-error-'));
     try {
       const files = {
+        'package.json': '{ "name": "p", "type": "module" }',
         'throws.ts': 'const config: any = {};\nexport const value = config.a!.b;\n',
         'helper.mjs': 'export function read(c) {\n  return c.missing.value;\n}\n',
         'uses-helper.mjs': "import { read } from './helper.mjs';\nexport const value = read({});\n",
+        // A dependency's frame comes first; the place named is the package's own call.
+        'node_modules/dep/package.json': '{ "name": "dep", "type": "module", "main": "index.js" }',
+        'node_modules/dep/index.js': 'export function check(v) {\n  if (!v) throw new Error("no value");\n}\n',
+        'uses-dep.mjs': "import { check } from 'dep';\n\ncheck(undefined);\n",
       };
+      await mkdir(path.join(dir, 'node_modules/dep'), { recursive: true });
       for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
       const out = (await inNode(`
         const { loadErrorLocation } = await import(${JSON.stringify(errorModule)});
         const places = [];
-        for (const name of ['throws.ts', 'uses-helper.mjs']) {
-          try { await import(${JSON.stringify(pathToFileURL(dir).href)} + '/' + name); } catch (e) { places.push(loadErrorLocation(e)); }
+        for (const name of ['throws.ts', 'uses-helper.mjs', 'uses-dep.mjs']) {
+          const file = ${JSON.stringify(dir)} + '/' + name;
+          try { await import(${JSON.stringify(pathToFileURL(dir).href)} + '/' + name); } catch (e) { places.push(loadErrorLocation(e, file)); }
         }
         return places;`)) as unknown[];
       expect(out).toEqual([
         { file: path.join(dir, 'throws.ts'), line: 2, column: 32 },
         { file: path.join(dir, 'helper.mjs'), line: 2, column: 20 },
+        { file: path.join(dir, 'uses-dep.mjs'), line: 3, column: 1 },
       ]);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -123,7 +123,7 @@ export class ActivityDefinitions {
           this.modules.delete(file);
           this.failures.set(file, attempt + 1);
           const e = err as Error;
-          const where = loadErrorLocation(e);
+          const where = loadErrorLocation(e, file);
           const detail = describeTypeScriptLoadError(e) ?? `${e.message.split('\n')[0]}${where ? ` (at ${where.file}:${where.line}:${where.column})` : ''}`;
           throw Object.assign(new Error(`Cannot load ${file}: ${detail}`), { stack: e.stack });
         },

@@ -3,6 +3,8 @@
  * run by stripping types (with what to do), and a module that throws while it loads, at the place in the project's
  * code where it happened. Self-contained (Node built-ins only).
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Node's codes for TypeScript it cannot run by stripping types. */
@@ -50,21 +52,35 @@ export function describeTypeScriptLoadError(err: unknown): string | undefined {
 /** A stack frame's place: `at f (/abs/x.ts:4:25)`, `at file:///abs/x.ts:4:25`. */
 const FRAME = /^\s*at (?:.*? \()?((?:file:\/\/)?\/[^()]*?):(\d+):(\d+)\)?$/;
 
+/** The folder of the package.json nearest above `file` (its own folder when there is none). */
+function packageRootOf(file: string): string {
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) return path.dirname(file);
+  }
+}
+
 /**
- * Where in the project's code a module failed to load: Node's `file:///…:<line>` stack header (TypeScript it cannot
- * strip), else the first stack frame in a file outside `node_modules` (a module that threw while it loaded).
- * Undefined when the stack names no such place: Node keeps a JavaScript syntax error's place out of the error's
- * stack (the validator reports those, with their place, before anything loads).
+ * Where in its package's own code the module `file` failed to load: Node's `file:///…:<line>` stack header
+ * (TypeScript it cannot strip), else the first stack frame in a file of the package `file` belongs to (the nearest
+ * package.json above it), outside its `node_modules`: the module's own line, or that of a helper of the package it
+ * called; never a line of Skein's or a dependency's code. Undefined when the stack names no such place: Node keeps a
+ * JavaScript syntax error's place out of the error's stack (the validator reports those, with their place, before
+ * anything loads).
  */
-export function loadErrorLocation(err: unknown): { file: string; line: number; column: number } | undefined {
+export function loadErrorLocation(err: unknown, file: string): { file: string; line: number; column: number } | undefined {
   const stack = (err as { stack?: unknown } | null)?.stack;
   if (typeof stack !== 'string') return undefined;
   const header = locate(stack);
   if (header) return header;
+  const root = packageRootOf(file);
   for (const line of stack.split('\n')) {
     const m = FRAME.exec(line);
-    if (!m || m[1]!.includes('/node_modules/')) continue;
-    return { file: m[1]!.startsWith('file://') ? fileURLToPath(m[1]!) : m[1]!, line: Number(m[2]), column: Number(m[3]) };
+    if (!m) continue;
+    const at = m[1]!.startsWith('file://') ? fileURLToPath(m[1]!) : m[1]!;
+    const inside = path.relative(root, at);
+    if (inside.startsWith('..') || path.isAbsolute(inside) || inside.split(path.sep).includes('node_modules')) continue;
+    return { file: at, line: Number(m[2]), column: Number(m[3]) };
   }
   return undefined;
 }
