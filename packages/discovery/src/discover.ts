@@ -69,6 +69,8 @@ interface SourceResult {
   shared: SharedSource;
   /** Why there are none, when there are none (for `conventions/no-workflows`). */
   convention: { workflowFiles: number };
+  /** The package's entry could not be resolved (`entry/not-found` says so, and why none of its workflows is served). */
+  entryUnresolved?: true;
 }
 
 /**
@@ -151,7 +153,8 @@ export async function discover(projectRoot: string, options: DiscoverOptions = {
     sources.map((s) => s.shared),
     diagnostics,
   );
-  if (workflows.length === 0) reportNoWorkflows(run, root, packageMode, sources);
+  // A package whose entry cannot be resolved serves nothing: `entry/not-found` is the one finding of that.
+  if (workflows.length === 0 && !(packageMode && sources.some((s) => s.entryUnresolved))) reportNoWorkflows(run, root, packageMode, sources);
   const packages: PackageRef[] = (packageMode ? [] : exposed).map(({ name, version, root: r }) => ({ name, version, root: r }));
   return {
     root,
@@ -294,8 +297,11 @@ function discoverPackage(run: Run, pkg: InstalledPackage, facts: PackageFacts): 
   const shared = { package: ref, activities: sharedActivities(run.fs, run.store, sharedFolders, run.diagnostics) };
   if (!entry.ok) {
     const key = pkg.json.exports !== undefined ? 'exports' : 'main';
-    run.diagnostics.report('entry/not-found', 'unresolved', pkg.manifest, keyPosition(pkg.text, key), { name: pkg.name, reason: entry.reason });
-    return { workflows: [], shared, convention: { workflowFiles: workflowFiles.length } };
+    const at = keyPosition(pkg.text, key);
+    if (entry.unbuilt !== undefined)
+      run.diagnostics.report('entry/not-found', 'unbuilt', pkg.manifest, at, { name: pkg.name, reason: entry.reason, folder: entry.unbuilt });
+    else run.diagnostics.report('entry/not-found', 'unresolved', pkg.manifest, at, { name: pkg.name, reason: entry.reason });
+    return { workflows: [], shared, convention: { workflowFiles: workflowFiles.length }, entryUnresolved: true };
   }
   return { workflows: packageWorkflows(run, pkg, ref, entry.file, workflowFiles), shared, convention: { workflowFiles: workflowFiles.length } };
 }

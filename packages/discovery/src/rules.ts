@@ -71,6 +71,10 @@ export const RULES = {
         message: '{{name}} exposes workflows but its entry point cannot be resolved: {{reason}}.',
         hint: 'Point "exports" (or "main") at an ES module that re-exports the workflows, e.g. "exports": { ".": "./index.js" }.',
       },
+      unbuilt: {
+        message: '{{name}} exposes workflows but its entry point cannot be resolved: {{reason}}; the package looks not built yet.',
+        hint: 'Build it first (its build script, for example `npm run build`), then validate: a package is judged as it is published, from {{folder}}/.',
+      },
     },
   },
   'reexport/commonjs': {

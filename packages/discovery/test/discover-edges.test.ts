@@ -49,17 +49,21 @@ describe('package mode', () => {
     expect(m.workflows.map((w) => `${w.name} ${w.package?.name}`)).toEqual(['greet p']);
   });
 
-  it('an entry that does not resolve is entry/not-found at the key that names it ("main" or "exports")', async () => {
+  it('an entry that does not resolve is entry/not-found at the key that names it ("main" or "exports"), its one finding', async () => {
     const pkg = (extra: Record<string, unknown>) => ({
       '/p/package.json': JSON.stringify({ name: 'p', version: '1.0.0', ...EXPOSE, ...extra }, null, 2),
       '/p/greet/workflow.js': workflowJs('greet'),
     });
     const main = await run(pkg({ main: './gone.js' }));
-    expect(briefs(main)).toEqual(['conventions/no-workflows package.json:1:1', 'entry/not-found package.json:9:3']);
+    expect(briefs(main)).toEqual(['entry/not-found package.json:9:3']);
     expect(main.workflows).toEqual([]);
     const exp = await run(pkg({ exports: './gone.js' }));
-    expect(briefs(exp)).toEqual(['conventions/no-workflows package.json:1:1', 'entry/not-found package.json:9:3']);
-    expect(exp.diagnostics[0]!.message).toMatch(/its 1 workflow file\(s\) are not reachable/);
+    expect(briefs(exp)).toEqual(['entry/not-found package.json:9:3']);
+    expect(exp.diagnostics[0]!.messageId).toBe('unresolved');
+    // Its target in a top folder that does not exist: the package is not built yet, and the hint says to build it.
+    const unbuilt = await run(pkg({ exports: { '.': { import: './dist/index.js' } } }));
+    expect(unbuilt.diagnostics.map((d) => [d.ruleId, d.messageId])).toEqual([['entry/not-found', 'unbuilt']]);
+    expect(unbuilt.diagnostics[0]!.hint).toMatch(/^Build it first .* from dist\/\.$/);
   });
 
   it('registers the first definition of a workflow file only, and a workflow re-exported twice once', async () => {

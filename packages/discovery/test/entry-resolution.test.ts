@@ -88,7 +88,13 @@ describe('resolveEntry', () => {
     ['main pointing nowhere', { main: 'gone' }, '.', '"main" points at gone, which does not exist'],
     ['no main and no index.js', {}, '.', 'neither "exports" nor "main" is set and index.js does not exist'],
     ['exports pointing nowhere', { exports: './gone.js' }, '.', '"exports" points at ./gone.js, which does not exist'],
-    ['exports pointing at a folder', { exports: './sub' }, '.', '"exports" points at ./sub, which does not exist'],
+    ['exports pointing at a folder', { exports: './sub' }, '.', '"exports" points at ./sub, a folder: a target names a file'],
+    [
+      'exports pointing outside the package',
+      { exports: { '.': '../q/other.js' } },
+      '.',
+      '"exports" maps "." to ../q/other.js, which is not a path inside the package (a target starts with "./")',
+    ],
     [
       'a subpath exports does not list',
       { exports: { '.': './index.js' } },
@@ -98,6 +104,15 @@ describe('resolveEntry', () => {
     ['a missing subpath without exports', {}, './nope.js', './nope.js does not exist'],
   ])('%s', (_what, pkg, subpath, reason) => {
     expect(resolveEntry(fs, subpath === './nope.js' || reason.startsWith('neither') ? '/q' : '/p', pkg, subpath)).toEqual({ ok: false, reason });
+  });
+
+  it('says when a target lies in a top folder that does not exist: a package not built yet', () => {
+    expect(resolveEntry(fs, '/p', { exports: { '.': { import: './dist/index.js' } } })).toEqual({
+      ok: false,
+      reason: '"exports" points at ./dist/index.js, which does not exist (nor does dist/)',
+      unbuilt: 'dist',
+    });
+    expect(resolveEntry(fs, '/p', { main: 'sub/gone.js' })).toEqual({ ok: false, reason: '"main" points at sub/gone.js, which does not exist' });
   });
 
   it('reads module before main, and main when module names no file', () => {
