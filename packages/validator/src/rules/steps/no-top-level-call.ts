@@ -42,7 +42,7 @@ function declaredNames(fn: FunctionNode): Set<string> {
   const addPattern = (p: Node | null | undefined): void => {
     if (!p) return;
     if (p.type === 'Identifier') names.add(p.name);
-    else if (p.type === 'ObjectPattern') for (const q of p.properties) addPattern(q.type === 'RestElement' ? q.argument : (q.value));
+    else if (p.type === 'ObjectPattern') for (const q of p.properties) addPattern(q.type === 'RestElement' ? q.argument : q.value);
     else if (p.type === 'ArrayPattern') for (const q of p.elements) addPattern(q);
     else if (p.type === 'AssignmentPattern') addPattern(p.left);
     else if (p.type === 'RestElement') addPattern(p.argument);
