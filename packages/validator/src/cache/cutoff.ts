@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { classifyFile, confineFileSystem, createSession, nodeFileSystem, type FileRecord } from '@skein/discovery';
 import { FileLinter } from '../engine/file-linter.js';
 import { createResolver } from '../graph/resolve.js';
-import { fileRules } from '../rules/index.js';
+import { fileRules } from '../rules/file-rules.js';
 import { recordDigest, type Snapshot } from './file-cache.js';
 import { sha1 } from '@skein/discovery/observations';
 

@@ -1,37 +1,23 @@
 /**
- * The rule registry: every rule the validator runs, and the metadata of the findings its engine reports
- * directly (syntax errors, oversize files, unreadable files, paths leaving the package).
+ * The rule registry: every rule the validator runs (the file rules listed in file-rules.ts), and the metadata of
+ * the findings its engine reports directly (syntax errors, oversize files, unreadable files, paths leaving the
+ * package).
  */
 import { CORE_RULE_METAS } from '@skein/discovery';
-import type { FileRule, ProjectRule, RuleMeta } from '../types.js';
+import type { ProjectRule, RuleMeta } from '../types.js';
+import { fileRules } from './file-rules.js';
 import { rule as sharedFolderName } from './definitions/shared-folder-name.js';
 import { meta as outsidePackage } from './fs/outside-package.js';
-import { rule as misplacedDefinition } from './conventions/misplaced-definition.js';
 import { rule as corePeerDependency } from './packaging/core-peer-dependency.js';
 import { rule as javascriptSources } from './packaging/javascript-sources.js';
 import { rule as seedSettingsKey } from './packaging/seed-settings-key.js';
 import { rule as typeDeclarations } from './packaging/type-declarations.js';
 import { rule as zodPeerDependency } from './packaging/zod-peer-dependency.js';
-import { rule as importStyle } from './steps/import-style.js';
-import { rule as namedExportsOnly } from './steps/named-exports-only.js';
-import { rule as noTopLevelCall } from './steps/no-top-level-call.js';
-import { rule as declaredSchedules } from './workflow/declared-schedules.js';
-import { rule as noNodeGlobals } from './workflow/no-node-globals.js';
 import { rule as noNodeModules } from './workflow/no-node-modules.js';
-import { rule as noNondeterministicApis } from './workflow/no-nondeterministic-apis.js';
 import { rule as incompatibleChange } from './versioning/incompatible-change.js';
 import { rule as unprovableChange } from './versioning/unprovable-change.js';
 
-/** Rules whose visitors run in each file's single traversal. */
-export const fileRules: readonly FileRule[] = [
-  misplacedDefinition,
-  namedExportsOnly,
-  importStyle,
-  noTopLevelCall,
-  noNodeGlobals,
-  noNondeterministicApis,
-  declaredSchedules,
-];
+export { fileRules } from './file-rules.js';
 
 /** Rules over the manifest, the packages and the module graph. */
 export const projectRules: readonly ProjectRule[] = [
