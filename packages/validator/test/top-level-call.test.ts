@@ -59,6 +59,12 @@ describe('steps/no-top-level-call: through a function of the module that a top-l
     `${IMPORT}function warm() { const greet = (s) => s; return greet('x'); }\nwarm();`,
     // A recursive function that never reaches a step.
     `${IMPORT}function count(n) { return n > 0 ? count(n - 1) : 0; }\ncount(3);`,
+    // A generator's body runs when it is iterated.
+    `${IMPORT}function* steps() { yield greet('x'); }\nexport const sequence = steps();`,
+    // A let may hold another function by the time it is called.
+    `${IMPORT}let warm = () => greet('x');\nwarm = () => 0;\nwarm();`,
+    // A named function expression's own name is itself, not the step.
+    `${IMPORT}(function greet(n) { if (n > 0) greet(n - 1); })(1);`,
   ])('valid: %s', (code) => {
     expect(positions(noTopLevelCall, code, WORKFLOW)).toEqual([]);
   });

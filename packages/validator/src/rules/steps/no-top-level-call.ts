@@ -6,7 +6,7 @@
  * a top-level `const` holding one, an immediately invoked one), followed through the module's functions it calls.
  */
 import type { Identifier, Node } from '@babel/types';
-import { VISIT_SCOPE, type Scope } from '@skein/discovery';
+import { VISIT_SCOPE, type Binding, type Scope } from '@skein/discovery';
 import type { ResolvedImport } from '../../types.js';
 import { createRule } from '../../create-rule.js';
 import { coreBindings, definitionKind, isActivityImport, isModuleTopLevel } from '../util/ast.js';
@@ -75,9 +75,12 @@ function activityCallIn(
   activityOf: (binding: Identifier) => string | undefined,
   seen = new Set<Node>(),
 ): { name: string; kind: string } | undefined {
-  if (seen.has(fn)) return undefined;
+  // A generator's body runs when it is iterated, not when it is called.
+  if (seen.has(fn) || fn.generator) return undefined;
   seen.add(fn);
   const shadowed = declaredNames(fn);
+  // A named function expression's own name is the function inside it.
+  if (fn.type === 'FunctionExpression' && fn.id) shadowed.add(fn.id.name);
   let found: { name: string; kind: string } | undefined;
   const visit = (node: unknown): void => {
     if (found || !node || typeof node !== 'object') return;
@@ -88,7 +91,7 @@ function activityCallIn(
       const binding = moduleScope.getBinding(n.callee.name);
       const kind = binding && activityOf(binding.identifier);
       if (kind !== undefined) return void (found = { name: n.callee.name, kind });
-      const callee = binding && functionOfBinding(binding.path.node);
+      const callee = binding && functionOfBinding(binding);
       if (callee) found = activityCallIn(callee, moduleScope, activityOf, seen);
       if (found) return;
     }
@@ -98,10 +101,14 @@ function activityCallIn(
   return found;
 }
 
-/** The function a module binding holds: a function declaration, or a `const`/`let` initialized with a function. */
-function functionOfBinding(node: Node): FunctionNode | undefined {
+/**
+ * The function a binding holds for sure: a function declaration, or a `const` initialized with a function (a `let`
+ * or `var` may hold another function by the time it is called).
+ */
+function functionOfBinding(binding: Binding): FunctionNode | undefined {
+  const node = binding.path.node;
   if (node.type === 'FunctionDeclaration') return node;
-  if (node.type === 'VariableDeclarator' && isFunctionNode(node.init)) return node.init;
+  if (binding.kind === 'const' && node.type === 'VariableDeclarator' && isFunctionNode(node.init)) return node.init;
   return undefined;
 }
 
@@ -170,7 +177,7 @@ export const rule = createRule({
           if (!binding || !isModuleTopLevel(path)) return;
           const kind = activityOf(binding.identifier);
           if (kind !== undefined) return void context.report({ node: path.node, messageId: 'topLevelCall', data: { kind, name: callee.name } });
-          const fn = functionOfBinding(binding.path.node);
+          const fn = functionOfBinding(binding);
           const via = fn && activityCallIn(fn, binding.scope, activityOf);
           if (via) context.report({ node: path.node, messageId: 'topLevelCallThrough', data: { ...via, through: `\`${callee.name}()\`` } });
         } else if ((callee.type === 'ArrowFunctionExpression' || callee.type === 'FunctionExpression') && isModuleTopLevel(path)) {
