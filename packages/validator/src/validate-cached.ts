@@ -18,8 +18,10 @@ import {
   appendCacheDelta,
   cacheKey,
   DELTA_LIMIT_BYTES,
+  CorruptedCacheError,
   foreignCacheWarning,
   intactLine,
+  mergeOverrides,
   keyOptions,
   parseSnapshot,
   readCacheFile,
@@ -68,10 +70,15 @@ export async function validateWithCache(
         return answered.report;
       }
     } catch (error) {
-      // A cache file that is valid JSON but not what a writer of this version wrote (edited by hand, or by a bug):
-      // one warning, and the analysis writes a new one; the report never depends on the cache.
-      options.cache.onWarning?.(foreignCacheWarning(options.cache.file, (error as Error).message));
-      rmSync(options.cache.file, { force: true });
+      if (!(error instanceof CorruptedCacheError)) throw error;
+      // A cache file that is valid JSON but not what its writer wrote (edited by hand, damaged): one warning, and the
+      // analysis writes a new one; the report never depends on the cache.
+      options.cache.onWarning?.(foreignCacheWarning(options.cache.file, error.message));
+      try {
+        rmSync(options.cache.file, { force: true });
+      } catch {
+        // The full analysis replaces it, or warns that it cannot.
+      }
     }
   }
   if (!analysisLoaded) options.beforeAnalysis?.();
@@ -85,7 +92,8 @@ export async function validateWithCache(
  * Steps 1 and 2 of `validateWithCache`: the stored report, when the file system gives every answer it stands on
  * again, or after re-deriving the changed sources (which loads the analysis: `loading` is called first).
  * @returns the report, the answers it stands on and which path answered; undefined when a full analysis is needed
- * @throws Error when the cache file is corrupted (a line whose digest differs, a snapshot that cannot be used)
+ * @throws CorruptedCacheError when the snapshot line is not the one its writer wrote (by its digest); whatever the
+ * re-derivation throws
  */
 async function fastPath(
   realRoot: string,
@@ -98,7 +106,7 @@ async function fastPath(
   const read = readCacheFile(file);
   if (!('header' in read) || read.header.key !== cacheKey({ version: VERSION, options: keyOptions(options, maxFileBytes, mode), root: realRoot }))
     return undefined;
-  if (!intactLine(read.snapshot, read.header.digests[0])) throw new Error('its snapshot line is not the one its writer wrote');
+  if (!intactLine(read.snapshot, read.header.digests[0])) throw new CorruptedCacheError('its snapshot line is not the one its writer wrote');
   const snapshot = parseSnapshot(read);
   if (!snapshot) return undefined;
   const check = checkObservations(snapshot.observations, (p) => Object.hasOwn(snapshot.files, p));
@@ -120,9 +128,7 @@ async function fastPath(
     error = appendCacheDelta(file, { base: read.header.base, overrides: check.changed, extra: records });
   } else {
     // The file whole again, its deltas and this one merged into one.
-    const overrides = new Map(read.overrides.map((o) => [o[1], o]));
-    for (const o of check.changed) overrides.set(o[1], o);
-    const merged: CacheDelta = { base: read.header.base, overrides: [...overrides.values()], extra: { ...read.extra, ...records } };
+    const merged: CacheDelta = { base: read.header.base, overrides: mergeOverrides(read.overrides, check.changed), extra: { ...read.extra, ...records } };
     error = writeCacheFile(file, read.header, read.snapshot, read.records, merged);
   }
   if (error) options.cache.onWarning?.(`cannot write the cache file ${file} (${error.message}); the next run validates without it`);

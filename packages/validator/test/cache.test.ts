@@ -6,6 +6,7 @@
  * JSON renderings, must equal a fresh validation without the cache of the same tree. The cache's own contract
  * (invalidation, a corrupted or foreign file, atomic writes, where the file goes) has tests of its own below.
  */
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -364,14 +365,21 @@ describe('the fast path’s deltas', () => {
     expect(JSON.stringify(await run())).toBe(expected);
     expect(via).toEqual(['validated', 'rederived', 'stored']);
 
-    // The same delta under another base, one of this base whose answers are not answers, then half of the delta (a
-    // process killed while appending): all skipped, so the edited file is derived again, and the delta that run
-    // appends after the cut line is read.
+    // The same delta under another base, the delta edited into other valid JSON (its digest no longer holds), one
+    // of this base whose answers are not answers, then half of the delta (a process killed while appending): all
+    // skipped, so the edited file is derived again, and the delta that run appends after the cut line is read.
     const line = after.subarray(written.length).toString('utf8');
-    const foreign = line.replace(/"base":"[0-9a-f]+"/, '"base":"000000000000"');
-    expect(foreign).not.toBe(line);
-    const malformed = `\n${JSON.stringify({ base: read.header.base, overrides: [null, 7], extra: {} })}\n`;
-    fs.writeFileSync(file, Buffer.concat([written, Buffer.from(foreign), Buffer.from(malformed), Buffer.from(line.slice(0, Math.floor(line.length / 2)))]));
+    const json = line.trim().slice(41);
+    const signed = (text: string) => `\n${createHash('sha1').update(text).digest('hex')} ${text}\n`;
+    expect(line).toBe(signed(json));
+    const foreign = signed(json.replace(/"base":"[0-9a-f]+"/, '"base":"000000000000"'));
+    const edited = line.replace(/"E:[A-Z]+"|"[0-9a-f]{40}"(?=,\d)/, '"0000000000000000000000000000000000000000"');
+    expect(edited).not.toBe(line);
+    const malformed = signed(JSON.stringify({ base: read.header.base, overrides: [null, 7], extra: {} }));
+    fs.writeFileSync(
+      file,
+      Buffer.concat([written, ...[foreign, edited, malformed, line.slice(0, Math.floor(line.length / 2))].map((part) => Buffer.from(part))]),
+    );
     expect(JSON.stringify(await run())).toBe(expected);
     expect(JSON.stringify(await run())).toBe(expected);
     expect(via.slice(3)).toEqual(['rederived', 'stored']);
@@ -389,7 +397,8 @@ describe('the fast path’s deltas', () => {
     if (!('header' in first)) throw new Error('no cache file');
     // A delta of this base holding a record of the steps file larger than the limit.
     const big = { base: first.header.base, overrides: [], extra: { [fs.realpathSync(steps)]: { hash: 'x'.repeat(DELTA_LIMIT_BYTES) } } };
-    fs.appendFileSync(file, `\n${JSON.stringify(big)}\n`);
+    const bigJson = JSON.stringify(big);
+    fs.appendFileSync(file, `\n${createHash('sha1').update(bigJson).digest('hex')} ${bigJson}\n`);
     fs.writeFileSync(steps, fs.readFileSync(steps, 'utf8').replace("'hi '", "'hello '"));
     const { ino } = fs.statSync(file);
     expect(JSON.stringify(await run())).toBe(JSON.stringify(await validate(dir)));

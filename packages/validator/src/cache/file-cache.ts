@@ -16,9 +16,9 @@
  * The file is lines of JSON: the header, the snapshot of the last full analysis, its per-file records, then any
  * number of deltas that the fast path appended (`CacheDelta`: what it re-derived since). A full analysis writes the
  * file through a temporary file and a rename, so a reader never sees half of it, and gives it a new `base`; a delta
- * names the base it was derived from, and one of another base (appended to a file replaced meanwhile) or one cut
- * short (a process killed while appending) is skipped, which costs the next run that file's re-derivation, never a
- * wrong answer. Appending a few kilobytes instead of rewriting the 10 MB file of the 1,000-workflow benchmark is
+ * names the base it was derived from and carries the SHA-1 of its own JSON (as the header does of the snapshot and
+ * the records), and one of another base (appended to a file replaced meanwhile), edited, or cut short (a process
+ * killed while appending) is skipped, which costs the next run that file's re-derivation, never a wrong answer. Appending a few kilobytes instead of rewriting the 10 MB file of the 1,000-workflow benchmark is
  * what keeps the fast path's write under a millisecond; past `DELTA_LIMIT_BYTES` of deltas the fast path writes the
  * file whole again, with its deltas merged into one.
  */
@@ -110,9 +110,26 @@ export function foreignCacheWarning(file: string, reason?: string): string {
   return `${file} is not a Skein validation cache of this version (or is corrupted${reason ? `: ${reason}` : ''}); ignoring it and writing a new one`;
 }
 
-/** Whether `line` (a line of a cache file, as read) is what its writer wrote: `digest` is the SHA-1 it recorded. */
+/** The digest a cache file keeps of one of its lines: the SHA-1 (hex) of its UTF-8 bytes, as written or as read. */
+export function lineDigest(line: string | Buffer): string {
+  return hash('sha1', line, 'hex');
+}
+
+/** Whether `line` (a line of a cache file, as read) is what its writer wrote: `digest` is the one it recorded. */
 export function intactLine(line: Buffer, digest: string): boolean {
-  return hash('sha1', line, 'hex') === digest;
+  return lineDigest(line) === digest;
+}
+
+/** Thrown by the `--cache` fast path for a cache file that is not what its writer wrote (a line edited or damaged). */
+export class CorruptedCacheError extends Error {
+  override name = 'CorruptedCacheError';
+}
+
+/** `earlier` answers with each of `later` in place of the one for the same path, or added: one answer per path. */
+export function mergeOverrides(earlier: readonly Observation[], later: readonly Observation[]): Observation[] {
+  const byPath = new Map(earlier.map((o) => [o[1], o]));
+  for (const o of later) byPath.set(o[1], o);
+  return [...byPath.values()];
 }
 
 const isStringPair = (value: unknown): boolean => Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string';
@@ -143,11 +160,22 @@ export interface CacheFileRead {
   deltaBytes: number;
 }
 
-/** A parsed delta line of `base`, or undefined for anything else (another base, a line cut short, not a delta). */
+/**
+ * A delta as a line: the SHA-1 of its JSON, a space, the JSON (so that a line edited or damaged into other valid
+ * JSON is found, as for the snapshot and the records).
+ */
+function deltaLine(delta: CacheDelta): string {
+  const json = JSON.stringify(delta);
+  return `${lineDigest(json)} ${json}`;
+}
+
+/** A parsed delta line of `base`, or undefined for anything else (another base, a line cut short or edited, not a delta). */
 function parseDelta(line: Buffer, base: string): CacheDelta | undefined {
+  const space = line.indexOf(32);
+  if (space !== 40 || !intactLine(line.subarray(space + 1), line.subarray(0, space).toString('latin1'))) return undefined;
   let delta: Partial<CacheDelta> | null;
   try {
-    delta = JSON.parse(line.toString('utf8')) as Partial<CacheDelta> | null;
+    delta = JSON.parse(line.subarray(space + 1).toString('utf8')) as Partial<CacheDelta> | null;
   } catch {
     return undefined;
   }
@@ -192,21 +220,21 @@ export function readCacheFile(file: string): CacheFileRead | { problem: 'missing
   )
     return { problem: 'foreign' };
   const third = bytes.indexOf(10, second + 1);
-  const overrides = new Map<string, Observation>();
+  let overrides: Observation[] = [];
   const extra: Record<string, FileRecord> = {};
   // Each delta is written as its own line between two newlines, so a line cut short never swallows the next one.
   for (let start = third + 1, end; third >= 0 && (end = bytes.indexOf(10, start)) >= 0; start = end + 1) {
     if (end === start) continue;
     const delta = parseDelta(bytes.subarray(start, end), header.base);
     if (delta === undefined) continue;
-    for (const o of delta.overrides) overrides.set(o[1], o);
+    overrides = mergeOverrides(overrides, delta.overrides);
     Object.assign(extra, delta.extra);
   }
   return {
     header: header as CacheHeader,
     snapshot: bytes.subarray(first + 1, second),
     records: bytes.subarray(second + 1, third < 0 ? bytes.length : third),
-    overrides: [...overrides.values()],
+    overrides,
     extra,
     deltaBytes: third < 0 ? 0 : bytes.length - third - 1,
   };
@@ -313,7 +341,7 @@ export function writeCacheFile(file: string, header: CacheHeader, snapshot: stri
     const fd = openSync(tmp, 'w');
     try {
       const parts = [`${JSON.stringify(header)}\n`, snapshot, '\n', records, '\n'];
-      if (delta !== undefined) parts.push(`${JSON.stringify(delta)}\n`);
+      if (delta !== undefined) parts.push(`${deltaLine(delta)}\n`);
       for (const part of parts) writeSync(fd, typeof part === 'string' ? Buffer.from(part) : part);
     } finally {
       closeSync(fd);
@@ -338,7 +366,7 @@ export function appendCacheDelta(file: string, delta: CacheDelta): Error | undef
   try {
     const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND);
     try {
-      writeSync(fd, Buffer.from(`\n${JSON.stringify(delta)}\n`));
+      writeSync(fd, Buffer.from(`\n${deltaLine(delta)}\n`));
     } finally {
       closeSync(fd);
     }
@@ -531,7 +559,7 @@ export class ValidationFileCache implements FactsCache {
       version: CACHE_FORMAT_VERSION,
       key: this.#key,
       base: newBase(),
-      digests: [sha1(snapshotText), sha1(recordsText)],
+      digests: [lineDigest(snapshotText), lineDigest(recordsText)],
       configs: [...this.#configs].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
     };
     return writeCacheFile(this.#file, header, snapshotText, recordsText);
