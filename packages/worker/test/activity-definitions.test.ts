@@ -1,6 +1,7 @@
 /**
  * `ActivityDefinitions.module`: a step module is imported once, on first use; an import that failed (a syntax
- * error, a module that throws while it loads) is tried again on the next call, so a file fixed meanwhile loads.
+ * error, a module that throws while it loads) fails again without running the file until the file changes, then
+ * the next call imports it anew, so a file fixed meanwhile loads.
  * (Where the message says it failed is Node's stack, checked in a Node process of its own: typescript-runtime.test.ts.)
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -30,15 +31,21 @@ describe('ActivityDefinitions.module', () => {
 
   it.each([
     ['a syntax error', 'export const value = ;\n'],
-    ['a module that throws while it loads', 'const config = {};\nexport const value = config.a.b;\n'],
-  ])('tries an import that failed (%s) again on the next call, and loads the file once it is fixed', async (_what, broken) => {
+    [
+      'a module that throws while it loads',
+      'globalThis.skeinLoads = (globalThis.skeinLoads ?? 0) + 1;\nconst config = {};\nexport const value = config.a.b;\n',
+    ],
+  ])('fails an import that failed (%s) again without running the file, until the file changes: then loads it', async (_what, broken) => {
     const file = path.join(dir, 'steps.mjs');
     await writeFile(file, broken);
+    const loads = () => (globalThis as { skeinLoads?: number }).skeinLoads ?? 0;
     const definitions = new ActivityDefinitions();
     await expect(definitions.module(file)).rejects.toThrow(`Cannot load ${file}`);
+    const ranOnce = loads();
     await expect(definitions.module(file)).rejects.toThrow(`Cannot load ${file}`);
     await expect(definitions.module(file)).rejects.toThrow(`Cannot load ${file}`);
-    await writeFile(file, 'export const value = 42;\n');
+    expect(loads()).toBe(ranOnce);
+    await writeFile(file, 'export const value = 42;\n// fixed\n');
     expect((await definitions.module(file)).value).toBe(42);
   });
 });

@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { definitionOf, type ActivityDefinition, type Schema, type WorkflowDefinition } from '@skein/core';
 import type { ActivityEntry, Manifest, WorkflowEntry } from '@skein/discovery';
@@ -105,23 +105,29 @@ function jsonSchema(schema: Schema | undefined): object | null {
  */
 export class ActivityDefinitions {
   private readonly modules = new Map<string, Promise<Record<string, unknown>>>();
-  /** Failed imports per file: the next one asks for `?attempt=<n>` (Node keeps a module that threw under its URL). */
-  private readonly failures = new Map<string, number>();
+  /**
+   * Imports that failed, by file: which attempt, and the file's stat then. Node keeps a module that threw under its
+   * URL, so the next attempt asks for `?attempt=<n>`.
+   */
+  private readonly failures = new Map<string, { attempt: number; stamp: string }>();
 
   /**
-   * The module at `file`, imported once; an import that failed is tried again on the next call (the file may have
-   * been fixed meanwhile: `skein dev` keeps a worker serving while an edit is refused).
-   * @throws Error naming the file and the cause (a TypeScript hint when that is it).
+   * The module at `file`, imported once. An import that failed fails again, without running the file again, until
+   * the file changes (size, modification time or inode): the next call then imports it anew (`skein dev` keeps a
+   * worker serving while an edit is refused). A helper the file imports that threw stays failed in this process.
+   * @throws Error naming the file and the cause (a TypeScript hint, or the place in the package's code, when known).
    */
   module(file: string): Promise<Record<string, unknown>> {
+    const failed = this.failures.get(file);
+    if (failed !== undefined && failed.stamp !== stampOf(file)) this.modules.delete(file);
     let m = this.modules.get(file);
     if (!m) {
-      const attempt = this.failures.get(file) ?? 0;
+      const attempt = failed === undefined ? 0 : failed.attempt + 1;
+      const stamp = stampOf(file);
       m = import(`${pathToFileURL(file).href}${attempt > 0 ? `?attempt=${attempt}` : ''}`).then(
         (mod) => mod as Record<string, unknown>,
         (err: unknown) => {
-          this.modules.delete(file);
-          this.failures.set(file, attempt + 1);
+          this.failures.set(file, { attempt, stamp });
           const e = err as Error;
           const where = loadErrorLocation(e, file);
           const detail = describeTypeScriptLoadError(e) ?? `${e.message.split('\n')[0]}${where ? ` (at ${where.file}:${where.line}:${where.column})` : ''}`;
@@ -146,6 +152,12 @@ export class ActivityDefinitions {
     }
     return def;
   }
+}
+
+/** A file's stat as a string (`size:mtimeMs:ino`), or `missing`: what tells that a file changed. */
+function stampOf(file: string): string {
+  const st = statSync(file, { throwIfNoEntry: false });
+  return st ? `${st.size}:${st.mtimeMs}:${st.ino}` : 'missing';
 }
 
 /** Facts cached per workflow (with its own activities) and per shared activity. */
