@@ -17,7 +17,7 @@
  * does, in a median 1.9 µs per query against its 3.6 µs (load average 16).
  */
 import { join, relative } from 'node:path';
-import { WORKFLOW_BUNDLE_CONDITIONS } from '@skein/names';
+import { BUNDLE_CONDITION_NAMES, WORKFLOW_BUNDLE_CONDITIONS } from '@skein/names';
 import { isInside, statOrUndefined, type FileSystem } from './fs.js';
 import { resolveModuleFile } from './module-path.js';
 
@@ -60,7 +60,11 @@ type TargetKind = 'exports' | 'imports' | 'any';
 const accepts = (value: string, kind: TargetKind): boolean =>
   value.startsWith('./') || (kind === 'imports' && value !== '' && !/^[./#]/.test(value)) || (kind === 'any' && value !== '');
 
-/** Picks a target from a conditions value: a string, an array of fallbacks, or a conditions object (by preference). */
+/**
+ * Picks a target from a conditions value: a string, an array of fallbacks, or a conditions object: by `conditions`'
+ * order of preference for `exports` (the analysis prefers a workflow-safe entry wherever the object lists it), by
+ * the object's own key order among `conditions` for `imports` (as Node and the workflow bundler pick).
+ */
 function pickTarget(value: unknown, conditions: readonly string[], patternMatch: string | undefined, kind: TargetKind): string | null {
   if (typeof value === 'string') {
     if (!accepts(value, kind)) return null;
@@ -75,11 +79,10 @@ function pickTarget(value: unknown, conditions: readonly string[], patternMatch:
   }
   if (value && typeof value === 'object') {
     const record = value as Record<string, unknown>;
-    for (const condition of conditions) {
-      if (condition in record) {
-        const target = pickTarget(record[condition], conditions, patternMatch, kind);
-        if (target !== null) return target;
-      }
+    const order = kind === 'imports' ? Object.keys(record).filter((key) => conditions.includes(key)) : conditions.filter((c) => c in record);
+    for (const condition of order) {
+      const target = pickTarget(record[condition], conditions, patternMatch, kind);
+      if (target !== null) return target;
     }
   }
   return null;
@@ -124,12 +127,13 @@ function matchSubpath(map: Record<string, unknown>, key: string, conditions: rea
 }
 
 /**
- * Resolves a subpath import (`#lib/clock.js`) against a package.json `imports` value, with the conditions, patterns
- * and fallbacks of `exports` (Node's package imports). Pure.
+ * Resolves a subpath import (`#lib/clock.js`) against a package.json `imports` value, as the workflow bundler does:
+ * its conditions (`BUNDLE_CONDITION_NAMES` of @skein/names) in the object's key order, the patterns and fallbacks of
+ * `exports` (Node's package imports). Pure.
  * @returns the target: package-relative (`./lib/clock.js`), or a package or built-in specifier (`dep/x`,
  * `node:fs`); null when nothing matches (or `specifier` does not start with `#`).
  */
-export function resolveImportsTarget(importsField: unknown, specifier: string, conditions: readonly string[] = ENTRY_CONDITIONS): string | null {
+export function resolveImportsTarget(importsField: unknown, specifier: string, conditions: readonly string[] = BUNDLE_CONDITION_NAMES): string | null {
   if (!specifier.startsWith('#') || specifier === '#' || specifier.startsWith('#/')) return null;
   if (importsField === null || typeof importsField !== 'object' || Array.isArray(importsField)) return null;
   return matchSubpath(importsField as Record<string, unknown>, specifier, conditions, 'imports');

@@ -25,6 +25,13 @@ export const PACKAGE_JSON_KEY = 'skein';
 /** Export conditions that select a workflow-safe entry (package rule 12, docs/package-rules.md), in order of preference. */
 export const WORKFLOW_BUNDLE_CONDITIONS = ['skein-workflow-bundle', 'output-workflow-bundle'] as const;
 
+/**
+ * The conditions the workflow bundler resolves `exports` and `imports` with: the workflow-bundle ones, then webpack's
+ * own set for an ES module bundle. Of a conditions object, the first key (in the object's order) that is one of them
+ * wins, as in Node.
+ */
+export const BUNDLE_CONDITION_NAMES = [...WORKFLOW_BUNDLE_CONDITIONS, 'webpack', 'import', 'module', 'browser', 'default'] as const;
+
 /** Default catalog (task queue) when neither the request nor `SKEIN_CATALOG` names one. */
 export const DEFAULT_CATALOG = 'main';
 

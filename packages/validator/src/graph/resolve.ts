@@ -158,18 +158,21 @@ export function createResolver(fsys: FileSystem, ownRoots: () => readonly string
   };
 
   /**
-   * A subpath import (`#lib/x.js`) through the `imports` of the importing file's package, as Node and the workflow
-   * bundler resolve it: a package-relative target as a path inside the package, any other target (a dependency, a
-   * built-in) as if the package's own folder imported it.
+   * A subpath import (`#lib/x.js`) through the `imports` of the package.json nearest above the importing file (within
+   * its package), as Node and the workflow bundler resolve it: a package-relative target as a path inside that
+   * folder, any other target (a dependency, a built-in) as if that folder imported it.
    */
   const resolveSubpathImport = (fromFile: string, specifier: string): ResolvedImport => {
     const from = fs.realpath(fromFile) ?? fromFile;
     const root = packageRootOf(from);
-    const target = root === null ? null : resolveImportsTarget(packageJsonOf(root)?.imports, specifier);
-    if (root === null || target === null) return UNRESOLVED;
-    if (!target.startsWith('./')) return resolveUncached(path.join(root, 'package.json'), target);
-    const full = path.join(root, target);
-    if (!isInside(root, full)) return { kind: 'outside', path: full };
+    if (root === null) return UNRESOLVED;
+    let scope = path.dirname(from);
+    while (scope !== root && isInside(root, scope) && !fs.isFile(path.join(scope, 'package.json'))) scope = path.dirname(scope);
+    const target = resolveImportsTarget(packageJsonOf(scope)?.imports, specifier);
+    if (target === null) return UNRESOLVED;
+    if (!target.startsWith('./')) return resolveUncached(path.join(scope, 'package.json'), target);
+    const full = path.join(scope, target);
+    if (!isInside(scope, full)) return { kind: 'outside', path: full };
     const found = tryFile(full, from);
     return found ? asFile(found) : UNRESOLVED;
   };

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, type BundleOptions } from '@temporalio/worker';
-import { WORKFLOW_BUNDLE_CONDITIONS } from '@skein/core';
+import { BUNDLE_CONDITION_NAMES } from '@skein/core';
 import { classifyFile } from '@skein/discovery';
 import type { LoadedProject } from '../host/load.js';
 import { LocationFreeModuleIds } from './module-ids.js';
@@ -106,7 +106,7 @@ export function bundlerOptions(run: WebpackRun) {
     config.resolve = {
       ...config.resolve,
       modules: [...(config.resolve?.modules ?? ['node_modules']), temporalModulesDir()],
-      conditionNames: [...WORKFLOW_BUNDLE_CONDITIONS, 'webpack', 'import', 'module', 'browser', 'default'],
+      conditionNames: [...BUNDLE_CONDITION_NAMES],
     };
     withTypeScriptSources(config);
     // A compact bundle (no path comments, short module ids; the inline source map still names every file): the
