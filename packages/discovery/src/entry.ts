@@ -172,7 +172,7 @@ export function resolveEntry(fs: FileSystem, packageRoot: string, pkg: PackageJs
         ok: false,
         reason:
           refused !== null
-            ? `"exports" maps "${subpath}" to ${refused}, which is not a path inside the package (a target starts with "./")`
+            ? `"exports" maps "${subpath}" to ${refused}, which does not start with "./" (a target is a path inside the package, written ./…)`
             : `"exports" has no "${subpath}" target for the conditions ${ENTRY_CONDITIONS.join(', ')}`,
       };
     }

@@ -94,7 +94,13 @@ describe('resolveEntry', () => {
       'exports pointing outside the package',
       { exports: { '.': '../q/other.js' } },
       '.',
-      '"exports" maps "." to ../q/other.js, which is not a path inside the package (a target starts with "./")',
+      '"exports" maps "." to ../q/other.js, which does not start with "./" (a target is a path inside the package, written ./…)',
+    ],
+    [
+      'exports without its ./',
+      { exports: 'dist/index.js' },
+      '.',
+      '"exports" maps "." to dist/index.js, which does not start with "./" (a target is a path inside the package, written ./…)',
     ],
     [
       'a subpath exports does not list',

@@ -62,11 +62,11 @@ function packageRootOf(file: string): string {
 
 /**
  * Where in its package's own code the module `file` failed to load: Node's `file:///…:<line>` stack header
- * (TypeScript it cannot strip), else the first stack frame in a file of the package `file` belongs to (the nearest
- * package.json above it), outside its `node_modules`: the module's own line, or that of a helper of the package it
- * called; never a line of Skein's or a dependency's code. Undefined when the stack names no such place: Node keeps a
- * JavaScript syntax error's place out of the error's stack (the validator reports those, with their place, before
- * anything loads).
+ * (TypeScript it cannot strip), else the first stack frame in a file of the package `file` belongs to (whose nearest
+ * package.json above it is the one nearest above `file`): the module's own line, or that of a helper of the package
+ * it called; never a line of Skein's or a dependency's code (each has a package.json of its own). Undefined when
+ * the stack names no such place: Node keeps a JavaScript syntax error's place out of the error's stack (the
+ * validator reports those, with their place, before anything loads).
  */
 export function loadErrorLocation(err: unknown, file: string): { file: string; line: number; column: number } | undefined {
   const stack = (err as { stack?: unknown } | null)?.stack;
@@ -78,8 +78,8 @@ export function loadErrorLocation(err: unknown, file: string): { file: string; l
     const m = FRAME.exec(line);
     if (!m) continue;
     const at = m[1]!.startsWith('file://') ? fileURLToPath(m[1]!) : m[1]!;
-    const inside = path.relative(root, at);
-    if (inside.startsWith('..') || path.isAbsolute(inside) || inside.split(path.sep).includes('node_modules')) continue;
+    // The frame's own package is the failing module's: not a workspace package linked from inside a monorepo's root.
+    if (packageRootOf(at) !== root) continue;
     return { file: at, line: Number(m[2]), column: Number(m[3]) };
   }
   return undefined;
