@@ -1,8 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { freePort, locateTemporal, startDevServer, type DevServer } from '@skein/dev-server';
+import { forgetServer, recordServer, stopLeftoverServer } from './leftover-server.js';
 
 /** Temporal's default gRPC port, which `skein dev` tries first for its own dev server. */
 export const DEFAULT_TEMPORAL_PORT = 7233;
@@ -48,7 +50,8 @@ export class PortInUseError extends Error {
 
 /**
  * Picks the engine of `skein dev` (`skein dev` owns its engine): an explicit address is used as is;
- * otherwise the project gets its own dev server, on 7233 when free, else on a free port (never sharing another
+ * otherwise (after stopping a server an earlier `skein dev` on the data directory left running: leftover-server.ts)
+ * the project gets its own dev server, on 7233 when free, else on a free port (never sharing another
  * project's server by accident: both projects' workers would poll the same catalog). The binary is located or
  * installed first, with progress.
  * @throws PortInUseError when `port` was given and is taken; TemporalNotFoundError when no binary can be had.
@@ -56,6 +59,10 @@ export class PortInUseError extends Error {
 export async function devEngine(options: DevEngineOptions): Promise<DevEngine> {
   const { logger } = options;
   if (options.address) return { address: options.address, description: `the Temporal server at ${options.address} (shared)` };
+  // A server an earlier `skein dev` on this data directory left running (killed outright) holds its port and its
+  // SQLite file: stopped first.
+  const leftover = await stopLeftoverServer(options.dataDir);
+  if (leftover !== undefined) logger.info(`stopped the dev server an earlier skein dev left running (pid ${leftover})`);
   let port = options.port;
   if (port !== undefined && !(await portIsFree(port))) {
     throw new PortInUseError(
@@ -72,16 +79,21 @@ export async function devEngine(options: DevEngineOptions): Promise<DevEngine> {
     }
   }
   const temporal = await locateTemporal({ install: true, log: (l) => logger.info(l) });
+  const dbFile = path.join(options.dataDir, 'temporal.sqlite');
   const start = (p: number) =>
     startDevServer({
       binary: temporal.path,
-      dbFile: path.join(options.dataDir, 'temporal.sqlite'),
+      dbFile,
       port: p,
       uiPort: options.uiPort,
       onOutput: (line) => options.engineLogger.debug(line),
       // Ctrl-C in the terminal reaches `skein dev` only: it stops the worker first, the engine last.
       detached: true,
-      ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
+      onSpawn: (child) => {
+        if (child.pid !== undefined) recordServer(options.dataDir, child.pid, dbFile);
+        void once(child, 'exit').then(() => forgetServer(options.dataDir));
+        options.onSpawn?.(child);
+      },
     });
   let server: DevServer;
   try {
