@@ -98,7 +98,7 @@ describe('skein dev: watch mode and an engine of its own', () => {
     const workflowFile = path.join(dir, 'summarize', 'workflow.js');
     const workflowSource = await readFile(workflowFile, 'utf8');
     await writeFile(workflowFile, `import { readFileSync } from 'node:fs';\n${workflowSource}`);
-    await waitForCount(dev, /^reload failed after summarize\/workflow\.js changed; still serving the previous version/, 1);
+    await waitForCount(dev, /^reload failed after summarize\/workflow\.js changed; the previous worker keeps serving/, 1);
     expect(lines(dev).find((l) => /^reload failed/.test(String(l.msg)))!.msg).toContain('workflow/no-node-modules');
     expect(await summarize(port)).toMatchObject({ status: 'completed', output: { words: 1000 } });
 
