@@ -42,7 +42,8 @@ export {
 export { createSession, packageFactsOf, type AnalysisSession } from './session.js';
 export { describePackage, MAX_PACKAGE_FILES, type PackageFacts } from './package-facts.js';
 export { parseSource, isTypeScriptFile, type ParsedSource } from './parse.js';
-export { RulePath, Scope, walk, type AnyVisit, type Binding, type BindingKind, type VisitorTable } from './traverse.js';
+export { patternIdentifiers, RulePath, Scope, walk, type AnyVisit, type Binding, type BindingKind, type VisitorTable } from './traverse.js';
+export { VISITOR_KEYS } from './generated/visitor-keys.js';
 export {
   IMPORT_CALL,
   mayMatch,

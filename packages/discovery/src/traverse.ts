@@ -116,7 +116,7 @@ export class RulePath<N extends Node = Node> {
 }
 
 /** Names declared by a binding pattern (`a`, `{ a, b: [c] }`, `...d`, `e = 1`). */
-function patternIdentifiers(pattern: LVal | Node | null | undefined, out: Identifier[]): Identifier[] {
+export function patternIdentifiers(pattern: LVal | Node | null | undefined, out: Identifier[]): Identifier[] {
   if (!pattern) return out;
   switch (pattern.type) {
     case 'Identifier':

@@ -14,20 +14,7 @@
  */
 import { realpathSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
-import {
-  appendCacheDelta,
-  cacheKey,
-  DELTA_LIMIT_BYTES,
-  CorruptedCacheError,
-  foreignCacheWarning,
-  intactLine,
-  mergeOverrides,
-  keyOptions,
-  parseSnapshot,
-  readCacheFile,
-  writeCacheFile,
-  type CacheDelta,
-} from './cache/file-cache.js';
+import { cacheKey, CorruptedCacheError, foreignCacheWarning, intactLine, keyOptions, parseSnapshot, readCacheFile, saveDelta } from './cache/file-cache.js';
 import { checkObservations, withReads, type Observation } from '@skein/discovery/observations';
 import { DEFAULT_MAX_FILE_BYTES } from './defaults.js';
 import { VERSION } from './package-info.js';
@@ -123,14 +110,7 @@ async function fastPath(
     maxFileBytes,
   );
   if (!records) return undefined;
-  let error: Error | undefined;
-  if (read.deltaBytes < DELTA_LIMIT_BYTES) {
-    error = appendCacheDelta(file, { base: read.header.base, overrides: check.changed, extra: records });
-  } else {
-    // The file whole again, its deltas and this one merged into one.
-    const merged: CacheDelta = { base: read.header.base, overrides: mergeOverrides(read.overrides, check.changed), extra: { ...read.extra, ...records } };
-    error = writeCacheFile(file, read.header, read.snapshot, read.records, merged);
-  }
+  const error = saveDelta(file, read, check.changed, records);
   if (error) options.cache.onWarning?.(`cannot write the cache file ${file} (${error.message}); the next run validates without it`);
   return { report: snapshot.report, answers: withReads(snapshot.observations, check.changed), path: 'rederived' };
 }

@@ -126,7 +126,7 @@ export class CorruptedCacheError extends Error {
 }
 
 /** `earlier` answers with each of `later` in place of the one for the same path, or added: one answer per path. */
-export function mergeOverrides(earlier: readonly Observation[], later: readonly Observation[]): Observation[] {
+function mergeOverrides(earlier: readonly Observation[], later: readonly Observation[]): Observation[] {
   const byPath = new Map(earlier.map((o) => [o[1], o]));
   for (const o of later) byPath.set(o[1], o);
   return [...byPath.values()];
@@ -362,7 +362,7 @@ export function writeCacheFile(file: string, header: CacheHeader, snapshot: stri
  * Appends `delta` to the cache file as one line (one write; never creates the file: when it is gone, nothing is
  * written). Returns the error instead of throwing it.
  */
-export function appendCacheDelta(file: string, delta: CacheDelta): Error | undefined {
+function appendCacheDelta(file: string, delta: CacheDelta): Error | undefined {
   try {
     const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND);
     try {
@@ -374,6 +374,18 @@ export function appendCacheDelta(file: string, delta: CacheDelta): Error | undef
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : (error as Error);
   }
+}
+
+/**
+ * Saves what the fast path re-derived on top of the file `read` was read from: the new answers (`overrides`) and
+ * records (`extra`) appended as one delta line, or, past `DELTA_LIMIT_BYTES` of deltas, the file written whole again
+ * with every delta and this one merged into one. Returns the error instead of throwing it.
+ */
+export function saveDelta(file: string, read: CacheFileRead, overrides: Observation[], extra: Record<string, FileRecord>): Error | undefined {
+  const base = read.header.base;
+  if (read.deltaBytes < DELTA_LIMIT_BYTES) return appendCacheDelta(file, { base, overrides, extra });
+  const merged: CacheDelta = { base, overrides: mergeOverrides(read.overrides, overrides), extra: { ...read.extra, ...extra } };
+  return writeCacheFile(file, read.header, read.snapshot, read.records, merged);
 }
 
 const CONFIG_FILE = /(?:^|[\\/])(?:package\.json|[tj]sconfig[^\\/]*\.json)$/;

@@ -119,11 +119,12 @@ export class ActivityDefinitions {
    */
   module(file: string): Promise<Record<string, unknown>> {
     const failed = this.failures.get(file);
-    if (failed !== undefined && failed.stamp !== stampOf(file)) this.modules.delete(file);
+    const now = failed === undefined ? undefined : stampOf(file);
+    if (failed !== undefined && failed.stamp !== now) this.modules.delete(file);
     let m = this.modules.get(file);
     if (!m) {
       const attempt = failed === undefined ? 0 : failed.attempt + 1;
-      const stamp = stampOf(file);
+      const stamp = now ?? stampOf(file);
       m = import(`${pathToFileURL(file).href}${attempt > 0 ? `?attempt=${attempt}` : ''}`).then(
         (mod) => mod as Record<string, unknown>,
         (err: unknown) => {

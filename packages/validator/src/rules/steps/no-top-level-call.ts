@@ -6,7 +6,7 @@
  * a top-level `const` holding one, an immediately invoked one), followed through the module's functions it calls.
  */
 import type { Identifier, Node } from '@babel/types';
-import { VISIT_SCOPE, type Binding, type Scope } from '@skein/discovery';
+import { patternIdentifiers, VISIT_SCOPE, VISITOR_KEYS, type Binding, type Scope } from '@skein/discovery';
 import type { ResolvedImport } from '../../types.js';
 import { createRule } from '../../create-rule.js';
 import { coreBindings, definitionKind, isActivityImport, isModuleTopLevel } from '../util/ast.js';
@@ -36,31 +36,30 @@ const DEFERRED = new Set([
   'ClassBody',
 ]);
 
+/** The child nodes of `node`, in source order (the walk's own `VISITOR_KEYS`). */
+function childNodes(node: Node): Node[] {
+  const out: Node[] = [];
+  for (const key of VISITOR_KEYS[node.type] ?? []) {
+    const value = (node as unknown as Record<string, unknown>)[key];
+    if (Array.isArray(value)) {
+      for (const item of value as (Node | null)[]) if (item) out.push(item);
+    } else if (value && typeof value === 'object') out.push(value as Node);
+  }
+  return out;
+}
+
 /** Names a function declares anywhere in it (parameters, variables, functions, classes, catch clauses): they may shadow a module binding. */
 function declaredNames(fn: FunctionNode): Set<string> {
-  const names = new Set<string>();
-  const addPattern = (p: Node | null | undefined): void => {
-    if (!p) return;
-    if (p.type === 'Identifier') names.add(p.name);
-    else if (p.type === 'ObjectPattern') for (const q of p.properties) addPattern(q.type === 'RestElement' ? q.argument : q.value);
-    else if (p.type === 'ArrayPattern') for (const q of p.elements) addPattern(q);
-    else if (p.type === 'AssignmentPattern') addPattern(p.left);
-    else if (p.type === 'RestElement') addPattern(p.argument);
-    else if (p.type === 'TSParameterProperty') addPattern(p.parameter);
-  };
-  for (const param of fn.params) addPattern(param);
-  const visit = (node: unknown): void => {
-    if (!node || typeof node !== 'object') return;
-    if (Array.isArray(node)) return void node.forEach(visit);
-    const n = node as Node;
-    if (typeof n.type !== 'string') return;
-    if (n.type === 'VariableDeclarator') addPattern(n.id);
-    else if ((n.type === 'FunctionDeclaration' || n.type === 'ClassDeclaration') && n.id) names.add(n.id.name);
-    else if (n.type === 'CatchClause') addPattern(n.param);
-    for (const [key, value] of Object.entries(n)) if (key !== 'loc' && key !== 'extra' && key !== 'leadingComments' && key !== 'trailingComments') visit(value);
+  const ids: Identifier[] = [];
+  for (const param of fn.params) patternIdentifiers(param, ids);
+  const visit = (n: Node): void => {
+    if (n.type === 'VariableDeclarator') patternIdentifiers(n.id, ids);
+    else if ((n.type === 'FunctionDeclaration' || n.type === 'ClassDeclaration') && n.id) ids.push(n.id);
+    else if (n.type === 'CatchClause') patternIdentifiers(n.param, ids);
+    for (const child of childNodes(n)) visit(child);
   };
   visit(fn.body);
-  return names;
+  return new Set(ids.map((id) => id.name));
 }
 
 /**
@@ -81,24 +80,23 @@ function activityCallIn(
   const shadowed = declaredNames(fn);
   // A named function expression's own name is the function inside it.
   if (fn.type === 'FunctionExpression' && fn.id) shadowed.add(fn.id.name);
-  let found: { name: string; kind: string } | undefined;
-  const visit = (node: unknown): void => {
-    if (found || !node || typeof node !== 'object') return;
-    if (Array.isArray(node)) return void node.forEach(visit);
-    const n = node as Node;
-    if (typeof n.type !== 'string' || DEFERRED.has(n.type)) return;
+  const visit = (n: Node): { name: string; kind: string } | undefined => {
+    if (DEFERRED.has(n.type)) return undefined;
     if (n.type === 'CallExpression' && n.callee.type === 'Identifier' && !shadowed.has(n.callee.name)) {
       const binding = moduleScope.getBinding(n.callee.name);
       const kind = binding && activityOf(binding.identifier);
-      if (kind !== undefined) return void (found = { name: n.callee.name, kind });
+      if (kind !== undefined) return { name: n.callee.name, kind };
       const callee = binding && functionOfBinding(binding);
-      if (callee) found = activityCallIn(callee, moduleScope, activityOf, seen);
-      if (found) return;
+      const through = callee && activityCallIn(callee, moduleScope, activityOf, seen);
+      if (through) return through;
     }
-    for (const [key, value] of Object.entries(n)) if (key !== 'loc' && key !== 'extra' && key !== 'leadingComments' && key !== 'trailingComments') visit(value);
+    for (const child of childNodes(n)) {
+      const found = visit(child);
+      if (found) return found;
+    }
+    return undefined;
   };
-  visit(fn.body);
-  return found;
+  return visit(fn.body);
 }
 
 /**
