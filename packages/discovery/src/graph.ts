@@ -4,7 +4,7 @@
  * paths. Cycles end resolution; nothing is executed.
  */
 import { isAbsolute } from 'node:path';
-import { resolveRelativeImport } from './module-path.js';
+import { isRelative, resolveRelativeImport } from './module-path.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { Position } from './finding.js';
 import type { Definition, ModuleInfo } from './module-info.js';
@@ -27,11 +27,6 @@ const OTHER = { kind: 'other' } as const;
 
 /** Where an export name leads: a definition, something else (`{ kind: 'other' }`), or nothing (`undefined`: missing file or name, cycle, unreadable module). */
 export type Resolved = ReachedDefinition | typeof OTHER | undefined;
-
-/** True for `./x` and `../x` specifiers. */
-export function isRelative(specifier: string): boolean {
-  return specifier.startsWith('./') || specifier.startsWith('../');
-}
 
 /** True for absolute paths and `file:` URLs, which package rule 2 forbids in re-exports. */
 export function isAbsoluteSpecifier(specifier: string): boolean {

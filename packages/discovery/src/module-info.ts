@@ -8,6 +8,7 @@ import type * as t from '@babel/types';
 import { positionOf, type Position } from './finding.js';
 import type { ImportSite } from './import-sites.js';
 import { keyName, literalPropertyAt, staticStringOf, unwrapExpression } from './static-values.js';
+import { patternIdentifiers } from './traverse.js';
 import type { UnsupportedForm } from './unsupported-forms.js';
 
 /** Where a step's or evaluator's config sets the id of the activity it schedules. */
@@ -57,12 +58,47 @@ export interface ImportInfo {
   specifiers: ImportSpecifierInfo[];
 }
 
+/**
+ * A top-level function that returns a definition named by one of its parameters (a factory):
+ * `function httpStep(name: string, url: string) { return step({ name, … }); }`, `const judge = (name) => evaluator({ name, … })`.
+ * Calls of it (`export const fetchUsers = httpStep('fetchUsers', url)`) define what it returns, named by their
+ * argument (linked across modules by `linkFactoryCalls`, factories.ts).
+ */
+export interface Factory {
+  /** The definition the function returns, with `name` read from its argument at `nameParam` (or statically, when written so). */
+  definition: Omit<Definition, 'name' | 'position'> & { name?: StaticString };
+  /** The index of the parameter whose argument is the name; absent when `definition.name` is written in the body. */
+  nameParam?: number;
+}
+
+/** A top-level value made by calling a plain identifier (`httpStep('fetchUsers', url)`): a possible factory call. */
+export interface FactoryCall {
+  /** The callee's local name. */
+  callee: string;
+  position: Position;
+  /** Each argument read statically (a string), or where it is; spreads end the list. */
+  args: StaticString[];
+}
+
+/** A binding that is neither a definition nor an import: what it reads, and when it is a factory or a call of one. */
+export interface ValueBinding {
+  kind: 'value';
+  references: Reference[];
+  position: Position;
+  /** Set for a function: a function declaration, or a function expression or arrow function (in TypeScript's wrappers). */
+  function?: true;
+  /** Set for a function that is a factory. */
+  factory?: Factory;
+  /** Set for a value made by calling a plain identifier. */
+  call?: FactoryCall;
+}
+
 /** What one export name of the module is bound to. */
 export type ExportBinding =
   | { kind: 'reexport'; source: string; imported: string; position: Position; sourcePosition: Position }
   | { kind: 'local'; local: string; position: Position }
   | { kind: 'definition'; definition: Definition; position: Position }
-  | { kind: 'value'; references: Reference[]; position: Position };
+  | ValueBinding;
 
 /** An identifier read inside an exported value (for runtime export assembly). */
 export interface Reference {
@@ -72,9 +108,7 @@ export interface Reference {
 
 /** A top-level binding of the module. */
 export type LocalBinding =
-  | { kind: 'import'; source: string; imported: string; position: Position }
-  | { kind: 'definition'; definition: Definition; position: Position }
-  | { kind: 'value'; references: Reference[]; position: Position };
+  { kind: 'import'; source: string; imported: string; position: Position } | { kind: 'definition'; definition: Definition; position: Position } | ValueBinding;
 
 /** Static facts about one module. */
 export interface ModuleInfo {
@@ -104,6 +138,21 @@ function exportedName(node: t.Identifier | t.StringLiteral): string {
 }
 
 const SKIPPED_KEYS = new Set(['loc', 'start', 'end', 'range', 'extra', 'leadingComments', 'trailingComments', 'innerComments', 'errors', 'tokens', 'comments']);
+
+const FUNCTION_TYPES = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression', 'ObjectMethod', 'ClassMethod', 'ClassPrivateMethod']);
+
+/** True when `node` holds a `return` of its own function (not one of a function nested in it). */
+function returnsIn(node: t.Node): boolean {
+  if (node.type === 'ReturnStatement') return true;
+  if (FUNCTION_TYPES.has(node.type)) return false;
+  for (const key in node) {
+    if (SKIPPED_KEYS.has(key)) continue;
+    const value = (node as unknown as Record<string, unknown>)[key];
+    const children = Array.isArray(value) ? value : [value];
+    for (const child of children) if (child && typeof (child as t.Node).type === 'string' && returnsIn(child as t.Node)) return true;
+  }
+  return false;
+}
 
 /** Visits every node under `node` depth-first (parents before children). */
 function walk(node: t.Node, visit: (n: t.Node) => void): void {
@@ -185,7 +234,11 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
     return { ok: false, position: positionOf(node) };
   };
 
-  const definitionOf = (node: t.Node | null | undefined): Definition | undefined => {
+  /**
+   * The definition `node` makes, when it is one. Inside a factory's body, `params` names its parameters: a `name`
+   * written as one of them is read from the call's argument (`nameParam`), and a wrapper factory's call counts with it.
+   */
+  const definitionOf = (node: t.Node | null | undefined, params?: ReadonlyMap<string, number>): (Definition & { nameParam?: number }) | undefined => {
     if (node) node = unwrapExpression(node);
     if (!node || node.type !== 'CallExpression') return undefined;
     const callee = node.callee;
@@ -200,6 +253,10 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
       if (authoringNamespaces.has(callee.object.name) && prop && AUTHORING_NAMES.has(prop)) kind = prop as AuthoringName;
     }
     const position = positionOf(node);
+    const paramOf = (value: t.Node): number | undefined => {
+      const bare = unwrapExpression(value);
+      return bare.type === 'Identifier' ? params?.get(bare.name) : undefined;
+    };
     // `step({ … } satisfies StepOptions)`, `workflow(<Options>{ … })`: the literal inside the TypeScript wrappers.
     const argument = node.arguments[0];
     const config = argument ? unwrapExpression(argument) : argument;
@@ -208,18 +265,22 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
       if (!config || config.type !== 'ObjectExpression' || !calleeName) return undefined;
       const nameProp = config.properties.find((p): p is t.ObjectProperty => p.type === 'ObjectProperty' && keyName(p.key, p.computed) === 'name');
       const name = nameProp ? readString(nameProp.value, positionOf(nameProp)) : undefined;
-      if (!name?.ok) return undefined;
+      if (!name?.ok && (nameProp === undefined || paramOf(nameProp.value) === undefined)) return undefined;
       kind = 'wrapper';
     }
     if (!config || config.type !== 'ObjectExpression') {
       return { callee: kind, calleeName, position, name: { ok: false, position: config ? positionOf(config) : position }, aliases: [] };
     }
     let name: StaticString = { ok: false, position: positionOf(config) };
+    let nameParam: number | undefined;
     let aliases: StaticString[] = [];
     for (const p of config.properties) {
       if (p.type !== 'ObjectProperty') continue;
       const key = keyName(p.key, p.computed);
-      if (key === 'name') name = readString(p.value, positionOf(p));
+      if (key === 'name') {
+        nameParam = paramOf(p.value);
+        name = nameParam === undefined ? readString(p.value, positionOf(p)) : { ok: false, position: positionOf(p) };
+      }
       if (key === 'aliases' && (kind === 'workflow' || kind === 'wrapper')) {
         const list = unwrapExpression(p.value); // `['old-name'] as const`
         aliases =
@@ -231,12 +292,75 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
       }
     }
     const idNode = kind === 'step' || kind === 'evaluator' ? literalPropertyAt(config, ACTIVITY_ID_PATH) : undefined;
-    return { callee: kind, calleeName, position, name, aliases, ...(idNode ? { activityId: readString(idNode, positionOf(idNode)) } : {}) };
+    return {
+      callee: kind,
+      calleeName,
+      position,
+      name,
+      aliases,
+      ...(idNode ? { activityId: readString(idNode, positionOf(idNode)) } : {}),
+      ...(nameParam === undefined ? {} : { nameParam }),
+    };
   };
 
-  const bindingOfExpression = (expr: t.Node, position: Position): LocalBinding => {
+  /**
+   * The factory `fn` is: a plain (not async, not generator) function whose only `return` (or expression body) is a
+   * definition, its name a parameter the body never assigns (or written statically). Undefined otherwise.
+   */
+  const factoryOf = (fn: t.Node): Factory | undefined => {
+    if (fn.type !== 'FunctionDeclaration' && fn.type !== 'FunctionExpression' && fn.type !== 'ArrowFunctionExpression') return undefined;
+    if (fn.async || fn.generator) return undefined;
+    const params = new Map<string, number>();
+    fn.params.forEach((p, i) => {
+      const id = p.type === 'AssignmentPattern' ? p.left : p;
+      if (id.type === 'Identifier') params.set(id.name, i);
+    });
+    let returned: t.Node | undefined;
+    if (fn.body.type !== 'BlockStatement') returned = fn.body;
+    else {
+      const returns = fn.body.body.filter((s): s is t.ReturnStatement => s.type === 'ReturnStatement');
+      if (returns.length !== 1 || !returns[0]?.argument) return undefined;
+      // A `return` inside a block or loop before it: more than one way out.
+      if (fn.body.body.some((s) => s.type !== 'ReturnStatement' && returnsIn(s))) return undefined;
+      returned = returns[0].argument;
+    }
+    const found = definitionOf(returned, params);
+    if (!found) return undefined;
+    const { nameParam, name, position: _position, ...rest } = found;
+    if (nameParam !== undefined) {
+      const param = [...params].find(([, i]) => i === nameParam)?.[0];
+      let assigned = false;
+      walk(fn.body, (n) => {
+        const target = n.type === 'AssignmentExpression' ? n.left : n.type === 'UpdateExpression' ? n.argument : undefined;
+        if (target && patternIdentifiers(target, []).some((id) => id.name === param)) assigned = true;
+      });
+      if (assigned) return undefined;
+      return { definition: rest, nameParam };
+    }
+    return { definition: { ...rest, name } };
+  };
+
+  /** A value binding of `expr`, with what it is when it is a factory or a call of a plain identifier. */
+  const valueOf = (expr: t.Node, position: Position): ValueBinding => {
+    const binding: ValueBinding = { kind: 'value', references: referencesOf(expr), position };
+    const bare = unwrapExpression(expr);
+    if (bare.type === 'FunctionExpression' || bare.type === 'ArrowFunctionExpression') binding.function = true;
+    const factory = factoryOf(bare);
+    if (factory) binding.factory = factory;
+    if (bare.type === 'CallExpression' && bare.callee.type === 'Identifier') {
+      const args: StaticString[] = [];
+      for (const a of bare.arguments) {
+        if (a.type === 'SpreadElement') break;
+        args.push(readString(a, positionOf(a)));
+      }
+      binding.call = { callee: bare.callee.name, position: positionOf(bare), args };
+    }
+    return binding;
+  };
+
+  const bindingOfExpression = (expr: t.Node, position: Position): Extract<LocalBinding, { kind: 'definition' }> | ValueBinding => {
     const def = definitionOf(expr);
-    return def ? { kind: 'definition', definition: def, position } : { kind: 'value', references: referencesOf(expr), position };
+    return def ? { kind: 'definition', definition: def, position } : valueOf(expr, position);
   };
 
   for (const stmt of program.body) {
@@ -274,15 +398,13 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
       const d = stmt.declaration;
       const position = positionOf(stmt);
       if (d.type === 'Identifier') exports.set('default', { kind: 'local', local: d.name, position });
-      else if (d.type === 'FunctionDeclaration' || d.type === 'ClassDeclaration') exports.set('default', { kind: 'value', references: [], position });
+      else if (d.type === 'FunctionDeclaration') {
+        const factory = factoryOf(d);
+        exports.set('default', { kind: 'value', references: [], position, function: true, ...(factory ? { factory } : {}) });
+      } else if (d.type === 'ClassDeclaration') exports.set('default', { kind: 'value', references: [], position });
       else {
         const binding = bindingOfExpression(d, position);
-        exports.set(
-          'default',
-          binding.kind === 'definition'
-            ? { kind: 'definition', definition: binding.definition, position }
-            : { kind: 'value', references: binding.kind === 'value' ? binding.references : [], position },
-        );
+        exports.set('default', binding.kind === 'definition' ? { kind: 'definition', definition: binding.definition, position } : { ...binding, position });
       }
     }
   }
@@ -292,7 +414,7 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
     if (binding.kind !== 'local') continue;
     const local = locals.get(binding.local);
     if (local?.kind === 'definition') exports.set(name, { kind: 'definition', definition: local.definition, position: binding.position });
-    else if (local?.kind === 'value') exports.set(name, { kind: 'value', references: local.references, position: binding.position });
+    else if (local?.kind === 'value') exports.set(name, { ...local, position: binding.position });
   }
 
   return { file, imports, exports, stars, locals, importSites: [], unsupported };
@@ -306,7 +428,11 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
           locals.set(d.id.name, d.init ? bindingOfExpression(d.init, positionOf(d)) : { kind: 'value', references: [], position: positionOf(d) });
         }
       }
-    } else if ((decl.type === 'FunctionDeclaration' || decl.type === 'ClassDeclaration') && decl.id) {
+    } else if (decl.type === 'FunctionDeclaration' && decl.id) {
+      names.push(decl.id.name);
+      const factory = factoryOf(decl);
+      locals.set(decl.id.name, { kind: 'value', references: [], position: positionOf(decl), function: true, ...(factory ? { factory } : {}) });
+    } else if (decl.type === 'ClassDeclaration' && decl.id) {
       names.push(decl.id.name);
       locals.set(decl.id.name, { kind: 'value', references: [], position: positionOf(decl) });
     }

@@ -9,6 +9,11 @@ import { dirname, join, resolve, sep } from 'node:path';
 import { isTypeScriptFile } from './parse.js';
 import { statOrUndefined, type FileSystem } from './fs.js';
 
+/** True for `./x` and `../x` specifiers. */
+export function isRelative(specifier: string): boolean {
+  return specifier.startsWith('./') || specifier.startsWith('../');
+}
+
 /** Extensions tried, in order, for an extensionless import and for a folder's `index`. */
 const EXTENSIONS = ['.ts', '.mts', '.tsx', '.js', '.mjs', '.jsx', '.cjs', '.cts', '.json'];
 const TS_TWIN: Record<string, string> = { '.js': '.ts', '.mjs': '.mts', '.jsx': '.tsx', '.cjs': '.cts' };

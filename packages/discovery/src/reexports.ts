@@ -9,7 +9,8 @@ import { kindOf } from './definitions.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { Position } from './finding.js';
 import { dirname, relative } from 'node:path';
-import { isAbsoluteSpecifier, isRelative, type ExportGraph } from './graph.js';
+import { isAbsoluteSpecifier, type ExportGraph } from './graph.js';
+import { isRelative } from './module-path.js';
 import type { Definition, ModuleInfo } from './module-info.js';
 
 /** A workflow definition reached from an entry. */

@@ -10,7 +10,9 @@ import type { Diagnostics } from './diagnostics.js';
 import type { Position } from './finding.js';
 import { classifyFile } from './conventions.js';
 import { errorCode, type FileSystem } from './fs.js';
+import { linkFactoryCalls } from './factories.js';
 import { analyzeModule, type ModuleInfo } from './module-info.js';
+import { resolveRelativeImport } from './module-path.js';
 import { isTypeScriptFile, parseSource } from './parse.js';
 import type { MessageId } from './rules.js';
 import { walk } from './traverse.js';
@@ -104,6 +106,13 @@ export function reviveModuleInfo(info: SerializedModuleInfo): ModuleInfo {
 /** Caches parsed modules by absolute path. */
 export class ModuleStore {
   readonly #cache = new Map<string, Loaded>();
+  /** Files whose `#load` is under way (their walk may load other files, whose rules may ask about them). */
+  readonly #loading = new Set<string>();
+  /** What factory calls are linked through (factories.ts). */
+  readonly #factoryModules = {
+    load: (file: string) => this.load(file).info,
+    resolve: (from: string, specifier: string) => resolveRelativeImport(this.fs, from, specifier),
+  };
   #filesRead = 0;
   /** Set by the session owner before files are loaded; called for every parsed file. */
   hook: ModuleHook | undefined;
@@ -141,12 +150,26 @@ export class ModuleStore {
     return this.#cache.has(file);
   }
 
-  /** Loads `file` (once). Never throws. */
+  /**
+   * Loads `file` (once). Never throws. A convention file's (workflow, steps, evaluators) values made by a factory call
+   * come back as the definitions they make (factories.ts), linked from the facts of the modules it imports, which
+   * are loaded for it; its cache record keeps the file's own facts.
+   */
   load(file: string): Loaded {
     let loaded = this.#cache.get(file);
     if (!loaded) {
-      loaded = this.#load(file);
+      // A file asked for while it loads (a rule of a module it imports asking about it): nothing known yet.
+      if (this.#loading.has(file)) return { info: undefined, problems: [] };
+      this.#loading.add(file);
+      try {
+        loaded = this.#load(file);
+      } finally {
+        this.#loading.delete(file);
+      }
       this.#cache.set(file, loaded);
+      if (loaded.info && classifyFile(file) !== null) {
+        loaded.info = linkFactoryCalls(loaded.info, this.#factoryModules);
+      }
     }
     return loaded;
   }

@@ -19,6 +19,8 @@ export interface LintOptions {
   file?: string;
   /** specifier → role of the file it resolves to (null: a plain module); absent specifiers are unresolved. */
   imports?: Record<string, FileRole | null>;
+  /** specifier → the names the module it resolves to exports as functions it declares (`exportsFunction`). Default none. */
+  functions?: Record<string, string[]>;
   /** The case is about unparsable code: a `parse/syntax-error` finding is expected instead of failing the test. */
   expectParseError?: boolean;
 }
@@ -52,7 +54,12 @@ export function lint<MessageIds extends string>(rule: FileRule<MessageIds>, code
             file,
             options.role ?? 'workflow',
             rulesByRole([rule]),
-            { resolve: (_file, specifier) => resolve(specifier), packageRootOf: () => '/pkg', report: (d) => into.push(d) },
+            {
+              resolve: (_file, specifier) => resolve(specifier),
+              packageRootOf: () => '/pkg',
+              exportsFunction: (_file, specifier, name) => options.functions?.[specifier]?.includes(name) ?? false,
+              report: (d) => into.push(d),
+            },
             source,
           ),
           source,

@@ -121,6 +121,12 @@ export interface FileRuleContext<MessageIds extends string = string> {
   packageRoot: string;
   /** Resolves an import specifier written in this file (never reads outside the package and its dependencies). */
   resolve(specifier: string): ResolvedImport;
+  /**
+   * True when the module `specifier` resolves to (a file of the package or a dependency) exports `name` as a function
+   * it declares (a function declaration, or a top-level `const` holding a function or arrow function): a helper or a
+   * factory of steps, not a step. False when it exports something else, re-exports it, or cannot be read.
+   */
+  exportsFunction(specifier: string, name: string): boolean;
   report(descriptor: ReportDescriptor<MessageIds>): void;
 }
 

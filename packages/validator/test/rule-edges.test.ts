@@ -163,6 +163,28 @@ describe('steps/no-top-level-call: which bindings are steps', () => {
     ).toEqual(['topLevelCall@3:1']);
     expect(positions(noTopLevelCall, "const { greet, ...rest } = require('./steps.js');\ngreet(1);\nrest.wave(2);", OPTIONS)).toEqual(['topLevelCall@2:1']);
   });
+
+  it('does not take a function a steps file declares (a factory of steps, a helper) for a step', () => {
+    const factories = { ...OPTIONS, functions: { './steps.js': ['lookupStep', 'format'] } };
+    const code = [
+      "import { lookupStep, format, greet } from './steps.js';",
+      "const { lookupStep: make, greet: hello } = require('./steps.js');",
+      "export const fetchUser = lookupStep('fetchUser', '/users');",
+      "export const fetchOrders = make('fetchOrders', '/orders');",
+      "const label = format('x');",
+      'greet(1);',
+      'hello(2);',
+    ].join('\n');
+    expect(positions(noTopLevelCall, code, factories)).toEqual(['topLevelCall@6:1', 'topLevelCall@7:1']);
+    // Without the answer (the export is not a declared function, or the module cannot be read), every name is a step.
+    expect(positions(noTopLevelCall, code, OPTIONS)).toEqual([
+      'topLevelCall@3:26',
+      'topLevelCall@4:28',
+      'topLevelCall@5:15',
+      'topLevelCall@6:1',
+      'topLevelCall@7:1',
+    ]);
+  });
 });
 
 describe('global references', () => {

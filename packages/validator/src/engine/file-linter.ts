@@ -55,6 +55,8 @@ export interface LintHost {
   resolve(file: string, specifier: string): ResolvedImport;
   /** The root of the package `file` belongs to. */
   packageRootOf(file: string): string;
+  /** `FileRuleContext.exportsFunction` for a specifier written in `file`. */
+  exportsFunction(file: string, specifier: string, name: string): boolean;
   report(diagnostic: ValidatorDiagnostic): void;
 }
 
@@ -84,6 +86,10 @@ class RuleContext implements FileRuleContext {
 
   resolve(specifier: string): ResolvedImport {
     return this.#host.resolve(this.file, specifier);
+  }
+
+  exportsFunction(specifier: string, name: string): boolean {
+    return this.#host.exportsFunction(this.file, specifier, name);
   }
 
   report(descriptor: ReportDescriptor): void {
@@ -146,6 +152,8 @@ export interface LintRecord {
   resolved: [string, string][];
   /** The package root, when a rule read it. */
   packageRoot?: string;
+  /** `[specifier \0 name, answer]` of each `exportsFunction` question, in the order the rules first asked. */
+  functions?: [string, boolean][];
 }
 
 /** A `LintHost` that also writes what one file's rules report and read into a `LintRecord`. */
@@ -163,6 +171,12 @@ function recordingHost(host: LintHost, record: LintRecord): LintHost {
     },
     packageRootOf(file) {
       return (record.packageRoot = host.packageRootOf(file));
+    },
+    exportsFunction(file, specifier, name) {
+      const answer = host.exportsFunction(file, specifier, name);
+      const key = `${specifier}\0${name}`;
+      if (!record.functions?.some(([k]) => k === key)) (record.functions ??= []).push([key, answer]);
+      return answer;
     },
     report(diagnostic) {
       record.findings.push(diagnostic);
@@ -199,7 +213,20 @@ export class FileLinter implements ModuleHook {
     readonly packageRootOf: (file: string) => string,
   ) {
     this.#rules = rulesByRole(rules);
-    this.#host = { resolve: resolveFrom, packageRootOf, report: (d) => session.diagnostics.add(d) };
+    this.#host = {
+      resolve: resolveFrom,
+      packageRootOf,
+      exportsFunction: (file, specifier, name) => this.#exportsFunction(file, specifier, name),
+      report: (d) => session.diagnostics.add(d),
+    };
+  }
+
+  /** Reads the export from the facts of the module `specifier` names (loading it: its own rules run then). */
+  #exportsFunction(file: string, specifier: string, name: string): boolean {
+    const target = this.resolveFrom(file, specifier);
+    if (target.kind !== 'file') return false;
+    const binding = this.session.store.load(target.path).info?.exports.get(name);
+    return binding?.kind === 'value' && binding.function === true;
   }
 
   /** True when `file` belongs to a validated package (inside an own root, not in its `node_modules`). */
@@ -237,6 +264,10 @@ export class FileLinter implements ModuleHook {
     if (lint === undefined) return false;
     for (const [specifier, answer] of lint.resolved) if (JSON.stringify(this.#host.resolve(file, specifier)) !== answer) return false;
     if (lint.packageRoot !== undefined && this.#host.packageRootOf(file) !== lint.packageRoot) return false;
+    for (const [key, answer] of lint.functions ?? []) {
+      const [specifier, name] = key.split('\0') as [string, string];
+      if (this.#host.exportsFunction(file, specifier, name) !== answer) return false;
+    }
     this.linted.set(file, role);
     this.#ran(file, role);
     for (const d of lint.findings) this.#host.report(d);

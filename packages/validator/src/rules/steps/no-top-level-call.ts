@@ -144,7 +144,12 @@ export const rule = createRule({
             const resolved = context.resolve(stmt.source.value);
             if (isActivityImport(resolved)) {
               const kind = kindOfImport(resolved);
-              for (const s of stmt.specifiers) if (s.type === 'ImportSpecifier' && s.importKind !== 'type') activityBindings.set(s.local, kind);
+              for (const s of stmt.specifiers) {
+                if (s.type !== 'ImportSpecifier' || s.importKind === 'type') continue;
+                // A function a steps file declares (a factory of steps, a helper) is not a step: calling it runs no activity.
+                const imported = s.imported.type === 'Identifier' ? s.imported.name : s.imported.value;
+                if (!context.exportsFunction(stmt.source.value, imported)) activityBindings.set(s.local, kind);
+              }
             }
           }
           const decl = stmt.type === 'ExportNamedDeclaration' ? stmt.declaration : stmt;
@@ -161,7 +166,16 @@ export const rule = createRule({
               d.id.type === 'ObjectPattern' &&
               isActivityImport(context.resolve(init.arguments[0].value))
             ) {
-              addPattern(d.id, kindOfImport(context.resolve(init.arguments[0].value)));
+              const specifier = init.arguments[0].value;
+              const kind = kindOfImport(context.resolve(specifier));
+              for (const p of d.id.properties) {
+                if (p.type !== 'ObjectProperty') {
+                  addPattern(p, kind); // `...rest`: an object, never called itself
+                  continue;
+                }
+                const imported = p.key.type === 'Identifier' && !p.computed ? p.key.name : p.key.type === 'StringLiteral' ? p.key.value : undefined;
+                if (imported === undefined || !context.exportsFunction(specifier, imported)) addPattern(p.value, kind);
+              }
             }
           }
         }
