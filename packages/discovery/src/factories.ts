@@ -21,16 +21,20 @@ export interface FactoryModules {
 /** How many re-exports a factory is followed through (a longer chain is a cycle). */
 const MAX_REEXPORTS = 16;
 
-/** The factory export `imported` of the module `specifier` names (from `from`) is, followed through re-exports. */
-function exportedFactory(modules: FactoryModules, from: string, specifier: string, imported: string, depth = 0): Factory | undefined {
-  if (depth > MAX_REEXPORTS || !isRelative(specifier) || imported === '*') return undefined;
+/**
+ * The factory export `imported` of the module `specifier` names (from `from`) is, followed through re-exports; each
+ * file read on the way is added to `files`.
+ */
+function exportedFactory(modules: FactoryModules, from: string, specifier: string, imported: string, files: string[]): Factory | undefined {
+  if (files.length > MAX_REEXPORTS || !isRelative(specifier) || imported === '*') return undefined;
   const file = modules.resolve(from, specifier);
+  files.push(file);
   const info = modules.load(file);
   const binding = info?.exports.get(imported);
   if (binding?.kind === 'value') return binding.factory;
-  if (binding?.kind === 'reexport') return exportedFactory(modules, file, binding.source, binding.imported, depth + 1);
+  if (binding?.kind === 'reexport') return exportedFactory(modules, file, binding.source, binding.imported, files);
   const local = binding?.kind === 'local' ? info?.locals.get(binding.local) : undefined;
-  if (local?.kind === 'import') return exportedFactory(modules, file, local.source, local.imported, depth + 1);
+  if (local?.kind === 'import') return exportedFactory(modules, file, local.source, local.imported, files);
   return undefined;
 }
 
@@ -38,7 +42,7 @@ function exportedFactory(modules: FactoryModules, from: string, specifier: strin
 const at = (value: StaticString, position: Position): StaticString => (value.ok ? { ok: true, value: value.value, position } : { ok: false, position });
 
 /** The definition a call of `factory` makes: named by the call's argument at the factory's name parameter. */
-function definitionOfCall(factory: Factory, call: FactoryCall): Definition {
+function definitionOfCall(factory: Factory, call: FactoryCall, madeIn: string[]): Definition {
   const { name, aliases, activityId, ...rest } = factory.definition;
   const byArgument = factory.nameParam === undefined ? undefined : call.args[factory.nameParam];
   return {
@@ -48,6 +52,7 @@ function definitionOfCall(factory: Factory, call: FactoryCall): Definition {
     name: byArgument ?? at(name ?? { ok: false, position: call.position }, call.position),
     aliases: aliases.map((a) => at(a, call.position)),
     ...(activityId ? { activityId: at(activityId, call.position) } : {}),
+    ...(madeIn.length > 0 ? { madeIn } : {}),
   };
 }
 
@@ -57,15 +62,18 @@ function definitionOfCall(factory: Factory, call: FactoryCall): Definition {
  * read through `modules`. Never throws: a callee that is not a factory leaves its value as it is.
  */
 export function linkFactoryCalls(info: ModuleInfo, modules: FactoryModules): ModuleInfo {
-  const factoryOf = (callee: string): Factory | undefined => {
-    const binding = info.locals.get(callee);
-    if (binding?.kind === 'value') return binding.factory;
-    if (binding?.kind === 'import') return exportedFactory(modules, info.file, binding.source, binding.imported);
-    return undefined;
-  };
   const link = (binding: ValueBinding): Definition | undefined => {
-    const factory = binding.call && factoryOf(binding.call.callee);
-    return factory && binding.call && definitionOfCall(factory, binding.call);
+    const call = binding.call;
+    if (!call) return undefined;
+    const callee = info.locals.get(call.callee);
+    const files: string[] = [];
+    const factory =
+      callee?.kind === 'value'
+        ? callee.factory
+        : callee?.kind === 'import'
+          ? exportedFactory(modules, info.file, callee.source, callee.imported, files)
+          : undefined;
+    return factory && definitionOfCall(factory, call, files);
   };
   let locals: ModuleInfo['locals'] | undefined;
   let exports: ModuleInfo['exports'] | undefined;

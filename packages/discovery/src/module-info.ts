@@ -42,6 +42,11 @@ export interface Definition {
    * not read); `ok: false` when its value is not a static string.
    */
   activityId?: StaticString;
+  /**
+   * For a definition a factory call makes (factories.ts): the other files its factory was read from, the module that
+   * declares it and the re-exports on the way (what it is depends on them, as much as on this module).
+   */
+  madeIn?: string[];
 }
 
 /** One specifier of an `import` declaration. `imported` is `default`, an export name, or `*` for a namespace. */

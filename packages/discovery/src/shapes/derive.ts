@@ -981,7 +981,7 @@ export class ShapeWalker {
     if (!binding) return undefined;
     if (binding.kind === 'import') return this.resolveImport(scope.file, binding.source, binding.imported, 0);
     if (binding.kind === 'definition') {
-      return definitionCallee(binding.definition, scope.file, name);
+      return this.definition(binding.definition, scope.file, name);
     }
     return this.topLevelValue(name, scope);
   }
@@ -1018,6 +1018,12 @@ export class ShapeWalker {
       }
     }
     return undefined;
+  }
+
+  /** The callee a definition is, its factory's files (when a factory call made it) counted among the files read. */
+  private definition(definition: Definition, file: string, label: string): Callee {
+    for (const f of definition.madeIn ?? []) this.ctx.files.add(f);
+    return definitionCallee(definition, file, label);
   }
 
   /** What `imported` of `source` (written in `fromFile`) is (remembered per derivation). */
@@ -1061,7 +1067,7 @@ export class ShapeWalker {
       case 'reexport':
         return this.resolveImport(file, binding.source, binding.imported, depth + 1);
       case 'definition': {
-        return definitionCallee(binding.definition, file, imported);
+        return this.definition(binding.definition, file, imported);
       }
       case 'local':
         return this.moduleBinding(binding.local, target) ?? { kind: 'none' };

@@ -46,4 +46,25 @@ describe('shapes against a baseline: unchanged sources are not walked again', ()
     expect(next.workflows.w).not.toBe(baseline.workflows.w);
     expect(render(next.workflows.w!.shape)).toBe('call(a(w#a) W a(w#b) W) W');
   });
+
+  it('walks a workflow again when the factory that made one of its steps changed (the factory’s files are its sources)', async () => {
+    const dir = project({
+      'lib/make.ts': "import { step } from '@skein/core';\nexport const make = (n: string) => step({ name: n, fn: async () => 1 });\n",
+      'lib/index.ts': "export { make } from './make.js';\n",
+      'f/steps.ts': "import { make } from '../lib/index.js';\nexport const s = make('s');\n",
+      'f/workflow.ts':
+        "import { workflow } from '@skein/core';\nimport { s } from './steps.js';\nexport default workflow({ name: 'f', fn: async () => { await s(); } });\n",
+    });
+    dirs.push(dir);
+    const baseline = await deriveCommandShapes(dir);
+    expect(Object.keys(baseline.workflows.f!.sources).sort()).toEqual(['f/steps.ts', 'f/workflow.ts', 'lib/index.ts', 'lib/make.ts']);
+    expect(render(baseline.workflows.f!.shape)).toBe('a(f#s) W');
+    // The factory now names its step by another parameter: the same call makes the step `t`.
+    writeFileSync(
+      join(dir, 'lib/make.ts'),
+      "import { step } from '@skein/core';\nexport const make = (_n: string, m = 't') => step({ name: m, fn: async () => 1 });\n",
+    );
+    const next = await againstBaseline(dir, baseline);
+    expect(next.workflows.f).not.toBe(baseline.workflows.f);
+  });
 });
