@@ -251,5 +251,9 @@ describe('GET /workflow/runs', () => {
     expect(listed.completedAt).toBe(new Date(status.body.completedAt).toISOString());
     const bad = await h.call('GET', '/workflow/runs', { query: { limit: 0 } });
     expect(bad.status).toBe(400);
+    // A catalog name holds no `@` here as on start and in /workflow/catalog/{catalog}.
+    const at = await h.call('GET', '/workflow/runs', { query: { catalog: 'a@b' } });
+    expect(at.status).toBe(400);
+    expect(at.body.issues[0]).toMatchObject({ path: ['query', 'catalog'] });
   });
 });

@@ -202,6 +202,11 @@ describe('browser safety and the opt-in token', () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+    // Every method and request header a route takes: DELETE of a schedule, an Idempotency-Key, a gzip body.
+    expect(preflight.headers.get('access-control-allow-methods')?.split(',').sort()).toEqual(['DELETE', 'GET', 'OPTIONS', 'PATCH', 'POST']);
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toEqual(
+      expect.arrayContaining(['content-type', 'content-encoding', 'authorization', 'idempotency-key', 'last-event-id', 'x-request-id']),
+    );
     await h.client.workflow.getHandle(workflowId).terminate();
   });
 

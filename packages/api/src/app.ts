@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import Router from '@koa/router';
+import { z } from 'zod';
 import { bodyParser } from '@koa/bodyparser';
 import { withHeaders } from './errors.js';
 import { abortSignal } from './middleware/abort.js';
@@ -78,7 +79,17 @@ export function createApp(deps: Deps, routes: RouteDef[], options: AppOptions = 
   app.use(requestMetrics(deps.metrics, routeOf));
   app.use(requestLogger(deps.logger));
   app.use(errorRenderer());
-  app.use(unlessPublic(browserGuard({ corsOrigins: deps.config.corsOrigins, allowedHosts: deps.config.allowedHosts, listenHost: deps.config.host })));
+  app.use(
+    unlessPublic(
+      browserGuard(
+        { corsOrigins: deps.config.corsOrigins, allowedHosts: deps.config.allowedHosts, listenHost: deps.config.host },
+        {
+          methods: routes.map((r) => r.method),
+          headers: routes.flatMap((r) => (r.headers instanceof z.ZodObject ? Object.keys(r.headers.shape) : [])),
+        },
+      ),
+    ),
+  );
   app.use(unlessPublic(bearerAuth(deps.config.apiToken)));
   app.use(requireJsonBody());
   app.use(abortSignal(deps.shutdown));

@@ -124,7 +124,9 @@ describe('catalog document', () => {
     const doc = buildCatalogDocument(await loadProject(examplesManifest()), 'main', 'worker-1', 1000);
     const welcome = doc.workflows.find((w) => w.name === 'welcome')!;
     expect(welcome.aliases).toEqual(['greet_customer']);
-    expect(welcome.inputSchema).toMatchObject({ type: 'object', properties: { name: { type: 'string' } } });
+    expect(welcome.inputSchema).toMatchObject({ type: 'object', properties: { name: { type: 'string' }, locale: { default: 'en' } } });
+    // What a caller sends: `locale` has a default, so only `name` is required (a schedule's input is checked against it).
+    expect((welcome.inputSchema as { required?: string[] }).required).toEqual(['name']);
     expect(welcome.activities).toContainEqual({ name: 'composeWelcome', kind: 'step', shared: false, type: 'welcome#composeWelcome' });
     expect(welcome.activities).toEqual([{ name: 'composeWelcome', kind: 'step', shared: false, type: 'welcome#composeWelcome' }]);
     expect(doc.sharedActivities).toEqual([

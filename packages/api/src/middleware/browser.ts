@@ -37,6 +37,17 @@ export interface BrowserPolicy {
   listenHost: string;
 }
 
+/** What the routes accept, which a preflight lists. */
+export interface AcceptedRequests {
+  /** The methods the routes answer (listed with `OPTIONS`). */
+  methods: string[];
+  /** Request headers routes read beyond the ones every route may. */
+  headers: string[];
+}
+
+/** Request headers any route may read: the body's type and encoding, the token, the request id, an SSE resume point. */
+const COMMON_HEADERS = ['Content-Type', 'Content-Encoding', 'Authorization', 'X-Request-ID', 'Last-Event-ID'];
+
 /**
  * Whether `origin` (an `Origin` header value) is allowed: any loopback origin (http or https, any port), one
  * listed in `policy.corsOrigins`, or any when the list holds `*`. `null` (opaque origins) is never allowed.
@@ -81,11 +92,11 @@ const EXPOSED = ['X-Request-ID', 'traceparent', 'Retry-After', 'Allow', 'Depreca
  * except a health probe's (`GET /health`, `GET /ready`).
  * @throws ApiError `ForbiddenOriginError` (403).
  */
-export function browserGuard(policy: BrowserPolicy): Koa.Middleware<ApiState> {
+export function browserGuard(policy: BrowserPolicy, accepted: AcceptedRequests = { methods: [], headers: [] }): Koa.Middleware<ApiState> {
   const corsMiddleware = cors({
     origin: (ctx) => ctx.get('Origin'),
-    allowMethods: ['GET', 'POST', 'PATCH', 'OPTIONS'],
-    allowHeaders: ['Content-Type', 'Authorization', 'X-Request-ID', 'Last-Event-ID'],
+    allowMethods: [...new Set([...accepted.methods.map((m) => m.toUpperCase()), 'OPTIONS'])],
+    allowHeaders: [...new Set([...COMMON_HEADERS, ...accepted.headers])],
     exposeHeaders: EXPOSED,
     maxAge: 600,
     keepHeadersOnError: true,

@@ -158,7 +158,7 @@ export const statusResponseSchema = z
 /** `GET /workflow/runs` query. */
 export const runsQuerySchema = z.object({
   workflowType: z.string().min(1).max(200).optional().meta({ description: 'Only runs of this workflow type' }),
-  catalog: z.string().min(1).max(200).optional().meta({ description: 'Only runs on this catalog (task queue)' }),
+  catalog: catalogNameSchema.optional().meta({ description: 'Only runs on this catalog (task queue; at most 200 UTF-8 bytes, no `@`)' }),
   limit: z.coerce.number().int().min(1).max(1000).default(100).meta({ description: '1–1000, default 100' }),
   scheduleId: z
     .string()

@@ -90,10 +90,15 @@ export interface LoadedProject {
   storeError?: Error;
 }
 
-function jsonSchema(schema: Schema | undefined): object | null {
+/**
+ * The JSON Schema of a workflow's input (`io: 'input'`: what a caller sends, so a field with a default is optional)
+ * or output (`io: 'output'`: what the run returns, defaults applied). Null without a schema or when zod cannot
+ * represent it.
+ */
+function jsonSchema(schema: Schema | undefined, io: 'input' | 'output'): object | null {
   if (!schema) return null;
   try {
-    return z.toJSONSchema(schema as z.ZodType, { unrepresentable: 'any' });
+    return z.toJSONSchema(schema as z.ZodType, { unrepresentable: 'any', io });
   } catch {
     return null;
   }
@@ -231,8 +236,8 @@ export async function loadProject(manifest: Manifest, cache?: LoadCache): Promis
           name: def.name,
           aliases: def.aliases,
           description: def.description ?? null,
-          inputSchema: jsonSchema(def.inputSchema),
-          outputSchema: jsonSchema(def.outputSchema),
+          inputSchema: jsonSchema(def.inputSchema, 'input'),
+          outputSchema: jsonSchema(def.outputSchema, 'output'),
           schedules: declaredSchedules(def),
         };
         found = { workflow, binding: binding[0], activities: await Promise.all(entry.activities.map(importActivity)) };
