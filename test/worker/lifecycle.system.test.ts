@@ -64,6 +64,23 @@ describe('worker lifecycle', () => {
     }
   }, 90_000);
 
+  it('SIGTERM stops the worker within SKEIN_SHUTDOWN_GRACE_MS + 5 s when a step ignores its cancellation, and says so', async () => {
+    const catalog = `life-${Date.now()}-${n++}`;
+    const log = path.join(dir, `force-${catalog}.log`);
+    const first = worker(catalog, { SKEIN_SHUTDOWN_GRACE_MS: '1000' });
+    await first.waitFor(/worker serving/);
+    // The middle step sleeps 60 s and never looks at its cancellation.
+    const handle = await client.workflow.start('slow', { taskQueue: catalog, workflowId: `force-${catalog}`, args: [{ log, ms: 60_000 }] });
+    await waitForLine(log, 'middle:start:1');
+    const stopping = performance.now();
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(performance.now() - stopping).toBeLessThan(15_000);
+    expect(first.output()).toMatch(/in-flight activities did not stop within the shutdown grace time/);
+    expect(first.output()).toMatch(/worker stopped/);
+    await handle.terminate();
+  }, 90_000);
+
   it('after a worker is killed mid-run another completes it; no step runs twice beyond the retried attempt', async () => {
     const catalog = `life-${Date.now()}-${n++}`;
     const log = path.join(dir, `kill-${catalog}.log`);

@@ -29,13 +29,20 @@ import { configureWorkerClient } from '@skein/core/temporal';
 import { sweepTraces, TRACE_SWEEP_INTERVAL_MS } from './traces/retention.js';
 import { setUpTraces, traceRemoteMismatch, type WorkerTraces } from './traces/setup.js';
 import { enableTypeScriptSources } from './host/typescript/resolve-hook.js';
-import { beginWorkflowThreads, createTemporalWorker, type EarlyWorkflowThreads } from './host/temporal-worker.js';
+import { beginWorkflowThreads, createTemporalWorker, stopRequestedAt, type EarlyWorkflowThreads } from './host/temporal-worker.js';
 import type { SkeinWorker, StartWorkerOptions } from './host/worker-options.js';
 
 export type { SkeinWorker, StartWorkerOptions } from './host/worker-options.js';
 
 /** How long after the worker is up webpack's persistent cache is written (ms). */
 const WEBPACK_CACHE_DELAY_MS = 5_000;
+
+/**
+ * How long after the shutdown grace time (`SKEIN_SHUTDOWN_GRACE_MS`, when in-flight activities are cancelled) the
+ * worker stops without waiting for an activity that ignores the cancellation, ms. Temporal retries that attempt after
+ * its start-to-close (or heartbeat) timeout.
+ */
+const SHUTDOWN_FORCE_EXTRA_MS = 5_000;
 
 /**
  * Starts a Skein worker: validates the project statically (refusing to start on errors, before touching the
@@ -135,6 +142,11 @@ type ServeContext = Parameters<typeof startOnConnection>[1] & {
 /** The worker's deployment version: its deployment name and build ID. */
 type Deployment = SkeinWorker['deployment'];
 
+/** The shutdown grace time, ms: the option, else `SKEIN_SHUTDOWN_GRACE_MS` (10 000 by default). */
+function graceMsOf(options: StartWorkerOptions, ctx: ServeContext): number {
+  return options.shutdownGraceTimeMs ?? ctx.env.shutdownGraceMs;
+}
+
 /**
  * The part of `startWorker` after the project passed its check (see there), in phases: load the project, set up its
  * traces, bundle its workflow code, then (connections open) describe the catalog, create the versioned Temporal
@@ -224,7 +236,14 @@ async function serveProject(options: StartWorkerOptions, ctx: ServeContext): Pro
       startup,
       done,
       async shutdown() {
-        if (worker.getState() === 'RUNNING') worker.shutdown();
+        if (worker.getState() === 'RUNNING') {
+          const graceMs = graceMsOf(options, ctx);
+          logger.info(
+            { activitiesRunning: traced.events.activitiesRunning, graceMs, forceAfterMs: graceMs + SHUTDOWN_FORCE_EXTRA_MS },
+            'stopping: polls end; in-flight activities may finish within the grace time, then are cancelled',
+          );
+          worker.shutdown();
+        }
         await done.catch(() => {});
       },
     };
@@ -415,7 +434,8 @@ async function createVersionedWorker(
       activities: parts.loaded.activities,
       sinks: { ...skeinSinks(parts.events, logger), ...telemetry.worker.sinks },
       interceptors: { activity: [...telemetry.worker.activityInterceptors, activityInterceptor(parts.loaded.resolver, parts.events)] },
-      shutdownGraceTime: options.shutdownGraceTimeMs ?? 10_000,
+      shutdownGraceTime: graceMsOf(options, ctx),
+      shutdownForceTime: graceMsOf(options, ctx) + SHUTDOWN_FORCE_EXTRA_MS,
       ...options.workerOptions,
     },
     parts.early,
@@ -448,7 +468,7 @@ async function runUntilStopped(
   const sweeper = setInterval(sweep, TRACE_SWEEP_INTERVAL_MS);
   sweeper.unref();
   let lost: string | undefined;
-  const graceMs = options.shutdownGraceTimeMs ?? 10_000;
+  const graceMs = graceMsOf(options, ctx);
   let forceStop: (() => void) | undefined;
   let membership: DeploymentMembership | undefined;
   const forced = new Promise<void>((resolve) => (forceStop = resolve));
@@ -467,6 +487,16 @@ async function runUntilStopped(
   });
   const done = Promise.race([worker.run(), forced])
     .catch((err: unknown) => {
+      // A stop that reached the force time (Temporal's run fails with its expired grace period) when activities
+      // ignored their cancellation: the process stops without them, and each attempt is retried.
+      const askedAt = stopRequestedAt(worker);
+      if (askedAt !== undefined && performance.now() - askedAt >= graceMs + SHUTDOWN_FORCE_EXTRA_MS - 100) {
+        logger.warn(
+          { graceMs, forceAfterMs: graceMs + SHUTDOWN_FORCE_EXTRA_MS },
+          'in-flight activities did not stop within the shutdown grace time; stopping without them (Temporal retries each attempt after its start-to-close or heartbeat timeout)',
+        );
+        return;
+      }
       events.runtimeError(serializeError(err));
       throw err;
     })
@@ -487,6 +517,7 @@ async function runUntilStopped(
       await remoteTraces?.stop();
       await telemetry.close();
       await parts.closeConnections();
+      logger.info(lost ? { reason: lost } : {}, 'worker stopped');
     });
   // The worker polls: it completes its join of the build's rollout (promotion, the served catalog).
   try {

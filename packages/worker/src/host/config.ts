@@ -47,6 +47,8 @@ export interface WorkerConfig {
   startupCache: string | undefined;
   /** `SKEIN_LOG_LEVEL`, default `info`. */
   logLevel: LogLevel;
+  /** `SKEIN_SHUTDOWN_GRACE_MS`: how long in-flight activities may run after SIGTERM/SIGINT before they are cancelled, ms (default 10 000). */
+  shutdownGraceMs: number;
   /**
    * Metrics: `SKEIN_METRICS_PORT` (0–65535; 0 = a free port) serves Prometheus on `SKEIN_METRICS_HOST` (default
    * `127.0.0.1`); `SKEIN_METRICS_OTLP=1` pushes by OTLP instead; null = off (the default).
@@ -143,6 +145,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     bundleCache: s.SKEIN_BUNDLE_CACHE,
     startupCache: s.SKEIN_STARTUP_CACHE,
     logLevel: s.SKEIN_LOG_LEVEL,
+    shutdownGraceMs: s.SKEIN_SHUTDOWN_GRACE_MS,
     metrics: loadMetricsConfig(env),
   };
 }

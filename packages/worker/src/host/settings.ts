@@ -1,4 +1,4 @@
-import { catalogSetting, choiceSetting, engineCheckSettings, flagSetting, logLevelSetting, patternSetting, textSetting } from '@skein/settings';
+import { catalogSetting, choiceSetting, engineCheckSettings, flagSetting, intSetting, logLevelSetting, patternSetting, textSetting } from '@skein/settings';
 
 /** The worker's metrics settings (read by `loadMetricsConfig`; OTLP's endpoint and protocol are OpenTelemetry's own variables). */
 export const metricsSettings = {
@@ -68,6 +68,14 @@ export const workerSettings = {
     default: '<project>/.skein/startup',
     description: 'folder of the startup cache of validation results and module facts (`off`: validate and load everything on every start)',
   }),
+  SKEIN_SHUTDOWN_GRACE_MS: intSetting(
+    10_000,
+    { min: 0, max: 3_600_000 },
+    {
+      description:
+        'on SIGTERM or SIGINT, how long in-flight activities may run before they are cancelled, in ms; 5 s later the worker stops without waiting for an activity that ignores the cancellation (set it below the orchestrator’s grace period minus 5 s)',
+    },
+  ),
   SKEIN_LOG_LEVEL: logLevelSetting,
   ...metricsSettings,
 };

@@ -129,6 +129,14 @@ function sameThread(early: EarlyWorkflowThreads, bundle: NonNullable<ThreadBundl
 const sameLimits = (a: WorkflowThreadLimits, b: WorkflowThreadLimits): boolean =>
   [...new Set([...Object.keys(a), ...Object.keys(b)])].every((key) => a[key as keyof WorkflowThreadLimits] === b[key as keyof WorkflowThreadLimits]);
 
+/** When each worker was first asked to stop (`performance.now()`, ms), whoever asked. */
+const stopRequests = new WeakMap<Worker, number>();
+
+/** When `worker` was first asked to stop (`performance.now()`, ms), or undefined while it was not. */
+export function stopRequestedAt(worker: Worker): number | undefined {
+  return stopRequests.get(worker);
+}
+
 /**
  * Temporal's `Worker` without the main-thread preload of a code bundle: for `workflowBundle: { code }` the SDK
  * compiles the whole bundle in the main isolate and evaluates it in a throw-away context (for debugger
@@ -137,10 +145,15 @@ const sameLimits = (a: WorkflowThreadLimits, b: WorkflowThreadLimits): boolean =
  * isolate's heap grown for nothing. With `TEMPORAL_DEBUG` (`debugMode`) the SDK's own path is kept, for debuggers.
  * Given a thread begun early (`beginWorkflowThreads`) on the same bundle and settings, the worker takes it instead of
  * making its own; one that does not match is stopped and the worker makes its own, under `limits` (the V8 flags in
- * force only while it is created).
+ * force only while it is created). Its `shutdown()` records when it was first asked to stop (`stopRequestedAt`).
  */
 function skeinWorkerClass(early: EarlyWorkflowThreads | undefined, limits: WorkflowThreadLimits) {
   return class SkeinTemporalWorker extends Worker {
+    override shutdown(): void {
+      if (!stopRequests.has(this)) stopRequests.set(this, performance.now());
+      super.shutdown();
+    }
+
     protected static override async getOrCreateBundle(
       compiledOptions: CompiledWorkerOptions,
       logger: Parameters<(typeof Worker)['getOrCreateBundle']>[1],

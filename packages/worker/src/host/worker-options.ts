@@ -18,7 +18,10 @@ export interface StartWorkerOptions {
   /** Engine connection; default from Temporal's env config (`TEMPORAL_ADDRESS`, ...). */
   engine?: Partial<EngineConnectionConfig> & { address: string };
   logger?: Logger;
-  /** Graceful shutdown: how long in-flight activities may take to finish, ms. Default 10 000. */
+  /**
+   * Graceful shutdown: how long in-flight activities may take to finish, ms, before they are cancelled; the worker
+   * stops 5 s later whether or not they did (`SHUTDOWN_FORCE_EXTRA_MS`). Default `SKEIN_SHUTDOWN_GRACE_MS`, else 10 000.
+   */
   shutdownGraceTimeMs?: number;
   /**
    * Directory of local trace files (one JSON tree per root run); `false` disables local traces.

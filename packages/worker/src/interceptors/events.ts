@@ -13,6 +13,9 @@ const base = () => ({ eventId: randomUUID(), eventDate: Date.now() });
  * here throws into workflow or activity code.
  */
 export class WorkerEvents {
+  /** Activity attempts started and not yet ended (logged when the worker is asked to stop). */
+  activitiesRunning = 0;
+
   constructor(
     private readonly traces: TraceRecorder | undefined,
     private readonly report: (err: unknown) => void,
@@ -41,12 +44,14 @@ export class WorkerEvents {
   }
 
   activityStarted(details: WorkflowDetails, info: ActivityDetails, kind: OutputActivityKind, input: unknown): void {
+    this.activitiesRunning++;
     if (hasHooks('onActivityStart')) {
       void dispatchLifecycle('onActivityStart', { ...base(), workflowDetails: details, activityInfo: info, outputActivityKind: kind, input });
     }
   }
 
   activityCompleted(details: WorkflowDetails, info: ActivityDetails, kind: OutputActivityKind, output: unknown, aggregations: Aggregations): void {
+    this.activitiesRunning--;
     this.metrics?.activityOutcome(info.activityType, kind, 'completed');
     if (hasHooks('onActivityEnd')) {
       void dispatchLifecycle('onActivityEnd', { ...base(), workflowDetails: details, activityInfo: info, outputActivityKind: kind, output, aggregations });
@@ -54,6 +59,7 @@ export class WorkerEvents {
   }
 
   activityFailed(details: WorkflowDetails, info: ActivityDetails, kind: OutputActivityKind, error: SerializedError, aggregations: Aggregations): void {
+    this.activitiesRunning--;
     this.metrics?.activityOutcome(info.activityType, kind, 'failed');
     void dispatchLifecycle('onActivityError', { ...base(), workflowDetails: details, activityInfo: info, outputActivityKind: kind, error, aggregations });
     void dispatchLifecycle('onError', { ...base(), source: 'activity', workflowDetails: details, activityInfo: info, outputActivityKind: kind, error });
