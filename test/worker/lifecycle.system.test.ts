@@ -124,6 +124,13 @@ describe('worker lifecycle', () => {
       expect(Date.now() - t0).toBeLessThan(45_000);
       expect(w.output()).toMatch(/skein: Lost the Temporal connection at 127\.0\.0\.1:\d+/);
       expect(w.output()).not.toMatch(/\n\s+at /);
+      // Temporal Core's own warnings (its gRPC retries while the engine is gone) are JSON log lines, never coloured text.
+      expect(w.output()).not.toMatch(/\u001b\[/);
+      const other = w
+        .output()
+        .split('\n')
+        .filter((l) => l !== '' && !l.startsWith('{') && !l.startsWith('skein: '));
+      expect(other).toEqual([]);
     } finally {
       if (w.child.exitCode === null) w.child.kill('SIGKILL');
       await server.stop();

@@ -33,15 +33,16 @@ export function createLogger(name: string): Logger {
 let installed: { metrics: boolean } | undefined;
 
 /**
- * Installs Temporal's process-wide `Runtime`: the SDK's own logs (core, worker, workflow sandbox) go to `logger`
- * at WARN and above, under `temporal`, with every Error in the SDK's metadata serialized by `logError`; with
+ * Installs Temporal's process-wide `Runtime`: the SDK's own logs (the worker, the workflow sandbox, and Temporal
+ * Core's native logs, forwarded instead of printed as coloured text) go to `logger` at WARN and above (Core's at
+ * `coreLevel`, default WARN), under `temporal`, with every Error in the SDK's metadata serialized by `logError`; with
  * `metrics`, Core also exports its `temporal_*` metrics and whatever is recorded on
  * `Runtime.instance().metricMeter` (Skein's `skein_*`) there.
  * The Runtime can be installed once per process: later calls change nothing.
  * @returns whether metrics are exported (false when the Runtime had been installed before without them, by an
  *   earlier call or by the embedding application).
  */
-export function installTemporalRuntime(logger: Logger, metrics?: MetricsExporterConfig): { metrics: boolean } {
+export function installTemporalRuntime(logger: Logger, metrics?: MetricsExporterConfig, coreLevel: 'WARN' | 'ERROR' = 'WARN'): { metrics: boolean } {
   if (installed) return installed;
   try {
     Runtime.install({
@@ -51,7 +52,7 @@ export function installTemporalRuntime(logger: Logger, metrics?: MetricsExporter
         const meta = entry.meta ? Object.fromEntries(Object.entries(entry.meta).map(([k, v]) => [k, logError(v)])) : undefined;
         fn.call(logger, { temporal: meta }, entry.message);
       }),
-      ...(metrics ? { telemetryOptions: { metrics } } : {}),
+      telemetryOptions: { logging: { filter: { core: coreLevel, other: 'ERROR' }, forward: {} }, ...(metrics ? { metrics } : {}) },
     });
     installed = { metrics: metrics !== undefined };
   } catch {

@@ -70,7 +70,8 @@ export async function* replayHistories(
   histories: AsyncIterable<ReplayHistory> | Iterable<ReplayHistory>,
   options: ReplayOptions = {},
 ): AsyncGenerator<ReplayOutcome> {
-  if (options.logger) installTemporalRuntime(options.logger);
+  // Core's warning for each failing workflow task is what a replay that does not match looks like: not repeated.
+  if (options.logger) installTemporalRuntime(options.logger, undefined, 'ERROR');
   const pending: ReplayHistory[] = [];
   async function* feed() {
     for await (const h of histories) {
