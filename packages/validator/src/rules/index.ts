@@ -14,6 +14,7 @@ import { rule as seedSettingsKey } from './packaging/seed-settings-key.js';
 import { rule as typeDeclarations } from './packaging/type-declarations.js';
 import { rule as zodPeerDependency } from './packaging/zod-peer-dependency.js';
 import { rule as noNodeModules } from './workflow/no-node-modules.js';
+import { rule as outOfScope } from './steps/out-of-scope.js';
 import { rule as incompatibleChange } from './versioning/incompatible-change.js';
 import { rule as unprovableChange } from './versioning/unprovable-change.js';
 
@@ -28,6 +29,7 @@ export const projectRules: readonly ProjectRule[] = [
   typeDeclarations,
   zodPeerDependency,
   noNodeModules,
+  outOfScope,
   incompatibleChange,
   unprovableChange,
 ];
