@@ -312,6 +312,10 @@ describe('skein validate', () => {
     expect(res.code).toBe(1);
     expect(direct.code).toBe(1);
     expect(JSON.parse(res.stdout)).toEqual(JSON.parse(direct.stdout));
+    // `--json`, which every skein command takes, is the validator's `--format json`.
+    const json = await sk(['validate', 'fixtures/projects/invalid', '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toEqual(JSON.parse(direct.stdout));
 
     expect((await sk(['validate', 'examples'])).code).toBe(0);
     const usage = await sk(['validate', '--format', 'nope']);

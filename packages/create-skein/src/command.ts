@@ -86,7 +86,7 @@ export async function runInit(dirArg: string | undefined, flags: InitFlags): Pro
       ...(result.install === 'skipped' ? [result.installCommand] : []),
       ...(flags.package
         ? [`${run} build`, `${run} validate`, `${result.packageManager} test`]
-        : [`${run} dev`, 'npx skein workflow run greet   # in another terminal', `${result.packageManager} test`]),
+        : [`${run} dev`, "npx skein workflow run greet --input '{}'   # in another terminal", `${result.packageManager} test`]),
     ];
     process.stdout.write(`\nCreated ${flags.package ? 'workflow package' : 'project'} ${result.name}. Next:\n${steps.map((s) => `  ${s}`).join('\n')}\n`);
   } catch (err) {
@@ -101,13 +101,17 @@ export async function runInit(dirArg: string | undefined, flags: InitFlags): Pro
  * @returns `command`.
  */
 export function configureInit(command: Command): Command {
-  return command
-    .description('scaffold a TypeScript Skein project (or, with --package, a publishable workflow package)')
-    .argument('[dir]', 'folder to create (default: asked on a terminal, else the current folder)')
-    .option('--package', 'a publishable workflow package instead of a project')
-    .option('--name <name>', 'npm package name (default: the folder name)')
-    .option('--package-manager <pm>', `one of ${PACKAGE_MANAGERS.join(', ')} (default: the one running this command, else npm)`, packageManager)
-    .option('--no-install', 'write the files only; do not install the dependencies')
-    .option('--force', 'write into a folder that holds files, overwriting the template files there')
-    .action(async (dir: string | undefined, flags: InitFlags) => runInit(dir, flags));
+  return (
+    command
+      // A usage error (an unknown option, a bad --package-manager) writes nothing: exit 2, as a refusal does.
+      .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2))
+      .description('scaffold a TypeScript Skein project (or, with --package, a publishable workflow package)')
+      .argument('[dir]', 'folder to create (default: asked on a terminal, else the current folder)')
+      .option('--package', 'a publishable workflow package instead of a project')
+      .option('--name <name>', 'npm package name (default: the folder name)')
+      .option('--package-manager <pm>', `one of ${PACKAGE_MANAGERS.join(', ')} (default: the one running this command, else npm)`, packageManager)
+      .option('--no-install', 'write the files only; do not install the dependencies')
+      .option('--force', 'write into a folder that holds files, overwriting the template files there')
+      .action(async (dir: string | undefined, flags: InitFlags) => runInit(dir, flags))
+  );
 }

@@ -51,7 +51,7 @@ Environment:
   SKEIN_API_TOKEN  bearer token when the API requires one (SKEIN_API_TOKEN on the server); --token wins
   NO_COLOR         plain output even on a terminal
 
-Exit codes: 0 success, 1 the workflow failed / was terminated / timed out, 2 usage error,
+Exit codes: 0 success, 1 the workflow failed / was canceled / was terminated / timed out, 2 usage error,
 3 API unreachable or API error (printed as "error: <type>: <message>").`;
 
 /** Commander errors (unknown option, missing argument…) exit 2; `--help` and `--version` exit 0. */

@@ -1,6 +1,7 @@
 /**
  * `skein validate [dir]`: the validator, with exactly the flags, output formats and exit codes of
- * `validate-workflow-package` (0 clean, 1 errors, 2 usage or internal error): arguments pass through to it.
+ * `validate-workflow-package` (0 clean, 1 errors, 2 usage, 3 internal error): arguments pass through to it, except
+ * `--json`, which every `skein` command takes and which is the validator's `--format json` here.
  */
 import type { Command } from 'commander';
 import { clientConventions } from '../client/common.js';
@@ -17,11 +18,14 @@ export function registerValidateCommand(program: Command): void {
       // The command alone (not the package's index, which loads the whole analysis): a `--cache` run answered from
       // the cache then loads no parser and no rule.
       const { run } = await import('@skein/validator/cli');
-      process.exitCode = await run(args, {
-        stdout: (text) => process.stdout.write(text.replace(/^Usage: validate-workflow-package/, 'Usage: skein validate')),
-        stderr: (text) => process.stderr.write(text),
-        cwd: process.cwd(),
-        color: process.stdout.isTTY === true && !process.env.NO_COLOR,
-      });
+      process.exitCode = await run(
+        args.map((a) => (a === '--json' ? '--format=json' : a)),
+        {
+          stdout: (text) => process.stdout.write(text.replace(/^Usage: validate-workflow-package/, 'Usage: skein validate')),
+          stderr: (text) => process.stderr.write(text),
+          cwd: process.cwd(),
+          color: process.stdout.isTTY === true && !process.env.NO_COLOR,
+        },
+      );
     });
 }

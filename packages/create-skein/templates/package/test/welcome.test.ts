@@ -13,7 +13,7 @@ describe('welcome, in-process', () => {
     });
   });
 
-  it('shouts when excited', async () => {
+  it('exclaims when excited', async () => {
     await expect(welcome({ name: 'Ada', excited: true })).resolves.toMatchObject({ message: 'WELCOME, ADA!' });
   });
 

@@ -1,13 +1,13 @@
 import { workflow, z } from '@skein/core';
 import { composeWelcome } from './steps.js';
 import { judgeTone } from './evaluators.js';
-import { shout } from '../shared/steps/shout.js';
+import { exclaim } from '../shared/steps/exclaim.js';
 
-/** Welcomes someone: composes a welcome message (a step), judges its tone (an evaluator), and shouts it when asked. */
+/** Welcomes someone: composes a welcome message (a step), judges its tone (an evaluator), and exclaims it when asked. */
 export default workflow({
   name: 'welcome',
   description: 'Composes a welcome and judges its tone.',
-  // Every field has a default, so `skein workflow run welcome` works with no input at all.
+  // Every field has a default, so `skein workflow run welcome --input '{}'` runs it (an input is an object, even empty).
   inputSchema: z.object({
     name: z.string().min(1).default('world'),
     excited: z.boolean().default(false),
@@ -19,7 +19,7 @@ export default workflow({
   options: { activityOptions: { startToCloseTimeout: '30s' } },
   fn: async ({ name, excited }) => {
     const welcome = await composeWelcome({ name });
-    const message = excited ? await shout(welcome) : welcome;
+    const message = excited ? await exclaim(welcome) : welcome;
     const tone = await judgeTone({ message });
     return { message, tone };
   },

@@ -7,7 +7,7 @@ import { shout } from '../shared/steps/shout.js';
 export default workflow({
   name: 'greet',
   description: 'Composes a greeting and judges its tone.',
-  // Every field has a default, so `skein workflow run greet` works with no input at all.
+  // Every field has a default, so `skein workflow run greet --input '{}'` runs it (an input is an object, even empty).
   inputSchema: z.object({
     name: z.string().min(1).default('world'),
     excited: z.boolean().default(false),
