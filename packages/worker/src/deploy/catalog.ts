@@ -32,9 +32,10 @@ export interface CatalogDocument {
   /** The project identity of that build (`SKEIN_PROJECT`, else package.json's `name`); not part of `version`. */
   project?: string;
   /**
-   * The local trace folder this build's workers write (absolute path; a build has one, its ID covers it), never a
-   * folder taken over from an earlier document: an API on the same machine reads a run's local trace file only
-   * inside a folder the live workers of the current build advertise here. Not part of `version`.
+   * The local trace folder of the worker that publishes this document (absolute path; the build ID leaves it out,
+   * and the build's lease lists the folders of its other live workers), never a folder taken over from an earlier
+   * document: an API on the same machine reads a run's local trace file only inside a folder the live workers of the
+   * current build advertise. Not part of `version`.
    */
   traceDirs?: string[];
   workflows: Array<{
