@@ -53,6 +53,24 @@ describe('signal, query, update', () => {
     });
     expect(update.status).toBe(200);
     expect(update.body).toEqual({ previous: 'a', value: 'b' });
+    // The validator's refusal is the client's mistake (422, its message, nothing recorded); a failure of the accepted
+    // update is the handler's (500 with its message). Neither changes the value.
+    const rejected = await h.call('POST', '/workflow/{id}/update/{update}', {
+      params: { id: workflowId, update: 'setValue' },
+      body: { payload: { value: 'forbidden' } },
+    });
+    expect(rejected.status).toBe(422);
+    expect(rejected.body).toEqual({
+      error: 'UpdateRejectedError',
+      message: 'The update "setValue" was rejected by its validator: the value "forbidden" is not allowed',
+      workflowId,
+    });
+    const failed = await h.call('POST', '/workflow/{id}/update/{update}', {
+      params: { id: workflowId, update: 'setValue' },
+      body: { payload: { value: 'boom' } },
+    });
+    expect(failed.status).toBe(500);
+    expect(failed.body).toMatchObject({ error: 'InternalError', message: 'The update handler failed: the value boom cannot be stored', workflowId });
     const touch = await h.call('POST', '/workflow/{id}/update/{update}', { params: { id: workflowId, update: 'touch' }, body: {} });
     expect([touch.status, touch.text, touch.headers.get('content-type')]).toEqual([200, '', 'application/json; charset=utf-8']);
     const finish = await h.call('POST', '/workflow/{id}/signal/{signal}', { params: { id: workflowId, signal: 'finish' }, body: { payload: { by: 'test' } } });
@@ -62,6 +80,16 @@ describe('signal, query, update', () => {
       return r.status === 200 ? r : undefined;
     });
     expect(result.body.output).toEqual({ value: 'b', pings: 1, finish: { by: 'test' } });
+  });
+
+  it('a signal without a payload hands its handler {} (the contract: an object), so the run goes on', async () => {
+    const { workflowId } = await startWaiter({ value: 'c' });
+    const finish = await h.call('POST', '/workflow/{id}/signal/{signal}', { params: { id: workflowId, signal: 'finish' }, body: {} });
+    expect(finish.status).toBe(202);
+    const closed = await waitClosed(workflowId);
+    expect(closed.status).toBe('completed');
+    const result = await h.call('GET', '/workflow/{id}/result', { params: { id: workflowId } });
+    expect(result.body.output).toEqual({ value: 'c', pings: 0, finish: {} });
   });
 
   it('signal validation and errors: 400 for a non-object payload, 404 unknown execution, 409 closed run', async () => {

@@ -16,6 +16,7 @@ export const ERROR_TABLE = {
   BatchNotFoundError: { status: 404, message: 'No batch operation with that id' },
   QueryNotFoundError: { status: 404, message: 'The workflow registers no query handler of that name' },
   UpdateNotFoundError: { status: 404, message: 'The workflow registers no update handler of that name' },
+  UpdateRejectedError: { status: 422, message: "The workflow's validator rejected the update" },
   UnauthorizedError: { status: 401, message: 'A valid bearer token is required' },
   ForbiddenOriginError: { status: 403, message: 'Requests from this origin or host are not allowed' },
   MethodNotAllowedError: { status: 405, message: 'Method not allowed on this path' },

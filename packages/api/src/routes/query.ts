@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { QueryNotRegisteredError, QueryRejectedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApiError } from '../errors.js';
@@ -5,7 +6,7 @@ import { defineRoute } from '../route.js';
 import { workflowIdSchema } from '../schemas/common.js';
 import { handlerName, handlerRequestSchema, handlerValueSchema } from '../schemas/workflow.js';
 import { engineError } from '../temporal/engine.js';
-import { isHandlerTimeout, isUnknownUpdate, nameList, registeredUpdateNames, unknownQueryNames } from '../temporal/handlers.js';
+import { isHandlerTimeout, isUnknownUpdate, nameList, registeredUpdateNames, unknownQueryNames, updateAccepted } from '../temporal/handlers.js';
 import { handlerArgs, latestRunningRun, sendHandlerValue } from '../handler-args.js';
 
 const timeout = (kind: 'query' | 'update', workflowId: string, ms: number) =>
@@ -66,21 +67,33 @@ export const queryRoutes = [
     description:
       "Runs an update handler of the latest run with `payload` as its argument, waits for it and answers the handler's " +
       'value itself as the JSON body (an `undefined` value is an empty body). 404 `UpdateNotFoundError` names the ' +
-      'updates the workflow registers; 504 `WorkflowTaskTimeoutError` when no worker answers within ' +
-      '`SKEIN_HANDLER_TIMEOUT_MS` (10 s).',
+      "updates the workflow registers; 422 `UpdateRejectedError` carries the message of the update's validator when " +
+      "it rejects `payload` (nothing is recorded in the run); 500 `InternalError` with the handler's message when an " +
+      'accepted update fails; 504 `WorkflowTaskTimeoutError` when no worker answers within `SKEIN_HANDLER_TIMEOUT_MS` (10 s).',
     tag: 'Control',
     params: z.object({ id: workflowIdSchema, update: handlerName }),
     body: handlerRequestSchema,
     responses: { 200: { description: "The update handler's value (empty body when it returned undefined)", schema: handlerValueSchema } },
-    errors: ['WorkflowNotFoundError', 'UpdateNotFoundError', 'WorkflowExecutionAlreadyCompletedError', 'PayloadTooLargeError', 'WorkflowTaskTimeoutError'],
+    errors: [
+      'WorkflowNotFoundError',
+      'UpdateNotFoundError',
+      'UpdateRejectedError',
+      'WorkflowExecutionAlreadyCompletedError',
+      'PayloadTooLargeError',
+      'WorkflowTaskTimeoutError',
+    ],
     async handler({ ctx, deps, params, body }) {
       const run = await latestRunningRun(ctx, deps, params.id);
       const args = handlerArgs(body.payload);
       const deadline = Date.now() + deps.config.handlerTimeoutMs;
+      // Our own id, to tell a rejection (no trace in the history) from a failure of the accepted update.
+      const updateId = randomUUID();
       let value: unknown;
       try {
         value = await deps.client.withAbortSignal(ctx.state.signal, () =>
-          deps.client.withDeadline(deadline, () => deps.client.workflow.getHandle(params.id, run.runId).executeUpdate(params.update, { args } as never)),
+          deps.client.withDeadline(deadline, () =>
+            deps.client.workflow.getHandle(params.id, run.runId).executeUpdate(params.update, { args, updateId } as never),
+          ),
         );
       } catch (err) {
         if (isHandlerTimeout(err, deadline, ctx.state.signal)) throw timeout('update', params.id, deps.config.handlerTimeoutMs);
@@ -94,7 +107,21 @@ export const queryRoutes = [
               cause: err,
             });
           }
-          throw new ApiError('InternalError', { message: 'The update handler failed', expose: true, workflowId: params.id, cause: err });
+          const reason = String(err.cause?.message ?? '').slice(0, 1000);
+          const accepted = await updateAccepted(deps.client, params.id, run.runId, updateId, Math.max(deadline, Date.now() + 2_000));
+          if (accepted === false) {
+            throw new ApiError('UpdateRejectedError', {
+              workflowId: params.id,
+              message: `The update "${params.update}" was rejected by its validator${reason ? `: ${reason}` : ''}`,
+              cause: err,
+            });
+          }
+          throw new ApiError('InternalError', {
+            message: `The update handler failed${reason ? `: ${reason}` : ''}`,
+            expose: true,
+            workflowId: params.id,
+            cause: err,
+          });
         }
         throw engineError(err, params.id);
       }

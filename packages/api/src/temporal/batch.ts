@@ -121,7 +121,8 @@ function operationFields(client: Client, req: BatchRequest): Partial<T.api.workf
     case 'cancel':
       return { cancellationOperation: { identity: IDENTITY } };
     case 'signal': {
-      const args = req.signal?.payload === undefined ? [] : [req.signal.payload];
+      // As `POST /workflow/{id}/signal/{signal}`: the argument is an object, `{}` when none is sent.
+      const args = [req.signal?.payload ?? {}];
       const input = { payloads: toPayloads(client.options.loadedDataConverter.payloadConverter, ...args) ?? [] };
       return { signalOperation: { identity: IDENTITY, signal: req.signal?.name ?? '', input } };
     }

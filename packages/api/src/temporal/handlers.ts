@@ -26,6 +26,32 @@ export function isUnknownUpdate(message: string): boolean {
   return /no registered handler for update/i.test(message);
 }
 
+/** How many of a run's latest history events are searched for an update's acceptance. */
+const UPDATE_ACCEPTANCE_EVENTS = 200;
+
+/**
+ * Whether the engine accepted update `updateId` of the run (its `WorkflowExecutionUpdateAccepted` event is among the
+ * run's latest events), as opposed to a rejection by the workflow's validator, which leaves nothing in the history.
+ * Bounded by `deadline` (epoch ms). Undefined when the history could not be read.
+ */
+export async function updateAccepted(client: Client, workflowId: string, runId: string, updateId: string, deadline: number): Promise<boolean | undefined> {
+  try {
+    const page = await client.withDeadline(deadline, () =>
+      client.workflowService.getWorkflowExecutionHistoryReverse({
+        namespace: client.options.namespace,
+        execution: { workflowId, runId },
+        maximumPageSize: UPDATE_ACCEPTANCE_EVENTS,
+      }),
+    );
+    return (page.history?.events ?? []).some((e) => {
+      const accepted = e.workflowExecutionUpdateAcceptedEventAttributes;
+      return accepted?.acceptedRequest?.meta?.updateId === updateId || accepted?.protocolInstanceId === updateId;
+    });
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The update names a running workflow registers, read with the `__temporal_workflow_metadata` query that every
  * Temporal SDK answers, bounded by `deadline` (epoch ms).

@@ -158,7 +158,7 @@ export interface paths {
         put?: never;
         /**
          * Signal the latest run
-         * @description Always targets the latest run (a run id cannot be pinned). Answers 202 with the run that received the signal.
+         * @description Always targets the latest run (a run id cannot be pinned). The handler receives `payload`, an object: `{}` when the body has none (a handler that reads a field of its argument then sees it missing, rather than failing every workflow task on `undefined`). Answers 202 with the run that received the signal.
          */
         post: operations["signalWorkflow"];
         delete?: never;
@@ -238,7 +238,7 @@ export interface paths {
         put?: never;
         /**
          * Update the latest run
-         * @description Runs an update handler of the latest run with `payload` as its argument, waits for it and answers the handler's value itself as the JSON body (an `undefined` value is an empty body). 404 `UpdateNotFoundError` names the updates the workflow registers; 504 `WorkflowTaskTimeoutError` when no worker answers within `SKEIN_HANDLER_TIMEOUT_MS` (10 s).
+         * @description Runs an update handler of the latest run with `payload` as its argument, waits for it and answers the handler's value itself as the JSON body (an `undefined` value is an empty body). 404 `UpdateNotFoundError` names the updates the workflow registers; 422 `UpdateRejectedError` carries the message of the update's validator when it rejects `payload` (nothing is recorded in the run); 500 `InternalError` with the handler's message when an accepted update fails; 504 `WorkflowTaskTimeoutError` when no worker answers within `SKEIN_HANDLER_TIMEOUT_MS` (10 s).
          */
         post: operations["updateWorkflow"];
         delete?: never;
@@ -1066,7 +1066,7 @@ export interface components {
              * @description Error type name
              * @enum {string}
              */
-            error: "ValidationError" | "WorkflowNotFoundError" | "UnsupportedWorkflowError" | "CatalogNotAvailableError" | "StepNotFoundError" | "NotFoundError" | "ScheduleNotFoundError" | "BatchNotFoundError" | "QueryNotFoundError" | "UpdateNotFoundError" | "UnauthorizedError" | "ForbiddenOriginError" | "MethodNotAllowedError" | "WorkflowExecutionTimedOutError" | "WorkflowExecutionAlreadyStartedError" | "WorkflowExecutionAlreadyCompletedError" | "WorkflowNotCompletedError" | "StepNotCompletedError" | "ScheduleAlreadyExistsError" | "RequestTimeoutError" | "PayloadTooLargeError" | "UnsupportedMediaTypeError" | "TooManyBatchOperationsError" | "RequestHeaderFieldsTooLargeError" | "InternalError" | "WorkflowTaskTimeoutError";
+            error: "ValidationError" | "WorkflowNotFoundError" | "UnsupportedWorkflowError" | "CatalogNotAvailableError" | "StepNotFoundError" | "NotFoundError" | "ScheduleNotFoundError" | "BatchNotFoundError" | "QueryNotFoundError" | "UpdateNotFoundError" | "UpdateRejectedError" | "UnauthorizedError" | "ForbiddenOriginError" | "MethodNotAllowedError" | "WorkflowExecutionTimedOutError" | "WorkflowExecutionAlreadyStartedError" | "WorkflowExecutionAlreadyCompletedError" | "WorkflowNotCompletedError" | "StepNotCompletedError" | "ScheduleAlreadyExistsError" | "RequestTimeoutError" | "PayloadTooLargeError" | "UnsupportedMediaTypeError" | "TooManyBatchOperationsError" | "RequestHeaderFieldsTooLargeError" | "InternalError" | "WorkflowTaskTimeoutError";
             message: string;
             /** @description The execution the error is tied to, if any */
             workflowId: string | null;
@@ -1696,7 +1696,7 @@ export interface operations {
             query?: {
                 /** @description Only runs of this workflow type */
                 workflowType?: string;
-                /** @description Only runs on this catalog (task queue) */
+                /** @description Only runs on this catalog (task queue; at most 200 UTF-8 bytes, no `@`) */
                 catalog?: string;
                 /** @description 1–1000, default 100 */
                 limit?: number;
@@ -2213,7 +2213,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
                 signal: string;
             };
@@ -2333,7 +2333,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
             };
             cookie?: never;
@@ -2518,7 +2518,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
                 query: string;
             };
@@ -2638,7 +2638,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
                 update: string;
             };
@@ -2740,6 +2740,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description UpdateRejectedError */
+            422: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description InternalError */
             500: {
                 headers: {
@@ -2769,7 +2780,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
             };
             cookie?: never;
@@ -2851,7 +2862,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -2935,7 +2946,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
             };
             cookie?: never;
@@ -3017,7 +3028,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3101,7 +3112,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
             };
             cookie?: never;
@@ -3194,7 +3205,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3300,7 +3311,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
             };
             cookie?: never;
@@ -3391,7 +3402,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3482,7 +3493,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
             };
             cookie?: never;
@@ -3569,7 +3580,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3653,7 +3664,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3748,7 +3759,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3843,7 +3854,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3964,7 +3975,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
             };
             cookie?: never;
@@ -4099,7 +4110,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
             };
             cookie?: never;
@@ -4272,7 +4283,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -4393,7 +4404,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
             };
             cookie?: never;
