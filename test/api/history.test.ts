@@ -249,10 +249,16 @@ describe('GET history/stream (server-sent events)', () => {
   it('streams a closed run: workflow, every history event with its id, done; then ends', async () => {
     const run = await h.call('POST', '/workflow/run', { body: { workflowName: 'twoSteps', input: { n: 1 } } });
     const { workflowId, runId } = run.body;
+    // The API runs in this process: a stream must not make Node warn (a listener count over its limit on the response).
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => void warnings.push(w.name);
+    process.on('warning', onWarning);
     const sse = await openSse(`${h.url}/workflow/${workflowId}/runs/${runId}/history/stream`);
     expect(sse.status).toBe(200);
     expect(sse.headers.get('content-type')).toMatch(/^text\/event-stream/);
     await sse.ended;
+    process.off('warning', onWarning);
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
     const kinds = sse.frames.map((f) => f.event);
     expect(kinds[0]).toBe('workflow');
     expect(kinds.at(-1)).toBe('done');

@@ -61,6 +61,10 @@ async function stream(
     'X-Accel-Buffering': 'no',
   });
   ctx.body = out;
+  // One `close` listener each: the request's abort signal, log line, metrics, span and the server's in-flight count,
+  // Koa's end-of-body handling, and its piping of this stream (added when the handler returns): more than Node's
+  // default of 10 for one response, a fixed number, not a leak.
+  ctx.res.setMaxListeners(20);
 
   const write = (chunk: string) => {
     if (!out.writableEnded && !out.destroyed) out.write(chunk);
