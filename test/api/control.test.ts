@@ -119,6 +119,13 @@ describe('signal, query, update', () => {
     const u = await h.call('POST', '/workflow/{id}/update/{update}', { params: { id: workflowId, update: 'nope' }, body: {} });
     expect(u.status).toBe(404);
     expect(u.body).toEqual({ error: 'UpdateNotFoundError', workflowId, message: 'The workflow registers no update "nope"; its updates: "setValue", "touch"' });
+    // Temporal's built-in handlers (stack traces with the worker's source paths, metadata) are not the workflow's: 400.
+    for (const query of ['__stack_trace', '__enhanced_stack_trace', '__temporal_workflow_metadata']) {
+      const builtIn = await h.call('POST', '/workflow/{id}/query/{query}', { params: { id: workflowId, query }, body: {} });
+      expect(builtIn.status, query).toBe(400);
+      expect(builtIn.body.issues[0]).toMatchObject({ path: ['params', 'query'], message: expect.stringContaining('built-in') });
+      expect(builtIn.text).not.toContain('/work');
+    }
     // The run is not harmed by either.
     const state = await h.call('POST', '/workflow/{id}/query/{query}', { params: { id: workflowId, query: 'state' }, body: {} });
     expect(state.body).toMatchObject({ done: false });

@@ -2215,6 +2215,7 @@ export interface operations {
             path: {
                 /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
+                /** @description A handler the workflow registers (at most 200 UTF-8 bytes, not starting with `__`) */
                 signal: string;
             };
             cookie?: never;
@@ -2520,6 +2521,7 @@ export interface operations {
             path: {
                 /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
+                /** @description A handler the workflow registers (at most 200 UTF-8 bytes, not starting with `__`) */
                 query: string;
             };
             cookie?: never;
@@ -2640,6 +2642,7 @@ export interface operations {
             path: {
                 /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
                 id: string;
+                /** @description A handler the workflow registers (at most 200 UTF-8 bytes, not starting with `__`) */
                 update: string;
             };
             cookie?: never;
