@@ -324,6 +324,18 @@ describe('engine calls, readiness and shutdown', () => {
       expect(line).toMatchObject({ 'http.route': 'GET /workflow/{id}/status', workflowId: 'no-such-execution', 'http.method': 'GET' });
       const errLine = lines.find((l) => l.reqId === 'log-test-1' && l.errorType === 'WorkflowNotFoundError');
       expect(errLine?.err?.message).toBeTruthy();
+      // A probe or a scrape that succeeds is a debug line; the start line says what the API runs with.
+      await fetch(`${url}/ready`, { headers: { 'x-request-id': 'log-probe-1' } });
+      await eventually(async () => lines.some((l) => l.reqId === 'log-probe-1'), 5000, 20);
+      expect(lines.find((l) => l.reqId === 'log-probe-1')).toMatchObject({ level: 20, 'http.route': 'GET /ready', 'http.status_code': 200 });
+      expect(lines.find((l) => l.msg === 'API listening')).toMatchObject({
+        url,
+        version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+        temporal: { address: h.address, namespace: 'default' },
+        defaultCatalog: h.catalog,
+        auth: 'none',
+        tracing: false,
+      });
     } finally {
       await api.close();
     }

@@ -1,12 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import { ERROR_TABLE, type ErrorType } from './errors.js';
 import type { RouteDef } from './route.js';
 import { allRoutes } from './routes/index.js';
 import { errorResponseSchema, validationErrorResponseSchema } from './schemas/common.js';
+import { API_VERSION } from './version.js';
 
-/** The version of `@skein/api`, read from its package.json (the OpenAPI document's `info.version`). */
-export const API_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export { API_VERSION } from './version.js';
 
 const requestIdHeader = { description: 'Request id (echoes a valid incoming X-Request-ID)', schema: { type: 'string' as const } };
 const retryAfterHeader = { description: 'Seconds to wait before retrying (no worker polls the catalog)', schema: { type: 'string' as const } };

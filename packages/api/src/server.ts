@@ -6,6 +6,7 @@ import { pino, type Logger } from 'pino';
 import { monitorEngine, pingEngine } from '@skein/settings';
 import { startTracing, traceFields } from '@skein/telemetry';
 import { createApp } from './app.js';
+import { API_VERSION } from './version.js';
 import type { ApiConfig } from './config.js';
 import { allRoutes } from './routes/index.js';
 import type { ApiState, Deps } from './route.js';
@@ -192,7 +193,18 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
           const { port } = server.address() as AddressInfo;
           const host = config.host.includes(':') ? `[${config.host}]` : config.host;
           const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
-          logger.info({ url }, 'API listening');
+          logger.info(
+            {
+              url,
+              version: API_VERSION,
+              temporal: { address, namespace: config.temporal.namespace },
+              defaultCatalog: config.defaultCatalog,
+              auth: config.apiToken === null ? 'none' : 'bearer token',
+              tracing: tracing !== undefined,
+              metricsPublic: config.metricsPublic,
+            },
+            'API listening',
+          );
           resolve({ url, port });
         });
       });

@@ -2,9 +2,14 @@ import type Koa from 'koa';
 import type { Logger } from 'pino';
 import type { ApiState } from '../route.js';
 
+/** Health probes and metrics scrapes: an orchestrator and Prometheus ask every few seconds. */
+const PROBE_ROUTES = new Set(['GET /health', 'GET /ready', 'GET /metrics']);
+
 /**
  * Logs one line per request when its response finishes: request id, method, route, workflow id, run id,
  * `http.status_code` (the name the seed system's logs use; null for a request the client abandoned before the answer) and duration. `ctx.state.log` is a child logger bound to the request id.
+ * Probes and scrapes (`PROBE_ROUTES`) log at debug when they succeed and at warn when not (`/ready` answers 503
+ * while the engine is away: the engine monitor's own line says why), so they do not drown the requests.
  */
 export function requestLogger(logger: Logger): Koa.Middleware<ApiState> {
   return async (ctx, next) => {
@@ -26,7 +31,10 @@ export function requestLogger(logger: Logger): Koa.Middleware<ApiState> {
         aborted: !ctx.res.writableFinished,
         ...ctx.state.traceIds,
       };
-      if (status === null) ctx.state.log.info(line, 'request abandoned by the client');
+      if (PROBE_ROUTES.has(ctx.state.route ?? '')) {
+        if (status !== null && status < 400) ctx.state.log.debug(line, 'request');
+        else ctx.state.log.warn(line, 'probe answered with an error');
+      } else if (status === null) ctx.state.log.info(line, 'request abandoned by the client');
       else if (status >= 500) ctx.state.log.error(line, 'request failed');
       else ctx.state.log.info(line, 'request');
     };
