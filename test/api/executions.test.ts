@@ -124,6 +124,18 @@ describe('POST /workflow/run', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'ValidationError', issues: [expect.objectContaining({ path: ['body'] })] });
     expect(res.body.issues).toHaveLength(1);
+    expect(res.body.issues[0]).toMatchObject({ code: 'invalid_json', message: 'Request body is not valid JSON' });
+    // Valid JSON the API refuses is not called malformed: a bare value, a "__proto__" key.
+    for (const [rawBody, code] of [
+      ['null', 'invalid_type'],
+      ['"text"', 'invalid_type'],
+      ['{"workflowName":"echo","input":{"__proto__":{"polluted":1}}}', 'forbidden_key'],
+    ]) {
+      const refused = await h.call('POST', '/workflow/run', { rawBody });
+      expect(refused.status, rawBody).toBe(400);
+      expect(refused.body).toMatchObject({ message: 'Invalid request body', issues: [{ code, path: ['body'] }] });
+      expect(refused.body.issues[0].message).not.toContain('not valid JSON');
+    }
   });
 
   it('answers 413 PayloadTooLargeError for a body over 1 MiB', async () => {

@@ -118,6 +118,8 @@ describe('GET history (paged)', () => {
       const r = await h.call('GET', '/workflow/{id}/runs/{rid}/history', { params, query: query as never });
       expect(r.status, JSON.stringify(query)).toBe(400);
       expect(r.body.error).toBe('ValidationError');
+      // The contract's three members: the execution the path names, though its query was wrong.
+      expect(r.body.workflowId).toBe(params.id);
     }
     const first = await h.call('GET', '/workflow/{id}/runs/{rid}/history', { params: { id: b.body.workflowId, rid: b.body.runId }, query: { pageSize: 1 } });
     const foreign = first.body.nextPageToken as string;

@@ -110,14 +110,19 @@ export function validationError(message: string, issues: ValidationIssue[]): Api
 
 /** The JSON body of an error response: `ErrorResponse` or `ValidationErrorResponse`. */
 export type ErrorBody =
-  { error: ErrorType; message: string; workflowId: string | null } | { error: 'ValidationError'; message: string; issues: ValidationIssue[] };
+  | { error: ErrorType; message: string; workflowId: string | null }
+  | { error: 'ValidationError'; message: string; workflowId: string | null; issues: ValidationIssue[] };
 
 /**
- * Renders an {@link ApiError} as its response body. The message is the error's own when it is exposed (4xx), else
- * the table's generic message for its type (5xx), so a server error never shows what it was built with.
+ * Renders an {@link ApiError} as its response body: always `error`, `message` and `workflowId` (the execution the
+ * error is tied to, else null; for a `ValidationError`, `requestWorkflowId`, the valid id the request's path names,
+ * when the error names none), and a `ValidationError`'s `issues`. The message is the error's own when it is exposed
+ * (4xx), else the table's generic message for its type (5xx), so a server error never shows what it was built with.
  */
-export function errorBody(err: ApiError): ErrorBody {
-  if (err.type === 'ValidationError') return { error: 'ValidationError', message: err.message, issues: err.issues ?? [] };
+export function errorBody(err: ApiError, requestWorkflowId: string | null = null): ErrorBody {
+  if (err.type === 'ValidationError') {
+    return { error: 'ValidationError', message: err.message, workflowId: err.workflowId ?? requestWorkflowId, issues: err.issues ?? [] };
+  }
   return { error: err.type, message: exposedMessage(err), workflowId: err.workflowId };
 }
 

@@ -26,7 +26,8 @@ describe('error table (CONTRACT "HTTP conventions")', () => {
     expect(errorBody(e)).toEqual({ error: 'WorkflowNotFoundError', message: 'Workflow execution not found', workflowId: 'w1' });
     expect(JSON.stringify(errorBody(e))).not.toContain('secret');
     const v = new ApiError('ValidationError', { message: 'bad', issues: [{ code: 'x', path: ['body'], message: 'm' }] });
-    expect(errorBody(v)).toEqual({ error: 'ValidationError', message: 'bad', issues: [{ code: 'x', path: ['body'], message: 'm' }] });
+    expect(errorBody(v)).toEqual({ error: 'ValidationError', message: 'bad', workflowId: null, issues: [{ code: 'x', path: ['body'], message: 'm' }] });
+    expect(errorBody(v, 'order-42')).toMatchObject({ error: 'ValidationError', workflowId: 'order-42' });
     expect(errorBody(new ApiError('ValidationError'))).toMatchObject({ issues: [] });
     expect(errorBody(new ApiError('InternalError'))).toEqual({ error: 'InternalError', message: 'Internal server error', workflowId: null });
   });

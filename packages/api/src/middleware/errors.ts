@@ -27,9 +27,16 @@ function fromFrameworkError(err: unknown): ApiError | undefined {
     });
   }
   if (e.name === 'SyntaxError' || e.type === 'entity.parse.failed' || (e.status === 400 && e.expose)) {
+    // The JSON parser's refusals of valid JSON (co-body's strict mode, bourne's prototype guard) say what they are.
+    const text = String((err as { message?: unknown }).message ?? '');
+    const issue = text.includes('only supports object and array')
+      ? { code: 'invalid_type', message: 'Request body must be a JSON object (or array), not a bare value such as null or a string' }
+      : text.includes('forbidden prototype property')
+        ? { code: 'forbidden_key', message: 'Request body holds a "__proto__" key, which is refused' }
+        : { code: 'invalid_json', message: 'Request body is not valid JSON' };
     return new ApiError('ValidationError', {
-      message: 'Malformed JSON body',
-      issues: [{ code: 'invalid_json', path: ['body'], message: 'Request body is not valid JSON' }],
+      message: issue.code === 'invalid_json' ? 'Malformed JSON body' : 'Invalid request body',
+      issues: [{ code: issue.code, path: ['body'], message: issue.message }],
       cause: err,
     });
   }
@@ -81,7 +88,8 @@ export function errorRenderer(): Koa.Middleware<ApiState> {
       ctx.status = apiError.status;
       ctx.set(apiError.headers);
       ctx.type = 'application/json';
-      ctx.body = errorBody(apiError);
+      // A validation error of a request whose path names a valid id is tied to that execution.
+      ctx.body = errorBody(apiError, ctx.state.workflowId ?? null);
     }
   };
 }

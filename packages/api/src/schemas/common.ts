@@ -25,18 +25,16 @@ export const RESERVED_ID_PREFIX = '$';
  * The one rule for a workflow id a client names, for every `{id}` route and for `workflowId` of start and run:
  * 1 to 1 000 UTF-8 bytes, not starting with `$` (Skein's records: a catalog's document, a build's lease) and without
  * C0 control characters (U+0000–U+001F) or DEL (U+007F), which would turn into terminal escapes and forged log
- * lines wherever the id is printed, and not `.` or `..`, which a URL path resolves away (`/workflow/../status`), so no
- * `{id}` route could reach such an execution. A failed check is a 400 `ValidationError` naming the rule.
+ * lines wherever the id is printed. A failed check is a 400 `ValidationError` naming the rule.
  */
 export const workflowIdSchema = boundedName(1000)
   // One pattern, so that /openapi.json (and the typed client) carries the rule as one `pattern`.
   // eslint-disable-next-line no-control-regex -- matching control characters is what this pattern is for
-  .regex(/^(?!\.\.?$)[^$\u0000-\u001f\u007f][^\u0000-\u001f\u007f]*$/, {
-    message: `Must not start with "${RESERVED_ID_PREFIX}" (such ids are reserved for Skein's own records), must not contain control characters (U+0000 to U+001F) or DEL (U+007F), and must not be "." or ".." (a URL path drops them, so no route could reach the execution)`,
+  .regex(/^[^$\u0000-\u001f\u007f][^\u0000-\u001f\u007f]*$/, {
+    message: `Must not start with "${RESERVED_ID_PREFIX}" (such ids are reserved for Skein's own records) and must not contain control characters (U+0000 to U+001F) or DEL (U+007F)`,
   })
   .meta({
-    description:
-      'Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..`',
+    description: 'Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F)',
     example: 'order-42',
   });
 
@@ -86,6 +84,7 @@ export const validationErrorResponseSchema = z
   .object({
     error: z.literal('ValidationError'),
     message: z.string(),
+    workflowId: z.string().nullable().meta({ description: "The execution the request names (its path's id), if any" }),
     issues: z
       .array(z.object({ code: z.string(), path: z.array(z.union([z.string(), z.number()])), message: z.string() }).loose())
       .meta({ description: 'Schema validation issues (zod issues)' }),

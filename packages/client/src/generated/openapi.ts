@@ -1052,6 +1052,8 @@ export interface components {
             /** @constant */
             error: "ValidationError";
             message: string;
+            /** @description The execution the request names (its path's id), if any */
+            workflowId: string | null;
             /** @description Schema validation issues (zod issues) */
             issues: ({
                 code: string;
@@ -2213,7 +2215,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description A handler the workflow registers (at most 200 UTF-8 bytes, not starting with `__`) */
                 signal: string;
@@ -2334,7 +2336,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -2519,7 +2521,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description A handler the workflow registers (at most 200 UTF-8 bytes, not starting with `__`) */
                 query: string;
@@ -2640,7 +2642,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description A handler the workflow registers (at most 200 UTF-8 bytes, not starting with `__`) */
                 update: string;
@@ -2783,7 +2785,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -2865,7 +2867,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -2949,7 +2951,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -3031,7 +3033,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3115,7 +3117,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -3208,7 +3210,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3314,7 +3316,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -3405,7 +3407,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3496,7 +3498,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -3583,7 +3585,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3667,7 +3669,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3762,7 +3764,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3857,7 +3859,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -3978,7 +3980,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -4113,7 +4115,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
@@ -4286,7 +4288,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
                 /** @description Run id (UUID) */
                 rid: string;
@@ -4407,7 +4409,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..` */
+                /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
             };
             cookie?: never;
