@@ -28,7 +28,8 @@ function fromFrameworkError(err: unknown): ApiError | undefined {
   }
   if (e.name === 'SyntaxError' || e.type === 'entity.parse.failed' || (e.status === 400 && e.expose)) {
     // The JSON parser's refusals of valid JSON (co-body's strict mode, bourne's prototype guard) say what they are.
-    const text = String((err as { message?: unknown }).message ?? '');
+    const message = (err as { message?: unknown }).message;
+    const text = typeof message === 'string' ? message : '';
     const issue = text.includes('only supports object and array')
       ? { code: 'invalid_type', message: 'Request body must be a JSON object (or array), not a bare value such as null or a string' }
       : text.includes('forbidden prototype property')
