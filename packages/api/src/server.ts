@@ -68,7 +68,7 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
   const health = { healthy: true };
   const metrics = new ApiMetrics(() => health.healthy);
   // Tracing (OTEL_EXPORTER_OTLP_ENDPOINT set): the SDK, the request span and the client interceptor load only then.
-  const tracing = await startTracing({ defaultServiceName: 'skein-api', logger, onDropped: (n) => metrics.droppedSpans(n) });
+  const tracing = await startTracing({ defaultServiceName: 'skein-api', serviceVersion: API_VERSION, logger, onDropped: (n) => metrics.droppedSpans(n) });
   const traced = tracing
     ? await Promise.all([import('./middleware/tracing.js'), import('@temporalio/interceptors-opentelemetry/lib/client/index.js')])
     : undefined;

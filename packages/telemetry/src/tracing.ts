@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { Tracer } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -8,7 +9,10 @@ export interface Tracing {
   tracer: Tracer;
   /** The span processor (batching, bounded queue): also the sink of spans made elsewhere, e.g. in the workflow sandbox. */
   spanProcessor: SpanProcessor;
-  /** The service's resource (`service.name` and `OTEL_RESOURCE_ATTRIBUTES`). */
+  /**
+   * The service's resource: `service.name`, `service.instance.id` (`<pid>@<host>`), `host.name`, `process.pid`,
+   * `service.version` when given, then `OTEL_RESOURCE_ATTRIBUTES` over them.
+   */
   resource: Resource;
   /** Spans dropped so far: queue full (collector slow) or export failed (collector unreachable). */
   dropped(): number;
@@ -20,6 +24,8 @@ export interface Tracing {
 export interface TracingOptions {
   /** `service.name` when neither `OTEL_SERVICE_NAME` nor `OTEL_RESOURCE_ATTRIBUTES` names one (`skein-api`, `skein-worker`). */
   defaultServiceName: string;
+  /** `service.version` (the Skein package's version) unless `OTEL_RESOURCE_ATTRIBUTES` sets one. */
+  serviceVersion?: string;
   /** Where dropped spans are reported, at most once a minute. */
   logger?: { warn(fields: object, message: string): void };
   /** Called with the number of spans dropped each time some are (to count them in the process's metrics). */
@@ -75,8 +81,17 @@ export async function startTracing(options: TracingOptions): Promise<Tracing | u
   ]);
   const detected = resources.detectResourcesSync({ detectors: [resources.envDetectorSync] });
   const named = detected.attributes[semconv.ATTR_SERVICE_NAME] !== undefined;
+  // Which process made a span (two attempts of one activity on two workers of a fleet): the identity Temporal gives
+  // a worker (`<pid>@<host>`), the host and the version; `OTEL_RESOURCE_ATTRIBUTES` overrides any of them.
+  const processAttributes = {
+    'service.instance.id': `${process.pid}@${hostname()}`,
+    'host.name': hostname(),
+    'process.pid': process.pid,
+    ...(options.serviceVersion ? { 'service.version': options.serviceVersion } : {}),
+  };
   const resource = resources.Resource.default()
     .merge(named ? null : new resources.Resource({ [semconv.ATTR_SERVICE_NAME]: options.defaultServiceName }))
+    .merge(new resources.Resource(processAttributes))
     .merge(detected);
 
   const exporter = await otlpExporter(env);

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { startTracing, traceFields, tracingEnabled } from '../src/index.js';
 
@@ -41,8 +42,18 @@ describe('startTracing', () => {
     vi.stubEnv('OTEL_BSP_SCHEDULE_DELAY', '10');
     vi.stubEnv('OTEL_BSP_MAX_QUEUE_SIZE', '5');
     vi.stubEnv('OTEL_SERVICE_NAME', 'mine');
-    const named = await startTracing({ defaultServiceName: 'skein-test' });
+    vi.stubEnv('OTEL_RESOURCE_ATTRIBUTES', 'host.name=from-env');
+    const named = await startTracing({ defaultServiceName: 'skein-test', serviceVersion: '9.9.9' });
     expect(named!.resource.attributes['service.name']).toBe('mine');
+    // Which process made a span: the worker identity Temporal uses, the host, the pid and the version; the
+    // environment's attributes win.
+    expect(named!.resource.attributes).toMatchObject({
+      'service.instance.id': `${process.pid}@${hostname()}`,
+      'process.pid': process.pid,
+      'service.version': '9.9.9',
+      'host.name': 'from-env',
+    });
+    vi.stubEnv('OTEL_RESOURCE_ATTRIBUTES', undefined);
     await named!.shutdown(100);
     vi.stubEnv('OTEL_SERVICE_NAME', undefined);
     const tracing = (await startTracing({ defaultServiceName: 'skein-test' }))!;

@@ -12,6 +12,7 @@ import { buildCatalogDocument, fitCatalogDocument, type CatalogDocument } from '
 import { beginJoin, type DeploymentJoin, type DeploymentMembership } from './deploy/rollout.js';
 import { bundleCacheDirOf, loadDeploymentConfig, loadWorkerConfig, traceDirOf, type DeploymentConfig, type EngineConnectionConfig } from './host/config.js';
 import { computeBuildId, resolveBuildId } from './deploy/build-id.js';
+import { currentVersions } from './deploy/build/build-dir.js';
 import { resolveProjectIdentity } from './deploy/project-identity.js';
 import { WorkerStartupError } from './check/errors.js';
 import { loadProject } from './host/load.js';
@@ -577,6 +578,7 @@ function reportStartup(
       catalog,
       deployment,
       project,
+      versions: currentVersions(),
       address: engine.address,
       namespace: engine.namespace,
       workflows: catalogDocument.workflows.map((w) => w.name),

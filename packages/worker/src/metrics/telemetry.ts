@@ -11,6 +11,7 @@ import { Runtime, type ActivityInterceptorsFactory, type InjectedSinks } from '@
 import type { Sinks } from '@temporalio/workflow';
 import type { Logger } from 'pino';
 import type { MetricsConfig } from '../host/config.js';
+import { currentVersions } from '../deploy/build/build-dir.js';
 import { installTemporalRuntime } from '../host/logger.js';
 import { coreMetricsExporter, resolveMetrics } from './exporter.js';
 import { WorkerMetrics } from './worker-metrics.js';
@@ -46,6 +47,7 @@ export async function startWorkerTelemetry(logger: Logger, metrics: MetricsConfi
   const recorder = runtime.metrics && wanted ? new WorkerMetrics(Runtime.instance().metricMeter) : undefined;
   const tracing = await startTracing({
     defaultServiceName: 'skein-worker',
+    serviceVersion: currentVersions().skein,
     logger,
     ...(recorder ? { onDropped: (n: number) => recorder.droppedSpans(n) } : {}),
   });

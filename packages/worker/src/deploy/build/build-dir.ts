@@ -62,7 +62,7 @@ function versionOf(pkgJson: string): string {
 }
 
 /** The versions this process runs: Skein's worker, Temporal's worker, Node.js. */
-function currentVersions(): BuildVersions {
+export function currentVersions(): BuildVersions {
   return {
     skein: versionOf(new URL('../../../package.json', import.meta.url).pathname),
     temporal: versionOf(createRequire(import.meta.url).resolve('@temporalio/worker/package.json')),
