@@ -3,19 +3,7 @@
  * alias clean-up, the reserved catalog name, and wrapper factories whose kind comes from the file's convention.
  */
 import { describe, expect, it } from 'vitest';
-import { discover, type Manifest } from '../src/index.js';
-import { memoryFileSystem } from './memfs.js';
-import { packageJson } from './tmp.js';
-
-const CORE = "import { workflow, step, evaluator } from '@skein/core';\n";
-
-function discoverProject(files: Record<string, string>): Promise<Manifest> {
-  const all: Record<string, string> = { '/p/package.json': packageJson('p', { private: true }) };
-  for (const [rel, text] of Object.entries(files)) all[`/p/${rel}`] = text;
-  return discover('/p', { fs: memoryFileSystem(all), ceiling: '/p' });
-}
-
-const at = (m: Manifest) => m.diagnostics.map((d) => `${d.ruleId} ${d.file.slice(3)}:${d.line}:${d.column}`);
+import { CORE, discoverProject, findingsAt as at } from './memory-project.js';
 
 describe('workflow names and aliases', () => {
   it('drops aliases equal to the name or repeated, keeping the first of each, in order', async () => {

@@ -4,19 +4,9 @@
  * imported from another (through re-exports), through `discover()` on an in-memory project.
  */
 import { describe, expect, it } from 'vitest';
-import { discover, type Manifest } from '../src/index.js';
-import { memoryFileSystem } from './memfs.js';
-import { packageJson } from './tmp.js';
+import type { Manifest } from '../src/index.js';
+import { CORE, discoverProject, findingsAt as at } from './memory-project.js';
 
-const CORE = "import { workflow, step, evaluator } from '@skein/core';\n";
-
-function discoverProject(files: Record<string, string>): Promise<Manifest> {
-  const all: Record<string, string> = { '/p/package.json': packageJson('p', { private: true }) };
-  for (const [rel, text] of Object.entries(files)) all[`/p/${rel}`] = text;
-  return discover('/p', { fs: memoryFileSystem(all), ceiling: '/p' });
-}
-
-const at = (m: Manifest) => m.diagnostics.map((d) => `${d.ruleId} ${d.file.slice(3)}:${d.line}:${d.column}`);
 const activities = (m: Manifest, workflow: string) =>
   m.workflows.find((w) => w.name === workflow)?.activities.map((a) => `${a.kind} ${a.name} as ${a.exportName} ${a.file.slice(3)}:${a.line}:${a.column}`);
 
