@@ -128,13 +128,23 @@ export const rule = createRule({
   },
   appliesTo: ['workflow', 'workflow-code', 'steps', 'evaluators', 'shared-steps', 'shared-evaluators'],
   create(context) {
-    /** Binding identifiers (declaration nodes) that hold a step or evaluator → what it is. */
-    const activityBindings = new Map<Identifier, string>();
+    /**
+     * Binding identifiers (declaration nodes) that hold a step or evaluator → what it is; for an import of a steps or
+     * evaluators file, the export it names, which is a step unless that file declares it as a function (a factory of
+     * steps, a helper: calling it runs no activity). That question is asked only of a binding called while the module
+     * loads (`activityOf`), so a file without such a call reads nothing of another file.
+     */
+    const activityBindings = new Map<Identifier, { kind: string; from?: { specifier: string; imported: string }; step?: boolean }>();
+    const activityOf = (id: Identifier): string | undefined => {
+      const binding = activityBindings.get(id);
+      if (binding?.from) binding.step ??= !context.exportsFunction(binding.from.specifier, binding.from.imported);
+      return binding && binding.step !== false ? binding.kind : undefined;
+    };
     return {
       Program(path) {
         const bindings = coreBindings(path.node);
-        const addPattern = (id: Node, kind: string) => {
-          if (id.type === 'Identifier') activityBindings.set(id, kind);
+        const addPattern = (id: Node, kind: string, from?: { specifier: string; imported: string }) => {
+          if (id.type === 'Identifier') activityBindings.set(id, from ? { kind, from } : { kind });
           else if (id.type === 'ObjectPattern') {
             for (const p of id.properties) if (p.type === 'ObjectProperty') addPattern(p.value, kind);
           }
@@ -146,9 +156,8 @@ export const rule = createRule({
               const kind = kindOfImport(resolved);
               for (const s of stmt.specifiers) {
                 if (s.type !== 'ImportSpecifier' || s.importKind === 'type') continue;
-                // A function a steps file declares (a factory of steps, a helper) is not a step: calling it runs no activity.
                 const imported = s.imported.type === 'Identifier' ? s.imported.name : s.imported.value;
-                if (!context.exportsFunction(stmt.source.value, imported)) activityBindings.set(s.local, kind);
+                addPattern(s.local, kind, { specifier: stmt.source.value, imported });
               }
             }
           }
@@ -174,7 +183,7 @@ export const rule = createRule({
                   continue;
                 }
                 const imported = p.key.type === 'Identifier' && !p.computed ? p.key.name : p.key.type === 'StringLiteral' ? p.key.value : undefined;
-                if (imported === undefined || !context.exportsFunction(specifier, imported)) addPattern(p.value, kind);
+                addPattern(p.value, kind, imported === undefined ? undefined : { specifier, imported });
               }
             }
           }
@@ -183,7 +192,6 @@ export const rule = createRule({
       CallExpression(path) {
         const callee = path.node.callee;
         if (activityBindings.size === 0) return;
-        const activityOf = (id: Identifier) => activityBindings.get(id);
         if (callee.type === 'Identifier') {
           const binding = path.scope.getBinding(callee.name);
           if (!binding || !isModuleTopLevel(path)) return;
