@@ -167,7 +167,10 @@ describe('exit codes and options', () => {
   it('--quiet hides warnings', async () => {
     const { code, stdout } = await cli([WARN_ONLY, '--quiet']);
     expect(code).toBe(0);
-    expect(stdout).not.toContain('warning');
+    expect(stdout).not.toMatch(/^\s+\d+:\d+\s+warning/m);
+    // Hidden, still counted: the summary does not call them "no problems".
+    expect(stdout).toMatch(/^✔ No errors \(.*; 1 warning hidden by --quiet\)$/m);
+    expect(stdout).not.toContain('No problems');
     const json = JSON.parse((await cli([WARN_ONLY, '--quiet', '--format', 'json'])).stdout);
     expect(json.diagnostics).toEqual([]);
     expect(json.summary.warningCount).toBe(0);

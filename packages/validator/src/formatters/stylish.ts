@@ -30,7 +30,8 @@ const PLAIN = {
 /**
  * Renders a report for a terminal. Ends with a newline.
  * Summary: `✖ N errors, M warnings` when there are findings, followed by each rule that fired with its public
- * documentation URL; `✔ No problems (…)` otherwise.
+ * documentation URL; `✔ No problems (…)` otherwise. With `quiet`, warnings are not listed and the summary says how
+ * many were hidden (`✔ No errors (…; 1 warning hidden by --quiet)`), never "no problems".
  */
 export function formatStylish(report: ValidationReport, options: StylishOptions = {}): string {
   const c = options.color ? COLORS : PLAIN;
@@ -56,19 +57,18 @@ export function formatStylish(report: ValidationReport, options: StylishOptions 
   }
   const errors = report.errorCount;
   const warnings = options.quiet ? 0 : report.warningCount;
+  // With --quiet the warnings are not shown, but they still count (for --max-warnings): the summary says so.
+  const hidden = options.quiet && report.warningCount > 0 ? `${plural(report.warningCount, 'warning')} hidden by --quiet` : '';
   if (errors + warnings > 0) {
-    const summary = `✖ ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
+    const summary = hidden ? `✖ ${plural(errors, 'error')} (${hidden})` : `✖ ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
     lines.push(errors > 0 ? c.bold(c.red(summary)) : c.bold(c.yellow(summary)));
     // Footer: where each rule that fired is explained.
     lines.push('', c.dim('Rules:'));
     for (const id of [...new Set(shown.map((d) => d.ruleId))].sort()) lines.push(c.dim(`  ${id}  ${ruleHelpUri(id)}`));
   } else {
     const activities = report.manifest.workflows.reduce((n, w) => n + w.activities.length, 0) + report.manifest.sharedActivities.length;
-    lines.push(
-      c.green(
-        `✔ No problems (${plural(report.manifest.workflows.length, 'workflow')}, ${plural(activities, 'activity').replace('activitys', 'activities')} checked)`,
-      ),
-    );
+    const checked = `${plural(report.manifest.workflows.length, 'workflow')}, ${plural(activities, 'activity').replace('activitys', 'activities')} checked`;
+    lines.push(hidden ? c.yellow(`✔ No errors (${checked}; ${hidden})`) : c.green(`✔ No problems (${checked})`));
   }
   return lines.join('\n') + '\n';
 }
