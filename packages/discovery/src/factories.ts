@@ -62,9 +62,16 @@ function definitionOfCall(factory: Factory, call: FactoryCall, madeIn: string[])
  * read through `modules`. Never throws: a callee that is not a factory leaves its value as it is.
  */
 export function linkFactoryCalls(info: ModuleInfo, modules: FactoryModules): ModuleInfo {
+  // An exported local's export binding holds the same call as the local: each call is linked once (by its place).
+  const linked = new Map<string, Definition | undefined>();
   const link = (binding: ValueBinding): Definition | undefined => {
     const call = binding.call;
     if (!call) return undefined;
+    const key = `${call.position.line}:${call.position.column}`;
+    if (!linked.has(key)) linked.set(key, linkCall(call));
+    return linked.get(key);
+  };
+  const linkCall = (call: FactoryCall): Definition | undefined => {
     const callee = info.locals.get(call.callee);
     const files: string[] = [];
     const factory =

@@ -178,10 +178,7 @@ export const rule = createRule({
               const specifier = init.arguments[0].value;
               const kind = kindOfImport(context.resolve(specifier));
               for (const p of d.id.properties) {
-                if (p.type !== 'ObjectProperty') {
-                  addPattern(p, kind); // `...rest`: an object, never called itself
-                  continue;
-                }
+                if (p.type !== 'ObjectProperty') continue; // `...rest`: an object, never called itself
                 const imported = p.key.type === 'Identifier' && !p.computed ? p.key.name : p.key.type === 'StringLiteral' ? p.key.value : undefined;
                 addPattern(p.value, kind, imported === undefined ? undefined : { specifier, imported });
               }
