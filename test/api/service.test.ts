@@ -249,6 +249,43 @@ describe('engine calls, readiness and shutdown', () => {
     await h.client.workflow.getHandle(start.body.workflowId).terminate();
   });
 
+  it('close(): a history long-poll answers at once, a run still waited on when the grace ends answers 408, none is cut off', async () => {
+    const config = { ...loadApiConfig({ PORT: '0', SKEIN_CATALOG: h.catalog, TEMPORAL_ADDRESS: h.address }), shutdownGraceMs: 600 };
+    const api = await createApiServer(config, { logger: pino({ level: 'silent' }) });
+    const { url } = await api.listen();
+    const waiter = await h.call('POST', '/workflow/start', { body: { workflowName: 'waiter' } });
+    const id = waiter.body.workflowId as string;
+    // Read to the end of the waiting run's history (its first workflow task done), then long-poll there.
+    await eventually(async () => (await h.client.workflow.getHandle(id).describe()).historyLength >= 4);
+    const first = await (await fetch(`${url}/workflow/${id}/history?pageSize=50&longPollTimeoutMs=60000`)).json();
+    expect(first.events.map((e: { eventType: string }) => e.eventType)).toContain('EVENT_TYPE_WORKFLOW_TASK_COMPLETED');
+    const longPoll = fetch(`${url}/workflow/${id}/history?pageSize=50&longPollTimeoutMs=60000&pageToken=${encodeURIComponent(first.nextPageToken)}`);
+    const run = fetch(`${url}/workflow/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ workflowName: 'sleeper', input: { ms: 20_000 } }),
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    const began = Date.now();
+    const closing = api.close();
+    const polled = await longPoll;
+    expect(Date.now() - began).toBeLessThan(500);
+    expect(polled.status).toBe(200);
+    const page = await polled.json();
+    expect(page.events).toEqual([]);
+    expect(page.nextPageToken).toEqual(expect.any(String));
+    const answered = await run;
+    expect(answered.status).toBe(408);
+    const body = await answered.json();
+    expect(body).toEqual({ error: 'WorkflowExecutionTimedOutError', message: expect.stringContaining('shutting down'), workflowId: expect.any(String) });
+    // The execution keeps running: the engine still has it open.
+    expect((await h.client.workflow.getHandle(body.workflowId).describe()).status.name).toBe('RUNNING');
+    await closing;
+    expect(Date.now() - began).toBeLessThan(3_000);
+    await h.client.workflow.getHandle(body.workflowId).terminate();
+    await h.client.workflow.getHandle(id).terminate();
+  });
+
   it('/ready turns 503 while the engine health check fails and onFatal fires after SKEIN_ENGINE_CHECK_FAILURES failures', async () => {
     const connection = await Connection.connect({ address: h.address });
     const client = new Client({ connection, namespace: 'default' });

@@ -20,8 +20,13 @@ export interface Deps {
   health: { healthy: boolean };
   /** Aborted when the drain period of a shutdown ends: every engine call still running is released. */
   shutdown: AbortSignal;
-  /** Aborted as soon as a shutdown begins: history streams end at once. */
+  /** Aborted as soon as a shutdown begins: history streams and history long-polls end at once. */
   closing: AbortSignal;
+  /**
+   * Aborted when a shutdown's grace period (`shutdownGraceMs`) ends with requests still in flight: a run still
+   * waited on is answered now (408, it keeps running), shortly before {@link Deps.shutdown} releases everything.
+   */
+  graceOver: AbortSignal;
   logger: Logger;
   /** The server's Prometheus metrics (served by `GET /metrics`). */
   metrics: ApiMetrics;

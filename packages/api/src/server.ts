@@ -102,6 +102,7 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
 
   const hardStop = new AbortController();
   const closing = new AbortController();
+  const graceOver = new AbortController();
   const catalogs = new CatalogCache(client, config.catalogCacheMs, closing.signal, metrics);
   const deps: Deps = {
     client,
@@ -111,6 +112,7 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
     health,
     shutdown: hardStop.signal,
     closing: closing.signal,
+    graceOver: graceOver.signal,
     logger,
     metrics,
     historyTokens: new HistoryTokens(config.historyTokenKey ?? undefined),
@@ -153,24 +155,31 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
       if (inFlight === 0) drained?.();
     });
   });
+  /** Resolves once no request is in flight, or after `ms`. */
+  const drain = (ms: number) =>
+    inFlight === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, ms);
+          drained = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
 
   let closePromise: Promise<void> | undefined;
+  /** After the grace: how long requests told to stop waiting have to write their answer before sockets close. */
+  const ANSWER_AFTER_GRACE_MS = 1_000;
   async function doClose(): Promise<void> {
     engineMonitor.stop();
     const stopped = new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
     closing.abort(new Error('server closing'));
     server.closeIdleConnections();
-    if (inFlight > 0) {
-      await new Promise<void>((resolve) => {
-        // With the engine lost, in-flight requests fail within the 2 s retry budget: do not wait the full grace.
-        const graceMs = fatal ? Math.min(config.shutdownGraceMs, 2_500) : config.shutdownGraceMs;
-        const timer = setTimeout(resolve, graceMs);
-        drained = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
+    // With the engine lost, in-flight requests fail within the 2 s retry budget: do not wait the full grace.
+    await drain(fatal ? Math.min(config.shutdownGraceMs, 2_500) : config.shutdownGraceMs);
+    // Requests still waiting on a run are answered (408: it keeps running) rather than cut off with the socket.
+    graceOver.abort(new Error('shutdown grace over'));
+    await drain(ANSWER_AFTER_GRACE_MS);
     hardStop.abort(new Error('server stopped'));
     server.closeAllConnections();
     for (const s of sockets) s.destroy();

@@ -69,6 +69,7 @@ beforeAll(async () => {
     health: { healthy: true },
     shutdown: new AbortController().signal,
     closing: new AbortController().signal,
+    graceOver: new AbortController().signal,
     logger: pino({ level: 'silent' }),
     metrics: new ApiMetrics(() => true),
   } satisfies Deps;

@@ -6,6 +6,8 @@ import { TemporalNotFoundError } from '@skein/dev-server';
 export interface ExplainContext {
   /** The API's listen address when the error may be a port conflict, `host:port`. */
   listen?: string;
+  /** What set the port, named in the fix: `PORT` (the default) or a flag such as `--port`. */
+  portSetting?: string;
 }
 
 /**
@@ -18,9 +20,13 @@ export function explainError(err: unknown, context: ExplainContext = {}): string
   const e = err as NodeJS.ErrnoException;
   if (e?.code === 'EADDRINUSE') {
     const where = context.listen ?? `${(e as { address?: string }).address ?? ''}:${(e as { port?: number }).port ?? ''}`;
-    return `${where} is already in use: stop the process using it, or set PORT to another port (PORT=0 picks a free one)`;
+    const setting = context.portSetting ?? 'PORT';
+    const fix = setting.startsWith('--') ? `pass another ${setting}` : `set ${setting} to another port (${setting}=0 picks a free one)`;
+    return `${where} is already in use: stop the process using it, or ${fix}`;
   }
-  if (e?.code === 'EACCES' && context.listen) return `not allowed to listen on ${context.listen}: choose a PORT above 1023`;
+  if (e?.code === 'EACCES' && context.listen) {
+    return `not allowed to listen on ${context.listen}: choose a ${context.portSetting ?? 'PORT'} above 1023`;
+  }
   if (err instanceof TemporalNotFoundError) {
     return `${firstLine(err.message)} Fix: run "npx skein temporal install" (needs Go or Python with internet access), or set TEMPORAL_CLI_PATH to a temporal binary.`;
   }

@@ -21,6 +21,15 @@ describe('explainError: one line with the fix', () => {
     );
   });
 
+  it('a port in use names the flag that chose it', () => {
+    const err = Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:4000'), { code: 'EADDRINUSE' });
+    expect(explainError(err, { listen: '127.0.0.1:4000', portSetting: '--port' })).toBe(
+      '127.0.0.1:4000 is already in use: stop the process using it, or pass another --port',
+    );
+    const denied = Object.assign(new Error('listen EACCES: permission denied 0.0.0.0:80'), { code: 'EACCES' });
+    expect(explainError(denied, { listen: '0.0.0.0:80', portSetting: '--port' })).toBe('not allowed to listen on 0.0.0.0:80: choose a --port above 1023');
+  });
+
   it('an unreachable engine hides the transport text and says how to get one', () => {
     for (const err of [
       new EngineUnavailableError('Cannot reach the Temporal server at 127.0.0.1:1: tonic::transport::Error(Transport, ConnectError)'),

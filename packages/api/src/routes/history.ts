@@ -28,6 +28,8 @@ async function page(ctx: Koa.ParameterizedContext<ApiState>, deps: Deps, workflo
       includePayloads: query.includePayloads,
       longPollMs,
       signal: ctx.state.signal,
+      // A shutdown answers a waiting long-poll at once, as its timeout would: the client asks another process.
+      stopWaiting: deps.closing,
     });
   } finally {
     closed?.();

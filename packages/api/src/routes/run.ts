@@ -53,7 +53,19 @@ export const runRoutes = [
         throw err;
       }
       ctx.state.runId = started.runId;
-      const end = await waitChainEnd(deps.client, started.workflowId, started.runId, { deadline, signal: ctx.state.signal });
+      // A shutdown whose grace ends first answers as a `timeout` would (the execution keeps running), not with a
+      // dropped connection.
+      const waiting = AbortSignal.any([ctx.state.signal, deps.graceOver]);
+      const end = await waitChainEnd(deps.client, started.workflowId, started.runId, { deadline, signal: waiting }).catch((err: unknown) => {
+        if (deps.graceOver.aborted && !ctx.state.signal.aborted) return 'closing' as const;
+        throw err;
+      });
+      if (end === 'closing') {
+        throw new ApiError('WorkflowExecutionTimedOutError', {
+          workflowId: started.workflowId,
+          message: 'The API process is shutting down and stopped waiting; the execution keeps running (read its result from another API process)',
+        });
+      }
       if (!end) {
         throw new ApiError('WorkflowExecutionTimedOutError', {
           workflowId: started.workflowId,
@@ -70,7 +82,7 @@ export const runRoutes = [
         runId: first.runId,
         input: first.input,
         output: outcome.output,
-        trace: { destinations: traceDestinationsOf(info ?? {}) },
+        trace: { destinations: info ? traceDestinationsOf(info, info.root) : {} },
         status: outcome.status,
         ...runResponseFailure(outcome),
       };

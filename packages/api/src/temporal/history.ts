@@ -60,6 +60,11 @@ export interface PageOptions {
   longPollMs?: number | undefined;
   /** Aborts every engine call of the read (client disconnect, shutdown). */
   signal?: AbortSignal | undefined;
+  /**
+   * Ends a long-poll early, as its `longPollMs` would (the page comes back with the cursor unchanged), when it
+   * aborts: the server's shutdown has begun. Existing events are still read.
+   */
+  stopWaiting?: AbortSignal | undefined;
 }
 
 class Aborted extends Error {}
@@ -146,9 +151,13 @@ export async function readHistoryPage(client: Client, cursor: HistoryCursor, opt
   const onAbort = () => fetchAbort.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
+  const stopWaiting = () => fetchAbort.abort(new Aborted('server closing'));
   /** Starts the long-poll bound: only once the read is at the end of an open run (existing events never wait). */
   const startWait = () => {
-    if (wait && !timer) timer = setTimeout(() => fetchAbort.abort(new Aborted('long-poll timeout')), longPollMs);
+    if (!wait || timer) return;
+    timer = setTimeout(() => fetchAbort.abort(new Aborted('long-poll timeout')), longPollMs);
+    if (options.stopWaiting?.aborted) stopWaiting();
+    else options.stopWaiting?.addEventListener('abort', stopWaiting, { once: true });
   };
   try {
     if (options.signal?.aborted) throw options.signal.reason;
@@ -267,5 +276,6 @@ export async function readHistoryPage(client: Client, cursor: HistoryCursor, opt
   } finally {
     if (timer) clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
+    options.stopWaiting?.removeEventListener('abort', stopWaiting);
   }
 }

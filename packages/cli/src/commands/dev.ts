@@ -145,7 +145,8 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
     process.exit(1);
   } catch (err) {
     await stopAll();
-    fail(err instanceof WorkerStartFailed ? err.message : explainError(err, listen ? { listen } : {}));
+    const portSetting = options.port !== undefined ? '--port' : 'PORT';
+    fail(err instanceof WorkerStartFailed ? err.message : explainError(err, listen ? { listen, portSetting } : {}));
   }
 }
 
