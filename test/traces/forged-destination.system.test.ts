@@ -1,7 +1,7 @@
 import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApiServer, loadApiConfig, type ApiServer } from '@skein/api';
@@ -113,6 +113,37 @@ describe('a forged S3 trace destination', () => {
     // ... and the victim's object still holds the victim's trace, untouched.
     const after = (await object(victimKey))!;
     expect(after.root.runId).toBe(first.runId);
+    expect(after.etag).toBe(before.etag);
+  });
+
+  it("a reset run's trace goes to an object of its own: the run it was reset from keeps its trace", async () => {
+    const workflowId = `reset-${Date.now()}`;
+    await expect.poll(async () => (await fetch(`${url}/workflow/catalog/${catalog}`)).status, { timeout: 30_000, interval: 500 }).toBe(200);
+    const res = await fetch(`${url}/workflow/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ workflowName: 'wobble', workflowId, input: 'k' }),
+    });
+    const original = (await res.json()) as { runId: string; trace: { destinations: { remote: string } } };
+    const originalKey = keyOf(original.trace.destinations.remote);
+    await expect.poll(async () => (await object(originalKey))?.root.runId, { timeout: 30_000, interval: 300 }).toBe(original.runId);
+    const before = (await object(originalKey))!;
+
+    const reset = await fetch(`${url}/workflow/${workflowId}/runs/${original.runId}/reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ stepName: 'wobbly' }),
+    });
+    const resetRunId = ((await reset.json()) as { runId: string }).runId;
+    await client.workflow.getHandle(workflowId, resetRunId).result();
+    const result = (await (await fetch(`${url}/workflow/${workflowId}/runs/${resetRunId}/result`)).json()) as { trace: { destinations: { remote: string } } };
+    const ownKey = keyOf(result.trace.destinations.remote);
+    expect(ownKey).not.toBe(originalKey);
+    await expect.poll(async () => (await object(ownKey))?.root.runId, { timeout: 30_000, interval: 300 }).toBe(resetRunId);
+    const listed = await s3.send(new ListObjectsV2Command({ Bucket: weed.bucket, Prefix: prefix }));
+    expect((listed.Contents ?? []).map((o) => o.Key).filter((k) => k?.includes(workflowId))).toHaveLength(2);
+    const after = (await object(originalKey))!;
+    expect(after.root.runId).toBe(original.runId);
     expect(after.etag).toBe(before.etag);
   });
 });

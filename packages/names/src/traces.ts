@@ -61,16 +61,32 @@ export interface TraceObjectRoot {
    * holds it, so whoever writes or reads the object derives the same key).
    */
   startedAt: number;
+  /**
+   * Only for a run made by a reset ({@link resetRunId}): its own run id. A reset run's history starts with a copy of
+   * the started event of the run it was reset from, time included, so without it both would name one object.
+   */
+  runId?: string | undefined;
+}
+
+/**
+ * The run id that a root run's trace object is also named by: `runId` when the run was made by a reset (its
+ * history's started event names another original run, Temporal's `originalExecutionRunId`), else undefined (a
+ * first run, or a run of a continue-as-new chain, each with a start of its own).
+ */
+export function resetRunId(runId: string, originalRunId: string | null | undefined): string | undefined {
+  return originalRunId && originalRunId !== runId ? runId : undefined;
 }
 
 /**
  * The object key of a root run's trace: `<prefix><workflow type>/<yyyy>/<mm>/<dd>/<start ms>_<workflow id>.json`,
  * the date (UTC) and start time (epoch ms) being the root run's `startedAt`; type and id are {@link traceSegment}s.
+ * A run made by a reset ends in `_<workflow id>@<run id>.json` (`@` never occurs in a segment).
  */
 export function traceObjectKey(prefix: string, root: TraceObjectRoot): string {
   const d = new Date(root.startedAt);
   const two = (n: number) => String(n).padStart(2, '0');
-  return `${prefix}${traceSegment(root.workflowType)}/${d.getUTCFullYear()}/${two(d.getUTCMonth() + 1)}/${two(d.getUTCDate())}/${root.startedAt}_${traceSegment(root.workflowId)}.json`;
+  const run = root.runId ? `@${traceSegment(root.runId)}` : '';
+  return `${prefix}${traceSegment(root.workflowType)}/${d.getUTCFullYear()}/${two(d.getUTCMonth() + 1)}/${two(d.getUTCDate())}/${root.startedAt}_${traceSegment(root.workflowId)}${run}.json`;
 }
 
 /**
@@ -102,15 +118,15 @@ export function traceObjectKeyFromUrl(location: RemoteTraceLocation, url: string
 }
 
 /**
- * The key of `url` when it names exactly the trace object of `root` in `location`: an object of its bucket under its
- * prefix ({@link traceObjectKeyFromUrl}) whose key is the one {@link traceObjectKey} derives from the root's type,
- * id and start; else undefined. A memo (which anyone with engine access can write) naming any other object (another
- * run of the same workflow id, another type, another bucket or prefix) is refused by this one check, on upload and
- * on read.
+ * The key of the trace object of `root` in `location`, when `url` (what a run's memo names) is an object of that
+ * bucket under its prefix ({@link traceObjectKeyFromUrl}); else undefined. The key is always the one
+ * {@link traceObjectKey} derives from the root's type, id, start (and run id, for a reset run), never the memo's:
+ * a memo, which anyone with engine access can write, only says that the run's trace goes to this bucket, so it can
+ * never point an upload or a read at another run's object (another run of the same workflow id, another type, a
+ * run it was reset from).
  */
 export function rootTraceObjectKey(location: RemoteTraceLocation, url: string, root: TraceObjectRoot): string | undefined {
-  const key = traceObjectKeyFromUrl(location, url);
-  return key === traceObjectKey(location.prefix, root) ? key : undefined;
+  return traceObjectKeyFromUrl(location, url) === undefined ? undefined : traceObjectKey(location.prefix, root);
 }
 
 /** A run's trace destinations as its memo publishes them: a local file path and an object URL, each optional. */
@@ -120,13 +136,36 @@ export interface TraceDestinations {
 }
 
 /**
+ * The folder a trace file path lies in: `file` without its last two segments (the inverse of
+ * {@link traceFilePath}'s `dir`), or undefined when `file` has fewer than three.
+ */
+export function traceFolderOf(file: string): string | undefined {
+  const parts = file.split('/');
+  return parts.length >= 3 && parts[parts.length - 1]!.endsWith('.json') ? parts.slice(0, -2).join('/') || undefined : undefined;
+}
+
+/**
  * The trace destinations a run's memo names under {@link TRACE_MEMO_KEY}: only its non-empty string members. `run`
  * is anything with the decoded memo (a workflow info, a described execution).
+ *
+ * With `root` (the ids of the run's root run), the local file is the root's own file in the folder the memo names
+ * ({@link traceFolderOf}, then {@link traceFilePath}): a reset run's memo is the one of the run it was reset from
+ * (the engine copies the history up to the reset point, the memo's upsert included), so it names that run's file.
+ * With `root.reset` (the root run was made by a reset: {@link resetRunId}), the object URL names the root's own
+ * object, as {@link traceObjectKey} names it.
  */
-export function traceDestinationsOf(run: { memo?: Record<string, unknown> }): TraceDestinations {
+export function traceDestinationsOf(run: { memo?: Record<string, unknown> }, root?: TraceRoot & { reset?: boolean }): TraceDestinations {
   const t = run.memo?.[TRACE_MEMO_KEY] as { local?: unknown; remote?: unknown } | undefined;
   const out: TraceDestinations = {};
-  if (typeof t?.local === 'string' && t.local) out.local = t.local;
-  if (typeof t?.remote === 'string' && t.remote) out.remote = t.remote;
+  if (typeof t?.local === 'string' && t.local) {
+    const folder = root ? traceFolderOf(t.local) : undefined;
+    out.local = folder ? traceFilePath(folder, root!) : t.local;
+  }
+  if (typeof t?.remote === 'string' && t.remote) {
+    // A reset root run's object is named by its run id too ({@link traceObjectKey}); its memo names the object of
+    // the run it was reset from, whose start its history shares.
+    const reset = root?.reset === true && t.remote.endsWith('.json') && !t.remote.slice(t.remote.lastIndexOf('/')).includes('%40');
+    out.remote = reset ? `${t.remote.slice(0, -'.json'.length)}${encodeURIComponent(`@${traceSegment(root.runId)}`)}.json` : t.remote;
+  }
   return out;
 }

@@ -2,9 +2,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   TRACE_SEGMENT_MAX_BYTES,
+  resetRunId,
   rootTraceObjectKey,
   traceDestinationsOf,
   traceFilePath,
+  traceFolderOf,
   traceObjectKey,
   traceObjectKeyFromUrl,
   traceObjectUrl,
@@ -43,16 +45,28 @@ describe('trace objects', () => {
     const url = traceObjectUrl(minio, key);
     expect(url).toBe(`http://127.0.0.1:9000/b/traces/fleet/2026/11/25/${startedAt}_wf%25201.json`);
     expect(rootTraceObjectKey(minio, url, root)).toBe(key);
-    expect(rootTraceObjectKey(minio, url, { ...root, workflowId: 'wf 2' })).toBeUndefined();
-    // Another run of the same id (another start), another type: the same `_<id>.json` suffix is not enough.
-    expect(rootTraceObjectKey(minio, url, { ...root, startedAt: startedAt + 1 })).toBeUndefined();
-    expect(rootTraceObjectKey(minio, url, { ...root, workflowType: 'other' })).toBeUndefined();
-    expect(rootTraceObjectKey(minio, traceObjectUrl(minio, `traces/x/${startedAt}_wf%201.json`), root)).toBeUndefined();
+    // The key is derived from the root, never taken from the memo's URL: a URL naming another run's object (another
+    // start of the same id, another id or type) still yields this root's own key.
+    expect(rootTraceObjectKey(minio, url, { ...root, workflowId: 'wf 2' })).toBe(traceObjectKey('traces/', { ...root, workflowId: 'wf 2' }));
+    expect(rootTraceObjectKey(minio, url, { ...root, startedAt: startedAt + 1 })).toBe(traceObjectKey('traces/', { ...root, startedAt: startedAt + 1 }));
+    expect(rootTraceObjectKey(minio, traceObjectUrl(minio, `traces/x/${startedAt}_wf%201.json`), root)).toBe(key);
+    // A URL outside the bucket and prefix means no remote destination here.
     expect(rootTraceObjectKey({ ...minio, bucket: 'c' }, url, root)).toBeUndefined();
     expect(rootTraceObjectKey({ ...minio, prefix: 'other/' }, url, root)).toBeUndefined();
     expect(rootTraceObjectKey(minio, 'http://127.0.0.1:9000/b/traces/../secret_wf%201.json', root)).toBeUndefined();
     expect(rootTraceObjectKey(minio, 'http://169.254.169.254/b/traces/x_wf%201.json', root)).toBeUndefined();
     expect(rootTraceObjectKey(minio, 'http://127.0.0.1:9000/b/traces/%E0%A4%A_wf%201.json', root)).toBeUndefined();
+  });
+
+  it("names a reset run's object by its run id too, so it never replaces the one of the run it was reset from", () => {
+    const root = { workflowType: 'fleet', workflowId: 'wf', startedAt: 1 };
+    expect(resetRunId('r2', 'r1')).toBe('r2');
+    expect(resetRunId('r1', 'r1')).toBeUndefined();
+    expect(resetRunId('r1', '')).toBeUndefined();
+    expect(traceObjectKey('p/', { ...root, runId: resetRunId('r/2', 'r1') })).toBe('p/fleet/1970/01/01/1_wf@r%2F2.json');
+    expect(traceObjectKey('p/', { ...root, runId: resetRunId('r1', 'r1') })).toBe('p/fleet/1970/01/01/1_wf.json');
+    // `@` is escaped in a segment, so no workflow id reads as another id's reset run.
+    expect(traceObjectKey('p/', { ...root, workflowId: 'wf@r2' })).toBe('p/fleet/1970/01/01/1_wf%40r2.json');
   });
 
   it('addresses objects virtual-hosted on AWS, by region', () => {
@@ -74,6 +88,23 @@ describe('trace objects', () => {
     expect(traceDestinationsOf({ memo: { skeinTrace: { local: '', remote: 42 } } })).toEqual({});
     expect(traceDestinationsOf({ memo: {} })).toEqual({});
     expect(traceDestinationsOf({})).toEqual({});
+  });
+
+  it("with the root's ids, names the root's own file in the folder the memo names (a reset run's memo names the run it came from)", () => {
+    const memo = { skeinTrace: { local: traceFilePath('/t/traces', { workflowId: 'wf', runId: 'original' }), remote: 'https://b/k' } };
+    expect(traceDestinationsOf({ memo }, { workflowId: 'wf', runId: 'after-reset' })).toEqual({
+      local: traceFilePath('/t/traces', { workflowId: 'wf', runId: 'after-reset' }),
+      remote: 'https://b/k',
+    });
+    // Whatever the ids hold, the file stays in that folder; a path that is no trace file is kept as named.
+    expect(traceDestinationsOf({ memo }, { workflowId: '../..', runId: '../x' }).local).toBe('/t/traces/%2E%2E%2F%2E%2E/%2E%2E%2Fx.json');
+    expect(traceDestinationsOf({ memo: { skeinTrace: { local: 'r.json' } } }, { workflowId: 'wf', runId: 'r' })).toEqual({ local: 'r.json' });
+  });
+
+  it('traceFolderOf is the inverse of traceFilePath', () => {
+    expect(traceFolderOf(traceFilePath('/var/t/', { workflowId: 'a/b', runId: 'c' }))).toBe('/var/t');
+    expect(traceFolderOf('/a/b.json')).toBeUndefined();
+    expect(traceFolderOf('/a/b/c.txt')).toBeUndefined();
   });
 });
 

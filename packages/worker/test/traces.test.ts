@@ -1,5 +1,5 @@
 import diagnostics from 'node:diagnostics_channel';
-import { mkdirSync, mkdtempSync, readdirSync, existsSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, existsSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
@@ -237,29 +237,41 @@ describe('trace settings', () => {
 });
 
 describe('S3 destination', () => {
-  it("uploads only the run's own object: a memo naming another run's object (even of the same id) or another bucket is refused", async () => {
+  it("uploads only to the run's own object: a memo naming another run's object goes there, another bucket is refused", async () => {
     const spool = mkdtempSync(path.join(tmpdir(), 'skein-s3-refuse-'));
     const location = { bucket: 'b', prefix: 'p/', endpoint: 'http://127.0.0.1:1' };
     const exporter = new S3TraceExporter(location, new S3Client({ region: 'us-east-1' }), spool, pino({ level: 'silent' }));
     const outcomes: unknown[] = [];
     const listen = (o: unknown) => outcomes.push(o);
     diagnostics.subscribe(TRACE_EXPORT_CHANNEL, listen);
+    /** The object keys of the spooled traces (the spool names each file by a hash of its key). */
+    const spooledKeys = () =>
+      readdirSync(spool)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => (JSON.parse(readFileSync(path.join(spool, f), 'utf8')) as { key: string }).key);
     try {
       const tree = { kind: 'workflow', name: 'wf', status: 'completed', startedAt: 1, endedAt: 2, durationMs: 1, children: [] } as const;
       const trace = { version: 1 as const, root: { workflowId: 'mine', runId: 'r' }, updatedAt: 0, tree };
-      const others = traceObjectUrl(location, traceObjectKey('p/', { workflowType: 'wf', workflowId: 'theirs', startedAt: 1 }));
-      await exporter.export(trace, { remote: others });
-      await exporter.export(trace, {
-        remote: traceObjectUrl({ ...location, bucket: 'c' }, traceObjectKey('p/', { workflowType: 'wf', workflowId: 'mine', startedAt: 1 })),
-      });
-      // The same workflow id, but another run's start or another type: another run's object.
-      await exporter.export(trace, { remote: traceObjectUrl(location, traceObjectKey('p/', { workflowType: 'wf', workflowId: 'mine', startedAt: 2 })) });
-      await exporter.export(trace, { remote: traceObjectUrl(location, traceObjectKey('p/', { workflowType: 'other', workflowId: 'mine', startedAt: 1 })) });
+      const own = traceObjectKey('p/', { workflowType: 'wf', workflowId: 'mine', startedAt: 1 });
+      // Another bucket: no remote destination here.
+      await exporter.export(trace, { remote: traceObjectUrl({ ...location, bucket: 'c' }, own) });
+      await exporter.export(trace, { remote: traceObjectUrl({ ...location, prefix: 'q/' }, 'q/x.json') });
       expect(readdirSync(spool)).toEqual([]);
-      expect(outcomes).toEqual(Array(4).fill(expect.objectContaining({ destination: 'remote', workflowId: 'mine', ok: false, final: true })));
-      // Its own object, derived from the root's type, id and start, is accepted.
-      await exporter.export(trace, { remote: traceObjectUrl(location, traceObjectKey('p/', { workflowType: 'wf', workflowId: 'mine', startedAt: 1 })) });
-      expect(readdirSync(spool)).toHaveLength(1);
+      expect(outcomes).toEqual(Array(2).fill(expect.objectContaining({ destination: 'remote', workflowId: 'mine', ok: false, final: true })));
+      // Another run's object in this bucket (another id, another start of the same id, another type): the upload
+      // still goes to the run's own object, derived from the root's type, id and start.
+      for (const other of [
+        { workflowType: 'wf', workflowId: 'theirs', startedAt: 1 },
+        { workflowType: 'wf', workflowId: 'mine', startedAt: 2 },
+        { workflowType: 'other', workflowId: 'mine', startedAt: 1 },
+      ]) {
+        await exporter.export(trace, { remote: traceObjectUrl(location, traceObjectKey('p/', other)) });
+      }
+      expect(new Set(spooledKeys())).toEqual(new Set([own]));
+      // A run made by a reset (its root node names the original run) has an object of its own.
+      const resetTrace = { ...trace, root: { workflowId: 'mine', runId: 'r2' }, tree: { ...tree, originalRunId: 'r' } };
+      await exporter.export(resetTrace, { remote: traceObjectUrl(location, own) });
+      expect(new Set(spooledKeys())).toEqual(new Set([own, traceObjectKey('p/', { workflowType: 'wf', workflowId: 'mine', startedAt: 1, runId: 'r2' })]));
     } finally {
       diagnostics.unsubscribe(TRACE_EXPORT_CHANNEL, listen);
       await exporter.stop();

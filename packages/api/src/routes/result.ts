@@ -1,9 +1,10 @@
-import { traceDestinationsOf } from '@skein/names/traces';
+import { resetRunId, traceDestinationsOf } from '@skein/names/traces';
 import { ApiError } from '../errors.js';
 import { defineRoute, type Deps } from '../route.js';
 import { idParams, runParams } from '../schemas/common.js';
 import { resultResponseSchema } from '../schemas/workflow.js';
-import { describeRun, outcomeOf, resultResponseError, runInput, waitCloseEvent } from '../temporal/runs.js';
+import { decodeFirst } from '../temporal/payloads.js';
+import { describeRun, outcomeOf, resultResponseError, startedEvent, waitCloseEvent } from '../temporal/runs.js';
 import { resultStatus } from '../temporal/status.js';
 
 /**
@@ -13,10 +14,12 @@ import { resultStatus } from '../temporal/status.js';
 export async function resultOf(deps: Deps, workflowId: string, runId: string | undefined): Promise<object> {
   const info = await describeRun(deps.client, workflowId, runId);
   if (info.status === 'running') throw new ApiError('WorkflowNotCompletedError', { workflowId });
-  const [close, input] = await Promise.all([
+  const [close, started] = await Promise.all([
     waitCloseEvent(deps.client, workflowId, info.runId, { deadline: Date.now() + 30_000, wait: false }),
-    runInput(deps.client, workflowId, info.runId),
+    startedEvent(deps.client, workflowId, info.runId),
   ]);
+  const isRoot = info.root.workflowId === workflowId && info.root.runId === info.runId;
+  const reset = isRoot && resetRunId(info.runId, started.originalExecutionRunId) !== undefined;
   if (!close) throw new ApiError('WorkflowNotCompletedError', { workflowId });
   const outcome = outcomeOf(close);
   return {
@@ -24,9 +27,9 @@ export async function resultOf(deps: Deps, workflowId: string, runId: string | u
     workflowId,
     runId: info.runId,
     status: resultStatus(outcome.status),
-    input,
+    input: decodeFirst(started.input),
     output: outcome.output,
-    trace: { destinations: traceDestinationsOf(info) },
+    trace: { destinations: traceDestinationsOf(info, { ...info.root, reset }) },
     error: resultResponseError(outcome),
   };
 }

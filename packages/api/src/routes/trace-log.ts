@@ -27,7 +27,7 @@ export const traceLogRoutes = [
       const info = await describeRun(deps.client, params.id, params.rid);
       if (info.status === 'running') throw new ApiError('WorkflowNotCompletedError', { workflowId: params.id });
       const read = await deps.traces.read(
-        { workflowId: info.workflowId, runId: info.runId, root: info.root, taskQueue: info.taskQueue, destinations: traceDestinationsOf(info) },
+        { workflowId: info.workflowId, runId: info.runId, root: info.root, taskQueue: info.taskQueue, destinations: traceDestinationsOf(info, info.root) },
         () => runStart(deps.client, info.root.workflowId, info.root.runId),
         AbortSignal.any([ctx.state.signal, AbortSignal.timeout(10_000)]),
       );

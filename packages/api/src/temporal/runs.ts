@@ -6,6 +6,7 @@ import type { temporal as T } from '@temporalio/proto';
 import { ApiError } from '../errors.js';
 import { engine, engineError, GRPC, grpcCode } from './engine.js';
 import { decodeFirst } from './payloads.js';
+import { resetRunId, type TraceObjectRoot } from '@skein/names/traces';
 import { runStatus, type RunStatus } from './status.js';
 import { failureView, runFailureFields, resultError, type ErrorDetails, type FailureView, type ResultError } from './failure.js';
 
@@ -104,20 +105,28 @@ export async function startedEvent(client: Client, workflowId: string, runId: st
 }
 
 /**
- * A run's workflow type and start: the time of its `WorkflowExecutionStarted` event in epoch ms (nanoseconds cut,
- * as Temporal's SDK reads it into `workflowInfo().startTime`), from the first page of its history (one event).
+ * What names a root run's trace object: its workflow type, its id, its start (the time of its
+ * `WorkflowExecutionStarted` event in epoch ms, nanoseconds cut, as Temporal's SDK reads it into
+ * `workflowInfo().startTime`) and, for a run made by a reset, its run id; from the first page of its history (one
+ * event).
  * @throws ApiError `WorkflowNotFoundError` when the run does not exist; `InternalError` when the engine fails.
  */
-export async function runStart(client: Client, workflowId: string, runId: string): Promise<{ workflowType: string; startedAt: number }> {
+export async function runStart(client: Client, workflowId: string, runId: string): Promise<TraceObjectRoot> {
   const res = await engine(workflowId, () =>
     client.workflowService.getWorkflowExecutionHistory({ namespace: client.options.namespace, execution: { workflowId, runId }, maximumPageSize: 1 }),
   );
   const first = res.history?.events?.[0];
-  const type = first?.workflowExecutionStartedEventAttributes?.workflowType?.name;
+  const started = first?.workflowExecutionStartedEventAttributes;
+  const type = started?.workflowType?.name;
   if (!first?.eventTime || typeof type !== 'string') throw new ApiError('WorkflowNotFoundError', { workflowId });
   const seconds = first.eventTime.seconds as number | { toNumber(): number } | null | undefined;
   const whole = typeof seconds === 'number' ? seconds : (seconds?.toNumber() ?? 0);
-  return { workflowType: type, startedAt: whole * 1000 + Math.floor((first.eventTime.nanos ?? 0) / 1e6) };
+  return {
+    workflowType: type,
+    workflowId,
+    startedAt: whole * 1000 + Math.floor((first.eventTime.nanos ?? 0) / 1e6),
+    runId: resetRunId(runId, started?.originalExecutionRunId),
+  };
 }
 
 /** The original input of a run, decoded from its first history event. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { LRUCache } from 'lru-cache';
-import { rootTraceObjectKey, type RemoteTraceLocation, type TraceDestinations } from '@skein/names/traces';
+import { rootTraceObjectKey, traceObjectUrl, type RemoteTraceLocation, type TraceDestinations, type TraceObjectRoot } from '@skein/names/traces';
 import { readTraceFile } from './trace-file.js';
 import { localTraceFile } from './trace-source.js';
 
@@ -41,11 +41,12 @@ export interface TraceRun {
 }
 
 /**
- * The root run's facts its trace object's key is derived from: workflow type and start (epoch ms of its
- * `WorkflowExecutionStarted` event), read from the engine only when a remote destination is to be read.
+ * The root run's facts its trace object's key is derived from: workflow type, id, start (epoch ms of its
+ * `WorkflowExecutionStarted` event) and, for a run made by a reset, run id (`runStart`); read from the engine only
+ * when a remote destination is to be read.
  * @throws when the engine cannot answer.
  */
-export type RootFacts = () => Promise<{ workflowType: string; startedAt: number }>;
+export type RootFacts = () => Promise<TraceObjectRoot>;
 
 /**
  * Reads runs' traces for `trace-log`: the remote destination first (the S3 object, through the AWS SDK with its
@@ -86,7 +87,7 @@ export class TraceReader {
     const { remote, local } = run.destinations;
     if (remote) {
       try {
-        return { source: 'remote', location: remote, data: await this.#readRemote(remote, run.root.workflowId, rootFacts, signal) };
+        return { source: 'remote', ...(await this.#readRemote(remote, rootFacts, signal)) };
       } catch (err) {
         failures.push(`remote ${remote}: ${(err as Error).message.split('\n')[0]}`);
       }
@@ -102,11 +103,12 @@ export class TraceReader {
     return { failures };
   }
 
-  async #readRemote(url: string, rootWorkflowId: string, rootFacts: RootFacts, signal: AbortSignal): Promise<unknown> {
+  /** The root's own object (its URL and content), when `url` names this bucket under this prefix. */
+  async #readRemote(url: string, rootFacts: RootFacts, signal: AbortSignal): Promise<{ location: string; data: unknown }> {
     if (!this.#s3) throw new Error('no S3 destination is configured (SKEIN_TRACE_S3_BUCKET)');
     const { client, location } = await this.#s3;
-    const key = rootTraceObjectKey(location, url, { workflowId: rootWorkflowId, ...(await rootFacts()) });
-    if (!key) throw new Error(`not this run's object in bucket "${location.bucket}" under prefix "${location.prefix}"`);
+    const key = rootTraceObjectKey(location, url, await rootFacts());
+    if (!key) throw new Error(`not an object in bucket "${location.bucket}" under prefix "${location.prefix}"`);
     const res = await client.send(new GetObjectCommand({ Bucket: location.bucket, Key: key }), { abortSignal: signal });
     if (res.ContentLength === undefined || res.ContentLength > MAX_TRACE_BYTES) {
       // In Node the body is the response stream: destroyed, its bytes are never read.
@@ -114,7 +116,7 @@ export class TraceReader {
       throw new Error(`trace object of ${res.ContentLength ?? 'unknown'} bytes, over the ${MAX_TRACE_BYTES}-byte limit`);
     }
     const text = await res.Body!.transformToString();
-    return JSON.parse(text) as unknown;
+    return { location: traceObjectUrl(location, key), data: JSON.parse(text) as unknown };
   }
 
   async #readLocal(run: TraceRun, named: string, signal: AbortSignal): Promise<unknown> {

@@ -138,7 +138,8 @@ async function runDefinition(def: WorkflowDefinition, input: unknown, args: Skei
     sinks.skein.workflowCompleted(output);
     return output;
   } catch (err) {
-    if (!(err instanceof ContinueAsNew)) sinks.skein.workflowFailed(serializeError(err));
+    if (err instanceof ContinueAsNew) sinks.skein.workflowContinuedAsNew();
+    else sinks.skein.workflowFailed(serializeError(err));
     throw err;
   }
 }

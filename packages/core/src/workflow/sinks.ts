@@ -8,6 +8,8 @@ export interface SkeinSinks extends Sinks {
     workflowStarted(input: unknown): void;
     workflowCompleted(output: unknown): void;
     workflowFailed(error: SerializedError): void;
+    /** The run continued as new: it closed, with no output and no error (its trace is written; no hook runs). */
+    workflowContinuedAsNew(): void;
     emit(name: string, payload: unknown): void;
     /** A `Logger` line written in workflow code. */
     log(record: LogRecord): void;

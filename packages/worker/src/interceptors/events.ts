@@ -43,6 +43,14 @@ export class WorkerEvents {
     this.trace(this.traces?.workflowFinished(details, { error }, trace));
   }
 
+  /**
+   * The run continued as new: its trace is written like any closed run's (the next run is a root run of its own);
+   * no lifecycle hook runs, since the execution goes on. `trace`: the trace destinations the run's memo names.
+   */
+  workflowContinuedAsNew(details: WorkflowDetails, trace: TraceDestinations = {}): void {
+    this.trace(this.traces?.workflowFinished(details, { output: null }, trace));
+  }
+
   activityStarted(details: WorkflowDetails, info: ActivityDetails, kind: OutputActivityKind, input: unknown): void {
     this.activitiesRunning++;
     if (hasHooks('onActivityStart')) {

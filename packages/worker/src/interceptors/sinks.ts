@@ -25,6 +25,10 @@ export function skeinSinks(events: WorkerEvents, logger: Logger): InjectedSinks<
         fn: (info, error) => void (skip(info) || events.workflowFailed(workflowDetailsFrom(info), error, traceDestinationsOf(info))),
         callDuringReplay: false,
       },
+      workflowContinuedAsNew: {
+        fn: (info) => void (skip(info) || events.workflowContinuedAsNew(workflowDetailsFrom(info), traceDestinationsOf(info))),
+        callDuringReplay: false,
+      },
       emit: { fn: (_info, name, payload) => emit(name, payload), callDuringReplay: false },
       log: { fn: (info, record) => writeLogRecord(logger, record, workflowLogIds(info)), callDuringReplay: false },
     },

@@ -6,6 +6,7 @@
 import { WEBHOOK_REQUEST_SUMMARY, WEBHOOK_RESUME_SIGNAL, type SerializedError } from '@skein/core';
 import { MAX_CAUSE_DEPTH, type TraceEvent } from '@skein/core/internal';
 import { defaultPayloadConverter } from '@temporalio/common';
+import { resetRunId } from '@skein/names/traces';
 import type { temporal } from '@temporalio/proto';
 import { carriedAttemptErrors } from './attempts.js';
 import { redact } from './redact.js';
@@ -180,6 +181,7 @@ async function runNode(
       node.input = decode(a.input);
       const scheduleId = scheduledBy(a);
       if (scheduleId) node.scheduleId = scheduleId;
+      if (resetRunId(runId, a.originalExecutionRunId)) node.originalRunId = a.originalExecutionRunId!;
     } else if (e.activityTaskScheduledEventAttributes) {
       const a = e.activityTaskScheduledEventAttributes;
       const type = a.activityType?.name ?? '';

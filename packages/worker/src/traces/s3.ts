@@ -65,8 +65,8 @@ const reasonOf = (err: unknown): string => {
 };
 
 /**
- * The S3 trace destination: uploads each root run's trace to the object its memo names (`trace.destinations.remote`,
- * which must lie in this bucket under this prefix), multipart for large traces (`@aws-sdk/lib-storage`).
+ * The S3 trace destination: uploads each root run's trace to its own object in this bucket under this prefix
+ * (when its memo's `trace.destinations.remote` names this bucket), multipart for large traces (`@aws-sdk/lib-storage`).
  * A run never waits for it: the trace is first spooled on local disk ({@link TraceSpool}), then one sender per
  * worker uploads the spool in order. A failed upload is retried with exponential backoff (storage down, slow, 5xx),
  * also after a worker restart; a refusal (wrong credentials, no such bucket) or a trace older than `giveUpAfterMs`
@@ -122,26 +122,32 @@ export class S3TraceExporter implements TraceExporter {
   }
 
   /**
-   * Spools the trace for the object `destinations.remote` names and sends it; refused (nothing written, a final
-   * failure reported) unless the URL names exactly the key derived from the root run's type, id and start as the
-   * trace's root node holds them (its history's `WorkflowExecutionStarted` event).
+   * Spools the trace and sends it to the root run's own object: the key derived from its type, id and start as the
+   * trace's root node holds them (its history's `WorkflowExecutionStarted` event), and its run id for a run made by
+   * a reset. `destinations.remote` (the memo's URL) only says that the run's trace goes to this bucket; a URL
+   * outside this bucket and prefix is refused (nothing written, a final failure reported).
    */
   async export(trace: TraceFile, destinations: { remote?: string }): Promise<void> {
     if (!destinations.remote) return;
     const at = { destination: 'remote' as const, workflowId: trace.root.workflowId, runId: trace.root.runId };
-    const { name: workflowType, startedAt } = trace.tree;
+    const { name: workflowType, startedAt, originalRunId } = trace.tree;
     // Only this root's own object: a memo (which anyone with engine access can write) never redirects an upload
-    // onto another run's trace, not even onto another run of the same workflow id.
+    // onto another run's trace, not even onto another run of the same workflow id or the run a reset started from.
     const key =
       typeof workflowType === 'string' && typeof startedAt === 'number'
-        ? rootTraceObjectKey(this.location, destinations.remote, { workflowType, workflowId: trace.root.workflowId, startedAt })
+        ? rootTraceObjectKey(this.location, destinations.remote, {
+            workflowType,
+            workflowId: trace.root.workflowId,
+            startedAt,
+            runId: originalRunId ? trace.root.runId : undefined,
+          })
         : undefined;
     if (!key) {
       this.logger.warn(
         { ...at, remote: destinations.remote },
-        "trace not uploaded: its memo names an object that is not this run's under SKEIN_TRACE_S3_BUCKET/SKEIN_TRACE_S3_PREFIX",
+        'trace not uploaded: its memo names an object outside SKEIN_TRACE_S3_BUCKET/SKEIN_TRACE_S3_PREFIX',
       );
-      reportTraceExport({ ...at, ok: false, final: true, reason: "not this run's object in the configured bucket and prefix" });
+      reportTraceExport({ ...at, ok: false, final: true, reason: 'the memo names an object outside the configured bucket and prefix' });
       return;
     }
     const item: SpooledTrace = { key, workflowId: trace.root.workflowId, runId: trace.root.runId, spooledAt: Date.now(), body: JSON.stringify(trace) };

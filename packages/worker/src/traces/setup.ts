@@ -85,7 +85,7 @@ export async function setUpTraces(settings: {
     history: async (workflowId, runId) => (await client).workflow.getHandle(workflowId, runId).fetchHistory(),
     async describe(workflowId, runId) {
       const d = await (await client).workflow.getHandle(workflowId, runId).describe();
-      return { closed: d.status.name !== 'RUNNING', destinations: traceDestinationsOf({ memo: d.memo ?? {} }) };
+      return { closed: d.status.name !== 'RUNNING', destinations: traceDestinationsOf({ memo: d.memo ?? {} }, { workflowId, runId }) };
     },
   };
   const activityKind = (type: string) => {

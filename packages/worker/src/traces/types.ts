@@ -17,6 +17,11 @@ export interface TraceNode {
   runId?: string;
   /** Workflow nodes of a run a schedule started: the schedule's id (Temporal's `TemporalScheduledById`). */
   scheduleId?: string;
+  /**
+   * Workflow nodes of a run made by a reset: the run id of the execution before its first reset (Temporal's
+   * `originalExecutionRunId`); absent otherwise.
+   */
+  originalRunId?: string;
   /** Nodes a step added with `Tracing`: the event's id, and the attributes added to it. */
   eventId?: string;
   attributes?: unknown[];
