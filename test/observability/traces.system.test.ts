@@ -68,6 +68,11 @@ describe('traces', () => {
     expect(http.references).toContainEqual(expect.objectContaining({ refType: 'CHILD_OF', spanID: callerSpan, traceID: traceId }));
     expect(http.tags).toContainEqual({ key: 'http.route', type: 'string', value: '/workflow/run' });
     expect(service(byName('RunWorkflow:onboard'))).toBe('skein-worker');
+    // A workflow span names its run, and carries none of the run's data (memo, search attributes, last result).
+    const workflowTags = byName('RunWorkflow:onboard').tags.map((t) => t.key);
+    expect(workflowTags).toEqual(expect.arrayContaining(['workflowId', 'runId', 'workflowType', 'taskQueue']));
+    expect(workflowTags.filter((k) => ['memo', 'searchAttributes', 'typedSearchAttributes', 'lastResult', 'lastFailure', 'unsafe'].includes(k))).toEqual([]);
+    expect(byName('RunWorkflow:welcome').tags).toContainEqual(expect.objectContaining({ key: 'parentWorkflowId' }));
     expect(service(byName('RunActivity:onboard#normalizeEmail'))).toBe('skein-worker');
     expect(new Set(trace.spans.map(service))).toEqual(new Set(['skein-api', 'skein-worker']));
     // Every span of the run is in this one trace, and the tree hangs together: each parent is in the trace.

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { logError, logSerializers } from '../src/host/logger.js';
+import { logError, logSerializers, rememberActivitySpan, temporalLogLine } from '../src/host/logger.js';
 
 function capture() {
   const lines: string[] = [];
@@ -35,5 +35,34 @@ describe('worker log lines', () => {
   it('pass values that are not errors through unchanged', () => {
     expect(logError('plain')).toBe('plain');
     expect(logError({ already: 'serialized' })).toEqual({ already: 'serialized' });
+  });
+});
+
+describe("Temporal's own log lines", () => {
+  it("carry the ids of the activity attempt's span they are about, logged after that span ended", () => {
+    const { logger, lines } = capture();
+    const ids = { trace_id: '0af7651916cd43dd8448eb211c80319c', span_id: 'b7ad6b7169203331' };
+    rememberActivitySpan('token-1', ids);
+    rememberActivitySpan('token-untraced', {});
+    const line = temporalLogLine(logger);
+    const entry = (taskToken: string) => ({
+      level: 'WARN' as const,
+      message: 'Activity failed',
+      timestampNanos: 0n,
+      meta: { taskToken, error: new TypeError('boom') },
+    });
+    line(entry('token-1'));
+    line(entry('token-untraced'));
+    line({ level: 'ERROR', message: 'Workflow bundle failed', timestampNanos: 0n });
+    const [failed, untraced, other] = lines.map((l) => JSON.parse(l));
+    expect(failed).toMatchObject({
+      level: 40,
+      msg: 'Activity failed',
+      ...ids,
+      temporal: { taskToken: 'token-1', error: { name: 'TypeError', message: 'boom' } },
+    });
+    expect(untraced).not.toHaveProperty('trace_id');
+    expect(other).toMatchObject({ level: 50, msg: 'Workflow bundle failed' });
+    expect(other).not.toHaveProperty('trace_id');
   });
 });

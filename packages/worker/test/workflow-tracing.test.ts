@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { tracingInterceptorsModule, untracedSinks, WORKFLOW_TRACING_GLOBAL, withWorkflowTracing } from '../src/interceptors/workflow-tracing.js';
+import type { WorkflowInfo } from '@temporalio/workflow';
+import {
+  tracingInterceptorsModule,
+  untracedSinks,
+  WORKFLOW_TRACING_GLOBAL,
+  withWorkflowTracing,
+  workflowSpanInfo,
+} from '../src/interceptors/workflow-tracing.js';
 
 const MAP = '//# sourceMappingURL=data:application/json;charset=utf-8;base64,e30=';
 
@@ -36,5 +43,42 @@ describe('untracedSinks', () => {
   it("registers OpenTelemetry's exporter sink, dropping what it is given", () => {
     const sinks = untracedSinks() as { exporter: { export: { fn: (...args: unknown[]) => unknown } } };
     expect(sinks.exporter.export.fn({}, [{ name: 'RunWorkflow:x' }])).toBeUndefined();
+  });
+});
+
+describe('workflowSpanInfo', () => {
+  it("hands OpenTelemetry's exporter the run's identity only: no memo, search attributes, last result or failure", () => {
+    const info = {
+      workflowId: 'w',
+      runId: 'r',
+      workflowType: 'onboard',
+      taskQueue: 'main',
+      namespace: 'default',
+      attempt: 1,
+      firstExecutionRunId: 'r0',
+      continuedFromExecutionRunId: undefined,
+      cronSchedule: '',
+      parent: { workflowId: 'p', runId: 'pr', namespace: 'default' },
+      root: { workflowId: 'root', runId: 'rr' },
+      memo: { skeinTrace: { local: '/t/w/r.json' } },
+      searchAttributes: { CustomKeywordField: ['x'] },
+      lastResult: { secret: 'output of the last run' },
+      lastFailure: { message: 'boom' },
+      startTime: new Date(0),
+      historyLength: 12,
+    } as unknown as WorkflowInfo;
+    expect(workflowSpanInfo(info)).toEqual({
+      workflowId: 'w',
+      runId: 'r',
+      workflowType: 'onboard',
+      taskQueue: 'main',
+      namespace: 'default',
+      attempt: 1,
+      firstExecutionRunId: 'r0',
+      parentWorkflowId: 'p',
+      parentRunId: 'pr',
+      rootWorkflowId: 'root',
+      rootRunId: 'rr',
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
-import { DefaultLogger, Runtime, type LogLevel, type MetricsExporterConfig } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type LogEntry, type LogLevel, type MetricsExporterConfig } from '@temporalio/worker';
 import { loadSettings, logLevelSetting } from '@skein/settings';
 import { traceFields } from '@skein/telemetry';
 
@@ -30,6 +30,40 @@ export function createLogger(name: string): Logger {
   return pino({ name, level, serializers: logSerializers, mixin: traceFields });
 }
 
+/** Most activity attempts whose span ids are kept for Temporal's own log lines about them (oldest dropped first). */
+const MAX_ACTIVITY_SPANS = 1_000;
+/** Span ids of recent activity attempts, by the attempt's task token (base64). */
+const activitySpans = new Map<string, { trace_id: string; span_id: string }>();
+
+/**
+ * Records the span ids active while an activity attempt runs (`traceFields()` inside its span), so that the lines
+ * Temporal's SDK logs about the attempt after its span ended ("Activity failed") carry them too. Nothing is kept
+ * when no span is active (tracing off). Bounded: the oldest of {@link MAX_ACTIVITY_SPANS} attempts is dropped.
+ * @param taskToken the attempt's `info.base64TaskToken`.
+ * @param ids the span ids (default: the active span's).
+ */
+export function rememberActivitySpan(taskToken: string, ids = traceFields() as { trace_id?: string; span_id?: string }): void {
+  if (!ids.trace_id || !ids.span_id) return;
+  if (activitySpans.size >= MAX_ACTIVITY_SPANS) activitySpans.delete(activitySpans.keys().next().value!);
+  activitySpans.set(taskToken, { trace_id: ids.trace_id, span_id: ids.span_id });
+}
+
+/**
+ * The function Temporal's `DefaultLogger` calls for each of the SDK's log entries: one pino line under `temporal`
+ * (every Error in the metadata through `logError`), at `error`, `warn` or `debug`. A line about an activity attempt
+ * carries that attempt's `trace_id`/`span_id` ({@link rememberActivitySpan}) when no span is active at the call.
+ */
+export function temporalLogLine(logger: Logger): (entry: LogEntry) => void {
+  return (entry) => {
+    const level = entry.level.toLowerCase() as Lowercase<LogLevel>;
+    const fn = level === 'error' ? logger.error : level === 'warn' ? logger.warn : logger.debug;
+    const meta = entry.meta ? Object.fromEntries(Object.entries(entry.meta).map(([k, v]) => [k, logError(v)])) : undefined;
+    const token = entry.meta?.taskToken;
+    const span = typeof token === 'string' && !(traceFields() as { trace_id?: string }).trace_id ? activitySpans.get(token) : undefined;
+    fn.call(logger, span ? { temporal: meta, ...span } : { temporal: meta }, entry.message);
+  };
+}
+
 let installed: { metrics: boolean } | undefined;
 
 /**
@@ -46,12 +80,7 @@ export function installTemporalRuntime(logger: Logger, metrics?: MetricsExporter
   if (installed) return installed;
   try {
     Runtime.install({
-      logger: new DefaultLogger('WARN', (entry) => {
-        const level = entry.level.toLowerCase() as Lowercase<LogLevel>;
-        const fn = level === 'error' ? logger.error : level === 'warn' ? logger.warn : logger.debug;
-        const meta = entry.meta ? Object.fromEntries(Object.entries(entry.meta).map(([k, v]) => [k, logError(v)])) : undefined;
-        fn.call(logger, { temporal: meta }, entry.message);
-      }),
+      logger: new DefaultLogger('WARN', temporalLogLine(logger)),
       telemetryOptions: { logging: { filter: { core: coreLevel, other: 'ERROR' }, forward: {} }, ...(metrics ? { metrics } : {}) },
     });
     installed = { metrics: metrics !== undefined };

@@ -5,6 +5,7 @@ import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { WorkerEvents } from './events.js';
 import { asHistoryNames, handOn, receivedAttemptErrors } from '../traces/attempts.js';
 import type { ActivityResolver } from '../host/activities.js';
+import { rememberActivitySpan } from '../host/logger.js';
 
 /**
  * Wraps every activity attempt: reads the scheduling workflow's `workflowDetails` from its header, runs the
@@ -17,6 +18,8 @@ export function activityInterceptor(resolver: ActivityResolver, events: WorkerEv
     inbound: {
       async execute(input, next) {
         const info = ctx.info;
+        // Inside the attempt's span (tracing's interceptor runs first): Temporal's own lines about it get its ids.
+        rememberActivitySpan(info.base64TaskToken);
         const header = input.headers[WORKFLOW_DETAILS_HEADER];
         const details: WorkflowDetails = header ? defaultPayloadConverter.fromPayload<WorkflowDetails>(header) : fallbackDetails(info);
         const known = resolver.resolve(info.activityType)?.facts;

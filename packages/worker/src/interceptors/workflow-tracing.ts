@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { InjectedSinks } from '@temporalio/worker';
-import type { Sinks } from '@temporalio/workflow';
+import type { Sinks, WorkflowInfo } from '@temporalio/workflow';
 
 /** The global of the workflow sandbox that turns tracing on for the runs a worker starts (read by `tracing-interceptors.cts`). */
 export const WORKFLOW_TRACING_GLOBAL = '__skeinWorkflowTracing';
@@ -36,4 +36,34 @@ export function withWorkflowTracing(code: string): string {
  */
 export function untracedSinks(): InjectedSinks<Sinks> {
   return { exporter: { export: { fn: () => {} } } };
+}
+
+/** The WorkflowInfo fields copied onto a workflow span: the run's identity, never its data. */
+const SPAN_INFO_KEYS = [
+  'workflowId',
+  'runId',
+  'workflowType',
+  'taskQueue',
+  'namespace',
+  'attempt',
+  'firstExecutionRunId',
+  'continuedFromExecutionRunId',
+] as const;
+
+/**
+ * What OpenTelemetry's workflow exporter (`makeWorkflowExporter`, which copies every field it is handed onto each
+ * span) gets in place of the whole `WorkflowInfo`: the run's identity fields above that are set, and its parent's
+ * and root's ids as `parentWorkflowId`/`parentRunId`/`rootWorkflowId`/`rootRunId`. Never the memo, search
+ * attributes, `lastResult`, `lastFailure` or other nested data: span attributes go to a tracing backend that is
+ * not meant to hold a run's values, and nested objects are not valid attribute values.
+ */
+export function workflowSpanInfo(info: WorkflowInfo): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const key of SPAN_INFO_KEYS) {
+    const value = info[key];
+    if (typeof value === 'string' ? value !== '' : typeof value === 'number') out[key] = value as string | number;
+  }
+  if (info.parent) Object.assign(out, { parentWorkflowId: info.parent.workflowId, parentRunId: info.parent.runId });
+  if (info.root) Object.assign(out, { rootWorkflowId: info.root.workflowId, rootRunId: info.root.runId });
+  return out;
 }

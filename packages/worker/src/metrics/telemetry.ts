@@ -8,14 +8,14 @@ import diagnostics_channel from 'node:diagnostics_channel';
 import { on, type CostPayload, type LlmUsagePayload } from '@skein/core';
 import { startTracing, type Tracing } from '@skein/telemetry';
 import { Runtime, type ActivityInterceptorsFactory, type InjectedSinks } from '@temporalio/worker';
-import type { Sinks } from '@temporalio/workflow';
+import type { Sinks, WorkflowInfo } from '@temporalio/workflow';
 import type { Logger } from 'pino';
 import type { MetricsConfig } from '../host/config.js';
 import { currentVersions } from '../deploy/build/build-dir.js';
 import { installTemporalRuntime } from '../host/logger.js';
 import { coreMetricsExporter, resolveMetrics } from './exporter.js';
 import { WorkerMetrics } from './worker-metrics.js';
-import { untracedSinks } from '../interceptors/workflow-tracing.js';
+import { untracedSinks, workflowSpanInfo } from '../interceptors/workflow-tracing.js';
 import { TRACE_EXPORT_CHANNEL, type TraceExportOutcome } from '../traces/outcome.js';
 import type { TraceExporter } from '../traces/types.js';
 
@@ -57,7 +57,13 @@ export async function startWorkerTelemetry(logger: Logger, metrics: MetricsConfi
   if (tracing) {
     const otel = await import('@temporalio/interceptors-opentelemetry/lib/worker/index.js');
     // Workflow spans leave the sandbox through the `exporter` sink; each activity runs inside its own span.
-    worker.sinks = { exporter: otel.makeWorkflowExporter(tracing.spanProcessor, tracing.resource) };
+    // OpenTelemetry's exporter copies the info it is handed onto every span: it gets the run's identity only.
+    const { export: exportSink } = otel.makeWorkflowExporter(tracing.spanProcessor, tracing.resource);
+    const exported: typeof exportSink = {
+      ...exportSink,
+      fn: (info, spans: Parameters<typeof exportSink.fn>[1]) => exportSink.fn(workflowSpanInfo(info) as unknown as WorkflowInfo, spans),
+    };
+    worker.sinks = { exporter: { export: exported } };
     // Tracing's activity interceptor goes first: Skein's runs inside the activity's span.
     worker.activityInterceptors = [
       (ctx) => ({
