@@ -101,6 +101,17 @@ describe('trace objects', () => {
     expect(traceDestinationsOf({ memo: { skeinTrace: { local: 'r.json' } } }, { workflowId: 'wf', runId: 'r' })).toEqual({ local: 'r.json' });
   });
 
+  it("with a reset root, names the reset run's own object: the key the uploader and the reader derive", () => {
+    const location = { bucket: 'b', prefix: 'p/', endpoint: 'http://s3:8333' };
+    const root = { workflowType: 'fleet', workflowId: 'w@1', startedAt: 5 };
+    const memo = { skeinTrace: { remote: traceObjectUrl(location, traceObjectKey('p/', root)) } };
+    const own = traceDestinationsOf({ memo }, { workflowId: 'w@1', runId: 'r/2', reset: true }).remote!;
+    expect(traceObjectKeyFromUrl(location, own)).toBe(traceObjectKey('p/', { ...root, runId: 'r/2' }));
+    // Not a reset (or named already): the memo's object as it is.
+    expect(traceDestinationsOf({ memo }, { workflowId: 'w@1', runId: 'r/2' }).remote).toBe(memo.skeinTrace.remote);
+    expect(traceDestinationsOf({ memo: { skeinTrace: { remote: own } } }, { workflowId: 'w@1', runId: 'r/2', reset: true }).remote).toBe(own);
+  });
+
   it('traceFolderOf is the inverse of traceFilePath', () => {
     expect(traceFolderOf(traceFilePath('/var/t/', { workflowId: 'a/b', runId: 'c' }))).toBe('/var/t');
     expect(traceFolderOf('/a/b.json')).toBeUndefined();

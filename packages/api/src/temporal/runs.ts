@@ -1,12 +1,12 @@
 import { LRUCache } from 'lru-cache';
 import type { Client } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { resetRunId, type TraceObjectRoot } from '@skein/names/traces';
 import { temporal } from './proto.js';
 import type { temporal as T } from '@temporalio/proto';
 import { ApiError } from '../errors.js';
 import { engine, engineError, GRPC, grpcCode } from './engine.js';
 import { decodeFirst } from './payloads.js';
-import { resetRunId, type TraceObjectRoot } from '@skein/names/traces';
 import { runStatus, type RunStatus } from './status.js';
 import { failureView, runFailureFields, resultError, type ErrorDetails, type FailureView, type ResultError } from './failure.js';
 
