@@ -107,22 +107,26 @@ async function build() {
   return { ms, peakMb };
 }
 
-const run = async (workflowName) => {
+const run = async (workflowName, catalog) => {
   const res = await fetch(`${apiUrl}/workflow/run`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     // A loaded shared machine can take longer than the API's default 30 s wait.
-    body: JSON.stringify({ workflowName, input, timeout: 300_000 }),
+    body: JSON.stringify({ workflowName, input, catalog, timeout: 300_000 }),
   });
   const body = await res.json();
   if (body.status !== 'completed') throw new Error(`${workflowName} did not complete: ${JSON.stringify(body)}`);
 };
 
 /** Spawns `skein worker <target>` (fresh caches), runs one workflow, then 300 more; resolves with the timings and RSS, stops the worker. */
+let starts = 0;
 async function startAndLoad(kind, target, skeinBin = bin) {
+  // A catalog (and so a deployment) of its own per start: a build that served a catalog and was replaced there is
+  // not made current again by a restart (another checkout's build came between, with --baseline).
+  const catalog = `bench-${process.pid}-${starts++}`;
   const t0 = performance.now();
-  const { child, ready, readyMs } = await spawnWorker(skeinBin, target, baseEnv());
-  await run('wf_0_0');
+  const { child, ready, readyMs } = await spawnWorker(skeinBin, target, { ...baseEnv(), SKEIN_CATALOG: catalog });
+  await run('wf_0_0', catalog);
   const firstMs = performance.now() - t0;
   const afterFirst = rssOf(child.pid);
   // 300 different workflows (each evaluates its own modules in the sandbox and loads its own steps), 10 at a time.
@@ -132,7 +136,7 @@ async function startAndLoad(kind, target, skeinBin = bin) {
   await Promise.race([
     Promise.all(
       Array.from({ length: IN_FLIGHT }, async () => {
-        while (next < names.length) await run(names[next++]);
+        while (next < names.length) await run(names[next++], catalog);
       }),
     ),
     new Promise((_, reject) => setTimeout(() => reject(new Error('300 runs took longer than the bound')), LOAD_TIMEOUT_MS).unref()),

@@ -5,7 +5,7 @@
 export { startWorker, type StartWorkerOptions, type SkeinWorker } from './worker.js';
 export { beginStartupCheck, type ProjectCheck } from './check/check.js';
 export { WorkerStartupError } from './check/errors.js';
-export { holdYoungGeneration } from '@skein/settings/heap';
+export { holdYoungGeneration, reduceHeap } from '@skein/settings/heap';
 export { processHeapFlags } from './host/workflow-thread.js';
 export {
   loadWorkerConfig,
