@@ -4,7 +4,7 @@
  * Activities are the named exports `export const x = step({ name })` / `evaluator({ name })`.
  */
 import { dirname } from 'node:path';
-import { classifyFile, isCompanionFile, isTestFile, SOURCE_EXTENSIONS, sourceStem } from './conventions.js';
+import { classifyFile, isCompanionFile, isSkippedDirName, isTestFile, SOURCE_EXTENSIONS, sourceStem } from './conventions.js';
 import { checkActivityName, exportedDefinitions, kindOf } from './definitions.js';
 import { cmp, type Diagnostics } from './diagnostics.js';
 import { joinName, type FileSystem } from './fs.js';
@@ -48,18 +48,29 @@ function preferenceKey(name: string): string {
   return `${sourceStem(name) ?? name}\0${rank < 0 ? SOURCE_EXTENSIONS.length : rank}\0${name}`;
 }
 
+/** How deep folders nested in a shared activity folder are walked. */
+const MAX_SHARED_DEPTH = 8;
+
 /**
  * The source files (`SOURCE_EXTENSIONS`) of a convention folder (`steps/`, `evaluators/`, `shared/steps/`,
- * `shared/evaluators/`), sorted, a `.ts` beside its compiled `.js` listed once. Anything else in it (a nested folder,
- * a `.md`, a `.json`) is a `conventions/unexpected-file` warning; `.d.ts` files, source maps and test files are
- * accepted silently.
+ * `shared/evaluators/`), sorted, a `.ts` beside its compiled `.js` listed once. A shared folder's nested folders are
+ * walked too (their files after the folder's own, folder by folder in name order; dot-folders, `node_modules` and
+ * `__tests__` skipped), as the system we re-implement loads every file below it. Anything else (a folder nested in a
+ * workflow's `steps/` or `evaluators/`, a `.md`, a `.json`) is a `conventions/unexpected-file` warning; `.d.ts`
+ * files, source maps and test files are accepted silently.
  */
-export function conventionFolderFiles(fs: FileSystem, dir: string, diagnostics: Diagnostics): string[] {
+export function conventionFolderFiles(fs: FileSystem, dir: string, diagnostics: Diagnostics, shared = false, depth = 0): string[] {
   const files: string[] = [];
+  const nested: string[] = [];
   const stems = new Set<string>();
   const entries = [...listing(fs, dir)].sort(([a], [b]) => cmp(preferenceKey(a), preferenceKey(b)));
   for (const [name, kind] of entries) {
     const path = joinName(dir, name);
+    if (kind === 'directory' && shared) {
+      // Bounded, as a link loop could otherwise make it endless.
+      if (!isSkippedDirName(name) && depth < MAX_SHARED_DEPTH) nested.push(path);
+      continue;
+    }
     if (kind === 'file' && (isCompanionFile(name) || isTestFile(path))) continue;
     if (kind === 'file' && classifyFile(path) !== null) {
       const stem = sourceStem(name) as string;
@@ -72,6 +83,7 @@ export function conventionFolderFiles(fs: FileSystem, dir: string, diagnostics: 
     const shown = dir.split(/[\\/]/).slice(-2).join('/');
     diagnostics.report('conventions/unexpected-file', kind === 'directory' ? 'folder' : 'file', path, undefined, { path: `${shown}/${name}`, dir: shown });
   }
+  for (const sub of nested.sort(cmp)) files.push(...conventionFolderFiles(fs, sub, diagnostics, true, depth + 1));
   return files;
 }
 
@@ -122,7 +134,7 @@ export function sharedActivities(fs: FileSystem, store: ModuleStore, sharedFolde
   const folders = [...new Set(sharedFolders)].sort((a, b) => cmp(order(a), order(b)));
   return activitiesFrom(
     store,
-    folders.flatMap((dir) => conventionFolderFiles(fs, dir, diagnostics)),
+    folders.flatMap((dir) => conventionFolderFiles(fs, dir, diagnostics, true)),
     diagnostics,
   );
 }

@@ -40,10 +40,10 @@ export function sourceStem(name: string): string | undefined {
  * The role a path plays by convention, decided from the path alone (pure; never touches the disk):
  * - `…/workflow.{ts,mts,js,mjs}` → `workflow`
  * - `…/shared/steps/<x>.{ts,…}` → `shared-steps`, `…/shared/evaluators/<x>` → `shared-evaluators`, at any depth
- *   (`src/shared/steps/tools.ts`)
+ *   (`src/shared/steps/tools.ts`), also in folders nested in them (`shared/steps/rates/euro.ts`)
  * - `…/steps/<x>` → `steps`, `…/evaluators/<x>` → `evaluators`
  * - `…/steps.{ts,…}` → `steps`, `…/evaluators.{ts,…}` → `evaluators`
- * - anything else (`steps/sub/<x>`, `.d.ts`, `*.test.ts`, `*.spec.js`, `__tests__/…`, `.cjs`) → null.
+ * - anything else (a workflow's `steps/sub/<x>`, `.d.ts`, `*.test.ts`, `*.spec.js`, `__tests__/…`, `.cjs`) → null.
  * Accepts `/` or `\` separators.
  */
 export function classifyFile(file: string): FileRole | null {
@@ -78,21 +78,24 @@ function roleOf(file: string): FileRole | null {
     if (parent === 'steps') return shared ? 'shared-steps' : 'steps';
     return shared ? 'shared-evaluators' : 'evaluators';
   }
+  const nested = sharedFolderOf(file);
+  if (nested !== undefined) return nested.endsWith('steps') ? 'shared-steps' : 'shared-evaluators';
   if (stem === 'steps') return 'steps';
   if (stem === 'evaluators') return 'evaluators';
   return null;
 }
 
-/** A path with a `shared/steps` or `shared/evaluators` folder in it, and at least two more segments after it. */
-const NESTED_IN_SHARED = /^(.*[\\/]shared[\\/](?:steps|evaluators))[\\/].+[\\/][^\\/]+$/;
+/** The last `shared/steps` or `shared/evaluators` folder of a path whose file lies below it, and what is before it. */
+const IN_SHARED = /^(.*[\\/]shared[\\/](?:steps|evaluators))[\\/].+$/;
 
 /**
- * For a source file in a folder nested inside a `shared/steps/` or `shared/evaluators/` folder (which holds activity
- * files only: such a folder is a `conventions/unexpected-file` finding), that convention folder; else undefined.
+ * The shared activity folder (`…/shared/steps` or `…/shared/evaluators`, the nearest above) that a source file lies
+ * in, directly or in folders nested in it (`src/shared/steps/rates/euro.ts` → `src/shared/steps`), as the system we
+ * re-implement loads any file below such a folder; else undefined. Pure: decided from the path alone.
  */
-export function sharedFolderAbove(file: string): string | undefined {
-  if (classifyFile(file) !== null || sourceStem(splitLast(file)[1]) === undefined) return undefined;
-  return NESTED_IN_SHARED.exec(file)?.[1];
+export function sharedFolderOf(file: string): string | undefined {
+  if (!file.includes('shared')) return undefined;
+  return IN_SHARED.exec(file)?.[1];
 }
 
 /** `path` cut at its last `/` or `\\`: what is before it (`''` when there is none) and what is after it. */

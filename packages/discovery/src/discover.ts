@@ -4,7 +4,7 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { sharedActivities, workflowActivities } from './activities.js';
-import { classifyFile, isSkippedDirName, sharedFolderAbove } from './conventions.js';
+import { classifyFile, isSkippedDirName, sharedFolderOf } from './conventions.js';
 import { checkWorkflowNames as checkDefinitionNames, exportedDefinitions } from './definitions.js';
 import { cmp, Diagnostics } from './diagnostics.js';
 import { errorCode, isInside, type FileSystem } from './fs.js';
@@ -230,8 +230,7 @@ function entryOf(run: Run, file: string, definition: Definition, exportName: str
 
 /**
  * The workflow files among `files` (convention files, sorted as given), and the shared activity folders: each
- * `shared/steps/` or `shared/evaluators/` folder holding a shared activity file, or only folders with source files
- * in them (which `sharedActivities` reports as unexpected, as it does beside files).
+ * `shared/steps/` or `shared/evaluators/` folder holding a shared activity file, directly or in folders nested in it.
  */
 function conventionFiles(files: readonly string[]): { workflowFiles: string[]; sharedFolders: string[] } {
   const workflowFiles: string[] = [];
@@ -239,17 +238,13 @@ function conventionFiles(files: readonly string[]): { workflowFiles: string[]; s
   for (const file of files) {
     const role = classifyFile(file);
     if (role === 'workflow') workflowFiles.push(file);
-    else if (role === 'shared-steps' || role === 'shared-evaluators') sharedFolders.add(dirname(file));
-    else {
-      const folder = sharedFolderAbove(file);
-      if (folder !== undefined) sharedFolders.add(folder);
-    }
+    else if (role === 'shared-steps' || role === 'shared-evaluators') sharedFolders.add(sharedFolderOf(file)!);
   }
   return { workflowFiles, sharedFolders: [...sharedFolders] };
 }
 
-/** A convention file, or a source file in a folder nested inside a shared activity folder (reported there). */
-const isConventionPath = (file: string): boolean => classifyFile(file) !== null || sharedFolderAbove(file) !== undefined;
+/** A convention file (a shared activity file nested in folders of its shared folder included). */
+const isConventionPath = (file: string): boolean => classifyFile(file) !== null;
 
 /** Files under `root` on the judged side of `layout`, folders for which `skip` holds left out: a walk of their own. */
 function walkConventionFiles(run: Run, root: string, skip: (real: string) => boolean): string[] {

@@ -5,7 +5,7 @@
  * the validator adds only what is its own (the files a publish would include) and runs its rules on these facts.
  */
 import { join } from 'node:path';
-import { classifyFile, isSkippedDirName, sharedFolderAbove } from './conventions.js';
+import { classifyFile, isSkippedDirName } from './conventions.js';
 import type { Diagnostics } from './diagnostics.js';
 import { resolveEntry, type EntryResolution } from './entry.js';
 import type { FileSystem } from './fs.js';
@@ -66,7 +66,7 @@ export function describePackage(
     root,
     {
       skipDir: (name, real) => isSkippedDirName(name) || layout.skipped.has(real),
-      wantFile: (_name, path) => ++count <= maxFiles || classifyFile(path) !== null || sharedFolderAbove(path) !== undefined,
+      wantFile: (_name, path) => ++count <= maxFiles || classifyFile(path) !== null,
       onOutside: (file, target) => void outside.push({ file, target }),
     },
     diagnostics,

@@ -201,11 +201,15 @@ export const RULES = {
   },
   'conventions/unexpected-file': {
     severity: 'warning',
-    docs: { description: 'A steps/ or evaluators/ folder holds something other than source files (.ts, .mts, .js, .mjs).', packageRule: 1 },
+    docs: {
+      description:
+        "A convention folder holds something other than source files (.ts, .mts, .js, .mjs), or a workflow's steps/ or evaluators/ folder holds a folder.",
+      packageRule: 1,
+    },
     messages: {
       folder: {
         message: '{{path}} is a nested folder in the convention folder {{dir}}; it is ignored.',
-        hint: 'Move its files up into {{dir}}/ (folders are one level deep), or out of the convention folder.',
+        hint: "Move its files up into {{dir}}/ (a workflow's steps/ and evaluators/ folders are one level deep; shared/steps/ and shared/evaluators/ may nest), or out of the convention folder.",
       },
       file: {
         message: '{{path}} is not a source file (.ts, .mts, .js, .mjs) in the convention folder {{dir}}; it is ignored.',

@@ -77,20 +77,35 @@ describe('a workflow’s own steps and evaluators', () => {
     expect(m.diagnostics.find((d) => d.file.endsWith('nested'))!.message).toMatch(/folder/);
   });
 
-  it('warns about a folder nested in shared/steps or shared/evaluators, also when the convention folder holds nothing else', async () => {
+  it('registers the activities of folders nested in shared/steps or shared/evaluators, as the system we re-implement loads them', async () => {
     const m = await run({
+      '/p/w/workflow.js': "import { workflow } from '@skein/core';\nexport default workflow({ name: 'w', fn: async () => 1 });\n",
       '/p/shared/steps/http/fetch.js': step('fetch_page'),
+      '/p/shared/steps/top.js': step('top'),
       '/p/src/shared/evaluators/deep/er/judge.ts':
         "import { evaluator } from '@skein/core';\nexport const j = evaluator({ name: 'j', fn: async () => ({ value: 1 }) });\n",
       '/p/shared/steps/notes/README.md': '# notes\n',
+      '/p/shared/steps/.cache/skip.js': step('hidden'),
+      '/p/shared/steps/http/__tests__/fetch.test.js': step('in_test'),
     });
-    expect(m.sharedActivities).toEqual([]);
-    expect(findings(m)).toEqual([
-      'conventions/unexpected-file warning shared/steps/http',
-      'conventions/unexpected-file warning shared/steps/notes',
-      'conventions/unexpected-file warning src/shared/evaluators/deep',
+    // The folder's own files first, then each nested folder's, in name order.
+    expect(m.sharedActivities.map((a) => `${a.kind}:${a.name} ${a.file}`)).toEqual([
+      'step:top /p/shared/steps/top.js',
+      'step:fetch_page /p/shared/steps/http/fetch.js',
+      'evaluator:j /p/src/shared/evaluators/deep/er/judge.ts',
     ]);
-    expect(m.diagnostics[0]!.message).toBe('shared/steps/http is a nested folder in the convention folder shared/steps; it is ignored.');
+    // What is not a source file is still reported, wherever it is.
+    expect(findings(m)).toEqual(['conventions/unexpected-file warning shared/steps/notes/README.md']);
+  });
+
+  it("warns about a folder nested in a workflow's steps folder: those are one level deep", async () => {
+    const m = await run({
+      '/p/w/workflow.js': "import { workflow } from '@skein/core';\nexport default workflow({ name: 'w', fn: async () => 1 });\n",
+      '/p/w/steps/http/fetch.js': step('fetch_page'),
+    });
+    expect(m.workflows[0]!.activities).toEqual([]);
+    expect(findings(m)).toEqual(['conventions/unexpected-file warning w/steps/http']);
+    expect(m.diagnostics[0]!.message).toBe('w/steps/http is a nested folder in the convention folder w/steps; it is ignored.');
   });
 
   it('registers named exports only, and warns about a step in an evaluators file and an evaluator in a steps file', async () => {
