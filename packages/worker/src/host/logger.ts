@@ -58,7 +58,7 @@ export function temporalLogLine(logger: Logger): (entry: LogEntry) => void {
     const level = entry.level.toLowerCase() as Lowercase<LogLevel>;
     const fn = level === 'error' ? logger.error : level === 'warn' ? logger.warn : logger.debug;
     const meta = entry.meta ? Object.fromEntries(Object.entries(entry.meta).map(([k, v]) => [k, logError(v)])) : undefined;
-    const token = entry.meta?.taskToken;
+    const token: unknown = entry.meta?.taskToken;
     const span = typeof token === 'string' && !(traceFields() as { trace_id?: string }).trace_id ? activitySpans.get(token) : undefined;
     fn.call(logger, span ? { temporal: meta, ...span } : { temporal: meta }, entry.message);
   };
