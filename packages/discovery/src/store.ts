@@ -11,7 +11,7 @@ import type { Position } from './finding.js';
 import { classifyFile } from './conventions.js';
 import { errorCode, type FileSystem } from './fs.js';
 import { linkFactoryCalls } from './factories.js';
-import { analyzeModule, type ModuleInfo } from './module-info.js';
+import { analyzeModule, type Definition, type ModuleInfo } from './module-info.js';
 import { resolveRelativeImport } from './module-path.js';
 import { isTypeScriptFile, parseSource } from './parse.js';
 import type { MessageId } from './rules.js';
@@ -172,6 +172,24 @@ export class ModuleStore {
       }
     }
     return loaded;
+  }
+
+  /**
+   * The definitions that calls of factories (factories.ts) at the top level of `file`, a file of no convention role
+   * (a helper, a lib file), make, linked through its relative imports: none is registered where it is made. Empty for
+   * a convention file (its own load links them) and for a file that cannot be read.
+   */
+  factoryMadeDefinitions(file: string): Definition[] {
+    if (classifyFile(file) !== null) return [];
+    const info = this.load(file).info;
+    if (!info) return [];
+    const linked = linkFactoryCalls(info, this.#factoryModules);
+    if (linked === info) return [];
+    const out: Definition[] = [];
+    for (const [name, binding] of linked.locals) {
+      if (binding.kind === 'definition' && info.locals.get(name)?.kind === 'value') out.push(binding.definition);
+    }
+    return out;
   }
 
   /**

@@ -4,7 +4,7 @@
  */
 import type { Node } from '@babel/types';
 import type { Diagnostic, FileRole, FileSystem, Manifest, RuleMeta, Severity } from '@skein/discovery';
-import type { RuleVisitor, ShapeSet } from '@skein/discovery';
+import type { Definition, RuleVisitor, ShapeSet } from '@skein/discovery';
 import type { Observation } from '@skein/discovery/observations';
 import type { VersioningInput } from './versioning/check.js';
 import type { ModuleGraph } from './graph/module-graph.js';
@@ -172,6 +172,11 @@ export interface ProjectRuleContext<MessageIds extends string = string> {
   classify(path: string): FileRole | null;
   /** Reads a file inside the allowed roots; null when it cannot be read. */
   readText(path: string): string | null;
+  /**
+   * The definitions that top-level calls of factories make in `file`, a file of no convention role (a helper's
+   * `export const toEuro = pricedStep('toEuro', 0.5)`), linked through its relative imports (`ModuleStore.factoryMadeDefinitions`).
+   */
+  factoryMadeDefinitions(path: string): Definition[];
   report(descriptor: ReportDescriptor<MessageIds> & { file: string }): void;
   /** The baseline's and the new code's command shapes, when the validation has a baseline. */
   versioning?: VersioningInput;

@@ -98,6 +98,7 @@ export async function validate(root: string, options: ValidateOptions = {}): Pro
           return null;
         }
       },
+      factoryMadeDefinitions: (file) => session.store.factoryMadeDefinitions(file),
       report: (d) => session.diagnostics.add(toDiagnostic(rule.meta, d.file, d)),
       ...(versioning ? { versioning } : {}),
     });

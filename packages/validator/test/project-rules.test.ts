@@ -52,6 +52,7 @@ async function run<M extends string>(
     graph: { entries: [], get: () => undefined } as unknown as ModuleGraph,
     classify: classifyFile,
     readText: (file) => texts[file] ?? null,
+    factoryMadeDefinitions: () => [],
     report: (d) => {
       found.push(`${d.file.slice(ROOT.length + 1)}:${d.loc?.line}:${d.loc?.column} ${d.messageId}`);
       data.push(d.data ?? {});

@@ -75,6 +75,10 @@ const CASES: Case[] = [
     rule: 'conventions/misplaced-definition',
     invalid: ['conventions/misplaced-definition hello/utils.js:3:22', 'conventions/misplaced-definition lib.js:3:16'],
   },
+  {
+    rule: 'conventions/misplaced-factory-call',
+    invalid: ['conventions/misplaced-factory-call hello/rates.js:3:23', 'conventions/misplaced-factory-call hello/rates.js:4:25'],
+  },
   { rule: 'definitions/shared-folder-name', invalid: ['definitions/shared-folder-name shared/workflow.js:1:1'] },
   { rule: 'packaging/core-peer-dependency', invalid: ['packaging/core-peer-dependency package.json:16:5'] },
   { rule: 'packaging/zod-peer-dependency', invalid: ['packaging/zod-peer-dependency hello/workflow.d.ts:1:24'] },

@@ -7,6 +7,7 @@ import { CORE_RULE_METAS } from '@skein/discovery';
 import type { ProjectRule, RuleMeta } from '../types.js';
 import { fileRules } from './file-rules.js';
 import { rule as sharedFolderName } from './definitions/shared-folder-name.js';
+import { rule as misplacedFactoryCall } from './conventions/misplaced-factory-call.js';
 import { meta as outsidePackage } from './fs/outside-package.js';
 import { rule as corePeerDependency } from './packaging/core-peer-dependency.js';
 import { rule as javascriptSources } from './packaging/javascript-sources.js';
@@ -30,6 +31,7 @@ export const projectRules: readonly ProjectRule[] = [
   zodPeerDependency,
   noNodeModules,
   outOfScope,
+  misplacedFactoryCall,
   incompatibleChange,
   unprovableChange,
 ];

@@ -20,7 +20,7 @@ const ACTIVITY_ROLES: ReadonlySet<CodeRole> = new Set(['steps', 'evaluators', 's
  * folder, that folder itself (folders are one level deep); otherwise `<dir>/steps.ts`, `<dir>/evaluators.ts`,
  * `<dir>/workflow.ts`, with the file's own extension.
  */
-function targetFor(file: string, kind: string): string {
+export function targetFor(file: string, kind: string): string {
   const ext = /\.[mc]?[jt]s$/.exec(file)?.[0] ?? '.js';
   const base = kind === 'workflow' ? 'workflow' : `${kind}s`;
   const parts = path.dirname(file).split(path.sep);

@@ -1,0 +1,58 @@
+/**
+ * `conventions/misplaced-factory-call` (package rule 1): a step, an evaluator or a workflow made by calling a factory
+ * (a top-level function of the project that returns `step({ name, … })` or the like, named by its argument) belongs
+ * where a `step()` written out would: in a steps or evaluators file, or a workflow file. Made in a helper or lib file
+ * (`export const toEuro = pricedStep('toEuro', 0.5)` in `src/lib/euro.ts`), it is never registered, and every run
+ * fails at its call. `conventions/misplaced-definition` finds the calls written out; this rule finds the factory
+ * calls, in every file of the project's own workflow code (what its workflows import, transitively), by the facts
+ * discovery links from the factory's module. Reported at the call.
+ */
+import * as path from 'node:path';
+import { createRule } from '../../create-rule.js';
+import { targetFor } from './misplaced-definition.js';
+
+export const rule = createRule({
+  meta: {
+    id: 'conventions/misplaced-factory-call',
+    severity: 'error',
+    docs: {
+      description: 'A step, evaluator or workflow made by a factory call outside a steps/evaluators or workflow file; it is not registered where it is made.',
+      packageRule: 1,
+    },
+    messages: {
+      activity: {
+        message:
+          '{{factory}}() makes the {{kind}} `{{name}}` in {{file}}, which is not {{what}}; it is never registered as an activity and calling it fails at run time.',
+        hint: 'Call {{factory}}() in {{target}} (or in shared/{{kind}}s/ to share it between workflows) and import it from there.',
+      },
+      workflow: {
+        message: '{{factory}}() makes the workflow `{{name}}` in {{file}}, which is not a workflow file; it is never registered.',
+        hint: 'Call {{factory}}() in {{target}}, as its default export (one workflow per folder).',
+      },
+    },
+  },
+  check(context) {
+    const root = context.manifest.root;
+    for (const node of context.graph.nodes.values()) {
+      if (!node.own || node.role !== 'workflow-code') continue;
+      for (const definition of context.factoryMadeDefinitions(node.file)) {
+        const kind = definition.callee;
+        if (kind === 'wrapper') continue; // a wrapper's kind is its file's: here, none
+        const file = path.relative(root, node.file) || node.file;
+        const target = path.relative(root, targetFor(node.file, kind));
+        const name = definition.name.ok ? definition.name.value : '(not static)';
+        const loc = { line: definition.position.line, column: definition.position.column };
+        if (kind === 'workflow') {
+          context.report({ file: node.file, loc, messageId: 'workflow', data: { factory: definition.calleeName, name, file, target } });
+          continue;
+        }
+        context.report({
+          file: node.file,
+          loc,
+          messageId: 'activity',
+          data: { factory: definition.calleeName, kind, name, what: kind === 'step' ? 'a steps file' : 'an evaluators file', file, target },
+        });
+      }
+    }
+  },
+});
