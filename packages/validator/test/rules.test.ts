@@ -77,7 +77,11 @@ const CASES: Case[] = [
   },
   {
     rule: 'conventions/misplaced-factory-call',
-    invalid: ['conventions/misplaced-factory-call hello/rates.js:3:23', 'conventions/misplaced-factory-call hello/rates.js:4:25'],
+    invalid: [
+      'conventions/misplaced-factory-call hello/rates.js:3:23',
+      'conventions/misplaced-factory-call hello/rates.js:4:25',
+      'conventions/misplaced-factory-call lib/euro.js:3:24',
+    ],
   },
   { rule: 'definitions/shared-folder-name', invalid: ['definitions/shared-folder-name shared/workflow.js:1:1'] },
   { rule: 'packaging/core-peer-dependency', invalid: ['packaging/core-peer-dependency package.json:16:5'] },

@@ -25,6 +25,11 @@ export const rule = createRule({
           '{{factory}}() makes the {{kind}} `{{name}}` in {{file}}, which is not {{what}}; it is never registered as an activity and calling it fails at run time.',
         hint: 'Call {{factory}}() in {{target}} (or in shared/{{kind}}s/ to share it between workflows) and import it from there.',
       },
+      sharedActivity: {
+        message:
+          '{{factory}}() makes the {{kind}} `{{name}}` in {{file}}, which is not {{what}}; it is never registered as an activity and calling it fails at run time.',
+        hint: 'Call {{factory}}() in a file of shared/{{kind}}s/ (or in the {{kind}}s file beside the workflow that calls it) and import it from there.',
+      },
       workflow: {
         message: '{{factory}}() makes the workflow `{{name}}` in {{file}}, which is not a workflow file; it is never registered.',
         hint: 'Call {{factory}}() in {{target}}, as its default export (one workflow per folder).',
@@ -33,12 +38,15 @@ export const rule = createRule({
   },
   check(context) {
     const root = context.manifest.root;
+    // Beside a workflow, its own steps file is the place; elsewhere (a lib folder) only a shared folder registers it.
+    const workflowDirs = new Set(context.manifest.workflows.map((w) => path.dirname(w.file)));
     for (const node of context.graph.nodes.values()) {
       if (!node.own || node.role !== 'workflow-code') continue;
       for (const definition of context.factoryMadeDefinitions(node.file)) {
         const kind = definition.callee;
         if (kind === 'wrapper') continue; // a wrapper's kind is its file's: here, none
         const file = path.relative(root, node.file) || node.file;
+        const besideWorkflow = workflowDirs.has(path.dirname(node.file));
         const target = path.relative(root, targetFor(node.file, kind));
         const name = definition.name.ok ? definition.name.value : '(not static)';
         const loc = { line: definition.position.line, column: definition.position.column };
@@ -49,7 +57,7 @@ export const rule = createRule({
         context.report({
           file: node.file,
           loc,
-          messageId: 'activity',
+          messageId: besideWorkflow ? 'activity' : 'sharedActivity',
           data: { factory: definition.calleeName, kind, name, what: kind === 'step' ? 'a steps file' : 'an evaluators file', file, target },
         });
       }
