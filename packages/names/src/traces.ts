@@ -77,6 +77,9 @@ export function resetRunId(runId: string, originalRunId: string | null | undefin
   return originalRunId && originalRunId !== runId ? runId : undefined;
 }
 
+/** What names a reset run's object after its workflow id: `@<run id>` (`@` never occurs in a {@link traceSegment}). */
+const resetSuffix = (runId: string): string => `@${traceSegment(runId)}`;
+
 /**
  * The object key of a root run's trace: `<prefix><workflow type>/<yyyy>/<mm>/<dd>/<start ms>_<workflow id>.json`,
  * the date (UTC) and start time (epoch ms) being the root run's `startedAt`; type and id are {@link traceSegment}s.
@@ -85,7 +88,7 @@ export function resetRunId(runId: string, originalRunId: string | null | undefin
 export function traceObjectKey(prefix: string, root: TraceObjectRoot): string {
   const d = new Date(root.startedAt);
   const two = (n: number) => String(n).padStart(2, '0');
-  const run = root.runId ? `@${traceSegment(root.runId)}` : '';
+  const run = root.runId ? resetSuffix(root.runId) : '';
   return `${prefix}${traceSegment(root.workflowType)}/${d.getUTCFullYear()}/${two(d.getUTCMonth() + 1)}/${two(d.getUTCDate())}/${root.startedAt}_${traceSegment(root.workflowId)}${run}.json`;
 }
 
@@ -165,7 +168,7 @@ export function traceDestinationsOf(run: { memo?: Record<string, unknown> }, roo
     // A reset root run's object is named by its run id too ({@link traceObjectKey}); its memo names the object of
     // the run it was reset from, whose start its history shares.
     const reset = root?.reset === true && t.remote.endsWith('.json') && !t.remote.slice(t.remote.lastIndexOf('/')).includes('%40');
-    out.remote = reset ? `${t.remote.slice(0, -'.json'.length)}${encodeURIComponent(`@${traceSegment(root.runId)}`)}.json` : t.remote;
+    out.remote = reset ? `${t.remote.slice(0, -'.json'.length)}${encodeURIComponent(resetSuffix(root.runId))}.json` : t.remote;
   }
   return out;
 }

@@ -23,12 +23,7 @@ export const rule = createRule({
       activity: {
         message:
           '{{factory}}() makes the {{kind}} `{{name}}` in {{file}}, which is not {{what}}; it is never registered as an activity and calling it fails at run time.',
-        hint: 'Call {{factory}}() in {{target}} (or in shared/{{kind}}s/ to share it between workflows) and import it from there.',
-      },
-      sharedActivity: {
-        message:
-          '{{factory}}() makes the {{kind}} `{{name}}` in {{file}}, which is not {{what}}; it is never registered as an activity and calling it fails at run time.',
-        hint: 'Call {{factory}}() in a file of shared/{{kind}}s/ (or in the {{kind}}s file beside the workflow that calls it) and import it from there.',
+        hint: 'Call {{factory}}() in {{place}} and import it from there.',
       },
       workflow: {
         message: '{{factory}}() makes the workflow `{{name}}` in {{file}}, which is not a workflow file; it is never registered.',
@@ -38,7 +33,6 @@ export const rule = createRule({
   },
   check(context) {
     const root = context.manifest.root;
-    // Beside a workflow, its own steps file is the place; elsewhere (a lib folder) only a shared folder registers it.
     const workflowDirs = new Set(context.manifest.workflows.map((w) => path.dirname(w.file)));
     for (const node of context.graph.nodes.values()) {
       if (!node.own || node.role !== 'workflow-code') continue;
@@ -46,7 +40,6 @@ export const rule = createRule({
         const kind = definition.callee;
         if (kind === 'wrapper') continue; // a wrapper's kind is its file's: here, none
         const file = path.relative(root, node.file) || node.file;
-        const besideWorkflow = workflowDirs.has(path.dirname(node.file));
         const target = path.relative(root, targetFor(node.file, kind));
         const name = definition.name.ok ? definition.name.value : '(not static)';
         const loc = { line: definition.position.line, column: definition.position.column };
@@ -54,12 +47,12 @@ export const rule = createRule({
           context.report({ file: node.file, loc, messageId: 'workflow', data: { factory: definition.calleeName, name, file, target } });
           continue;
         }
-        context.report({
-          file: node.file,
-          loc,
-          messageId: besideWorkflow ? 'activity' : 'sharedActivity',
-          data: { factory: definition.calleeName, kind, name, what: kind === 'step' ? 'a steps file' : 'an evaluators file', file, target },
-        });
+        // Beside a workflow, its own steps file is the place; elsewhere (a lib folder) only a shared folder registers it.
+        const place = workflowDirs.has(path.dirname(node.file))
+          ? `${target} (or in shared/${kind}s/ to share it between workflows)`
+          : `a file of shared/${kind}s/ (or in the ${kind}s file beside the workflow that calls it)`;
+        const what = kind === 'step' ? 'a steps file' : 'an evaluators file';
+        context.report({ file: node.file, loc, messageId: 'activity', data: { factory: definition.calleeName, kind, name, what, file, place } });
       }
     }
   },
