@@ -251,7 +251,8 @@ describe('GET /workflow/runs', () => {
     const run = await h.call('POST', '/workflow/run', { body: { workflowName: 'twoSteps', input: { n: 1 } } });
     const list = await eventually(async () => {
       const r = await h.call('GET', '/workflow/runs', { query: { workflowType: 'twoSteps', catalog: h.catalog, limit: 10 } });
-      return r.body.runs.some((x: { runId: string }) => x.runId === run.body.runId) ? r : undefined;
+      // Visibility is eventually consistent: a closed run may be listed as running for a moment first.
+      return r.body.runs.some((x: { runId: string; status: string }) => x.runId === run.body.runId && x.status !== 'running') ? r : undefined;
     });
     expect(list.body.count).toBe(list.body.runs.length);
     for (const r of list.body.runs) expect(r.workflowType).toBe('twoSteps');
