@@ -60,7 +60,8 @@ export const apiSettings = {
     description: 'when set, every route but `/health` and `/ready` needs `Authorization: Bearer <token>` (401 otherwise)',
   }),
   SKEIN_TRACE_DIR: textSetting({
-    description: "a folder `trace-log` reads trace files from besides the one the live workers of the catalog's current build advertise (unset: only that one)",
+    description:
+      "a folder `trace-log` reads trace files from besides those the live workers of the catalog's current build, and of the run's own build, advertise (unset: only those)",
   }),
   SKEIN_TRACE_S3_BUCKET: textSetting({
     description: 'the S3 bucket `trace-log` reads remote traces from, with the AWS SDK settings (unset: remote traces are not read)',

@@ -108,7 +108,7 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
     client,
     config,
     catalogs,
-    traces: new TraceReader((catalog) => catalogs.traceDirs(catalog), config),
+    traces: new TraceReader((catalog, runBuildId) => catalogs.traceDirs(catalog, runBuildId), config),
     health,
     shutdown: hardStop.signal,
     closing: closing.signal,

@@ -133,8 +133,9 @@ describe('trace sources', () => {
     expect(await confinedTraceFile(traces, path.join(traces, 'missing.json'))).toBeUndefined();
   });
 
-  it("reads a local trace only when it is the run's own file in a trace folder", async () => {
+  it("reads only the root's own file in a trace folder, the memo's folder first, whatever file the memo names", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'skein-trace-own-'));
+    const later = mkdtempSync(path.join(tmpdir(), 'skein-trace-later-'));
     const root = { workflowId: 'wf', runId: 'r1' };
     const own = traceFilePath(dir, root);
     const other = traceFilePath(dir, { workflowId: 'wf', runId: 'r2' });
@@ -142,9 +143,17 @@ describe('trace sources', () => {
     writeFileSync(own, '{}');
     writeFileSync(other, '{}');
     expect(await localTraceFile([dir], root, own)).toBe(own);
-    expect(await localTraceFile([dir], root, other)).toBeUndefined();
+    expect(await localTraceFile([dir], root, other)).toBe(own);
+    expect(await localTraceFile([dir], { workflowId: 'wf', runId: 'r3' }, other)).toBeUndefined();
     expect(await localTraceFile(['/elsewhere', dir], root, own)).toBe(own);
+    expect(await localTraceFile(['relative', dir], root)).toBe(own);
     expect(await localTraceFile([], root, own)).toBeUndefined();
+    // Both folders hold the root's file: the memo's folder is read first, whatever the order of the folders.
+    const second = traceFilePath(later, root);
+    mkdirSync(path.dirname(second), { recursive: true });
+    writeFileSync(second, '{}');
+    expect(await localTraceFile([dir, later], root, second)).toBe(second);
+    expect(await localTraceFile([dir, later], root, own)).toBe(own);
   });
 });
 

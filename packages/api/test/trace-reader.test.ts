@@ -32,9 +32,21 @@ describe('TraceReader, local destination', () => {
       const reader = new TraceReader(async () => [odd], { traceDir: null, traceS3: null });
       const named = { ...run, destinations: { local: traceFilePath(odd, run.root) } };
       expect(await reader.read(named, noRemote, never)).toEqual({
-        failures: [`local ${named.destinations.local}: not this run's trace file in a trace folder of catalog "main" (none advertised)`],
+        failures: [`local ${named.destinations.local}: no trace file of this run in a trace folder of catalog "main" (none advertised)`],
       });
     }
+  });
+
+  it("reads the root's own file in any folder it may read when the memo names another folder (a later build closed the run)", async () => {
+    const { dir, run } = tracedRun('main');
+    const started = mkdtempSync(path.join(tmpdir(), 'skein-trace-reader-v1-'));
+    const moved = { ...run, destinations: { local: traceFilePath(started, run.root) } };
+    const reader = new TraceReader(async () => [dir], { traceDir: null, traceS3: null });
+    expect(await reader.read(moved, noRemote, never)).toEqual({ source: 'local', location: run.destinations.local, data: { version: 1, root: run.root } });
+    // Another run's file named by the memo changes nothing: the file read is always the root's own.
+    const forged = { ...run, destinations: { local: traceFilePath(dir, { workflowId: 'wf', runId: 'r0' }) } };
+    expect(await reader.read(forged, noRemote, never)).toMatchObject({ location: run.destinations.local });
+    expect(await reader.read({ ...run, root: { workflowId: 'wf', runId: 'r9' } }, noRemote, never)).toHaveProperty('failures');
   });
 
   it('asks again for a catalog that advertised nothing, and keeps an answer that named a folder for a few seconds', async () => {

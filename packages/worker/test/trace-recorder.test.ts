@@ -131,6 +131,21 @@ describe('a detached child closing after its root', () => {
       expect(trace.tree.children).toMatchObject([{ name: 'nap', status: 'completed', output: 'awake', endedAt: 2500 }]);
     });
 
+    it("writes a run the memo places in another folder (an earlier build's) in this worker's own folder only", async () => {
+      const { engine, open } = gatedEngine(childClosed);
+      const recorder = new TraceRecorder(dir, engine, activity);
+      const started = await mkdtemp(path.join(tmpdir(), 'skein-recorder-v1-'));
+      open();
+      await recorder.workflowFinished(details(ROOT, null), { output: CHILD }, { local: traceFilePath(started, ROOT) });
+      expect(JSON.parse(await readFile(traceFilePath(dir, ROOT), 'utf8')).tree).toMatchObject({ status: 'completed' });
+      await expect(readFile(traceFilePath(started, ROOT), 'utf8')).rejects.toThrow(/ENOENT/);
+      // A memo naming another run's file changes nothing: the root's own name in this worker's folder.
+      const other = { workflowId: ROOT.workflowId, runId: 'someone-else' };
+      await recorder.workflowFinished(details(ROOT, null), { output: CHILD }, { local: traceFilePath(dir, other) });
+      await expect(readFile(traceFilePath(dir, other), 'utf8')).rejects.toThrow(/ENOENT/);
+      await rm(started, { recursive: true, force: true });
+    });
+
     it('runs the next delivery of a root after one that failed', async () => {
       let fail = true;
       const engine: TraceEngine = {

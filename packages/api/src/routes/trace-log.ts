@@ -17,7 +17,8 @@ export const traceLogRoutes = [
       "when the run has no readable trace (the server log says which destination failed and why). Only the run's own " +
       'trace is read, whatever its memo names: the object in `SKEIN_TRACE_S3_BUCKET` whose key is derived from its root ' +
       "run's workflow type, id and start under `SKEIN_TRACE_S3_PREFIX`, or the file named after its root's ids in " +
-      "`SKEIN_TRACE_DIR` or in the trace folder the live workers of its catalog's current build advertise. A FIFO, a " +
+      "`SKEIN_TRACE_DIR` or in the trace folders the live workers of its catalog's current build, or of the run's own " +
+      'build, advertise (the worker that closed the run wrote it in its own folder). A FIFO, a ' +
       'device, a hard-linked file or one over 50 MiB at that path is refused (404) without waiting on it.',
     tag: 'Executions',
     params: runParams,
@@ -27,7 +28,14 @@ export const traceLogRoutes = [
       const info = await describeRun(deps.client, params.id, params.rid);
       if (info.status === 'running') throw new ApiError('WorkflowNotCompletedError', { workflowId: params.id });
       const read = await deps.traces.read(
-        { workflowId: info.workflowId, runId: info.runId, root: info.root, taskQueue: info.taskQueue, destinations: traceDestinationsOf(info, info.root) },
+        {
+          workflowId: info.workflowId,
+          runId: info.runId,
+          root: info.root,
+          taskQueue: info.taskQueue,
+          buildId: info.buildId,
+          destinations: traceDestinationsOf(info, info.root),
+        },
         () => runStart(deps.client, info.root.workflowId, info.root.runId),
         AbortSignal.any([ctx.state.signal, AbortSignal.timeout(10_000)]),
       );

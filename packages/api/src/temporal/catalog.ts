@@ -263,15 +263,24 @@ export class CatalogCache {
   }
 
   /**
-   * The local trace folders of the catalog's current build: the one its served document advertises (its
-   * publisher's; the document of the current build, from a running `$catalog` execution whose build's lease a live
-   * worker renews: the checks of {@link get}), and those the build's lease lists for its other live workers, which
-   * may write elsewhere (`#leaseTraceDirs`). A closed document, one nobody serves, or one that a newer document
-   * replaced while it was checked, names none, and then no lease is read either.
+   * The local trace folders a run's trace may be read from: those of the catalog's current build (the one its
+   * served document advertises, its publisher's; the document of the current build, from a running `$catalog`
+   * execution whose build's lease a live worker renews: the checks of {@link get}; and those the build's lease lists
+   * for its other live workers, which may write elsewhere: `#leaseTraceDirs`), and, with `runBuildId` (the build the
+   * engine records for the run), those the lease of the run's own build lists while its workers live: a run pinned
+   * to an earlier build is closed, and its trace written, by that build's workers. A closed document, one nobody
+   * serves, or one that a newer document replaced while it was checked, names none, and then the current build's
+   * lease is not read either.
    * Entries that are not strings are dropped; the caller decides which paths it trusts.
    * @throws ApiError `InternalError` when the engine fails.
    */
-  async traceDirs(catalog: string): Promise<string[]> {
+  async traceDirs(catalog: string, runBuildId?: string | null): Promise<string[]> {
+    const [current, own] = await Promise.all([this.#currentTraceDirs(catalog), runBuildId ? this.#leaseTraceDirs(catalog, runBuildId) : []]);
+    return [...new Set([...current, ...own])];
+  }
+
+  /** The trace folders of the catalog's current build ({@link traceDirs}). */
+  async #currentTraceDirs(catalog: string): Promise<string[]> {
     let served: CatalogDocument;
     try {
       served = await this.get(catalog);

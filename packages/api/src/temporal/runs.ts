@@ -37,6 +37,11 @@ export interface RunInfo {
   root: { workflowId: string; runId: string };
   /** The schedule that started the run (Temporal's `TemporalScheduledById` search attribute), or null. */
   scheduleId: string | null;
+  /**
+   * The build (Worker Versioning build ID) whose worker completed the run's last workflow task, as the engine
+   * records it; null for an unversioned run or one no versioned worker has run yet.
+   */
+  buildId: string | null;
 }
 
 /** Temporal's search attribute naming the schedule that started a run. */
@@ -80,11 +85,17 @@ export async function describeRun(client: Client, workflowId: string, runId?: st
         ? { workflowId: d.rootExecution.workflowId, runId: d.rootExecution.runId }
         : { workflowId: d.workflowId, runId: d.runId },
     scheduleId: d.typedSearchAttributes.get(SCHEDULED_BY_ID) ?? null,
+    buildId: runBuildId(d.raw.workflowExecutionInfo?.versioningInfo),
   };
   if (info.status !== 'running') {
     closedRuns.set(`${workflowId}\u0000${info.runId.toLowerCase()}`, info);
   }
   return info;
+}
+
+/** The build ID in a run's versioning info (`deploymentVersion`, or the older `deployment` field), else null. */
+function runBuildId(v: T.api.workflow.v1.IWorkflowExecutionVersioningInfo | null | undefined): string | null {
+  return v?.deploymentVersion?.buildId || v?.deployment?.buildId || null;
 }
 
 /**

@@ -18,11 +18,12 @@ const FOLDERS_MAX_CATALOGS = 1_000;
 const FOLDERS_MAX_PER_CATALOG = 20;
 
 /**
- * The trace folders the live workers of a catalog's current build advertise: `[]` when the catalog is not served
- * (no running document, or its build's lease lapsed). `CatalogCache.traceDirs` answers it.
+ * The trace folders the live workers of a catalog's current build advertise, and, with `runBuildId`, those the live
+ * workers of that build advertise: `[]` when neither is served (no running document, or its build's lease lapsed).
+ * `CatalogCache.traceDirs` answers it.
  * @throws when the engine fails.
  */
-export type AdvertisedTraceDirs = (catalog: string) => Promise<string[]>;
+export type AdvertisedTraceDirs = (catalog: string, runBuildId?: string | null) => Promise<string[]>;
 
 /** A trace read from one destination. */
 export interface TraceRead {
@@ -31,12 +32,16 @@ export interface TraceRead {
   data: unknown;
 }
 
-/** The run whose trace is read: its ids, its root's ids, its catalog, and the destinations its memo names. */
+/**
+ * The run whose trace is read: its ids, its root's ids, its catalog, the build the engine records for it (null when
+ * unversioned), and the destinations its memo names.
+ */
 export interface TraceRun {
   workflowId: string;
   runId: string;
   root: { workflowId: string; runId: string };
   taskQueue: string;
+  buildId?: string | null;
   destinations: TraceDestinations;
 }
 
@@ -52,15 +57,18 @@ export type RootFacts = () => Promise<TraceObjectRoot>;
  * Reads runs' traces for `trace-log`: the remote destination first (the S3 object, through the AWS SDK with its
  * standard region, endpoint and credential settings), then the local file, each only when it is the one derived
  * from the run's own root (see `trace-source.ts`). Local files are read from `SKEIN_TRACE_DIR` when set and from
- * the folders the live workers of the run's catalog's current build advertise, never from a folder a closed or
- * unserved document names; each file through `readTraceFile` (no FIFO, hard link or oversized file, bounded by the
+ * the folders the live workers of the run's catalog's current build, and of the run's own build, advertise, never
+ * from a folder a closed or unserved document names; each file through `readTraceFile` (no FIFO, hard link or oversized file, bounded by the
  * request's abort signal).
  */
 export class TraceReader {
   readonly #dir: string | null;
   readonly #advertisedBy: AdvertisedTraceDirs;
   readonly #s3: Promise<{ client: S3Client; location: RemoteTraceLocation }> | null;
-  /** Advertised folders per catalog, each kept {@link FOLDERS_TTL_MS}; bounded, since any caller may name any catalog. */
+  /**
+   * Advertised folders per catalog and run build, each kept {@link FOLDERS_TTL_MS}; bounded, since any caller may
+   * name any catalog.
+   */
   readonly #folders = new LRUCache<string, { dirs: Promise<string[]> }>({ max: FOLDERS_MAX_CATALOGS, ttl: FOLDERS_TTL_MS });
 
   /**
@@ -94,7 +102,7 @@ export class TraceReader {
     }
     if (local) {
       try {
-        return { source: 'local', location: local, data: await this.#readLocal(run, local, signal) };
+        return { source: 'local', ...(await this.#readLocal(run, local, signal)) };
       } catch (err) {
         failures.push(`local ${local}: ${(err as Error).message.split('\n')[0]}`);
       }
@@ -119,28 +127,31 @@ export class TraceReader {
     return { location: traceObjectUrl(location, key), data: JSON.parse(text) as unknown };
   }
 
-  async #readLocal(run: TraceRun, named: string, signal: AbortSignal): Promise<unknown> {
-    const dirs = [...(this.#dir ? [this.#dir] : []), ...(await this.#advertised(run.taskQueue))];
+  /** The root's own trace file in a folder this API may read (the memo's `named` folder first): its path and content. */
+  async #readLocal(run: TraceRun, named: string, signal: AbortSignal): Promise<{ location: string; data: unknown }> {
+    const dirs = [...(this.#dir ? [this.#dir] : []), ...(await this.#advertised(run.taskQueue, run.buildId ?? null))];
     const file = await localTraceFile(dirs, run.root, named);
-    if (!file) throw new Error(`not this run's trace file in a trace folder of catalog "${run.taskQueue}" (${dirs.join(', ') || 'none advertised'})`);
-    return JSON.parse(await readTraceFile(file, MAX_TRACE_BYTES, signal)) as unknown;
+    if (!file) throw new Error(`no trace file of this run in a trace folder of catalog "${run.taskQueue}" (${dirs.join(', ') || 'none advertised'})`);
+    return { location: file, data: JSON.parse(await readTraceFile(file, MAX_TRACE_BYTES, signal)) as unknown };
   }
 
   /**
-   * The trace folders the live workers of the catalog's current build advertise: absolute, normalized paths only,
-   * at most {@link FOLDERS_MAX_PER_CATALOG}; none when the engine cannot say (the read then fails as "no folder").
+   * The trace folders the live workers of the catalog's current build, and of the run's build, advertise: absolute,
+   * normalized paths only, at most {@link FOLDERS_MAX_PER_CATALOG}; none when the engine cannot say (the read then
+   * fails as "no folder").
    */
-  #advertised(catalog: string): Promise<string[]> {
-    const hit = this.#folders.get(catalog);
+  #advertised(catalog: string, runBuildId: string | null): Promise<string[]> {
+    const key = `${catalog}\0${runBuildId ?? ''}`;
+    const hit = this.#folders.get(key);
     if (hit) return hit.dirs;
-    const dirs = this.#advertisedBy(catalog).then(
+    const dirs = this.#advertisedBy(catalog, runBuildId).then(
       (listed) => listed.filter((d) => path.isAbsolute(d) && path.normalize(d) === d).slice(0, FOLDERS_MAX_PER_CATALOG),
       () => [] as string[],
     );
     const entry = { dirs };
-    this.#folders.set(catalog, entry);
+    this.#folders.set(key, entry);
     // Only a served catalog's answer is kept: a build that has just become current is seen by the next request.
-    void dirs.then((found) => found.length === 0 && this.#folders.get(catalog) === entry && this.#folders.delete(catalog));
+    void dirs.then((found) => found.length === 0 && this.#folders.get(key) === entry && this.#folders.delete(key));
     return dirs;
   }
 }

@@ -3,7 +3,8 @@
  * names its trace destinations, but anyone with engine access or workflow code can set a memo, so a destination is
  * read only when it is exactly the one derived from the run's own root ids:
  * - local: `<folder>/<root workflow id>/<root run id>.json` in a folder the catalog's workers advertise (or
- *   `SKEIN_TRACE_DIR`), symbolic links resolved, still inside that folder;
+ *   `SKEIN_TRACE_DIR`), symbolic links resolved, still inside that folder, whatever folder the memo names (the
+ *   worker that closes a run writes its trace in its own folder);
  * - remote: in the configured bucket (`SKEIN_TRACE_S3_BUCKET`), exactly the key derived from the root run's
  *   workflow type, workflow id and start (`<prefix><type>/<yyyy>/<mm>/<dd>/<start ms>_<id>.json`), read with the
  *   AWS SDK's credentials (never an unauthenticated fetch).
@@ -29,13 +30,18 @@ export async function confinedTraceFile(dir: string, file: string): Promise<stri
 }
 
 /**
- * The file to read for a run whose memo names `named`: the real path when `named` is the root's own trace file in
- * one of `dirs` (absolute folders), else undefined.
+ * The file to read for a run whose root is `root`: the real path of the root's own trace file
+ * (`traceFilePath(dir, root)`) in the first of `dirs` (absolute folders) that holds it, trying first the folder of
+ * `named` (the file the run's memo names, when it lies in one of `dirs`). The memo only says that the run keeps a
+ * local trace and which folder to try first: the worker that closes a run writes it in its own folder, which is
+ * another one when a later build, or another machine's worker, closed the run. Undefined when no folder holds it.
  */
-export async function localTraceFile(dirs: string[], root: TraceRoot, named: string): Promise<string | undefined> {
-  for (const dir of dirs) {
-    if (!path.isAbsolute(dir) || traceFilePath(dir, root) !== named) continue;
-    const real = await confinedTraceFile(dir, named);
+export async function localTraceFile(dirs: string[], root: TraceRoot, named?: string): Promise<string | undefined> {
+  const folders = dirs.filter((dir) => path.isAbsolute(dir));
+  const first = named === undefined ? -1 : folders.findIndex((dir) => traceFilePath(dir, root) === named);
+  if (first > 0) folders.unshift(...folders.splice(first, 1));
+  for (const dir of folders) {
+    const real = await confinedTraceFile(dir, traceFilePath(dir, root));
     if (real) return real;
   }
   return undefined;

@@ -145,7 +145,9 @@ export class TraceRecorder {
     this.forget(tree);
     const trace: TraceFile = { version: 1, root, updatedAt: Date.now(), tree };
     const writes: Promise<void>[] = [];
-    if (this.dir && destinations.local === traceFilePath(this.dir, root)) writes.push(this.writeLocal(destinations.local, trace));
+    // The memo's local path only says that the run keeps a local trace: it is written in this worker's own folder,
+    // under the root's own name, whatever folder the memo names (a run an earlier build or another machine started).
+    if (this.dir && destinations.local !== undefined) writes.push(this.writeLocal(traceFilePath(this.dir, root), trace));
     for (const exporter of this.exporters) {
       writes.push(exporter.export(trace, destinations).catch((err: unknown) => this.onError(err)));
     }
