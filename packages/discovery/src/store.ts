@@ -40,6 +40,8 @@ export interface Loaded {
   ast?: File;
   /** SHA-1 (base64url) of the file's text, when the store's `hashSources` was set before the file was loaded. */
   hash?: string;
+  /** For a convention file: the definitions its top-level factory calls make (linked when it loaded), if any. */
+  factoryMade?: Definition[];
 }
 
 /**
@@ -168,28 +170,26 @@ export class ModuleStore {
       }
       this.#cache.set(file, loaded);
       if (loaded.info && classifyFile(file) !== null) {
-        loaded.info = linkFactoryCalls(loaded.info, this.#factoryModules);
+        const own = loaded.info;
+        loaded.info = linkFactoryCalls(own, this.#factoryModules);
+        if (loaded.info !== own) loaded.factoryMade = factoryMadeIn(own, loaded.info);
       }
     }
     return loaded;
   }
 
   /**
-   * The definitions that calls of factories (factories.ts) at the top level of `file`, a file of no convention role
-   * (a helper, a lib file), make, linked through its relative imports: none is registered where it is made. Empty for
-   * a convention file (its own load links them) and for a file that cannot be read.
+   * The definitions that calls of factories (factories.ts) at the top level of `file` make, linked through its
+   * relative imports: for a file of no convention role (a helper, a lib file), none is registered where it is made;
+   * for a convention file, those its load linked (a workflow file's steps are not registered either). Empty for a
+   * file that cannot be read.
    */
   factoryMadeDefinitions(file: string): Definition[] {
-    if (classifyFile(file) !== null) return [];
+    if (classifyFile(file) !== null) return this.load(file).factoryMade ?? [];
     const info = this.load(file).info;
     if (!info) return [];
     const linked = linkFactoryCalls(info, this.#factoryModules);
-    if (linked === info) return [];
-    const out: Definition[] = [];
-    for (const [name, binding] of linked.locals) {
-      if (binding.kind === 'definition' && info.locals.get(name)?.kind === 'value') out.push(binding.definition);
-    }
-    return out;
+    return linked === info ? [] : factoryMadeIn(info, linked);
   }
 
   /**
@@ -335,4 +335,13 @@ export class ModuleStore {
  */
 function sourceFacts(file: string, text: string, syntaxErrors: number): SourceFacts | undefined {
   return syntaxErrors === 0 ? { text, typescript: isTypeScriptFile(file) } : undefined;
+}
+
+/** The definitions `linked` (a module's facts with its factory calls linked) has where `own` (its facts) has values. */
+function factoryMadeIn(own: ModuleInfo, linked: ModuleInfo): Definition[] {
+  const out: Definition[] = [];
+  for (const [name, binding] of linked.locals) {
+    if (binding.kind === 'definition' && own.locals.get(name)?.kind === 'value') out.push(binding.definition);
+  }
+  return out;
 }

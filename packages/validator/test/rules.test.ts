@@ -81,6 +81,8 @@ const CASES: Case[] = [
       'conventions/misplaced-factory-call hello/rates.js:3:23',
       'conventions/misplaced-factory-call hello/rates.js:4:25',
       'conventions/misplaced-factory-call lib/euro.js:3:24',
+      'conventions/misplaced-factory-call lib/yen.js:3:22',
+      'conventions/misplaced-factory-call second/workflow.js:6:25',
     ],
   },
   { rule: 'definitions/shared-folder-name', invalid: ['definitions/shared-folder-name shared/workflow.js:1:1'] },
