@@ -191,7 +191,7 @@ describe('start, status, result, input, list, history, trace, reset', () => {
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(
       new RegExp(
-        `^workflowId {2}${wid}\nrunId {7}${runId}\nstatus {6}✔ completed\nstarted {5}\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\nclosed {6}\\d{4}-.+\nduration {4}[\\d.]+ m?s\n$`,
+        `^workflowId {2}${wid}\nrunId {7}${runId}\nworkflow {4}summarize\nstatus {6}✔ completed\nstarted {5}\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\nclosed {6}\\d{4}-.+\nduration {4}[\\d.]+ m?s\n$`,
       ),
     );
     const json = await sk(['workflow', 'status', wid, '--run', runId, '--json']);
@@ -202,6 +202,8 @@ describe('start, status, result, input, list, history, trace, reset', () => {
     const result = await sk(['workflow', 'result', wid]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(SUMMARY);
+    // The outcome line on stderr names the workflow, the run and how long it took.
+    expect(result.stderr).toMatch(new RegExp(`^✔ completed {2}summarize {2}${wid} {2}run ${runId} {2}[\\d.]+ m?s\n$`));
     const json = await sk(['workflow', 'result', wid, '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ v: '2', workflowId: wid, runId, status: 'completed', output: SUMMARY });
     const input = await sk(['workflow', 'input', wid, '--run', runId]);

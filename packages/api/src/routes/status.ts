@@ -7,6 +7,7 @@ function view(info: RunInfo) {
   return {
     workflowId: info.workflowId,
     runId: info.runId,
+    workflowType: info.workflowType,
     status: info.status,
     startedAt: info.startedAt,
     completedAt: info.completedAt,

@@ -145,6 +145,7 @@ export const statusResponseSchema = z
   .object({
     workflowId: z.string(),
     runId: z.string(),
+    workflowType: z.string().meta({ description: "The run's workflow type (the workflow's name)" }),
     status: runStatusSchema,
     startedAt: epochMs,
     completedAt: epochMs.nullable(),

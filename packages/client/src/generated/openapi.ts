@@ -444,7 +444,7 @@ export interface paths {
         };
         /**
          * Trace log of one run
-         * @description The trace tree of the run's root run: from its remote destination (the S3 object, read with the API's AWS credentials) when it has one, else from its local trace file. 409 while the run is running; 404 `NotFoundError` when the run has no readable trace (the server log says which destination failed and why). Only the run's own trace is read, whatever its memo names: the object in `SKEIN_TRACE_S3_BUCKET` whose key is derived from its root run's workflow type, id and start under `SKEIN_TRACE_S3_PREFIX`, or the file named after its root's ids in `SKEIN_TRACE_DIR` or in the trace folder the live workers of its catalog's current build advertise. A FIFO, a device, a hard-linked file or one over 50 MiB at that path is refused (404) without waiting on it.
+         * @description The trace tree of the run's root run: from its remote destination (the S3 object, read with the API's AWS credentials) when it has one, else from its local trace file. 409 while the run is running; 404 `NotFoundError` when the run has no readable trace (the server log says which destination failed and why). Only the run's own trace is read, whatever its memo names: the object in `SKEIN_TRACE_S3_BUCKET` whose key is derived from its root run's workflow type, id and start under `SKEIN_TRACE_S3_PREFIX`, or the file named after its root's ids in `SKEIN_TRACE_DIR` or in the trace folders the live workers of its catalog's current build, or of the run's own build, advertise (the worker that closed the run wrote it in its own folder). A FIFO, a device, a hard-linked file or one over 50 MiB at that path is refused (404) without waiting on it.
          */
         get: operations["getTraceLog"];
         put?: never;
@@ -1250,6 +1250,8 @@ export interface components {
         StatusResponse: {
             workflowId: string;
             runId: string;
+            /** @description The run's workflow type (the workflow's name) */
+            workflowType: string;
             status: components["schemas"]["RunStatus"];
             /** @description Epoch milliseconds */
             startedAt: number;

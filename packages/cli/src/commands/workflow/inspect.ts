@@ -49,7 +49,7 @@ export function parseStatus(value: string): RunStatus {
 /** Registers `status`, `result`, `input` and `list` on the `workflow` command. */
 export function registerInspectCommands(workflow: Command): void {
   runTarget(workflow.command('status'))
-    .description("print a run's status, start and close times")
+    .description("print a run's workflow, status, start and close times")
     .action(
       action(async (workflowId: string, flags: RunFlags) => {
         const s = await clientFrom(flags).status(workflowId, { runId: flags.run });
@@ -58,6 +58,7 @@ export function registerInspectCommands(workflow: Command): void {
           keyValues([
             ['workflowId', inert(s.workflowId)],
             ['runId', inert(s.runId)],
+            ['workflow', inert(s.workflowType)],
             ['status', `${statusMark(s.status)} ${statusText(s.status)}`],
             ['started', formatTime(s.startedAt)],
             ['closed', formatTime(s.completedAt)],
@@ -70,13 +71,19 @@ export function registerInspectCommands(workflow: Command): void {
     );
 
   runTarget(workflow.command('result'))
-    .description("print a closed run's output (--json: the whole result response); exit 1 if it failed, was canceled, terminated or timed out")
+    .description(
+      "print a closed run's output, after a line with its outcome, workflow and duration (--json: the whole result response); exit 1 if it failed, was canceled, terminated or timed out",
+    )
     .action(
       action(async (workflowId: string, flags: RunFlags) => {
-        const r = await clientFrom(flags).result(workflowId, { runId: flags.run });
+        const client = clientFrom(flags);
+        const r = await client.result(workflowId, { runId: flags.run });
         if (flags.json) outJson(r);
         else {
-          process.stderr.write(outcomeLine(r.status, r));
+          // The outcome line names the workflow and how long the run took, as `workflow run` does; the result
+          // response holds neither, the run's status does (a run that cannot be described is shown without them).
+          const s = await client.status(workflowId, { runId: r.runId }).catch(() => undefined);
+          process.stderr.write(outcomeLine(r.status, r, s?.workflowType, s ? (elapsed(s.startedAt, s.completedAt) ?? undefined) : undefined));
           if (r.status === 'completed') out(prettyJson(r.output));
           else if (r.error)
             process.stderr.write(
