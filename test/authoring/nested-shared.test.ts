@@ -3,10 +3,11 @@ import { Client, Connection } from '@temporalio/client';
 import { startStack, type Stack } from '../support/stack.js';
 
 /**
- * Shared steps and evaluators in folders nested in `shared/steps` and `shared/evaluators`
- * (fixtures/projects/nested-shared: `src/shared/steps/rates/euro.ts`, made by the project's own helper around
- * step(), and `src/shared/evaluators/quality/strict/judge-total.ts`), served from the TypeScript sources on the
- * shared engine: they are registered and run, as the system we re-implement loads every file below a shared folder.
+ * Steps and evaluators in nested folders (fixtures/projects/nested-shared), served from the TypeScript sources on the
+ * shared engine: in folders nested in `shared/steps` and `shared/evaluators` (`src/shared/steps/rates/euro.ts`, made
+ * by the project's own helper around step(), and `src/shared/evaluators/quality/strict/judge-total.ts`), and in
+ * folders nested in a workflow's own `steps/` and `evaluators/` (`src/billing/refund/steps/ledger/notify/pounds.ts`).
+ * They are registered and run, as the system we re-implement loads every file below those folders.
  */
 let stack: Stack;
 let connection: Connection;
@@ -30,5 +31,14 @@ describe('shared activities in nested folders', () => {
     const history = await new Client({ connection }).workflow.getHandle(res.body.workflowId).fetchHistory();
     const types = (history.events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
     expect(types).toEqual(['invoice#draftInvoice', 'invoice#toEuro', 'invoice#roundUp', 'invoice#judgeTotal']);
+  });
+
+  it("registers and runs the activities of folders nested in a workflow's own steps and evaluators folders", async () => {
+    const res = await stack.post('/workflow/run', { workflowName: 'refund', input: { charge: 'ch_1', cents: 1000 } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'completed', output: { reversed: 'reversed ch_1', pence: 850, positive: true } });
+    const history = await new Client({ connection }).workflow.getHandle(res.body.workflowId).fetchHistory();
+    const types = (history.events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+    expect(types).toEqual(['refund#reverseCharge', 'refund#toPounds', 'refund#positiveAmount']);
   });
 });

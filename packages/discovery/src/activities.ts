@@ -4,7 +4,16 @@
  * Activities are the named exports `export const x = step({ name })` / `evaluator({ name })`.
  */
 import { dirname } from 'node:path';
-import { classifyFile, isCompanionFile, isSkippedDirName, isTestFile, SOURCE_EXTENSIONS, sourceStem } from './conventions.js';
+import {
+  classifyFile,
+  isCompanionFile,
+  isSkippedDirName,
+  isTestFile,
+  MAX_NESTED_DEPTH,
+  noteNestedActivityFolder,
+  SOURCE_EXTENSIONS,
+  sourceStem,
+} from './conventions.js';
 import { checkActivityName, exportedDefinitions, kindOf } from './definitions.js';
 import { cmp, type Diagnostics } from './diagnostics.js';
 import { joinName, type FileSystem } from './fs.js';
@@ -48,27 +57,24 @@ function preferenceKey(name: string): string {
   return `${sourceStem(name) ?? name}\0${rank < 0 ? SOURCE_EXTENSIONS.length : rank}\0${name}`;
 }
 
-/** How deep folders nested in a shared activity folder are walked. */
-const MAX_SHARED_DEPTH = 8;
-
 /**
  * The source files (`SOURCE_EXTENSIONS`) of a convention folder (`steps/`, `evaluators/`, `shared/steps/`,
- * `shared/evaluators/`), sorted, a `.ts` beside its compiled `.js` listed once. A shared folder's nested folders are
- * walked too (their files after the folder's own, folder by folder in name order; dot-folders, `node_modules` and
- * `__tests__` skipped), as the system we re-implement loads every file below it. Anything else (a folder nested in a
- * workflow's `steps/` or `evaluators/`, a `.md`, a `.json`) is a `conventions/unexpected-file` warning; `.d.ts`
- * files, source maps and test files are accepted silently.
+ * `shared/evaluators/`), sorted, a `.ts` beside its compiled `.js` listed once. Nested folders are walked too (their
+ * files after the folder's own, folder by folder in name order; dot-folders, `node_modules` and `__tests__`
+ * skipped), as the system we re-implement loads every file below such a folder (a workflow's own folder was noted
+ * by discovery first: {@link noteNestedActivityFolders}). Anything else (a `.md`, a `.json`) is a
+ * `conventions/unexpected-file` warning; `.d.ts` files, source maps and test files are accepted silently.
  */
-export function conventionFolderFiles(fs: FileSystem, dir: string, diagnostics: Diagnostics, shared = false, depth = 0): string[] {
+export function conventionFolderFiles(fs: FileSystem, dir: string, diagnostics: Diagnostics, depth = 0): string[] {
   const files: string[] = [];
   const nested: string[] = [];
   const stems = new Set<string>();
   const entries = [...listing(fs, dir)].sort(([a], [b]) => cmp(preferenceKey(a), preferenceKey(b)));
   for (const [name, kind] of entries) {
     const path = joinName(dir, name);
-    if (kind === 'directory' && shared) {
+    if (kind === 'directory') {
       // Bounded, as a link loop could otherwise make it endless.
-      if (!isSkippedDirName(name) && depth < MAX_SHARED_DEPTH) nested.push(path);
+      if (!isSkippedDirName(name) && depth < MAX_NESTED_DEPTH) nested.push(path);
       continue;
     }
     if (kind === 'file' && (isCompanionFile(name) || isTestFile(path))) continue;
@@ -81,10 +87,29 @@ export function conventionFolderFiles(fs: FileSystem, dir: string, diagnostics: 
     // Named in the message by the convention folder's last two segments (`shared/steps`, `orders/steps`): the finding's
     // own location is the full path.
     const shown = dir.split(/[\\/]/).slice(-2).join('/');
-    diagnostics.report('conventions/unexpected-file', kind === 'directory' ? 'folder' : 'file', path, undefined, { path: `${shown}/${name}`, dir: shown });
+    diagnostics.report('conventions/unexpected-file', 'file', path, undefined, { path: `${shown}/${name}`, dir: shown });
   }
-  for (const sub of nested.sort(cmp)) files.push(...conventionFolderFiles(fs, sub, diagnostics, true, depth + 1));
+  for (const sub of nested.sort(cmp)) files.push(...conventionFolderFiles(fs, sub, diagnostics, depth + 1));
   return files;
+}
+
+/**
+ * Notes each of the `steps/` and `evaluators/` folders of the workflow in `workflowDir` that holds a folder (dot-folders,
+ * `node_modules` and `__tests__` aside) with `noteNestedActivityFolder`, so that the files below it are steps or
+ * evaluators files for `classifyFile`. Discovery calls it for every workflow file it finds, before it reads any module.
+ */
+export function noteNestedActivityFolders(fs: FileSystem, workflowDir: string): void {
+  const entries = listing(fs, workflowDir);
+  for (const base of ['steps', 'evaluators']) {
+    if (entries.get(base) !== 'directory') continue;
+    const dir = joinName(workflowDir, base);
+    for (const [name, kind] of listing(fs, dir)) {
+      if (kind === 'directory' && !isSkippedDirName(name)) {
+        noteNestedActivityFolder(dir);
+        break;
+      }
+    }
+  }
 }
 
 /** Reads the activity definitions of one file; `role` decides `shared` and the expected kind. */
@@ -134,7 +159,7 @@ export function sharedActivities(fs: FileSystem, store: ModuleStore, sharedFolde
   const folders = [...new Set(sharedFolders)].sort((a, b) => cmp(order(a), order(b)));
   return activitiesFrom(
     store,
-    folders.flatMap((dir) => conventionFolderFiles(fs, dir, diagnostics, true)),
+    folders.flatMap((dir) => conventionFolderFiles(fs, dir, diagnostics)),
     diagnostics,
   );
 }

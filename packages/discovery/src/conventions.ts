@@ -37,13 +37,16 @@ export function sourceStem(name: string): string | undefined {
 }
 
 /**
- * The role a path plays by convention, decided from the path alone (pure; never touches the disk):
+ * The role a path plays by convention, decided from the path (never touches the disk):
  * - `…/workflow.{ts,mts,js,mjs}` → `workflow`
  * - `…/shared/steps/<x>.{ts,…}` → `shared-steps`, `…/shared/evaluators/<x>` → `shared-evaluators`, at any depth
  *   (`src/shared/steps/tools.ts`), also in folders nested in them (`shared/steps/rates/euro.ts`)
  * - `…/steps/<x>` → `steps`, `…/evaluators/<x>` → `evaluators`
  * - `…/steps.{ts,…}` → `steps`, `…/evaluators.{ts,…}` → `evaluators`
- * - anything else (a workflow's `steps/sub/<x>`, `.d.ts`, `*.test.ts`, `*.spec.js`, `__tests__/…`, `.cjs`) → null.
+ * - `<workflow folder>/steps/<folders>/<x>` → `steps` (`evaluators` likewise), once discovery has found folders
+ *   nested in that workflow's `steps/` folder ({@link noteNestedActivityFolder}): whether a `steps` folder belongs
+ *   to a workflow is not in its path, since any folder of the machine may be called so
+ * - anything else (`.d.ts`, `*.test.ts`, `*.spec.js`, `__tests__/…`, `.cjs`) → null.
  * Accepts `/` or `\` separators.
  */
 export function classifyFile(file: string): FileRole | null {
@@ -55,6 +58,40 @@ export function classifyFile(file: string): FileRole | null {
   }
   return role;
 }
+
+/**
+ * The `steps/` and `evaluators/` folders of workflows in which discovery found nested folders, with the role of the
+ * files below them ({@link noteNestedActivityFolder}). Process-wide, as the answers of `classifyFile` are: a folder
+ * stays noted once found, as its direct files are `steps` files by their path alone.
+ */
+const nestedActivityFolders = new Map<string, 'steps' | 'evaluators'>();
+
+/**
+ * Notes that `dir`, the `steps/` or `evaluators/` folder of a workflow (the folder beside its workflow file), holds
+ * folders: from now on `classifyFile` gives the files below them, at any depth, the folder's role (`steps` or
+ * `evaluators`, from its name), as the system we re-implement loads every file below a workflow's activity folder.
+ * Discovery calls it while it lists a workflow's activity folder, before it reads their files.
+ */
+export function noteNestedActivityFolder(dir: string): void {
+  const role = splitLast(dir)[1] === 'evaluators' ? 'evaluators' : 'steps';
+  if (nestedActivityFolders.get(dir) === role) return;
+  nestedActivityFolders.set(dir, role);
+  roles.clear(); // answers given before the folder was known
+}
+
+/** The role of files below a noted nested activity folder that `folder` lies in (up to `MAX_NESTED_DEPTH` levels). */
+function nestedActivityRole(folder: string): FileRole | null {
+  let dir = folder;
+  for (let level = 0; level <= MAX_NESTED_DEPTH && dir; level++) {
+    const role = nestedActivityFolders.get(dir);
+    if (role) return role;
+    dir = splitLast(dir)[0];
+  }
+  return null;
+}
+
+/** How deep folders nested in a convention folder (shared, or a workflow's noted one) are walked and classified. */
+export const MAX_NESTED_DEPTH = 8;
 
 /**
  * Answers of `classifyFile` by path. A validation asks about each file ~7 times (the walk, discovery, the resolver,
@@ -82,7 +119,7 @@ function roleOf(file: string): FileRole | null {
   if (nested !== undefined) return nested.endsWith('steps') ? 'shared-steps' : 'shared-evaluators';
   if (stem === 'steps') return 'steps';
   if (stem === 'evaluators') return 'evaluators';
-  return null;
+  return nestedActivityFolders.size === 0 ? null : nestedActivityRole(folder);
 }
 
 /** The last `shared/steps` or `shared/evaluators` folder of a path whose file lies below it, and what is before it. */

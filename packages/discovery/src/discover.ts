@@ -3,7 +3,7 @@
  * files, read from package.json files and ASTs only (never importing or running package code).
  */
 import { dirname, join, resolve } from 'node:path';
-import { sharedActivities, workflowActivities } from './activities.js';
+import { noteNestedActivityFolders, sharedActivities, workflowActivities } from './activities.js';
 import { classifyFile, isSkippedDirName, sharedFolderOf } from './conventions.js';
 import { checkWorkflowNames as checkDefinitionNames, exportedDefinitions } from './definitions.js';
 import { cmp, Diagnostics } from './diagnostics.js';
@@ -231,8 +231,10 @@ function entryOf(run: Run, file: string, definition: Definition, exportName: str
 /**
  * The workflow files among `files` (convention files, sorted as given), and the shared activity folders: each
  * `shared/steps/` or `shared/evaluators/` folder holding a shared activity file, directly or in folders nested in it.
+ * The workflows' own activity folders that hold folders are noted here (`noteNestedActivityFolders`), before any of
+ * the source's modules is read: the files below them are steps and evaluators files for every reader after this.
  */
-function conventionFiles(files: readonly string[]): { workflowFiles: string[]; sharedFolders: string[] } {
+function conventionFiles(run: Run, files: readonly string[]): { workflowFiles: string[]; sharedFolders: string[] } {
   const workflowFiles: string[] = [];
   const sharedFolders = new Set<string>();
   for (const file of files) {
@@ -240,6 +242,7 @@ function conventionFiles(files: readonly string[]): { workflowFiles: string[]; s
     if (role === 'workflow') workflowFiles.push(file);
     else if (role === 'shared-steps' || role === 'shared-evaluators') sharedFolders.add(sharedFolderOf(file)!);
   }
+  for (const file of workflowFiles) noteNestedActivityFolders(run.fs, dirname(file));
   return { workflowFiles, sharedFolders: [...sharedFolders] };
 }
 
@@ -271,7 +274,7 @@ function discoverLocal(run: Run, facts: PackageFacts, packageRoots: ReadonlySet<
     const layout = layoutOf(run.fs, root);
     files = walkConventionFiles(run, root, (real) => packageRoots.has(real) || layout.skipped.has(real));
   }
-  const { workflowFiles, sharedFolders } = conventionFiles(files);
+  const { workflowFiles, sharedFolders } = conventionFiles(run, files);
   const perFile = workflowFiles.map((file) => {
     const first = firstDefinitionOf(run, file);
     return first ? entryOf(run, file, first.definition, first.exportName, first.exportName, null) : undefined;
@@ -288,7 +291,7 @@ function discoverLocal(run: Run, facts: PackageFacts, packageRoots: ReadonlySet<
 function discoverPackage(run: Run, pkg: InstalledPackage, facts: PackageFacts): SourceResult {
   const ref: PackageRef = { name: pkg.name, version: pkg.version, root: pkg.root };
   const entry = facts.entry ?? { ok: false as const, reason: 'not judged as a published package' };
-  const { workflowFiles, sharedFolders } = conventionFiles(facts.files);
+  const { workflowFiles, sharedFolders } = conventionFiles(run, facts.files);
   const shared = { package: ref, activities: sharedActivities(run.fs, run.store, sharedFolders, run.diagnostics) };
   if (!entry.ok) {
     const key = pkg.json.exports !== undefined ? 'exports' : 'main';

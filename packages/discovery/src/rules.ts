@@ -202,15 +202,10 @@ export const RULES = {
   'conventions/unexpected-file': {
     severity: 'warning',
     docs: {
-      description:
-        "A convention folder holds something other than source files (.ts, .mts, .js, .mjs), or a workflow's steps/ or evaluators/ folder holds a folder.",
+      description: 'A convention folder (or a folder nested in it) holds something other than source files (.ts, .mts, .js, .mjs).',
       packageRule: 1,
     },
     messages: {
-      folder: {
-        message: '{{path}} is a nested folder in the convention folder {{dir}}; it is ignored.',
-        hint: "Move its files up into {{dir}}/ (a workflow's steps/ and evaluators/ folders are one level deep; shared/steps/ and shared/evaluators/ may nest), or out of the convention folder.",
-      },
       file: {
         message: '{{path}} is not a source file (.ts, .mts, .js, .mjs) in the convention folder {{dir}}; it is ignored.',
         hint: 'Only source files (.ts, .mts, .js, .mjs, with their .d.ts / .map companions) belong in {{dir}}/; move it elsewhere.',

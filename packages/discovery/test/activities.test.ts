@@ -4,7 +4,7 @@
  * a convention folder is a warning, and what each definition registers as.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { discover, type Manifest } from '../src/index.js';
+import { classifyFile, discover, type Manifest } from '../src/index.js';
 import { memoryFileSystem } from './memfs.js';
 import { packageJson, tempProject, workflowJs } from './tmp.js';
 
@@ -68,13 +68,8 @@ describe('a workflow’s own steps and evaluators', () => {
       '/p/w/steps/nested/b.js': step('nested'),
       '/p/w/steps/legacy.cjs': 'module.exports = {};\n',
     });
-    expect(activities(m).map((a) => a.split(' ')[1])).toEqual(['a']);
-    expect(findings(m)).toEqual([
-      'conventions/unexpected-file warning w/steps/README.md',
-      'conventions/unexpected-file warning w/steps/legacy.cjs',
-      'conventions/unexpected-file warning w/steps/nested',
-    ]);
-    expect(m.diagnostics.find((d) => d.file.endsWith('nested'))!.message).toMatch(/folder/);
+    expect(activities(m).map((a) => a.split(' ')[1])).toEqual(['a', 'nested']);
+    expect(findings(m)).toEqual(['conventions/unexpected-file warning w/steps/README.md', 'conventions/unexpected-file warning w/steps/legacy.cjs']);
   });
 
   it('registers the activities of folders nested in shared/steps or shared/evaluators, as the system we re-implement loads them', async () => {
@@ -98,14 +93,27 @@ describe('a workflow’s own steps and evaluators', () => {
     expect(findings(m)).toEqual(['conventions/unexpected-file warning shared/steps/notes/README.md']);
   });
 
-  it("warns about a folder nested in a workflow's steps folder: those are one level deep", async () => {
+  it("registers the activities of folders nested in a workflow's steps and evaluators folders, which are then steps and evaluators files", async () => {
     const m = await run({
-      '/p/w/workflow.js': "import { workflow } from '@skein/core';\nexport default workflow({ name: 'w', fn: async () => 1 });\n",
       '/p/w/steps/http/fetch.js': step('fetch_page'),
+      '/p/w/steps/http/retry/backoff.js': step('backoff'),
+      '/p/w/steps/top.js': step('top'),
+      '/p/w/evaluators/quality/judge.js': evaluator('judge'),
+      '/p/w/steps/http/notes.md': '# notes\n',
+      // A `steps` folder beside no workflow file is not a workflow's: its folders are not walked.
+      '/p/lib/steps/sub/helper.js': step('stray'),
     });
-    expect(m.workflows[0]!.activities).toEqual([]);
-    expect(findings(m)).toEqual(['conventions/unexpected-file warning w/steps/http']);
-    expect(m.diagnostics[0]!.message).toBe('w/steps/http is a nested folder in the convention folder w/steps; it is ignored.');
+    // The folder's own files first, then each nested folder's, in name order.
+    expect(activities(m).map((a) => a.split(' ').slice(0, 2).join(':') + ' ' + a.split(' ')[3])).toEqual([
+      'step:top w/steps/top.js',
+      'step:fetch_page w/steps/http/fetch.js',
+      'step:backoff w/steps/http/retry/backoff.js',
+      'evaluator:judge w/evaluators/quality/judge.js',
+    ]);
+    expect(findings(m)).toEqual(['conventions/unexpected-file warning w/steps/http/notes.md']);
+    expect(classifyFile('/p/w/steps/http/retry/backoff.js')).toBe('steps');
+    expect(classifyFile('/p/w/evaluators/quality/judge.js')).toBe('evaluators');
+    expect(classifyFile('/p/lib/steps/sub/helper.js')).toBeNull();
   });
 
   it('registers named exports only, and warns about a step in an evaluators file and an evaluator in a steps file', async () => {

@@ -11,11 +11,13 @@ import type { ModuleNode } from '../../graph/module-graph.js';
 import { createRule } from '../../create-rule.js';
 import { isActivityRole } from '../util/ast.js';
 
-/** True when `file` (a steps or evaluators file) is one of the workflow's in `workflowDir`: `steps.*`, `steps/*`, `evaluators.*`, `evaluators/*`. */
+/**
+ * True when `file` (a steps or evaluators file) is one of the workflow's in `workflowDir`: `steps.*`, `evaluators.*`,
+ * or any file below its `steps/` or `evaluators/` folder (folders nested in them included).
+ */
 function ownActivityFile(workflowDir: string, file: string): boolean {
-  const dir = path.dirname(file);
-  if (dir === workflowDir) return true;
-  return path.dirname(dir) === workflowDir && (path.basename(dir) === 'steps' || path.basename(dir) === 'evaluators');
+  if (path.dirname(file) === workflowDir) return true;
+  return [path.join(workflowDir, 'steps'), path.join(workflowDir, 'evaluators')].some((dir) => file.startsWith(dir + path.sep));
 }
 
 export const rule = createRule({
