@@ -70,7 +70,7 @@ const nestedActivityFolders = new Map<string, 'steps' | 'evaluators'>();
  * Notes that `dir`, the `steps/` or `evaluators/` folder of a workflow (the folder beside its workflow file), holds
  * folders: from now on `classifyFile` gives the files below them, at any depth, the folder's role (`steps` or
  * `evaluators`, from its name), as the system we re-implement loads every file below a workflow's activity folder.
- * Discovery calls it while it lists a workflow's activity folder, before it reads their files.
+ * Discovery calls it for each workflow it finds (`noteNestedActivityFolders`), before it reads any module.
  */
 export function noteNestedActivityFolder(dir: string): void {
   const role = splitLast(dir)[1] === 'evaluators' ? 'evaluators' : 'steps';

@@ -58,8 +58,8 @@ export type RootFacts = () => Promise<TraceObjectRoot>;
  * standard region, endpoint and credential settings), then the local file, each only when it is the one derived
  * from the run's own root (see `trace-source.ts`). Local files are read from `SKEIN_TRACE_DIR` when set and from
  * the folders the live workers of the run's catalog's current build, and of the run's own build, advertise, never
- * from a folder a closed or unserved document names; each file through `readTraceFile` (no FIFO, hard link or oversized file, bounded by the
- * request's abort signal).
+ * from a folder a closed or unserved document names; each file through `readTraceFile` (no FIFO, hard link or
+ * oversized file, bounded by the request's abort signal).
  */
 export class TraceReader {
   readonly #dir: string | null;
