@@ -74,7 +74,7 @@ describe('stop and terminate', () => {
     await until(async () => (await stack.get(`/workflow/${workflowId}/status`)).body.status === 'canceled');
     const result = await sk(['workflow', 'result', workflowId]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(new RegExp(`^⊘ cancelled {2}${workflowId} {2}run ${runId}\n`));
+    expect(result.stderr).toMatch(new RegExp(`^⊘ cancelled {2}approval {2}${workflowId} {2}run ${runId} {2}[\\d.]+ m?s\n`));
 
     const follow = await sk(['workflow', 'history', workflowId, '--follow', '--json']);
     expect(follow.code).toBe(1);
