@@ -56,7 +56,16 @@ const templatesRoot = fileURLToPath(new URL('../templates/', import.meta.url));
 
 /** This package's version: the `@skein/*` versions written into the new package.json. */
 export function skeinVersion(): string {
-  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return ownPackageJson().version;
+}
+
+/** The Node.js versions Skein runs on (this package's `engines.node`, e.g. `>=24.15.0`): a new project's `engines.node`. */
+export function nodeEngine(): string {
+  return ownPackageJson().engines.node;
+}
+
+function ownPackageJson(): { version: string; engines: { node: string } } {
+  return JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string; engines: { node: string } };
 }
 
 /**
@@ -124,9 +133,13 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
     throw new ScaffoldError(`${dir} is not empty: ${what}; choose an empty folder or pass --force`);
   }
   const version = skeinVersion();
+  const engine = nodeEngine();
   const packageManager = options.packageManager ?? detectPackageManager();
   for (const file of files) {
-    const text = (await readFile(file.from, 'utf8')).replaceAll('__NAME__', name).replaceAll('__SKEIN_VERSION__', version);
+    const text = (await readFile(file.from, 'utf8'))
+      .replaceAll('__NAME__', name)
+      .replaceAll('__SKEIN_VERSION__', version)
+      .replaceAll('__NODE_ENGINE__', engine);
     const target = path.join(dir, file.to);
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, text);

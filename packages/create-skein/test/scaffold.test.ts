@@ -9,7 +9,7 @@ let tmp: string;
 beforeEach(async () => void (tmp = await mkdtemp(path.join(tmpdir(), 'create-skein-'))));
 afterEach(async () => rm(tmp, { recursive: true, force: true }));
 
-const own = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const own = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string; engines: { node: string } };
 
 describe('scaffold', () => {
   it('writes a project named after its folder, with dotfiles restored and the Skein version filled in', async () => {
@@ -32,6 +32,8 @@ describe('scaffold', () => {
     const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
     expect(pkg.name).toBe('my-flows');
     expect(pkg.dependencies['@skein/core']).toBe(`^${own.version}`);
+    // npm warns at install on a Node.js Skein does not run on.
+    expect(pkg.engines).toEqual({ node: own.engines.node });
     expect(Object.keys(pkg.scripts)).toEqual(expect.arrayContaining(['dev', 'build', 'test', 'validate']));
     expect(readFileSync(path.join(dir, 'README.md'), 'utf8')).toMatch(/^# my-flows/);
     expect(skeinVersion()).toBe(own.version);
