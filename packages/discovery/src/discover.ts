@@ -144,7 +144,11 @@ export async function discover(projectRoot: string, options: DiscoverOptions = {
   } else {
     session.ownRoots = [root, ...exposed.map((p) => p.root)];
     const rootFacts = packageFactsOf(session, root, null, rootRead);
-    sources = [discoverLocal(run, rootFacts, new Set(exposed.map((p) => p.root))), ...exposed.map((pkg) => discoverPackage(run, pkg, factsOf(pkg)))];
+    const exposedFacts = exposed.map(factsOf);
+    // The project's workflows may import the packages' workflows (children) and read them first: every package's
+    // nested activity folders are noted before the project's modules are read.
+    for (const facts of exposedFacts) noteWorkflowFolders(run, facts.files);
+    sources = [discoverLocal(run, rootFacts, new Set(exposed.map((p) => p.root))), ...exposed.map((pkg, i) => discoverPackage(run, pkg, exposedFacts[i]!))];
   }
   const workflows = sources.flatMap((s) => s.workflows);
   checkWorkflowNames(workflows, diagnostics);
@@ -242,8 +246,13 @@ function conventionFiles(run: Run, files: readonly string[]): { workflowFiles: s
     if (role === 'workflow') workflowFiles.push(file);
     else if (role === 'shared-steps' || role === 'shared-evaluators') sharedFolders.add(sharedFolderOf(file)!);
   }
-  for (const file of workflowFiles) noteNestedActivityFolders(run.fs, dirname(file));
+  noteWorkflowFolders(run, workflowFiles);
   return { workflowFiles, sharedFolders: [...sharedFolders] };
+}
+
+/** Notes the nested activity folders of the workflows among `files` (`noteNestedActivityFolders`). */
+function noteWorkflowFolders(run: Run, files: readonly string[]): void {
+  for (const file of files) if (classifyFile(file) === 'workflow') noteNestedActivityFolders(run.fs, dirname(file));
 }
 
 /** A convention file (a shared activity file nested in folders of its shared folder included). */
