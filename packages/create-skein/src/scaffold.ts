@@ -59,11 +59,10 @@ export function skeinVersion(): string {
   return ownPackageJson().version;
 }
 
-/** The Node.js versions Skein runs on (this package's `engines.node`, e.g. `>=24.15.0`): a new project's `engines.node`. */
-export function nodeEngine(): string {
-  return ownPackageJson().engines.node;
-}
-
+/**
+ * This package's package.json: its `version` (the `@skein/*` versions of a new project) and `engines.node` (the
+ * Node.js versions Skein runs on, e.g. `>=24.15.0`: a new project's `engines.node`).
+ */
 function ownPackageJson(): { version: string; engines: { node: string } } {
   return JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string; engines: { node: string } };
 }
@@ -132,14 +131,13 @@ export async function scaffold(options: ScaffoldOptions): Promise<ScaffoldResult
         : `it holds ${existing.slice(0, 5).join(', ')}${existing.length > 5 ? `, … (${existing.length} entries)` : ''}`;
     throw new ScaffoldError(`${dir} is not empty: ${what}; choose an empty folder or pass --force`);
   }
-  const version = skeinVersion();
-  const engine = nodeEngine();
+  const { version, engines } = ownPackageJson();
   const packageManager = options.packageManager ?? detectPackageManager();
   for (const file of files) {
     const text = (await readFile(file.from, 'utf8'))
       .replaceAll('__NAME__', name)
       .replaceAll('__SKEIN_VERSION__', version)
-      .replaceAll('__NODE_ENGINE__', engine);
+      .replaceAll('__NODE_ENGINE__', engines.node);
     const target = path.join(dir, file.to);
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, text);

@@ -140,13 +140,16 @@ export async function discover(projectRoot: string, options: DiscoverOptions = {
     const pkg = rootPackage ?? toInstalledPackage(root, {}, '');
     session.ownRoots = [root];
     if (manifest.ok) reportNotExposed(run, pkg);
-    sources = [discoverPackage(run, pkg, packageFactsOf(session, root, true, rootRead))];
+    const facts = packageFactsOf(session, root, true, rootRead);
+    noteWorkflowFolders(run, facts.files);
+    sources = [discoverPackage(run, pkg, facts)];
   } else {
     session.ownRoots = [root, ...exposed.map((p) => p.root)];
     const rootFacts = packageFactsOf(session, root, null, rootRead);
     const exposedFacts = exposed.map(factsOf);
-    // The project's workflows may import the packages' workflows (children) and read them first: every package's
-    // nested activity folders are noted before the project's modules are read.
+    // Each source's nested activity folders are noted before any module is read (the project's own in
+    // `discoverLocal`, after its walk): the project's workflows may import the packages' workflows (children) and read
+    // them first.
     for (const facts of exposedFacts) noteWorkflowFolders(run, facts.files);
     sources = [discoverLocal(run, rootFacts, new Set(exposed.map((p) => p.root))), ...exposed.map((pkg, i) => discoverPackage(run, pkg, exposedFacts[i]!))];
   }
@@ -235,10 +238,8 @@ function entryOf(run: Run, file: string, definition: Definition, exportName: str
 /**
  * The workflow files among `files` (convention files, sorted as given), and the shared activity folders: each
  * `shared/steps/` or `shared/evaluators/` folder holding a shared activity file, directly or in folders nested in it.
- * The workflows' own activity folders that hold folders are noted here (`noteNestedActivityFolders`), before any of
- * the source's modules is read: the files below them are steps and evaluators files for every reader after this.
  */
-function conventionFiles(run: Run, files: readonly string[]): { workflowFiles: string[]; sharedFolders: string[] } {
+function conventionFiles(files: readonly string[]): { workflowFiles: string[]; sharedFolders: string[] } {
   const workflowFiles: string[] = [];
   const sharedFolders = new Set<string>();
   for (const file of files) {
@@ -246,11 +247,13 @@ function conventionFiles(run: Run, files: readonly string[]): { workflowFiles: s
     if (role === 'workflow') workflowFiles.push(file);
     else if (role === 'shared-steps' || role === 'shared-evaluators') sharedFolders.add(sharedFolderOf(file)!);
   }
-  noteWorkflowFolders(run, workflowFiles);
   return { workflowFiles, sharedFolders: [...sharedFolders] };
 }
 
-/** Notes the nested activity folders of the workflows among `files` (`noteNestedActivityFolders`). */
+/**
+ * Notes the nested activity folders of the workflows among `files` (`noteNestedActivityFolders`): called once per
+ * source, before any of its modules is read, so the files below them are steps and evaluators files for every reader.
+ */
 function noteWorkflowFolders(run: Run, files: readonly string[]): void {
   for (const file of files) if (classifyFile(file) === 'workflow') noteNestedActivityFolders(run.fs, dirname(file));
 }
@@ -283,7 +286,8 @@ function discoverLocal(run: Run, facts: PackageFacts, packageRoots: ReadonlySet<
     const layout = layoutOf(run.fs, root);
     files = walkConventionFiles(run, root, (real) => packageRoots.has(real) || layout.skipped.has(real));
   }
-  const { workflowFiles, sharedFolders } = conventionFiles(run, files);
+  noteWorkflowFolders(run, files);
+  const { workflowFiles, sharedFolders } = conventionFiles(files);
   const perFile = workflowFiles.map((file) => {
     const first = firstDefinitionOf(run, file);
     return first ? entryOf(run, file, first.definition, first.exportName, first.exportName, null) : undefined;
@@ -300,7 +304,7 @@ function discoverLocal(run: Run, facts: PackageFacts, packageRoots: ReadonlySet<
 function discoverPackage(run: Run, pkg: InstalledPackage, facts: PackageFacts): SourceResult {
   const ref: PackageRef = { name: pkg.name, version: pkg.version, root: pkg.root };
   const entry = facts.entry ?? { ok: false as const, reason: 'not judged as a published package' };
-  const { workflowFiles, sharedFolders } = conventionFiles(run, facts.files);
+  const { workflowFiles, sharedFolders } = conventionFiles(facts.files);
   const shared = { package: ref, activities: sharedActivities(run.fs, run.store, sharedFolders, run.diagnostics) };
   if (!entry.ok) {
     const key = pkg.json.exports !== undefined ? 'exports' : 'main';

@@ -275,27 +275,30 @@ export class CatalogCache {
    * @throws ApiError `InternalError` when the engine fails.
    */
   async traceDirs(catalog: string, runBuildId?: string | null): Promise<string[]> {
-    const [current, own] = await Promise.all([this.#currentTraceDirs(catalog), runBuildId ? this.#leaseTraceDirs(catalog, runBuildId) : []]);
-    return [...new Set([...current, ...own])];
+    const current = await this.#currentTraceDirs(catalog);
+    // A run of the current build (the usual case) needs no second read of the same lease.
+    const own = runBuildId && runBuildId !== current.buildId ? await this.#leaseTraceDirs(catalog, runBuildId) : [];
+    return [...new Set([...current.dirs, ...own])];
   }
 
-  /** The trace folders of the catalog's current build ({@link traceDirs}). */
-  async #currentTraceDirs(catalog: string): Promise<string[]> {
+  /** The trace folders of the catalog's current build ({@link traceDirs}), and that build (when its lease was read). */
+  async #currentTraceDirs(catalog: string): Promise<{ dirs: string[]; buildId?: string }> {
     let served: CatalogDocument;
     try {
       served = await this.get(catalog);
     } catch (err) {
-      if (err instanceof ApiError && err.type === 'CatalogNotAvailableError') return [];
+      if (err instanceof ApiError && err.type === 'CatalogNotAvailableError') return { dirs: [] };
       throw err;
     }
     const loaded = await this.#document(catalog, false);
     const buildId = loaded?.doc.deployment?.buildId;
-    if (!loaded || (served.deployment ? buildId !== served.deployment.buildId : buildId !== undefined)) return [];
+    if (!loaded || (served.deployment ? buildId !== served.deployment.buildId : buildId !== undefined)) return { dirs: [] };
     const listed = (loaded.doc as { traceDirs?: unknown }).traceDirs;
     const published = Array.isArray(listed) ? listed.filter((d): d is string => typeof d === 'string') : [];
+    if (!served.deployment) return { dirs: published };
     // The document names its publisher's folder only; the build's lease lists every live worker's.
-    const leased = served.deployment ? await this.#leaseTraceDirs(catalog, served.deployment.buildId) : [];
-    return [...new Set([...published, ...leased])];
+    const leased = await this.#leaseTraceDirs(catalog, served.deployment.buildId);
+    return { dirs: [...new Set([...published, ...leased])], buildId: served.deployment.buildId };
   }
 
   /**
