@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setPriority } from 'node:os';
 import lockfile from 'proper-lockfile';
-import { runWebpack, type WebpackRun } from './webpack.js';
+import { BUNDLING_NODE_FLAGS, runWebpack, type WebpackRun } from './webpack.js';
 
 /**
  * The priming lock (`proper-lockfile`): its holder refreshes the lock's time every `stale / 2` ms, so a lock not
@@ -58,7 +58,10 @@ export async function primeWebpackCache(run: WebpackRun & { persistent: { dir: s
   }
   // The child takes the lock itself (a lock is refreshed by the process that holds it); a second child that finds
   // it taken exits at once.
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./prime-main.js', import.meta.url)), runFile], { detached: true, stdio: 'ignore' });
+  const child = spawn(process.execPath, [...BUNDLING_NODE_FLAGS, fileURLToPath(new URL('./prime-main.js', import.meta.url)), runFile], {
+    detached: true,
+    stdio: 'ignore',
+  });
   child.unref();
   try {
     if (child.pid) setPriority(child.pid, 19);

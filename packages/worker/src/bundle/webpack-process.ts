@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { enableTypeScriptSources } from '../host/typescript/resolve-hook.js';
 import { deferStubs } from './stub-spec.js';
-import { runWebpack, type WebpackResult, type WebpackRun } from './webpack.js';
+import { BUNDLING_NODE_FLAGS, runWebpack, type WebpackResult, type WebpackRun } from './webpack.js';
 
 /** What the bundling process sends back: the bundle and the files it read, or the error that stopped it. */
 export type WebpackProcessResult = Pick<WebpackResult, 'code' | 'inputs' | 'modules'> | { error: { message: string; stack?: string } };
@@ -44,14 +44,14 @@ export interface WebpackProcess {
 /**
  * Forks the bundling process at once (`webpack-process-main.ts`); it idles, webpack loaded, until `run`. The child gets
  * this process's environment and none of its Node flags (a worker's heap limits are sized for serving, not for
- * webpack). webpack's persistent cache (`run.persistent`) is read but not written there (the result has no `close`):
- * writing it is left to the detached priming process (`primeWebpackCache`). Under a TypeScript runner (sources,
- * tests) the run happens in this process, as `runWebpack` does, `close` included.
+ * webpack): `BUNDLING_NODE_FLAGS` instead. webpack's persistent cache (`run.persistent`) is read but not written
+ * there (the result has no `close`): writing it is left to the detached priming process (`primeWebpackCache`). Under a
+ * TypeScript runner (sources, tests) the run happens in this process, as `runWebpack` does, `close` included.
  */
 export function startWebpackProcess(): WebpackProcess {
   if (import.meta.url.endsWith('.ts')) return inProcess();
   const child = fork(fileURLToPath(new URL('./webpack-process-main.js', import.meta.url)), [], {
-    execArgv: [],
+    execArgv: [...BUNDLING_NODE_FLAGS],
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
