@@ -10,7 +10,8 @@
  *   - `approval` started and terminated (a run that ends badly);
  *   - `summarize` with an input its schema refuses inside the workflow (a failed run).
  * Figures: the resident memory (VmRSS) of the API and of each worker after round 1,000 and after the last round,
- * each taken once the round's runs finished and the processes were idle for 2 s (the median of 5 samples); target:
+ * each taken once the round's runs finished and the processes were idle for 10 s (the median of 5 samples, 500 ms
+ * apart, of every process at the same moments); target:
  * the last within 15% of the first. The API (started by `spawnApi`, with `--expose-gc`) is also sampled right
  * after a full garbage collection, with its V8 heap in use: what it holds rather than what V8 has not given back. Also runs/s and the outcome counts (every run must end as its kind expects).
  *
@@ -156,15 +157,21 @@ async function rounds(api, catalogs, from, to, outcomes, onRun) {
   );
 }
 
-/** Median of 5 RSS samples, 200 ms apart, after 2 s of idleness. */
-async function settledRss(pid) {
-  await sleep(2000);
-  const xs = [];
+/**
+ * The resident set of each process at rest (bytes by name): the median of 5 samples, 500 ms apart, after 10 s of
+ * idleness, every process sampled at the same moments. Idle for 8 s or more, V8's memory reducer runs a collection
+ * that gives memory back: a process sampled on one side of it at the checkpoint and on the other at the end would
+ * show a growth (or a shrink) that is only when the sample fell, so every process and both checkpoints are sampled
+ * after it.
+ */
+async function settledRss(processes) {
+  await sleep(10_000);
+  const xs = Object.fromEntries(Object.keys(processes).map((name) => [name, []]));
   for (let k = 0; k < 5; k++) {
-    xs.push(rssOf(pid));
-    await sleep(200);
+    for (const [name, pid] of Object.entries(processes)) xs[name].push(rssOf(pid));
+    await sleep(500);
   }
-  return median(xs);
+  return Object.fromEntries(Object.entries(xs).map(([name, samples]) => [name, median(samples)]));
 }
 
 try {
@@ -195,8 +202,8 @@ try {
     );
   };
   await rounds(api.url, catalogs, 0, CHECKPOINT, outcomes, progress);
-  const first = {};
-  for (const [name, pid] of Object.entries(processes)) first[name] = await settledRss(pid);
+  const atCheckpoint = performance.now();
+  const first = await settledRss(processes);
   const firstCollected = await collected();
   console.error(
     `soak: checkpoint after run ${CHECKPOINT}: ${Object.entries(first)
@@ -205,9 +212,9 @@ try {
   );
   const t1 = performance.now();
   await rounds(api.url, catalogs, CHECKPOINT, RUNS, outcomes, progress);
-  const seconds = (performance.now() - t1 + (t1 - t0)) / 1000;
-  const last = {};
-  for (const [name, pid] of Object.entries(processes)) last[name] = await settledRss(pid);
+  // Runs/s counts the rounds only, not the checkpoint's rest.
+  const seconds = (performance.now() - t1 + (atCheckpoint - t0)) / 1000;
+  const last = await settledRss(processes);
   const lastCollected = await collected();
 
   console.log(
