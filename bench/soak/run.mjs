@@ -10,8 +10,9 @@
  *   - `approval` started and terminated (a run that ends badly);
  *   - `summarize` with an input its schema refuses inside the workflow (a failed run).
  * Figures: the resident memory (VmRSS) of the API and of each worker after round 1,000 and after the last round,
- * each taken once the round's runs finished and the processes were idle for 10 s (the median of 5 samples, 500 ms
- * apart, of every process at the same moments); target:
+ * read two ways: while serving (the median of samples taken every 500 ms during the last tenth of the rounds before
+ * it, every process at the same moments: the same load at both points) and at rest (once the round's runs finished
+ * and the processes were idle for 10 s: the median of 5 samples, 500 ms apart); target, for the figure while serving:
  * the last within 15% of the first. The API (started by `spawnApi`, with `--expose-gc`) is also sampled right
  * after a full garbage collection, with its V8 heap in use: what it holds rather than what V8 has not given back. Also runs/s and the outcome counts (every run must end as its kind expects).
  *
@@ -201,7 +202,16 @@ try {
       `soak: ${done} runs, ${(done / ((performance.now() - t0) / 1000)).toFixed(1)} runs/s, load ${loadavg()[0].toFixed(1)}; RSS now: ${rss.join(', ')}`,
     );
   };
+  /** RSS samples while serving: `{ done, rss: { [name]: bytes } }` every 500 ms. */
+  const serving = [];
+  const sampler = setInterval(() => serving.push({ done, rss: Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, rssOf(pid)])) }), 500);
+  /** Each process's median RSS while serving the last tenth of the rounds before round `round` (bytes by name). */
+  const servingRss = (round) => {
+    const window = serving.filter((s) => s.done > round * catalogs.length * 0.9 && s.done <= round * catalogs.length);
+    return Object.fromEntries(Object.keys(processes).map((name) => [name, median(window.map((s) => s.rss[name]))]));
+  };
   await rounds(api.url, catalogs, 0, CHECKPOINT, outcomes, progress);
+  const firstServing = servingRss(CHECKPOINT);
   const atCheckpoint = performance.now();
   const first = await settledRss(processes);
   const firstCollected = await collected();
@@ -212,6 +222,8 @@ try {
   );
   const t1 = performance.now();
   await rounds(api.url, catalogs, CHECKPOINT, RUNS, outcomes, progress);
+  clearInterval(sampler);
+  const lastServing = servingRss(RUNS);
   // Runs/s counts the rounds only, not the checkpoint's rest.
   const seconds = (performance.now() - t1 + (atCheckpoint - t0)) / 1000;
   const last = await settledRss(processes);
@@ -224,10 +236,11 @@ try {
         .join(' ')}`,
   );
   for (const name of Object.keys(processes)) {
-    const growth = last[name] / first[name] - 1;
+    const growth = lastServing[name] / firstServing[name] - 1;
     console.log(
-      `  ${name.padEnd(20)} RSS after run ${CHECKPOINT}: ${Math.round(first[name] / 1e6)} MB, after run ${RUNS}: ${Math.round(last[name] / 1e6)} MB, ` +
-        `growth ${(growth * 100).toFixed(1)}% (target ≤ 15%)${growth > 0.15 ? '  OVER' : ''}`,
+      `  ${name.padEnd(20)} RSS while serving, runs ${CHECKPOINT * 0.9}-${CHECKPOINT}: ${mb(firstServing[name])} MB, runs ${RUNS * 0.9}-${RUNS}: ` +
+        `${mb(lastServing[name])} MB, growth ${(growth * 100).toFixed(1)}% (target ≤ 15%)${growth > 0.15 ? '  OVER' : ''}; ` +
+        `at rest after run ${CHECKPOINT} ${mb(first[name])} MB, after run ${RUNS} ${mb(last[name])} MB (${((last[name] / first[name] - 1) * 100).toFixed(1)}%)`,
     );
   }
   const pct = (a, b) => `${((b / a - 1) * 100).toFixed(1)}%`;

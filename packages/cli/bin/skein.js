@@ -17,4 +17,7 @@ if (!existsSync(entry)) {
   process.stderr.write('skein: the CLI is not built yet (packages/cli/dist is missing); run "npm run build" first\n');
   process.exit(1);
 }
+// A long-running worker on Linux starts again at once with glibc's malloc arenas bounded (src/malloc-arenas.ts).
+const { reexecWorkerWithMallocArenas } = await import(new URL('../dist/malloc-arenas.js', import.meta.url).href);
+reexecWorkerWithMallocArenas();
 await import(entry.href);

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { WorkerMessage } from './protocol.js';
+import { withWorkerMallocArenas } from '../malloc-arenas.js';
 
 /** A worker running the project in a child process (`skein worker`), so a reload loads fresh modules. */
 export interface WorkerProcess {
@@ -28,7 +29,8 @@ const binPath = fileURLToPath(new URL('../bin.js', import.meta.url));
  */
 export function spawnWorker(projectDir: string, env: Record<string, string>): WorkerProcess {
   const child = fork(binPath, ['worker', projectDir], {
-    env: { ...process.env, ...env },
+    // The worker's malloc arenas bounded here: with an IPC channel it cannot start itself again with them.
+    env: withWorkerMallocArenas({ ...process.env, ...env }),
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     // Its own process group: a terminal's Ctrl-C reaches only `skein dev`, which stops the worker once,
     // gracefully. If `skein dev` dies, the closed IPC channel stops the worker.
