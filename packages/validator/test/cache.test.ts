@@ -265,11 +265,20 @@ describe('the cache file', () => {
     const dir = project();
     const file = path.join(tmp, `new-${path.basename(dir)}.json`);
     const run = () => validateWithCache(dir, { cache: { file } });
-    await run();
+    const unresolved = (report: ValidationReport) =>
+      report.diagnostics.filter((d) => d.ruleId === 'fs/unresolved-import').map((d) => `${path.relative(dir, d.file)}:${d.line}:${d.column}`);
+    expect(unresolved(await run())).toEqual([]);
     fs.rmSync(path.join(dir, 'src/lib/shout.js'));
-    expect(JSON.stringify(await run())).toBe(JSON.stringify(await validate(dir)));
+    const removed = await run();
+    expect(unresolved(removed)).toEqual(['src/flows/greet/workflow.js:3:23']);
+    expect(JSON.stringify(removed)).toBe(JSON.stringify(await validate(dir)));
     fs.writeFileSync(path.join(dir, 'src/lib/shout.ts'), 'export function shout(text: string) {\n  return text;\n}\n');
     expect(JSON.stringify(await run())).toBe(JSON.stringify(await validate(dir)));
+    fs.rmSync(path.join(dir, 'src/lib/shout.ts'));
+    fs.writeFileSync(path.join(dir, 'src/lib/shout.js'), 'export const shout = (text) => text;\n');
+    const added = await run();
+    expect(unresolved(added)).toEqual([]);
+    expect(JSON.stringify(added)).toBe(JSON.stringify(await validate(dir)));
   });
 
   it('a corrupted or foreign cache file: one warning, ignored, rewritten', async () => {

@@ -1,7 +1,7 @@
 /**
  * The rule registry: every rule the validator runs (the file rules listed in file-rules.ts), and the metadata of
  * the findings its engine reports directly (syntax errors, oversize files, unreadable files, paths leaving the
- * package).
+ * package, relative imports naming no file).
  */
 import { CORE_RULE_METAS } from '@skein/discovery';
 import type { ProjectRule, RuleMeta } from '../types.js';
@@ -9,6 +9,7 @@ import { fileRules } from './file-rules.js';
 import { rule as sharedFolderName } from './definitions/shared-folder-name.js';
 import { rule as misplacedFactoryCall } from './conventions/misplaced-factory-call.js';
 import { meta as outsidePackage } from './fs/outside-package.js';
+import { meta as unresolvedImport } from './fs/unresolved-import.js';
 import { rule as corePeerDependency } from './packaging/core-peer-dependency.js';
 import { rule as javascriptSources } from './packaging/javascript-sources.js';
 import { rule as seedSettingsKey } from './packaging/seed-settings-key.js';
@@ -36,8 +37,8 @@ export const projectRules: readonly ProjectRule[] = [
   unprovableChange,
 ];
 
-/** Findings the engine reports itself (paths leaving the package). */
-export const engineRuleMetas: readonly RuleMeta[] = [outsidePackage];
+/** Findings the engine reports itself (paths leaving the package, relative imports naming no file). */
+export const engineRuleMetas: readonly RuleMeta[] = [outsidePackage, unresolvedImport];
 
 /**
  * Metadata of every rule id of the analysis, the core's (`CORE_RULE_METAS` of @skein/discovery) and the validator's,
