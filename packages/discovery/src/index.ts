@@ -58,7 +58,7 @@ export {
 export { jsonErrorPosition, jsonKeyPosition, keyPosition, positionAt } from './json-position.js';
 export { readManifest, readPackageJson, exposeState, checkPackageFlag, intendsWorkflowPackage, type ManifestRead, type PackageJsonRead } from './packages.js';
 export { walkFiles, type WalkOptions } from './walk.js';
-export { resolveModuleFile, resolveRelativeImport, resolveSpecifier } from './module-path.js';
+export { isRelative, resolveModuleFile, resolveRelativeImport, resolveSpecifier } from './module-path.js';
 export { layoutOf, type Layout } from './layout.js';
 export { compilerDirs, type CompilerDirs } from './tsconfig.js';
 export { kindOf, type DefinitionKind } from './definitions.js';

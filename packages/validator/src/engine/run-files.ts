@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { ModuleGraph, type ImportEdge } from '../graph/module-graph.js';
 import type { Resolver } from '../graph/resolve.js';
 import { meta as outsidePackage } from '../rules/fs/outside-package.js';
-import { meta as unresolvedImport } from '../rules/fs/unresolved-import.js';
+import { meta as unresolvedImport, unresolvedImportReport } from '../rules/fs/unresolved-import.js';
 import { isActivityRole } from '../rules/util/ast.js';
 import type { CodeRole, FileRole, PackageInfo } from '../types.js';
 import { isOwnSource, toDiagnostic, type FileLinter } from './file-linter.js';
@@ -77,12 +77,9 @@ export function runFiles(input: RunFilesInput): RunFilesResult {
       if (site.specifier === null) continue;
       const edge: ImportEdge = { specifier: site.specifier, line: site.line, column: site.column, resolved: resolver.resolve(job.file, site.specifier) };
       edges.push(edge);
-      // A static import or re-export of a relative path that names nothing fails to link: `fs/unresolved-import`.
-      if (own && edge.resolved.kind === 'unresolved' && (site.kind === 'import' || site.kind === 'export') && isRelative(site.specifier)) {
-        const target = path.relative(packageRootFor(resolver, job.file), path.resolve(path.dirname(job.file), site.specifier));
-        diagnostics.add(
-          toDiagnostic(unresolvedImport, job.file, { messageId: 'missing', data: { specifier: JSON.stringify(site.specifier), target }, loc: edge }),
-        );
+      if (own) {
+        const unresolved = unresolvedImportReport(linter.session.fs, job.file, site, edge.resolved, packageRootFor(resolver, job.file));
+        if (unresolved) diagnostics.add(toDiagnostic(unresolvedImport, job.file, unresolved));
       }
     }
     graph.set({ file: job.file, role: job.role, own, edges });
@@ -110,11 +107,6 @@ export function runFiles(input: RunFilesInput): RunFilesResult {
     }
   }
   return { graph, filesChecked: linter.linted.size };
-}
-
-/** True for a specifier naming a path relative to the importing file (`./x.js`, `../lib/x.js`). */
-function isRelative(specifier: string): boolean {
-  return specifier.startsWith('./') || specifier.startsWith('../');
 }
 
 /** The directory a file's package is rooted at (for rule contexts). */
