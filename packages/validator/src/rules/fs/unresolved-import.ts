@@ -43,6 +43,7 @@ type MessageId = keyof typeof meta.messages;
 const IMPORTED_AS: Record<string, string> = { '.ts': '.js', '.mts': '.mjs', '.cts': '.cjs', '.tsx': '.jsx' };
 
 const importedExtension = (file: string) => IMPORTED_AS[path.extname(file)] ?? path.extname(file);
+const stem = (name: string) => name.slice(0, name.length - path.extname(name).length);
 
 /**
  * What `fs/unresolved-import` reports about one import site of an own file, or undefined when there is nothing to
@@ -66,9 +67,13 @@ export function unresolvedImportReport(
   const shown = (p: string) => path.relative(packageRoot, p);
   const quoted = JSON.stringify(specifier);
   if (resolved.kind === 'unresolved') return { messageId: 'missing', data: { specifier: quoted, target: shown(target) }, loc };
+  // The file as written, or the TypeScript file a `.js` specifier names: Node loads it. Judged by name (the resolver
+  // answers with the real path): asking the file system here cost 0.15 CPU-s on a 1,000-workflow project.
+  const found = path.basename(resolved.path);
+  const written = path.basename(target);
+  if (found === written || (path.extname(written) !== '' && stem(found) === stem(written))) return undefined;
+  // Found by adding an extension, or as a folder's index (asked only now, for the few imports written so).
   const isFile = (p: string) => statOrUndefined(fsys, p)?.kind === 'file';
-  // Found by adding an extension, or as a folder's index; anything else (the file as written, or the TypeScript file
-  // a `.js` specifier names) Node loads.
   const ext = path.extname(resolved.path);
   if (isFile(target + ext)) {
     return {
