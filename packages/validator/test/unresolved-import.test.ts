@@ -63,6 +63,18 @@ describe('fs/unresolved-import', () => {
     expect(hints).toEqual([expect.stringContaining('"./lib/c.js"'), expect.stringContaining('"./limits/index.js"')]);
   });
 
+  it('reads a specifier as Node does, as a URL: a query is not part of the path, `%20` is a space', async () => {
+    const root = project('url-specifiers', {
+      'hello/workflow.js': workflow(
+        "import { a } from './lib/a.js?v=2';\nimport { b } from './lib/my%20b.js';\nimport { c } from './lib/c.js?v=2';",
+        'a + b + c',
+      ),
+      'hello/lib/a.js': 'export const a = 1;\n',
+      'hello/lib/my b.js': 'export const b = 2;\n',
+    });
+    expect(await findings(root)).toEqual(['hello/workflow.js:4:19 missing']);
+  });
+
   it('leaves out type-only imports, `import()` and `require()` of missing files, and imports inside a dependency', async () => {
     const root = project('not-checked', {
       'hello/workflow.ts': workflow(
