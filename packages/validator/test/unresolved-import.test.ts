@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../src/index.js';
+import { writeTree } from './helpers.js';
 
 let tmp: string;
 beforeAll(() => {
@@ -18,13 +19,7 @@ afterAll(() => {
 });
 
 function project(name: string, files: Record<string, string>): string {
-  const root = path.join(tmp, name);
-  const all: Record<string, string> = { 'package.json': JSON.stringify({ name, version: '1.0.0', type: 'module', private: true }), ...files };
-  for (const [rel, text] of Object.entries(all)) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  }
-  return root;
+  return writeTree(path.join(tmp, name), { 'package.json': JSON.stringify({ name, version: '1.0.0', type: 'module', private: true }), ...files });
 }
 
 /** `file:line:column messageId` of each fs/unresolved-import finding. */
