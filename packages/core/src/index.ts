@@ -4,13 +4,18 @@
  * In a workflow bundle the `skein-workflow-bundle` condition selects `./workflow/index.js` instead.
  * Never imports `@temporalio/worker`.
  */
+import type { z } from 'zod';
 import {
   SKEIN,
   normalizeActivityConfig,
   normalizeWorkflowConfig,
   type ActivityConfig,
+  type ActivityDefineConfig,
+  type CallInput,
+  type CallResult,
   type EvaluationResult,
   type WorkflowConfig,
+  type WorkflowDefineConfig,
 } from './shared/definition.js';
 import { runActivity } from './activity/run.js';
 import type { ChildWorkflowCallOptions, DefineEvaluator, SkeinActivity, SkeinWorkflow } from './shared/callables.js';
@@ -92,10 +97,12 @@ export async function continueAsNew(_input?: unknown): Promise<never> {
  * runs the child to completion and answers its output).
  * @throws DefinitionError on a malformed config (bad name, non-function `fn`, an unknown key, at the top or in `options`).
  */
-export function workflow<I = unknown, O = unknown, In = I>(config: WorkflowConfig<I, O, In>): SkeinWorkflow<In, O> {
-  const def = normalizeWorkflowConfig(config as unknown as WorkflowConfig<I, O>);
-  const call = (input?: In, options?: ChildWorkflowCallOptions) => runLocally(def as never, input, options?.context);
-  return Object.assign(call, { [SKEIN]: def }) as unknown as SkeinWorkflow<In, O>;
+export function workflow<I = unknown, Returned = unknown, In = I, S extends z.ZodType | undefined = undefined, IS extends z.ZodType | undefined = undefined>(
+  config: WorkflowDefineConfig<I, Returned, In, S, IS>,
+): SkeinWorkflow<CallInput<IS, In>, CallResult<S, Returned>> {
+  const def = normalizeWorkflowConfig(config as unknown as WorkflowConfig<unknown, unknown>);
+  const call = (input?: unknown, options?: ChildWorkflowCallOptions) => runLocally(def, input, options?.context);
+  return Object.assign(call, { [SKEIN]: def }) as never;
 }
 
 /**
@@ -103,9 +110,11 @@ export function workflow<I = unknown, O = unknown, In = I>(config: WorkflowConfi
  * Calling the returned function in Node runs it with schema checks (useful in unit tests).
  * @throws DefinitionError on a malformed config (bad name, non-function `fn`, an unknown key).
  */
-export function step<I = unknown, O = unknown, In = I>(config: ActivityConfig<I, O, In>): SkeinActivity<In, O> {
-  const def = normalizeActivityConfig('step', config as unknown as ActivityConfig<I, O>);
-  return Object.assign((input: In) => runActivity(def as never, input) as Promise<O>, { [SKEIN]: def }) as unknown as SkeinActivity<In, O>;
+export function step<I = unknown, Returned = unknown, In = I, S extends z.ZodType | undefined = undefined, IS extends z.ZodType | undefined = undefined>(
+  config: ActivityDefineConfig<I, Returned, In, S, IS>,
+): SkeinActivity<CallInput<IS, In>, CallResult<S, Returned>> {
+  const def = normalizeActivityConfig('step', config as unknown as ActivityConfig<unknown, unknown>);
+  return Object.assign((input: unknown) => runActivity(def as never, input), { [SKEIN]: def }) as never;
 }
 
 /**

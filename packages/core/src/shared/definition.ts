@@ -112,6 +112,49 @@ export interface ActivityConfig<I, O, In = I> {
   options?: ActivityDefinitionOptions;
 }
 
+/**
+ * How `workflow()` and `step()` type a config from its schemas, as the system Skein re-implements types them: with an
+ * input schema `IS`, `fn` receives its output (`z.output`, defaults applied) and a call passes its input; with an
+ * output schema `S`, `fn` returns its input (`z.input`: a field with a default may be left out, and the schema strips
+ * an unknown key) and a call resolves to its output. Without a schema, `I` (what `fn`'s parameter is annotated with)
+ * and `Returned` (what `fn` returns) stand in. The schemas' own types are inferred before `fn` is looked at, so `fn`
+ * is checked against them, a parameter's default value included (`fn: async ({ depth } = { depth: 0 }) => …` with an
+ * optional input schema).
+ */
+export type FnInput<IS, I> = IS extends z.ZodType ? z.output<IS> : I;
+/** What a call of the definition passes (see `FnInput`). */
+export type CallInput<IS, In> = IS extends z.ZodType ? z.input<IS> : In;
+/** What `fn` returns (see `FnInput`). */
+export type FnResult<S, Returned> = S extends z.ZodType ? z.input<S> : Returned;
+/** What a call of the definition resolves to (see `FnInput`). */
+export type CallResult<S, Returned> = S extends z.ZodType ? z.output<S> : Returned;
+
+/** The config `workflow()` takes: `WorkflowConfig` with its schemas and `fn` typed as `FnInput` says. */
+export type WorkflowDefineConfig<I, Returned, In, S, IS> = Omit<
+  WorkflowConfig<FnInput<IS, I>, CallResult<S, Returned>, CallInput<IS, In>>,
+  'inputSchema' | 'outputSchema' | 'fn'
+> & {
+  inputSchema?: IS;
+  outputSchema?: S;
+  /** See `WorkflowConfig.fn`. */
+  fn: IS extends z.ZodType
+    ? (input: z.output<IS>, context: WorkflowContext<z.output<IS>>) => Promise<FnResult<S, Returned>> | FnResult<S, Returned>
+    : (input: I, context: WorkflowContext<I>) => Promise<FnResult<S, Returned>> | FnResult<S, Returned>;
+};
+
+/** The config `step()` takes: `ActivityConfig` with its schemas and `fn` typed as `FnInput` says. */
+export type ActivityDefineConfig<I, Returned, In, S, IS> = Omit<
+  ActivityConfig<FnInput<IS, I>, CallResult<S, Returned>, CallInput<IS, In>>,
+  'inputSchema' | 'outputSchema' | 'fn'
+> & {
+  inputSchema?: IS;
+  outputSchema?: S;
+  /** See `ActivityConfig.fn`. */
+  fn: IS extends z.ZodType
+    ? (input: z.output<IS>) => Promise<FnResult<S, Returned>> | FnResult<S, Returned>
+    : (input: I) => Promise<FnResult<S, Returned>> | FnResult<S, Returned>;
+};
+
 /** The normalized definition stored under `SKEIN` on what `workflow()` returns. */
 export interface WorkflowDefinition<I = unknown, O = unknown> extends Omit<WorkflowConfig<I, O>, 'aliases'> {
   kind: 'workflow';

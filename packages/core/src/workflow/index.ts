@@ -29,7 +29,10 @@ import {
   normalizeWorkflowConfig,
   type ActivityConfig,
   type ActivityKind,
+  type CallInput,
+  type CallResult,
   type WorkflowConfig,
+  type WorkflowDefineConfig,
   type WorkflowDefinition,
 } from '../shared/definition.js';
 import { CATALOG_STOPPED_MEMO_KEY, CATALOG_WORKER_STOPPED_SIGNAL, activityType } from '../shared/names.js';
@@ -40,6 +43,7 @@ import type { ChildWorkflowCallOptions, DefineEvaluator, SkeinActivity, SkeinWor
 import { NON_ERROR_THROWN, errorTypeName, isNonRetryableError, nonErrorThrownMessage } from '../shared/errors.js';
 import { workflowContext } from './workflow-context.js';
 
+import type { z } from 'zod';
 export { z } from 'zod';
 export type * from '../shared/seed-types.js';
 export type { ParallelJobResult } from '../shared/parallel.js';
@@ -178,9 +182,11 @@ export function emit(name: string, payload: unknown): void {
  * workflow on the same catalog; the worker registers `workflowFunction(defined)` as the workflow type.
  * @throws DefinitionError on a malformed config.
  */
-export function workflow<I = unknown, O = unknown, In = I>(config: WorkflowConfig<I, O, In>): SkeinWorkflow<In, O> {
-  const def = normalizeWorkflowConfig(config as unknown as WorkflowConfig<I, O>) as WorkflowDefinition;
-  const call = async (input?: In, options?: ChildWorkflowCallOptions): Promise<unknown> => {
+export function workflow<I = unknown, Returned = unknown, In = I, S extends z.ZodType | undefined = undefined, IS extends z.ZodType | undefined = undefined>(
+  config: WorkflowDefineConfig<I, Returned, In, S, IS>,
+): SkeinWorkflow<CallInput<IS, In>, CallResult<S, Returned>> {
+  const def: WorkflowDefinition = normalizeWorkflowConfig(config as unknown as WorkflowConfig<unknown, unknown>);
+  const call = async (input?: unknown, options?: ChildWorkflowCallOptions): Promise<unknown> => {
     const info = workflowInfo();
     const { traceDestinations } = runContext();
     const childArgs: SkeinRunArgs = {
@@ -199,7 +205,7 @@ export function workflow<I = unknown, O = unknown, In = I>(config: WorkflowConfi
     }
     return executeChild(def.name, { ...childOptions, parentClosePolicy: ParentClosePolicy.TERMINATE });
   };
-  return Object.assign(call, { [SKEIN]: def }) as unknown as SkeinWorkflow<In, O>;
+  return Object.assign(call, { [SKEIN]: def }) as never;
 }
 
 /**
