@@ -95,6 +95,8 @@ export async function continueAsNew(_input?: unknown): Promise<never> {
  * `context` (`runLocally`): continue-as-new starts the next run in-process, child calls run in-process too (their
  * call options are ignored there, but for `context`, whose fields replace the local context's: a detached call also
  * runs the child to completion and answers its output).
+ * Typed from its schemas (`WorkflowDefineConfig`): `fn` receives the input schema's output and returns the output
+ * schema's input; a call passes the input schema's input and resolves to the output schema's output.
  * @throws DefinitionError on a malformed config (bad name, non-function `fn`, an unknown key, at the top or in `options`).
  */
 export function workflow<I = unknown, Returned = unknown, In = I, S extends z.ZodType | undefined = undefined, IS extends z.ZodType | undefined = undefined>(
@@ -108,6 +110,7 @@ export function workflow<I = unknown, Returned = unknown, In = I, S extends z.Zo
 /**
  * Defines a step: an activity that may do I/O. Registered as `<workflowName>#<name>`.
  * Calling the returned function in Node runs it with schema checks (useful in unit tests).
+ * Typed from its schemas as `workflow()` is (`ActivityDefineConfig`).
  * @throws DefinitionError on a malformed config (bad name, non-function `fn`, an unknown key).
  */
 export function step<I = unknown, Returned = unknown, In = I, S extends z.ZodType | undefined = undefined, IS extends z.ZodType | undefined = undefined>(

@@ -28,6 +28,7 @@ import {
   normalizeActivityConfig,
   normalizeWorkflowConfig,
   type ActivityConfig,
+  type ActivityDefineConfig,
   type ActivityKind,
   type CallInput,
   type CallResult,
@@ -42,8 +43,8 @@ import { runContext, setRunContext, type SkeinRunArgs } from './context.js';
 import type { ChildWorkflowCallOptions, DefineEvaluator, SkeinActivity, SkeinWorkflow } from '../shared/callables.js';
 import { NON_ERROR_THROWN, errorTypeName, isNonRetryableError, nonErrorThrownMessage } from '../shared/errors.js';
 import { workflowContext } from './workflow-context.js';
-
 import type { z } from 'zod';
+
 export { z } from 'zod';
 export type * from '../shared/seed-types.js';
 export type { ParallelJobResult } from '../shared/parallel.js';
@@ -180,6 +181,7 @@ export function emit(name: string, payload: unknown): void {
 /**
  * Defines a workflow. Calling the returned function from another workflow's `fn` runs it as a Temporal child
  * workflow on the same catalog; the worker registers `workflowFunction(defined)` as the workflow type.
+ * Typed from its schemas (`WorkflowDefineConfig`), as the Node entry's `workflow()` is.
  * @throws DefinitionError on a malformed config.
  */
 export function workflow<I = unknown, Returned = unknown, In = I, S extends z.ZodType | undefined = undefined, IS extends z.ZodType | undefined = undefined>(
@@ -257,15 +259,17 @@ export function activityStub(meta: ActivityStubMeta): SkeinActivity<unknown, unk
 }
 
 function notInBundle(kind: ActivityKind) {
-  return <I, O, In = I>(config: ActivityConfig<I, O, In>): SkeinActivity<In, O> => {
-    const def = normalizeActivityConfig(kind, config as unknown as ActivityConfig<I, O>);
+  return <I = unknown, Returned = unknown, In = I, S extends z.ZodType | undefined = undefined, IS extends z.ZodType | undefined = undefined>(
+    config: ActivityDefineConfig<I, Returned, In, S, IS>,
+  ): SkeinActivity<CallInput<IS, In>, CallResult<S, Returned>> => {
+    const def = normalizeActivityConfig(kind, config as unknown as ActivityConfig<unknown, unknown>);
     const call = () => {
       throw ApplicationFailure.nonRetryable(
         `${kind} "${def.name}" is defined outside a steps or evaluators file and cannot run in workflow code`,
         'SkeinDefinitionError',
       );
     };
-    return Object.assign(call, { [SKEIN]: def }) as unknown as SkeinActivity<In, O>;
+    return Object.assign(call, { [SKEIN]: def }) as never;
   };
 }
 
