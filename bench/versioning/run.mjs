@@ -17,8 +17,9 @@
  * thread, module loading included; `bench/validate/probe.mjs` preloaded) and wall time. Target: the difference
  * ≤ 100 ms, judged on the median of the pairs' differences; their interquartile range is printed beside it. One
  * process's CPU moves by about ±80 ms from run to run on a 2-core machine, more than the difference measured, so the
- * default is 21 pairs (with 7, the median moved by ±70 ms between runs of the same code). Where it goes: the trees kept for the shapes (the store drops them after each file's traversal
- * otherwise: more memory, more GC), the walk of each workflow's fn, reading the baseline's JSON, the comparison.
+ * default is 21 pairs (with 7, the median moved by ±70 ms between runs of the same code). Where it goes: the trees
+ * kept for the shapes (the store drops them after each file's traversal otherwise: more memory, more GC), the walk of
+ * each workflow's fn, reading the baseline's JSON, the comparison.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';

@@ -78,7 +78,7 @@ export function runFiles(input: RunFilesInput): RunFilesResult {
       const edge: ImportEdge = { specifier: site.specifier, line: site.line, column: site.column, resolved: resolver.resolve(job.file, site.specifier) };
       edges.push(edge);
       if (own) {
-        const unresolved = unresolvedImportReport(linter.session.fs, job.file, site, edge.resolved, packageRootFor(resolver, job.file));
+        const unresolved = unresolvedImportReport(linter.session.fs, job.file, site, edge.resolved, () => packageRootFor(resolver, job.file));
         if (unresolved) diagnostics.add(toDiagnostic(unresolvedImport, job.file, unresolved));
       }
     }

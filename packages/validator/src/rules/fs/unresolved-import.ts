@@ -51,21 +51,21 @@ const stem = (name: string) => name.slice(0, name.length - path.extname(name).le
  * report: a site it does not check (not a static import or re-export of a relative path), or a specifier that names
  * a file as written (or its TypeScript twin). Asks `fsys` only about paths next to the specifier's target.
  * @param file the importing file (absolute); `resolved`: the resolver's answer for the site's specifier;
- *   `packageRoot`: the importing file's package root, for the paths the message names
+ *   `packageRoot`: the importing file's package root, for the paths the message names (asked only for a finding)
  */
 export function unresolvedImportReport(
   fsys: FileSystem,
   file: string,
   site: Pick<ImportSite, 'kind' | 'specifier' | 'line' | 'column'>,
   resolved: ResolvedImport,
-  packageRoot: string,
+  packageRoot: () => string,
 ): ReportDescriptor<MessageId> | undefined {
   const specifier = site.specifier;
   if (specifier === null || (site.kind !== 'import' && site.kind !== 'export') || !isRelative(specifier)) return undefined;
   if (resolved.kind !== 'unresolved' && resolved.kind !== 'file') return undefined; // leaving the package: `fs/outside-package`
   const loc = { line: site.line, column: site.column };
   const target = resolveSpecifier(path.dirname(file), specifier);
-  const shown = (p: string) => path.relative(packageRoot, p);
+  const shown = (p: string) => path.relative(packageRoot(), p);
   const quoted = JSON.stringify(specifier);
   const isFile = (p: string) => statOrUndefined(fsys, p)?.kind === 'file';
   if (resolved.kind === 'unresolved') {
