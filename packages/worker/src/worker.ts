@@ -352,6 +352,7 @@ async function bundleServedProject(
         ...(traceDir ? { traceDir } : {}),
         ...(traceRemote ? { traceRemote } : {}),
         cacheDir: bundleCacheDirOf(manifest.root, options.bundleCache, env.bundleCache),
+        webpackCache: env.webpackCache,
         ...(caches ? { digests: caches.digests } : {}),
       });
   if (bundled.storeError)

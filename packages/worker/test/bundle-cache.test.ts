@@ -118,6 +118,28 @@ describe('workflow bundle cache', () => {
     }
   }, 180_000);
 
+  it("with webpack's cache off, stores the bundle but neither reads nor writes webpack's cache", async () => {
+    const manifest = await discover(dir, { ceiling: dir });
+    const cacheDir = await mkdtemp(path.join(tmpdir(), 'skein-bundle-no-webpack-'));
+    try {
+      const warm = await bundleWorkflows(await loadProject(manifest), { cacheDir, traceDir: path.join(dir, 'traces-w1') });
+      await warm.persist?.();
+      expect(await readdir(path.join(cacheDir, 'webpack'))).not.toHaveLength(0);
+      // Another entry of the same project: with webpack's cache on it would build 2 modules (the test above).
+      const settings: BundleSettings = { cacheDir, traceDir: path.join(dir, 'traces-w2'), webpackCache: false };
+      const miss = await bundleWorkflows(await loadProject(manifest), settings);
+      expect(miss.cache).toBe('miss');
+      expect(miss.persist).toBeUndefined();
+      // Built from scratch, as the first (cold) run was: not 2 modules from webpack's cache.
+      expect(miss.modules).toEqual(warm.modules);
+      const hit = await bundleWorkflows(await loadProject(manifest), settings);
+      expect(hit.cache).toBe('hit');
+      expect(hit.code).toBe(miss.code);
+    } finally {
+      await rm(cacheDir, { recursive: true, force: true, maxRetries: 5 });
+    }
+  }, 180_000);
+
   it('bundles without writing anything when the cache is off', async () => {
     const manifest = await discover(dir, { ceiling: dir });
     const result = await bundleWorkflows(await loadProject(manifest), { cacheDir: false });
@@ -176,6 +198,11 @@ describe('a bundle begun before the import (beginBundle)', () => {
       expect(await beginBundle(manifest, settings, proc)).toBeNull();
       expect(proc.cancel).toHaveBeenCalledTimes(1);
     }
+    // With webpack's cache off that cache is never read: begun as in a fresh container.
+    const proc = watched();
+    const early = await beginBundle(manifest, { cacheDir, webpackCache: false }, proc);
+    expect(early).not.toBeNull();
+    await early!.cancel();
   });
 });
 

@@ -27,6 +27,12 @@ export interface BundleSettings {
   traceRemote?: RemoteTraceLocation;
   /** Bundle cache directory; `false` bundles from scratch every time (no files written). */
   cacheDir?: string | false;
+  /**
+   * Whether a miss rebuilds from webpack's persistent cache (`<cacheDir>/webpack`) and returns `persist` to write
+   * it (default true). `false`: every miss bundles from scratch and nothing writes webpack's cache. Without a bundle
+   * cache there is no webpack cache either.
+   */
+  webpackCache?: boolean;
   /** The start's shared file digests (`FileDigests`), so the cache check reads each unchanged file at most once. */
   digests?: FileDigests;
 }
@@ -42,13 +48,13 @@ export interface WorkflowBundleResult {
   /** Why storing failed on a miss (the bundle is still returned), for a warning. */
   storeError?: Error;
   /**
-   * On a miss: writes webpack's persistent cache, held back until called so that it does not compete with the
-   * start for CPU; resolves once written (later calls return the same promise). webpack ran in a process that has
-   * ended, so a detached low-priority process builds the cache (from the one there is, if any) and writes it
-   * (`primeWebpackCache`) and finishes on its own (`persistDetached`). Under a TypeScript runner webpack ran in
-   * this process and, when it ran with its cache, the open compiler writes it (`persistDetached` false): call it
-   * before the process exits to keep the cache. An interrupted write only costs a full rebuild on a later miss
-   * (webpack discards an unreadable cache).
+   * On a miss with webpack's cache on (`BundleSettings.webpackCache`): writes webpack's persistent cache, held
+   * back until called so that it does not compete with the start for CPU; resolves once written (later calls return
+   * the same promise). webpack ran in a process that has ended, so a detached low-priority process builds the cache
+   * (from the one there is, if any) and writes it (`primeWebpackCache`) and finishes on its own (`persistDetached`).
+   * Under a TypeScript runner webpack ran in this process and, when it ran with its cache, the open compiler writes
+   * it (`persistDetached` false): call it before the process exits to keep the cache. An interrupted write only
+   * costs a full rebuild on a later miss (webpack discards an unreadable cache).
    */
   persist?: () => Promise<void>;
   /** Whether `persist` runs in a process of its own that outlives this one (no need to wait for it). */
@@ -171,8 +177,9 @@ async function planBundle(
   };
 }
 
-/** Whether webpack's persistent cache of `cache` holds anything (a cold one costs a build time: see `bundleWorkflows`). */
-const webpackCacheWarm = (cache: BundleCache | null): boolean => cache !== null && existsSync(cache.webpackDir) && readdirSync(cache.webpackDir).length > 0;
+/** Whether webpack's persistent cache of `cache` is used and holds anything (a cold one costs a build time: see `bundleWorkflows`). */
+const webpackCacheWarm = (cache: BundleCache | null, settings: BundleSettings): boolean =>
+  cache !== null && settings.webpackCache !== false && existsSync(cache.webpackDir) && readdirSync(cache.webpackDir).length > 0;
 
 /**
  * A bundling begun before the project's modules are imported (`beginBundle`): webpack resolves and compiles the
@@ -200,7 +207,7 @@ export interface EarlyBundle {
 export async function beginBundle(manifest: Manifest, settings: BundleSettings, bundler: WebpackProcess): Promise<EarlyBundle | null> {
   const roots = [manifest.root, ...manifest.packages.map((p) => p.root)];
   const cache = bundleCacheOf(manifest.root, settings);
-  if (cache === null || webpackCacheWarm(cache)) {
+  if (cache === null || webpackCacheWarm(cache, settings)) {
     await bundler.cancel();
     return null;
   }
@@ -251,10 +258,10 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
       const code = await cache.lookup(configKey);
       if (code !== null) return { code, cache: 'hit' };
     }
-    const persistent = cache ? { dir: cache.webpackDir, version: webpackVersion } : undefined;
+    const persistent = cache && settings.webpackCache !== false ? { dir: cache.webpackDir, version: webpackVersion } : undefined;
     // webpack's cache costs a cold build time (snapshots, serialization): with none yet, build without it and
     // fill it later in the background; with one, rebuild from it.
-    const warmWebpack = persistent !== undefined && webpackCacheWarm(cache);
+    const warmWebpack = persistent !== undefined && webpackCacheWarm(cache, settings);
     if (early && !warmWebpack && sameBundle(early.run, run)) taken = early;
     // An early run this bundling does not take ends before another starts: never two webpack processes at once.
     if (early && !taken) await early.cancel();
@@ -271,12 +278,13 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
       throw new WorkerStartupError(`Bundling workflow code failed:\n${(err as Error).message}`, (err as Error).stack);
     }
     const { code, modules } = built;
-    if (!cache || !persistent) return { code, cache: 'off', modules };
-    const persist = built.close ?? (() => primeWebpackCache({ ...run, persistent }));
+    if (!cache) return { code, cache: 'off', modules };
     // An activity file's bundle form is its stubs (in the configuration key), not its content: editing a step's
     // body leaves the bundle as it is.
     const storeError = await cache.store(configKey, code, { ...built.inputs, covered: plan.stubbed });
-    const result: WorkflowBundleResult = { code, cache: 'miss', modules, persist, persistDetached: !built.close };
+    const result: WorkflowBundleResult = persistent
+      ? { code, cache: 'miss', modules, persist: built.close ?? (() => primeWebpackCache({ ...run, persistent })), persistDetached: !built.close }
+      : { code, cache: 'miss', modules };
     return storeError ? { ...result, storeError } : result;
   } finally {
     if (early && early !== taken) await early.cancel();

@@ -43,6 +43,8 @@ export interface WorkerConfig {
   trace: TraceConfig;
   /** `SKEIN_BUNDLE_CACHE` as set (a folder, or `off`); undefined = `<project>/.skein/bundles`. */
   bundleCache: string | undefined;
+  /** `SKEIN_WEBPACK_CACHE`: whether a bundle cache miss uses and writes webpack's persistent cache (default true). */
+  webpackCache: boolean;
   /** `SKEIN_STARTUP_CACHE` as set (a folder, or `off`); undefined = `<project>/.skein/startup`. */
   startupCache: string | undefined;
   /** `SKEIN_LOG_LEVEL`, default `info`. */
@@ -143,6 +145,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     traceDir: s.SKEIN_TRACE_DIR,
     trace: traceConfig(s),
     bundleCache: s.SKEIN_BUNDLE_CACHE,
+    webpackCache: s.SKEIN_WEBPACK_CACHE === 'on',
     startupCache: s.SKEIN_STARTUP_CACHE,
     logLevel: s.SKEIN_LOG_LEVEL,
     shutdownGraceMs: s.SKEIN_SHUTDOWN_GRACE_MS,

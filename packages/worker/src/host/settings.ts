@@ -64,6 +64,10 @@ export const workerSettings = {
     default: '<project>/.skein/bundles',
     description: 'folder of the workflow bundle cache (`off`: bundle on every start)',
   }),
+  SKEIN_WEBPACK_CACHE: choiceSetting(['on', 'off'], 'on', {
+    description:
+      'webpack’s persistent cache beside the bundle cache: after a miss a background process writes it, so the next miss rebuilds only what changed (`off`: a miss bundles from scratch and nothing is written in the background; for starts that bundle once, such as CI)',
+  }),
   SKEIN_STARTUP_CACHE: textSetting({
     default: '<project>/.skein/startup',
     description: 'folder of the startup cache of validation results and module facts (`off`: validate and load everything on every start)',

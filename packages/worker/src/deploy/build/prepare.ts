@@ -145,6 +145,7 @@ function bundleOutput(
       ...(traceDir ? { traceDir } : {}),
       ...(traceRemote ? { traceRemote } : {}),
       cacheDir: bundleCacheDirOf(root, options.bundleCache, config.bundleCache),
+      webpackCache: config.webpackCache,
       ...(caches ? { digests: caches.digests } : {}),
     },
   };
