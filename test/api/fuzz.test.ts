@@ -2,8 +2,9 @@
  * Schema-based fuzzing of the whole API (issue 12, "Done when"): Schemathesis, from PyPI, generates requests
  * from `/openapi.json` (valid and invalid bodies, parameters, headers) against a real stack, a bounded number of
  * cases per operation with a fixed seed, and checks that no response is a 5xx (`not_a_server_error`).
- * Schemathesis is installed once into a virtual environment under `.skein/` (kept between runs; the first
- * install takes about a minute).
+ * Schemathesis is installed once into a virtual environment in the cache the service binaries live in
+ * (`~/.cache/skein/fuzz-venv`, `$XDG_CACHE_HOME/skein`): once per machine, not once per clone (the install takes
+ * about half a minute).
  * The work is bounded by `--max-examples` (per operation and phase), never by a wall-clock budget: a time budget
  * that runs out on a loaded machine leaves operations untested, and this test asserts that every one was tested.
  * The test's own timeout only guards against a hang.
@@ -14,11 +15,12 @@ import { Writable } from 'node:stream';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cacheDir } from '@skein/dev-server';
 import { repoRoot } from '../support/stack.js';
 import { startHarness, type Harness } from './support.js';
 
 const SCHEMATHESIS = 'schemathesis==4.32.5';
-const VENV = path.join(repoRoot, '.skein', 'fuzz-venv');
+const VENV = path.join(cacheDir(), 'fuzz-venv');
 const ST = path.join(VENV, 'bin', 'st');
 const MARKER = path.join(VENV, `.installed-${SCHEMATHESIS}`);
 
