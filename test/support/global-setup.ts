@@ -1,3 +1,4 @@
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,11 +26,21 @@ interface Shared {
 const key = Symbol.for('skein.test.global-setup');
 const registry = globalThis as { [key]?: Shared };
 
+/**
+ * Where the shared dev server's own output goes, rewritten by each run: kept out of the test report, and read when a
+ * run's files fail on the engine's side (a persistence error, a server that stopped answering).
+ */
+const SERVER_LOG = path.resolve(import.meta.dirname, '..', '..', 'node_modules', '.cache', 'skein-test', 'temporal-dev-server.log');
+
 async function begin(): Promise<{ server: DevServer; traceRoot: string }> {
   const traceRoot = await mkdtemp(path.join(tmpdir(), 'skein-test-traces-'));
   try {
     const temporal = await locateTemporal({ install: true, log: (l) => console.log(`[temporal] ${l}`) });
-    const server = await startDevServer({ binary: temporal.path, onOutput: () => {} });
+    mkdirSync(path.dirname(SERVER_LOG), { recursive: true });
+    writeFileSync(SERVER_LOG, '');
+    // A line at a time, synchronously: the server logs warnings and errors only, and nothing is lost at exit.
+    const server = await startDevServer({ binary: temporal.path, onOutput: (line) => appendFileSync(SERVER_LOG, `${line}\n`) });
+    console.log(`[temporal] the shared dev server listens at ${server.address}; its output: ${path.relative(process.cwd(), SERVER_LOG)}`);
     return { server, traceRoot };
   } catch (err) {
     await rm(traceRoot, { recursive: true, force: true });
