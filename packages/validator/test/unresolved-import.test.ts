@@ -47,6 +47,18 @@ describe('fs/unresolved-import', () => {
     expect(await findings(root)).toEqual(['src/hello/workflow.ts:4:19 extensionless', 'src/hello/workflow.ts:5:19 missing']);
   });
 
+  it('reports a TypeScript twin named by its `.js` name from a JavaScript file, which only TypeScript importers may do', async () => {
+    const root = project('twin-from-javascript', {
+      'hello/workflow.js': workflow("import { a } from './lib/a.js';\nimport { b } from './lib/b.mjs';\nimport { c } from './lib/c.ts';", 'a + b + c + input'),
+      'hello/lib/a.ts': 'export const a = 1;\n',
+      'hello/lib/b.mts': 'export const b = 2;\n',
+      'hello/lib/c.ts': "import { a } from './a.js';\nexport const c = a;\n",
+    });
+    expect(await findings(root)).toEqual(['hello/workflow.js:2:19 typescriptTwin', 'hello/workflow.js:3:19 typescriptTwin']);
+    const hints = (await validate(root)).diagnostics.filter((d) => d.ruleId === 'fs/unresolved-import').map((d) => d.hint);
+    expect(hints).toEqual([expect.stringContaining('"./lib/a.ts"'), expect.stringContaining('"./lib/b.mts"')]);
+  });
+
   it('suggests the `.js` name of a TypeScript file, and the index file of a folder named with a trailing slash', async () => {
     const root = project('suggestions', {
       'hello/workflow.ts': workflow("import { c } from './lib/c';\nimport { n } from './limits/';", 'c + n + input'),

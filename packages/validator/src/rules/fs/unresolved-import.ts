@@ -1,9 +1,10 @@
 /**
  * `fs/unresolved-import`: a static `import … from` or `export … from` of a relative path, in a package's own checked
  * code (a workflow, steps, evaluators or shared activity file, or workflow code they import), that Node's ES module
- * loader cannot resolve: no file at the path (not even its TypeScript twin, `./x.ts` for `./x.js`), or a file found
- * only by adding an extension (`./x` for `./x.js`) or a folder's index (`./lib` for `./lib/index.js`), which webpack
- * finds and Node does not. The worker imports every such module in Node (the project's definitions, before it
+ * loader cannot resolve: no file at the path (not even its TypeScript twin, `./x.ts` for `./x.js`), a TypeScript twin
+ * named from a JavaScript file (the worker maps `./x.js` to `x.ts` only for TypeScript importers, as `tsc` does), or
+ * a file found only by adding an extension (`./x` for `./x.js`) or a folder's index (`./lib` for `./lib/index.js`),
+ * which webpack finds and Node does not. The worker imports every such module in Node (the project's definitions, before it
  * bundles), so it would fail to start on the package; this reports the import before any code runs. Type-only imports
  * are not checked (they are erased), nor `import()` and `require()`, which a package may use to load an optional file
  * or with CommonJS resolution. Reported by the engine while it resolves each checked file's imports
@@ -30,6 +31,11 @@ export const meta = defineRuleMeta({
         "The import {{specifier}} names {{found}} only with its extension added; Node's ES module loader adds none, so the worker cannot load this module.",
       hint: 'Write the full file name: {{suggestion}} (TypeScript sources too, as `moduleResolution: "nodenext"` requires).',
     },
+    typescriptTwin: {
+      message:
+        'The import {{specifier}} names {{found}} by its JavaScript name from a JavaScript file; only imports in TypeScript files map `.js` to `.ts`, so the worker cannot load this module.',
+      hint: 'Import the file by its own name, {{suggestion}} (Node runs `.ts` files), or make this file TypeScript.',
+    },
     folder: {
       message:
         "The import {{specifier}} names a folder ({{found}} is its index file); Node's ES module loader does not import a folder, so the worker cannot load this module.",
@@ -45,6 +51,8 @@ const IMPORTED_AS: Record<string, string> = { '.ts': '.js', '.mts': '.mjs', '.ct
 
 const importedExtension = (file: string) => IMPORTED_AS[path.extname(file)] ?? path.extname(file);
 const stem = (name: string) => name.slice(0, name.length - path.extname(name).length);
+/** Files whose `./x.js` imports may name `x.ts` (the worker's resolve hook, as `tsc`'s `nodenext` resolution). */
+const TYPESCRIPT_FILE = /\.[cm]?tsx?$/;
 
 /**
  * What `fs/unresolved-import` reports about one import site of an own file, or undefined when there is nothing to
@@ -74,11 +82,17 @@ export function unresolvedImportReport(
     if (asUrl !== undefined && asUrl !== target && isFile(asUrl)) return undefined;
     return { messageId: 'missing', data: { specifier: quoted, target: shown(target) }, loc };
   }
-  // The file as written, or the TypeScript file a `.js` specifier names: Node loads it. Judged by name (the resolver
-  // answers with the real path): asking the file system here cost 0.15 CPU-s on a 1,000-workflow project.
+  // The file as written, or the TypeScript file a `.js` specifier names from a TypeScript file: Node loads it. Judged
+  // by name (the resolver answers with the real path): asking the file system here cost 0.15 CPU-s on a
+  // 1,000-workflow project.
   const found = path.basename(resolved.path);
   const written = path.basename(target);
-  if (found === written || (path.extname(written) !== '' && stem(found) === stem(written))) return undefined;
+  if (found === written) return undefined;
+  if (path.extname(written) !== '' && stem(found) === stem(written)) {
+    if (TYPESCRIPT_FILE.test(file)) return undefined;
+    const suggestion = JSON.stringify(specifier.slice(0, specifier.length - path.extname(written).length) + path.extname(found));
+    return { messageId: 'typescriptTwin', data: { specifier: quoted, found: shown(resolved.path), suggestion }, loc };
+  }
   // Found by adding an extension, or as a folder's index (asked only now, for the few imports written so).
   const ext = path.extname(resolved.path);
   if (isFile(target + ext)) {
