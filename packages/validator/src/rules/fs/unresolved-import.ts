@@ -4,10 +4,10 @@
  * loader cannot resolve: no file at the path (not even its TypeScript twin, `./x.ts` for `./x.js`), a TypeScript twin
  * named from a JavaScript file (the worker maps `./x.js` to `x.ts` only for TypeScript importers, as `tsc` does), or
  * a file found only by adding an extension (`./x` for `./x.js`) or a folder's index (`./lib` for `./lib/index.js`),
- * which webpack finds and Node does not. The worker imports every such module in Node (the project's definitions, before it
- * bundles), so it would fail to start on the package; this reports the import before any code runs. Type-only imports
- * are not checked (they are erased), nor `import()` and `require()`, which a package may use to load an optional file
- * or with CommonJS resolution. Reported by the engine while it resolves each checked file's imports
+ * which webpack finds and Node does not. The worker imports every such module in Node (the project's definitions,
+ * before it bundles), so it would fail to start on the package; this reports the import before any code runs.
+ * Type-only imports are not checked (they are erased), nor `import()` and `require()`, which a package may use to load
+ * an optional file or with CommonJS resolution. Reported by the engine while it resolves each checked file's imports
  * (`engine/run-files.ts`).
  */
 import * as path from 'node:path';
