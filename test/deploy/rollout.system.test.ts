@@ -61,6 +61,16 @@ async function startWorker(version: 'v1' | 'v2'): Promise<CliProcess> {
   return proc;
 }
 
+/** How a worker got its workflow bundle (`startup.bundleCache` of its serving line). */
+function bundleCacheOf(proc: CliProcess): string | undefined {
+  return /"bundleCache":"([a-z]+)"/.exec(
+    proc
+      .output()
+      .split('\n')
+      .find((l) => l.includes('"startup"')) ?? '',
+  )?.[1];
+}
+
 /** The build ID a worker logged (its `deployment` field). */
 function buildIdOf(proc: CliProcess): string {
   const line = proc
@@ -130,9 +140,10 @@ afterAll(async () => {
 
 describe('rollout of a new build on a live fleet', () => {
   it('serves version 1 with three workers and two API processes, runs waiting and quick runs', async () => {
-    // The first worker bundles; the next two start from its bundle cache.
-    v1Workers.push(await startWorker('v1'));
-    v1Workers.push(...(await Promise.all([startWorker('v1'), startWorker('v1')])));
+    // Three workers of a project never started before, at once: one bundles, the other two wait for its bundle.
+    v1Workers.push(...(await Promise.all([startWorker('v1'), startWorker('v1'), startWorker('v1')])));
+    expect(v1Workers.map(bundleCacheOf).sort()).toEqual(['hit', 'hit', 'miss']);
+    expect(v1Workers.filter((w) => w.output().includes('another process was bundling this project'))).toHaveLength(2);
     v1Build = buildIdOf(v1Workers[0]!);
     expect(v1Workers.map(buildIdOf)).toEqual([v1Build, v1Build, v1Build]);
     apis.push(...(await Promise.all([startApi(), startApi()])));
@@ -158,6 +169,7 @@ describe('rollout of a new build on a live fleet', () => {
     // Runs started while the new build joins: each runs wholly on the build that takes its first workflow task.
     for (let i = 0; i < 30; i += 10) runs.during.push(...(await Promise.all(Array.from({ length: 10 }, () => start(apis[0]!.url, 'quick')))));
     v2Workers.push(...(await joining));
+    expect(v2Workers.map(bundleCacheOf).sort()).toEqual(['hit', 'miss']);
     expect(v2Workers.map((w) => w.output()).join('\n')).not.toMatch(/could not make build/);
     v2Build = buildIdOf(v2Workers[0]!);
     expect(v2Build).not.toBe(v1Build);

@@ -355,6 +355,11 @@ async function bundleServedProject(
         webpackCache: env.webpackCache,
         ...(caches ? { digests: caches.digests } : {}),
       });
+  if (bundled.waitedMs !== undefined)
+    logger.info(
+      { waitedMs: bundled.waitedMs, bundleCache: bundled.cache },
+      `another process was bundling this project: waited ${bundled.waitedMs} ms for it${bundled.cache === 'hit' ? ' and serves its bundle' : ', then bundled (it stored none)'}`,
+    );
   if (bundled.storeError)
     logger.warn({ err: bundled.storeError }, `workflow bundle cache not written (${bundled.storeError.message}); the next start bundles again`);
   // Tracing is the worker's setting, not the bundle's: the same bundle (and build ID) serves with it on or off.

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -6,6 +6,7 @@ import { discover } from '@skein/discovery';
 import { beginBundle, bundleWorkflows, type BundleSettings } from '../src/bundle/bundle.js';
 import { startWebpackProcess, type WebpackProcess } from '../src/bundle/webpack-process.js';
 import { BundleCache } from '../src/bundle/cache.js';
+import { holdBundling } from '../src/bundle/bundling-lock.js';
 import { loadProject } from '../src/host/load.js';
 
 const repoModules = path.resolve(import.meta.dirname, '../../../node_modules');
@@ -84,35 +85,38 @@ describe('workflow bundle cache', () => {
     await fifth.persist?.();
   }, 180_000);
 
-  it('gives two workers of one project with different trace folders an entry each, bundled side by side from one cache, and a third from webpack’s cache', async () => {
+  it('gives workers of one project with different trace folders one bundle, each with its own folder written in', async () => {
     const manifest = await discover(dir, { ceiling: dir });
     const project = await loadProject(manifest);
     const cacheDir = await mkdtemp(path.join(tmpdir(), 'skein-bundle-shared-'));
+    const withoutMap = (code: string) => code.replace(/\/\/# sourceMappingURL=\S+\s*$/, '');
     try {
       const [a, b] = [path.join(dir, 'traces-a'), path.join(dir, 'traces-b')];
-      // Side by side, as two workers starting at once: each entry is written before either webpack run reads one.
+      // Side by side, as two workers starting at once: one bundles while the other waits for it and takes its bundle
+      // from the cache, each with its own folder written in.
       const [first, second] = await Promise.all([bundleWorkflows(project, { cacheDir, traceDir: a }), bundleWorkflows(project, { cacheDir, traceDir: b })]);
       await Promise.all([first.persist?.(), second.persist?.()]);
-      expect(first.code).toContain(JSON.stringify(a));
+      expect([first.cache, second.cache].sort()).toEqual(['hit', 'miss']);
+      expect(first.code).toContain(`core.configureBundle(${JSON.stringify({ traceDir: a })});`);
       expect(first.code).not.toContain(JSON.stringify(b));
-      expect(second.code).toContain(JSON.stringify(b));
+      expect(second.code).toContain(`core.configureBundle(${JSON.stringify({ traceDir: b })});`);
       expect(second.code).not.toContain(JSON.stringify(a));
-      // The entry's path depends on everything compiled into it: one file per trace folder.
+      expect(withoutMap(second.code).replaceAll(JSON.stringify(b), JSON.stringify(a))).toBe(withoutMap(first.code));
+      // One entry file for both: the trace folder is not part of what webpack builds.
       const entries = (await readdir(path.join(cacheDir, 'work'))).filter((f) => f.startsWith('workflows-'));
-      expect(entries).toHaveLength(2);
-      // And each worker finds its own bundle again.
-      const again = await bundleWorkflows(project, { cacheDir, traceDir: a });
-      expect(again.cache).toBe('hit');
-      expect(again.code).toBe(first.code);
-      // A third trace folder's entry is built from the modules webpack's cache holds: only Skein's generated entry and
-      // Temporal's entry around it are built, and the bundle is the first one with the other folder compiled in.
-      const c = path.join(dir, 'traces-c');
+      expect(entries).toHaveLength(1);
+      // A third folder, an S3 destination, and none at all: each a hit on the one bundle, with its own settings.
+      const c = path.join(dir, 'traces-$&-"c"');
       const third = await bundleWorkflows(project, { cacheDir, traceDir: c });
-      await third.persist?.();
-      expect(third.cache).toBe('miss');
-      expect(third.modules).toEqual({ built: 2, total: first.modules!.total });
-      const withoutMap = (code: string) => code.replace(/\/\/# sourceMappingURL=\S+\s*$/, '');
-      expect(withoutMap(third.code).replaceAll(JSON.stringify(c), JSON.stringify(a))).toBe(withoutMap(first.code));
+      expect(third.cache).toBe('hit');
+      expect(withoutMap(third.code).replace(JSON.stringify({ traceDir: c }), JSON.stringify({ traceDir: a }))).toBe(withoutMap(first.code));
+      const traceRemote = { bucket: 'traces', prefix: 'runs/', region: 'us-east-1', endpoint: 'http://127.0.0.1:8333' };
+      const remote = await bundleWorkflows(project, { cacheDir, traceDir: a, traceRemote });
+      expect(remote.cache).toBe('hit');
+      expect(remote.code).toContain(`core.configureBundle(${JSON.stringify({ traceDir: a, traceRemote })});`);
+      const none = await bundleWorkflows(project, { cacheDir });
+      expect(none.cache).toBe('hit');
+      expect(none.code).toContain('core.configureBundle({});');
     } finally {
       await rm(cacheDir, { recursive: true, force: true, maxRetries: 5 });
     }
@@ -122,11 +126,12 @@ describe('workflow bundle cache', () => {
     const manifest = await discover(dir, { ceiling: dir });
     const cacheDir = await mkdtemp(path.join(tmpdir(), 'skein-bundle-no-webpack-'));
     try {
-      const warm = await bundleWorkflows(await loadProject(manifest), { cacheDir, traceDir: path.join(dir, 'traces-w1') });
+      const warm = await bundleWorkflows(await loadProject(manifest), { cacheDir });
       await warm.persist?.();
       expect(await readdir(path.join(cacheDir, 'webpack'))).not.toHaveLength(0);
-      // Another entry of the same project: with webpack's cache on it would build 2 modules (the test above).
-      const settings: BundleSettings = { cacheDir, traceDir: path.join(dir, 'traces-w2'), webpackCache: false };
+      // The bundle cache's records gone, webpack's cache kept: with webpack's cache on, a miss would restore from it.
+      for (const f of await readdir(cacheDir)) if (/\.(js|json)$/.test(f)) await rm(path.join(cacheDir, f));
+      const settings: BundleSettings = { cacheDir, webpackCache: false };
       const miss = await bundleWorkflows(await loadProject(manifest), settings);
       expect(miss.cache).toBe('miss');
       expect(miss.persist).toBeUndefined();
@@ -172,6 +177,32 @@ describe('a bundle begun before the import (beginBundle)', () => {
     expect(built.code).toMatch(/activityStub\)?\(\{"name":"shout","kind":"step"\}\)/);
     // Stored under the same key a plain run computes: the next start is a hit.
     expect((await bundleWorkflows(await loadProject(manifest), settings)).cache).toBe('hit');
+  }, 120_000);
+
+  it('is ended where another start of the project is bundling the same key, whose bundle this start then serves', async () => {
+    const manifest = await discover(dir, { ceiling: dir });
+    const cacheDir = path.join(dir, '.skein', 'two-starts-bundles');
+    const settings: BundleSettings = { cacheDir };
+    // The other start's bundle, built first and kept aside until that start "stores" it; its records name the key.
+    const other = await bundleWorkflows(await loadProject(manifest), settings);
+    const records = (await readdir(cacheDir)).filter((f) => /\.(js|json)$/.test(f));
+    const configKey = records[0]!.split('-')[0]!;
+    const aside = await mkdtemp(path.join(tmpdir(), 'skein-bundle-aside-'));
+    for (const f of records) await rename(path.join(cacheDir, f), path.join(aside, f));
+    const otherStart = await holdBundling(cacheDir, configKey);
+    const proc = watched();
+    const early = await beginBundle(manifest, settings, proc);
+    expect(early).not.toBeNull();
+    const served = bundleWorkflows(await loadProject(manifest), { ...settings, early });
+    // Waiting, it ends its early run at once rather than compete with the other start for the CPU.
+    await vi.waitFor(() => expect(proc.cancel).toHaveBeenCalled());
+    for (const f of records) await rename(path.join(aside, f), path.join(cacheDir, f));
+    await otherStart.release();
+    const result = await served;
+    expect(result.cache).toBe('hit');
+    expect(result.code).toBe(other.code);
+    expect(proc.provideStubs).not.toHaveBeenCalled();
+    await rm(aside, { recursive: true, force: true });
   }, 120_000);
 
   it('is ended, and the bundle made by a plain run, when the import finds another entry than discovery read', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ActivityResolver, buildActivities } from '../src/host/activities.js';
 import { buildCatalogDocument, catalogVersion, fitCatalogDocument } from '../src/deploy/catalog.js';
-import { declaredEntryWorkflow, entryWorkflowOf, workflowEntrySource } from '../src/bundle/entry.js';
+import { declaredEntryWorkflow, entryWorkflowOf, withBundleSettings, workflowEntrySource } from '../src/bundle/entry.js';
 import { WorkerStartupError } from '../src/check/errors.js';
 import { loadProject } from '../src/host/load.js';
 import { examplesManifest } from './manifest-helpers.js';
@@ -60,8 +60,9 @@ describe('workflow bundle entry', () => {
   /** Evaluates the generated CommonJS entry with stand-in modules; records which modules were evaluated. */
   function evaluateEntry(src: string, modules: Record<string, () => unknown>) {
     const evaluated: string[] = [];
+    const configured: unknown[] = [];
     const core = {
-      configureBundle: () => {},
+      configureBundle: (settings: unknown) => configured.push(settings),
       catalogWorkflow: function catalog() {},
       workflowFunction: (def: unknown) => Object.assign(() => def, { def }),
     };
@@ -72,7 +73,7 @@ describe('workflow bundle entry', () => {
     };
     const exports: Record<string, unknown> = {};
     new Function('exports', 'require', src)(exports, require);
-    return { exports: exports as Record<string, { def: unknown }>, evaluated };
+    return { exports: exports as Record<string, { def: unknown }>, evaluated, configured };
   }
 
   it('exports one Temporal workflow type per name and alias, plus $catalog, evaluating a workflow module only when its type is read', async () => {
@@ -100,6 +101,17 @@ describe('workflow bundle entry', () => {
       const loaded = await loadProject(manifest);
       expect(manifest.workflows.map(declaredEntryWorkflow)).toEqual(loaded.workflows.map(entryWorkflowOf));
     }
+  });
+
+  it('configures the bundle with the settings written into its slot, whatever characters a trace path holds', async () => {
+    const project = await loadProject(examplesManifest());
+    const src = workflowEntrySource(project.workflows.map(entryWorkflowOf), '/core/workflow/index.js');
+    const settings = { traceDir: '/tmp/traces $& $\' "quoted" \\ ü', traceRemote: { bucket: 'b', prefix: 'runs/' } };
+    expect(evaluateEntry(withBundleSettings(src, settings), {}).configured).toEqual([settings]);
+    expect(evaluateEntry(withBundleSettings(src, {}), {}).configured).toEqual([{}]);
+    // The slot, once: a text without it, or with it twice (a project's module holding its exact text), is refused.
+    expect(() => withBundleSettings('module.exports = {};', {})).toThrow(/settings slot nowhere/);
+    expect(() => withBundleSettings(src + src, {})).toThrow(/settings slot more than once/);
   });
 
   it('reads a binding as an ES import does: by name from an ES module, module.exports as the default of CommonJS', async () => {

@@ -1,18 +1,19 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WorkerStartupError } from '../check/errors.js';
 import { declaredActivityFiles, type LoadedProject } from '../host/load.js';
-import { declaredEntryWorkflow, entryWorkflowOf, workflowEntrySource, type EntryWorkflow } from './entry.js';
+import { declaredEntryWorkflow, entryWorkflowOf, withBundleSettings, workflowEntrySource, type EntryWorkflow } from './entry.js';
 import { primeWebpackCache } from './prime.js';
 import type { StubLoaderOptions, StubSpec } from './stub-spec.js';
 import { coreWorkflowEntry, keyedBundlerOptions, type WebpackResult, type WebpackRun } from './webpack.js';
 import { runWebpackIsolated, type WebpackProcess } from './webpack-process.js';
 import { BundleCache } from './cache.js';
-import type { FileDigests } from '../cache/file-digests.js';
+import { holdBundling, type HeldBundling } from './bundling-lock.js';
+import { atomicWrite, type FileDigests } from '../cache/file-digests.js';
 import { digest, stableText } from './digest.js';
 import type { RemoteTraceLocation } from '@skein/names/traces';
 import type { Manifest } from '@skein/discovery';
@@ -21,9 +22,12 @@ export { activityFileTest, coreWorkflowEntry, withTypeScriptSources } from './we
 
 /** Where and whether bundles are cached: a directory (default `<project>/.skein/bundles`), or `false` for none. */
 export interface BundleSettings {
-  /** Compiled into the bundle (`configureBundle`): local trace directory. */
+  /**
+   * The local trace directory, a constant of the returned bundle (`configureBundle`, `withBundleSettings`). Not part
+   * of the bundle cache's key: the bundle is built and cached without it and it is written in on the way out.
+   */
   traceDir?: string;
-  /** Compiled into the bundle (`configureBundle`): the S3 trace destination, whose object URLs runs publish. */
+  /** The S3 trace destination whose object URLs runs publish, a constant of the returned bundle as `traceDir` is. */
   traceRemote?: RemoteTraceLocation;
   /** Bundle cache directory; `false` bundles from scratch every time (no files written). */
   cacheDir?: string | false;
@@ -45,6 +49,12 @@ export interface WorkflowBundleResult {
   cache: 'hit' | 'miss' | 'off';
   /** When webpack ran (a miss, or the cache off): the bundle's modules and how many webpack built rather than restored from its persistent cache. */
   modules?: { built: number; total: number };
+  /**
+   * When another process was bundling the same key as this start began (a worker of the project starting beside
+   * it): how long (ms) this one waited for that bundling before going on (a hit on its bundle, or building its own
+   * if it stored none).
+   */
+  waitedMs?: number;
   /** Why storing failed on a miss (the bundle is still returned), for a warning. */
   storeError?: Error;
   /**
@@ -98,11 +108,11 @@ interface BundlePlan {
   /** The bundle cache's key (see `bundleWorkflows`). */
   configKey: string;
   /**
-   * The version of webpack's persistent cache: the configuration key without the generated entry (its workflows and
-   * compiled-in settings). webpack checks every module it restores against the files, and the entry is a module of
-   * its own at a content-named path; what no module's identifier or files show (the tools, the stubs, the bundler
-   * options) is in the version. So a new entry (a workflow added, another trace folder) rebuilds from the modules
-   * webpack already has instead of from nothing.
+   * The version of webpack's persistent cache: the configuration key without the generated entry (its workflows).
+   * webpack checks every module it restores against the files, and the entry is a module of its own at a
+   * content-named path; what no module's identifier or files show (the tools, the stubs, the bundler options) is in
+   * the version. So a new entry (a workflow added or renamed) rebuilds from the modules webpack already has instead
+   * of from nothing.
    */
   webpackVersion: string;
   /** The activity files the stubs stand for (their bundle form is the stubs, in `configKey`). */
@@ -130,16 +140,13 @@ async function planBundle(
 ): Promise<BundlePlan> {
   const core = coreWorkflowEntry();
   const cache = bundleCacheOf(roots[0]!, settings);
-  const entrySource = workflowEntrySource(workflows, core, {
-    ...(settings.traceDir ? { traceDir: settings.traceDir } : {}),
-    ...(settings.traceRemote ? { traceRemote: settings.traceRemote } : {}),
-  });
+  const entrySource = workflowEntrySource(workflows, core);
   // Generated inputs live at content-named paths, stable across restarts (webpack's cache keys on paths).
   const workDir = cache ? path.join(cache.dir, 'work') : await mkdtemp(path.join(tmpdir(), 'skein-bundle-'));
   await mkdir(workDir, { recursive: true });
-  // Named after everything compiled into it (the trace destinations included), so two workers of one project that
-  // bundle different entries never write the same file: each webpack run reads its own. The name stays out of the
-  // build ID: module ids drop its digest (`module-ids.ts`) and the build ID hashes the code without its source map.
+  // Named after everything compiled into it, so two workers of one project that bundle different entries never write
+  // the same file: each webpack run reads its own. The name stays out of the build ID: module ids drop its digest
+  // (`module-ids.ts`) and the build ID hashes the code without its source map.
   const entryFile = path.join(workDir, `workflows-${digest(entrySource).slice(0, 16)}.cjs`);
   await writeIfChanged(entryFile, entrySource);
   const stubsText = stubs === null ? null : JSON.stringify(stubs);
@@ -233,11 +240,16 @@ function sameBundle(early: WebpackRun, plan: WebpackRun): boolean {
  *   replaced by activity stubs (`stub-loader.cts`).
  * webpack runs in a child process that has exited when this resolves (`startWebpackProcess`). With
  * `settings.early` (`beginBundle`), that process is the one already under way when it bundles the same entry; it is
- * ended otherwise (a cache hit, or an entry that importing changed).
+ * ended otherwise (a cache hit, or an entry that importing changed). On a miss it first holds the key's bundling
+ * lock (`holdBundling`): where another process (a worker of the project starting beside this one) is bundling the
+ * same key, this one waits for it and returns its bundle from the cache as a hit.
  * The cache key covers the generated entry module, the stubs, the full bundler options (including whatever
  * the webpack configuration hook sets), tool versions, and the content of every file webpack read except the
- * activity files the stubs stand for (so editing a step's body reuses the bundle).
- * @throws WorkerStartupError carrying webpack's own error text when bundling fails.
+ * activity files the stubs stand for (so editing a step's body reuses the bundle). It leaves out the trace
+ * destinations (`settings.traceDir`, `traceRemote`): the bundle is built and cached without them and the returned
+ * code has them written in (`withBundleSettings`), so workers of one project with different trace folders share one.
+ * @throws WorkerStartupError carrying webpack's own error text when bundling fails, or when a module of the project
+ *   holds the entry's settings slot verbatim.
  */
 export async function bundleWorkflows(project: LoadedProject, settings: BundleSettings & { early?: EarlyBundle | null } = {}): Promise<WorkflowBundleResult> {
   const { early } = settings;
@@ -252,17 +264,42 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
   const roots = [project.manifest.root, ...project.manifest.packages.map((p) => p.root)];
   const plan = await planBundle(project.workflows.map(entryWorkflowOf), stubs, [...project.activityFiles.keys()], roots, settings);
   const { run, configKey, webpackVersion, cache } = plan;
+  // The bundle is built and cached without the trace destinations; each result carries this worker's.
+  const withSettings = (code: string) => {
+    try {
+      return withBundleSettings(code, {
+        ...(settings.traceDir ? { traceDir: settings.traceDir } : {}),
+        ...(settings.traceRemote ? { traceRemote: settings.traceRemote } : {}),
+      });
+    } catch (err) {
+      throw new WorkerStartupError(`Bundling workflow code failed: ${(err as Error).message}`);
+    }
+  };
   let taken: EarlyBundle | undefined;
+  let held: HeldBundling | undefined;
+  let waitedMs: number | undefined;
   try {
     if (cache) {
       const code = await cache.lookup(configKey);
-      if (code !== null) return { code, cache: 'hit' };
+      if (code !== null) return { code: withSettings(code), cache: 'hit' };
+      // One bundling of a key at a time: a worker of the project starting beside this one may be building it now.
+      // Its bundle is what this one would build, so this one waits (its early run ended, to leave the CPU to the
+      // other) and takes the bundle from the cache.
+      const asked = performance.now();
+      held = await holdBundling(cache.dir, configKey, async () => {
+        await early?.cancel();
+      });
+      if (held.waited) {
+        waitedMs = Math.round(performance.now() - asked);
+        const stored = await cache.lookup(configKey);
+        if (stored !== null) return { code: withSettings(stored), cache: 'hit', waitedMs };
+      }
     }
     const persistent = cache && settings.webpackCache !== false ? { dir: cache.webpackDir, version: webpackVersion } : undefined;
     // webpack's cache costs a cold build time (snapshots, serialization): with none yet, build without it and
     // fill it later in the background; with one, rebuild from it.
     const warmWebpack = persistent !== undefined && webpackCacheWarm(cache, settings);
-    if (early && !warmWebpack && sameBundle(early.run, run)) taken = early;
+    if (early && !held?.waited && !warmWebpack && sameBundle(early.run, run)) taken = early;
     // An early run this bundling does not take ends before another starts: never two webpack processes at once.
     if (early && !taken) await early.cancel();
     let built: WebpackResult;
@@ -277,22 +314,29 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
     } catch (err) {
       throw new WorkerStartupError(`Bundling workflow code failed:\n${(err as Error).message}`, (err as Error).stack);
     }
-    const { code, modules } = built;
+    const { modules } = built;
+    const code = withSettings(built.code);
     if (!cache) return { code, cache: 'off', modules };
+    const waited = waitedMs === undefined ? {} : { waitedMs };
     // An activity file's bundle form is its stubs (in the configuration key), not its content: editing a step's
     // body leaves the bundle as it is.
-    const storeError = await cache.store(configKey, code, { ...built.inputs, covered: plan.stubbed });
+    const storeError = await cache.store(configKey, built.code, { ...built.inputs, covered: plan.stubbed });
     const result: WorkflowBundleResult = persistent
-      ? { code, cache: 'miss', modules, persist: built.close ?? (() => primeWebpackCache({ ...run, persistent })), persistDetached: !built.close }
-      : { code, cache: 'miss', modules };
+      ? { code, cache: 'miss', modules, ...waited, persist: built.close ?? (() => primeWebpackCache({ ...run, persistent })), persistDetached: !built.close }
+      : { code, cache: 'miss', modules, ...waited };
     return storeError ? { ...result, storeError } : result;
   } finally {
+    await held?.release();
     if (early && early !== taken) await early.cancel();
     await plan.dispose();
   }
 }
 
+/**
+ * Writes a generated input unless it already holds `text`, whole or not at all (`atomicWrite`): workers of one
+ * project starting at once write the same entry, and a webpack run reading it must never see half of it.
+ */
 async function writeIfChanged(file: string, text: string): Promise<void> {
   const current = await readFile(file, 'utf8').catch(() => null);
-  if (current !== text) await writeFile(file, text);
+  if (current !== text) await atomicWrite(file, text);
 }

@@ -11,6 +11,33 @@ export interface EntryWorkflow {
   binding: string;
 }
 
+/** What a bundle's executions publish their traces by (`configureBundle` in `@skein/core`'s workflow entry). */
+export interface BundleTraceSettings {
+  /** The local trace directory on the worker's machine (absolute or as configured). */
+  traceDir?: string;
+  /** The S3 destination whose object URLs runs publish. */
+  traceRemote?: RemoteTraceLocation;
+}
+
+/** The generated entry's `configureBundle` call before `withBundleSettings` fills it: one line, kept verbatim by webpack. */
+const SETTINGS_SLOT = 'core.configureBundle({"$skein":"bundle-settings-slot"});';
+
+/**
+ * `code`, a bundle built from `workflowEntrySource`, with `settings` in its entry's `configureBundle` call: the text
+ * a bundle of an entry written with those settings as a constant would have (its inline source map still shows the
+ * slot). The slot is replaced as text, not as a pattern, so no character of a trace path is special.
+ * @throws Error when `code` holds the slot other than exactly once (not a bundle of a generated entry, or a module
+ *   of the project that holds the slot's exact text).
+ */
+export function withBundleSettings(code: string, settings: BundleTraceSettings): string {
+  const at = code.indexOf(SETTINGS_SLOT);
+  if (at < 0 || code.indexOf(SETTINGS_SLOT, at + 1) >= 0) {
+    throw new Error(`the workflow bundle holds its settings slot ${at < 0 ? 'nowhere' : 'more than once'} (${SETTINGS_SLOT})`);
+  }
+  const call = `core.configureBundle(${JSON.stringify(settings)});`;
+  return code.slice(0, at) + call + code.slice(at + SETTINGS_SLOT.length);
+}
+
 /** The entry form of an imported workflow: its definition's name and aliases, the binding found holding it. */
 export const entryWorkflowOf = (wf: LoadedWorkflow): EntryWorkflow => ({
   name: wf.facts.name,
@@ -34,8 +61,10 @@ export const declaredEntryWorkflow = (entry: WorkflowEntry): EntryWorkflow => ({
 /**
  * Source of the generated module the workflow bundle is built from (CommonJS, written as a `.cjs` file): one
  * export per workflow name and alias (the Temporal workflow types), plus `$catalog`. Every import is an
- * absolute path. `settings` (the trace directory and S3 destination) are compiled in, so they are the same for
- * every execution of this bundle.
+ * absolute path. The bundle settings (the trace directory and S3 destination) are not in it: it passes a slot to
+ * `configureBundle` that `withBundleSettings` fills in the bundled code, so one bundle (and one webpack build) serves
+ * workers of a project whatever their trace destinations, and each bundle given to Temporal still holds its settings
+ * as constants, the same for every execution of that bundle.
  *
  * Each workflow type is a getter that evaluates its workflow's module (and what that imports) when Temporal
  * first reads it in an execution: Temporal evaluates the bundle's modules again for every workflow execution
@@ -45,15 +74,11 @@ export const declaredEntryWorkflow = (entry: WorkflowEntry): EntryWorkflow => ({
  * A definition's binding is read the way an ES `import` of it reads it (webpack's interop): a module compiled
  * from ESM (`__esModule`) by name; a CommonJS module's `default` is its `module.exports`.
  */
-export function workflowEntrySource(
-  workflows: readonly EntryWorkflow[],
-  coreWorkflowEntry: string,
-  settings: { traceDir?: string; traceRemote?: RemoteTraceLocation } = {},
-): string {
+export function workflowEntrySource(workflows: readonly EntryWorkflow[], coreWorkflowEntry: string): string {
   const lines = [
     `'use strict';`,
     `const core = require(${JSON.stringify(coreWorkflowEntry)});`,
-    `core.configureBundle(${JSON.stringify(settings)});`,
+    SETTINGS_SLOT,
     `const binding = (mod, name) => (mod && mod.__esModule) || name !== 'default' ? mod[name] : mod;`,
     `const types = Object.create(null);`,
     `const type = (name, load) => Object.defineProperty(exports, name, { enumerable: true, get: () => types[name] ??= core.workflowFunction(load()) });`,

@@ -1,7 +1,7 @@
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { hash } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** SHA-1 (hex) of a string or buffer; identifies content, not a security boundary. */
 export function sha1(data: string | Buffer): string {
@@ -95,10 +95,13 @@ function readEntries(file: string): Array<[string, DigestEntry]> {
   }
 }
 
-/** Writes `text` to `file` through a temporary file and a rename, so readers never see half a file. */
+/**
+ * Writes `text` to `file` through a temporary file (named by process and a random part, so writers in one process
+ * never share it) and a rename, so readers never see half a file.
+ */
 export async function atomicWrite(file: string, text: string | Buffer): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   await writeFile(tmp, text);
   await rename(tmp, file);
 }
