@@ -25,7 +25,8 @@ import { defineConfig } from 'vitest/config';
  *   waiting for processes, not computing (on 2 cores, from a built clone: 155 s two at a time, 125–131 s three at a
  *   time in three runs, every file passing). The files in `SYSTEM_ALONE` run one at a time, after the others, as the
  *   `system-alone` project: each either bounds a wait tightly (a reaction "at once") or loads the machine itself
- *   (npm installs, a nested Vitest, a build of the repository, a fleet of workers).
+ *   (npm installs, a nested Vitest, a build of the repository). The fleets of three workers (`rollout`, `traces/fleet`)
+ *   share the pool: their workers start together and bundle the project once (the bundling lock), not three times.
  *   `test/support/system-setup.ts` installs the service binaries these files need (cache, else built once) before
  *   they start.
  *
@@ -89,10 +90,6 @@ const SYSTEM_ALONE = [
   'test/cli/npm-dev.system.test.ts',
   // A nested Vitest run of two packages' unit tests under Node 22.
   'test/packages/node22.system.test.ts',
-  // A fleet of three workers (each bundling on its first start) and API processes, some killed on purpose:
-  // beside another file on a loaded 2-core machine, v1's fleet did not come up within its 120 s.
-  'test/deploy/rollout.system.test.ts',
-  'test/traces/fleet.system.test.ts',
 ];
 
 export default defineConfig({

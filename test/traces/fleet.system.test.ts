@@ -138,11 +138,9 @@ beforeAll(async () => {
   base = await mkdtemp(path.join(tmpdir(), 'skein-fleet-'));
   connection = await Connection.connect({ address: inject('temporalAddress') });
   client = new Client({ connection });
-  for (const i of [1, 2, 3]) {
-    const w = spawnSkein(['worker', FIXTURE], workerEnv(i));
-    workers.push(w);
-    await w.waitFor(/worker serving/, 90_000);
-  }
+  // Three workers with trace folders of their own start at once, as a fleet does: one bundles, two wait for it.
+  workers.push(...[1, 2, 3].map((i) => spawnSkein(['worker', FIXTURE], workerEnv(i))));
+  await Promise.all(workers.map((w) => w.waitFor(/worker serving/, 90_000)));
   const apiFolder = path.join(base, 'elsewhere');
   await mkdir(apiFolder);
   const port = await freePort();
@@ -168,6 +166,11 @@ afterAll(async () => {
 });
 
 describe('traces with three workers and object storage', () => {
+  it('bundled the project once for the three workers that started together, each with its own trace folder', () => {
+    const startups = workers.map((w) => /"bundleCache":"([a-z]+)"/.exec(w.stdout())?.[1]);
+    expect(startups.sort()).toEqual(['hit', 'hit', 'miss']);
+  });
+
   it(`answers one complete tree for each of ${RUNS} runs, assembled whichever workers ran its parts`, async () => {
     runs.push(...(await startRuns(RUNS, 0)));
     const identities = new Set<string>();
