@@ -24,8 +24,9 @@ const SETTINGS_SLOT = 'core.configureBundle({"$skein":"bundle-settings-slot"});'
 
 /**
  * `code`, a bundle built from `workflowEntrySource`, with `settings` in its entry's `configureBundle` call: the text
- * a bundle of an entry written with those settings as a constant would have (its inline source map still shows the
- * slot). The slot is replaced as text, not as a pattern, so no character of a trace path is special.
+ * a bundle of an entry written with those settings as a constant would have (but for its inline source map, whose
+ * columns on that one line are the slot's). The slot is replaced as text, not as a pattern, so no character of a
+ * trace path is special.
  * @throws Error when `code` holds the slot other than exactly once (not a bundle of a generated entry, or a module
  *   of the project that holds the slot's exact text).
  */
