@@ -36,12 +36,17 @@ function ensureSchemathesis(): void {
 }
 
 function run(cmd: string, args: string[]): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    // Run from .skein/ so Schemathesis's own state (.schemathesis/, .hypothesis/) stays out of the tree.
-    const child = spawn(cmd, args, { cwd: path.join(repoRoot, '.skein'), env: { ...process.env, NO_COLOR: '1' } });
+  // Run from .skein/ so Schemathesis's own state (.schemathesis/, .hypothesis/) stays out of the tree. A clone whose
+  // Node was already new enough has no .skein/ yet (`.ci/run` makes it only to install Node): a spawn from a missing
+  // folder fails without ever closing, so the folder is made first and a failed spawn rejects.
+  const cwd = path.join(repoRoot, '.skein');
+  mkdirSync(cwd, { recursive: true });
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
+    child.once('error', reject);
     child.on('close', (code) => resolve({ code, out }));
   });
 }
@@ -87,7 +92,6 @@ describe('schema-based fuzzing', () => {
       '--no-color',
     ]);
     // The whole report (every failing case with a curl line to reproduce it) stays under .skein/.
-    mkdirSync(path.join(repoRoot, '.skein'), { recursive: true });
     writeFileSync(path.join(repoRoot, '.skein', 'fuzz-report.txt'), out);
     const summary = out.split('\n').slice(-40).join('\n');
     // Schemathesis exits 1 on failures and on its own generation errors (a CPython 3.11 AST bug can hit one
