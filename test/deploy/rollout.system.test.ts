@@ -140,10 +140,10 @@ afterAll(async () => {
 
 describe('rollout of a new build on a live fleet', () => {
   it('serves version 1 with three workers and two API processes, runs waiting and quick runs', async () => {
-    // Three workers of a project never started before, at once: one bundles, the other two wait for its bundle.
+    // Three workers of a project never started before, at once: one bundles, the other two serve its bundle (having
+    // waited for it, or found it stored if they reached the cache later).
     v1Workers.push(...(await Promise.all([startWorker('v1'), startWorker('v1'), startWorker('v1')])));
     expect(v1Workers.map(bundleCacheOf).sort()).toEqual(['hit', 'hit', 'miss']);
-    expect(v1Workers.filter((w) => w.output().includes('another process was bundling this project'))).toHaveLength(2);
     v1Build = buildIdOf(v1Workers[0]!);
     expect(v1Workers.map(buildIdOf)).toEqual([v1Build, v1Build, v1Build]);
     apis.push(...(await Promise.all([startApi(), startApi()])));
