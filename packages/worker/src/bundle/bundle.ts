@@ -15,20 +15,17 @@ import { BundleCache } from './cache.js';
 import { holdBundling, type HeldBundling } from './bundling-lock.js';
 import { atomicWrite, type FileDigests } from '../cache/file-digests.js';
 import { digest, stableText } from './digest.js';
-import type { RemoteTraceLocation } from '@skein/names/traces';
+import type { BundleSettings as BundleTraceSettings } from '@skein/core/workflow';
 import type { Manifest } from '@skein/discovery';
 
 export { activityFileTest, coreWorkflowEntry, withTypeScriptSources } from './webpack.js';
 
-/** Where and whether bundles are cached: a directory (default `<project>/.skein/bundles`), or `false` for none. */
-export interface BundleSettings {
-  /**
-   * The local trace directory, a constant of the returned bundle (`configureBundle`, `withBundleSettings`). Not part
-   * of the bundle cache's key: the bundle is built and cached without it and it is written in on the way out.
-   */
-  traceDir?: string;
-  /** The S3 trace destination whose object URLs runs publish, a constant of the returned bundle as `traceDir` is. */
-  traceRemote?: RemoteTraceLocation;
+/**
+ * Where and whether bundles are cached: a directory (default `<project>/.skein/bundles`), or `false` for none. The
+ * trace destinations (`traceDir`, `traceRemote`, `@skein/core`'s bundle settings) are constants of the returned
+ * bundle (`withBundleSettings`), not part of the bundle cache's key: the bundle is built and cached without them.
+ */
+export interface BundleSettings extends BundleTraceSettings {
   /** Bundle cache directory; `false` bundles from scratch every time (no files written). */
   cacheDir?: string | false;
   /**
@@ -277,7 +274,8 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
   };
   let taken: EarlyBundle | undefined;
   let held: HeldBundling | undefined;
-  let waitedMs: number | undefined;
+  /** `{ waitedMs }` when another process held the bundling lock first (`WorkflowBundleResult.waitedMs`). */
+  let waited: { waitedMs?: number } = {};
   try {
     if (cache) {
       const code = await cache.lookup(configKey);
@@ -289,11 +287,11 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
       held = await holdBundling(cache.dir, configKey, async () => {
         await early?.cancel();
       });
-      if (held.waited) {
-        waitedMs = Math.round(performance.now() - asked);
-        const stored = await cache.lookup(configKey);
-        if (stored !== null) return { code: withSettings(stored), cache: 'hit', waitedMs };
-      }
+      if (held.waited) waited = { waitedMs: Math.round(performance.now() - asked) };
+      // Looked up again with the lock held: a process that stored the bundle and let go between the first lookup
+      // and this one leaves nothing to wait for, only the bundle.
+      const stored = await cache.lookup(configKey);
+      if (stored !== null) return { code: withSettings(stored), cache: 'hit', ...waited };
     }
     const persistent = cache && settings.webpackCache !== false ? { dir: cache.webpackDir, version: webpackVersion } : undefined;
     // webpack's cache costs a cold build time (snapshots, serialization): with none yet, build without it and
@@ -317,7 +315,6 @@ export async function bundleWorkflows(project: LoadedProject, settings: BundleSe
     const { modules } = built;
     const code = withSettings(built.code);
     if (!cache) return { code, cache: 'off', modules };
-    const waited = waitedMs === undefined ? {} : { waitedMs };
     // An activity file's bundle form is its stubs (in the configuration key), not its content: editing a step's
     // body leaves the bundle as it is.
     const storeError = await cache.store(configKey, built.code, { ...built.inputs, covered: plan.stubbed });

@@ -1,4 +1,4 @@
-import type { RemoteTraceLocation } from '@skein/names/traces';
+import type { BundleSettings as BundleTraceSettings } from '@skein/core/workflow';
 import type { WorkflowEntry } from '@skein/discovery';
 import type { LoadedWorkflow } from '../host/load.js';
 
@@ -9,14 +9,6 @@ export interface EntryWorkflow {
   file: string;
   /** The export of `file` that holds the definition (`default` or a name). */
   binding: string;
-}
-
-/** What a bundle's executions publish their traces by (`configureBundle` in `@skein/core`'s workflow entry). */
-export interface BundleTraceSettings {
-  /** The local trace directory on the worker's machine (absolute or as configured). */
-  traceDir?: string;
-  /** The S3 destination whose object URLs runs publish. */
-  traceRemote?: RemoteTraceLocation;
 }
 
 /** The generated entry's `configureBundle` call before `withBundleSettings` fills it: one line, kept verbatim by webpack. */
