@@ -324,5 +324,12 @@ describe('rollout of a new build on a live fleet', () => {
     expect(refused.body).toMatchObject({ error: 'CatalogNotAvailableError' });
     const start = await post(url, '/workflow/start', { workflowName: 'quick', input: {} });
     expect(start.status).toBe(404);
+    // The catalog listing agrees at once (its builds' leases lapsed), although the engine still lists the killed
+    // workers' last polls for a minute.
+    const listing = await fetch(`${url}/workflow/catalog`);
+    expect(listing.status).toBe(404);
+    const { message } = (await listing.json()) as { message: string };
+    expect(message).toMatch(/; live catalogs: /);
+    expect(message.split('; live catalogs: ')[1]).not.toContain(`"${catalog}"`);
   }, 60_000);
 });

@@ -7,7 +7,7 @@ import { catalogResponseSchema, defaultCatalogResponseSchema } from '../schemas/
 const LIVENESS =
   'A catalog is available while its `$catalog` execution runs (a cleanly stopped last worker retires it at once), a live ' +
   "worker of its current build renews that build's lease (every 3 s; a lease lapses 10 s after the last renewal, so a " +
-  "crashed fleet is noticed within seconds) and a worker polls its task queue (the engine's DescribeTaskQueue pollers); " +
+  "crashed fleet is noticed within seconds); a document published without a build (by an older worker) is live while a worker polls its task queue (the engine's DescribeTaskQueue pollers); " +
   "each read is cached `SKEIN_CATALOG_CACHE_MS`. The document is the current build's. Otherwise 404 `CatalogNotAvailableError` with `Retry-After`.";
 
 export const catalogRoutes = [
@@ -16,7 +16,7 @@ export const catalogRoutes = [
     path: '/workflow/catalog',
     operationId: 'getDefaultCatalog',
     summary: 'Workflows of the default catalog, and which catalogs are live',
-    description: `The document the workers serving the default catalog published, and \`catalogs\`: every catalog with a published document and whether a worker polls it. ${LIVENESS} The 404's message names the live catalogs.`,
+    description: `The document the workers serving the default catalog published, and \`catalogs\`: every catalog with a published document and whether it is live (runs are accepted there now). ${LIVENESS} The 404's message names the live catalogs.`,
     tag: 'Catalog',
     responses: { 200: { description: 'Catalog', schema: defaultCatalogResponseSchema } },
     errors: ['CatalogNotAvailableError'],

@@ -99,7 +99,7 @@ export interface CatalogDocument {
   workers: CatalogWorker[];
 }
 
-/** One running catalog and whether a worker polls it. */
+/** One running catalog and whether it is live (runs are accepted there now: see `CatalogCache.list`). */
 export interface CatalogSummary {
   catalog: string;
   live: boolean;
@@ -378,28 +378,26 @@ export class CatalogCache {
 
   /**
    * Every catalog with a running `$catalog` execution (at most 100, from the engine's visibility store) and
-   * whether a worker polls it.
-   * @throws ApiError `InternalError` when the engine fails.
+   * whether it is live, by the evidence {@link get} accepts runs on: a document naming its build is live while that
+   * build's lease runs (so a worker that has just said "serving" counts before the engine lists its first poll), one
+   * without a build while a worker polls the catalog. An engine failure on one catalog's evidence makes it not live.
+   * @throws ApiError `InternalError` when the engine fails to list the catalogs.
    */
   async list(): Promise<CatalogSummary[]> {
-    const found: Array<{ catalog: string; version: string | null }> = [];
+    const found: Array<{ catalog: string; version: string | null; buildId: string | null }> = [];
     try {
       const query = `WorkflowType = '${CATALOG_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running'`;
       for await (const wf of this.#client.workflow.list({ query, pageSize: 100 })) {
         const doc = wf.memo?.catalog as PublishedDocument | undefined;
-        found.push({ catalog: wf.taskQueue, version: typeof doc?.version === 'string' ? doc.version : null });
+        const buildId = typeof doc?.deployment?.buildId === 'string' ? doc.deployment.buildId : null;
+        found.push({ catalog: wf.taskQueue, version: typeof doc?.version === 'string' ? doc.version : null, buildId });
         if (found.length >= 100) break;
       }
     } catch (err) {
       throw new ApiError('InternalError', { cause: err });
     }
     const live = await Promise.all(
-      found.map((c) =>
-        this.workers(c.catalog).then(
-          (w) => w.length > 0,
-          () => false,
-        ),
-      ),
+      found.map((c) => (c.buildId !== null ? this.#leaseAlive(c.catalog, c.buildId) : this.workers(c.catalog).then((w) => w.length > 0)).catch(() => false)),
     );
     return found.map((c, i) => ({ catalog: c.catalog, live: live[i]!, version: c.version })).sort((a, b) => a.catalog.localeCompare(b.catalog));
   }

@@ -116,7 +116,7 @@ export interface paths {
         };
         /**
          * Workflows of the default catalog, and which catalogs are live
-         * @description The document the workers serving the default catalog published, and `catalogs`: every catalog with a published document and whether a worker polls it. A catalog is available while its `$catalog` execution runs (a cleanly stopped last worker retires it at once), a live worker of its current build renews that build's lease (every 3 s; a lease lapses 10 s after the last renewal, so a crashed fleet is noticed within seconds) and a worker polls its task queue (the engine's DescribeTaskQueue pollers); each read is cached `SKEIN_CATALOG_CACHE_MS`. The document is the current build's. Otherwise 404 `CatalogNotAvailableError` with `Retry-After`. The 404's message names the live catalogs.
+         * @description The document the workers serving the default catalog published, and `catalogs`: every catalog with a published document and whether it is live (runs are accepted there now). A catalog is available while its `$catalog` execution runs (a cleanly stopped last worker retires it at once), a live worker of its current build renews that build's lease (every 3 s; a lease lapses 10 s after the last renewal, so a crashed fleet is noticed within seconds); a document published without a build (by an older worker) is live while a worker polls its task queue (the engine's DescribeTaskQueue pollers); each read is cached `SKEIN_CATALOG_CACHE_MS`. The document is the current build's. Otherwise 404 `CatalogNotAvailableError` with `Retry-After`. The 404's message names the live catalogs.
          */
         get: operations["getDefaultCatalog"];
         put?: never;
@@ -136,7 +136,7 @@ export interface paths {
         };
         /**
          * Workflows of a catalog
-         * @description The document the workers serving the catalog published, and those workers. A catalog is available while its `$catalog` execution runs (a cleanly stopped last worker retires it at once), a live worker of its current build renews that build's lease (every 3 s; a lease lapses 10 s after the last renewal, so a crashed fleet is noticed within seconds) and a worker polls its task queue (the engine's DescribeTaskQueue pollers); each read is cached `SKEIN_CATALOG_CACHE_MS`. The document is the current build's. Otherwise 404 `CatalogNotAvailableError` with `Retry-After`.
+         * @description The document the workers serving the catalog published, and those workers. A catalog is available while its `$catalog` execution runs (a cleanly stopped last worker retires it at once), a live worker of its current build renews that build's lease (every 3 s; a lease lapses 10 s after the last renewal, so a crashed fleet is noticed within seconds); a document published without a build (by an older worker) is live while a worker polls its task queue (the engine's DescribeTaskQueue pollers); each read is cached `SKEIN_CATALOG_CACHE_MS`. The document is the current build's. Otherwise 404 `CatalogNotAvailableError` with `Retry-After`.
          */
         get: operations["getCatalog"];
         put?: never;
@@ -1184,7 +1184,7 @@ export interface components {
                 /** @description Epoch ms of its last poll */
                 lastPollAt: number;
             }[];
-            /** @description Every catalog with a published document (at most 100) and whether a worker polls it */
+            /** @description Every catalog with a published document (at most 100) and whether it is live: runs are accepted there now (its current build's lease runs; without a build, a worker polls it) */
             catalogs: {
                 catalog: string;
                 live: boolean;
