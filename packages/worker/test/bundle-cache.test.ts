@@ -240,7 +240,7 @@ describe('a bundle begun before the import (beginBundle)', () => {
 describe('BundleCache records', () => {
   const store = (cache: BundleCache, configKey: string, code: string) => cache.store(configKey, code, { files: [], missing: [] });
 
-  it('keeps the four newest records with their bundles, and a young bundle that no record names yet (another process storing it)', async () => {
+  it('keeps the four newest records with their bundles, and a young bundle that no record names yet (another process storing it); drops a bundling lock owner file a signal left behind', async () => {
     const cacheDir = await mkdtemp(path.join(tmpdir(), 'skein-bundle-records-'));
     try {
       const cache = new BundleCache(cacheDir);
@@ -262,6 +262,12 @@ describe('BundleCache records', () => {
       await writeFile(path.join(cacheDir, 'other-orphan.js'), 'left behind');
       const hourAgo = new Date(Date.now() - 3_600_000);
       await utimes(path.join(cacheDir, 'other-orphan.js'), hourAgo, hourAgo);
+      // Bundling locks' owner files: one a signal left behind an hour ago (no lock folder beside it), one of a holder
+      // (its lock folder stands beside it), one just written (its lock folder not made yet, or just removed).
+      const owner = (key: string) => path.join(cacheDir, `${key}.bundling.owner`);
+      for (const key of ['left', 'held', 'young']) await writeFile(owner(key), '{"pid":1,"host":"h"}');
+      await mkdir(path.join(cacheDir, 'held.bundling'));
+      for (const key of ['left', 'held']) await utimes(owner(key), hourAgo, hourAgo);
 
       expect(await store(cache, 'key5', 'code 5')).toBeUndefined();
       const left = await bundles();
@@ -269,6 +275,8 @@ describe('BundleCache records', () => {
       expect(left.filter((f) => f.startsWith('key')).map((f) => f.split('-')[0])).toEqual(['key2', 'key3', 'key4', 'key5']);
       expect(left).toContain('other-inflight.js');
       expect(left).not.toContain('other-orphan.js');
+      const owners = (await readdir(cacheDir)).filter((f) => f.endsWith('.owner')).sort();
+      expect(owners).toEqual(['held.bundling.owner', 'young.bundling.owner']);
       expect(await cache.lookup('key5')).toBe('code 5');
       expect(await cache.lookup('key1')).toBeNull();
     } finally {

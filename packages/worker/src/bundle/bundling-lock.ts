@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -100,4 +100,28 @@ async function bundlingOwnerGone(ownerFile: string): Promise<boolean> {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'ESRCH';
   }
+}
+
+/**
+ * Deletes the owner files (`<key>.bundling.owner`) among `names` (the entries of the bundle cache at `cacheDir`)
+ * that no lock folder stands beside and whose last write is more than `graceMs` ms ago: a holder ended by a signal
+ * mid-bundling leaves one (`proper-lockfile` removes its lock folder on the way out; nothing removes the owner file).
+ * An owner file beside a lock folder belongs to a holder, and a young one may be being written: both are kept. Never
+ * rejects.
+ */
+export async function pruneBundlingOwners(cacheDir: string, names: readonly string[], graceMs: number): Promise<void> {
+  const present = new Set(names);
+  const now = Date.now();
+  await Promise.all(
+    names
+      .filter((n) => n.endsWith('.bundling.owner') && !present.has(n.slice(0, -'.owner'.length)))
+      .map(async (n) => {
+        const file = path.join(cacheDir, n);
+        const written = await stat(file).then(
+          (s) => s.mtimeMs,
+          () => now,
+        );
+        if (now - written > graceMs) await rm(file, { force: true }).catch(() => {});
+      }),
+  );
 }

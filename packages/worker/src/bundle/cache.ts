@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { atomicWrite, FileDigests } from '../cache/file-digests.js';
+import { pruneBundlingOwners } from './bundling-lock.js';
 import { digest, pathKind } from './digest.js';
 
 /**
@@ -116,7 +117,8 @@ export class BundleCache {
    * Keeps the newest `KEEP_RECORDS` records and the bundles they name. Deletes the bundles of the records it drops,
    * and a bundle no record names only once it is `ORPHAN_GRACE_MS` old: another process storing into the same
    * cache (a second worker of the project starting beside this one) writes its bundle before its record, so a young
-   * bundle without a record is one being stored, not an orphan.
+   * bundle without a record is one being stored, not an orphan. Owner files of bundling locks that a signal left
+   * behind go after the same grace (`pruneBundlingOwners`).
    */
   private async prune(): Promise<void> {
     const records = await this.records();
@@ -135,6 +137,7 @@ export class BundleCache {
       return now - mtime > ORPHAN_GRACE_MS;
     };
     await Promise.all(names.filter((n) => n.endsWith('.js') && !kept.has(n)).map(async (n) => (await stale(n)) && rm(path.join(this.dir, n), { force: true })));
+    await pruneBundlingOwners(this.dir, names, ORPHAN_GRACE_MS);
   }
 }
 
