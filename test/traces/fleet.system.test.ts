@@ -123,7 +123,7 @@ async function startRuns(count: number, from: number): Promise<Array<(typeof run
         const n = from + i + j;
         const fail = n % 15 === 7;
         const res = await call('POST', '/workflow/run', { workflowName: 'fleet', input: { n, apiKey: 'sk-secret', fail } });
-        expect(res.body.status).toBe(fail ? 'failed' : 'completed');
+        expect(res.body.status, `${res.status} ${JSON.stringify(res.body)}`).toBe(fail ? 'failed' : 'completed');
         expect(res.body.trace.destinations.remote).toMatch(new RegExp(`^${weed.endpoint}/${weed.bucket}/fleet/fleet/\\d{4}/\\d{2}/\\d{2}/\\d+_`));
         return { workflowId: res.body.workflowId as string, runId: res.body.runId as string, n, fail };
       }),
