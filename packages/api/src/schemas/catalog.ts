@@ -48,12 +48,10 @@ export const catalogResponseSchema = z
 /** `GET /workflow/catalog`: the default catalog's document, plus every running catalog and whether it is live. */
 export const defaultCatalogResponseSchema = catalogResponseSchema
   .extend({
-    catalogs: z
-      .array(z.object({ catalog: z.string(), live: z.boolean(), version: z.string().nullable() }))
-      .meta({
-        description:
-          "Every catalog with a published document (at most 100) and whether it is live: runs are accepted there now (its current build's lease runs; without a build, a worker polls it)",
-      }),
+    catalogs: z.array(z.object({ catalog: z.string(), live: z.boolean(), version: z.string().nullable() })).meta({
+      description:
+        "Every catalog with a published document (at most 100) and whether it is live: runs are accepted there now (its current build's lease runs; without a build, a worker polls it)",
+    }),
   })
   .meta({ id: 'DefaultCatalogResponse' });
 
