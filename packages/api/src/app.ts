@@ -2,18 +2,18 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { z } from 'zod';
 import { bodyParser } from '@koa/bodyparser';
-import { withHeaders } from './errors.js';
 import { abortSignal } from './middleware/abort.js';
 import { bearerAuth } from './middleware/auth.js';
 import { jsonLimits, requireJsonBody } from './middleware/body-limits.js';
 import { browserGuard } from './middleware/browser.js';
-import { errorRenderer, toApiError } from './middleware/errors.js';
+import { errorRenderer } from './middleware/errors.js';
 import { requestMetrics } from './middleware/metrics.js';
 import { requestLogger } from './middleware/logging.js';
 import { requestId } from './middleware/request-id.js';
+import { requestTarget } from './middleware/target.js';
 import { unmatchedRequests } from './middleware/unmatched.js';
 import { buildOpenApiDocument } from './openapi.js';
-import { deprecationHeaders, parseOr400, routerPath, type ApiState, type Deps, type RouteDef } from './route.js';
+import { parseOr400, routerPath, type ApiState, type Deps, type RouteDef } from './route.js';
 
 /** Request bodies are capped at 1 MiB (docs/reference/api-contract.md, "Requests"). */
 export const BODY_LIMIT = '1mb';
@@ -28,11 +28,13 @@ export interface AppOptions {
 }
 
 /**
- * Composes the Koa application: request id → request span (when tracing is on) → request metrics → request log → error rendering → Host/Origin allow-list and CORS
- * (403) → bearer token (401, when configured) → JSON content type and encoding (415) → abort signal → JSON body
- * (1 MiB, 413) → depth and Unicode limits (400) → routes → 405 with `Allow` for a known path and another method
- * (the router's `allowedMethods`) → 404. A deprecated route's headers (`Deprecation`, `Sunset`, `Link`) are on
- * its every response: set on success, carried by the error otherwise. `GET /metrics` skips the Host/Origin and token checks when `config.metricsPublic` is set. Each route validates its params, query and body with its zod schemas before the handler runs.
+ * Composes the Koa application: request id → request span (when tracing is on) → request metrics → request log → error
+ * rendering → what the request targets (`requestTarget`: the path's workflow id, a deprecated route's headers) →
+ * Host/Origin allow-list and CORS (403) → bearer token (401, when configured) → JSON content type and encoding (415)
+ * → abort signal → JSON body (1 MiB, 413) → depth and Unicode limits (400) → routes → 405 with `Allow` for a known
+ * path and another method (the router's `allowedMethods`) → 404. A deprecated route's headers (`Deprecation`,
+ * `Sunset`, `Link`) are on its every response, whichever step refused it; a 400's body names the workflow id a
+ * request's path names, whichever step refused it. `GET /metrics` skips the Host/Origin and token checks when `config.metricsPublic` is set. Each route validates its params, query and body with its zod schemas before the handler runs.
  */
 export function createApp(deps: Deps, routes: RouteDef[], options: AppOptions = {}): Koa<ApiState> {
   const app = new Koa<ApiState>();
@@ -42,26 +44,21 @@ export function createApp(deps: Deps, routes: RouteDef[], options: AppOptions = 
   let document: unknown;
   const openApiDocument = () => (document ??= buildOpenApiDocument(routes, undefined, deps.config.apiToken !== null));
 
+  // The route each router layer serves: `requestTarget` resolves a request's route before anything can refuse it.
+  const routeOfLayer = new Map<Router<ApiState>['stack'][number], RouteDef>();
   const serve = async (route: RouteDef, ctx: Koa.ParameterizedContext<ApiState>) => {
     const params = parseOr400(route.params, ctx.params, 'params');
-    if (params && typeof params === 'object' && 'id' in params && typeof params.id === 'string') ctx.state.workflowId = params.id;
     const query = parseOr400(route.query, { ...ctx.query }, 'query');
     const body = route.body ? parseOr400(route.body, (ctx.request as { body?: unknown }).body ?? undefined, 'body') : undefined;
     const headers = parseOr400(route.headers, ctx.headers, 'headers');
     await route.handler({ ctx, deps, params, query, body, headers, openApiDocument });
   };
   for (const route of routes) {
-    const deprecated = route.deprecated;
     router[route.method](routerPath(route.path), async (ctx) => {
       ctx.state.route = `${route.method.toUpperCase()} ${route.path}`;
-      if (!deprecated) return serve(route, ctx);
-      // `Link` names the run the call targeted, known only once the handler ran (or got as far as it did).
-      const headers = () => deprecationHeaders(deprecated.successor, ctx.state.workflowId, ctx.state.runId);
-      await serve(route, ctx).catch((err: unknown) => {
-        throw withHeaders(toApiError(err), headers());
-      });
-      ctx.set(headers());
+      await serve(route, ctx);
     });
+    routeOfLayer.set(router.stack.at(-1)!, route);
   }
 
   // Router path (`/workflow/:id`) → route template (`/workflow/{id}`), to label requests refused before routing.
@@ -79,6 +76,7 @@ export function createApp(deps: Deps, routes: RouteDef[], options: AppOptions = 
   app.use(requestMetrics(deps.metrics, routeOf));
   app.use(requestLogger(deps.logger));
   app.use(errorRenderer());
+  app.use(requestTarget(router, routeOfLayer));
   app.use(
     unlessPublic(
       browserGuard(
@@ -97,6 +95,14 @@ export function createApp(deps: Deps, routes: RouteDef[], options: AppOptions = 
   app.use(jsonLimits());
   app.use(router.routes());
   for (const mw of unmatchedRequests(router)) app.use(mw);
-  app.on('error', (err) => deps.logger.error({ err }, 'unhandled koa error'));
+  app.on('error', (err: NodeJS.ErrnoException, ctx?: Koa.ParameterizedContext<ApiState>) => {
+    // A client that closes a response it was still reading (an SSE history stream, a long download) ends Koa's pipe
+    // of the body early: the client went away, nothing failed here (the stream's own close handler releases what it held).
+    if (err?.code === 'ERR_STREAM_PREMATURE_CLOSE' && ctx !== undefined) {
+      (ctx.state.log ?? deps.logger).info({ route: ctx.state.route ?? null, workflowId: ctx.state.workflowId ?? null }, 'response closed by the client');
+      return;
+    }
+    deps.logger.error({ err }, 'unhandled koa error');
+  });
   return app;
 }

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { PassThrough, Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { pino } from 'pino';
@@ -36,6 +37,32 @@ const routes = [
     },
   }),
   defineRoute({
+    method: 'get',
+    path: '/things/{id}/parts/{part}',
+    operationId: 'getPart',
+    summary: 'test route',
+    tag: 'Test',
+    params: z.object({ id: z.string().regex(/^[a-z]+$/), part: z.string().regex(/^\d+$/) }),
+    responses: { 200: { description: 'ok' } },
+    async handler({ ctx }) {
+      ctx.body = { ok: true };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/endless',
+    operationId: 'endless',
+    summary: 'a response that never ends (as an SSE stream of a running workflow)',
+    tag: 'Test',
+    responses: { 200: { description: 'ok' } },
+    async handler({ ctx }) {
+      const body = new PassThrough();
+      body.write('data: first\n\n');
+      ctx.type = 'text/event-stream';
+      ctx.body = body;
+    },
+  }),
+  defineRoute({
     method: 'post',
     path: '/old/{id}',
     operationId: 'oldThing',
@@ -58,6 +85,14 @@ const routes = [
 
 let server: Server;
 let base: string;
+/** What the app logged, one parsed pino line each. */
+const logged: Array<{ level: number; msg: string }> = [];
+const logs = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    logged.push(JSON.parse(chunk.toString()) as { level: number; msg: string });
+    done();
+  },
+});
 
 beforeAll(async () => {
   const config = loadApiConfig({ PORT: '0' });
@@ -70,7 +105,7 @@ beforeAll(async () => {
     shutdown: new AbortController().signal,
     closing: new AbortController().signal,
     graceOver: new AbortController().signal,
-    logger: pino({ level: 'silent' }),
+    logger: pino({ level: 'info' }, logs),
     metrics: new ApiMetrics(() => true),
   } satisfies Deps;
   server = createServer(createApp(deps, routes).callback());
@@ -159,6 +194,24 @@ describe('errors of a deprecated route', () => {
     expect(deprecation(badQuery.headers).deprecation).toBe('true');
   });
 
+  it('carry them also when a step before the route refused the request: its body, content type, size or origin', async () => {
+    const post = (init: RequestInit) => fetch(`${base}/old/wf`, { method: 'POST', ...init });
+    const refusals = [
+      [400, await post({ headers: { 'content-type': 'application/json' }, body: '{bad' })],
+      [415, await post({ headers: { 'content-type': 'text/plain' }, body: '{}' })],
+      [413, await post({ headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(1_100_000) }) })],
+      [403, await post({ headers: { 'content-type': 'application/json', origin: 'http://evil.example' }, body: '{}' })],
+    ] as const;
+    for (const [status, res] of refusals) {
+      expect(res.status, String(status)).toBe(status);
+      expect(deprecation(res.headers), String(status)).toEqual({
+        deprecation: 'true',
+        sunset: 'Thu, 16 Jul 2026 00:00:00 GMT',
+        link: '</workflow/wf/runs/{rid}/stop>; rel="successor-version"',
+      });
+    }
+  });
+
   it('show their own message for a 4xx and only the generic one for a 5xx', async () => {
     expect((await call('POST', '/old/wf?fail=client')).body).toEqual({
       error: 'WorkflowExecutionAlreadyCompletedError',
@@ -170,5 +223,36 @@ describe('errors of a deprecated route', () => {
     const crash = await call('POST', '/old/wf?fail=crash');
     expect(crash.body).toEqual({ error: 'InternalError', message: 'Internal server error', workflowId: null });
     expect(JSON.stringify([server.body, crash.body])).not.toContain('secret');
+  });
+});
+
+describe('a 400 names the workflow id its path names', () => {
+  it('whichever step refused the request, when the id itself is valid', async () => {
+    const malformed = await fetch(`${base}/things/abc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{bad' });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ error: 'ValidationError', message: 'Malformed JSON body', workflowId: 'abc' });
+    const bare = await fetch(`${base}/things/abc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '"x"' });
+    expect(await bare.json()).toMatchObject({ error: 'ValidationError', workflowId: 'abc' });
+    // Another path parameter invalid: the id is still the execution the request names.
+    const part = await call('GET', '/things/abc/parts/x');
+    expect(part.status).toBe(400);
+    expect(part.body).toMatchObject({ error: 'ValidationError', workflowId: 'abc' });
+    // An id the route refuses names nothing.
+    const invalidId = await fetch(`${base}/things/ABC`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{bad' });
+    expect(await invalidId.json()).toMatchObject({ error: 'ValidationError', workflowId: null });
+  });
+});
+
+describe('a client that closes a response it is still reading', () => {
+  it('is logged as such, not as an unhandled error', async () => {
+    const before = logged.length;
+    const controller = new AbortController();
+    const res = await fetch(`${base}/endless`, { signal: controller.signal });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('data: first');
+    controller.abort();
+    await expect.poll(() => logged.slice(before).map((l) => l.msg)).toContain('response closed by the client');
+    expect(logged.slice(before).filter((l) => l.level >= 50)).toEqual([]);
   });
 });
