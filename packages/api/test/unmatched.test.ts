@@ -232,7 +232,11 @@ describe('a 400 names the workflow id its path names', () => {
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ error: 'ValidationError', message: 'Malformed JSON body', workflowId: 'abc' });
     const bare = await fetch(`${base}/things/abc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '"x"' });
-    expect(await bare.json()).toMatchObject({ error: 'ValidationError', workflowId: 'abc' });
+    expect(await bare.json()).toMatchObject({
+      error: 'ValidationError',
+      workflowId: 'abc',
+      issues: [{ code: 'invalid_type', path: ['body'], message: 'Request body must be a JSON object, not a bare value such as null or a string' }],
+    });
     // Another path parameter invalid: the id is still the execution the request names.
     const part = await call('GET', '/things/abc/parts/x');
     expect(part.status).toBe(400);

@@ -31,7 +31,7 @@ function fromFrameworkError(err: unknown): ApiError | undefined {
     const message = (err as { message?: unknown }).message;
     const text = typeof message === 'string' ? message : '';
     const issue = text.includes('only supports object and array')
-      ? { code: 'invalid_type', message: 'Request body must be a JSON object (or array), not a bare value such as null or a string' }
+      ? { code: 'invalid_type', message: 'Request body must be a JSON object, not a bare value such as null or a string' }
       : text.includes('forbidden prototype property')
         ? { code: 'forbidden_key', message: 'Request body holds a "__proto__" key, which is refused' }
         : { code: 'invalid_json', message: 'Request body is not valid JSON' };

@@ -42,8 +42,14 @@ export function resetPoint(events: T.api.history.v1.IHistoryEvent[], workflowTyp
   }
   const wftCompleted =
     completedAt < 0 ? undefined : events.find((e) => toNumber(e.eventId) > completedAt && e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
-  if (!wftCompleted) {
+  if (completedAt < 0) {
     throw new ApiError('StepNotCompletedError', { workflowId, message: `Step "${stepName}" has not completed in this run` });
+  }
+  if (!wftCompleted) {
+    throw new ApiError('StepNotCompletedError', {
+      workflowId,
+      message: `Step "${stepName}" completed, but no workflow task completed after it in this run (it closed or waits first): there is no point to reset to yet`,
+    });
   }
   return toNumber(wftCompleted.eventId);
 }
