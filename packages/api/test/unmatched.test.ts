@@ -241,6 +241,10 @@ describe('a 400 names the workflow id its path names', () => {
     const part = await call('GET', '/things/abc/parts/x');
     expect(part.status).toBe(400);
     expect(part.body).toMatchObject({ error: 'ValidationError', workflowId: 'abc' });
+    // A path that does not decode names nothing, and is a client error.
+    const undecodable = await call('GET', '/things/%E0%A4%A/parts/1');
+    expect(undecodable.status).toBe(400);
+    expect(undecodable.body).toMatchObject({ error: 'ValidationError', workflowId: null });
     // An id the route refuses names nothing.
     const invalidId = await fetch(`${base}/things/ABC`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{bad' });
     expect(await invalidId.json()).toMatchObject({ error: 'ValidationError', workflowId: null });

@@ -48,6 +48,12 @@ export function requestTarget(router: Router<ApiState>, routeOfLayer: ReadonlyMa
 function pathWorkflowId(route: RouteDef, params: () => Record<string, string>): string | undefined {
   const schema = route.params instanceof z.ZodObject ? (route.params.shape as Record<string, z.ZodType>).id : undefined;
   if (!schema) return undefined;
-  const parsed = schema.safeParse(params().id);
+  let raw: string | undefined;
+  try {
+    raw = params().id;
+  } catch {
+    return undefined; // a path the router cannot decode names no execution (the route refuses it with a 400)
+  }
+  const parsed = schema.safeParse(raw);
   return parsed.success && typeof parsed.data === 'string' ? parsed.data : undefined;
 }
