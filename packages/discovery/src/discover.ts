@@ -200,12 +200,14 @@ function reportNoWorkflows(run: Run, root: string, packageMode: boolean, sources
 
 /**
  * The registered workflow definition of a `workflow.js`: the first it exports. Reports none (`workflow/no-definition`)
- * and several (`workflow/multiple-definitions`), and checks the file's imports.
+ * and several (`workflow/multiple-definitions`), and checks the file's imports. One definition exported under several
+ * names (`export const greet = workflow({...})` and `export default greet`) is one workflow, registered under the
+ * first name.
  */
 function firstDefinitionOf(run: Run, file: string): { exportName: string; definition: Definition } | undefined {
   const info = run.graph.module(file);
   if (!info) return undefined;
-  const defs = exportedDefinitions(info, WORKFLOW_KINDS);
+  const defs = exportedDefinitions(info, WORKFLOW_KINDS).filter((d, i, all) => all.findIndex((e) => sameCall(e.definition, d.definition)) === i);
   if (defs.length === 0) {
     run.diagnostics.report('workflow/no-definition', 'none', file, undefined, { file });
   }
@@ -214,6 +216,11 @@ function firstDefinitionOf(run: Run, file: string): { exportName: string; defini
   }
   checkWorkflowImports(info, run.probe, run.diagnostics);
   return defs[0];
+}
+
+/** Whether two definitions of one module are the same call (two exports of one call share its position). */
+function sameCall(a: Definition | undefined, b: Definition): boolean {
+  return a !== undefined && a.position.line === b.position.line && a.position.column === b.position.column;
 }
 
 /** Builds a manifest entry from a definition, or undefined when its name is unusable (reported). */
@@ -326,11 +333,12 @@ function packageWorkflows(run: Run, pkg: InstalledPackage, ref: PackageRef, entr
     /(^|\/)workflow(\.[mc]?[jt]s)?$/.test(specifier) || (run.probe.packageOf(specifier)?.pkg.expose ?? 'absent') !== 'absent';
   const reach = followEntry(run.graph, entryFile, isWorkflowSpecifier);
   const reached = new Set([...reach.workflowFiles, ...reach.workflows.map((w) => w.file)]);
-  // The registered definition of each file is its first one (others are `workflow/multiple-definitions`).
-  const firstOf = new Map<string, string | undefined>();
-  for (const file of reached) firstOf.set(file, firstDefinitionOf(run, file)?.exportName);
+  // The registered definition of each file is its first one (others are `workflow/multiple-definitions`), under
+  // whichever of its export names the entry reaches it by.
+  const firstOf = new Map<string, Definition | undefined>();
+  for (const file of reached) firstOf.set(file, firstDefinitionOf(run, file)?.definition);
   const entries = reach.workflows
-    .filter((w) => firstOf.get(w.file) === w.localExport)
+    .filter((w) => sameCall(firstOf.get(w.file), w.definition))
     .map((w) => entryOf(run, w.file, w.definition, w.exportName, w.localExport, ref));
   const byFile = new Map<string, WorkflowEntry>();
   for (const e of entries) if (e && !byFile.has(e.file)) byFile.set(e.file, e);

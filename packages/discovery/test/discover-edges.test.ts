@@ -83,6 +83,17 @@ describe('package mode', () => {
     expect(m.workflows.map((w) => `${w.name} ${w.exportName} ${w.file.slice(3)}`)).toEqual(['greet once greet/workflow.js', 'one first two/workflow.js']);
   });
 
+  it('takes one definition exported under two names (a named export and the default) for one workflow, not several', async () => {
+    const m = await run({
+      '/p/package.json': packageJson('p', { ...EXPOSE, ...ENTRY }),
+      '/p/index.js': "export { default as b } from './b/workflow.js';\nexport { c } from './c/workflow.js';\n",
+      '/p/b/workflow.js': "import { workflow } from '@skein/core';\nexport const b = workflow({ name: 'b', fn: async (x) => x });\nexport default b;\n",
+      '/p/c/workflow.js': "import { workflow } from '@skein/core';\nconst c = workflow({ name: 'c', fn: async (x) => x });\nexport { c, c as default };\n",
+    });
+    expect(briefs(m)).toEqual([]);
+    expect(m.workflows.map((w) => `${w.name} ${w.file.slice(3)}`)).toEqual(['b b/workflow.js', 'c c/workflow.js']);
+  });
+
   it('warns about re-exports of workflows by a bare path (reexport/non-relative), not about other bare re-exports', async () => {
     const m = await run({
       '/p/package.json': packageJson('p', { ...EXPOSE, ...ENTRY }),
