@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,17 +102,27 @@ describe('skein replay', () => {
     expect(res.stderr).toContain(`run ${runs[0]!.runId}: first mismatching event`);
   });
 
-  it('has nothing to replay for a workflow without runs, or a folder without histories: exit 0', async () => {
+  it('has nothing to replay for a workflow without runs, or a folder without histories: exit 0, once the project is judged', async () => {
     const engine = await skein(['replay', 'fixtures/projects/rollout/v2', '--workflow', 'audit']);
     expect(engine.code, engine.stderr).toBe(0);
     expect(engine.stdout).toContain('nothing to replay: no runs of workflow "audit"');
     const empty = await mkdtemp(path.join(tmpdir(), 'skein-replay-empty-'));
+    const broken = await mkdtemp(path.join(tmpdir(), 'skein-replay-broken-'));
     try {
       const files = await skein(['replay', 'fixtures/projects/rollout/v1', '--histories', empty]);
       expect(files.code, files.stderr).toBe(0);
-      expect(files.stdout).toContain('nothing to replay');
+      expect(files.stdout).toContain(`nothing to replay: no history in ${empty}`);
+      // A project that cannot be served fails the gate even with no history to replay on it.
+      await mkdir(path.join(broken, 'greet'));
+      await writeFile(path.join(broken, 'package.json'), '{"name":"broken","type":"module"}\n');
+      await writeFile(path.join(broken, 'greet', 'workflow.js'), "export default workflow({ name: 'greet', fn: async (x) => x ;\n");
+      const refused = await skein(['replay', broken, '--histories', empty]);
+      expect(refused.code, refused.stdout).toBe(1);
+      expect(refused.stderr).toContain('error(s) in workflow packages');
+      expect(refused.stdout).not.toContain('nothing to replay');
     } finally {
       await rm(empty, { recursive: true, force: true });
+      await rm(broken, { recursive: true, force: true });
     }
   });
 

@@ -31,7 +31,9 @@ function port(value: string): number {
   return n;
 }
 
-const program = new Command('skein').description('Publish, check and run durable workflows on Temporal.').version(version);
+// Every command inherits the conventions when it is made: a usage error (unknown option, missing argument) exits 2,
+// with a pointer to --help (docs/cli.md, "Exit codes").
+const program = clientConventions(new Command('skein').description('Publish, check and run durable workflows on Temporal.').version(version));
 
 program
   .command('dev')
@@ -56,33 +58,29 @@ program
     (await import('./commands/worker.js')).workerCommand(dir, opts),
   );
 
-clientConventions(
-  program
-    .command('build')
-    .description('validate the project and bundle its workflow code ahead of time into a build that "skein worker <buildDir>" serves')
-    .argument('[projectDir]', 'project directory', '.')
-    .option('--out <dir>', 'build directory (default <projectDir>/.skein/build)')
-    .option('--baseline <dir>', 'first compare each workflow with a deployed build (or a checkout): refuse incompatible changes of auto-upgrade workflows')
-    .action(async (dir: string, opts: { out?: string; baseline?: string }) => (await import('./commands/build.js')).buildCommand(dir, opts)),
-);
+program
+  .command('build')
+  .description('validate the project and bundle its workflow code ahead of time into a build that "skein worker <buildDir>" serves')
+  .argument('[projectDir]', 'project directory', '.')
+  .option('--out <dir>', 'build directory (default <projectDir>/.skein/build)')
+  .option('--baseline <dir>', 'first compare each workflow with a deployed build (or a checkout): refuse incompatible changes of auto-upgrade workflows')
+  .action(async (dir: string, opts: { out?: string; baseline?: string }) => (await import('./commands/build.js')).buildCommand(dir, opts));
 
-clientConventions(
-  program
-    .command('replay')
-    .description('replay run histories against the workflow code of a project or build; exit 1 on an incompatible change (the check before a deploy)')
-    .argument('[projectDir]', 'project directory, or build directory', '.')
-    .option('--workflow <name>', 'only runs of this workflow type')
-    .option('--limit <n>', 'at most this many runs, the most recent first (default 100)')
-    .option(
-      '--histories <path>',
-      'replay these JSON history files (a file or a directory; "skein workflow history <id> --json" output) instead of runs read from the engine',
-    )
-    .addHelpText(
-      'after',
-      '\nWithout --histories: the runs of the catalog SKEIN_CATALOG (default main) on TEMPORAL_ADDRESS, closed and open.\nExit codes: 0 every history replays (or nothing to replay), 1 a history does not replay, 2 usage error.',
-    )
-    .action(async (dir: string, opts: ReplayFlags) => (await import('./commands/replay.js')).replayCommand(dir, opts)),
-);
+program
+  .command('replay')
+  .description('replay run histories against the workflow code of a project or build; exit 1 on an incompatible change (the check before a deploy)')
+  .argument('[projectDir]', 'project directory, or build directory', '.')
+  .option('--workflow <name>', 'only runs of this workflow type')
+  .option('--limit <n>', 'at most this many runs, the most recent first (default 100)')
+  .option(
+    '--histories <path>',
+    'replay these JSON history files (a file or a directory; "skein workflow history <id> --json" output) instead of runs read from the engine',
+  )
+  .addHelpText(
+    'after',
+    '\nWithout --histories: the runs of the catalog SKEIN_CATALOG (default main) on TEMPORAL_ADDRESS, closed and open.\nExit codes: 0 every history replays (or nothing to replay), 1 a history does not replay, 2 usage error.',
+  )
+  .action(async (dir: string, opts: ReplayFlags) => (await import('./commands/replay.js')).replayCommand(dir, opts));
 
 program
   .command('api')

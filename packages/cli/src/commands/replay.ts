@@ -38,9 +38,9 @@ export function mismatchLine(o: Extract<ReplayOutcome, { ok: false }>): string {
  * `temporal workflow show --output json` writes them). Files are read one at a time as the replay needs them, so
  * `--limit` bounds what is read and parsed; a folder's entries that are not regular files (a FIFO, a socket, a
  * device) are skipped with a note, and a file over 256 MiB is refused.
- * Exit 0: every history replays (or there was nothing to replay); 1: at least one does not (each named on
- * stderr with workflow type, workflow id, run id and the first mismatching event), or the project could not be
- * prepared or the engine read; 2: usage error, including a history file that is not a history (the histories
+ * Exit 0: every history replays (or there was nothing to replay, the project prepared all the same); 1: at least
+ * one does not (each named on stderr with workflow type, workflow id, run id and the first mismatching event), or the
+ * project could not be prepared or the engine read; 2: usage error, including a history file that is not a history (the histories
  * before it have been replayed and reported).
  */
 export async function replayCommand(dir: string, flags: ReplayFlags): Promise<void> {
@@ -57,7 +57,8 @@ export async function replayCommand(dir: string, flags: ReplayFlags): Promise<vo
   const logger = cliLogger('skein-replay');
 
   // Files are read lazily, up to --limit matching histories. The first one is read before the project is prepared:
-  // a folder with nothing to replay, or whose first file is bad, ends here.
+  // a folder whose first file is bad ends here. One with nothing to replay still has its project judged (a gate
+  // before a deploy does not pass code that cannot load).
   let fromFiles: AsyncIterable<ReplayHistory> | undefined;
   if (flags.histories !== undefined) {
     const files = worker.historyFiles(path.resolve(flags.histories), {
@@ -78,12 +79,9 @@ export async function replayCommand(dir: string, flags: ReplayFlags): Promise<vo
       if (err instanceof worker.HistoryFileError) usage(err.message);
       throw err;
     }
-    if (first.done) {
-      process.stdout.write(`nothing to replay: no history${flags.workflow ? ` of workflow "${inert(flags.workflow)}"` : ''} in ${inert(flags.histories)}\n`);
-      return;
-    }
-    const head = first.value;
+    const head = first.done ? undefined : first.value;
     fromFiles = (async function* () {
+      if (head === undefined) return;
       yield head;
       yield* selected;
     })();
@@ -139,7 +137,8 @@ export async function replayCommand(dir: string, flags: ReplayFlags): Promise<vo
   }
   const where = fromFiles ? inert(flags.histories) : `catalog "${inert(config.catalog)}" at ${config.engine.address}`;
   if (replayed === 0) {
-    process.stdout.write(`nothing to replay: no runs${flags.workflow ? ` of workflow "${flags.workflow}"` : ''} on ${where}\n`);
+    const of = flags.workflow ? ` of workflow "${inert(flags.workflow)}"` : '';
+    process.stdout.write(fromFiles ? `nothing to replay: no history${of} in ${where}\n` : `nothing to replay: no runs${of} on ${where}\n`);
     return;
   }
   if (incompatible > 0) {
