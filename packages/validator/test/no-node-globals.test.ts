@@ -46,6 +46,36 @@ describe('workflow/no-node-globals through the global object', () => {
     expect(positions(rule, 'const x = global[fetch];\n')).toEqual(['ioGlobal@1:18']);
   });
 
+  it.each([
+    [
+      'a step factory in a helper file (its fn runs as an activity)',
+      "import { step } from '@skein/core';\nexport function httpStep(name, url) {\n  return step({ name, fn: async (id) => (await fetch(`${url}/${id}`)).json() });\n}\n",
+    ],
+    [
+      'a step fn written as a method',
+      "import { step as s } from '@skein/core';\nexport const env = () => s({ name: 'env', fn() { return process.env.MODE; } });\n",
+    ],
+    [
+      'an evaluator fn on a namespace import',
+      "import * as core from '@skein/core';\nexport const judge = (n) => core.evaluator({ name: n, fn: async () => { const { fetch: f } = globalThis; return f('x'); } });\n",
+    ],
+  ])('not inside an activity body: %s', (_what, code) => {
+    expect(positions(rule, code)).toEqual([]);
+  });
+
+  it.each([
+    ["a workflow's fn", "import { workflow } from '@skein/core';\nexport default workflow({ name: 'w', fn: async () => fetch('x') });\n", ['ioGlobal@2:54']],
+    ['the fn of another call', "export const t = other({ fn: async () => fetch('x') });\n", ['ioGlobal@1:42']],
+    ['a local function named step', "const step = (c) => c;\nexport const t = step({ name: 'x', fn: async () => fetch('x') });\n", ['ioGlobal@2:52']],
+    [
+      'beside the fn, in the step config',
+      "import { step } from '@skein/core';\nexport const t = () => step({ name: process.env.N, fn: async () => 1 });\n",
+      ['nodeGlobal@2:37'],
+    ],
+  ])('still in workflow code: %s', (_what, code, expected) => {
+    expect(positions(rule, code)).toEqual(expected);
+  });
+
   it('leaves steps alone', () => {
     expect(positions(rule, 'const { process } = globalThis;\n', { role: 'steps' })).toEqual([]);
   });

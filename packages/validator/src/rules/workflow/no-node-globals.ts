@@ -4,11 +4,14 @@
  * `__dirname`, `__filename`, `require` with a computed specifier, and the I/O globals `fetch`,
  * `XMLHttpRequest` and `WebSocket`, in workflow files and the files they import; read directly, through `globalThis`
  * (`globalThis.process.env`, `globalThis['fetch']`) or Node's alias of it, `global` (`global.process.env`), or taken
- * out of either by destructuring (`const { process: { env } } = globalThis`).
+ * out of either by destructuring (`const { process: { env } } = globalThis`). Not inside the `fn` of a `step({...})` or
+ * `evaluator({...})` call (a step factory in a helper file that workflow code also imports): that body runs in Node, as
+ * an activity, and is never evaluated in the sandbox.
  */
-import type { MemberExpression, Node, ObjectPattern, OptionalMemberExpression } from '@babel/types';
+import type { MemberExpression, Node, ObjectPattern, OptionalMemberExpression, Program } from '@babel/types';
 import { VISIT_SCOPE, type RulePath, type RuleVisitor } from '@skein/discovery';
 import { createRule } from '../../create-rule.js';
+import { coreBindings, definitionKind, type CoreBindings } from '../util/ast.js';
 import { globalNamesPattern, visitGlobalReferences, type GlobalReference } from '../util/visitors.js';
 
 const NODE_GLOBALS = new Set(['process', '__dirname', '__filename']);
@@ -69,6 +72,7 @@ export const rule = createRule({
   words: globalNamesPattern(FLAGGED_GLOBALS),
   create(context) {
     const onReference = (path: GlobalReference, name: string): void => {
+      if (inActivityBody(path)) return;
       const parent = path.parent;
       if (name === 'require') {
         if (parent.type === 'CallExpression' && parent.callee === path.node && parent.arguments[0]?.type !== 'StringLiteral') {
@@ -106,7 +110,7 @@ export const rule = createRule({
     };
     /** `const { process } = globalThis` and `({ fetch } = global)`: each flagged name taken out is a use. */
     const takeOut = (pattern: Node, init: Node | null | undefined, path: RulePath<Node>): void => {
-      if (pattern.type !== 'ObjectPattern' || !isGlobalObject(init, path)) return;
+      if (pattern.type !== 'ObjectPattern' || !isGlobalObject(init, path) || inActivityBody(path)) return;
       for (const { key, name } of destructured(pattern))
         context.report({ node: key, messageId: NODE_GLOBALS.has(name) ? 'nodeGlobal' : 'ioGlobal', data: { name } });
     };
@@ -127,6 +131,36 @@ export const rule = createRule({
     return visitor;
   },
 });
+
+/**
+ * True when `path` is inside the function given as `fn` to a `step({...})` or `evaluator({...})` call of
+ * `@skein/core` (`fn: async () => ...`, `fn: function () {...}` or `fn() {...}`): an activity's body.
+ */
+function inActivityBody(path: RulePath): boolean {
+  let bindings: CoreBindings | undefined;
+  for (let p: RulePath | null = path.parentPath; p; p = p.parentPath) {
+    const fn = p.node;
+    if (fn.type !== 'ArrowFunctionExpression' && fn.type !== 'FunctionExpression' && fn.type !== 'ObjectMethod') continue;
+    const property = fn.type === 'ObjectMethod' ? fn : p.parent;
+    if ((property.type !== 'ObjectProperty' && property.type !== 'ObjectMethod') || property.computed) continue;
+    if (property.key.type !== 'Identifier' || property.key.name !== 'fn') continue;
+    if (property.type === 'ObjectProperty' && property.value !== fn) continue;
+    const object = fn.type === 'ObjectMethod' ? p.parentPath : p.parentPath?.parentPath;
+    const call = object?.parentPath;
+    if (!object || !call || object.node.type !== 'ObjectExpression' || call.node.type !== 'CallExpression' || call.node.arguments[0] !== object.node) continue;
+    bindings ??= coreBindings(programOf(path));
+    const kind = definitionKind(call.node, bindings, call);
+    if (kind === 'step' || kind === 'evaluator') return true;
+  }
+  return false;
+}
+
+/** The program `path` belongs to. */
+function programOf(path: RulePath): Program {
+  let p: RulePath = path;
+  while (p.parentPath) p = p.parentPath;
+  return p.node as Program;
+}
 
 /**
  * True when `target` (a `process.env.X` member) is written by its parent `container`: the left side of an
