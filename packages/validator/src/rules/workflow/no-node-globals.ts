@@ -71,6 +71,9 @@ export const rule = createRule({
   appliesTo: ['workflow', 'workflow-code'],
   words: globalNamesPattern(FLAGGED_GLOBALS),
   create(context) {
+    // The file's `@skein/core` imports, read once, at its first reference (most files have none).
+    let bindings: CoreBindings | undefined;
+    const inActivityBody = (path: RulePath): boolean => insideActivityBody(path, () => (bindings ??= coreBindings(programOf(path))));
     const onReference = (path: GlobalReference, name: string): void => {
       if (inActivityBody(path)) return;
       const parent = path.parent;
@@ -135,9 +138,9 @@ export const rule = createRule({
 /**
  * True when `path` is inside the function given as `fn` to a `step({...})` or `evaluator({...})` call of
  * `@skein/core` (`fn: async () => ...`, `fn: function () {...}` or `fn() {...}`): an activity's body.
+ * @param bindings the file's `@skein/core` imports, asked only when a `fn` of some call is met.
  */
-function inActivityBody(path: RulePath): boolean {
-  let bindings: CoreBindings | undefined;
+function insideActivityBody(path: RulePath, bindings: () => CoreBindings): boolean {
   for (let p: RulePath | null = path.parentPath; p; p = p.parentPath) {
     const fn = p.node;
     if (fn.type !== 'ArrowFunctionExpression' && fn.type !== 'FunctionExpression' && fn.type !== 'ObjectMethod') continue;
@@ -148,8 +151,7 @@ function inActivityBody(path: RulePath): boolean {
     const object = fn.type === 'ObjectMethod' ? p.parentPath : p.parentPath?.parentPath;
     const call = object?.parentPath;
     if (!object || !call || object.node.type !== 'ObjectExpression' || call.node.type !== 'CallExpression' || call.node.arguments[0] !== object.node) continue;
-    bindings ??= coreBindings(programOf(path));
-    const kind = definitionKind(call.node, bindings, call);
+    const kind = definitionKind(call.node, bindings(), call);
     if (kind === 'step' || kind === 'evaluator') return true;
   }
   return false;
