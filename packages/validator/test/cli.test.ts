@@ -155,6 +155,35 @@ describe('github', () => {
   });
 });
 
+describe('files named in a message', () => {
+  // names/duplicate-activity names both definitions by file and line; the core renders them by real path.
+  const DUPLICATE = 'names/duplicate-activity/invalid';
+
+  it('are written relative to the working directory in stylish, github and sarif, as the file column is', async () => {
+    const dir = fixture(DUPLICATE);
+    const stylish = await cli([], dir);
+    expect(stylish.stdout).toContain("evaluator 'greet' (hello/evaluators.js:3) has the same name as step 'greet' (hello/steps.js:3)");
+    const github = await cli(['--format', 'github'], dir);
+    expect(github.stdout).toContain("(hello/evaluators.js:3) has the same name as step 'greet' (hello/steps.js:3)");
+    const sarif = await cli(['--format', 'sarif'], dir);
+    expect(sarif.stdout).toContain("(hello/evaluators.js:3) has the same name as step 'greet' (hello/steps.js:3)");
+    for (const out of [stylish.stdout, github.stdout, sarif.stdout]) expect(out).not.toContain(dir);
+  });
+
+  it('stay absolute outside the working directory, and whole in json', async () => {
+    const dir = fixture(DUPLICATE);
+    const outside = await mkdtemp(path.join(os.tmpdir(), 'skein-message-cwd-'));
+    try {
+      const stylish = await cli([dir], outside);
+      expect(stylish.stdout).toContain(`(${path.join(dir, 'hello/steps.js')}:3)`);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+    const json = JSON.parse((await cli(['--format', 'json'], dir)).stdout) as { diagnostics: Array<{ message: string }> };
+    expect(json.diagnostics[0]?.message).toContain(`(${path.join(dir, 'hello/steps.js')}:3)`);
+  });
+});
+
 describe('exit codes and options', () => {
   it('exits 0 with warnings, 1 when they exceed --max-warnings', async () => {
     expect((await cli([WARN_ONLY])).code).toBe(0);

@@ -3,7 +3,7 @@
  * that annotate the pull request diff, plus a final summary line.
  */
 import type { ValidationReport } from '../types.js';
-import { displayPath, plural } from './paths.js';
+import { displayPath, displayText, plural } from './paths.js';
 
 /** Options of `formatGithub`. */
 export interface GithubOptions {
@@ -26,7 +26,7 @@ export function formatGithub(report: ValidationReport, options: GithubOptions = 
   const cwd = options.cwd ?? process.cwd();
   const lines = report.diagnostics.map((d) => {
     const props = [`file=${escapeProperty(displayPath(cwd, d.file))}`, `line=${d.line}`, `col=${d.column}`, `title=${escapeProperty(d.ruleId)}`].join(',');
-    const text = d.hint ? `${d.message}\n${d.hint}` : d.message;
+    const text = displayText(cwd, d.hint ? `${d.message}\n${d.hint}` : d.message);
     return `::${d.severity === 'warning' ? 'warning' : 'error'} ${props}::${escapeData(text)}`;
   });
   lines.push(`${plural(report.errorCount, 'error')}, ${plural(report.warningCount, 'warning')}`);

@@ -12,6 +12,22 @@ export function displayPath(base: string, file: string): string {
   return rel.split(path.sep).join('/');
 }
 
+/**
+ * `text` (a finding's message or hint) with every absolute path under `base` written as `displayPath` writes a
+ * finding's file: relative, `/`-separated. Paths outside `base` stay absolute, as the file column shows them. The
+ * core's rules name files in their messages by real path (a message is rendered once, before any reporter knows its
+ * cwd); this keeps a terminal's, an Actions log's or a code-scanning alert's text free of the machine's folders.
+ */
+export function displayText(base: string, text: string): string {
+  const prefix = base.endsWith(path.sep) ? base : base + path.sep;
+  if (prefix === path.sep || !text.includes(prefix)) return text;
+  return text.replace(new RegExp(escapeRegExp(prefix) + '[^\\s\'"(),:]*', 'g'), (found) => displayPath(base, found));
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** A URI for `file`: relative to `base` (percent-encoded) when inside it, else an absolute `file://` URI. */
 export function fileUri(base: string, file: string): string {
   const rel = path.relative(base, file);

@@ -7,7 +7,7 @@
 import { docsPath } from '@skein/discovery';
 import { allRuleMetas } from '../rules/index.js';
 import type { RuleMeta, ValidationReport } from '../types.js';
-import { fileUri } from './paths.js';
+import { displayText, fileUri } from './paths.js';
 import { VERSION } from '../package-info.js';
 import { ruleHelpUri } from './help-uri.js';
 
@@ -47,7 +47,7 @@ export function formatSarif(report: ValidationReport, options: SarifOptions = {}
     ruleId: d.ruleId,
     ruleIndex: index.get(d.ruleId) as number,
     level: d.severity === 'warning' ? 'warning' : 'error',
-    message: { text: d.hint ? `${d.message} ${d.hint}` : d.message },
+    message: { text: displayText(cwd, d.hint ? `${d.message} ${d.hint}` : d.message) },
     locations: [
       {
         physicalLocation: {

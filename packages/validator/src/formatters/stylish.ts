@@ -4,7 +4,7 @@
  */
 import type { ValidationReport, ValidatorDiagnostic } from '../types.js';
 import { ruleHelpUri } from './help-uri.js';
-import { displayPath, plural } from './paths.js';
+import { displayPath, displayText, plural } from './paths.js';
 
 /** Options of `formatStylish`. */
 export interface StylishOptions {
@@ -50,8 +50,8 @@ export function formatStylish(report: ValidationReport, options: StylishOptions 
     for (const d of list) {
       const pos = `${d.line}:${d.column}`.padEnd(posWidth);
       const sev = d.severity === 'error' ? c.red('error  ') : c.yellow('warning');
-      lines.push(`  ${c.dim(pos)}  ${sev}  ${d.message}  ${c.dim(d.ruleId)}`);
-      if (d.hint) lines.push(`  ${' '.repeat(posWidth)}  ${c.dim(`hint: ${d.hint}`)}`);
+      lines.push(`  ${c.dim(pos)}  ${sev}  ${displayText(base, d.message)}  ${c.dim(d.ruleId)}`);
+      if (d.hint) lines.push(`  ${' '.repeat(posWidth)}  ${c.dim(`hint: ${displayText(base, d.hint)}`)}`);
     }
     lines.push('');
   }
