@@ -164,11 +164,11 @@ const SUITES: Cases[] = [
       {
         code: "import { step } from '@skein/core';\nexport const shout = step({ name: 'shout', fn: async (s: string) => s });",
         errors: ['activity@2:22'],
-        options: { role: 'workflow-code', file: '/pkg/greet/utils.ts' },
+        options: { role: 'workflow-code', file: '/pkg/greet/utils.ts', imports: { './workflow.ts': 'workflow' } },
       },
       {
         code: "import * as core from '@skein/core';\nexport const v = core.evaluator({ name: 'v', fn: async () => ({ value: 1 }) });",
-        errors: ['activity@2:18'],
+        errors: ['activityNoWorkflow@2:18'],
         options: { role: 'other', file: '/pkg/lib/verify.js' },
       },
       {
@@ -215,6 +215,7 @@ describe('engine', () => {
     const [d] = lint(misplacedDefinition, "import { step } from '@skein/core';\nexport const s = step({ name: 's' });", {
       role: 'other',
       file: '/pkg/greet/utils.ts',
+      imports: { './workflow.ts': 'workflow' },
     });
     expect(d).toMatchObject({ ruleId: 'conventions/misplaced-definition', severity: 'error', line: 2, column: 18 });
     expect(d?.hint).toContain('greet/steps.ts');

@@ -6,7 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { rule as misplacedDefinition } from '../src/rules/conventions/misplaced-definition.js';
 import { lint } from './rule-tester.js';
 
-const hintFor = (code: string, file: string) => lint(misplacedDefinition, code, { role: 'other', file }).map((d) => `${d.messageId}: ${d.hint}`);
+/** The hint for `code` in `file`, whose folder holds a workflow file (`workflow` and the file's extension). */
+const hintFor = (code: string, file: string, workflowBeside = true) => {
+  const imports = workflowBeside ? { [`./workflow${/\.[mc]?[jt]s$/.exec(file)?.[0] ?? '.js'}`]: 'workflow' as const } : {};
+  return lint(misplacedDefinition, code, { role: 'other', file, imports }).map((d) => `${d.messageId}: ${d.hint}`);
+};
 
 describe('conventions/misplaced-definition hints', () => {
   it.each([
@@ -52,6 +56,21 @@ describe('conventions/misplaced-definition hints', () => {
     ],
   ])('%s in %s', (code, file, hint) => {
     expect(hintFor(code, file)).toEqual([hint]);
+  });
+
+  it('in a folder without a workflow file, points at the steps file beside the workflow that calls it, not a file beside it', () => {
+    const step = "import { step } from '@skein/core';\nexport const s = step({ name: 's' });";
+    expect(hintFor(step, '/pkg/src/lib/helpers.ts', false)).toEqual([
+      "activityNoWorkflow: Move it to the steps file beside the workflow that calls it (steps.ts in that workflow's folder), or to shared/steps/ to share it between workflows, and import it from there.",
+    ]);
+    const evaluator = "import { evaluator } from '@skein/core';\nexport const e = evaluator({ name: 'e' });";
+    expect(hintFor(evaluator, '/pkg/lib/util.mjs', false)).toEqual([
+      "activityNoWorkflow: Move it to the evaluators file beside the workflow that calls it (evaluators.mjs in that workflow's folder), or to shared/evaluators/ to share it between workflows, and import it from there.",
+    ]);
+    // A file nested below a steps/ folder moves into that folder, whatever sits beside it.
+    expect(hintFor(step, '/pkg/greet/steps/deep/x.ts', false)).toEqual([
+      'activity: Move it to greet/steps/x.ts (or to shared/steps/ to share it between workflows) and import it from there.',
+    ]);
   });
 
   it('names the file and what it is not', () => {

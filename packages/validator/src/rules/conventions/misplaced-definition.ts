@@ -8,7 +8,7 @@
  */
 import * as path from 'node:path';
 import { VISIT_SCOPE } from '@skein/discovery';
-import type { CodeRole } from '../../types.js';
+import type { CodeRole, ResolvedImport } from '../../types.js';
 import { createRule } from '../../create-rule.js';
 import { isModuleTopLevel } from '../util/ast.js';
 import { visitDefinitionCalls } from '../util/visitors.js';
@@ -29,6 +29,13 @@ export function targetFor(file: string, kind: string): string {
   return path.join(path.dirname(file), `${base}${ext}`);
 }
 
+/** True when the folder of the checked file holds a workflow file (asked through the resolver, so a cached run asks again). */
+function besideAWorkflow(context: { file: string; role: CodeRole; resolve(specifier: string): ResolvedImport }): boolean {
+  if (context.role === 'workflow') return true;
+  const resolved = context.resolve(`./${path.basename(targetFor(context.file, 'workflow'))}`);
+  return resolved.kind === 'file' && resolved.role === 'workflow';
+}
+
 const SCOPE = { Program: 'module', CallExpression: 'module' } as const; // only calls made while the module loads count
 
 export const rule = createRule({
@@ -43,6 +50,10 @@ export const rule = createRule({
       activity: {
         message: '{{kind}}() is defined in {{file}}, which is not {{what}}; it is never registered as an activity and calling it fails at run time.',
         hint: 'Move it to {{target}} (or to shared/{{kind}}s/ to share it between workflows) and import it from there.',
+      },
+      activityNoWorkflow: {
+        message: '{{kind}}() is defined in {{file}}, which is not {{what}}; it is never registered as an activity and calling it fails at run time.',
+        hint: "Move it to the {{kind}}s file beside the workflow that calls it ({{kind}}s{{ext}} in that workflow's folder), or to shared/{{kind}}s/ to share it between workflows, and import it from there.",
       },
       workflow: {
         message: 'workflow() is defined in {{file}}, which is not a workflow file; it is never registered.',
@@ -64,16 +75,16 @@ export const rule = createRule({
         });
         return;
       }
-      context.report({
-        node: callPath.node,
-        messageId: 'activity',
-        data: {
-          kind,
-          what: kind === 'step' ? 'a steps file' : 'an evaluators file',
-          file,
-          target: path.relative(context.packageRoot, targetFor(context.file, kind)),
-        },
-      });
+      const target = targetFor(context.file, kind);
+      const what = kind === 'step' ? 'a steps file' : 'an evaluators file';
+      // A steps file is a workflow's only beside its workflow file: in a folder without one (`src/lib/`), the file
+      // beside would be no workflow's, and moving the definition there would trade this finding for another.
+      if (path.dirname(target) === path.dirname(context.file) && !besideAWorkflow(context)) {
+        const ext = path.extname(target);
+        context.report({ node: callPath.node, messageId: 'activityNoWorkflow', data: { kind, what, file, ext } });
+        return;
+      }
+      context.report({ node: callPath.node, messageId: 'activity', data: { kind, what, file, target: path.relative(context.packageRoot, target) } });
     });
     visitor[VISIT_SCOPE] = SCOPE;
     return visitor;
