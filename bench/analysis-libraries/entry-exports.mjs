@@ -20,6 +20,7 @@ import * as os from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENTRY_CONDITIONS, resolveExportsTarget } from '@skein/discovery';
+import { WORKFLOW_BUNDLE_CONDITIONS } from '@skein/names';
 import { fixturePackageJsons, median, scratchInstall } from './scratch-install.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -36,13 +37,18 @@ function library(exportsField, subpath, conditions) {
   }
 }
 
-/** A conditions value with every conditions object replaced by its values in preference order (our part). */
+/**
+ * A conditions value with every conditions object replaced by its values in our order (our part): the
+ * workflow-bundle conditions first, the others in the object's key order.
+ */
 function preferred(value) {
   if (Array.isArray(value)) return value.map(preferred);
   if (value && typeof value === 'object') {
     const keys = Object.keys(value);
     if (keys.some((k) => k.startsWith('.'))) return Object.fromEntries(keys.map((k) => [k, preferred(value[k])]));
-    return ENTRY_CONDITIONS.filter((c) => c in value).map((c) => preferred(value[c]));
+    const bundle = WORKFLOW_BUNDLE_CONDITIONS.filter((c) => c in value);
+    const rest = keys.filter((k) => ENTRY_CONDITIONS.includes(k) && !bundle.includes(k));
+    return [...bundle, ...rest].map((c) => preferred(value[c]));
   }
   return value;
 }

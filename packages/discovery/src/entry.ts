@@ -1,8 +1,12 @@
 /**
  * The one answer to "which file is this package's entry" (package rules 2 and 12), for discovery, the validator's
- * resolver and the worker alike: package.json `exports` with the workflow-bundle conditions first, then `import`,
- * then `default` (subpath patterns included); without `exports`, `module`, then `main`, then `index.js`. A target is
- * probed as an import is (`resolveModuleFile`: as written, its TypeScript twin, with an extension, a folder's index).
+ * resolver and the worker alike: package.json `exports` with the workflow-bundle conditions first wherever the object
+ * lists them, then the first key, in the object's order, of the other conditions the workflow bundler resolves with
+ * (`webpack`, `import`, `module`, `browser`, `default`), as the bundler and Node pick (subpath patterns included);
+ * without `exports`, `module`, then `main`, then `index.js`. A target is probed as an import is
+ * (`resolveModuleFile`: as written, its TypeScript twin, with an extension, a folder's index). So a workflow that
+ * imports a package by name runs the file discovery registered: `{ "default": "./a.js", "import": "./b.js" }` is
+ * `./a.js` for both.
  *
  * Why not the `resolve.exports` library (measured by bench/analysis-libraries/entry-exports.mjs over the 61 entry and
  * subpath queries of every package.json with `exports` under fixtures/ and examples/, and 7 subpath-pattern cases
@@ -21,8 +25,13 @@ import { BUNDLE_CONDITION_NAMES, WORKFLOW_BUNDLE_CONDITIONS } from '@skein/names
 import { isInside, statOrUndefined, type FileSystem } from './fs.js';
 import { resolveModuleFile } from './module-path.js';
 
-/** Export conditions discovery honours, in order of preference. */
-export const ENTRY_CONDITIONS: readonly string[] = [...WORKFLOW_BUNDLE_CONDITIONS, 'import', 'default'];
+/**
+ * Export conditions discovery honours: the workflow-bundle ones in order of preference (wherever a conditions object
+ * lists them), then the workflow bundler's others, taken in the object's key order.
+ */
+export const ENTRY_CONDITIONS: readonly string[] = BUNDLE_CONDITION_NAMES;
+
+const PREFERRED: ReadonlySet<string> = new Set(WORKFLOW_BUNDLE_CONDITIONS);
 
 /** The package.json fields entry resolution reads. */
 export interface PackageJsonLike {
@@ -61,9 +70,10 @@ const accepts = (value: string, kind: TargetKind): boolean =>
   value.startsWith('./') || (kind === 'imports' && value !== '' && !/^[./#]/.test(value)) || (kind === 'any' && value !== '');
 
 /**
- * Picks a target from a conditions value: a string, an array of fallbacks, or a conditions object: by `conditions`'
- * order of preference for `exports` (the analysis prefers a workflow-safe entry wherever the object lists it), by
- * the object's own key order among `conditions` for `imports` (as Node and the workflow bundler pick).
+ * Picks a target from a conditions value: a string, an array of fallbacks, or a conditions object: by the object's
+ * own key order among `conditions` (as Node and the workflow bundler pick), except that for `exports` the
+ * workflow-bundle conditions come first, in their order of preference, wherever the object lists them (the analysis
+ * prefers a workflow-safe entry).
  */
 function pickTarget(value: unknown, conditions: readonly string[], patternMatch: string | undefined, kind: TargetKind): string | null {
   if (typeof value === 'string') {
@@ -79,7 +89,9 @@ function pickTarget(value: unknown, conditions: readonly string[], patternMatch:
   }
   if (value && typeof value === 'object') {
     const record = value as Record<string, unknown>;
-    const order = kind === 'imports' ? Object.keys(record).filter((key) => conditions.includes(key)) : conditions.filter((c) => c in record);
+    const inKeyOrder = Object.keys(record).filter((key) => conditions.includes(key));
+    const order =
+      kind === 'imports' ? inKeyOrder : [...conditions.filter((c) => PREFERRED.has(c) && c in record), ...inKeyOrder.filter((key) => !PREFERRED.has(key))];
     for (const condition of order) {
       const target = pickTarget(record[condition], conditions, patternMatch, kind);
       if (target !== null) return target;
@@ -94,8 +106,8 @@ function comparePatternKeys(a: string, b: string): number {
 }
 
 /**
- * Resolves `subpath` (`.` or `./x`) against a package.json `exports` value with the given conditions
- * (preference order, not object order), including subpath patterns (`./*`). Pure.
+ * Resolves `subpath` (`.` or `./x`) against a package.json `exports` value with the given conditions (the
+ * workflow-bundle ones first, the others in the object's key order), including subpath patterns (`./*`). Pure.
  * @returns the package-relative target (`./dist/index.js`), or null when nothing matches.
  */
 export function resolveExportsTarget(exportsField: unknown, subpath: string, conditions: readonly string[] = ENTRY_CONDITIONS): string | null {

@@ -27,13 +27,23 @@ describe('resolveExportsTarget', () => {
     ['undefined exports', undefined, '.', null],
     ['subpath keys mixed with conditions: no conditions object', { './x': './x.js', import: './i.js' }, '.', null],
     ['the longer key first at equal prefixes', { './a/*': './short/*.js', './a/*.js': './long/*.js' }, './a/x.js', './long/x.js'],
+    // Conditions in the object's key order, as Node and the workflow bundler pick: `default` first wins.
+    ['default listed before import', { '.': { default: './d.js', import: './i.js' } }, '.', './d.js'],
+    ['import listed before default', { '.': { import: './i.js', default: './d.js' } }, '.', './i.js'],
+    ['a bundler condition listed first', { '.': { browser: './b.js', import: './i.js' } }, '.', './b.js'],
+    ['a condition the bundler does not take passed over', { '.': { node: './n.js', default: './d.js' } }, '.', './d.js'],
+    // ...except the workflow-bundle conditions, preferred wherever they sit.
+    ['the workflow-bundle condition listed last', { '.': { import: './node.js', 'skein-workflow-bundle': './bundle.js' } }, '.', './bundle.js'],
+    ['nested conditions, each object in its own order', { '.': { default: { import: './di.js', default: './dd.js' }, import: './i.js' } }, '.', './di.js'],
   ])('%s', (_what, exportsField, subpath, expected) => {
     expect(resolveExportsTarget(exportsField, subpath)).toBe(expected);
   });
 
-  it('honours the conditions given, in their order', () => {
+  it("honours the conditions given, in the object's key order", () => {
     const exp = { '.': { node: './n.js', import: './i.js' } };
     expect(resolveExportsTarget(exp, '.', ['node', 'import'])).toBe('./n.js');
+    expect(resolveExportsTarget(exp, '.', ['import', 'node'])).toBe('./n.js');
+    expect(resolveExportsTarget(exp, '.', ['import'])).toBe('./i.js');
     expect(resolveExportsTarget(exp, '.', ['browser'])).toBeNull();
   });
 });
@@ -106,7 +116,7 @@ describe('resolveEntry', () => {
       'a subpath exports does not list',
       { exports: { '.': './index.js' } },
       './x',
-      '"exports" has no "./x" target for the conditions skein-workflow-bundle, output-workflow-bundle, import, default',
+      '"exports" has no "./x" target for the conditions skein-workflow-bundle, output-workflow-bundle, webpack, import, module, browser, default',
     ],
     ['a missing subpath without exports', {}, './nope.js', './nope.js does not exist'],
   ])('%s', (_what, pkg, subpath, reason) => {

@@ -3,12 +3,14 @@ import { ENTRY_CONDITIONS, resolveExportsTarget } from '../src/index.js';
 import { briefs, discoverFixture, workflowSummary } from './helpers.js';
 
 describe('resolveExportsTarget', () => {
-  it('prefers the workflow-bundle conditions, then import, then default, regardless of object order', () => {
-    expect(ENTRY_CONDITIONS).toEqual(['skein-workflow-bundle', 'output-workflow-bundle', 'import', 'default']);
+  it("prefers the workflow-bundle conditions wherever they sit, then takes the bundler's others in the object's order", () => {
+    expect(ENTRY_CONDITIONS).toEqual(['skein-workflow-bundle', 'output-workflow-bundle', 'webpack', 'import', 'module', 'browser', 'default']);
     const exp = { '.': { default: './d.js', import: './i.js', 'output-workflow-bundle': './o.js', 'skein-workflow-bundle': './s.js' } };
     expect(resolveExportsTarget(exp, '.')).toBe('./s.js');
     expect(resolveExportsTarget({ '.': { default: './d.js', import: './i.js', 'output-workflow-bundle': './o.js' } }, '.')).toBe('./o.js');
-    expect(resolveExportsTarget({ '.': { default: './d.js', import: './i.js' } }, '.')).toBe('./i.js');
+    // As Node and webpack pick: the first key the bundler's conditions hold.
+    expect(resolveExportsTarget({ '.': { default: './d.js', import: './i.js' } }, '.')).toBe('./d.js');
+    expect(resolveExportsTarget({ '.': { import: './i.js', default: './d.js' } }, '.')).toBe('./i.js');
     expect(resolveExportsTarget({ '.': { require: './r.cjs', default: './d.js' } }, '.')).toBe('./d.js');
     expect(resolveExportsTarget({ '.': { require: './r.cjs' } }, '.')).toBeNull();
   });
