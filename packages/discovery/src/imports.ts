@@ -11,7 +11,7 @@ import type { FileSystem } from './fs.js';
 import type { ExportGraph } from './graph.js';
 import { isRelative } from './module-path.js';
 import { isAuthoringSource, type ModuleInfo } from './module-info.js';
-import type { InstalledPackage } from './packages.js';
+import { findNestedInstall, type InstalledPackage } from './packages.js';
 import { PACKAGE_JSON_KEY } from '@skein/names';
 
 /** `name` and `./subpath` of a bare specifier (`@scope/pkg/x` → `@scope/pkg`, `./x`), or undefined. */
@@ -37,11 +37,18 @@ export class PackageProbe {
     readonly graph: ExportGraph,
   ) {}
 
-  /** The installed package a bare specifier names, with its subpath. */
-  packageOf(specifier: string): { pkg: InstalledPackage; subpath: string } | undefined {
+  /**
+   * The installed package a bare specifier names, with its subpath: as the project resolves it, or, for an import
+   * written in `from` (a file of an installed package), the install nearer to that file when there is one (`nested`
+   * then says the project's lookup answers another install, or none).
+   */
+  packageOf(specifier: string, from?: string): { pkg: InstalledPackage; subpath: string; nested?: true } | undefined {
     const split = splitBareSpecifier(specifier);
-    const pkg = split && this.packageNamed(split.name);
-    return split && pkg ? { pkg, subpath: split.subpath } : undefined;
+    if (!split) return undefined;
+    const pkg = this.packageNamed(split.name);
+    const near = from === undefined ? undefined : findNestedInstall(this.fs, from, split.name);
+    if (near && near.root !== pkg?.root) return { pkg: near, subpath: split.subpath, nested: true };
+    return pkg ? { pkg, subpath: split.subpath } : undefined;
   }
 
   /** The entry file of `pkg` for `subpath`, if it resolves. */
@@ -92,7 +99,9 @@ function isWorkflowTarget(file: string, specifier: string, probe: PackageProbe):
 /**
  * Reports, for one workflow file: `imports/dynamic` for `import()` of a workflow package or workflow file,
  * `imports/namespace` for `import * as x` of a workflow package or workflow
- * file, and `package/no-expose-flag` for each workflow imported by name from a package that is not exposed.
+ * file, `package/no-expose-flag` for each workflow imported by name from a package that is not exposed, and
+ * `package/nested-install` for each one imported from an exposed package installed nearer to the importing file than
+ * the project's `node_modules` (discovery serves only what the project itself resolves).
  */
 export function checkWorkflowImports(info: ModuleInfo, probe: PackageProbe, diagnostics: Diagnostics): void {
   for (const form of info.unsupported) {
@@ -108,19 +117,26 @@ export function checkWorkflowImports(info: ModuleInfo, probe: PackageProbe, diag
       continue;
     }
     if (isAuthoringSource(decl.source)) continue;
-    const found = probe.packageOf(decl.source);
+    const found = probe.packageOf(decl.source, info.file);
     if (!found) continue;
-    const { pkg, subpath } = found;
+    const { pkg, subpath, nested } = found;
     if (namespace) {
       if (probe.isWorkflowPackage(pkg, subpath)) {
         diagnostics.report('imports/namespace', 'package', info.file, namespace.position, { local: namespace.local, source: decl.source, pkg: pkg.name });
       }
       continue;
     }
-    if (pkg.expose === 'exposed') continue;
+    if (pkg.expose === 'exposed' && !nested) continue;
     for (const s of decl.specifiers) {
       if (!probe.exportIsWorkflow(pkg, subpath, s.imported)) continue;
       const what = s.imported === 'default' ? `'${s.local}' (the default export of '${decl.source}')` : `'${s.imported}' imported from '${decl.source}'`;
+      if (pkg.expose === 'exposed') {
+        const served = probe.packageOf(decl.source);
+        const data = { what, pkg: pkg.name, version: pkg.version ?? 'without a version', dir: pkg.root };
+        if (served) diagnostics.report('package/nested-install', 'shadowed', info.file, s.position, { ...data, served: served.pkg.version ?? 'without a version' });
+        else diagnostics.report('package/nested-install', 'unserved', info.file, s.position, data);
+        continue;
+      }
       const state =
         pkg.expose === 'invalid'
           ? `sets "${PACKAGE_JSON_KEY}.workflows.expose" to something other than the boolean true`

@@ -5,7 +5,7 @@
  * Nested installs (`node_modules/a/node_modules/b`) are not searched: a workflow package is served by the
  * project only when it is resolvable from the project itself.
  */
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { PACKAGE_JSON_KEY } from '@skein/names';
 import { Diagnostics } from './diagnostics.js';
 import { jsonErrorPosition, keyPosition } from './json-position.js';
@@ -138,6 +138,26 @@ export function findInstalledPackage(
   for (const nodeModules of nodeModulesChain(projectRoot, ceiling)) {
     const pkg = readPackage(fs, join(nodeModules, name), new Diagnostics());
     if (pkg && pkg.name === name && !excludeRoots.has(pkg.root)) return pkg;
+  }
+  return undefined;
+}
+
+/**
+ * The install of `name` that a bare import written in `file`, a file of an installed package, reaches before the
+ * project's own `node_modules`: the nearest `node_modules/<name>` in the folders between the file and the
+ * `node_modules` folder its package sits in (npm nests a dependency there when another version is hoisted, pnpm
+ * keeps every dependency there). Undefined for a file that lies in no `node_modules`, or when nothing nearer is
+ * installed: then the import reaches what the project's lookup (`findInstalledPackage`, the listing) finds.
+ * Problems of the package are not reported.
+ */
+export function findNestedInstall(fs: FileSystem, file: string, name: string): InstalledPackage | undefined {
+  const outermost = file.indexOf(`${sep}node_modules${sep}`);
+  if (outermost < 0) return undefined;
+  const floor = file.slice(0, outermost + `${sep}node_modules`.length);
+  for (let dir = dirname(file); dir.length > floor.length; dir = dirname(dir)) {
+    if (basename(dir) === 'node_modules') continue;
+    const pkg = readPackage(fs, join(dir, 'node_modules', name), new Diagnostics());
+    if (pkg && pkg.name === name) return pkg;
   }
   return undefined;
 }

@@ -29,6 +29,25 @@ export const RULES = {
       },
     },
   },
+  'package/nested-install': {
+    severity: 'warning',
+    docs: {
+      description: "Workflow code of an installed package imports a workflow from an exposed package installed in that package's own node_modules, which discovery does not serve.",
+      packageRule: 4,
+    },
+    messages: {
+      unserved: {
+        message:
+          '{{what}} is a workflow of {{pkg}} {{version}}, installed at {{dir}} for this package alone: discovery serves only the packages the project itself resolves, so it is not registered and the child workflow never starts.',
+        hint: 'Install {{pkg}} in the project (npm install {{pkg}}@{{version}}), at a version this package accepts, so that one install serves both.',
+      },
+      shadowed: {
+        message:
+          '{{what}} is a workflow of {{pkg}} {{version}}, installed at {{dir}} for this package alone: discovery serves the project\'s {{pkg}} {{served}} instead, so the child workflow runs that version\'s code.',
+        hint: 'Make one version of {{pkg}} serve both: install in the project a version this package accepts (npm install {{pkg}}@{{version}}, then npm dedupe).',
+      },
+    },
+  },
   'package/invalid-expose-flag': {
     severity: 'warning',
     docs: { description: 'A package sets skein.workflows.expose to something other than the boolean true.', packageRule: 4 },
