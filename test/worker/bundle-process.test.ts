@@ -142,7 +142,8 @@ describe('bundling out of the serving process', () => {
     await expect(
       runWebpackIsolated({
         entryFile: missing,
-        loaderOptions: { stubsFile: path.join(root, 'package.json'), stubSpecModule: 'x', coreWorkflowEntry: 'x' },
+        loaderOptions: { stubsFile: path.join(root, 'package.json'), stubSpecModule: 'x', coreWorkflowRequest: 'x' },
+        coreWorkflowEntry: 'x',
         roots: [root],
         activityFiles: [],
       }),

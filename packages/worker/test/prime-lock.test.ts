@@ -9,6 +9,7 @@ let dir: string;
 const runFor = () => ({
   entryFile: path.join(dir, 'missing-entry.ts'),
   loaderOptions: {} as never,
+  coreWorkflowEntry: 'x',
   roots: [dir],
   activityFiles: [],
   persistent: { dir: path.join(dir, 'webpack'), version: 'v' },

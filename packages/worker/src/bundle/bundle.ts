@@ -8,7 +8,7 @@ import { WorkerStartupError } from '../check/errors.js';
 import { declaredActivityFiles, type LoadedProject } from '../host/load.js';
 import { declaredEntryWorkflow, entryWorkflowOf, withBundleSettings, workflowEntrySource, type EntryWorkflow } from './entry.js';
 import { primeWebpackCache } from './prime.js';
-import type { StubLoaderOptions, StubSpec } from './stub-spec.js';
+import { CORE_WORKFLOW_REQUEST, type StubLoaderOptions, type StubSpec } from './stub-spec.js';
 import { coreWorkflowEntry, keyedBundlerOptions, type WebpackResult, type WebpackRun } from './webpack.js';
 import { runWebpackIsolated, type WebpackProcess } from './webpack-process.js';
 import { BundleCache } from './cache.js';
@@ -152,8 +152,12 @@ async function planBundle(
     stubsFile = path.join(workDir, `stubs-${digest(stubsText).slice(0, 16)}.json`);
     await writeIfChanged(stubsFile, stubsText);
   }
-  const loaderOptions: StubLoaderOptions = { stubsFile, stubSpecModule: new URL('./stub-spec.js', import.meta.url).href, coreWorkflowEntry: core };
-  const run: WebpackRun = { entryFile, loaderOptions, roots, activityFiles: [...activityFiles] };
+  const loaderOptions: StubLoaderOptions = {
+    stubsFile,
+    stubSpecModule: new URL('./stub-spec.js', import.meta.url).href,
+    coreWorkflowRequest: CORE_WORKFLOW_REQUEST,
+  };
+  const run: WebpackRun = { entryFile, loaderOptions, coreWorkflowEntry: core, roots, activityFiles: [...activityFiles] };
   // Everything but the entry, read once: the bundler options with a fixed entry path (the real one is named after the
   // entry's source, which the configuration key adds). `format` is the bundle's own form, raised whenever Skein writes
   // the same inputs differently (2: modules in id order).

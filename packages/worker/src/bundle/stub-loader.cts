@@ -14,8 +14,8 @@ interface LoaderContext {
   async(): (err: Error | null, source?: string) => void;
 }
 
-function generate(specs: StubSpec[], coreWorkflowEntry: string): string {
-  const lines = [`import { activityStub } from ${JSON.stringify(coreWorkflowEntry)};`];
+function generate(specs: StubSpec[], coreWorkflowRequest: string): string {
+  const lines = [`import { activityStub } from ${JSON.stringify(coreWorkflowRequest)};`];
   for (const s of specs) {
     const meta = { name: s.name, kind: s.kind, activityOptions: s.activityOptions };
     lines.push(`export const ${s.exportName} = activityStub(${JSON.stringify(meta)});`);
@@ -42,7 +42,7 @@ function stubLoader(this: LoaderContext): void {
   const done = this.async();
   const options = this.getOptions();
   stubsFor(options, this.resourcePath).then(
-    (specs) => done(null, generate(specs, options.coreWorkflowEntry)),
+    (specs) => done(null, generate(specs, options.coreWorkflowRequest)),
     (err: Error) => done(err),
   );
 }

@@ -21,8 +21,17 @@ export interface StubLoaderOptions {
   stubsFile: string;
   /** URL of this module, whose `stubsFromModule()` serves activity files the stubs file does not list. */
   stubSpecModule: string;
-  coreWorkflowEntry: string;
+  /**
+   * The request a stub imports `activityStub` by: a fixed name that the bundle's configuration aliases to
+   * `@skein/core`'s workflow entry (`CORE_WORKFLOW_REQUEST`), never that entry's path. webpack names an ES import's
+   * variable after its request, so a path would put the folder of the project's `node_modules` into the bundle's
+   * code, and two copies of one project into two build IDs.
+   */
+  coreWorkflowRequest: string;
 }
+
+/** See `StubLoaderOptions.coreWorkflowRequest`. */
+export const CORE_WORKFLOW_REQUEST = 'skein-core-workflow-entry';
 
 /**
  * Stubs of an activity file by importing it (worker side): every export carrying a step or evaluator

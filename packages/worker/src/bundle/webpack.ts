@@ -106,6 +106,8 @@ export interface WebpackRun {
   /** The generated entry module (`entry.ts`). */
   entryFile: string;
   loaderOptions: StubLoaderOptions;
+  /** Absolute path of `@skein/core`'s workflow entry, which the stubs' request (`coreWorkflowRequest`) is aliased to. */
+  coreWorkflowEntry: string;
   /** The project's root, then its exposed packages' roots. */
   roots: string[];
   /** Real paths of the activity files the stubs stand for. */
@@ -122,6 +124,8 @@ export function bundlerOptions(run: WebpackRun) {
       ...config.resolve,
       modules: [...(config.resolve?.modules ?? ['node_modules']), temporalModulesDir()],
       conditionNames: [...BUNDLE_CONDITION_NAMES],
+      // The stubs import `@skein/core` by a fixed name, not by its path (see `StubLoaderOptions.coreWorkflowRequest`).
+      alias: { ...(config.resolve?.alias as Record<string, string | false> | undefined), [`${run.loaderOptions.coreWorkflowRequest}$`]: run.coreWorkflowEntry },
     };
     withTypeScriptSources(config);
     // A compact bundle (no path comments, short module ids; the inline source map still names every file): the

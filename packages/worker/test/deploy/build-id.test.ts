@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { discover } from '@skein/discovery';
-import { bundleWorkflows } from '../../src/bundle/bundle.js';
+import { bundleWorkflows, coreWorkflowEntry } from '../../src/bundle/bundle.js';
 import { computeBuildId, resolveBuildId } from '../../src/deploy/build-id.js';
 import { loadProject } from '../../src/host/load.js';
 
@@ -196,6 +196,17 @@ describe('computeBuildId of a real workflow bundle', () => {
       rmSync(path.dirname(path.dirname(copy)), { recursive: true, force: true });
     }
   }, 180_000);
+
+  it('names no folder of @skein/core in its code: the stubs import it by a fixed name, not by its path', async () => {
+    // webpack names an ES import's variable after its request; a path there would move with the project's
+    // node_modules (where a project's own `npx skein` finds @skein/core), out of the placeholders' reach.
+    const { code } = await bundle(dir, { cacheDir: false });
+    const withoutMap = code.slice(0, code.lastIndexOf('//# sourceMappingURL='));
+    const core = coreWorkflowEntry();
+    expect(withoutMap).toContain('activityStub');
+    expect(withoutMap).not.toContain(core);
+    expect(withoutMap).not.toContain(path.dirname(core).replace(/[^a-zA-Z0-9]+/g, '_'));
+  }, 120_000);
 
   it('writes the modules of the bundle in the order of their ids, which carry no location', async () => {
     // webpack's own order is by absolute path: the generated entry moved with the folder it was written to.
