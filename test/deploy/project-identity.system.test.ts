@@ -154,13 +154,17 @@ describe('a catalog belongs to one project', () => {
     expect(table.stdout).toMatch(new RegExp(`${buildA}\\s+shop-workflows\\s+current`));
   }, 240_000);
 
-  it('skein deploy promote of the other project is refused without --allow-project-change, is a usage error without a build ID, and hands the catalog over with the flag', async () => {
+  it('skein deploy promote (and ramp) of the other project is refused without --allow-project-change, is a usage error without a build ID, and hands the catalog over with the flag', async () => {
     const refused = await deploy('promote', buildB);
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toMatch(/--allow-project-change/);
     expect(refused.stderr).toContain('"someone-elses-checkout"');
     const missing = await deploy('promote', '--allow-project-change');
     expect(missing.code, missing.stderr).toBe(2);
+    // A ramp would route a share of the catalog's runs to the other project's build: refused the same way.
+    const ramped = await deploy('ramp', buildB, '100');
+    expect(ramped.code, ramped.stderr).toBe(2);
+    expect(ramped.stderr).toMatch(/--allow-project-change/);
 
     const promoted = await deploy('promote', buildB, '--allow-project-change');
     expect(promoted.code, promoted.stderr).toBe(0);

@@ -3,7 +3,7 @@
  * deployment, read and changed over the engine's deployment RPCs (TEMPORAL_ADDRESS and Temporal's other
  * environment settings), for operators and CD systems. Promoting or rolling back also publishes the chosen
  * build's catalog, so the API serves that build's workflows at once.
- * Promoting a build of another project than the current version's needs `--allow-project-change`.
+ * Promoting (or ramping runs to) a build of another project than the current version's needs `--allow-project-change`.
  * Exit codes: 0 done, 2 usage error (unknown build ID, bad percentage, nothing to roll back to, no such
  * deployment, a build of another project without `--allow-project-change`, a catalog record naming another catalog),
  * 3 engine unreachable or engine error.
@@ -103,8 +103,8 @@ async function makeCurrent(
 }
 
 /**
- * Refuses to make `buildId` current when it belongs to another project than the current version (each build's
- * project identity, from its version's metadata), unless `allowed`. A build that records none counts as any project.
+ * Refuses to make `buildId` current, or to ramp runs to it, when it belongs to another project than the current
+ * version (each build's project identity, from its version's metadata), unless `allowed`. A build that records none counts as any project.
  * @throws UsageError naming both projects and the flag.
  */
 async function sameProject(
@@ -203,11 +203,14 @@ export function registerDeployCommand(program: Command): void {
     .description('send a percentage of new runs to a build, the rest to the current version (0 ends the ramp)')
     .argument('<buildId>', 'a build ID listed by skein deploy status')
     .argument('<percent>', 'share of new runs, 0 to 100', percent)
+    .option('--allow-project-change', "allow a build of another project than the current version's (sends it that share of the catalog's runs)")
     .action(
-      action(async (buildId: string, share: number, flags: DeployFlags) =>
+      action(async (buildId: string, share: number, flags: DeployFlags & { allowProjectChange?: boolean }) =>
         withEngine(async (client, d) => {
           const state = await stateOf(client, d, deploymentName(flags, d));
           knownBuild(state, buildId);
+          // A share of runs routed to another project's build is a handover too: its workflows are not this catalog's.
+          if (share > 0) await sameProject(client, d, state, buildId, flags.allowProjectChange === true);
           await d.setRampingVersion(client, state.name, share === 0 ? null : buildId, share, identity());
           if (flags.json) return outJson({ deployment: state.name, current: state.current, ramping: share === 0 ? null : { buildId, percent: share } });
           out(
