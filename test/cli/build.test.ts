@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -110,6 +110,22 @@ describe('skein build', () => {
     expect(notBuild.stderr.trim().split('\n')).toHaveLength(1);
     expect(notBuild.stderr).toContain('not a build (no skein-build.json) and not a project (no package.json)');
   }, 120_000);
+
+  it('refuses, before building, an output folder holding files that are not a build, or a file; the files are left as they were', async () => {
+    const someone = path.join(tmp, 'someones-folder');
+    await mkdir(someone, { recursive: true });
+    await writeFile(path.join(someone, 'manifest.json'), '{"mine":"important"}');
+    const res = await skein(['build', project, '--out', someone]);
+    expect(res.code, res.stderr).toBe(1);
+    expect(res.stderr.trim()).toBe(
+      `skein: ${someone} holds files that are not a build (manifest.json), which a build would overwrite: build into a new or empty folder, or into an earlier build's`,
+    );
+    expect(await readFile(path.join(someone, 'manifest.json'), 'utf8')).toBe('{"mine":"important"}');
+    const file = path.join(someone, 'manifest.json');
+    const onFile = await skein(['build', project, '--out', file]);
+    expect(onFile.code).toBe(1);
+    expect(onFile.stderr).toContain(`skein: ${file} is a file: build into a new or empty folder`);
+  });
 
   it('refuses an output folder inside the project code (its files would change the build ID)', async () => {
     const res = await skein(['build', project, '--out', path.join(project, 'out')]);

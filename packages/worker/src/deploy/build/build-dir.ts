@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -84,14 +84,43 @@ export function insideProjectCode(dir: string, roots: readonly string[]): boolea
   });
 }
 
+const BUILD_FILE_NAMES: ReadonlySet<string> = new Set(Object.values(BUILD_FILES));
+
+/**
+ * Refuses an output folder a build must not write into: a file, or a folder holding files that are not a build
+ * (another project's root, someone's documents), whose files of the same names (`manifest.json`, `catalog.json`)
+ * a build would replace. A missing or empty folder, or an earlier build's, is fine. Synchronous; cheap enough to
+ * ask before the build's work begins.
+ * @throws WorkerStartupError naming the folder, a few of its entries and what to pass instead.
+ */
+export function checkBuildOutput(outDir: string): void {
+  const dir = path.resolve(outDir);
+  let entries: string[];
+  try {
+    if (!statSync(dir).isDirectory()) throw new WorkerStartupError(`${dir} is a file: build into a new or empty folder, or into an earlier build's`);
+    entries = readdirSync(dir);
+  } catch (error) {
+    if (error instanceof WorkerStartupError) throw error;
+    return; // missing (created by the build) or unreadable (the build's own write says why)
+  }
+  // An earlier build, complete or not: its record, or (a build stopped before its record) nothing but a build's
+  // files, the bundle, written first, among them. A lone `manifest.json` is someone else's.
+  if (entries.length === 0 || entries.includes(BUILD_RECORD)) return;
+  if (entries.includes(BUILD_FILES.bundle) && entries.every((name) => BUILD_FILE_NAMES.has(name))) return;
+  const shown = entries.sort().slice(0, 3).join(', ') + (entries.length > 3 ? `, and ${entries.length - 3} more` : '');
+  throw new WorkerStartupError(
+    `${dir} holds files that are not a build (${shown}), which a build would overwrite: build into a new or empty folder, or into an earlier build's`,
+  );
+}
+
 /**
  * Writes the build of a prepared project into `outDir` (created if needed; a previous build there is replaced):
  * the workflow bundle, the manifest, the definitions' facts, the catalog document (for `catalog`, served by the
  * deployment `deploymentName`, default the catalog's name) and, last,
  * `skein-build.json` with the build ID, the versions it was made with and each file's SHA-256.
  * @returns the record written.
- * @throws WorkerStartupError when `outDir` lies in the project's code (see `insideProjectCode`); the file
- *   system's error when a file cannot be written.
+ * @throws WorkerStartupError when `outDir` lies in the project's code (see `insideProjectCode`), is refused by
+ *   `checkBuildOutput`, or cannot be created; the file system's error when a file cannot be written.
  */
 export async function writeBuild(
   prepared: PreparedProject,
@@ -105,7 +134,12 @@ export async function writeBuild(
       `${dir} is inside the project's code: build into a dot-folder (the default is ${path.join(manifest.root, '.skein', 'build')}) or outside the project`,
     );
   }
-  await mkdir(dir, { recursive: true });
+  checkBuildOutput(dir);
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    throw new WorkerStartupError(`cannot create the build folder ${dir}: ${(error as Error).message}`);
+  }
   // Without its record a half-written build is refused as incomplete.
   await rm(path.join(dir, BUILD_RECORD), { force: true });
   const facts: ProjectFacts = projectFacts(project);
