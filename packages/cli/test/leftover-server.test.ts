@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordServer, serverPidFile, stopLeftoverServer } from '../src/dev/leftover-server.js';
+import { DevServerInUseError, recordServer, serverPidFile, stopLeftoverServer } from '../src/dev/leftover-server.js';
 
 let dataDir: string;
 beforeEach(() => {
@@ -48,6 +48,35 @@ describe('stopLeftoverServer', () => {
       expect(other.signalCode).toBeNull();
     } finally {
       other.kill('SIGKILL');
+    }
+  });
+
+  it('refuses, keeping the server and its record, while the skein dev that started it still runs; stops it once that one is gone', async () => {
+    const dbFile = path.join(dataDir, 'temporal.sqlite');
+    const server = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', 'server', 'start-dev', '--port', '17999', '--db-filename', dbFile], {
+      stdio: 'ignore',
+    });
+    // A process whose command line reads like `node …/skein.js dev`.
+    const owner = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', 'skein.js', 'dev'], { stdio: 'ignore' });
+    try {
+      recordServer(dataDir, server.pid!, dbFile, owner.pid!);
+      const refused = stopLeftoverServer(dataDir);
+      await expect(refused).rejects.toThrow(DevServerInUseError);
+      await expect(refused).rejects.toThrow(
+        `another skein dev (pid ${owner.pid}) is running with the data directory ${dataDir}: its dev server (pid ${server.pid}) holds that directory's database. Stop it first (Ctrl-C in its terminal), or share its server: --temporal-address 127.0.0.1:17999`,
+      );
+      expect(server.exitCode).toBeNull();
+      expect(existsSync(serverPidFile(dataDir))).toBe(true);
+      // The owner killed outright: its server is left over now, and stopped.
+      const ownerExited = once(owner, 'exit');
+      owner.kill('SIGKILL');
+      await ownerExited;
+      const exited = once(server, 'exit');
+      expect(await stopLeftoverServer(dataDir)).toBe(server.pid);
+      await exited;
+    } finally {
+      owner.kill('SIGKILL');
+      server.kill('SIGKILL');
     }
   });
 });

@@ -2,22 +2,26 @@
  * The own dev server of `skein dev` runs in a process group of its own (a terminal's Ctrl-C reaches `skein dev`
  * only, which stops the worker before the engine). A `skein dev` killed outright (`kill -9` of its group, an IDE's
  * stop button) then leaves that server running, holding its port and its SQLite file. So the server's pid is kept
- * in the data directory while it runs, and the next `skein dev` on that directory stops a server left running
- * before it starts its own.
+ * in the data directory while it runs, with the pid of the `skein dev` that owns it, and the next `skein dev` on that
+ * directory stops a server left running before it starts its own. A server whose `skein dev` still runs is not left
+ * over: the second `skein dev` refuses to start instead of taking the first one's engine away.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** The file naming the running server: `<dataDir>/temporal.pid` (its pid, then the SQLite file it serves). */
+/** The file naming the running server: `<dataDir>/temporal.pid` (its pid, the SQLite file it serves, its owner's pid). */
 export function serverPidFile(dataDir: string): string {
   return path.join(dataDir, 'temporal.pid');
 }
 
-/** Records the server process `pid` serving `dbFile` (best effort: a data directory that cannot be written is no error). */
-export function recordServer(dataDir: string, pid: number, dbFile: string): void {
+/**
+ * Records the server process `pid` serving `dbFile`, started by the `skein dev` process `owner` (default this one).
+ * Best effort: a data directory that cannot be written is no error.
+ */
+export function recordServer(dataDir: string, pid: number, dbFile: string, owner = process.pid): void {
   try {
-    writeFileSync(serverPidFile(dataDir), `${pid}\n${dbFile}\n`);
+    writeFileSync(serverPidFile(dataDir), `${pid}\n${dbFile}\n${owner}\n`);
   } catch {
     // Nothing to stop next time.
   }
@@ -42,11 +46,17 @@ function commandLineOf(pid: number): string | undefined {
   }
 }
 
+/** Thrown when the recorded server still belongs to a running `skein dev`; `message` names it and the remedies. */
+export class DevServerInUseError extends Error {
+  override name = 'DevServerInUseError';
+}
+
 /**
  * Stops the server an earlier `skein dev` on `dataDir` left running: the recorded pid, when that process is still a
  * Temporal server on the recorded SQLite file (a pid reused by another process is left alone). SIGTERM, then SIGKILL
  * after `graceMs`. Forgets the record either way.
  * @returns the pid stopped, or undefined when there was none
+ * @throws DevServerInUseError when the `skein dev` that started the server still runs (the record is kept)
  */
 export async function stopLeftoverServer(dataDir: string, graceMs = 5000): Promise<number | undefined> {
   let recorded: string;
@@ -55,12 +65,20 @@ export async function stopLeftoverServer(dataDir: string, graceMs = 5000): Promi
   } catch {
     return undefined;
   }
-  forgetServer(dataDir);
-  const [pidText, dbFile] = recorded.split('\n');
+  const [pidText, dbFile, ownerText] = recorded.split('\n');
   const pid = Number(pidText);
-  if (!Number.isInteger(pid) || pid <= 0 || !dbFile) return undefined;
+  if (!Number.isInteger(pid) || pid <= 0 || !dbFile) return void forgetServer(dataDir);
   const command = commandLineOf(pid);
-  if (command === undefined || !command.includes('start-dev') || !command.includes(dbFile)) return undefined;
+  if (command === undefined || !command.includes('start-dev') || !command.includes(dbFile)) return void forgetServer(dataDir);
+  const owner = Number(ownerText);
+  if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && (commandLineOf(owner) ?? '').includes('skein')) {
+    const port = /--port[= ](\d+)/.exec(command)?.[1];
+    throw new DevServerInUseError(
+      `another skein dev (pid ${owner}) is running with the data directory ${dataDir}: its dev server (pid ${pid}) holds that directory's database. ` +
+        `Stop it first (Ctrl-C in its terminal)${port ? `, or share its server: --temporal-address 127.0.0.1:${port}` : ''}`,
+    );
+  }
+  forgetServer(dataDir);
   try {
     process.kill(pid, 'SIGTERM');
   } catch {
