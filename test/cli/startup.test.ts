@@ -30,7 +30,7 @@ describe('skein worker: bad starts end with one clear line and exit code 1', () 
   it('refuses an invalid project before contacting the engine, printing every diagnostic', async () => {
     const res = await skein(['worker', 'fixtures/projects/invalid'], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
     expect(res.code).toBe(1);
-    expect(res.stderr).toContain('4 error(s) in workflow packages; nothing is served, built or replayed from it until they are fixed');
+    expect(res.stderr).toContain('4 error(s) in workflow packages; this code is not served, built or replayed until they are fixed');
     for (const rule of ['steps/named-exports-only', 'workflow/no-node-modules', 'steps/import-style', 'names/duplicate-workflow']) {
       expect(res.stderr).toContain(rule);
     }

@@ -45,7 +45,7 @@ describe('explainError: one line with the fix', () => {
   });
 
   it('an invalid project keeps every finding', () => {
-    const report = 'p: 2 error(s) in workflow packages; nothing is served, built or replayed from it until they are fixed.\nsteps.js\n  3:1 error ...';
+    const report = 'p: 2 error(s) in workflow packages; this code is not served, built or replayed until they are fixed.\nsteps.js\n  3:1 error ...';
     expect(explainError(new WorkerStartupError(report))).toBe(report);
   });
 });

@@ -30,6 +30,7 @@ import { configureWorkerClient } from '@skein/core/temporal';
 import { sweepTraces, TRACE_SWEEP_INTERVAL_MS } from './traces/retention.js';
 import { setUpTraces, traceRemoteMismatch, type WorkerTraces } from './traces/setup.js';
 import { enableTypeScriptSources } from './host/typescript/resolve-hook.js';
+import { SHUTDOWN_FORCE_EXTRA_MS } from './host/settings.js';
 import { beginWorkflowThreads, createTemporalWorker, stopRequestedAt, type EarlyWorkflowThreads } from './host/temporal-worker.js';
 import type { SkeinWorker, StartWorkerOptions } from './host/worker-options.js';
 
@@ -37,13 +38,6 @@ export type { SkeinWorker, StartWorkerOptions } from './host/worker-options.js';
 
 /** How long after the worker is up webpack's persistent cache is written (ms). */
 const WEBPACK_CACHE_DELAY_MS = 5_000;
-
-/**
- * How long after the shutdown grace time (`SKEIN_SHUTDOWN_GRACE_MS`, when in-flight activities are cancelled) the
- * worker stops without waiting for an activity that ignores the cancellation, ms. Temporal retries that attempt after
- * its start-to-close (or heartbeat) timeout.
- */
-const SHUTDOWN_FORCE_EXTRA_MS = 5_000;
 
 /**
  * Starts a Skein worker: validates the project statically (refusing to start on errors, before touching the

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { apiSettings, createApiServer, loadApiConfig } from '@skein/api';
 import { loadSettings } from '@skein/settings';
-import { workerSettings } from '@skein/worker/settings';
+import { SHUTDOWN_FORCE_EXTRA_MS, workerSettings } from '@skein/worker/settings';
 import { devEngine, portIsFree, type DevEngine } from '../dev/engine.js';
 import { startMetricsProxy, type MetricsProxy } from '../dev/metrics-proxy.js';
 import { WorkerReloader } from '../dev/reloader.js';
@@ -101,6 +101,8 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
         SKEIN_METRICS_OTLP: '',
       },
       logger,
+      // Killed only after the worker's own forced stop, with 5 s to exit.
+      workerEnv.SKEIN_SHUTDOWN_GRACE_MS + SHUTDOWN_FORCE_EXTRA_MS + 5_000,
     );
     reloader.onReady = (next) => void (metrics!.target = next.metricsUrl);
     const ready = await reloader.start();

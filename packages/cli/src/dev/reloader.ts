@@ -8,7 +8,11 @@ type Ready = Extract<WorkerMessage, { type: 'ready' }>;
 /**
  * Keeps one worker child process serving the project and swaps it on demand: the new worker validates,
  * bundles (through the bundle cache) and registers while the old one keeps serving; once the new one is
- * ready the old one stops gracefully (in-flight runs continue on the new worker: Temporal replays them).
+ * ready (and the reload is reported) the old one stops gracefully in the background: its in-flight activities get
+ * the shutdown grace time and are then cancelled, so Temporal retries them on the new worker at once (in-flight runs
+ * continue on the new worker: Temporal replays them). It is killed only `stopAfterMs` after it was asked to stop,
+ * later than the worker's own forced stop, so that the cancellation is reported rather than left to the activity's
+ * start-to-close timeout.
  * A new worker that fails to start (an invalid project: the validator's findings) leaves the old one
  * serving: its workflow code and the modules it imported stay as they were; a step or evaluator it has not run yet
  * is imported from the file as it is now (on its first call). Reloads never overlap: changes during a reload start one more reload after it.
@@ -18,13 +22,20 @@ export class WorkerReloader {
   private running: Promise<void> | undefined;
   private queued: string[] | undefined;
   private stopped = false;
+  /** Workers asked to stop after a reload, until they exit. */
+  private readonly retiring = new Set<Promise<void>>();
   /** Called after every successful start with the new worker's report. */
   onReady: (ready: Ready) => void = () => {};
 
+  /**
+   * @param stopAfterMs how long a worker asked to stop may take before it is killed, ms: longer than its shutdown
+   *   grace time plus its own forced stop (`SHUTDOWN_FORCE_EXTRA_MS` of `@skein/worker/settings`)
+   */
   constructor(
     private readonly projectDir: string,
     private readonly env: Record<string, string>,
     private readonly logger: Logger,
+    private readonly stopAfterMs: number,
   ) {}
 
   /** Starts the first worker. @throws Error with the worker's own explanation when it cannot start. */
@@ -55,11 +66,17 @@ export class WorkerReloader {
     return this.running;
   }
 
-  /** Stops the current worker (and lets a reload in progress finish first). */
+  /** Stops the current worker and the ones still stopping after a reload (and lets a reload in progress finish first). */
   async stop(): Promise<void> {
     this.stopped = true;
     await this.running?.catch(() => {});
-    await this.current?.stop();
+    await Promise.all([this.current?.stop(this.stopAfterMs), ...this.retiring]);
+  }
+
+  private retire(worker: WorkerProcess): void {
+    const stopped = worker.stop(this.stopAfterMs).catch(() => {});
+    this.retiring.add(stopped);
+    void stopped.finally(() => this.retiring.delete(stopped));
   }
 
   private adopt(worker: WorkerProcess): void {
@@ -85,11 +102,8 @@ export class WorkerReloader {
     }
     const previous = this.current;
     this.adopt(next);
-    await previous?.stop();
-    if (this.stopped) {
-      await next.stop();
-      return;
-    }
+    if (previous) this.retire(previous);
+    if (this.stopped) return; // stop() stops `next`, the current worker now
     this.onReady(ready);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     this.logger.info(

@@ -94,7 +94,7 @@ export async function finishProjectCheck(check: ProjectCheck, logger: Logger): P
   if (report.errorCount > 0) {
     const { formatStylish } = await import('@skein/validator');
     throw new WorkerStartupError(
-      `${report.root}: ${report.errorCount} error(s) in workflow packages; nothing is served, built or replayed from it until they are fixed.\n${formatStylish(report, { color: false })}`,
+      `${report.root}: ${report.errorCount} error(s) in workflow packages; this code is not served, built or replayed until they are fixed.\n${formatStylish(report, { color: false })}`,
     );
   }
   // Warnings are for the package's author (validate-workflow-package shows them): one line for operators,

@@ -83,3 +83,11 @@ export const workerSettings = {
   SKEIN_LOG_LEVEL: logLevelSetting,
   ...metricsSettings,
 };
+
+/**
+ * How long after the shutdown grace time (`SKEIN_SHUTDOWN_GRACE_MS`, when in-flight activities are cancelled) the
+ * worker stops without waiting for an activity that ignores the cancellation, ms. Temporal retries that attempt after
+ * its start-to-close (or heartbeat) timeout. A supervisor that kills the worker sooner than grace + this loses the
+ * cancellation's report: the attempt then waits for that timeout.
+ */
+export const SHUTDOWN_FORCE_EXTRA_MS = 5_000;
