@@ -1,10 +1,22 @@
 import path from 'node:path';
+import { isDeclarationFile, isTestFile } from '@skein/discovery';
 import { watch, type FSWatcher } from 'chokidar';
 
 /** Folder names never watched below a watched root: dependencies (an exposed package is a root of its own), dev state, VCS. */
 const SKIPPED = new Set(['node_modules', '.skein', '.git']);
 /** Editor and OS scratch files whose changes are not edits. */
 const SCRATCH = /(?:~|\.swp|\.swx|\.tmp|\.DS_Store|#)$/;
+/** Files no worker reads: documentation and source maps (tsc writes one beside every compiled file). */
+const NOT_SERVED = /\.(?:md|markdown|map)$/i;
+
+/**
+ * Whether a change of `file` can change what a worker serves: not an editor's scratch file, a test file
+ * (`*.test.*`, `*.spec.*`, `__tests__/`: never loaded by a worker, nor in its build ID), a type declaration,
+ * documentation or a source map.
+ */
+export function isServedInput(file: string): boolean {
+  return !SCRATCH.test(file) && !NOT_SERVED.test(file) && !isTestFile(file) && !isDeclarationFile(file);
+}
 
 /** A project watcher: see `watchProject()`. */
 export interface ProjectWatcher {
@@ -15,9 +27,9 @@ export interface ProjectWatcher {
 
 /**
  * Watches a project for the edits a reload needs (chokidar): every file under each root (the project and each
- * exposed package, even inside `node_modules`) except nested `node_modules`, `.skein` and `.git` folders and
- * editor scratch files: workflow, step, evaluator, shared and hook files, package.json, tsconfig, compiled
- * output. Changes are batched: `onChange` gets the changed paths once no event came for `debounceMs`.
+ * exposed package, even inside `node_modules`) except nested `node_modules`, `.skein` and `.git` folders and what
+ * `isServedInput` leaves out (scratch, test, declaration, documentation and source-map files): workflow, step,
+ * evaluator, shared and hook files, package.json, tsconfig, compiled output, data files code may read. Changes are batched: `onChange` gets the changed paths once no event came for `debounceMs`.
  */
 export function watchProject(roots: string[], onChange: (files: string[]) => void, options: { debounceMs?: number } = {}): ProjectWatcher {
   let current = [...new Set(roots)];
@@ -43,6 +55,7 @@ export function watchProject(roots: string[], onChange: (files: string[]) => voi
     if (files.length) onChange(files);
   };
   watcher.on('all', (event, file) => {
+    if (!isServedInput(file)) return;
     const key = path.resolve(file);
     pending.set(key, { first: pending.get(key)?.first ?? event, last: event });
     clearTimeout(timer);
