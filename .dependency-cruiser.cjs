@@ -23,7 +23,7 @@ const FLOORS = {
   worker: ['core', 'discovery', 'validator', 'settings', 'telemetry', 'names'],
   api: ['settings', 'telemetry', 'names'],
   testing: ['core', 'worker', 'dev-server'],
-  cli: ['api', 'worker', 'validator', 'client', 'settings', 'create-skein', 'telemetry', 'dev-server'],
+  cli: ['api', 'worker', 'validator', 'discovery', 'client', 'settings', 'create-skein', 'telemetry', 'dev-server'],
 };
 
 const floorRules = Object.entries(FLOORS).map(([pkg, allowed]) => ({
