@@ -106,7 +106,7 @@ export class ExportGraph {
         case 'definition':
           return { kind: 'definition', file, exportName: name, definition: binding.definition };
         case 'value':
-          return OTHER;
+          return binding.alias === undefined ? OTHER : this.resolveLocal(info, binding.alias, seen);
         case 'reexport':
           return this.#follow(file, binding.source, binding.imported, binding.sourcePosition, seen);
         case 'local':
@@ -130,7 +130,13 @@ export class ExportGraph {
     const binding = info.locals.get(local);
     if (!binding) return undefined;
     if (binding.kind === 'definition') return { kind: 'definition', file: info.file, exportName: local, definition: binding.definition };
-    if (binding.kind === 'value') return OTHER;
+    if (binding.kind === 'value') {
+      // `const alias = greet`: what `greet` leads to (a circle of aliases leads nowhere).
+      const key = `${info.file}\0local ${local}`;
+      if (binding.alias === undefined || seen.has(key)) return binding.alias === undefined ? OTHER : undefined;
+      seen.add(key);
+      return this.resolveLocal(info, binding.alias, seen);
+    }
     return this.#follow(info.file, binding.source, binding.imported, binding.position, seen);
   }
 

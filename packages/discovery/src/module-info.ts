@@ -96,6 +96,11 @@ export interface ValueBinding {
   factory?: Factory;
   /** Set for a value made by calling a plain identifier. */
   call?: FactoryCall;
+  /**
+   * Set for a value that is another top-level binding itself (`export const alias = greet`, TypeScript's `as` and
+   * `satisfies` wrappers included): the binding's name, followed as `export { greet as alias }` is.
+   */
+  alias?: string;
 }
 
 /** What one export name of the module is bound to. */
@@ -350,6 +355,7 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
     const binding: ValueBinding = { kind: 'value', references: referencesOf(expr), position };
     const bare = unwrapExpression(expr);
     if (bare.type === 'FunctionExpression' || bare.type === 'ArrowFunctionExpression') binding.function = true;
+    if (bare.type === 'Identifier') binding.alias = bare.name;
     const factory = factoryOf(bare);
     if (factory) binding.factory = factory;
     if (bare.type === 'CallExpression' && bare.callee.type === 'Identifier') {

@@ -179,7 +179,8 @@ function reportNamespaces(graph: ExportGraph, info: ModuleInfo, isWorkflowSpecif
 /** Reports workflows exported inside values assembled at runtime (`export default { greet }`, arrays, calls). */
 function reportRuntimeAssembly(graph: ExportGraph, info: ModuleInfo): void {
   for (const [exportName, binding] of info.exports) {
-    if (binding.kind !== 'value') continue;
+    // An alias (`export const a = greet`) is followed as a re-export is, not assembled.
+    if (binding.kind !== 'value' || binding.alias !== undefined) continue;
     for (const ref of binding.references) {
       const r = graph.resolveLocal(info, ref.name); // undefined for a name that is no module binding (a global)
       if (r?.kind === 'definition' && kindOf(r.definition, r.file) === 'workflow') {

@@ -1,5 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { discover } from '../src/index.js';
 import { briefs, discoverFixture, workflowSummary } from './helpers.js';
+import { EXPOSE, packageJson, tempProject, workflowJs } from './tmp.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
 
 describe('re-exports (package rules 2 and 3)', () => {
   it('follows renamed re-exports, export * chains, import-then-export, and export * of workflow files', async () => {
@@ -96,6 +103,32 @@ describe('re-exports (package rules 2 and 3)', () => {
     );
     expect(m.diagnostics[4]!.message).toContain("export 'registry'");
     expect(m.workflows).toEqual([]);
+  });
+
+  it('follows an exported alias of a workflow (`export const hello = greet`) as a re-export, through aliases and TypeScript wrappers', async () => {
+    const t = tempProject({
+      'package.json': packageJson('project'),
+      'node_modules/aliased/package.json': packageJson('aliased', { exports: './index.ts', ...EXPOSE }),
+      'node_modules/aliased/greet/workflow.js': workflowJs('greet'),
+      'node_modules/aliased/wave/workflow.js': workflowJs('wave'),
+      'node_modules/aliased/index.ts': [
+        "import greet from './greet/workflow.js';",
+        "import wave from './wave/workflow.js';",
+        'export const hello = greet;',
+        'const inner = wave as typeof wave;',
+        'export const waveAlias = inner;',
+        // A circle of aliases leads nowhere, and is no finding.
+        'export const loopA = loopB;',
+        'const loopB = loopA;',
+      ].join('\n'),
+    });
+    cleanups.push(t.cleanup);
+    const m = await discover(t.root);
+    expect(briefs(m)).toEqual([]);
+    expect(workflowSummary(m)).toEqual([
+      'greet <- aliased:hello (node_modules/aliased/greet/workflow.js)',
+      'wave <- aliased:waveAlias (node_modules/aliased/wave/workflow.js)',
+    ]);
   });
 
   it('reports relative re-exports of missing files and keeps the rest', async () => {
