@@ -84,19 +84,40 @@ export async function describeDeployment(client: Client, name: string): Promise<
     if (grpcCode(err) === NOT_FOUND) return undefined;
     throw err;
   }
-  const info = res.workerDeploymentInfo;
+  return deploymentState(name, res.workerDeploymentInfo);
+}
+
+/** The engine's `WorkerDeploymentInfo`, as `DescribeWorkerDeployment` answers it. */
+type WorkerDeploymentInfo = Awaited<ReturnType<Client['workflowService']['describeWorkerDeployment']>>['workerDeploymentInfo'];
+
+/**
+ * A deployment's state from the engine's description of it: current and ramping from its routing configuration,
+ * each other version's state and drainage from its summary (a summary still calling a replaced version current is
+ * read as draining, as the engine marks it a moment later). Pure.
+ */
+export function deploymentState(name: string, info: WorkerDeploymentInfo): DeploymentState {
   const routing = info?.routingConfig;
   const current = routing?.currentDeploymentVersion?.buildId || null;
   const rampingId = routing?.rampingDeploymentVersion?.buildId || null;
   const versions = (info?.versionSummaries ?? []).map((v): DeploymentVersion => {
     const buildId = v.deploymentVersion?.buildId ?? '';
     const drainage = v.drainageInfo?.status ?? v.drainageStatus;
+    // The routing configuration decides what is current and ramping; a version's summary can lag behind it for a
+    // moment after a promotion (the new current one still "draining", the old one still "current").
+    const routed = buildId === current ? 'current' : buildId === rampingId ? 'ramping' : undefined;
+    const summarized = STATES[v.status ?? 0] ?? 'unknown';
     return {
       buildId,
-      state: STATES[v.status ?? 0] ?? (buildId === current ? 'current' : buildId === rampingId ? 'ramping' : 'unknown'),
-      drainage: drainage === Drainage.VERSION_DRAINAGE_STATUS_DRAINING ? 'draining' : drainage === Drainage.VERSION_DRAINAGE_STATUS_DRAINED ? 'drained' : null,
+      state: routed ?? (summarized === 'current' || summarized === 'ramping' ? 'draining' : summarized),
+      drainage: routed
+        ? null
+        : drainage === Drainage.VERSION_DRAINAGE_STATUS_DRAINING
+          ? 'draining'
+          : drainage === Drainage.VERSION_DRAINAGE_STATUS_DRAINED
+            ? 'drained'
+            : null,
       createdAt: ms(v.createTime),
-      currentSince: ms(v.currentSinceTime),
+      currentSince: ms(v.currentSinceTime) ?? (routed === 'current' ? ms(routing?.currentVersionChangedTime) : null),
       rampingSince: ms(v.rampingSinceTime),
       firstActivatedAt: ms(v.firstActivationTime),
       lastCurrentAt: ms(v.lastCurrentTime),
