@@ -133,7 +133,8 @@ export function checkWorkflowImports(info: ModuleInfo, probe: PackageProbe, diag
       if (pkg.expose === 'exposed') {
         const served = probe.packageOf(decl.source);
         const data = { what, pkg: pkg.name, version: pkg.version ?? 'without a version', dir: pkg.root };
-        if (served) diagnostics.report('package/nested-install', 'shadowed', info.file, s.position, { ...data, served: served.pkg.version ?? 'without a version' });
+        if (served)
+          diagnostics.report('package/nested-install', 'shadowed', info.file, s.position, { ...data, served: served.pkg.version ?? 'without a version' });
         else diagnostics.report('package/nested-install', 'unserved', info.file, s.position, data);
         continue;
       }

@@ -32,7 +32,8 @@ export const RULES = {
   'package/nested-install': {
     severity: 'warning',
     docs: {
-      description: "Workflow code of an installed package imports a workflow from an exposed package installed in that package's own node_modules, which discovery does not serve.",
+      description:
+        "Workflow code of an installed package imports a workflow from an exposed package installed in that package's own node_modules, which discovery does not serve.",
       packageRule: 4,
     },
     messages: {
@@ -43,7 +44,7 @@ export const RULES = {
       },
       shadowed: {
         message:
-          '{{what}} is a workflow of {{pkg}} {{version}}, installed at {{dir}} for this package alone: discovery serves the project\'s {{pkg}} {{served}} instead, so the child workflow runs that version\'s code.',
+          "{{what}} is a workflow of {{pkg}} {{version}}, installed at {{dir}} for this package alone: discovery serves the project's {{pkg}} {{served}} instead, so the child workflow runs that version's code.",
         hint: 'Make one version of {{pkg}} serve both: install in the project a version this package accepts (npm install {{pkg}}@{{version}}, then npm dedupe).',
       },
     },

@@ -72,12 +72,17 @@ describe('which packages (package rule 4)', () => {
 
   it('warns when a package imports a workflow from an exposed package installed in its own node_modules, which is not served', async () => {
     const m = await discoverFixture('nested-install');
-    expect(briefs(m)).toEqual(['package/nested-install node_modules/lonely/l/workflow.js:3:10', 'package/nested-install node_modules/parent/p/workflow.js:3:10']);
+    expect(briefs(m)).toEqual([
+      'package/nested-install node_modules/lonely/l/workflow.js:3:10',
+      'package/nested-install node_modules/parent/p/workflow.js:3:10',
+    ]);
     const [unserved, shadowed] = m.diagnostics;
     expect(unserved!.message).toBe(
       `'onlyNested' imported from 'only-nested' is a workflow of only-nested 1.0.0, installed at ${m.root}/node_modules/lonely/node_modules/only-nested for this package alone: discovery serves only the packages the project itself resolves, so it is not registered and the child workflow never starts.`,
     );
-    expect(unserved!.hint).toBe('Install only-nested in the project (npm install only-nested@1.0.0), at a version this package accepts, so that one install serves both.');
+    expect(unserved!.hint).toBe(
+      'Install only-nested in the project (npm install only-nested@1.0.0), at a version this package accepts, so that one install serves both.',
+    );
     expect(shadowed!.message).toContain(`discovery serves the project's shared-flows 1.0.0 instead, so the child workflow runs that version's code.`);
     expect(shadowed!.severity).toBe('warning');
     // The project's own installs are served, nested ones are not.
