@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { jsonLimitIssue, MAX_JSON_DEPTH } from '../src/middleware/body-limits.js';
 import { browserGuard, hostAllowed, originAllowed } from '../src/middleware/browser.js';
 import { buildOpenApiDocument } from '../src/openapi.js';
-import { catalogNameSchema, workflowIdSchema } from '../src/schemas/common.js';
+import { catalogNameSchema, newWorkflowIdSchema, workflowIdSchema } from '../src/schemas/common.js';
 import { isUnknownUpdate, nameList, unknownQueryNames } from '../src/temporal/handlers.js';
 import { traceFilePath } from '@skein/names/traces';
 import { confinedTraceFile, localTraceFile } from '../src/temporal/trace-source.js';
@@ -31,6 +31,18 @@ describe('request limits', () => {
     expect(workflowIdSchema.safeParse('é'.repeat(501)).success).toBe(false);
     expect(workflowIdSchema.safeParse('x'.repeat(1000)).success).toBe(true);
     expect(workflowIdSchema.safeParse('').success).toBe(false);
+  });
+
+  it('refuses "." and ".." as the id of a new execution (no URL path can name them), and only there', () => {
+    for (const id of ['.', '..']) {
+      const r = newWorkflowIdSchema.safeParse(id);
+      expect(r.success, id).toBe(false);
+      expect(r.error?.issues[0]?.message).toMatch(/must not be "\." or "\.\." \(no URL path can name them\)/);
+      // A run another client started under such an id stays addressable by a client that sends the path as is.
+      expect(workflowIdSchema.safeParse(id).success, id).toBe(true);
+    }
+    for (const id of ['...', '.a', 'a.', '..b', 'order.42']) expect(newWorkflowIdSchema.safeParse(id).success, id).toBe(true);
+    for (const id of ['$catalog:main', 'a\u001b[31m']) expect(newWorkflowIdSchema.safeParse(id).success, id).toBe(false);
   });
 
   it("refuses ids starting with $ (Skein's records) and ids holding C0 control characters or DEL; other Unicode is accepted", () => {

@@ -21,6 +21,9 @@ export function boundedName(maxBytes: number): z.ZodString {
  */
 export const RESERVED_ID_PREFIX = '$';
 
+/** A workflow id's characters: not starting with `$`, no C0 control character or DEL (a `RegExp` source, unanchored). */
+const WORKFLOW_ID_BODY = '[^$\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*';
+
 /**
  * The one rule for a workflow id a client names, for every `{id}` route and for `workflowId` of start and run:
  * 1 to 1 000 UTF-8 bytes, not starting with `$` (Skein's records: a catalog's document, a build's lease) and without
@@ -29,12 +32,27 @@ export const RESERVED_ID_PREFIX = '$';
  */
 export const workflowIdSchema = boundedName(1000)
   // One pattern, so that /openapi.json (and the typed client) carries the rule as one `pattern`.
-  // eslint-disable-next-line no-control-regex -- matching control characters is what this pattern is for
-  .regex(/^[^$\u0000-\u001f\u007f][^\u0000-\u001f\u007f]*$/, {
+  .regex(new RegExp(`^${WORKFLOW_ID_BODY}$`), {
     message: `Must not start with "${RESERVED_ID_PREFIX}" (such ids are reserved for Skein's own records) and must not contain control characters (U+0000 to U+001F) or DEL (U+007F)`,
   })
   .meta({
     description: 'Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F)',
+    example: 'order-42',
+  });
+
+/**
+ * The id of an execution a client starts (`workflowId` of start and run): `workflowIdSchema`'s rule, and not `.` or
+ * `..`, which no URL can carry as a path segment (every HTTP client resolves them away, `%2E%2E` included, before
+ * sending): a run of that id would be started and then out of reach of every `{id}` route. Runs that other clients
+ * started under such ids stay readable with a client that sends the path as is.
+ */
+export const newWorkflowIdSchema = boundedName(1000)
+  .regex(new RegExp(`^(?!\\.\\.?$)${WORKFLOW_ID_BODY}$`), {
+    message: `Must not start with "${RESERVED_ID_PREFIX}" (such ids are reserved for Skein's own records), must not contain control characters (U+0000 to U+001F) or DEL (U+007F), and must not be "." or ".." (no URL path can name them)`,
+  })
+  .meta({
+    description:
+      'Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F), not `.` or `..`',
     example: 'order-42',
   });
 

@@ -2,7 +2,7 @@ import ms from 'ms';
 import { z } from 'zod';
 import 'zod-openapi';
 import { idempotencyKeyProblem, ON_CLOSED, ON_CONFLICT } from '../temporal/start-options.js';
-import { boundedName, catalogNameSchema, epochMs, isoDateTime, jsonValue, runStatusSchema, traceSchema, workflowIdSchema } from './common.js';
+import { boundedName, catalogNameSchema, epochMs, isoDateTime, jsonValue, newWorkflowIdSchema, runStatusSchema, traceSchema } from './common.js';
 import { RUN_STATUSES } from '../temporal/status.js';
 import { MAX_QUERY_LENGTH } from '../temporal/visibility-query.js';
 
@@ -35,7 +35,7 @@ export const startRequestSchema = z
   .object({
     workflowName: boundedName(200).meta({ description: "A workflow's name or one of its aliases" }),
     input: jsonValue.optional().meta({ description: 'Payload passed to the workflow; absent = null' }),
-    workflowId: workflowIdSchema.optional().meta({ description: 'Optional; by default it must not be in use by a running execution (see `onConflict`)' }),
+    workflowId: newWorkflowIdSchema.optional().meta({ description: 'Optional; by default it must not be in use by a running execution (see `onConflict`)' }),
     catalog: catalogName.optional(),
     taskQueue: catalogName.optional().meta({ deprecated: true, description: 'Deprecated alias of `catalog`; `catalog` wins' }),
     onConflict: z.enum(ON_CONFLICT).optional().meta({
