@@ -34,6 +34,15 @@ export function cliLogger(name?: string): Logger {
   });
 }
 
+/**
+ * `fields` for a line whose message already says them in words (`skein dev`'s banner, a reload's files): kept in
+ * JSON lines for machines, left out of pretty output, where pino-pretty would print them again below the message
+ * (a reload after `tsc` listed 113 files).
+ */
+export function machineFields<T extends object>(fields: T): T | Record<string, never> {
+  return prettyLogs() ? {} : fields;
+}
+
 /** A child of an unnamed `cliLogger()` base that names its component (`skein`, `api`, `temporal`). */
 export function component(base: Logger, name: string): Logger {
   return base.child({ name });

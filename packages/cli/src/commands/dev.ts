@@ -9,7 +9,7 @@ import { WorkerReloader } from '../dev/reloader.js';
 import { watchProject, type ProjectWatcher } from '../dev/watch.js';
 import { WorkerStartFailed } from '../dev/worker-process.js';
 import { explainError } from '../explain.js';
-import { cliLogger, component, fail, prettyLogs } from '../logger.js';
+import { cliLogger, component, fail, machineFields, prettyLogs } from '../logger.js';
 import { onShutdownSignal } from './signals.js';
 
 /** The API port `skein dev` tries first when neither `--port` nor `PORT` is given. */
@@ -122,7 +122,7 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
     const { url } = await api.listen();
     const ui = options.ui ? `, Web UI http://127.0.0.1:${options.ui}` : '';
     logger.info(
-      {
+      machineFields({
         api: url,
         docs: `${url}/docs`,
         metrics: `${url}/metrics`,
@@ -130,7 +130,7 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
         temporal: address,
         catalog: ready.catalog,
         workflows: ready.workflows,
-      },
+      }),
       `Skein is up: API ${url} (docs ${url}/docs, metrics ${url}/metrics)${ui}, worker metrics ${metrics.url}, Temporal ${address}, catalog "${ready.catalog}", workflows: ${ready.workflows.join(', ')}`,
     );
     if (options.watch !== false) {

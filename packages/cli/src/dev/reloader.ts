@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { machineFields } from '../logger.js';
 import type { WorkerMessage } from './protocol.js';
 import { spawnWorker, type WorkerProcess } from './worker-process.js';
 
@@ -95,7 +96,7 @@ export class WorkerReloader {
       ready = await next.ready;
     } catch (err) {
       this.logger.error(
-        { changed: files },
+        machineFields({ changed: files }),
         `reload failed after ${what}; the previous worker keeps serving, but the steps and evaluators it has not run yet load from the files as they are now. Fix this and save again:\n${(err as Error).message}`,
       );
       return;
@@ -107,7 +108,7 @@ export class WorkerReloader {
     this.onReady(ready);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     this.logger.info(
-      { changed: files, ms: Math.round(performance.now() - started), bundleCache: ready.startup.bundleCache },
+      machineFields({ changed: files, ms: Math.round(performance.now() - started), bundleCache: ready.startup.bundleCache }),
       `reloaded in ${seconds} s: ${what} (${ready.workflows.length} workflow(s), bundle ${ready.startup.bundleCache === 'hit' ? 'from cache' : 'rebuilt'})`,
     );
   }
