@@ -324,6 +324,11 @@ function discoverPackage(run: Run, pkg: InstalledPackage, facts: PackageFacts): 
   return { workflows: packageWorkflows(run, pkg, ref, entry.file, workflowFiles), shared, convention: { workflowFiles: workflowFiles.length } };
 }
 
+/** The other half of a TypeScript source and its compiled file in one folder (`x.ts` ↔ `x.js`, `x.mts` ↔ `x.mjs`). */
+function compiledTwinOf(file: string): string {
+  return /\.[mc]?ts$/.test(file) ? file.replace(/\.([mc]?)ts$/, '.$1js') : file.replace(/\.([mc]?)js$/, '.$1ts');
+}
+
 /**
  * The workflows a package entry reaches (sorted by file), reporting workflow files of the package that it does
  * not reach (`conventions/unreachable-workflow`).
@@ -343,7 +348,8 @@ function packageWorkflows(run: Run, pkg: InstalledPackage, ref: PackageRef, entr
   const byFile = new Map<string, WorkflowEntry>();
   for (const e of entries) if (e && !byFile.has(e.file)) byFile.set(e.file, e);
   for (const file of allWorkflowFiles) {
-    if (reached.has(file)) continue;
+    // A source shipped beside its compiled file (`w/workflow.ts` next to `w/workflow.js`) is the same workflow.
+    if (reached.has(file) || reached.has(compiledTwinOf(file))) continue;
     run.diagnostics.report('conventions/unreachable-workflow', 'unreachable', file, undefined, {
       file,
       pkg: pkg.name,

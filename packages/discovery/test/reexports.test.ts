@@ -131,6 +131,21 @@ describe('re-exports (package rules 2 and 3)', () => {
     ]);
   });
 
+  it('does not call a TypeScript source unreachable when the entry reaches its compiled file beside it', async () => {
+    const t = tempProject({
+      'package.json': packageJson('project'),
+      'node_modules/shipped/package.json': packageJson('shipped', { exports: './index.js', ...EXPOSE }),
+      'node_modules/shipped/index.js': "export { default as greet } from './w/workflow.js';\n",
+      'node_modules/shipped/w/workflow.js': workflowJs('greet'),
+      'node_modules/shipped/w/workflow.ts': workflowJs('greet'),
+      'node_modules/shipped/drafts/workflow.ts': workflowJs('draft'),
+    });
+    cleanups.push(t.cleanup);
+    const m = await discover(t.root);
+    expect(briefs(m)).toEqual(['conventions/unreachable-workflow node_modules/shipped/drafts/workflow.ts:1:1']);
+    expect(workflowSummary(m)).toEqual(['greet <- shipped:greet (node_modules/shipped/w/workflow.js)']);
+  });
+
   it('reports relative re-exports of missing files and keeps the rest', async () => {
     const m = await discoverFixture('reexport-unresolved');
     expect(briefs(m)).toEqual(['reexport/unresolved node_modules/unres/index.js:1:33', 'reexport/unresolved node_modules/unres/index.js:2:15']);
