@@ -226,6 +226,16 @@ describe('skein worker <buildDir>', () => {
       },
       /was built with Skein 0\.0\.1, this worker runs /,
     ],
+    [
+      'whose record lacks what skein build writes',
+      'stripped-record',
+      async (d: string) => {
+        const file = path.join(d, 'skein-build.json');
+        const record = JSON.parse(await readFile(file, 'utf8'));
+        await writeFile(file, JSON.stringify({ format: record.format }));
+      },
+      /skein-build\.json lacks buildId, files, versions: it was not written by skein build, or was edited/,
+    ],
   ])('refuses a build %s in one line, before contacting the engine', async (_label, name, change, message) => {
     const dir = await copyOfBuild(name, change);
     const res = await skein(['worker', dir], { TEMPORAL_ADDRESS: '127.0.0.1:1' });

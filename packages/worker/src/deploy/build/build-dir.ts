@@ -192,10 +192,14 @@ export async function openBuild(dir: string, options: { projectBuildId?: Promise
   } catch {
     throw new WorkerStartupError(`${buildDir}: ${BUILD_RECORD} is not valid JSON (${again})`);
   }
-  if (record?.format !== BUILD_FORMAT || !record.files || typeof record.buildId !== 'string' || !record.versions) {
+  if (record?.format !== BUILD_FORMAT) {
     throw new WorkerStartupError(
       `${buildDir}: ${BUILD_RECORD} is not a build record of this Skein version (format ${String(record?.format)}, expected ${BUILD_FORMAT}; ${again})`,
     );
+  }
+  const lacking = (['buildId', 'files', 'versions'] as const).filter((key) => (key === 'buildId' ? typeof record.buildId !== 'string' : !record[key]));
+  if (lacking.length > 0) {
+    throw new WorkerStartupError(`${buildDir}: ${BUILD_RECORD} lacks ${lacking.join(', ')}: it was not written by skein build, or was edited (${again})`);
   }
   const now = currentVersions();
   for (const [key, label] of [
