@@ -67,6 +67,7 @@ export function followEntry(graph: ExportGraph, entry: string, isWorkflowSpecifi
     }
     reportRuntimeAssembly(graph, info);
     reportNamespaces(graph, info, isWorkflowSpecifier);
+    reportAmbiguousStars(graph, info);
     reportCycles(graph, info, cycles);
     const next: string[] = [];
     for (const edge of edges) {
@@ -186,6 +187,37 @@ function reportRuntimeAssembly(graph: ExportGraph, info: ModuleInfo): void {
       if (r?.kind === 'definition' && kindOf(r.definition, r.file) === 'workflow') {
         graph.diagnostics.report('reexport/runtime-assembly', 'assembled', info.file, ref.position, { name: ref.name, exportName });
       }
+    }
+  }
+}
+
+/**
+ * Reports names that two `export *` of one module both export, bound to two different definitions of which one is a
+ * workflow: ES modules leave such a name out of the module's exports (unless the module exports it itself), so that
+ * workflow is not registered. Reported once per name, at the later `export *`.
+ */
+function reportAmbiguousStars(graph: ExportGraph, info: ModuleInfo): void {
+  if (info.stars.length < 2) return;
+  const firstStarOf = new Map<string, string>();
+  const reported = new Set<string>();
+  for (const star of info.stars) {
+    if (!isRelative(star.source)) continue;
+    const target = graph.resolvePath(info.file, star.source);
+    if (graph.store.load(target).missing) continue;
+    for (const name of graph.exportNames(target)) {
+      if (name === 'default' || info.exports.has(name) || reported.has(name)) continue;
+      const first = firstStarOf.get(name);
+      if (first === undefined) {
+        firstStarOf.set(name, star.source);
+        continue;
+      }
+      // Two stars that reach one binding (a diamond, a cycle back to it) are no ambiguity in ES modules.
+      const a = graph.resolveExport(graph.resolvePath(info.file, first), name);
+      const b = graph.resolveExport(graph.resolvePath(info.file, star.source), name);
+      if (a?.kind !== 'definition' || b?.kind !== 'definition' || (a.file === b.file && a.exportName === b.exportName)) continue;
+      if (kindOf(a.definition, a.file) !== 'workflow' && kindOf(b.definition, b.file) !== 'workflow') continue;
+      reported.add(name);
+      graph.diagnostics.report('reexport/ambiguous-star', 'ambiguous', info.file, star.position, { name, first, second: star.source });
     }
   }
 }

@@ -137,6 +137,20 @@ export const RULES = {
       },
     },
   },
+  'reexport/ambiguous-star': {
+    severity: 'error',
+    docs: {
+      description: 'Two export * of a package entry or barrel export the same name, a workflow: ES modules leave the name out, so it is not registered.',
+      packageRule: 3,
+    },
+    messages: {
+      ambiguous: {
+        message:
+          "export * from '{{second}}' and export * from '{{first}}' both export '{{name}}', a workflow: ES modules leave an ambiguous name out of the module's exports, so it is not registered.",
+        hint: "Re-export each under a name of its own: export { {{name}} as <name> } from '{{first}}' and from '{{second}}'.",
+      },
+    },
+  },
   'reexport/namespace': {
     severity: 'error',
     docs: {

@@ -146,6 +146,29 @@ describe('re-exports (package rules 2 and 3)', () => {
     expect(workflowSummary(m)).toEqual(['greet <- shipped:greet (node_modules/shipped/w/workflow.js)']);
   });
 
+  it('reports a workflow name two export * of one module both provide, which ES modules leave out; a name the module exports itself is not ambiguous', async () => {
+    const m = await discoverFixture('reexport-ambiguous-star');
+    // (The project registers nothing else: `conventions/no-workflows`.)
+    expect(briefs(m)).toEqual(['reexport/ambiguous-star node_modules/ambig/index.js:2:1', 'conventions/no-workflows package.json:1:1']);
+    expect(m.diagnostics[0]!.message).toBe(
+      "export * from './b/workflow.js' and export * from './a/workflow.js' both export 'flow', a workflow: ES modules leave an ambiguous name out of the module's exports, so it is not registered.",
+    );
+    expect(m.workflows).toEqual([]);
+    const t = tempProject({
+      'package.json': packageJson('project'),
+      'node_modules/settled/package.json': packageJson('settled', { exports: './index.js', ...EXPOSE }),
+      'node_modules/settled/index.js': "export * from './a/workflow.js';\nexport * from './b/workflow.js';\nexport { flow } from './a/workflow.js';\n",
+      'node_modules/settled/a/workflow.js':
+        "import { workflow } from '@skein/core';\nexport const flow = workflow({ name: 'settled_a', fn: async (x) => x });\n",
+      'node_modules/settled/b/workflow.js':
+        "import { workflow } from '@skein/core';\nexport const flow = workflow({ name: 'settled_b', fn: async (x) => x });\n",
+    });
+    cleanups.push(t.cleanup);
+    const settled = await discover(t.root);
+    expect(briefs(settled)).toEqual([]);
+    expect(workflowSummary(settled)).toEqual(['settled_a <- settled:flow (node_modules/settled/a/workflow.js)']);
+  });
+
   it('reports relative re-exports of missing files and keeps the rest', async () => {
     const m = await discoverFixture('reexport-unresolved');
     expect(briefs(m)).toEqual(['reexport/unresolved node_modules/unres/index.js:1:33', 'reexport/unresolved node_modules/unres/index.js:2:15']);
