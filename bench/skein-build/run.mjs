@@ -48,11 +48,13 @@ function treeRss(pid) {
 /** One cold `skein build` with `bin`: wall ms, peak tree RSS, build ID. */
 async function build(bin) {
   rmSync(path.join(project, '.skein'), { recursive: true, force: true });
-  const out = path.join(tmpdir(), `skein-build-bench-${process.pid}`);
-  rmSync(out, { recursive: true, force: true });
+  const base = path.join(tmpdir(), `skein-build-bench-${process.pid}`);
+  rmSync(base, { recursive: true, force: true });
+  const out = path.join(base, 'build');
   const t0 = performance.now();
-  // A new, empty temporary folder, where Node's compile cache lives by default: as in a fresh container.
-  const tmp = path.join(out, '.tmp');
+  // A new, empty temporary folder, where Node's compile cache lives by default: as in a fresh container. Beside the
+  // output folder, not in it: `skein build` writes only into a new, empty or earlier build's folder.
+  const tmp = path.join(base, 'tmp');
   mkdirSync(tmp, { recursive: true });
   const { NODE_COMPILE_CACHE: _, ...env } = process.env;
   const child = spawn(process.execPath, [bin, 'build', project, '--out', out], {
@@ -70,7 +72,7 @@ async function build(bin) {
   const ms = performance.now() - t0;
   if (code !== 0) throw new Error(`skein build exited with ${code}:\n${stderr}`);
   const buildId = /build ID (\S+)/.exec(stdout)?.[1];
-  rmSync(out, { recursive: true, force: true });
+  rmSync(base, { recursive: true, force: true });
   return { ms, peak, buildId };
 }
 
