@@ -205,6 +205,8 @@ function readPackage(fs: FileSystem, dir: string, diagnostics: Diagnostics): Ins
       value: JSON.stringify(ns?.workflows?.expose) ?? 'a non-boolean value',
     });
   }
+  const misspelt = expose === 'absent' ? misspeltFlag(json) : undefined;
+  if (misspelt) diagnostics.report('package/invalid-expose-flag', 'misspelt', file, keyPosition(text, misspelt.key), { name, problem: misspelt.problem });
   return pkg;
 }
 
@@ -237,6 +239,26 @@ function nearMiss(record: Record<string, unknown>, wanted: string): string | und
   return Object.keys(record).find((k) => distance(k.toLowerCase(), wanted) <= 2);
 }
 
+/**
+ * A misspelt expose flag of an installed package that plainly means to expose workflows: a key one or two letters
+ * from `skein` holding a `workflows` object (`"skien": { "workflows": … }`), or a `workflows` object under `skein`
+ * with a key one or two letters from `expose` (`"exposed": true`). Nothing for a package without such a key (most
+ * of `node_modules`), so a project's other dependencies are never reported.
+ */
+function misspeltFlag(json: Record<string, unknown>): { key: string; problem: string } | undefined {
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const ns = json[PACKAGE_JSON_KEY];
+  if (ns === undefined) {
+    const miss = nearMiss(json, PACKAGE_JSON_KEY);
+    const value = miss === undefined ? undefined : json[miss];
+    return miss && isObject(value) && isObject(value.workflows)
+      ? { key: miss, problem: `"${miss}" looks like a misspelling of "${PACKAGE_JSON_KEY}"` }
+      : undefined;
+  }
+  if (!isObject(ns) || !isObject(ns.workflows) || ns.workflows.expose !== undefined) return undefined;
+  const miss = nearMiss(ns.workflows, 'expose');
+  return miss ? { key: miss, problem: `"${miss}" looks like a misspelling of "expose"` } : undefined;
+}
 /**
  * What is wrong with a package.json's expose flag, in words, or undefined when it is the boolean true or absent
  * without any near miss: a misspelt `"skein"`, `"workflows"` or `"expose"` key, or a non-boolean value

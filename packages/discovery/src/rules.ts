@@ -51,11 +51,15 @@ export const RULES = {
   },
   'package/invalid-expose-flag': {
     severity: 'warning',
-    docs: { description: 'A package sets skein.workflows.expose to something other than the boolean true.', packageRule: 4 },
+    docs: { description: 'A package sets skein.workflows.expose to something other than the boolean true, or misspells the flag.', packageRule: 4 },
     messages: {
       invalid: {
         message: '{{name}} sets "skein.workflows.expose" to {{value}}, not the boolean true; its workflows are not discovered.',
         hint: `Set ${EXPOSE} (the boolean, not a string).`,
+      },
+      misspelt: {
+        message: "{{name}}'s package.json: {{problem}}; its workflows are not discovered.",
+        hint: `Write the flag as ${EXPOSE}.`,
       },
     },
   },

@@ -112,6 +112,30 @@ describe('installed packages', () => {
     expect(m.packages.map((p) => `${p.name}@${p.version}`)).toEqual(['@scope/empty@0.0.0', 'nameless@1.2.3', 'numbered@0.0.0']);
   });
 
+  it('warns about an installed package whose misspelt flag plainly means to expose workflows, and not about other keys', async () => {
+    const t = tempProject({
+      'package.json': packageJson('project'),
+      'flows/workflow.js': workflowJs('own'),
+      'node_modules/skien/package.json': JSON.stringify({ name: 'skien', version: '1.0.0', type: 'module', skien: { workflows: { expose: true } } }, null, 2),
+      'node_modules/exposed/package.json': JSON.stringify(
+        { name: 'exposed', version: '1.0.0', type: 'module', skein: { workflows: { exposed: true } } },
+        null,
+        2,
+      ),
+      // Keys near "skein" without a workflows object, and a skein key without workflows: someone else's settings.
+      'node_modules/other/package.json': JSON.stringify({ name: 'other', version: '1.0.0', skin: { theme: 'dark' }, sein: 1 }),
+      'node_modules/settings-only/package.json': JSON.stringify({ name: 'settings-only', version: '1.0.0', skein: { seedSettings: {} } }),
+    });
+    cleanups.push(t.cleanup);
+    const m = await discover(t.root);
+    expect(m.diagnostics.map((d) => `${d.ruleId} ${d.file.slice(t.root.length + 1)}:${d.line}:${d.column} ${d.message}`)).toEqual([
+      `package/invalid-expose-flag node_modules/exposed/package.json:7:7 exposed's package.json: "exposed" looks like a misspelling of "expose"; its workflows are not discovered.`,
+      `package/invalid-expose-flag node_modules/skien/package.json:5:3 skien's package.json: "skien" looks like a misspelling of "skein"; its workflows are not discovered.`,
+    ]);
+    expect(m.diagnostics[0]?.severity).toBe('warning');
+    expect(m.diagnostics[0]?.hint).toBe('Write the flag as "skein": { "workflows": { "expose": true } }.');
+  });
+
   it('is silent about what is not a package in node_modules: dot-folders, files, links to files, dangling links', async () => {
     const root = project(
       {
