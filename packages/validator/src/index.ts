@@ -29,6 +29,6 @@ export type {
   ValidationReport,
   ValidatorDiagnostic,
 } from './types.js';
-export { compareVersions, type Finding } from './versioning/compare-versions.js';
+export { compareVersions, compareWithShapes, type Finding } from './versioning/compare-versions.js';
 export { BaselineError, BUILD_RECORD_FILE, loadBaseline, type Baseline } from './versioning/baseline.js';
 export { judge as judgeVersions, type VersioningInput, type WorkflowVerdict } from './versioning/check.js';

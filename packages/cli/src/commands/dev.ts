@@ -5,6 +5,7 @@ import { loadSettings } from '@skein/settings';
 import { SHUTDOWN_FORCE_EXTRA_MS, workerSettings } from '@skein/worker/settings';
 import { devEngine, portIsFree, type DevEngine } from '../dev/engine.js';
 import { startMetricsProxy, type MetricsProxy } from '../dev/metrics-proxy.js';
+import { ReloadVersioning } from '../dev/reload-versioning.js';
 import { WorkerReloader } from '../dev/reloader.js';
 import { watchProject, type ProjectWatcher } from '../dev/watch.js';
 import { WorkerStartFailed } from '../dev/worker-process.js';
@@ -135,9 +136,14 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
     );
     if (options.watch !== false) {
       watcher = watchProject(ready.roots, (files) => void reloader?.reload(files));
+      // Every reload serves the same build: an edit that changes a workflow's commands breaks its open runs; say so.
+      const versioning = new ReloadVersioning(root);
       reloader.onReady = (next) => {
         metrics!.target = next.metricsUrl;
         watcher?.setRoots(next.roots);
+        void versioning.afterReload().then((lines) => {
+          for (const line of lines) logger.warn(line);
+        });
       };
       logger.info('watching the project: saving a file reloads the worker (--no-watch turns this off)');
     }

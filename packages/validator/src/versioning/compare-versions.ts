@@ -4,7 +4,7 @@
  */
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
-import { createSession, discover, prepareForShapes, shapesOf, type Diagnostic } from '@skein/discovery';
+import { createSession, discover, prepareForShapes, shapesOf, type Diagnostic, type ShapeSet } from '@skein/discovery';
 import { toDiagnostic } from '../engine/file-linter.js';
 import { rule as incompatibleChange } from '../rules/versioning/incompatible-change.js';
 import { rule as unprovableChange } from '../rules/versioning/unprovable-change.js';
@@ -37,12 +37,30 @@ export async function compareVersions(options: {
     options.onWarning?.(loaded.skipped);
     return [];
   }
+  return (await compareWithShapes(dir, loaded.shapes, { onNote: options.onNote })).findings;
+}
+
+/**
+ * `compareVersions` against shapes in hand (derived earlier: `deriveCommandShapes` of `@skein/discovery`, or the
+ * `current` of an earlier call), for a loop that keeps the shapes of the code it serves (`skein dev`).
+ * @param options `everyRunMovesOn`: judge every workflow as auto-upgrade, for a host whose runs all continue on the
+ *   new code whatever their versioning behaviour (`skein dev` serves every reload as one build); `onNote` as for
+ *   `compareVersions` (never called with `everyRunMovesOn`)
+ * @returns the findings (as `compareVersions`'s) and the shapes of the code at `dir` now
+ */
+export async function compareWithShapes(
+  dir: string,
+  baseline: ShapeSet,
+  options: { everyRunMovesOn?: boolean; onNote?: (line: string) => void } = {},
+): Promise<{ findings: Finding[]; current: ShapeSet }> {
   const session = createSession();
-  prepareForShapes(session, realpathSync(dir), loaded.shapes);
+  prepareForShapes(session, realpathSync(dir), baseline);
   const manifest = await discover(dir, { session });
-  const current = shapesOf(session, manifest, loaded.shapes);
+  const current = shapesOf(session, manifest, baseline);
   const findings: Finding[] = [];
-  const versioning = { baseline: loaded.shapes, current, root: manifest.root };
+  const versioning = options.everyRunMovesOn
+    ? { baseline: movingOn(baseline), current: movingOn(current), root: manifest.root }
+    : { baseline, current, root: manifest.root };
   for (const name of pinnedChanges(versioning))
     options.onNote?.(`pinned workflow "${name}" changed its commands; its runs finish on the build they started on`);
   for (const rule of [incompatibleChange, unprovableChange] as unknown as ProjectRule<string>[]) {
@@ -50,7 +68,14 @@ export async function compareVersions(options: {
     const context = { versioning, report: (d: ReportDescriptor & { file: string }) => findings.push(toDiagnostic(rule.meta, d.file, d)) };
     void rule.check(context as unknown as ProjectRuleContext);
   }
-  return findings.sort(compareFindings);
+  return { findings: findings.sort(compareFindings), current };
+}
+
+/** `shapes` with every workflow auto-upgrade (its runs move on to the new code). */
+function movingOn(shapes: ShapeSet): ShapeSet {
+  const workflows: ShapeSet['workflows'] = {};
+  for (const [name, shape] of Object.entries(shapes.workflows)) workflows[name] = { ...shape, versioningBehavior: 'auto-upgrade' };
+  return { ...shapes, workflows };
 }
 
 function compareFindings(a: Diagnostic, b: Diagnostic): number {
