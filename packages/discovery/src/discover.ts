@@ -24,6 +24,7 @@ import {
   type InstalledPackage,
 } from './packages.js';
 import type { PackageFacts } from './package-facts.js';
+import { twinOf } from './module-path.js';
 import { followEntry } from './reexports.js';
 import { createSession, packageFactsOf, type AnalysisSession } from './session.js';
 import type { ModuleStore } from './store.js';
@@ -324,11 +325,6 @@ function discoverPackage(run: Run, pkg: InstalledPackage, facts: PackageFacts): 
   return { workflows: packageWorkflows(run, pkg, ref, entry.file, workflowFiles), shared, convention: { workflowFiles: workflowFiles.length } };
 }
 
-/** The other half of a TypeScript source and its compiled file in one folder (`x.ts` ↔ `x.js`, `x.mts` ↔ `x.mjs`). */
-function compiledTwinOf(file: string): string {
-  return /\.[mc]?ts$/.test(file) ? file.replace(/\.([mc]?)ts$/, '.$1js') : file.replace(/\.([mc]?)js$/, '.$1ts');
-}
-
 /**
  * The workflows a package entry reaches (sorted by file), reporting workflow files of the package that it does
  * not reach (`conventions/unreachable-workflow`).
@@ -347,9 +343,10 @@ function packageWorkflows(run: Run, pkg: InstalledPackage, ref: PackageRef, entr
     .map((w) => entryOf(run, w.file, w.definition, w.exportName, w.localExport, ref));
   const byFile = new Map<string, WorkflowEntry>();
   for (const e of entries) if (e && !byFile.has(e.file)) byFile.set(e.file, e);
+  // A source shipped beside its compiled file (`w/workflow.ts` next to a reached `w/workflow.js`) is the same workflow.
+  const reachedSources = new Set([...reached].map(twinOf));
   for (const file of allWorkflowFiles) {
-    // A source shipped beside its compiled file (`w/workflow.ts` next to `w/workflow.js`) is the same workflow.
-    if (reached.has(file) || reached.has(compiledTwinOf(file))) continue;
+    if (reached.has(file) || reachedSources.has(file)) continue;
     run.diagnostics.report('conventions/unreachable-workflow', 'unreachable', file, undefined, {
       file,
       pkg: pkg.name,

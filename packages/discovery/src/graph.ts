@@ -131,9 +131,10 @@ export class ExportGraph {
     if (!binding) return undefined;
     if (binding.kind === 'definition') return { kind: 'definition', file: info.file, exportName: local, definition: binding.definition };
     if (binding.kind === 'value') {
+      if (binding.alias === undefined) return OTHER;
       // `const alias = greet`: what `greet` leads to (a circle of aliases leads nowhere).
       const key = `${info.file}\0local ${local}`;
-      if (binding.alias === undefined || seen.has(key)) return binding.alias === undefined ? OTHER : undefined;
+      if (seen.has(key)) return undefined;
       seen.add(key);
       return this.resolveLocal(info, binding.alias, seen);
     }

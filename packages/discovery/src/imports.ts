@@ -132,9 +132,8 @@ export function checkWorkflowImports(info: ModuleInfo, probe: PackageProbe, diag
       const what = s.imported === 'default' ? `'${s.local}' (the default export of '${decl.source}')` : `'${s.imported}' imported from '${decl.source}'`;
       if (pkg.expose === 'exposed') {
         const served = probe.packageOf(decl.source);
-        const data = { what, pkg: pkg.name, version: pkg.version ?? 'without a version', dir: pkg.root };
-        if (served)
-          diagnostics.report('package/nested-install', 'shadowed', info.file, s.position, { ...data, served: served.pkg.version ?? 'without a version' });
+        const data = { what, pkg: pkg.name, version: pkg.version, dir: pkg.root };
+        if (served) diagnostics.report('package/nested-install', 'shadowed', info.file, s.position, { ...data, served: served.pkg.version });
         else diagnostics.report('package/nested-install', 'unserved', info.file, s.position, data);
         continue;
       }

@@ -25,7 +25,7 @@ function isFile(fs: FileSystem, path: string): boolean {
 const TWINNED = Object.keys(TS_TWIN);
 
 /** The TypeScript twin of a `.js`-style path (`a.js` → `a.ts`), or undefined. */
-function twinOf(path: string): string | undefined {
+export function twinOf(path: string): string | undefined {
   for (const ext of TWINNED) if (path.endsWith(ext)) return path.slice(0, -ext.length) + TS_TWIN[ext];
   return undefined;
 }
