@@ -69,3 +69,37 @@ describe('steps/no-top-level-call: through a function of the module that a top-l
     expect(positions(noTopLevelCall, code, WORKFLOW)).toEqual([]);
   });
 });
+
+describe('steps/no-top-level-call: through a namespace of a steps or evaluators file', () => {
+  const WORKFLOW: LintOptions = {
+    role: 'workflow',
+    file: '/pkg/hello/workflow.js',
+    imports: { './steps.js': 'steps', './evaluators.js': 'evaluators' },
+    functions: { './steps.js': ['makeStep'] },
+  };
+
+  it.each([
+    [`import * as steps from './steps.js';\nsteps.greet('x');`, ['topLevelCall@2:1']],
+    [`import * as steps from './steps.js';\nawait steps['greet']('x');`, ['topLevelCall@2:7']],
+    [`import * as judge from './evaluators.js';\nexport const verdict = judge.score(1);`, ['topLevelCall@2:24']],
+    [`const steps = require('./steps.js');\nsteps.greet('x');`, ['topLevelCall@2:1']],
+    [`import * as steps from './steps.js';\nconst warm = () => steps.greet('x');\nwarm();`, ['topLevelCallThrough@3:1']],
+  ] as const)('invalid: %s', (code, errors) => {
+    expect(positions(noTopLevelCall, code, WORKFLOW)).toEqual(errors);
+  });
+
+  it.each([
+    // Inside the workflow's fn.
+    `import * as steps from './steps.js';\nexport default workflow({ name: 'w', fn: async () => steps.greet('x') });`,
+    // A function the steps file declares (a factory of steps, a helper) runs no activity.
+    `import * as steps from './steps.js';\nexport const made = steps.makeStep('x');`,
+    // A computed member the analysis cannot name.
+    `import * as steps from './steps.js';\nsteps[name]('x');`,
+    // A local of the same name shadows the namespace.
+    `import * as steps from './steps.js';\nconst warm = (steps) => steps.greet('x');\nwarm({ greet: String });`,
+    // Another module's namespace.
+    `import * as util from './util.js';\nutil.greet('x');`,
+  ])('valid: %s', (code) => {
+    expect(positions(noTopLevelCall, code, WORKFLOW)).toEqual([]);
+  });
+});

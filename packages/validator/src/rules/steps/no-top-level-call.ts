@@ -4,8 +4,10 @@
  * by name (import or destructured `require`) and steps defined in the same file with `step()`/`evaluator()`,
  * called directly, or through a function of the same module that a top-level statement calls (a declared function,
  * a top-level `const` holding one, an immediately invoked one), followed through the module's functions it calls.
+ * A namespace import of a steps or evaluators file (`import * as steps from './steps.js'`, or a whole `require`) is
+ * covered too: `steps.fetchItem()` calls the step `fetchItem`.
  */
-import type { Identifier, Node } from '@babel/types';
+import type { Identifier, MemberExpression, Node } from '@babel/types';
 import { patternIdentifiers, VISIT_SCOPE, VISITOR_KEYS, type Binding, type Scope } from '@skein/discovery';
 import type { ResolvedImport } from '../../types.js';
 import { createRule } from '../../create-rule.js';
@@ -68,12 +70,7 @@ function declaredNames(fn: FunctionNode): Set<string> {
  * callee is looked up in the module scope, and only when `fn` declares no name like it (so a shadowing local is
  * never taken for the step). Undefined when there is none.
  */
-function activityCallIn(
-  fn: FunctionNode,
-  moduleScope: Scope,
-  activityOf: (binding: Identifier) => string | undefined,
-  seen = new Set<Node>(),
-): { name: string; kind: string } | undefined {
+function activityCallIn(fn: FunctionNode, moduleScope: Scope, activities: Activities, seen = new Set<Node>()): { name: string; kind: string } | undefined {
   // A generator's body runs when it is iterated, not when it is called.
   if (seen.has(fn) || fn.generator) return undefined;
   seen.add(fn);
@@ -84,11 +81,15 @@ function activityCallIn(
     if (DEFERRED.has(n.type)) return undefined;
     if (n.type === 'CallExpression' && n.callee.type === 'Identifier' && !shadowed.has(n.callee.name)) {
       const binding = moduleScope.getBinding(n.callee.name);
-      const kind = binding && activityOf(binding.identifier);
+      const kind = binding && activities.of(binding.identifier);
       if (kind !== undefined) return { name: n.callee.name, kind };
       const callee = binding && functionOfBinding(binding);
-      const through = callee && activityCallIn(callee, moduleScope, activityOf, seen);
+      const through = callee && activityCallIn(callee, moduleScope, activities, seen);
       if (through) return through;
+    }
+    if (n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && n.callee.object.type === 'Identifier' && !shadowed.has(n.callee.object.name)) {
+      const found = activities.ofMember(n.callee, moduleScope.getBinding(n.callee.object.name));
+      if (found) return found;
     }
     for (const child of childNodes(n)) {
       const found = visit(child);
@@ -97,6 +98,20 @@ function activityCallIn(
     return undefined;
   };
   return visit(fn.body);
+}
+
+/** What a call's callee is: a binding holding a step or evaluator, or a member of a namespace of a steps or evaluators file. */
+interface Activities {
+  /** The kind (`step`, `evaluator`) of what the binding declared by `binding` holds, if it is one. */
+  of(binding: Identifier): string | undefined;
+  /** `ns.name` where `ns` (bound by `binding`) is a whole steps or evaluators module and its export `name` a step or evaluator. */
+  ofMember(callee: MemberExpression, binding: Binding | undefined): { name: string; kind: string } | undefined;
+}
+
+/** The name a member expression reads when it is static (`a.b`, `a['b']`), else undefined. */
+function memberName(callee: MemberExpression): string | undefined {
+  if (!callee.computed && callee.property.type === 'Identifier') return callee.property.name;
+  return callee.property.type === 'StringLiteral' ? callee.property.value : undefined;
 }
 
 /**
@@ -132,13 +147,25 @@ export const rule = createRule({
      * Binding identifiers (declaration nodes) that hold a step or evaluator → what it is; for an import of a steps or
      * evaluators file, the export it names, which is a step unless that file declares it as a function (a factory of
      * steps, a helper: calling it runs no activity). That question is asked only of a binding called while the module
-     * loads (`activityOf`), so a file without such a call reads nothing of another file.
+     * loads (`activities.of`), so a file without such a call reads nothing of another file.
      */
     const activityBindings = new Map<Identifier, { kind: string; from?: { specifier: string; imported: string }; step?: boolean }>();
-    const activityOf = (id: Identifier): string | undefined => {
-      const binding = activityBindings.get(id);
-      if (binding?.from) binding.step ??= !context.exportsFunction(binding.from.specifier, binding.from.imported);
-      return binding && binding.step !== false ? binding.kind : undefined;
+    /** Binding identifiers that hold a whole steps or evaluators module (a namespace import, a whole `require`). */
+    const namespaceBindings = new Map<Identifier, { kind: string; specifier: string; steps: Map<string, boolean> }>();
+    const activities: Activities = {
+      of(id) {
+        const binding = activityBindings.get(id);
+        if (binding?.from) binding.step ??= !context.exportsFunction(binding.from.specifier, binding.from.imported);
+        return binding && binding.step !== false ? binding.kind : undefined;
+      },
+      ofMember(callee, binding) {
+        const ns = binding && namespaceBindings.get(binding.identifier);
+        const name = ns && memberName(callee);
+        if (!ns || name === undefined) return undefined;
+        let step = ns.steps.get(name);
+        if (step === undefined) ns.steps.set(name, (step = !context.exportsFunction(ns.specifier, name)));
+        return step ? { name: `${(callee.object as Identifier).name}.${name}`, kind: ns.kind } : undefined;
+      },
     };
     return {
       Program(path) {
@@ -155,6 +182,7 @@ export const rule = createRule({
             if (isActivityImport(resolved)) {
               const kind = kindOfImport(resolved);
               for (const s of stmt.specifiers) {
+                if (s.type === 'ImportNamespaceSpecifier') namespaceBindings.set(s.local, { kind, specifier: stmt.source.value, steps: new Map() });
                 if (s.type !== 'ImportSpecifier' || s.importKind === 'type') continue;
                 const imported = s.imported.type === 'Identifier' ? s.imported.name : s.imported.value;
                 addPattern(s.local, kind, { specifier: stmt.source.value, imported });
@@ -169,6 +197,15 @@ export const rule = createRule({
             const kind = definitionKind(init, bindings, path);
             if (isDefinitionKind(kind)) addPattern(d.id, kind);
             else if (
+              init.callee.type === 'Identifier' &&
+              init.callee.name === 'require' &&
+              init.arguments[0]?.type === 'StringLiteral' &&
+              d.id.type === 'Identifier' &&
+              isActivityImport(context.resolve(init.arguments[0].value))
+            ) {
+              const specifier = init.arguments[0].value;
+              namespaceBindings.set(d.id, { kind: kindOfImport(context.resolve(specifier)), specifier, steps: new Map() });
+            } else if (
               init.callee.type === 'Identifier' &&
               init.callee.name === 'require' &&
               init.arguments[0]?.type === 'StringLiteral' &&
@@ -188,17 +225,21 @@ export const rule = createRule({
       },
       CallExpression(path) {
         const callee = path.node.callee;
-        if (activityBindings.size === 0) return;
-        if (callee.type === 'Identifier') {
+        if (activityBindings.size === 0 && namespaceBindings.size === 0) return;
+        if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier') {
+          const binding = path.scope.getBinding(callee.object.name);
+          const found = binding && isModuleTopLevel(path) ? activities.ofMember(callee, binding) : undefined;
+          if (found) context.report({ node: path.node, messageId: 'topLevelCall', data: found });
+        } else if (callee.type === 'Identifier') {
           const binding = path.scope.getBinding(callee.name);
           if (!binding || !isModuleTopLevel(path)) return;
-          const kind = activityOf(binding.identifier);
+          const kind = activities.of(binding.identifier);
           if (kind !== undefined) return void context.report({ node: path.node, messageId: 'topLevelCall', data: { kind, name: callee.name } });
           const fn = functionOfBinding(binding);
-          const via = fn && activityCallIn(fn, binding.scope, activityOf);
+          const via = fn && activityCallIn(fn, binding.scope, activities);
           if (via) context.report({ node: path.node, messageId: 'topLevelCallThrough', data: { ...via, through: `\`${callee.name}()\`` } });
         } else if ((callee.type === 'ArrowFunctionExpression' || callee.type === 'FunctionExpression') && isModuleTopLevel(path)) {
-          const via = activityCallIn(callee, path.scope, activityOf);
+          const via = activityCallIn(callee, path.scope, activities);
           if (via) context.report({ node: path.node, messageId: 'topLevelCallThrough', data: { ...via, through: 'a function called where it is defined' } });
         }
       },
