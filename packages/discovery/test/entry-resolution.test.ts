@@ -101,6 +101,18 @@ describe('resolveEntry', () => {
     ['exports pointing nowhere', { exports: './gone.js' }, '.', '"exports" points at ./gone.js, which does not exist'],
     ['exports pointing at a folder', { exports: './sub' }, '.', '"exports" points at ./sub, a folder: a target names a file'],
     [
+      'exports pointing at a folder with an index',
+      { exports: './dir' },
+      '.',
+      '"exports" points at ./dir, a folder: a target names a file (Node does not look for its index: name ./dir/index.js)',
+    ],
+    [
+      'exports without the extension',
+      { exports: { '.': { import: './lib' } } },
+      '.',
+      '"exports" points at ./lib, which does not exist (a target is used as written, with no extension added: name ./lib.js)',
+    ],
+    [
       'exports pointing outside the package',
       { exports: { '.': '../q/other.js' } },
       '.',
@@ -145,6 +157,8 @@ describe('resolveEntry', () => {
     expect(resolveEntry(both, '/r', {})).toEqual({ ok: true, file: '/r/index.js' });
     expect(resolveEntry(both, '/r', { main: 'lib.js' })).toEqual({ ok: true, file: '/r/lib.js' });
     expect(resolveEntry(both, '/r', { exports: './lib.js' })).toEqual({ ok: true, file: '/r/lib.js' });
+    // A project run from its sources: the `.js` target's TypeScript twin, alone.
+    expect(resolveEntry(memoryFileSystem({ '/s/src/index.ts': '' }), '/s', { exports: './src/index.js' })).toEqual({ ok: true, file: '/s/src/index.ts' });
     expect(resolveEntry(fs, '/q', { main: '' })).toEqual({ ok: false, reason: 'neither "exports" nor "main" is set and index.js does not exist' });
   });
 

@@ -40,7 +40,6 @@ describe('steps/no-top-level-call', () => {
   it.each([
     ["import { greet } from './steps.js';\nexport const r = [1].map(() => greet(1));", WITH_STEPS],
     ["const { greet } = require('./util.js');\ngreet(1);", WITH_STEPS],
-    ["import * as s from './steps.js';\ns.greet(1);", WITH_STEPS],
     ["import type { Greet } from './steps.js';\nimport { type Judge } from './evaluators.js';\ndeclare const Greet: () => void;\nGreet();", TS],
     ["import { greet } from './util.js';\nconst { judge } = require('./util.js');\ngreet(1);\njudge(2);", WITH_STEPS],
   ] as const)('valid: %s', (code, options) => {

@@ -5,7 +5,8 @@
  * called directly, or through a function of the same module that a top-level statement calls (a declared function,
  * a top-level `const` holding one, an immediately invoked one), followed through the module's functions it calls.
  * A namespace import of a steps or evaluators file (`import * as steps from './steps.js'`, or a whole `require`) is
- * covered too: `steps.fetchItem()` calls the step `fetchItem`.
+ * covered too: `steps.fetchItem()` calls the step `fetchItem` (reported beside `steps/import-style`'s finding on the
+ * import itself: changing the import to named ones leaves the call).
  */
 import type { Identifier, MemberExpression, Node } from '@babel/types';
 import { patternIdentifiers, VISIT_SCOPE, VISITOR_KEYS, type Binding, type Scope } from '@skein/discovery';
