@@ -1,4 +1,5 @@
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -125,12 +126,19 @@ describe('skein build', () => {
     const onFile = await skein(['build', project, '--out', file]);
     expect(onFile.code).toBe(1);
     expect(onFile.stderr).toContain(`skein: ${file} is a file: build into a new or empty folder`);
+    // A folder that cannot be created is named at once (Node's own recursive mkdir never returns for this one).
+    const proc = await skein(['build', project, '--out', '/proc/skein-no-such/build']);
+    expect(proc.code).toBe(1);
+    expect(proc.stderr.trim()).toBe(
+      "skein: cannot create the build folder /proc/skein-no-such/build: ENOENT: no such file or directory, mkdir '/proc/skein-no-such'",
+    );
   });
 
   it('refuses an output folder inside the project code (its files would change the build ID)', async () => {
     const res = await skein(['build', project, '--out', path.join(project, 'out')]);
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/^skein: .+out is inside the project's code: build into a dot-folder/);
+    expect(existsSync(path.join(project, 'out'))).toBe(false); // refused before anything is created
   });
 });
 

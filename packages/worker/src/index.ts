@@ -40,5 +40,5 @@ export {
 } from './deploy/replay/history-files.js';
 export { engineHistories, type EngineHistoryQuery } from './deploy/replay/engine-histories.js';
 export type { ReplayHistory, ReplayOutcome, MismatchedEvent } from './deploy/replay/types.js';
-export { writeBuild, openBuild, insideProjectCode, checkBuildOutput, type BuildRecord, type OpenedBuild } from './deploy/build/build-dir.js';
+export { writeBuild, openBuild, insideProjectCode, prepareBuildOutput, type BuildRecord, type OpenedBuild } from './deploy/build/build-dir.js';
 export { looksLikeBuild, BUILD_RECORD, BUILD_FILES } from './deploy/build/build-files.js';

@@ -24,7 +24,7 @@ export async function buildCommand(dir: string, flags: { out?: string; baseline?
   const logger = cliLogger('skein-build');
   try {
     // A folder the build must not write into is refused before the build's work, not after it.
-    if (flags.out !== undefined) worker.checkBuildOutput(flags.out);
+    if (flags.out !== undefined) worker.prepareBuildOutput(flags.out, projectDir);
     const prepared = await worker.prepareProject(projectDir, { logger, shapes: true, buildId: true });
     const out = path.resolve(flags.out ?? path.join(prepared.manifest.root, '.skein', 'build'));
     const { catalog } = worker.loadWorkerConfig();

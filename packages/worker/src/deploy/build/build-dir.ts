@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { RemoteTraceLocation } from '@skein/names/traces';
@@ -84,24 +84,44 @@ export function insideProjectCode(dir: string, roots: readonly string[]): boolea
   });
 }
 
+/** @throws WorkerStartupError when `dir` is inside the code of one of `roots` (see `insideProjectCode`). */
+function refuseInsideProjectCode(dir: string, projectRoot: string, roots: readonly string[]): void {
+  if (!insideProjectCode(dir, roots)) return;
+  throw new WorkerStartupError(
+    `${dir} is inside the project's code: build into a dot-folder (the default is ${path.join(projectRoot, '.skein', 'build')}) or outside the project`,
+  );
+}
+
 const BUILD_FILE_NAMES: ReadonlySet<string> = new Set(Object.values(BUILD_FILES));
 
 /**
  * Refuses an output folder a build must not write into: a file, or a folder holding files that are not a build
  * (another project's root, someone's documents), whose files of the same names (`manifest.json`, `catalog.json`)
- * a build would replace. A missing or empty folder, or an earlier build's, is fine. Synchronous; cheap enough to
- * ask before the build's work begins.
- * @throws WorkerStartupError naming the folder, a few of its entries and what to pass instead.
+ * a build would replace. A missing folder is created (with its missing parents), so one that cannot be is named
+ * before the build's work begins; an empty folder, or an earlier build's, is fine. With `projectDir`, a folder inside
+ * that project's code is refused first (`insideProjectCode`; `writeBuild` asks again of every package's root).
+ * Synchronous.
+ * @throws WorkerStartupError naming the folder, a few of its entries and what to pass instead, or why it cannot be
+ *   created.
  */
-export function checkBuildOutput(outDir: string): void {
+export function prepareBuildOutput(outDir: string, projectDir?: string): void {
   const dir = path.resolve(outDir);
-  let entries: string[];
+  if (projectDir !== undefined) refuseInsideProjectCode(dir, path.resolve(projectDir), [path.resolve(projectDir)]);
+  let entries: string[] | undefined;
   try {
     if (!statSync(dir).isDirectory()) throw new WorkerStartupError(`${dir} is a file: build into a new or empty folder, or into an earlier build's`);
     entries = readdirSync(dir);
   } catch (error) {
     if (error instanceof WorkerStartupError) throw error;
-    return; // missing (created by the build) or unreadable (the build's own write says why)
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return; // unreadable: the build's own write says why
+  }
+  if (entries === undefined) {
+    try {
+      makeFolder(dir);
+    } catch (error) {
+      throw new WorkerStartupError(`cannot create the build folder ${dir}: ${(error as Error).message}`);
+    }
+    return;
   }
   // An earlier build, complete or not: its record, or (a build stopped before its record) nothing but a build's
   // files, the bundle, written first, among them. A lone `manifest.json` is someone else's.
@@ -114,13 +134,32 @@ export function checkBuildOutput(outDir: string): void {
 }
 
 /**
+ * Creates `dir` and its missing parents one at a time from the nearest existing one. Not `mkdir(dir, { recursive:
+ * true })`: Node's (libuv's) recursive mkdir never returns where creating a folder fails with ENOENT although its
+ * parent exists (`/proc/x/y`: it takes ENOENT for a missing parent and retries forever; checked with Node 20 and
+ * 24), and an operator's `--out` may name such a place.
+ * @throws the file system's error for the first folder that cannot be created (ENOENT, EACCES, ENOTDIR, EROFS)
+ */
+function makeFolder(dir: string): void {
+  const missing: string[] = [];
+  for (let at = dir; !existsSync(at); at = path.dirname(at)) missing.unshift(at);
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}
+
+/**
  * Writes the build of a prepared project into `outDir` (created if needed; a previous build there is replaced):
  * the workflow bundle, the manifest, the definitions' facts, the catalog document (for `catalog`, served by the
  * deployment `deploymentName`, default the catalog's name) and, last,
  * `skein-build.json` with the build ID, the versions it was made with and each file's SHA-256.
  * @returns the record written.
  * @throws WorkerStartupError when `outDir` lies in the project's code (see `insideProjectCode`), is refused by
- *   `checkBuildOutput`, or cannot be created; the file system's error when a file cannot be written.
+ *   `prepareBuildOutput`, or cannot be created; the file system's error when a file cannot be written.
  */
 export async function writeBuild(
   prepared: PreparedProject,
@@ -129,17 +168,8 @@ export async function writeBuild(
 ): Promise<BuildRecord> {
   const { manifest, project, workflowCode, traceDir, traceRemote } = prepared;
   const dir = path.resolve(outDir);
-  if (insideProjectCode(dir, [manifest.root, ...manifest.packages.map((p) => p.root)])) {
-    throw new WorkerStartupError(
-      `${dir} is inside the project's code: build into a dot-folder (the default is ${path.join(manifest.root, '.skein', 'build')}) or outside the project`,
-    );
-  }
-  checkBuildOutput(dir);
-  try {
-    await mkdir(dir, { recursive: true });
-  } catch (error) {
-    throw new WorkerStartupError(`cannot create the build folder ${dir}: ${(error as Error).message}`);
-  }
+  refuseInsideProjectCode(dir, manifest.root, [manifest.root, ...manifest.packages.map((p) => p.root)]);
+  prepareBuildOutput(dir);
   // Without its record a half-written build is refused as incomplete.
   await rm(path.join(dir, BUILD_RECORD), { force: true });
   const facts: ProjectFacts = projectFacts(project);
