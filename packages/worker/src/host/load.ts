@@ -9,7 +9,7 @@ import { FactsCache, type FactsEntry } from '../cache/facts-cache.js';
 import { closureOf, recordModuleGraph, type ModuleGraph } from '../cache/module-graph.js';
 import { toolFingerprint } from '../cache/tool-fingerprint.js';
 import { WorkerStartupError } from '../check/errors.js';
-import { describeTypeScriptLoadError, loadErrorLocation } from './typescript/load-error.js';
+import { describeLoadFailure } from './typescript/load-error.js';
 
 /** What the worker needs to know of a workflow's definition beyond what discovery read (JSON Schemas from its zod schemas). */
 export interface WorkflowFacts {
@@ -134,10 +134,7 @@ export class ActivityDefinitions {
         (mod) => mod as Record<string, unknown>,
         (err: unknown) => {
           this.failures.set(file, { attempt, stamp });
-          const e = err as Error;
-          const where = loadErrorLocation(e, file);
-          const detail = describeTypeScriptLoadError(e) ?? `${e.message.split('\n')[0]}${where ? ` (at ${where.file}:${where.line}:${where.column})` : ''}`;
-          throw Object.assign(new Error(`Cannot load ${file}: ${detail}`), { stack: e.stack });
+          throw Object.assign(new Error(`Cannot load ${file}: ${describeLoadFailure(err, file)}`), { stack: (err as Error).stack });
         },
       );
       this.modules.set(file, m);

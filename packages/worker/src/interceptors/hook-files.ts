@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { PACKAGE_JSON_KEY } from '@skein/core';
 import { nodeFileSystem, readPackageJson } from '@skein/discovery';
 import { WorkerStartupError } from '../check/errors.js';
-import { describeTypeScriptLoadError } from '../host/typescript/load-error.js';
+import { describeLoadFailure } from '../host/typescript/load-error.js';
 
 /**
  * Imports the root project's hook files (`"skein": { "hookFiles": ["./hooks.js"] }` in its package.json;
@@ -32,8 +32,7 @@ export async function loadHookFiles(projectRoot: string): Promise<string[]> {
     try {
       await import(pathToFileURL(file).href);
     } catch (err) {
-      const detail = describeTypeScriptLoadError(err) ?? (err as Error).message.split('\n')[0];
-      throw new WorkerStartupError(`Cannot load hook file ${file}: ${detail}`, (err as Error).stack);
+      throw new WorkerStartupError(`Cannot load hook file ${file}: ${describeLoadFailure(err, file)}`, (err as Error).stack);
     }
     loaded.push(file);
   }

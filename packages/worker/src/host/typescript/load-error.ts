@@ -84,3 +84,15 @@ export function loadErrorLocation(err: unknown, file: string): { file: string; l
   }
   return undefined;
 }
+
+/**
+ * What went wrong loading the module `file`, in one line: the TypeScript explanation (`describeTypeScriptLoadError`),
+ * else the error's first line and, where the stack names one, its place in the package's own code
+ * (`loadErrorLocation`: ` (at /abs/file.js:12:7)`).
+ */
+export function describeLoadFailure(err: unknown, file: string): string {
+  const typescript = describeTypeScriptLoadError(err);
+  if (typescript !== undefined) return typescript;
+  const where = loadErrorLocation(err, file);
+  return `${String((err as Error | null)?.message ?? err).split('\n')[0]}${where ? ` (at ${where.file}:${where.line}:${where.column})` : ''}`;
+}
