@@ -294,6 +294,7 @@ describe('rollout of a new build on a live fleet', () => {
 
     const ramp = await deploy('ramp', v1Build, '30', '--json');
     expect(ramp.code, ramp.stderr).toBe(0);
+    expect(JSON.parse(ramp.stdout)).toMatchObject({ liveWorker: true });
     const ramping = JSON.parse((await deploy('status', '--json')).stdout) as { current: string; ramping: { buildId: string; percent: number } | null };
     expect(ramping).toMatchObject({ current: v2Build, ramping: { buildId: v1Build, percent: 30 } });
     expect((await deploy('ramp', v1Build, '0')).code).toBe(0);
@@ -331,5 +332,24 @@ describe('rollout of a new build on a live fleet', () => {
     const { message } = (await listing.json()) as { message: string };
     expect(message).toMatch(/; live catalogs: /);
     expect(message.split('; live catalogs: ')[1]).not.toContain(`"${catalog}"`);
-  }, 60_000);
+    // Routing runs to a build none of whose workers lives is done, with a warning that says what happens meanwhile.
+    // The killed workers' leases lapse within their 10 s TTL of the last renewal (version 2's already has: the API
+    // refused its runs); until then promoting version 1 rightly finds one live.
+    const promoted = await eventually(
+      async () => {
+        const res = await deploy('promote', v1Build);
+        expect(res.code, res.stderr).toBe(0);
+        return res.stderr.includes(`no live worker of build ${v1Build} serves "${catalog}"`) ? res : undefined;
+      },
+      20_000,
+      500,
+    );
+    expect(promoted.stderr).toContain('the API refuses new runs of the catalog (CatalogNotAvailableError) until one starts');
+    const ramped = await deploy('ramp', v2Build, '20');
+    expect(ramped.code, ramped.stderr).toBe(0);
+    expect(ramped.stderr).toContain(`no live worker of build ${v2Build} serves "${catalog}"`);
+    expect(ramped.stderr).toContain('the 20% of new runs it gets wait until one starts');
+    const json = await deploy('ramp', v2Build, '20', '--json');
+    expect(JSON.parse(json.stdout)).toMatchObject({ ramping: { buildId: v2Build, percent: 20 }, liveWorker: false });
+  }, 90_000);
 });

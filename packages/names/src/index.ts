@@ -73,6 +73,15 @@ export function catalogLeaseWorkflowId(catalog: string, buildId: string): string
   return `${CATALOG_LEASE_WORKFLOW_TYPE}:${catalog}@${buildId}`;
 }
 
+/**
+ * Whether a described execution (the Temporal client's `describe()`) under a lease's id is a worker's live lease:
+ * running, of the lease's type, on the records task queue. Anything else under that id, whatever started it, proves
+ * nothing about a live worker.
+ */
+export function isLiveLease(execution: { status: { name: string }; type: string; taskQueue: string }): boolean {
+  return execution.status.name === 'RUNNING' && execution.type === CATALOG_LEASE_WORKFLOW_TYPE && execution.taskQueue === RECORDS_TASK_QUEUE;
+}
+
 /** How long a lease lives without renewal, ms: a catalog whose workers all died stops answering as served within this time (plus the API's 2 s cache). */
 export const CATALOG_LEASE_TTL_MS = 10_000;
 

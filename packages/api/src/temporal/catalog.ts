@@ -8,12 +8,12 @@
 import {
   CATALOG_LEASE_TRACE_DIR_TTL_MS,
   CATALOG_LEASE_TRACE_DIRS_MEMO_KEY,
-  CATALOG_LEASE_WORKFLOW_TYPE,
   CATALOG_VERSION_WORKFLOW_TYPE,
   CATALOG_WORKFLOW_TYPE,
   catalogLeaseWorkflowId,
   catalogVersionWorkflowId,
   catalogWorkflowId,
+  isLiveLease,
   RECORDS_TASK_QUEUE,
 } from '@skein/names';
 import { LRUCache } from 'lru-cache';
@@ -315,7 +315,7 @@ export class CatalogCache {
       if (err instanceof WorkflowNotFoundError || grpcCode(err) === GRPC.NOT_FOUND) return [];
       throw new ApiError('InternalError', { cause: err });
     }
-    if (d.status.name !== 'RUNNING' || d.type !== CATALOG_LEASE_WORKFLOW_TYPE || d.taskQueue !== RECORDS_TASK_QUEUE) return [];
+    if (!isLiveLease(d)) return [];
     const entries: unknown = d.memo?.[CATALOG_LEASE_TRACE_DIRS_MEMO_KEY];
     if (!Array.isArray(entries)) return [];
     const now = Date.now();
@@ -412,9 +412,7 @@ export class CatalogCache {
         .getHandle(catalogLeaseWorkflowId(catalog, buildId))
         .describe()
         .then(
-          // Only a worker's own lease counts: an execution of the lease's type on the records task queue (any other
-          // execution under that id, whatever started it, proves nothing about a live worker).
-          (d) => d.status.name === 'RUNNING' && d.type === CATALOG_LEASE_WORKFLOW_TYPE && d.taskQueue === RECORDS_TASK_QUEUE,
+          (d) => isLiveLease(d),
           (err: unknown) => {
             if (err instanceof WorkflowNotFoundError || grpcCode(err) === GRPC.NOT_FOUND) return false;
             throw new ApiError('InternalError', { cause: err });

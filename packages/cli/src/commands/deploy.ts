@@ -97,10 +97,17 @@ async function makeCurrent(
     await deploy.syncDeclaredSchedules(client, { ...doc, catalog: flags.catalog });
   } else await deploy.retireOtherCatalog(client, flags.catalog, buildId);
   const published = doc !== undefined;
-  if (flags.json) return outJson({ deployment: state.name, current: buildId, previous: state.current, catalogPublished: published });
+  // A build whose workers all stopped still has its record: say so, as the API refuses its catalog meanwhile.
+  const liveWorker = published && (await deploy.buildLeaseAlive(client, flags.catalog, buildId));
+  if (flags.json) return outJson({ deployment: state.name, current: buildId, previous: state.current, catalogPublished: published, liveWorker });
   out(`${verb} build ${inert(buildId)}: now the current version of deployment "${inert(state.name)}" (was ${inert(state.current ?? 'none')})\n`);
   if (!published) note(`no running worker of build ${buildId} recorded a catalog for "${flags.catalog}": the API serves it once one starts`);
+  else if (!liveWorker) note(noLiveWorker(deploy, buildId, flags.catalog, 'the API refuses new runs of the catalog (CatalogNotAvailableError)'));
 }
+
+/** The warning for routing runs to a build none of whose workers renewed its lease lately. */
+const noLiveWorker = (deploy: typeof import('@skein/worker/deployment'), buildId: string, catalog: string, meanwhile: string): string =>
+  `no live worker of build ${buildId} serves "${catalog}" (none renewed its lease in the last ${deploy.CATALOG_LEASE_TTL_MS / 1000} s): ${meanwhile} until one starts`;
 
 /**
  * Refuses to make `buildId` current, or to ramp runs to it, when it belongs to another project than the current
@@ -212,12 +219,15 @@ export function registerDeployCommand(program: Command): void {
           // A share of runs routed to another project's build is a handover too: its workflows are not this catalog's.
           if (share > 0) await sameProject(client, d, state, buildId, flags.allowProjectChange === true);
           await d.setRampingVersion(client, state.name, share === 0 ? null : buildId, share, identity());
-          if (flags.json) return outJson({ deployment: state.name, current: state.current, ramping: share === 0 ? null : { buildId, percent: share } });
+          const liveWorker = share === 0 || (await d.buildLeaseAlive(client, flags.catalog, buildId));
+          if (flags.json)
+            return outJson({ deployment: state.name, current: state.current, ramping: share === 0 ? null : { buildId, percent: share }, liveWorker });
           out(
             share === 0
               ? `ramp of deployment "${inert(state.name)}" ended\n`
               : `build ${inert(buildId)} gets ${share}% of new runs of deployment "${inert(state.name)}"\n`,
           );
+          if (!liveWorker) note(noLiveWorker(d, buildId, flags.catalog, `the ${share}% of new runs it gets wait`));
         }),
       ),
     );

@@ -20,4 +20,6 @@ export { publishCatalog, publishCurrentCatalog, readCatalogRecord, retireOtherCa
 export { versionProjects, PROJECT_METADATA_KEY } from './project-identity.js';
 export { syncDeclaredSchedules, declaredScheduleOptions, type ScheduleSyncReport, type DeclaringDocument } from './schedules.js';
 export { livePollers, type LivePoller } from './catalog-ownership.js';
+export { buildLeaseAlive } from './lease.js';
+export { CATALOG_LEASE_TTL_MS } from '@skein/names';
 export { loadEngineConfig, loadDeploymentConfig, type EngineConnectionConfig, type DeploymentConfig } from '../host/config.js';

@@ -10,7 +10,7 @@
  * and the catalog document names only its publisher's. The API reads a run's trace from any of them.
  */
 import { CATALOG_LEASE_RENEW_MS, CATALOG_LEASE_TTL_MS, CATALOG_LEASE_WORKFLOW_TYPE, RECORDS_TASK_QUEUE, catalogLeaseWorkflowId } from '@skein/core';
-import { CATALOG_LEASE_TRACE_DIR_TTL_MS, CATALOG_LEASE_TRACE_DIRS_MEMO_KEY } from '@skein/names';
+import { CATALOG_LEASE_TRACE_DIR_TTL_MS, CATALOG_LEASE_TRACE_DIRS_MEMO_KEY, isLiveLease } from '@skein/names';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 
 /** A worker writes its folder again once its entry is older than this, ms (well within the TTL). */
@@ -85,7 +85,7 @@ export async function keepLease(
         });
       // A young running lease is kept; anything else under the lease's id (an execution of another type, on another
       // task queue) is replaced by the real one.
-      const ours = d?.type === CATALOG_LEASE_WORKFLOW_TYPE && d.taskQueue === RECORDS_TASK_QUEUE && d.status.name === 'RUNNING';
+      const ours = d !== undefined && isLiveLease(d);
       const now = Date.now();
       const listed = ours ? d.memo?.[CATALOG_LEASE_TRACE_DIRS_MEMO_KEY] : undefined;
       const mine = traceDir === null ? undefined : leaseTraceDirs(listed, null, now).find((e) => e.dir === traceDir);
@@ -119,4 +119,19 @@ export async function keepLease(
           .catch(() => {});
     },
   };
+}
+
+/**
+ * Whether a live worker of build `buildId` holds its lease on `catalog` (renewed within `CATALOG_LEASE_TTL_MS`): what
+ * the API asks before it serves the catalog's current build, for `skein deploy` to warn before routing runs to a
+ * build that no worker serves.
+ * @throws the engine's error, except a lease that does not exist (false)
+ */
+export async function buildLeaseAlive(client: Client, catalog: string, buildId: string): Promise<boolean> {
+  try {
+    return isLiveLease(await client.workflow.getHandle(catalogLeaseWorkflowId(catalog, buildId)).describe());
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
 }
