@@ -342,6 +342,17 @@ describe('engine calls, readiness and shutdown', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
   });
 
+  it('createApiServer rejects with one clear line when the engine has no such namespace', async () => {
+    const err = await createApiServer(loadApiConfig({ PORT: '0', TEMPORAL_ADDRESS: h.address, TEMPORAL_NAMESPACE: 'no-such-namespace' }), {
+      logger: pino({ level: 'silent' }),
+    }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(err?.message).toMatch(/^Temporal server at .+ has no namespace "no-such-namespace" \(TEMPORAL_NAMESPACE\): .*not found/i);
+    expect(err!.message).not.toContain('\n');
+  });
+
   it('logs one JSON line per request with request id, route, workflow id and http.status_code; errors carry the engine error', async () => {
     const lines: any[] = [];
     const sink = new Writable({

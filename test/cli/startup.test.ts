@@ -56,11 +56,7 @@ describe('skein worker: bad starts end with one clear line and exit code 1', () 
       ],
       [['worker', 'examples'], { SKEIN_LOG_LEVEL: 'loud' }, 'skein: SKEIN_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"'],
       [['api'], { SKEIN_RUN_TIMEOUT_MS: 'soon' }, 'skein: SKEIN_RUN_TIMEOUT_MS must be an integer between 250 and 3600000, got "soon"'],
-      [
-        ['api'],
-        { SKEIN_READY_FAILURES: '3' },
-        'skein: SKEIN_READY_FAILURES was renamed to SKEIN_ENGINE_CHECK_FAILURES: set SKEIN_ENGINE_CHECK_FAILURES instead',
-      ],
+      [['api'], { SKEIN_READY_FAILURES: '0' }, 'skein: SKEIN_READY_FAILURES must be an integer between 1 and 1000, got "0"'],
       [['dev', 'examples', '--no-watch'], { SKEIN_PROMOTE: 'sometimes' }, 'skein: SKEIN_PROMOTE must be one of auto, manual, got "sometimes"'],
       [
         ['worker', 'examples'],

@@ -16,6 +16,7 @@ import { TraceReader } from './temporal/trace-reader.js';
 import { CatalogCache } from './temporal/catalog.js';
 import { HistoryTokens } from './temporal/history-token.js';
 import { EngineCallPolicy } from './temporal/deadline.js';
+import { GRPC, grpcCode } from './temporal/engine.js';
 import { engineCallMetrics } from './metrics/engine-calls.js';
 import { ApiMetrics } from './metrics/registry.js';
 
@@ -92,12 +93,16 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
     });
   }
   try {
-    await pingEngine(client, 5_000);
+    await pingEngine(client, 5_000, config.temporal.namespace);
   } catch (err) {
     await callPolicy.retriesSettled();
     await connection?.close().catch(() => {});
     await tracing?.shutdown();
-    throw new EngineUnavailableError(`Temporal server at ${address} does not answer: ${oneLine(err)}`);
+    throw new EngineUnavailableError(
+      grpcCode(err) === GRPC.NOT_FOUND
+        ? `Temporal server at ${address} has no namespace "${config.temporal.namespace}" (TEMPORAL_NAMESPACE): ${oneLine(err)}`
+        : `Temporal server at ${address} does not answer: ${oneLine(err)}`,
+    );
   }
 
   const hardStop = new AbortController();
@@ -128,6 +133,7 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
   const engineMonitor = monitorEngine(client, {
     ...config.engineCheck,
     address,
+    namespace: config.temporal.namespace,
     logger,
     health: deps.health,
     onLost(reason) {

@@ -96,7 +96,8 @@ describe('loadApiConfig', () => {
     });
     expect(() => loadApiConfig({ PORT: 'abc' })).toThrow(/^PORT must be an integer/);
     expect(() => loadApiConfig({ SKEIN_ENGINE_CHECK_FAILURES: '0' })).toThrow(/^SKEIN_ENGINE_CHECK_FAILURES must be an integer between 1 and 1000, got "0"$/);
-    expect(() => loadApiConfig({ SKEIN_READY_FAILURES: '3' })).toThrow(/^SKEIN_READY_FAILURES was renamed to SKEIN_ENGINE_CHECK_FAILURES/);
+    // The contract's names of the engine health check.
+    expect(loadApiConfig({ SKEIN_READY_FAILURES: '3', SKEIN_READY_INTERVAL_MS: '2000' })).toMatchObject({ engineCheck: { failures: 3, intervalMs: 2000 } });
     expect(() => loadApiConfig({ SKEIN_LOG_LEVEL: 'loud' })).toThrow(/^SKEIN_LOG_LEVEL must be one of/);
     expect(loadApiConfig({ SKEIN_LOG_LEVEL: 'debug', LOG_LEVEL: 'error' }).logLevel).toBe('debug');
   });

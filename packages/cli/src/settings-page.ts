@@ -1,5 +1,5 @@
 import { apiSettings } from '@skein/api';
-import { RENAMED_SETTINGS, settingsTable, type ProcessSettings } from '@skein/settings';
+import { SETTING_ALIASES, settingsTable, type ProcessSettings } from '@skein/settings';
 import { workerSettings } from '@skein/worker/settings';
 import { cliSettings } from './config.js';
 
@@ -15,8 +15,8 @@ const PROCESSES: ProcessSettings[] = [
  * CLI (`packages/cli/test/settings-page.test.ts` keeps the file equal to it; `vitest -u` on that test rewrites it).
  */
 export function settingsPage(): string {
-  const renamed = Object.entries(RENAMED_SETTINGS)
-    .map(([old, now]) => `\`${old}\` → \`${now}\``)
+  const aliases = Object.entries(SETTING_ALIASES)
+    .map(([alias, name]) => `\`${alias}\` for \`${name}\``)
     .join(', ');
   return `# Settings
 
@@ -32,8 +32,9 @@ and the API alike: \`TEMPORAL_ADDRESS\` (default \`localhost:7233\`), \`TEMPORAL
 \`TEMPORAL_API_KEY\`, the TLS variables and TOML profiles. \`TEMPORAL_CLI_PATH\` names the \`temporal\` binary that
 \`skein dev\` runs as its dev server.
 
-Renamed variables: ${renamed}. A process that finds an old name set refuses to start and names the new one. The API
-no longer reads a bare \`LOG_LEVEL\`: \`SKEIN_LOG_LEVEL\` sets the level of every process.
+Other names: ${aliases} (the API's configuration contract names the engine health check after \`/ready\`; the worker
+shares the check). Either name sets the variable in every process; both set to different values stop the process. The
+API does not read a bare \`LOG_LEVEL\`: \`SKEIN_LOG_LEVEL\` sets the level of every process.
 `;
 }
 

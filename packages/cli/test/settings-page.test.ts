@@ -2,7 +2,7 @@ import { globSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apiSettings } from '@skein/api';
-import { RENAMED_SETTINGS } from '@skein/settings';
+import { SETTING_ALIASES } from '@skein/settings';
 import { workerSettings } from '@skein/worker/settings';
 import { describe, expect, it } from 'vitest';
 import { cliSettings } from '../src/config.js';
@@ -22,13 +22,13 @@ describe('the settings page', () => {
     const page = read('docs/reference/settings.md');
     const known = new Set([...Object.keys(workerSettings), ...Object.keys(apiSettings), ...Object.keys(cliSettings)]);
     for (const name of known) expect(page).toContain(`| \`${name}\` |`);
-    // The settings page itself names the renamed variables, which no schema reads any more.
+    // The settings page itself names the aliases, which no schema reads under that name.
     for (const file of pages.filter((f) => f !== 'docs/reference/settings.md')) {
       for (const [name] of read(file).matchAll(/\bSKEIN_[A-Z0-9_]*[A-Z0-9]\b/g)) {
         expect({ file, name, known: known.has(name) }).toEqual({ file, name, known: true });
       }
     }
-    for (const old of Object.keys(RENAMED_SETTINGS)) expect(known.has(old)).toBe(false);
+    for (const alias of Object.keys(SETTING_ALIASES)) expect(known.has(alias)).toBe(false);
   });
 
   it('every settings table of another page is the generated one for the variables it names (npm run generate:docs rewrites them)', () => {

@@ -1,10 +1,13 @@
 /**
- * What the monitor needs of an engine connection: Temporal's `Client` and `Connection` both fit. Only
- * `GetSystemInfo` is called, under a deadline.
+ * What the monitor needs of an engine connection: Temporal's `Client` and `Connection` both fit. `GetSystemInfo`
+ * is called, under a deadline, or `DescribeNamespace` where a namespace is given.
  */
 export interface HealthCheckedEngine {
   withDeadline<R>(deadline: number | Date, fn: () => Promise<R>): Promise<R>;
-  workflowService: { getSystemInfo(request: Record<string, never>): Promise<unknown> };
+  workflowService: {
+    getSystemInfo(request: Record<string, never>): Promise<unknown>;
+    describeNamespace(request: { namespace: string }): Promise<unknown>;
+  };
 }
 
 /** The part of a pino logger the monitor writes to. */
@@ -22,6 +25,8 @@ export interface EngineMonitorOptions {
   failures: number;
   /** Engine address, named in the reason given to `onLost`. */
   address: string;
+  /** The namespace the process uses: each check asks the engine for it (`pingEngine`). Default: the engine alone. */
+  namespace?: string;
   /** Fired once, with a one-line reason, when `failures` checks in a row failed; the monitor then stops. */
   onLost: (reason: string) => void;
   /** Set after every check: `false` from the first failure until a check succeeds (read by `GET /ready`). */
@@ -37,11 +42,15 @@ export interface EngineMonitor {
 }
 
 /**
- * One engine health check: `GetSystemInfo` with a deadline `timeoutMs` from now.
- * @throws the transport's error when the engine does not answer in time.
+ * One engine health check with a deadline `timeoutMs` from now: `DescribeNamespace` of `namespace` where one is given
+ * (an engine that answers but has no such namespace fails every call of the process that uses it), else
+ * `GetSystemInfo`.
+ * @throws the transport's error when the engine does not answer in time; the engine's NOT_FOUND for a missing namespace.
  */
-export async function pingEngine(engine: HealthCheckedEngine, timeoutMs: number): Promise<void> {
-  await engine.withDeadline(Date.now() + timeoutMs, () => engine.workflowService.getSystemInfo({}));
+export async function pingEngine(engine: HealthCheckedEngine, timeoutMs: number, namespace?: string): Promise<void> {
+  await engine.withDeadline(Date.now() + timeoutMs, () =>
+    namespace === undefined ? engine.workflowService.getSystemInfo({}) : engine.workflowService.describeNamespace({ namespace }),
+  );
 }
 
 function oneLine(err: unknown): string {
@@ -63,7 +72,7 @@ export function monitorEngine(engine: HealthCheckedEngine, options: EngineMonito
   };
   const check = async () => {
     try {
-      await pingEngine(engine, deadlineMs);
+      await pingEngine(engine, deadlineMs, options.namespace);
       if (stopped) return;
       if (failures > 0) options.logger?.info('engine health check recovered');
       failures = 0;

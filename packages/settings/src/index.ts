@@ -6,7 +6,7 @@
  */
 export {
   ConfigError,
-  RENAMED_SETTINGS,
+  SETTING_ALIASES,
   choiceSetting,
   flagSetting,
   intSetting,

@@ -27,10 +27,11 @@ export class ConfigError extends Error {
 }
 
 /**
- * Variables that were renamed: a process that finds the old name set refuses to start, naming the new one, rather
- * than silently running with the default.
+ * Other names of a variable (alias → the name the schemas read): the API's configuration contract names the engine
+ * health check `SKEIN_READY_INTERVAL_MS` and `SKEIN_READY_FAILURES`; the worker, which has no `/ready`, shares the
+ * check under `SKEIN_ENGINE_CHECK_*`. Either name sets it in every process; both set to different values is refused.
  */
-export const RENAMED_SETTINGS: Readonly<Record<string, string>> = {
+export const SETTING_ALIASES: Readonly<Record<string, string>> = {
   SKEIN_READY_INTERVAL_MS: 'SKEIN_ENGINE_CHECK_INTERVAL_MS',
   SKEIN_READY_FAILURES: 'SKEIN_ENGINE_CHECK_FAILURES',
 };
@@ -110,20 +111,28 @@ export function listSetting(doc: SettingDoc) {
 /**
  * Reads the settings of `shape` from `env`: every default, parse and check in one place.
  * @param env variables as the process sees them (`process.env`); only the shape's own names are read.
- * @throws ConfigError (one line: `NAME must be …, got "value"`) for the first malformed variable, or when a renamed
- *   variable is still set.
+ * A variable may also be set under an alias ({@link SETTING_ALIASES}).
+ * @throws ConfigError (one line: `NAME must be …, got "value"`, naming the variable as it was set) for the first
+ *   malformed variable, or when a variable and its alias are both set to different values.
  */
 export function loadSettings<S extends SettingsShape>(shape: S, env: NodeJS.ProcessEnv = process.env): Settings<S> {
-  for (const [old, now] of Object.entries(RENAMED_SETTINGS)) {
-    if (now in shape && env[old] !== undefined) throw new ConfigError(`${old} was renamed to ${now}: set ${now} instead`);
-  }
   const input: Record<string, string | undefined> = {};
+  const setAs: Record<string, string> = {};
   for (const name of Object.keys(shape)) input[name] = env[name];
+  for (const [alias, name] of Object.entries(SETTING_ALIASES)) {
+    const value = env[alias];
+    if (!(name in shape) || value === undefined) continue;
+    if (input[name] !== undefined && input[name] !== value) {
+      throw new ConfigError(`${alias} and ${name} name the same setting but differ (${JSON.stringify(value)}, ${JSON.stringify(input[name])}): set one`);
+    }
+    input[name] = value;
+    setAs[name] = alias;
+  }
   const result = z.object(shape).safeParse(input);
   if (result.success) return result.data as Settings<S>;
   const issue = result.error.issues[0]!;
   const name = String(issue.path[0]);
-  throw new ConfigError(`${name} ${issue.message}, got ${JSON.stringify(env[name])}`);
+  throw new ConfigError(`${setAs[name] ?? name} ${issue.message}, got ${JSON.stringify(input[name])}`);
 }
 
 /** One process's settings for {@link settingsTable}: its name as the docs say it, and its shape. */

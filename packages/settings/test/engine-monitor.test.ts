@@ -13,12 +13,29 @@ function engineAnswering(outcomes: boolean[]): HealthCheckedEngine & { calls: nu
         if (!ok) throw new Error('14 UNAVAILABLE: connection refused\n  at detail');
         return {};
       },
+      describeNamespace: async ({ namespace }: { namespace: string }) => {
+        engine.calls += 1;
+        if (namespace !== 'default') throw new Error(`5 NOT_FOUND: Namespace ${namespace} is not found.`);
+        return {};
+      },
     },
   };
   return engine;
 }
 
 describe('monitorEngine', () => {
+  it('asks for the namespace the process uses where one is given: an engine without it fails the check', async () => {
+    const engine = engineAnswering([true]);
+    const health = { healthy: true };
+    const onLost = vi.fn();
+    const monitor = monitorEngine(engine, { intervalMs: 10, failures: 2, address: 'h:1', namespace: 'nope', health, onLost });
+    await vi.waitFor(() =>
+      expect(onLost).toHaveBeenCalledWith('Temporal server at h:1 failed 2 consecutive health checks: 5 NOT_FOUND: Namespace nope is not found.'),
+    );
+    expect(health.healthy).toBe(false);
+    monitor.stop();
+  });
+
   it('gives the engine up once after the configured failures in a row, with a one-line reason', async () => {
     const engine = engineAnswering([false]);
     const health = { healthy: true };

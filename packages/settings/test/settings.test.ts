@@ -60,11 +60,20 @@ describe('loadSettings', () => {
     }
   });
 
-  it('refuses a renamed variable, naming its new name, only where the new one is read', () => {
-    expect(() => loadSettings(engineCheckSettings, { SKEIN_READY_FAILURES: '3' })).toThrow(
-      'SKEIN_READY_FAILURES was renamed to SKEIN_ENGINE_CHECK_FAILURES: set SKEIN_ENGINE_CHECK_FAILURES instead',
+  it('reads a variable under its alias, names the alias in an error, and refuses the two set to different values', () => {
+    expect(loadSettings(engineCheckSettings, { SKEIN_READY_FAILURES: '4', SKEIN_READY_INTERVAL_MS: '2000' })).toMatchObject({
+      SKEIN_ENGINE_CHECK_FAILURES: 4,
+      SKEIN_ENGINE_CHECK_INTERVAL_MS: 2000,
+    });
+    expect(loadSettings(engineCheckSettings, { SKEIN_READY_FAILURES: '4', SKEIN_ENGINE_CHECK_FAILURES: '4' }).SKEIN_ENGINE_CHECK_FAILURES).toBe(4);
+    expect(() => loadSettings(engineCheckSettings, { SKEIN_READY_FAILURES: 'three' })).toThrow(
+      'SKEIN_READY_FAILURES must be an integer between 1 and 1000, got "three"',
     );
-    expect(loadSettings(shape, { SKEIN_READY_FAILURES: '3' }).SKEIN_N).toBe(5);
+    expect(() => loadSettings(engineCheckSettings, { SKEIN_READY_FAILURES: '4', SKEIN_ENGINE_CHECK_FAILURES: '5' })).toThrow(
+      'SKEIN_READY_FAILURES and SKEIN_ENGINE_CHECK_FAILURES name the same setting but differ ("4", "5"): set one',
+    );
+    // Only where the schema reads the variable.
+    expect(loadSettings(shape, { SKEIN_READY_FAILURES: 'three' }).SKEIN_N).toBe(5);
   });
 
   it('reads the catalog and the log level the same way everywhere', () => {
