@@ -3,7 +3,7 @@
  * the golden output of each finding in the four formats, a baseline given as a build directory, and bad input
  * (not a build, another project's build, a build made before shapes were recorded).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import path from 'node:path';
@@ -61,6 +61,19 @@ describe.each(['incompatible-change', 'unprovable-change'])('versioning/%s', (ru
     expect(fromBuild).toEqual(fromProject);
     expect(fromBuild.map((f) => [f.ruleId, f.data?.workflow])).toEqual([[`versioning/${rule}`, 'order']]);
     expect(await compareVersions({ dir: path.join(FIXTURES, valid), baseline: build })).toEqual([]);
+  });
+});
+
+describe("the baseline's versioning behaviour decides", () => {
+  it('an auto-upgrade workflow made pinned in the same change is still judged: its open runs move to the new build', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'skein-pinned-now-'));
+    temps.push(dir);
+    cpSync(path.join(FIXTURES, 'versioning/incompatible-change/invalid'), dir, { recursive: true });
+    const workflow = path.join(dir, 'order', 'workflow.js');
+    writeFileSync(workflow, readFileSync(workflow, 'utf8').replace("versioningBehavior: 'auto-upgrade'", "versioningBehavior: 'pinned'"));
+    const findings = await compareVersions({ dir, baseline: path.join(FIXTURES, 'versioning/incompatible-change/baseline') });
+    expect(findings.map((f) => [f.ruleId, f.data?.workflow])).toEqual([['versioning/incompatible-change', 'order']]);
+    expect(findings[0]!.message).toContain('is auto-upgrade in the baseline build');
   });
 });
 

@@ -1,7 +1,9 @@
 /**
  * The comparison behind the `versioning/*` rules: each workflow of the baseline that the new code still serves,
- * judged by `compareShapes` of @skein/discovery. Only `auto-upgrade` workflows (and those whose behaviour is not a
- * literal) are judged: a pinned workflow's runs finish on the build they started on, so its changes are never findings.
+ * judged by `compareShapes` of @skein/discovery. Only workflows `auto-upgrade` in the baseline (or whose behaviour
+ * there is not a literal) are judged, whatever the new code says: a run takes the behaviour of the build that ran its
+ * last workflow task, so the runs open on the baseline build move to the new build and replay there even when the new
+ * code makes the workflow pinned. A workflow pinned in the baseline keeps its runs on that build: never a finding.
  */
 import * as path from 'node:path';
 import { compareShapes, sameShape, type ShapeSet, type ShapeVerdict } from '@skein/discovery';
@@ -40,14 +42,14 @@ export function versioningVerdicts(context: { versioning?: VersioningInput | und
 }
 
 /**
- * The workflows pinned in the baseline or in the new code whose commands changed: information, never a finding (their
- * runs finish on the build they started on), in the new code's order.
+ * The workflows pinned in the baseline whose commands changed: information, never a finding (their runs finish on
+ * the build they started on), in the new code's order.
  */
 export function pinnedChanges(input: VersioningInput): string[] {
   const out: string[] = [];
   for (const [workflow, next] of Object.entries(input.current.workflows)) {
     const old = input.baseline.workflows[workflow];
-    if (!old || (next.versioningBehavior !== 'pinned' && old.versioningBehavior !== 'pinned')) continue;
+    if (old?.versioningBehavior !== 'pinned') continue;
     if (!sameShape(old.shape, next.shape) || !sameShape(old.handlers, next.handlers)) out.push(workflow);
   }
   return out;
@@ -60,7 +62,6 @@ export function judge(input: VersioningInput): WorkflowVerdict[] {
   for (const [workflow, next] of Object.entries(input.current.workflows)) {
     const old = input.baseline.workflows[workflow];
     if (!old) continue; // new workflow: no recorded runs
-    if (next.versioningBehavior === 'pinned') continue; // its runs finish on their own build
     if (old.versioningBehavior === 'pinned') continue; // old runs were pinned to the baseline build
     out.push({ workflow, verdict: compareShapes(old, next), absolute });
   }

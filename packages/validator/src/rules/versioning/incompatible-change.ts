@@ -18,8 +18,8 @@ export const rule = createRule({
     messages: {
       incompatible: {
         message:
-          'Workflow "{{workflow}}" is auto-upgrade, and its runs waiting in the baseline build would replay {{newCommand}} here where their history holds {{oldCommand}} (recorded at {{oldAt}}){{part}}.',
-        hint: "Guard the change with `if (patched('{{patchId}}')) { …new code… } else { …old code… }`, or make the workflow `versioningBehavior: 'pinned'` so its runs finish on the build they started on.",
+          'Workflow "{{workflow}}" is auto-upgrade in the baseline build, and its runs waiting there would replay {{newCommand}} here where their history holds {{oldCommand}} (recorded at {{oldAt}}){{part}}.',
+        hint: "Guard the change with `if (patched('{{patchId}}')) { …new code… } else { …old code… }`. Making the workflow `pinned` now does not keep these runs on their build (a run follows the build that ran its last task): pin it in one release, and change it in a later one.",
       },
     },
   },
