@@ -104,7 +104,7 @@ describe('skein init, outside the repository', () => {
     useTarballs(dir, tarballs);
     run(dir, 'npm', ['install']);
     run(dir, 'npm', ['run', 'build']);
-    const validate = spawnSync('npx', ['validate-workflow-package', '.', '--max-warnings', '0'], { cwd: dir, env, encoding: 'utf8' });
+    const validate = spawnSync('npm', ['run', 'validate'], { cwd: dir, env, encoding: 'utf8' });
     expect(validate.stdout).toContain('No problems');
     expect(validate.status).toBe(0);
     // Its in-process tests (the engine tests are the project's, above: the same files).
@@ -116,7 +116,12 @@ describe('skein init, outside the repository', () => {
     );
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.tsbuildinfo'))).toEqual([]);
     const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
-    expect(pkg.scripts.prepublishOnly).toContain('validate-workflow-package . --max-warnings 0');
+    expect(pkg.scripts.prepublishOnly).toContain('validate-workflow-package . --package --max-warnings 0');
+    // A package without its expose flag fails its own validate script: --package judges it as a package.
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...pkg, skein: undefined }, null, 2));
+    const unexposed = spawnSync('npm', ['run', 'validate'], { cwd: dir, env, encoding: 'utf8' });
+    expect(unexposed.status).toBe(1);
+    expect(unexposed.stdout).toContain('package/not-exposed');
   }, 240_000);
   it('scaffolds a project that builds, validates with no warning, passes its own tests, and serves its workflow and the package under skein dev, reloading on a package rebuild', async () => {
     const dir = path.join(tmp, 'my-flows');

@@ -42,6 +42,24 @@ describe('workflow/no-node-globals through the global object', () => {
     expect(positions(rule, code)).toEqual([]);
   });
 
+  it.each([
+    ['Buffer', "export const b = Buffer.from('x');\n", ['nodeGlobal@1:18']],
+    ['setInterval', 'setInterval(tick, 1000);\n', ['nodeGlobal@1:1']],
+    ['setImmediate and queueMicrotask', 'setImmediate(a);\nqueueMicrotask(b);\n', ['nodeGlobal@1:1', 'nodeGlobal@2:1']],
+    ['crypto and performance', 'export const id = crypto.randomUUID() + performance.now();\n', ['nodeGlobal@1:19', 'nodeGlobal@1:41']],
+    ['structuredClone and atob', 'export const c = structuredClone(atob(s));\n', ['nodeGlobal@1:18', 'nodeGlobal@1:34']],
+  ])("Node's global %s, absent from the sandbox", (_what, code, expected) => {
+    expect(positions(rule, code)).toEqual(expected);
+  });
+
+  it.each([
+    ['what Temporal puts in the sandbox', "export const u = new URL('https://x') && new TextEncoder() && new AbortController() && setTimeout(f, 1);\n"],
+    ['an imported crypto (no-node-modules judges the import)', "import crypto from 'node:crypto';\nexport const id = crypto.randomUUID();\n"],
+    ['a feature test of Buffer', "export const hasBuffer = typeof Buffer !== 'undefined';\n"],
+  ])('not %s', (_what, code) => {
+    expect(positions(rule, code)).toEqual([]);
+  });
+
   it('reports a global used as a computed key once, as itself, not as a member of global', () => {
     expect(positions(rule, 'const x = global[fetch];\n')).toEqual(['ioGlobal@1:18']);
   });

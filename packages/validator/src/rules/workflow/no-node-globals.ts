@@ -1,7 +1,9 @@
 /**
  * `workflow/no-node-globals` (package rule 12): workflow code runs in Temporal's deterministic sandbox, where
  * Node's globals do not exist. Flags references to `process` (including `process.env` reads and writes),
- * `__dirname`, `__filename`, `require` with a computed specifier, and the I/O globals `fetch`,
+ * `__dirname`, `__filename`, Node's other globals the sandbox lacks (`Buffer`, `setImmediate`, `setInterval`,
+ * `queueMicrotask`, `structuredClone`, `performance`, `crypto`, `atob`, ...), `require` with a computed specifier, and
+ * the I/O globals `fetch`,
  * `XMLHttpRequest` and `WebSocket`, in workflow files and the files they import; read directly, through `globalThis`
  * (`globalThis.process.env`, `globalThis['fetch']`) or Node's alias of it, `global` (`global.process.env`), or taken
  * out of either by destructuring (`const { process: { env } } = globalThis`). Not inside the `fn` of a `step({...})` or
@@ -14,7 +16,27 @@ import { createRule } from '../../create-rule.js';
 import { coreBindings, definitionKind, type CoreBindings } from '../util/ast.js';
 import { globalNamesPattern, visitGlobalReferences, type GlobalReference } from '../util/visitors.js';
 
-const NODE_GLOBALS = new Set(['process', '__dirname', '__filename']);
+/**
+ * Node's globals that the sandbox (a fresh V8 context: the language's built-ins, plus what Temporal puts there:
+ * `setTimeout`, `URL`, `TextEncoder`, `AbortController`, `console`...) does not have, so a reference throws a
+ * ReferenceError when the workflow runs.
+ */
+const NODE_GLOBALS = new Set([
+  'process',
+  '__dirname',
+  '__filename',
+  'Buffer',
+  'setImmediate',
+  'clearImmediate',
+  'setInterval',
+  'clearInterval',
+  'queueMicrotask',
+  'structuredClone',
+  'performance',
+  'crypto',
+  'atob',
+  'btoa',
+]);
 const IO_GLOBALS = new Set(['fetch', 'XMLHttpRequest', 'WebSocket']);
 const FLAGGED_GLOBALS = new Set([...NODE_GLOBALS, ...IO_GLOBALS, 'require']);
 /** Objects whose members are the globals: `globalThis`, and Node's `global` (absent from the sandbox too). */
