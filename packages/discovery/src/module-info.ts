@@ -133,6 +133,14 @@ export interface ModuleInfo {
   importSites: ImportSite[];
   /** Sorted by position (complete after the file's traversal). */
   unsupported: UnsupportedForm[];
+  /**
+   * Names the module exports through declarations `exports` does not hold: TypeScript's types, interfaces, enums,
+   * namespaces, declared functions and `export import`. Absent in facts of an older release (then nothing is known
+   * to be missing from the module).
+   */
+  otherExports?: string[];
+  /** Set when the module's export names cannot all be listed (`export const { a, b } = …`, `export =`). */
+  openExports?: true;
 }
 
 type AuthoringName = Definition['callee'];
@@ -374,10 +382,19 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
     return def ? { kind: 'definition', definition: def, position } : valueOf(expr, position);
   };
 
+  const otherExports: string[] = [];
+  let openExports = false;
   for (const stmt of program.body) {
     if (stmt.type === 'VariableDeclaration' || stmt.type === 'FunctionDeclaration' || stmt.type === 'ClassDeclaration') {
       declareLocals(stmt);
+    } else if (stmt.type === 'TSExportAssignment') {
+      openExports = true;
     } else if (stmt.type === 'ExportNamedDeclaration') {
+      const declared = stmt.declaration;
+      if (declared && 'id' in declared && declared.id?.type === 'Identifier' && !['FunctionDeclaration', 'ClassDeclaration'].includes(declared.type)) {
+        otherExports.push(declared.id.name); // a TypeScript declaration: type, interface, enum, namespace, declared function
+      }
+      if (declared?.type === 'VariableDeclaration' && declared.declarations.some((d) => d.id.type !== 'Identifier')) openExports = true;
       if (stmt.declaration) {
         for (const name of declareLocals(stmt.declaration)) {
           const local = locals.get(name);
@@ -428,7 +445,7 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
     else if (local?.kind === 'value') exports.set(name, { ...local, position: binding.position });
   }
 
-  return { file, imports, exports, stars, locals, importSites: [], unsupported };
+  return { file, imports, exports, stars, locals, importSites: [], unsupported, otherExports, ...(openExports ? { openExports: true as const } : {}) };
 
   function declareLocals(decl: t.Node): string[] {
     const names: string[] = [];

@@ -68,6 +68,7 @@ export function followEntry(graph: ExportGraph, entry: string, isWorkflowSpecifi
     reportRuntimeAssembly(graph, info);
     reportNamespaces(graph, info, isWorkflowSpecifier);
     reportAmbiguousStars(graph, info);
+    reportMissingExports(graph, info);
     reportCycles(graph, info, cycles);
     const next: string[] = [];
     for (const edge of edges) {
@@ -220,6 +221,57 @@ function reportAmbiguousStars(graph: ExportGraph, info: ModuleInfo): void {
       graph.diagnostics.report('reexport/ambiguous-star', 'ambiguous', info.file, star.position, { name, first, second: star.source });
     }
   }
+}
+
+/**
+ * Reports each name the module re-exports (`export { a } from './m.js'`, or an import of it exported again) that the
+ * relative module it names does not export: an ES module that names a missing export fails to link, so Node refuses
+ * the package's entry and the bundler the workflow code. Only where the named module's exports are all known
+ * ({@link providesExport}); a module that does not resolve is `reexport/unresolved`'s.
+ */
+function reportMissingExports(graph: ExportGraph, info: ModuleInfo): void {
+  const named: { name: string; source: string; position: Position }[] = [];
+  for (const binding of info.exports.values()) {
+    if (binding.kind === 'reexport') named.push({ name: binding.imported, source: binding.source, position: binding.position });
+    else if (binding.kind === 'local') {
+      const local = info.locals.get(binding.local);
+      if (local?.kind === 'import' && local.imported !== '*') named.push({ name: local.imported, source: local.source, position: local.position });
+    }
+  }
+  for (const { name, source, position } of named) {
+    if (!isRelative(source)) continue;
+    const target = graph.resolvePath(info.file, source);
+    if (graph.store.load(target).missing || providesExport(graph, target, name, new Set())) continue;
+    const names = graph.exportNames(target);
+    const exported =
+      names.length === 0
+        ? 'nothing'
+        : names
+            .slice(0, 5)
+            .map((n) => `'${n}'`)
+            .join(', ') + (names.length > 5 ? `, and ${names.length - 5} more` : '');
+    graph.diagnostics.report('reexport/missing-export', 'missing', info.file, position, { name, source, exported });
+  }
+}
+
+/**
+ * Whether the module `file` exports `name`, or might: true unless every export of it is known (an ES module that
+ * parsed, without CommonJS forms, `export =` or destructured exports, whose `export *` all name relative modules) and
+ * none is `name`.
+ */
+function providesExport(graph: ExportGraph, file: string, name: string, seen: Set<string>): boolean {
+  if (seen.has(file)) return false; // a circle of `export *` adds nothing
+  seen.add(file);
+  const info = graph.module(file);
+  if (!info || info.otherExports === undefined || info.openExports || info.unsupported.some((u) => u.kind === 'commonjs')) return true;
+  if (info.exports.has(name) || info.otherExports.includes(name)) return true;
+  if (name === 'default') return false; // `export *` never carries a default
+  for (const star of info.stars) {
+    if (!isRelative(star.source)) return true;
+    const target = graph.resolvePath(file, star.source);
+    if (graph.store.load(target).missing || providesExport(graph, target, name, seen)) return true;
+  }
+  return false;
 }
 
 /** One step of a re-export chain: export `name` of `file`, re-exported from `source` at `position`, by name or by `export *`. */

@@ -155,6 +155,20 @@ export const RULES = {
       },
     },
   },
+  'reexport/missing-export': {
+    severity: 'error',
+    docs: {
+      description:
+        'A package entry or barrel re-exports a name the module it names does not export: Node refuses to load the entry, and the bundler the workflows.',
+      packageRule: 2,
+    },
+    messages: {
+      missing: {
+        message: "'{{source}}' has no export named '{{name}}' (it exports {{exported}}): the re-export fails when the module is loaded.",
+        hint: "Re-export a name '{{source}}' exports: a workflow file's default export as export { default as {{name}} } from '{{source}}'.",
+      },
+    },
+  },
   'reexport/namespace': {
     severity: 'error',
     docs: {

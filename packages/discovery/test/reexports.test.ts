@@ -146,6 +146,41 @@ describe('re-exports (package rules 2 and 3)', () => {
     expect(workflowSummary(m)).toEqual(['greet <- shipped:greet (node_modules/shipped/w/workflow.js)']);
   });
 
+  it('reports a name an entry or barrel re-exports that the module it names does not export; a module whose exports are not all known is trusted', async () => {
+    const m = await discoverFixture('reexport-missing-export');
+    expect(briefs(m)).toEqual(['reexport/missing-export node_modules/stale/index.js:2:10', 'reexport/missing-export node_modules/stale/index.js:3:18']);
+    expect(m.diagnostics[0]!.message).toBe(
+      "'./greet/workflow.js' has no export named 'summarize' (it exports 'default'): the re-export fails when the module is loaded.",
+    );
+    expect(m.diagnostics[1]!.message).toBe(
+      "'./lib/index.js' has no export named 'missing' (it exports 'helper'): the re-export fails when the module is loaded.",
+    );
+    expect(workflowSummary(m)).toEqual(['greet <- stale:greet (node_modules/stale/greet/workflow.js)']);
+    const t = tempProject({
+      'package.json': packageJson('project'),
+      'node_modules/known/package.json': packageJson('known', { exports: './index.ts', ...EXPOSE }),
+      'node_modules/known/index.ts': [
+        "export { default as greet } from './greet/workflow.ts';",
+        "export { Options, Kind, Mode, Space, declared } from './types.ts';",
+        "export { a, b } from './pattern.ts';",
+        "export { anything } from './outside.ts';",
+        "import { helper } from './cjs.js';",
+        'export { helper };',
+      ].join('\n'),
+      'node_modules/known/greet/workflow.ts':
+        "import { workflow } from '@skein/core';\nexport default workflow({ name: 'known_greet', fn: async (x: string) => x });\n",
+      'node_modules/known/types.ts':
+        'export interface Options { a: number }\nexport type Kind = 1;\nexport enum Mode { A }\nexport namespace Space { export const x = 1; }\nexport declare function declared(): void;\n',
+      'node_modules/known/pattern.ts': 'export const { a, b } = { a: 1, b: 2 };\n',
+      'node_modules/known/outside.ts': "export * from 'some-package';\n",
+      'node_modules/known/cjs.js': 'module.exports.helper = () => 1;\n',
+    });
+    cleanups.push(t.cleanup);
+    const known = await discover(t.root);
+    expect(briefs(known).filter((b) => b.startsWith('reexport/missing-export'))).toEqual([]);
+    expect(workflowSummary(known)).toEqual(['known_greet <- known:greet (node_modules/known/greet/workflow.ts)']);
+  });
+
   it('reports a workflow name two export * of one module both provide, which ES modules leave out; a name the module exports itself is not ambiguous', async () => {
     const m = await discoverFixture('reexport-ambiguous-star');
     // (The project registers nothing else: `conventions/no-workflows`.)
