@@ -16,6 +16,7 @@ export { useValidationV8Flags, VALIDATION_THREAD_LIMITS, VALIDATION_V8_FLAGS } f
 export type {
   CodeRole,
   Diagnostic,
+  ExportKind,
   FileRule,
   FileRuleContext,
   Manifest,

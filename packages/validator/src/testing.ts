@@ -9,7 +9,7 @@
  */
 import { isTypeScriptFile, mergeVisitors, parseSource, RULES, walk, type SourceFacts } from '@skein/discovery';
 import { rulesByRole, visitorsForRole } from './engine/file-linter.js';
-import type { CodeRole, FileRole, FileRule, ResolvedImport, ValidatorDiagnostic } from './types.js';
+import type { CodeRole, ExportKind, FileRole, FileRule, ResolvedImport, ValidatorDiagnostic } from './types.js';
 
 /** How `lint` runs a case: the file's role and path, and what its imports resolve to. */
 export interface LintOptions {
@@ -19,8 +19,10 @@ export interface LintOptions {
   file?: string;
   /** specifier → role of the file it resolves to (null: a plain module); absent specifiers are unresolved. */
   imports?: Record<string, FileRole | null>;
-  /** specifier → the names the module it resolves to exports as functions it declares (`exportsFunction`). Default none. */
+  /** specifier → the names the module it resolves to exports as functions it declares (`exportKind` `function`). Default none. */
   functions?: Record<string, string[]>;
+  /** specifier → name → what the module exports under it (`exportKind`); other names are `unknown` unless in `functions`. */
+  exports?: Record<string, Record<string, ExportKind>>;
   /** The case is about unparsable code: a `parse/syntax-error` finding is expected instead of failing the test. */
   expectParseError?: boolean;
 }
@@ -57,7 +59,8 @@ export function lint<MessageIds extends string>(rule: FileRule<MessageIds>, code
             {
               resolve: (_file, specifier) => resolve(specifier),
               packageRootOf: () => '/pkg',
-              exportsFunction: (_file, specifier, name) => options.functions?.[specifier]?.includes(name) ?? false,
+              exportKind: (_file, specifier, name) =>
+                options.exports?.[specifier]?.[name] ?? (options.functions?.[specifier]?.includes(name) ? 'function' : 'unknown'),
               report: (d) => into.push(d),
             },
             source,

@@ -112,6 +112,19 @@ export interface ReportDescriptor<MessageIds extends string = string> {
   file?: string;
 }
 
+/**
+ * What a module exports under a name, as far as its facts tell:
+ * - `activity`: a step or evaluator it defines (`export const a = step({...})`);
+ * - `function`: a function it declares (a function declaration, or a top-level `const` holding a function or arrow
+ *   function): a helper or a factory of steps, never a step itself;
+ * - `value`: a value written without a name in it (`export const LIMIT = 5`, an object of literals): never a step;
+ * - `missing`: nothing, and every export of the module is known (an ES module that parsed, without CommonJS forms,
+ *   `export =`, destructured exports or `export *`);
+ * - `unknown`: anything else (a re-export, a value computed from other names, a TypeScript type, a module that does
+ *   not resolve to a file or cannot be read).
+ */
+export type ExportKind = 'activity' | 'function' | 'value' | 'missing' | 'unknown';
+
 /** The context a file rule's `create()` receives, one per file; `report` accepts only the rule's own message ids. */
 export interface FileRuleContext<MessageIds extends string = string> {
   /** Absolute path of the file being checked. */
@@ -122,11 +135,10 @@ export interface FileRuleContext<MessageIds extends string = string> {
   /** Resolves an import specifier written in this file (never reads outside the package and its dependencies). */
   resolve(specifier: string): ResolvedImport;
   /**
-   * True when the module `specifier` resolves to (a file of the package or a dependency) exports `name` as a function
-   * it declares (a function declaration, or a top-level `const` holding a function or arrow function): a helper or a
-   * factory of steps, not a step. False when it exports something else, re-exports it, or cannot be read.
+   * What the module `specifier` resolves to (a file of the package or a dependency) exports as `name`, read from its
+   * facts (loading it: see {@link ExportKind}).
    */
-  exportsFunction(specifier: string, name: string): boolean;
+  exportKind(specifier: string, name: string): ExportKind;
   report(descriptor: ReportDescriptor<MessageIds>): void;
 }
 

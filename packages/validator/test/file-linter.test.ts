@@ -40,7 +40,7 @@ function host(log: string[], reports: ValidatorDiagnostic[] = []): LintHost {
   return {
     resolve: (file, specifier) => (log.push(`resolve ${file} ${specifier}`), { kind: 'unresolved' }),
     packageRootOf: (file) => (log.push(`root ${file}`), '/pkg'),
-    exportsFunction: (file, specifier, name) => (log.push(`function ${file} ${specifier} ${name}`), false),
+    exportKind: (file, specifier, name) => (log.push(`function ${file} ${specifier} ${name}`), 'unknown'),
     report: (d) => void reports.push(d),
   };
 }

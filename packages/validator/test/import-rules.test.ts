@@ -36,6 +36,39 @@ describe('steps/import-style', () => {
   });
 });
 
+describe('steps/import-style: workflow code imports only steps and evaluators from their files', () => {
+  const EXPORTS: LintOptions = {
+    ...WITH_STEPS,
+    exports: {
+      './steps.js': { greet: 'activity', useHidden: 'function', LIMIT: 'value', condenze: 'missing', Options: 'unknown' },
+      './evaluators.js': { judge: 'activity', weights: 'value' },
+    },
+  };
+
+  it('reports a helper, a constant and a name the file does not export, each at its specifier', () => {
+    expect(
+      positions(importStyle, "import { greet, useHidden, LIMIT, condenze } from './steps.js';\nimport { judge, weights } from './evaluators.js';", EXPORTS),
+    ).toEqual(['notActivity@1:17', 'notActivity@1:28', 'missingExport@1:35', 'notActivity@2:17']);
+    const [helper] = lint(importStyle, "import { useHidden } from './steps.js';", EXPORTS);
+    expect(helper?.message).toBe(
+      'Workflow code imports `useHidden` from the steps or evaluators file "./steps.js", which exports it as a function, not a step or evaluator: the workflow bundle holds only the steps and evaluators of that file, so the import fails to bundle.',
+    );
+  });
+
+  it('leaves steps, names the facts cannot tell, type imports, and steps files importing from each other alone', () => {
+    expect(positions(importStyle, "import { greet, Options } from './steps.js';", EXPORTS)).toEqual([]);
+    expect(
+      positions(importStyle, "import { type LIMIT } from './steps.js';\nimport type { useHidden } from './steps.js';", {
+        ...EXPORTS,
+        file: '/pkg/hello/workflow.ts',
+      }),
+    ).toEqual([]);
+    expect(
+      positions(importStyle, "import { useHidden, LIMIT } from './steps.js';", { ...EXPORTS, role: 'evaluators', file: '/pkg/hello/evaluators.js' }),
+    ).toEqual([]);
+  });
+});
+
 describe('steps/no-top-level-call', () => {
   it.each([
     ["import { greet } from './steps.js';\nexport const r = [1].map(() => greet(1));", WITH_STEPS],

@@ -17,10 +17,11 @@ import {
   type FileRecord,
   type MessageTemplate,
   type ModuleHook,
+  type ModuleInfo,
   type RuleVisitor,
   type SourceFacts,
 } from '@skein/discovery';
-import type { CodeRole, FileRule, FileRuleContext, ReportDescriptor, ResolvedImport, RuleMeta, ValidatorDiagnostic } from '../types.js';
+import type { CodeRole, ExportKind, FileRule, FileRuleContext, ReportDescriptor, ResolvedImport, RuleMeta, ValidatorDiagnostic } from '../types.js';
 
 /**
  * Builds a diagnostic from a rule's meta and a report descriptor: the message and hint rendered from the template of
@@ -55,8 +56,8 @@ export interface LintHost {
   resolve(file: string, specifier: string): ResolvedImport;
   /** The root of the package `file` belongs to. */
   packageRootOf(file: string): string;
-  /** `FileRuleContext.exportsFunction` for a specifier written in `file`. */
-  exportsFunction(file: string, specifier: string, name: string): boolean;
+  /** `FileRuleContext.exportKind` for a specifier written in `file`. */
+  exportKind(file: string, specifier: string, name: string): ExportKind;
   report(diagnostic: ValidatorDiagnostic): void;
 }
 
@@ -88,8 +89,8 @@ class RuleContext implements FileRuleContext {
     return this.#host.resolve(this.file, specifier);
   }
 
-  exportsFunction(specifier: string, name: string): boolean {
-    return this.#host.exportsFunction(this.file, specifier, name);
+  exportKind(specifier: string, name: string): ExportKind {
+    return this.#host.exportKind(this.file, specifier, name);
   }
 
   report(descriptor: ReportDescriptor): void {
@@ -152,8 +153,8 @@ export interface LintRecord {
   resolved: [string, string][];
   /** The package root, when a rule read it. */
   packageRoot?: string;
-  /** `[specifier \0 name, answer]` of each `exportsFunction` question, in the order the rules first asked. */
-  functions?: [string, boolean][];
+  /** `[specifier \0 name, answer]` of each `exportKind` question, in the order the rules first asked. */
+  exportKinds?: [string, ExportKind][];
 }
 
 /** A `LintHost` that also writes what one file's rules report and read into a `LintRecord`. */
@@ -172,10 +173,10 @@ function recordingHost(host: LintHost, record: LintRecord): LintHost {
     packageRootOf(file) {
       return (record.packageRoot = host.packageRootOf(file));
     },
-    exportsFunction(file, specifier, name) {
-      const answer = host.exportsFunction(file, specifier, name);
+    exportKind(file, specifier, name) {
+      const answer = host.exportKind(file, specifier, name);
       const key = `${specifier}\0${name}`;
-      if (!record.functions?.some(([k]) => k === key)) (record.functions ??= []).push([key, answer]);
+      if (!record.exportKinds?.some(([k]) => k === key)) (record.exportKinds ??= []).push([key, answer]);
       return answer;
     },
     report(diagnostic) {
@@ -216,17 +217,16 @@ export class FileLinter implements ModuleHook {
     this.#host = {
       resolve: resolveFrom,
       packageRootOf,
-      exportsFunction: (file, specifier, name) => this.#exportsFunction(file, specifier, name),
+      exportKind: (file, specifier, name) => this.#exportKind(file, specifier, name),
       report: (d) => session.diagnostics.add(d),
     };
   }
 
   /** Reads the export from the facts of the module `specifier` names (loading it: its own rules run then). */
-  #exportsFunction(file: string, specifier: string, name: string): boolean {
+  #exportKind(file: string, specifier: string, name: string): ExportKind {
     const target = this.resolveFrom(file, specifier);
-    if (target.kind !== 'file') return false;
-    const binding = this.session.store.load(target.path).info?.exports.get(name);
-    return binding?.kind === 'value' && binding.function === true;
+    if (target.kind !== 'file') return 'unknown';
+    return exportKindOf(this.session.store.load(target.path).info, name);
   }
 
   /** True when `file` belongs to a validated package (inside an own root, not in its `node_modules`). */
@@ -264,9 +264,9 @@ export class FileLinter implements ModuleHook {
     if (lint === undefined) return false;
     for (const [specifier, answer] of lint.resolved) if (JSON.stringify(this.#host.resolve(file, specifier)) !== answer) return false;
     if (lint.packageRoot !== undefined && this.#host.packageRootOf(file) !== lint.packageRoot) return false;
-    for (const [key, answer] of lint.functions ?? []) {
+    for (const [key, answer] of lint.exportKinds ?? []) {
       const [specifier, name] = key.split('\0') as [string, string];
-      if (this.#host.exportsFunction(file, specifier, name) !== answer) return false;
+      if (this.#host.exportKind(file, specifier, name) !== answer) return false;
     }
     this.linted.set(file, role);
     this.#ran(file, role);
@@ -282,4 +282,19 @@ export class FileLinter implements ModuleHook {
     this.#records.delete(file);
     ((record.lint ??= {}) as Record<string, LintRecord>)[role] = lint;
   }
+}
+
+/** `ExportKind` of export `name` in a module's facts (`info`; undefined: a module that could not be read). */
+export function exportKindOf(info: ModuleInfo | undefined, name: string): ExportKind {
+  if (!info) return 'unknown';
+  const binding = info.exports.get(name);
+  if (binding) {
+    // A workflow in an activity file is `conventions/misplaced-definition`'s finding.
+    if (binding.kind === 'definition') return binding.definition.callee === 'workflow' ? 'unknown' : 'activity';
+    if (binding.kind !== 'value') return 'unknown';
+    if (binding.function === true) return 'function';
+    return binding.call === undefined && binding.alias === undefined && binding.references.length === 0 ? 'value' : 'unknown';
+  }
+  const open = info.otherExports === undefined || info.openExports || info.stars.length > 0 || info.unsupported.some((u) => u.kind === 'commonjs');
+  return open || info.otherExports?.includes(name) ? 'unknown' : 'missing';
 }

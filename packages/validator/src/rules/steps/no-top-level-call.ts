@@ -156,7 +156,7 @@ export const rule = createRule({
     const activities: Activities = {
       of(id) {
         const binding = activityBindings.get(id);
-        if (binding?.from) binding.step ??= !context.exportsFunction(binding.from.specifier, binding.from.imported);
+        if (binding?.from) binding.step ??= context.exportKind(binding.from.specifier, binding.from.imported) !== 'function';
         return binding && binding.step !== false ? binding.kind : undefined;
       },
       ofMember(callee, binding) {
@@ -164,7 +164,7 @@ export const rule = createRule({
         const name = ns && memberName(callee);
         if (!ns || name === undefined) return undefined;
         let step = ns.steps.get(name);
-        if (step === undefined) ns.steps.set(name, (step = !context.exportsFunction(ns.specifier, name)));
+        if (step === undefined) ns.steps.set(name, (step = context.exportKind(ns.specifier, name) !== 'function'));
         return step ? { name: `${(callee.object as Identifier).name}.${name}`, kind: ns.kind } : undefined;
       },
     };
