@@ -154,6 +154,8 @@ describe('batch bad input', () => {
     await refused({ operation: 'terminate', query: "WorkflowType = 'x'", workflowIds: ['a'] }, ['body', 'workflowIds']);
     await refused({ operation: 'signal', workflowIds: ['a'] }, ['body', 'signal', 'name']);
     await refused({ operation: 'signal', workflowIds: ['a'], signal: {} }, ['body', 'signal', 'name']);
+    // Temporal's built-in handlers, refused as on POST /workflow/{id}/signal/{signal}.
+    await refused({ operation: 'signal', workflowIds: ['a'], signal: { name: '__temporal_workflow_metadata' } }, ['body', 'signal', 'name']);
     await refused({ operation: 'pause', workflowIds: ['a'] }, ['body', 'operation']);
     await refused({ operation: 'terminate', workflowIds: [] }, ['body', 'workflowIds']);
     await refused({ operation: 'terminate', workflowIds: ['$catalog:main'] }, ['body', 'workflowIds', 0]);

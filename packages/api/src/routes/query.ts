@@ -4,7 +4,8 @@ import { QueryNotRegisteredError, QueryRejectedError, WorkflowUpdateFailedError 
 import { ApiError } from '../errors.js';
 import { defineRoute } from '../route.js';
 import { workflowIdSchema } from '../schemas/common.js';
-import { handlerName, handlerRequestSchema, handlerValueSchema } from '../schemas/workflow.js';
+import { handlerName } from '../schemas/common.js';
+import { handlerRequestSchema, handlerValueSchema } from '../schemas/workflow.js';
 import { engineError } from '../temporal/engine.js';
 import { isHandlerTimeout, isUnknownUpdate, nameList, registeredUpdateNames, unknownQueryNames, updateAccepted } from '../temporal/handlers.js';
 import { handlerArgs, latestRunningRun, sendHandlerValue } from '../handler-args.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import 'zod-openapi';
 import { BATCH_OPERATIONS, BATCH_STATES, RESET_TYPES } from '../temporal/batch.js';
 import { MAX_QUERY_LENGTH } from '../temporal/visibility-query.js';
-import { boundedName, catalogNameSchema, isoDateTime, workflowIdSchema } from './common.js';
+import { boundedName, catalogNameSchema, handlerName, isoDateTime, workflowIdSchema } from './common.js';
 
 /** Most executions one batch may name in `workflowIds`. */
 export const MAX_BATCH_IDS = 1000;
@@ -26,7 +26,7 @@ export const batchRequestSchema = z
     reason: z.string().min(1).max(1000).optional().meta({ description: 'Recorded with the operation on each execution (default `skein batch <operation>`)' }),
     signal: z
       .object({
-        name: boundedName(200).meta({ description: 'The signal name' }),
+        name: handlerName.meta({ description: 'The signal name (at most 200 UTF-8 bytes, not starting with `__`)' }),
         payload: z
           .record(z.string(), z.unknown())
           .optional()

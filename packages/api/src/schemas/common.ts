@@ -116,3 +116,12 @@ export const executionRefSchema = z.object({ workflowId: z.string(), runId: z.st
 export const idParams = z.object({ id: workflowIdSchema });
 /** Path parameters `{id}`, `{rid}`. */
 export const runParams = z.object({ id: workflowIdSchema, rid: runIdSchema });
+
+/**
+ * `{signal}`, `{query}`, `{update}` handler names: at most 200 UTF-8 bytes, not starting with `__`, the prefix of
+ * Temporal's built-in handlers (`__stack_trace`, `__enhanced_stack_trace`, `__temporal_workflow_metadata`), which
+ * answer with the worker's source paths and internals, not the workflow's state.
+ */
+export const handlerName = boundedName(200)
+  .regex(/^(?!__)/, { message: 'Must not start with "__": such names are Temporal\'s built-in handlers, not the workflow\'s' })
+  .meta({ description: 'A handler the workflow registers (at most 200 UTF-8 bytes, not starting with `__`)' });

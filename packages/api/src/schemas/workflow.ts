@@ -203,15 +203,6 @@ export const handlerRequestSchema = z
 /** Query and update answer the handler's value itself; no body for `undefined`. */
 export const handlerValueSchema = jsonValue.meta({ id: 'HandlerValue', description: "The handler's return value itself, any JSON value" });
 
-/**
- * `{signal}`, `{query}`, `{update}` handler names: at most 200 UTF-8 bytes, not starting with `__`, the prefix of
- * Temporal's built-in handlers (`__stack_trace`, `__enhanced_stack_trace`, `__temporal_workflow_metadata`), which
- * answer with the worker's source paths and internals, not the workflow's state.
- */
-export const handlerName = boundedName(200)
-  .regex(/^(?!__)/, { message: 'Must not start with "__": such names are Temporal\'s built-in handlers, not the workflow\'s' })
-  .meta({ description: 'A handler the workflow registers (at most 200 UTF-8 bytes, not starting with `__`)' });
-
 /** Terminate body. */
 export const terminateRequestSchema = z.object({ reason: z.string().max(1000).optional() }).meta({ id: 'TerminateRequest' });
 
