@@ -117,6 +117,30 @@ describe('client mistakes are 4xx with the contract body, checked before anythin
   });
 });
 
+describe('a client that stops sending', () => {
+  it('gets 408 RequestTimeoutError once the headers, or the whole request, take longer than allowed; the connection closes', async () => {
+    const api = await createApiServer(loadApiConfig({ PORT: '0', SKEIN_CATALOG: h.catalog, TEMPORAL_ADDRESS: h.address }), {
+      logger: pino({ level: 'silent' }),
+      requestTimeouts: { headersMs: 400, requestMs: 800 },
+    });
+    try {
+      const port = Number(new URL((await api.listen()).url).port);
+      const started = Date.now();
+      const headers = await rawHttp(port, 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+      expect(headers).toMatch(/^HTTP\/1\.1 408/);
+      expect(headers).toContain('"error":"RequestTimeoutError"');
+      const body = await rawHttp(
+        port,
+        'POST /workflow/start HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"workflowName"',
+      );
+      expect(body).toMatch(/^HTTP\/1\.1 408/);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
 describe('traces confined to their folder', () => {
   it('a workflow id of ".." or 1 000 bytes writes its trace inside the trace folder, and trace-log reads it', async () => {
     // The API starts no run of id `..` (no URL could reach it): another Temporal client can, and its trace stays inside too.

@@ -20,6 +20,11 @@ import { GRPC, grpcCode } from './temporal/engine.js';
 import { engineCallMetrics } from './metrics/engine-calls.js';
 import { ApiMetrics } from './metrics/registry.js';
 
+/** How long a client has to send a request's headers, ms (then 408 and the connection closed). */
+export const REQUEST_HEADERS_TIMEOUT_MS = 10_000;
+/** How long a client has to send a whole request, headers and body, ms (then 408 and the connection closed). */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
 /** A running (or ready to run) API server; see {@link createApiServer}. */
 export interface ApiServer {
   /** Starts listening on `config.host:config.port` (port 0 = any free port). */
@@ -44,6 +49,8 @@ export interface ApiServerOptions {
    * server opens itself.
    */
   client?: Client;
+  /** How long a client has to send a request's headers, and the whole request, ms (default 10 000 and 30 000). */
+  requestTimeouts?: { headersMs: number; requestMs: number };
 }
 
 /** Raised by {@link createApiServer} when the engine cannot be reached; its message is one line. */
@@ -144,7 +151,17 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
 
   // Koa's request handler settles every request itself (its error path answers), so its promise is not awaited.
   // eslint-disable-next-line @typescript-eslint/no-misused-promises
-  const server = http.createServer(app.callback());
+  // A client gets REQUEST_HEADERS_TIMEOUT_MS to send its headers and REQUEST_TIMEOUT_MS to send its whole request
+  // (at most 1 MiB; the time to answer is not counted): Node's defaults (60 s and 300 s, checked every 30 s) let a
+  // client that stops sending hold a connection for minutes. Node answers 408 and closes the connection.
+  const server = http.createServer(
+    {
+      headersTimeout: options.requestTimeouts?.headersMs ?? REQUEST_HEADERS_TIMEOUT_MS,
+      requestTimeout: options.requestTimeouts?.requestMs ?? REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.min(1_000, options.requestTimeouts?.headersMs ?? 1_000),
+    },
+    app.callback(),
+  );
   server.keepAliveTimeout = 5_000;
   server.on('clientError', clientErrorHandler(logger));
   const sockets = new Set<Socket>();

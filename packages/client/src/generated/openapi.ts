@@ -866,7 +866,7 @@ export interface components {
             reason?: string;
             /** @description Required with `operation: signal` */
             signal?: {
-                /** @description The signal name */
+                /** @description The signal name (at most 200 UTF-8 bytes, not starting with `__`) */
                 name: string;
                 /** @description The signal handler's argument (an object), as `POST /workflow/{id}/signal/{signal}` takes it */
                 payload?: {
