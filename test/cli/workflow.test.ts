@@ -244,6 +244,13 @@ describe('start, status, result, input, list, history, trace, reset', () => {
     const json = JSON.parse((await sk(['workflow', 'history', wid, '--json'])).stdout);
     expect(json.runId).toBe(runId);
     expect(json.events.map((e: { eventId: number }) => e.eventId)).toEqual(oneTo(historyLength));
+    // A run that does not exist: its error on stderr, nothing on stdout (no table header), with or without --follow.
+    for (const extra of [[], ['--follow']]) {
+      const missing = await sk(['workflow', 'history', 'no-such-run', ...extra]);
+      expect(missing.code).toBe(3);
+      expect(missing.stdout).toBe('');
+      expect(missing.stderr).toMatch(/WorkflowNotFoundError/);
+    }
   });
 
   it('trace draws the tree with status marks, kinds and durations, child workflows nested', async () => {

@@ -81,12 +81,15 @@ async function readAll(flags: HistoryFlags, workflowId: string, onPage: (page: H
 /** Streams the run's history until it closes; exit 1 if it failed, was canceled, terminated or timed out. */
 async function follow(flags: HistoryFlags, workflowId: string): Promise<void> {
   const client = clientFrom(flags);
-  if (!flags.json) out(header());
+  // The table's header once the stream answered: a refused request prints its error alone, stdout stays empty.
+  let headed = false;
   const done = await client.followHistory(workflowId, {
     runId: flags.run,
     includePayloads: flags.payloads,
     onFrame(frame) {
       if (flags.json) return outJson(frame);
+      if (!headed) out(header());
+      headed = true;
       if (frame.type === 'workflow') {
         const w = frame.workflow;
         note(`following ${w.workflowType}  ${w.workflowId}  run ${w.runId}`);
@@ -123,8 +126,10 @@ export function registerHistoryCommand(workflow: Command): void {
           });
           return outJson({ workflow: first?.workflow, runId: first?.runId, events });
         }
-        out(header());
+        let headed = false;
         await readAll(flags, workflowId, (page) => {
+          if (!headed) out(header());
+          headed = true;
           for (const e of page.events) out(eventLine(e));
         });
       }),
