@@ -183,6 +183,19 @@ describe('startDelay', () => {
     expect(types).toContain('WORKFLOW_EXECUTION_SIGNALED');
     expect(types).not.toContain('WORKFLOW_TASK_SCHEDULED');
     expect((await status(workflowId)).status).toBe('running');
+    // Queries and updates wait for the run to start: 409, and the update does not start it early.
+    for (const [path, name] of [
+      ['/workflow/{id}/query/{query}', 'state'],
+      ['/workflow/{id}/update/{update}', 'setValue'],
+    ] as const) {
+      const params = path.includes('query') ? { id: workflowId, query: name } : { id: workflowId, update: name };
+      const refused = await h.call('POST', path, { params: params as never, body: { payload: { value: 2 } } });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+      expect(refused.body).toMatchObject({ error: 'WorkflowNotStartedError', workflowId });
+      expect(refused.body.message).toMatch(/^The run waits for its start delay until \d{4}-\d\d-\d\dT/);
+    }
+    const after = await h.call('GET', '/workflow/{id}/history', { params: { id: workflowId } });
+    expect(after.body.events.map((e: { eventTypeName: string }) => e.eventTypeName)).not.toContain('WORKFLOW_TASK_SCHEDULED');
 
     await expect.poll(async () => (await status(workflowId)).status, { timeout: 20_000, interval: 250 }).toBe('completed');
     const done = await status(workflowId);

@@ -25,6 +25,7 @@ export const ERROR_TABLE = {
   WorkflowExecutionAlreadyCompletedError: { status: 409, message: 'The workflow run is already closed' },
   WorkflowNotCompletedError: { status: 409, message: 'The workflow run has not completed yet' },
   StepNotCompletedError: { status: 409, message: 'The step has not completed in this run' },
+  WorkflowNotStartedError: { status: 409, message: 'The workflow run waits for its start delay; its handlers answer once it starts' },
   ScheduleAlreadyExistsError: { status: 409, message: 'A schedule with this id already exists' },
   RequestTimeoutError: { status: 408, message: 'The request was not received in time' },
   PayloadTooLargeError: { status: 413, message: 'Request body exceeds 1 MiB' },

@@ -4,6 +4,7 @@
  * an update targets.
  */
 import type Koa from 'koa';
+import { ApiError } from './errors.js';
 import { assertRunning, type ApiState, type Deps } from './route.js';
 import { jsonSafe } from './temporal/payloads.js';
 import { describeRun, type RunInfo } from './temporal/runs.js';
@@ -44,4 +45,17 @@ export async function latestRunningRun(ctx: Koa.ParameterizedContext<ApiState>, 
   assertRunning(latest.status, workflowId);
   ctx.state.runId = latest.runId;
   return latest;
+}
+
+/**
+ * Refuses a query or update of a run that waits for its `startDelay`: the engine refuses a query until the first
+ * workflow task (FAILED_PRECONDITION), and an update would start the run before its delay is over.
+ * @throws ApiError `WorkflowNotStartedError` (409) naming when the run starts.
+ */
+export function assertStarted(run: RunInfo, workflowId: string): void {
+  if (run.delayedUntil === null) return;
+  throw new ApiError('WorkflowNotStartedError', {
+    workflowId,
+    message: `The run waits for its start delay until ${new Date(run.delayedUntil).toISOString()}; its queries and updates are answered once it starts`,
+  });
 }

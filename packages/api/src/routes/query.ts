@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { QueryNotRegisteredError, QueryRejectedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApiError } from '../errors.js';
 import { defineRoute } from '../route.js';
-import { workflowIdSchema } from '../schemas/common.js';
-import { handlerName } from '../schemas/common.js';
+import { handlerName, workflowIdSchema } from '../schemas/common.js';
 import { handlerRequestSchema, handlerValueSchema } from '../schemas/workflow.js';
-import { engineError } from '../temporal/engine.js';
+import { engineError, GRPC, grpcCode } from '../temporal/engine.js';
+import { describeRun } from '../temporal/runs.js';
 import { isHandlerTimeout, isUnknownUpdate, nameList, registeredUpdateNames, unknownQueryNames, updateAccepted } from '../temporal/handlers.js';
-import { handlerArgs, latestRunningRun, sendHandlerValue } from '../handler-args.js';
+import { assertStarted, handlerArgs, latestRunningRun, sendHandlerValue } from '../handler-args.js';
 
 const timeout = (kind: 'query' | 'update', workflowId: string, ms: number) =>
   new ApiError('WorkflowTaskTimeoutError', {
@@ -32,8 +32,11 @@ export const queryRoutes = [
     params: z.object({ id: workflowIdSchema, query: handlerName }),
     body: handlerRequestSchema,
     responses: { 200: { description: "The query handler's value (empty body when it returned undefined)", schema: handlerValueSchema } },
-    errors: ['WorkflowNotFoundError', 'QueryNotFoundError', 'PayloadTooLargeError', 'WorkflowTaskTimeoutError'],
+    errors: ['WorkflowNotFoundError', 'QueryNotFoundError', 'WorkflowNotStartedError', 'PayloadTooLargeError', 'WorkflowTaskTimeoutError'],
     async handler({ ctx, deps, params, body }) {
+      // A run waiting for its start delay has no workflow state to query yet (the engine either refuses the query or
+      // holds it until the delay is over, depending on what the run has received).
+      assertStarted(await describeRun(deps.client, params.id), params.id);
       const args = handlerArgs(body.payload);
       const handle = deps.client.workflow.getHandle(params.id);
       const deadline = Date.now() + deps.config.handlerTimeoutMs;
@@ -55,6 +58,15 @@ export const queryRoutes = [
         }
         if (err instanceof QueryRejectedError)
           throw new ApiError('InternalError', { message: 'The query was rejected', expose: true, workflowId: params.id, cause: err });
+        // The engine refuses a query at once (FAILED_PRECONDITION) when no worker has polled the run's task queue lately.
+        if (grpcCode(err) === GRPC.FAILED_PRECONDITION) {
+          throw new ApiError('WorkflowTaskTimeoutError', {
+            workflowId: params.id,
+            expose: true,
+            message: "No worker can answer the query: none has polled the workflow's catalog lately",
+            cause: err,
+          });
+        }
         throw engineError(err, params.id);
       }
       sendHandlerValue(ctx, value);
@@ -80,11 +92,13 @@ export const queryRoutes = [
       'UpdateNotFoundError',
       'UpdateRejectedError',
       'WorkflowExecutionAlreadyCompletedError',
+      'WorkflowNotStartedError',
       'PayloadTooLargeError',
       'WorkflowTaskTimeoutError',
     ],
     async handler({ ctx, deps, params, body }) {
       const run = await latestRunningRun(ctx, deps, params.id);
+      assertStarted(run, params.id);
       const args = handlerArgs(body.payload);
       const deadline = Date.now() + deps.config.handlerTimeoutMs;
       // Our own id, to tell a rejection (no trace in the history) from a failure of the accepted update.

@@ -1068,7 +1068,7 @@ export interface components {
              * @description Error type name
              * @enum {string}
              */
-            error: "ValidationError" | "WorkflowNotFoundError" | "UnsupportedWorkflowError" | "CatalogNotAvailableError" | "StepNotFoundError" | "NotFoundError" | "ScheduleNotFoundError" | "BatchNotFoundError" | "QueryNotFoundError" | "UpdateNotFoundError" | "UpdateRejectedError" | "UnauthorizedError" | "ForbiddenOriginError" | "MethodNotAllowedError" | "WorkflowExecutionTimedOutError" | "WorkflowExecutionAlreadyStartedError" | "WorkflowExecutionAlreadyCompletedError" | "WorkflowNotCompletedError" | "StepNotCompletedError" | "ScheduleAlreadyExistsError" | "RequestTimeoutError" | "PayloadTooLargeError" | "UnsupportedMediaTypeError" | "TooManyBatchOperationsError" | "RequestHeaderFieldsTooLargeError" | "InternalError" | "WorkflowTaskTimeoutError";
+            error: "ValidationError" | "WorkflowNotFoundError" | "UnsupportedWorkflowError" | "CatalogNotAvailableError" | "StepNotFoundError" | "NotFoundError" | "ScheduleNotFoundError" | "BatchNotFoundError" | "QueryNotFoundError" | "UpdateNotFoundError" | "UpdateRejectedError" | "UnauthorizedError" | "ForbiddenOriginError" | "MethodNotAllowedError" | "WorkflowExecutionTimedOutError" | "WorkflowExecutionAlreadyStartedError" | "WorkflowExecutionAlreadyCompletedError" | "WorkflowNotCompletedError" | "StepNotCompletedError" | "WorkflowNotStartedError" | "ScheduleAlreadyExistsError" | "RequestTimeoutError" | "PayloadTooLargeError" | "UnsupportedMediaTypeError" | "TooManyBatchOperationsError" | "RequestHeaderFieldsTooLargeError" | "InternalError" | "WorkflowTaskTimeoutError";
             message: string;
             /** @description The execution the error is tied to, if any */
             workflowId: string | null;
@@ -2593,6 +2593,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description WorkflowNotStartedError */
+            409: {
+                headers: {
+                    /** @description Request id (echoes a valid incoming X-Request-ID) */
+                    "X-Request-ID"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description PayloadTooLargeError */
             413: {
                 headers: {
@@ -2714,7 +2725,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description WorkflowExecutionAlreadyCompletedError */
+            /** @description WorkflowExecutionAlreadyCompletedError, WorkflowNotStartedError */
             409: {
                 headers: {
                     /** @description Request id (echoes a valid incoming X-Request-ID) */

@@ -1,0 +1,81 @@
+/**
+ * The query route's answer when the engine refuses a query at once because no worker has polled the run's task queue
+ * lately (FAILED_PRECONDITION): 504 `WorkflowTaskTimeoutError`, as for a query no worker answers in time, not a 500.
+ * The engine's answer is reproduced by a stand-in client (a real engine gives it only some time after the last worker
+ * of a queue stopped).
+ */
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app.js';
+import { loadApiConfig } from '../src/config.js';
+import { ApiMetrics } from '../src/metrics/registry.js';
+import type { Deps } from '../src/route.js';
+import { queryRoutes } from '../src/routes/query.js';
+
+let server: Server;
+let base: string;
+
+/** A running run's description as the Temporal client gives it (only what the API reads). */
+const description = {
+  workflowId: 'w1',
+  runId: 'r1',
+  type: 'waiter',
+  taskQueue: 'main',
+  status: { name: 'RUNNING' },
+  startTime: new Date(),
+  closeTime: undefined,
+  executionTime: new Date(),
+  historyLength: 3,
+  memo: {},
+  rootExecution: undefined,
+  typedSearchAttributes: { get: () => undefined },
+  raw: { workflowExecutionInfo: {} },
+};
+
+beforeAll(async () => {
+  const details = 'no poller seen for task queue recently, worker may be down';
+  // A gRPC service error as @grpc/grpc-js gives it, wrapped by the Temporal client as its query does.
+  const grpc = Object.assign(new Error(`9 FAILED_PRECONDITION: ${details}`), { code: 9, details, metadata: {} });
+  const noPoller = new Error('Failed to query workflow', { cause: grpc });
+  const client = {
+    workflow: { getHandle: () => ({ describe: async () => description, query: async () => Promise.reject(noPoller) }) },
+    withAbortSignal: <R>(_signal: AbortSignal, fn: () => Promise<R>) => fn(),
+    withDeadline: <R>(_deadline: number, fn: () => Promise<R>) => fn(),
+  };
+  const deps = {
+    client: client as never,
+    config: loadApiConfig({ PORT: '0' }),
+    catalogs: undefined as never,
+    traces: undefined as never,
+    health: { healthy: true },
+    shutdown: new AbortController().signal,
+    closing: new AbortController().signal,
+    graceOver: new AbortController().signal,
+    logger: pino({ level: 'silent' }),
+    metrics: new ApiMetrics(() => true),
+  } satisfies Deps;
+  server = createServer(createApp(deps, queryRoutes).callback());
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.close();
+  await once(server, 'close');
+});
+
+describe('a query no worker can answer', () => {
+  it('is a 504 WorkflowTaskTimeoutError at once when the engine says no worker polls the queue', async () => {
+    const res = await fetch(`${base}/workflow/w1/query/state`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(504);
+    expect(await res.json()).toMatchObject({
+      error: 'WorkflowTaskTimeoutError',
+      workflowId: 'w1',
+      message: "No worker can answer the query: none has polled the workflow's catalog lately",
+    });
+  });
+});
