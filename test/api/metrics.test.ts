@@ -1,4 +1,6 @@
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiServer, loadApiConfig } from '@skein/api';
 import { eventually, startHarness, type Harness } from './support.js';
 import { parseExposition, sample, type Exposition } from '../support/exposition.js';
 
@@ -67,6 +69,30 @@ describe('GET /metrics', () => {
     expect(sample(m, 'skein_api_catalog_lookups_total', { lookup: 'document', source: 'engine' })).toBeGreaterThanOrEqual(1);
     expect(sample(m, 'skein_api_ready', {})).toBe(1);
     expect(sample(m, 'skein_api_open_requests', { kind: 'sse' })).toBe(0);
+  });
+
+  it("a run on a cold catalog cache watches the catalog with the watch's own deadline: a few history polls, not a flood when the start's deadline passes", async () => {
+    // An API of its own (a cold catalog cache) whose engine calls have a 1 s deadline: the catalog's watch starts
+    // inside the run's start call.
+    const api = await createApiServer(loadApiConfig({ PORT: '0', SKEIN_CATALOG: h.catalog, TEMPORAL_ADDRESS: h.address, SKEIN_ENGINE_TIMEOUT_MS: '1000' }), {
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      const url = (await api.listen()).url;
+      const run = await fetch(`${url}/workflow/run`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ workflowName: 'echo', input: { value: 'cold' } }),
+      });
+      expect(run.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 3_000)); // past the start's deadline
+      const m = parseExposition(await (await fetch(`${url}/metrics`)).text());
+      const polls = sample(m, 'skein_api_engine_call_duration_seconds_count', { rpc_method: 'GetWorkflowExecutionHistory', rpc_grpc_status_code: 'OK' }) ?? 0;
+      expect(polls).toBeGreaterThanOrEqual(1);
+      expect(polls).toBeLessThanOrEqual(6);
+    } finally {
+      await api.close();
+    }
   });
 
   it('counts catalog reads answered by the cache', async () => {

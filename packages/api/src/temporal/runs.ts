@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { Client } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
@@ -156,6 +157,9 @@ export async function chainStart(client: Client, workflowId: string, runId: stri
   return { runId: firstRunId, input: firstRunId === runId ? decodeFirst(started.input) : await runInput(client, workflowId, firstRunId) };
 }
 
+/** The least time between two long-polls of one wait that came back empty, ms. */
+const EMPTY_POLL_PAUSE_MS = 250;
+
 /**
  * Waits for the close event of a run: long-polls the engine until the run closes, `signal` aborts, or
  * `deadline` (epoch ms) passes.
@@ -171,27 +175,36 @@ export async function waitCloseEvent(
   const wait = options.wait ?? true;
   let token: Uint8Array | undefined;
   for (;;) {
+    if (options.signal?.aborted) throw options.signal.reason;
     const remaining = options.deadline - Date.now();
     if (remaining <= 0) return undefined;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error('deadline')), remaining);
     const onAbort = () => controller.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', onAbort, { once: true });
+    const asked = Date.now();
     try {
-      const res = await client.withAbortSignal(controller.signal, () =>
-        client.workflowService.getWorkflowExecutionHistory({
-          namespace: client.options.namespace,
-          execution: { workflowId, runId },
-          waitNewEvent: wait,
-          historyEventFilterType: CLOSE_EVENT,
-          skipArchival: true,
-          ...(token ? { nextPageToken: token } : {}),
-        }),
+      // The wait's own deadline and abort signal, never those of the async context it was started from: a watch
+      // started inside a request's engine call would inherit that call's short deadline, and the engine answers a
+      // long-poll near its deadline at once with an empty page (hundreds of polls a second).
+      const res = await client.withDeadline(options.deadline, () =>
+        client.withAbortSignal(controller.signal, () =>
+          client.workflowService.getWorkflowExecutionHistory({
+            namespace: client.options.namespace,
+            execution: { workflowId, runId },
+            waitNewEvent: wait,
+            historyEventFilterType: CLOSE_EVENT,
+            skipArchival: true,
+            ...(token ? { nextPageToken: token } : {}),
+          }),
+        ),
       );
       const event = res.history?.events?.[0];
       if (event) return event;
       if (!wait) return undefined;
       token = res.nextPageToken?.length ? res.nextPageToken : undefined;
+      // An empty page normally ends a long-poll of some 20 s; one that came back at once is not asked again at once.
+      if (Date.now() - asked < EMPTY_POLL_PAUSE_MS) await sleep(EMPTY_POLL_PAUSE_MS, undefined, { signal: options.signal }).catch(() => undefined);
     } catch (err) {
       if (options.signal?.aborted) throw options.signal.reason;
       if (controller.signal.aborted || grpcCode(err) === GRPC.DEADLINE_EXCEEDED) return undefined;
