@@ -113,6 +113,22 @@ describe('the request span and the caller’s trace context', () => {
     expect(span.links).toEqual([]);
   });
 
+  it('health probes and metrics scrapes make no span', async () => {
+    const app = new Koa();
+    app.use(requestTracing(tracer, (path) => path, bearerCheck(null)) as Koa.Middleware);
+    app.use((ctx) => {
+      ctx.body = { traced: trace.getSpan(context.active()) !== undefined };
+    });
+    const server = app.listen(0, '127.0.0.1');
+    servers.push(server);
+    await new Promise((resolve) => server.once('listening', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const before = exporter.getFinishedSpans().length;
+    for (const path of ['/health', '/ready', '/metrics']) expect(await (await fetch(`${base}${path}`)).json()).toEqual({ traced: false });
+    expect(exporter.getFinishedSpans().length).toBe(before);
+    expect(await (await fetch(`${base}/workflow/catalog`)).json()).toEqual({ traced: true });
+  });
+
   it('a malformed traceparent is ignored: a new trace, no link', async () => {
     const call = await serve('s3cret');
     const { seen } = await call({ traceparent: 'not-a-traceparent' });

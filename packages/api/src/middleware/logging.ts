@@ -1,9 +1,7 @@
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import type { ApiState } from '../route.js';
-
-/** Health probes and metrics scrapes: an orchestrator and Prometheus ask every few seconds. */
-const PROBE_ROUTES = new Set(['GET /health', 'GET /ready', 'GET /metrics']);
+import { PROBE_ROUTES } from './probes.js';
 
 /**
  * Logs one line per request when its response finishes: request id, method, route, workflow id, run id,

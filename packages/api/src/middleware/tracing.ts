@@ -7,13 +7,15 @@
  * place its spans, or its `tracestate`, into the API's traces and the histories of the workflows it starts.
  * The span is active while the request is handled (so the Temporal client's spans and the workflow they start join
  * the trace), and its own `traceparent` is returned in the response so that a caller without one learns the
- * trace id. A malformed `traceparent` is ignored: a new trace starts.
+ * trace id. A malformed `traceparent` is ignored: a new trace starts. Probes and scrapes (`PROBE_ROUTES`: `/health`,
+ * `/ready`, `/metrics`) get no span: at every few seconds they would fill the traces.
  */
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, defaultTextMapGetter, defaultTextMapSetter, trace, type Link, type Tracer } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type Koa from 'koa';
 import { UNKNOWN_ROUTE } from '../metrics/registry.js';
 import type { ApiState } from '../route.js';
+import { PROBE_ROUTES } from './probes.js';
 
 /** W3C Trace Context alone: `traceparent` and `tracestate` (at most 32 entries, 512 characters), nothing else. */
 const W3C = new W3CTraceContextPropagator();
@@ -30,6 +32,7 @@ export function requestTracing(
   mayContinue: (ctx: Koa.Context) => boolean,
 ): Koa.Middleware<ApiState> {
   return async (ctx, next) => {
+    if (PROBE_ROUTES.has(`${ctx.method} ${ctx.path}`)) return next();
     const caller = trace.getSpanContext(W3C.extract(ROOT_CONTEXT, ctx.req.headers, defaultTextMapGetter));
     const continues = caller !== undefined && mayContinue(ctx);
     const parent = continues ? trace.setSpanContext(ROOT_CONTEXT, caller) : ROOT_CONTEXT;

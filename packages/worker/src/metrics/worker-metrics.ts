@@ -43,7 +43,7 @@ export class WorkerMetrics {
     this.#traceExports = meter.createCounter(
       'skein_trace_exports_total',
       '',
-      'Finished run traces handed to a remote trace destination, by destination and outcome ("ok" | "failed").',
+      'Finished run traces handed to a trace destination, by destination ("local" for the trace folder, "remote" for the S3 upload, else a custom exporter\'s name) and outcome ("ok" | "failed").',
     );
     this.#hookErrors = meter.createCounter('skein_hook_errors_total', '', 'Hook callbacks that threw or rejected, by hook (lifecycle hook or event name).');
     this.#activities = meter.createCounter(
@@ -90,7 +90,7 @@ export class WorkerMetrics {
     if (result === 'hit' || result === 'miss') this.#bundleCache.add(1, { result });
   }
 
-  /** Counts one trace handed to a remote destination. */
+  /** Counts one trace handed to a destination (the local folder, the S3 upload, a custom exporter). */
   traceExport(destination: string, outcome: 'ok' | 'failed'): void {
     this.#traceExports.add(1, { destination, outcome });
   }
