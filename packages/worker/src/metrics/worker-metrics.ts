@@ -74,9 +74,10 @@ export class WorkerMetrics {
     this.#droppedSpans.add(spans);
   }
 
-  /** Records a start: its validation's duration (ms) and cache, and the bundle cache's answer. */
+  /** Records a start: its validation's duration (ms) and cache (none for a start from a build), and the bundle cache's answer. */
   startup(startup: { validateMs: number; validationCache: 'hit' | 'miss' | 'off'; bundleCache: 'hit' | 'miss' | 'off' | 'build' }): void {
-    this.validation(startup.validateMs, startup.validationCache);
+    // A worker started from a build validates nothing (the build was validated when it was made).
+    if (startup.bundleCache !== 'build') this.validation(startup.validateMs, startup.validationCache);
     this.bundleCache(startup.bundleCache);
   }
 
