@@ -116,15 +116,15 @@ export type ErrorBody =
 
 /**
  * Renders an {@link ApiError} as its response body: always `error`, `message` and `workflowId` (the execution the
- * error is tied to, else null; for a `ValidationError`, `requestWorkflowId`, the valid id the request's path names,
- * when the error names none), and a `ValidationError`'s `issues`. The message is the error's own when it is exposed
+ * error is tied to; when the error names none, `requestWorkflowId`, the valid id the request's path names, whatever
+ * part of the request was refused: docs/api.md, "Errors"; else null), and a `ValidationError`'s `issues`. The message is the error's own when it is exposed
  * (4xx), else the table's generic message for its type (5xx), so a server error never shows what it was built with.
  */
 export function errorBody(err: ApiError, requestWorkflowId: string | null = null): ErrorBody {
   if (err.type === 'ValidationError') {
     return { error: 'ValidationError', message: err.message, workflowId: err.workflowId ?? requestWorkflowId, issues: err.issues ?? [] };
   }
-  return { error: err.type, message: exposedMessage(err), workflowId: err.workflowId };
+  return { error: err.type, message: exposedMessage(err), workflowId: err.workflowId ?? requestWorkflowId };
 }
 
 /** The message a client may see of `err`: its own when exposed, else the table's generic message for its type. */

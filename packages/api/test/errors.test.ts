@@ -28,6 +28,9 @@ describe('error table (CONTRACT "HTTP conventions")', () => {
     const v = new ApiError('ValidationError', { message: 'bad', issues: [{ code: 'x', path: ['body'], message: 'm' }] });
     expect(errorBody(v)).toEqual({ error: 'ValidationError', message: 'bad', workflowId: null, issues: [{ code: 'x', path: ['body'], message: 'm' }] });
     expect(errorBody(v, 'order-42')).toMatchObject({ error: 'ValidationError', workflowId: 'order-42' });
+    // Any error a request whose path names a valid id gets (413, 415, ...) is tied to that id, unless it names its own.
+    expect(errorBody(new ApiError('PayloadTooLargeError'), 'order-42')).toMatchObject({ error: 'PayloadTooLargeError', workflowId: 'order-42' });
+    expect(errorBody(new ApiError('WorkflowNotFoundError', { workflowId: 'w1' }), 'order-42')).toMatchObject({ workflowId: 'w1' });
     expect(errorBody(new ApiError('ValidationError'))).toMatchObject({ issues: [] });
     expect(errorBody(new ApiError('InternalError'))).toEqual({ error: 'InternalError', message: 'Internal server error', workflowId: null });
   });

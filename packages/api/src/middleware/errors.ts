@@ -89,7 +89,7 @@ export function errorRenderer(): Koa.Middleware<ApiState> {
       ctx.status = apiError.status;
       ctx.set(apiError.headers);
       ctx.type = 'application/json';
-      // A validation error of a request whose path names a valid id is tied to that execution.
+      // An error of a request whose path names a valid id is tied to that execution.
       ctx.body = errorBody(apiError, ctx.state.workflowId ?? null);
     }
   };
