@@ -345,6 +345,14 @@ describe('rollout of a new build on a live fleet', () => {
       500,
     );
     expect(promoted.stderr).toContain('the API refuses new runs of the catalog (CatalogNotAvailableError) until one starts');
+    // The engine still lists the killed workers' polls for a minute; their builds' leases lapsed, so none counts.
+    const status = JSON.parse((await deploy('status', '--json')).stdout) as { versions: Array<{ buildId: string; workers: string[] }> };
+    expect(status.versions.map((v) => [v.buildId, v.workers])).toEqual(
+      expect.arrayContaining([
+        [v1Build, []],
+        [v2Build, []],
+      ]),
+    );
     const ramped = await deploy('ramp', v2Build, '20');
     expect(ramped.code, ramped.stderr).toBe(0);
     expect(ramped.stderr).toContain(`no live worker of build ${v2Build} serves "${catalog}"`);

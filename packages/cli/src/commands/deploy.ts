@@ -166,14 +166,16 @@ export function registerDeployCommand(program: Command): void {
       action(async (flags: DeployFlags) =>
         withEngine(async (client, d) => {
           const state = await stateOf(client, d, deploymentName(flags, d));
-          const [pollers, projects] = await Promise.all([
+          const builds = state.versions.map((v) => v.buildId);
+          const [polled, projects, leased] = await Promise.all([
             d.livePollers(client, flags.catalog).catch(() => []),
-            d.versionProjects(
-              client,
-              state.name,
-              state.versions.map((v) => v.buildId),
-            ),
+            d.versionProjects(client, state.name, builds),
+            Promise.all(builds.map((b) => d.buildLeaseAlive(client, flags.catalog, b).catch(() => true))),
           ]);
+          // The engine lists a worker's polls for about a minute after it died; a build whose lease lapsed has none
+          // alive, so its pollers are not counted.
+          const alive = new Set(builds.filter((_, i) => leased[i]));
+          const pollers = polled.filter((p) => p.buildId !== null && alive.has(p.buildId));
           const workers = new Map<string, number>();
           for (const p of pollers) if (p.buildId) workers.set(p.buildId, (workers.get(p.buildId) ?? 0) + 1);
           if (flags.json) {
