@@ -90,8 +90,13 @@ function operation(route: RouteDef): ZodOpenApiOperationObject {
   if (route.query) requestParams.query = route.query as never;
   if (route.headers) requestParams.header = route.headers as never;
   if (route.params || route.query || route.headers) op.requestParams = requestParams;
-  // A body that may be left out (`schema.optional()`) is documented as not required.
-  if (route.body) op.requestBody = { required: !route.body.safeParse(undefined).success, content: { 'application/json': { schema: route.body } } };
+  // A body that may be left out is documented as not required: one whose schema takes `undefined`, or takes `{}`
+  // (the body parser reads an absent body as `{}`: `POST /workflow/{id}/signal/{signal}` with no body is a signal
+  // without a payload).
+  if (route.body) {
+    const optional = route.body.safeParse(undefined).success || route.body.safeParse({}).success;
+    op.requestBody = { required: !optional, content: { 'application/json': { schema: route.body } } };
+  }
   return op;
 }
 

@@ -36,6 +36,22 @@ describe('OpenAPI document', () => {
     expect(latest).toEqual(expect.arrayContaining(['pageSize', 'pageToken', 'includePayloads', 'longPollTimeoutMs', 'runId']));
   });
 
+  it("documents a body the server takes absent as not required, and the stream routes' Last-Event-ID header", () => {
+    for (const [path, method] of [
+      ['/workflow/{id}/signal/{signal}', 'post'],
+      ['/workflow/{id}/query/{query}', 'post'],
+      ['/workflow/{id}/update/{update}', 'post'],
+    ] as const) {
+      expect(doc.paths[path][method].requestBody.required, path).toBe(false);
+    }
+    expect(doc.paths['/workflow/start'].post.requestBody.required).toBe(true);
+    for (const path of ['/workflow/{id}/history/stream', '/workflow/{id}/runs/{rid}/history/stream']) {
+      const header = doc.paths[path].get.parameters.find((p: any) => p.in === 'header');
+      expect(header?.name, path).toBe('last-event-id');
+      expect(header.required ?? false).toBe(false);
+    }
+  });
+
   it('request schemas in the document agree with the zod validators', () => {
     const ajv = new Ajv2020({ strict: false });
     const schema = { ...doc.components.schemas.RunRequest, components: doc.components };

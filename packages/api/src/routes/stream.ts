@@ -3,7 +3,7 @@ import type Koa from 'koa';
 import { ApiError, exposedMessage } from '../errors.js';
 import { defineRoute, type ApiState, type Deps } from '../route.js';
 import { idParams, runParams } from '../schemas/common.js';
-import { latestStreamQuerySchema, streamQuerySchema } from '../schemas/history.js';
+import { latestStreamQuerySchema, streamHeadersSchema, streamQuerySchema } from '../schemas/history.js';
 import { readHistoryPage, workflowMeta } from '../temporal/history.js';
 import type { HistoryCursor } from '../temporal/history-token.js';
 import { describeRun } from '../temporal/runs.js';
@@ -34,18 +34,7 @@ async function stream(
   lastEventId: number | undefined,
   includePayloads: boolean,
 ) {
-  const header = ctx.get('last-event-id');
-  let after = lastEventId ?? 0;
-  if (header) {
-    const n = Number(header);
-    if (!Number.isInteger(n) || n < 0) {
-      throw new ApiError('ValidationError', {
-        message: 'Invalid Last-Event-ID',
-        issues: [{ code: 'invalid_type', path: ['headers', 'last-event-id'], message: 'must be a non-negative integer' }],
-      });
-    }
-    after = n;
-  }
+  const after = lastEventId ?? 0;
   const info = await describeRun(deps.client, workflowId, runId);
   ctx.state.runId = info.runId;
 
@@ -115,10 +104,11 @@ export const streamRoutes = [
     tag: 'History',
     params: idParams,
     query: latestStreamQuerySchema,
+    headers: streamHeadersSchema,
     responses: { 200: { description: 'An event stream', contentType: 'text/event-stream' } },
     errors: ['WorkflowNotFoundError'],
-    async handler({ ctx, deps, params, query }) {
-      await stream(ctx, deps, params.id, query.runId, query.lastEventId, query.includePayloads);
+    async handler({ ctx, deps, params, query, headers }) {
+      await stream(ctx, deps, params.id, query.runId, headers['last-event-id'] ?? query.lastEventId, query.includePayloads);
     },
   }),
   defineRoute({
@@ -130,10 +120,11 @@ export const streamRoutes = [
     tag: 'History',
     params: runParams,
     query: streamQuerySchema,
+    headers: streamHeadersSchema,
     responses: { 200: { description: 'An event stream', contentType: 'text/event-stream' } },
     errors: ['WorkflowNotFoundError'],
-    async handler({ ctx, deps, params, query }) {
-      await stream(ctx, deps, params.id, params.rid, query.lastEventId, query.includePayloads);
+    async handler({ ctx, deps, params, query, headers }) {
+      await stream(ctx, deps, params.id, params.rid, headers['last-event-id'] ?? query.lastEventId, query.includePayloads);
     },
   }),
 ];

@@ -79,5 +79,15 @@ export const streamQuerySchema = z.object({
   includePayloads: historyQuerySchema.shape.includePayloads,
 });
 
+/** Headers of the history stream: the SSE reconnection's `Last-Event-ID`. */
+export const streamHeadersSchema = z.object({
+  'last-event-id': z
+    .string()
+    .regex(/^\d+$/, { message: 'must be a non-negative integer' })
+    .transform(Number)
+    .optional()
+    .meta({ description: 'Resume after this event id, as an EventSource sends it when it reconnects; wins over the `lastEventId` query parameter' }),
+});
+
 /** Query of the latest-run history stream: plus `runId`, as on the paged latest-run route. */
 export const latestStreamQuerySchema = streamQuerySchema.extend({ runId: latestHistoryQuerySchema.shape.runId });

@@ -2224,7 +2224,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["PayloadRequest"];
             };
@@ -2343,7 +2343,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["PayloadRequest"];
             };
@@ -2530,7 +2530,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["HandlerRequest"];
             };
@@ -2662,7 +2662,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["HandlerRequest"];
             };
@@ -3509,7 +3509,10 @@ export interface operations {
                 /** @description Read this run instead of the latest (same as `/workflow/{id}/runs/{rid}/history`) */
                 runId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Resume after this event id, as an EventSource sends it when it reconnects; wins over the `lastEventId` query parameter */
+                "last-event-id"?: string;
+            };
             path: {
                 /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
@@ -3596,7 +3599,10 @@ export interface operations {
                 /** @description Decode input/output payloads in events (default false) */
                 includePayloads?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description Resume after this event id, as an EventSource sends it when it reconnects; wins over the `lastEventId` query parameter */
+                "last-event-id"?: string;
+            };
             path: {
                 /** @description Workflow execution id: at most 1 000 UTF-8 bytes, not starting with `$` (reserved), without control characters (U+0000–U+001F, U+007F) */
                 id: string;
@@ -4953,7 +4959,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["UpdateScheduleRequest"];
             };
