@@ -186,7 +186,7 @@ describe('trace retention', () => {
 });
 
 describe('upload spool', () => {
-  it('keeps traces on disk until sent; a claim is exclusive, released on failure, reclaimed when stale', async () => {
+  it('keeps traces on disk until sent; a claim is exclusive, released on failure, reclaimed when stale and sent in the same pass', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'skein-spool-'));
     const a = new TraceSpool(dir, 'a');
     const b = new TraceSpool(dir, 'b');
@@ -201,14 +201,17 @@ describe('upload spool', () => {
     const again = [];
     for await (const c of b.claims(() => {})) again.push(c);
     expect(again.map((c) => c.item.key)).toEqual(['k1']);
-    // b dies holding the claim: a takes it back once it is a minute old.
+    // b dies holding the claim: while it is young, a leaves it and counts it; once it is a minute old, a takes it
+    // back and claims it in the same pass.
+    for await (const c of a.claims(() => {})) expect.unreachable(`claimed ${c.item.key} while it was young`);
+    expect(a.youngClaims).toBe(1);
     const [held] = readdirSync(dir);
     const old = (Date.now() - 120_000) / 1000;
     utimesSync(path.join(dir, held!), old, old);
-    for await (const c of a.claims(() => {})) expect.unreachable(`claimed ${c.item.key} while reclaiming`);
     const reclaimed = [];
     for await (const c of a.claims(() => {})) reclaimed.push(c);
     expect(reclaimed.map((c) => c.item.key)).toEqual(['k1']);
+    expect(a.youngClaims).toBe(0);
     await reclaimed[0]!.done();
     expect(readdirSync(dir)).toEqual([]);
   });
@@ -220,6 +223,40 @@ describe('upload spool', () => {
     for await (const c of new TraceSpool(dir, 'a').claims((f) => bad.push(f))) expect.unreachable(c.item.key);
     expect(bad).toHaveLength(1);
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('the S3 sender and its spool across restarts', () => {
+  const location = { bucket: 'b', prefix: 'p/', endpoint: 'http://127.0.0.1:1' };
+  const tree = { kind: 'workflow', name: 'wf', status: 'completed', startedAt: 1, endedAt: 2, durationMs: 1, children: [] } as const;
+  const trace = { version: 1 as const, root: { workflowId: 'w', runId: 'r' }, updatedAt: 0, tree };
+  const remote = traceObjectUrl(location, traceObjectKey('p/', { workflowType: 'wf', workflowId: 'w', startedAt: 1 }));
+
+  it('hands the trace of an upload that does not end by stop() back to the spool, for the next start', async () => {
+    const spool = mkdtempSync(path.join(tmpdir(), 'skein-s3-stuck-'));
+    const hung = { send: () => new Promise(() => {}) } as unknown as S3Client; // storage that accepts and never answers
+    const exporter = new S3TraceExporter(location, hung, spool, pino({ level: 'silent' }));
+    await exporter.export(trace, { remote });
+    await expect.poll(() => readdirSync(spool).some((f) => /\.json\..+$/.test(f))).toBe(true); // claimed, uploading
+    await exporter.stop(50);
+    expect(readdirSync(spool).filter((f) => !f.endsWith('.tmp'))).toEqual([expect.stringMatching(/^[0-9a-f]{64}\.json$/)]);
+  });
+
+  it('sends a trace another worker claimed and never sent once that claim is stale, without waiting for a failure', async () => {
+    const spool = mkdtempSync(path.join(tmpdir(), 'skein-s3-stale-'));
+    const dead = new TraceSpool(spool, 'dead');
+    await dead.put({ key: 'p/left.json', workflowId: 'w', runId: 'r', spooledAt: Date.now(), body: '{}' });
+    for await (const c of dead.claims(() => {})) expect(c.item.key).toBe('p/left.json'); // claimed, then its worker died
+    const sent: string[] = [];
+    const storage = { send: async (command: { input: { Key: string } }) => void sent.push(command.input.Key) } as unknown as S3Client;
+    const exporter = new S3TraceExporter(location, storage, spool, pino({ level: 'silent' }), { staleClaimMs: 300 });
+    try {
+      exporter.start();
+      await expect.poll(() => sent, { timeout: 5_000 }).toEqual(['p/left.json']);
+      expect(readdirSync(spool)).toEqual([]);
+    } finally {
+      await exporter.stop();
+    }
   });
 });
 

@@ -4,7 +4,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { rootTraceObjectKey, type RemoteTraceLocation } from '@skein/names/traces';
 import type { Logger } from 'pino';
 import { reportTraceExport } from './outcome.js';
-import { TraceSpool, type SpoolClaim, type SpooledTrace } from './spool.js';
+import { STALE_CLAIM_MS, TraceSpool, type SpoolClaim, type SpooledTrace } from './spool.js';
 import type { TraceExporter, TraceFile } from './types.js';
 
 /** Retry timing of uploads, ms. */
@@ -15,12 +15,14 @@ export interface UploadBackoff {
   maxMs: number;
   /** A trace still not uploaded this long after it was spooled is given up on (default 24 h). */
   giveUpAfterMs: number;
+  /** Another worker's claim of a spooled trace older than this is taken back and sent (default 60 000). */
+  staleClaimMs: number;
 }
 
 /** Traces larger than this (bytes) are uploaded in parts. */
 const MULTIPART_FROM_BYTES = 5 * 1024 * 1024;
 
-const DEFAULT_BACKOFF: UploadBackoff = { initialMs: 1_000, maxMs: 10_000, giveUpAfterMs: 24 * 3_600_000 };
+const DEFAULT_BACKOFF: UploadBackoff = { initialMs: 1_000, maxMs: 10_000, giveUpAfterMs: 24 * 3_600_000, staleClaimMs: STALE_CLAIM_MS };
 
 /**
  * The S3 client of the trace destination: region, credentials and endpoint from the AWS SDK's own settings
@@ -82,6 +84,10 @@ export class S3TraceExporter implements TraceExporter {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private current: Promise<void> | undefined;
+  /** The claim whose upload is under way: handed back by {@link stop} when the upload does not end in time. */
+  private inFlight: SpoolClaim | undefined;
+  /** Set while a scan is due for claims of other workers that were not stale yet. */
+  private rescan: NodeJS.Timeout | undefined;
   /** Traces this worker spooled and has not tried yet. */
   private readonly fresh: Array<{ file: string; item: SpooledTrace }> = [];
   /** Whether the next pass reads the whole spool folder (at start, and after a failure). */
@@ -99,8 +105,8 @@ export class S3TraceExporter implements TraceExporter {
     private readonly logger: Logger,
     backoff: Partial<UploadBackoff> = {},
   ) {
-    this.spool = new TraceSpool(spoolDir, `${process.pid}-${randomUUID().slice(0, 8)}`);
     this.backoff = { ...DEFAULT_BACKOFF, ...backoff };
+    this.spool = new TraceSpool(spoolDir, `${process.pid}-${randomUUID().slice(0, 8)}`, this.backoff.staleClaimMs);
     this.delayMs = this.backoff.initialMs;
   }
 
@@ -110,15 +116,20 @@ export class S3TraceExporter implements TraceExporter {
   }
 
   /**
-   * Stops sending: waits up to `waitMs` (default 5 000) for the upload in flight, whose trace otherwise stays
-   * claimed until another worker takes it back (after a minute). The spool keeps what is left for the next start.
+   * Stops sending: waits up to `waitMs` (default 5 000) for the upload in flight, then hands its trace back to the
+   * spool. The spool keeps what is left for the next start.
    */
   async stop(waitMs = 5_000): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.rescan);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.current, new Promise((r) => (timer = setTimeout(r, waitMs)))]);
     clearTimeout(timer);
+    // An upload that did not end in time hands its trace back, so the next start sends it at once.
+    const stuck = this.inFlight;
+    this.inFlight = undefined;
+    await stuck?.release();
   }
 
   /**
@@ -185,6 +196,15 @@ export class S3TraceExporter implements TraceExporter {
             if (this.stopped || retryLater) await claim.release();
             else retryLater = !(await this.attempt(claim));
           }
+          // Traces other workers claimed a moment ago: theirs unless they died; look again once such a claim is stale.
+          if (this.spool.youngClaims > 0 && !this.rescan && !this.stopped) {
+            this.rescan = setTimeout(() => {
+              this.rescan = undefined;
+              this.scan = true;
+              this.kick(true);
+            }, this.backoff.staleClaimMs + 1_000);
+            this.rescan.unref();
+          }
         }
         while (this.fresh.length > 0 && !this.stopped && !retryLater) {
           const { file, item } = this.fresh.shift()!;
@@ -205,10 +225,20 @@ export class S3TraceExporter implements TraceExporter {
 
   /** Uploads one claimed trace. @returns false when the failure may pass (the trace goes back to the spool). */
   private async attempt(claim: SpoolClaim): Promise<boolean> {
+    try {
+      return await this.attemptClaimed(claim);
+    } finally {
+      if (this.inFlight === claim) this.inFlight = undefined;
+    }
+  }
+
+  private async attemptClaimed(claim: SpoolClaim): Promise<boolean> {
     const { item } = claim;
     const at = { destination: 'remote' as const, workflowId: item.workflowId, runId: item.runId };
+    this.inFlight = claim;
     try {
       await this.upload(item);
+      if (this.inFlight !== claim) return true; // handed back by stop(): the next start sends it again
       await claim.done();
       this.delayMs = this.backoff.initialMs;
       reportTraceExport({ ...at, ok: true });

@@ -22,18 +22,27 @@ export interface SpoolClaim {
 }
 
 /** Claims older than this are taken to belong to a worker that died while sending (ms). */
-const STALE_CLAIM_MS = 60_000;
+export const STALE_CLAIM_MS = 60_000;
 
 /**
  * Traces waiting for their upload, kept on local disk so that they survive a worker restart: one file per object
  * key, `<dir>/<sha256 of key>.json`, written atomically. Several workers may share one spool folder: a worker
  * claims a file by renaming it (`<file>.<claimant>`) before sending it, and a claim left by a worker that died is
- * handed back after 60 s.
+ * handed back after 60 s, and sent in the same pass.
  */
 export class TraceSpool {
+  /** Claims of other workers the last {@link claims} pass saw that were not stale yet (handed back later). */
+  youngClaims = 0;
+
+  /**
+   * @param dir the spool folder.
+   * @param claimant this worker's suffix of claimed files.
+   * @param staleClaimMs age after which another worker's claim is taken back (default {@link STALE_CLAIM_MS}).
+   */
   constructor(
     readonly dir: string,
     private readonly claimant: string,
+    private readonly staleClaimMs = STALE_CLAIM_MS,
   ) {}
 
   /**
@@ -60,16 +69,25 @@ export class TraceSpool {
     return { item, done: () => rm(claimed, { force: true }), release: () => rename(claimed, file).catch(() => {}) };
   }
 
-  /** Claims every unclaimed entry, oldest file name order; unreadable entries are dropped and reported through `onBad`. */
+  /**
+   * Claims every unclaimed entry, oldest file name order, those taken back first from stale claims of workers that
+   * died (counting the claims not stale yet in {@link youngClaims}); unreadable entries are dropped and reported
+   * through `onBad`.
+   */
   async *claims(onBad: (file: string, err: unknown) => void): AsyncGenerator<SpoolClaim> {
-    const names = await readdir(this.dir).catch(() => [] as string[]);
+    let names = await readdir(this.dir).catch(() => [] as string[]);
+    let reclaimed = 0;
+    this.youngClaims = 0;
+    for (const name of names) {
+      if (name.endsWith('.json') || name.endsWith('.tmp') || !/\.json\..+$/.test(name)) continue;
+      if (await this.reclaimIfStale(path.join(this.dir, name))) reclaimed++;
+      else this.youngClaims++;
+    }
+    if (reclaimed > 0) names = await readdir(this.dir).catch(() => [] as string[]);
     const claimSuffix = `.${this.claimant}`;
     for (const name of names.sort()) {
       const file = path.join(this.dir, name);
-      if (!name.endsWith('.json')) {
-        if (!name.endsWith('.tmp') && /\.json\..+$/.test(name)) await this.reclaimIfStale(file);
-        continue;
-      }
+      if (!name.endsWith('.json')) continue;
       const claimed = file + claimSuffix;
       try {
         await rename(file, claimed);
@@ -89,8 +107,13 @@ export class TraceSpool {
     }
   }
 
-  private async reclaimIfStale(file: string): Promise<void> {
+  /** Hands a claim older than the stale age back to the spool. @returns whether it did. */
+  private async reclaimIfStale(file: string): Promise<boolean> {
     const info = await stat(file).catch(() => undefined);
-    if (info && Date.now() - info.mtimeMs > STALE_CLAIM_MS) await rename(file, file.replace(/(\.json)\..+$/, '$1')).catch(() => {});
+    if (!info || Date.now() - info.mtimeMs <= this.staleClaimMs) return false;
+    return rename(file, file.replace(/(\.json)\..+$/, '$1')).then(
+      () => true,
+      () => false,
+    );
   }
 }
