@@ -2,7 +2,7 @@
  * `discover()`: which workflows, steps, evaluators and shared activities a project or package serves, from which
  * files, read from package.json files and ASTs only (never importing or running package code).
  */
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { noteNestedActivityFolders, sharedActivities, workflowActivities } from './activities.js';
 import { classifyFile, isSkippedDirName, sharedFolderOf } from './conventions.js';
 import { checkWorkflowNames as checkDefinitionNames, exportedDefinitions } from './definitions.js';
@@ -350,8 +350,17 @@ function packageWorkflows(run: Run, pkg: InstalledPackage, ref: PackageRef, entr
     run.diagnostics.report('conventions/unreachable-workflow', 'unreachable', file, undefined, {
       file,
       pkg: pkg.name,
-      specifier: file.slice(pkg.root.length + 1).replace(/\.([mc]?)ts$/, '.$1js'),
+      specifier: entrySpecifier(entryFile, file),
     });
   }
   return [...byFile.values()].sort((a, b) => cmp(a.file, b.file));
+}
+
+/** The relative specifier the entry `entryFile` would re-export `file` by (`./greet/workflow.js`; `.ts` written `.js`). */
+function entrySpecifier(entryFile: string, file: string): string {
+  const rel = relative(dirname(entryFile), file)
+    .split(sep)
+    .join('/')
+    .replace(/\.([mc]?)ts$/, '.$1js');
+  return rel.startsWith('../') ? rel : `./${rel}`;
 }

@@ -270,7 +270,7 @@ export const RULES = {
     messages: {
       unreachable: {
         message: '{{file}} looks like a workflow but is not reachable from the entry point of {{pkg}}; it is not registered.',
-        hint: "Re-export it from the package entry: export { default as <name> } from './{{specifier}}'.",
+        hint: "Re-export it from the package entry: export { default as <name> } from '{{specifier}}'.",
       },
     },
   },

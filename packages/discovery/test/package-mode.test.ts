@@ -77,6 +77,17 @@ describe('zero workflows is an error that says why', () => {
     expect(m.diagnostics[1]!.message).toMatch(/its 1 workflow file\(s\) are not reachable from the package entry/);
   });
 
+  it("names the re-export to write relative to the entry's own folder", async () => {
+    const m = await run({
+      '/p/package.json': packageJson('p', { ...EXPOSE, exports: './dist/index.js' }),
+      '/p/dist/index.js': "export { default as greet } from './greet/workflow.js';\n",
+      '/p/dist/greet/workflow.js': workflowJs('greet'),
+      '/p/dist/helper_fn/workflow.js': workflowJs('helper_fn'),
+    });
+    expect(briefs(m)).toEqual(['conventions/unreachable-workflow warning dist/helper_fn/workflow.js:1:1']);
+    expect(m.diagnostics[0]!.hint).toBe("Re-export it from the package entry: export { default as <name> } from './helper_fn/workflow.js'.");
+  });
+
   it('a project too', async () => {
     const m = await run({ '/p/package.json': packageJson('p') }, 'project');
     expect(briefs(m)).toEqual(['conventions/no-workflows error package.json:1:1']);
