@@ -200,9 +200,13 @@ describe('exit codes and options', () => {
     // Hidden, still counted: the summary does not call them "no problems".
     expect(stdout).toMatch(/^✔ No errors \(.*; 1 warning hidden by --quiet\)$/m);
     expect(stdout).not.toContain('No problems');
+    // Every format keeps the count, so a script sees why `--max-warnings` fails the run.
     const json = JSON.parse((await cli([WARN_ONLY, '--quiet', '--format', 'json'])).stdout);
     expect(json.diagnostics).toEqual([]);
-    expect(json.summary.warningCount).toBe(0);
+    expect(json.summary.warningCount).toBe(1);
+    const strict = await cli([WARN_ONLY, '--quiet', '--format', 'github', '--max-warnings', '0']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toBe('0 errors, 1 warning (hidden by --quiet)\n');
   });
 
   it.each([

@@ -138,7 +138,8 @@ function parse(argv: readonly string[]): ParsedArgs {
 }
 
 async function render(report: ValidationReport, args: ParsedArgs, io: CliIo): Promise<string> {
-  const shown = args.quiet ? { ...report, diagnostics: report.diagnostics.filter((d) => d.severity === 'error'), warningCount: 0 } : report;
+  // --quiet hides warnings but still counts them (`--max-warnings` judges them), so every format keeps the count.
+  const shown = args.quiet ? { ...report, diagnostics: report.diagnostics.filter((d) => d.severity === 'error') } : report;
   switch (args.format) {
     case 'json':
       return formatJson(shown);
@@ -148,7 +149,7 @@ async function render(report: ValidationReport, args: ParsedArgs, io: CliIo): Pr
       return formatSarif(shown, { cwd: io.cwd });
     }
     case 'github':
-      return formatGithub(shown, { cwd: io.cwd });
+      return formatGithub(shown, { cwd: io.cwd, quiet: args.quiet });
     default:
       return formatStylish(report, { color: args.color ?? io.color ?? false, quiet: args.quiet, cwd: io.cwd });
   }

@@ -9,6 +9,8 @@ import { displayPath, displayText, plural } from './paths.js';
 export interface GithubOptions {
   /** Directory file paths are made relative to (default `process.cwd()`, the repository root in Actions). */
   cwd?: string;
+  /** `--quiet`: the report holds errors only; the summary says its warnings were hidden. */
+  quiet?: boolean;
 }
 
 /** Escapes a workflow-command message (`%`, CR, LF). */
@@ -29,6 +31,7 @@ export function formatGithub(report: ValidationReport, options: GithubOptions = 
     const text = displayText(cwd, d.hint ? `${d.message}\n${d.hint}` : d.message);
     return `::${d.severity === 'warning' ? 'warning' : 'error'} ${props}::${escapeData(text)}`;
   });
-  lines.push(`${plural(report.errorCount, 'error')}, ${plural(report.warningCount, 'warning')}`);
+  const hidden = options.quiet && report.warningCount > 0 ? ' (hidden by --quiet)' : '';
+  lines.push(`${plural(report.errorCount, 'error')}, ${plural(report.warningCount, 'warning')}${hidden}`);
   return lines.join('\n') + '\n';
 }
