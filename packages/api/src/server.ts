@@ -149,8 +149,6 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
     },
   });
 
-  // Koa's request handler settles every request itself (its error path answers), so its promise is not awaited.
-  // eslint-disable-next-line @typescript-eslint/no-misused-promises
   // A client gets REQUEST_HEADERS_TIMEOUT_MS to send its headers and REQUEST_TIMEOUT_MS to send its whole request
   // (at most 1 MiB; the time to answer is not counted): Node's defaults (60 s and 300 s, checked every 30 s) let a
   // client that stops sending hold a connection for minutes. Node answers 408 and closes the connection.
@@ -160,6 +158,8 @@ export async function createApiServer(config: ApiConfig, options: ApiServerOptio
       requestTimeout: options.requestTimeouts?.requestMs ?? REQUEST_TIMEOUT_MS,
       connectionsCheckingInterval: Math.min(1_000, options.requestTimeouts?.headersMs ?? 1_000),
     },
+    // Koa's request handler settles every request itself (its error path answers), so its promise is not awaited.
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises
     app.callback(),
   );
   server.keepAliveTimeout = 5_000;

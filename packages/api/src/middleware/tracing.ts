@@ -32,7 +32,10 @@ export function requestTracing(
   mayContinue: (ctx: Koa.Context) => boolean,
 ): Koa.Middleware<ApiState> {
   return async (ctx, next) => {
-    if (PROBE_ROUTES.has(`${ctx.method} ${ctx.path}`)) return next();
+    if (PROBE_ROUTES.has(`${ctx.method} ${ctx.path}`)) {
+      await next();
+      return;
+    }
     const caller = trace.getSpanContext(W3C.extract(ROOT_CONTEXT, ctx.req.headers, defaultTextMapGetter));
     const continues = caller !== undefined && mayContinue(ctx);
     const parent = continues ? trace.setSpanContext(ROOT_CONTEXT, caller) : ROOT_CONTEXT;
