@@ -65,4 +65,29 @@ describe("Temporal's own log lines", () => {
     expect(other).toMatchObject({ level: 50, msg: 'Workflow bundle failed' });
     expect(other).not.toHaveProperty('trace_id');
   });
+
+  it("say once per run, in one line without a stack, that a run's workflow is not in the code; repeats go to debug", () => {
+    const { logger, lines } = capture();
+    logger.level = 'debug';
+    const line = temporalLogLine(logger);
+    const failure = (runId: string) => ({
+      level: 'ERROR' as const,
+      message: 'Failed to process Workflow Activation',
+      timestampNanos: 0n,
+      meta: {
+        runId,
+        taskQueue: 'main',
+        error: new TypeError("Failed to initialize workflow of type 'napper': no such function is exported by the workflow bundle"),
+      },
+    });
+    line(failure('run-1'));
+    line(failure('run-1'));
+    line(failure('run-2'));
+    const [first, again, other] = lines.map((l) => JSON.parse(l));
+    expect(first).toMatchObject({ level: 50, temporal: { runId: 'run-1', workflowType: 'napper', taskQueue: 'main' } });
+    expect(first.msg).toMatch(/^a run of workflow "napper" \(run run-1\) cannot go on: this worker's code has no such workflow/);
+    expect(JSON.stringify(first)).not.toContain('stack');
+    expect(again).toMatchObject({ level: 20, msg: 'workflow task failed again: no such workflow' });
+    expect(other).toMatchObject({ level: 50, temporal: { runId: 'run-2' } });
+  });
 });

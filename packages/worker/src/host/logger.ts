@@ -52,9 +52,24 @@ export function rememberActivitySpan(taskToken: string, ids = traceFields() as {
  * The function Temporal's `DefaultLogger` calls for each of the SDK's log entries: one pino line under `temporal`
  * (every Error in the metadata through `logError`), at `error`, `warn` or `debug`. A line about an activity attempt
  * carries that attempt's `trace_id`/`span_id` ({@link rememberActivitySpan}) when no span is active at the call.
+ * A run whose workflow type the worker's code does not have (a workflow deleted while runs were open) is one short
+ * error line per run, then debug lines, instead of a stack trace at each of the engine's retries.
  */
 export function temporalLogLine(logger: Logger): (entry: LogEntry) => void {
+  const missingTypeRuns = new Set<string>();
   return (entry) => {
+    const missing = missingWorkflowType(entry);
+    if (missing) {
+      // The engine retries such a run's task every few seconds for as long as it is open: one line per run, not a
+      // stack trace each time.
+      if (missingTypeRuns.has(missing.runId)) return void logger.debug({ temporal: missing }, 'workflow task failed again: no such workflow');
+      if (missingTypeRuns.size >= MAX_ACTIVITY_SPANS) missingTypeRuns.delete(missingTypeRuns.values().next().value!);
+      missingTypeRuns.add(missing.runId);
+      return void logger.error(
+        { temporal: missing },
+        `a run of workflow "${missing.workflowType}" (run ${missing.runId}) cannot go on: this worker's code has no such workflow (deleted or renamed?). Temporal retries its task until the workflow is served again or the run is terminated`,
+      );
+    }
     const level = entry.level.toLowerCase() as Lowercase<LogLevel>;
     const fn = level === 'error' ? logger.error : level === 'warn' ? logger.warn : logger.debug;
     const meta = entry.meta ? Object.fromEntries(Object.entries(entry.meta).map(([k, v]) => [k, logError(v)])) : undefined;
@@ -62,6 +77,19 @@ export function temporalLogLine(logger: Logger): (entry: LogEntry) => void {
     const span = typeof token === 'string' && !(traceFields() as { trace_id?: string }).trace_id ? activitySpans.get(token) : undefined;
     fn.call(logger, span ? { temporal: meta, ...span } : { temporal: meta }, entry.message);
   };
+}
+
+/** Temporal's activation failure for a workflow type the bundle does not export (its message, as the SDK words it). */
+const NO_SUCH_WORKFLOW = /^Failed to initialize workflow of type '(.+)': no such function is exported by the workflow bundle/;
+
+/** The run and workflow type of an SDK entry saying a run's workflow type is not in the bundle, or undefined. */
+function missingWorkflowType(entry: LogEntry): { runId: string; workflowType: string; taskQueue?: string } | undefined {
+  const error = entry.meta?.error as { message?: unknown } | undefined;
+  const runId = entry.meta?.runId;
+  const match = typeof error?.message === 'string' ? NO_SUCH_WORKFLOW.exec(error.message) : null;
+  if (!match || typeof runId !== 'string') return undefined;
+  const taskQueue = entry.meta?.taskQueue;
+  return { runId, workflowType: match[1]!, ...(typeof taskQueue === 'string' ? { taskQueue } : {}) };
 }
 
 let installed: { metrics: boolean } | undefined;
