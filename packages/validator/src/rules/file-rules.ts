@@ -6,6 +6,7 @@ import type { FileRule } from '../types.js';
 import { rule as misplacedDefinition } from './conventions/misplaced-definition.js';
 import { rule as importStyle } from './steps/import-style.js';
 import { rule as namedExportsOnly } from './steps/named-exports-only.js';
+import { rule as noNestedCall } from './steps/no-nested-call.js';
 import { rule as noTopLevelCall } from './steps/no-top-level-call.js';
 import { rule as declaredSchedules } from './workflow/declared-schedules.js';
 import { rule as noNodeGlobals } from './workflow/no-node-globals.js';
@@ -17,6 +18,7 @@ export const fileRules: readonly FileRule[] = [
   namedExportsOnly,
   importStyle,
   noTopLevelCall,
+  noNestedCall,
   noNodeGlobals,
   noNondeterministicApis,
   declaredSchedules,

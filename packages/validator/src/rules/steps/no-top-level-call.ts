@@ -10,14 +10,8 @@
  */
 import type { Identifier, MemberExpression, Node } from '@babel/types';
 import { patternIdentifiers, VISIT_SCOPE, VISITOR_KEYS, type Binding, type Scope } from '@skein/discovery';
-import type { ResolvedImport } from '../../types.js';
 import { createRule } from '../../create-rule.js';
-import { coreBindings, definitionKind, isActivityImport, isModuleTopLevel } from '../util/ast.js';
-
-/** `step` for steps files, `evaluator` for evaluators files. */
-function kindOfImport(resolved: ResolvedImport): string {
-  return resolved.kind === 'file' && (resolved.role === 'evaluators' || resolved.role === 'shared-evaluators') ? 'evaluator' : 'step';
-}
+import { activityKindOf, coreBindings, definitionKind, isActivityImport, isModuleTopLevel } from '../util/ast.js';
 
 const isDefinitionKind = (k: string | null): k is 'step' | 'evaluator' => k === 'step' || k === 'evaluator';
 
@@ -181,7 +175,7 @@ export const rule = createRule({
           if (stmt.type === 'ImportDeclaration' && stmt.importKind !== 'type') {
             const resolved = context.resolve(stmt.source.value);
             if (isActivityImport(resolved)) {
-              const kind = kindOfImport(resolved);
+              const kind = activityKindOf(resolved);
               for (const s of stmt.specifiers) {
                 if (s.type === 'ImportNamespaceSpecifier') namespaceBindings.set(s.local, { kind, specifier: stmt.source.value, steps: new Map() });
                 if (s.type !== 'ImportSpecifier' || s.importKind === 'type') continue;
@@ -205,7 +199,7 @@ export const rule = createRule({
               isActivityImport(context.resolve(init.arguments[0].value))
             ) {
               const specifier = init.arguments[0].value;
-              namespaceBindings.set(d.id, { kind: kindOfImport(context.resolve(specifier)), specifier, steps: new Map() });
+              namespaceBindings.set(d.id, { kind: activityKindOf(context.resolve(specifier)), specifier, steps: new Map() });
             } else if (
               init.callee.type === 'Identifier' &&
               init.callee.name === 'require' &&
@@ -214,7 +208,7 @@ export const rule = createRule({
               isActivityImport(context.resolve(init.arguments[0].value))
             ) {
               const specifier = init.arguments[0].value;
-              const kind = kindOfImport(context.resolve(specifier));
+              const kind = activityKindOf(context.resolve(specifier));
               for (const p of d.id.properties) {
                 if (p.type !== 'ObjectProperty') continue; // `...rest`: an object, never called itself
                 const imported = p.key.type === 'Identifier' && !p.computed ? p.key.name : p.key.type === 'StringLiteral' ? p.key.value : undefined;

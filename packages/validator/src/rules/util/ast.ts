@@ -21,6 +21,11 @@ export function isActivityImport(resolved: ResolvedImport): boolean {
   return resolved.kind === 'file' && isActivityRole(resolved.role);
 }
 
+/** What an import of an activity file brings: `evaluator` for an evaluators file (shared or not), else `step`. */
+export function activityKindOf(resolved: ResolvedImport): 'step' | 'evaluator' {
+  return resolved.kind === 'file' && (resolved.role === 'evaluators' || resolved.role === 'shared-evaluators') ? 'evaluator' : 'step';
+}
+
 /** Local names under which a file imports `step`, `evaluator` and `workflow` from `@skein/core`. */
 export interface CoreBindings {
   /** local name → imported name (`step`, `evaluator`, `workflow`). */
@@ -87,4 +92,33 @@ export function isModuleTopLevel(path: RulePath): boolean {
     if ((n.type === 'ClassProperty' || n.type === 'ClassPrivateProperty' || n.type === 'ClassAccessorProperty') && !n.static) return false;
   }
   return true;
+}
+
+/**
+ * True when `path` is inside the function given as `fn` to a `step({...})` or `evaluator({...})` call of
+ * `@skein/core` (`fn: async () => ...`, `fn: function () {...}` or `fn() {...}`): an activity's body.
+ * @param bindings the file's `@skein/core` imports, asked only when a `fn` of some call is met.
+ */
+export function insideActivityBody(path: RulePath, bindings: () => CoreBindings): boolean {
+  for (let p: RulePath | null = path.parentPath; p; p = p.parentPath) {
+    const fn = p.node;
+    if (fn.type !== 'ArrowFunctionExpression' && fn.type !== 'FunctionExpression' && fn.type !== 'ObjectMethod') continue;
+    const property = fn.type === 'ObjectMethod' ? fn : p.parent;
+    if ((property.type !== 'ObjectProperty' && property.type !== 'ObjectMethod') || property.computed) continue;
+    if (property.key.type !== 'Identifier' || property.key.name !== 'fn') continue;
+    if (property.type === 'ObjectProperty' && property.value !== fn) continue;
+    const object = fn.type === 'ObjectMethod' ? p.parentPath : p.parentPath?.parentPath;
+    const call = object?.parentPath;
+    if (!object || !call || object.node.type !== 'ObjectExpression' || call.node.type !== 'CallExpression' || call.node.arguments[0] !== object.node) continue;
+    const kind = definitionKind(call.node, bindings(), call);
+    if (kind === 'step' || kind === 'evaluator') return true;
+  }
+  return false;
+}
+
+/** The program `path` belongs to. */
+export function programOf(path: RulePath): Program {
+  let p: RulePath = path;
+  while (p.parentPath) p = p.parentPath;
+  return p.node as Program;
 }

@@ -10,10 +10,10 @@
  * `evaluator({...})` call (a step factory in a helper file that workflow code also imports): that body runs in Node, as
  * an activity, and is never evaluated in the sandbox.
  */
-import type { MemberExpression, Node, ObjectPattern, OptionalMemberExpression, Program } from '@babel/types';
+import type { MemberExpression, Node, ObjectPattern, OptionalMemberExpression } from '@babel/types';
 import { VISIT_SCOPE, type RulePath, type RuleVisitor } from '@skein/discovery';
 import { createRule } from '../../create-rule.js';
-import { coreBindings, definitionKind, type CoreBindings } from '../util/ast.js';
+import { coreBindings, insideActivityBody, programOf, type CoreBindings } from '../util/ast.js';
 import { globalNamesPattern, visitGlobalReferences, type GlobalReference } from '../util/visitors.js';
 
 /**
@@ -156,35 +156,6 @@ export const rule = createRule({
     return visitor;
   },
 });
-
-/**
- * True when `path` is inside the function given as `fn` to a `step({...})` or `evaluator({...})` call of
- * `@skein/core` (`fn: async () => ...`, `fn: function () {...}` or `fn() {...}`): an activity's body.
- * @param bindings the file's `@skein/core` imports, asked only when a `fn` of some call is met.
- */
-function insideActivityBody(path: RulePath, bindings: () => CoreBindings): boolean {
-  for (let p: RulePath | null = path.parentPath; p; p = p.parentPath) {
-    const fn = p.node;
-    if (fn.type !== 'ArrowFunctionExpression' && fn.type !== 'FunctionExpression' && fn.type !== 'ObjectMethod') continue;
-    const property = fn.type === 'ObjectMethod' ? fn : p.parent;
-    if ((property.type !== 'ObjectProperty' && property.type !== 'ObjectMethod') || property.computed) continue;
-    if (property.key.type !== 'Identifier' || property.key.name !== 'fn') continue;
-    if (property.type === 'ObjectProperty' && property.value !== fn) continue;
-    const object = fn.type === 'ObjectMethod' ? p.parentPath : p.parentPath?.parentPath;
-    const call = object?.parentPath;
-    if (!object || !call || object.node.type !== 'ObjectExpression' || call.node.type !== 'CallExpression' || call.node.arguments[0] !== object.node) continue;
-    const kind = definitionKind(call.node, bindings(), call);
-    if (kind === 'step' || kind === 'evaluator') return true;
-  }
-  return false;
-}
-
-/** The program `path` belongs to. */
-function programOf(path: RulePath): Program {
-  let p: RulePath = path;
-  while (p.parentPath) p = p.parentPath;
-  return p.node as Program;
-}
 
 /**
  * True when `target` (a `process.env.X` member) is written by its parent `container`: the left side of an
