@@ -109,6 +109,22 @@ describe('mismatchedEvent', () => {
     expect(mismatchedEvent('something else went wrong', history)).toBeNull();
   });
 
+  it('finds the marker of the patched() id a replay no longer asks for', () => {
+    const b64 = (text: string) => Buffer.from(text).toString('base64');
+    const marker = (eventId: number, id: string) => ({
+      eventId,
+      eventType: 'EVENT_TYPE_MARKER_RECORDED',
+      markerRecordedEventAttributes: {
+        markerName: 'core_patch',
+        details: { patch_data: { payloads: [{ metadata: { encoding: b64('json/plain') }, data: b64(JSON.stringify({ id, deprecated: false })) }] } },
+      },
+    });
+    const patched = historyFromText('p.json', JSON.stringify({ events: [...events, marker(4, 'other-change'), marker(5, 'extra-bill')] })).history;
+    const message =
+      '[TMPRL1100] Nondeterminism error: Non-deprecated patch marker encountered for change extra-bill, but there is no corresponding change command!';
+    expect(mismatchedEvent(message, patched)).toEqual({ eventId: 5, eventType: 'MARKER_RECORDED' });
+  });
+
   it("keeps the inner message of Temporal's replay error, on one line", () => {
     const text =
       'Replay failed with a nondeterminism error. Details: Workflow activation completion failed: Failure { failure: Some(Failure { message: "[TMPRL1100] Nondeterminism error: Activity type of scheduled event \'a\' does not match \\"b\\"", source: "" }) }';

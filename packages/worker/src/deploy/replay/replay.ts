@@ -42,7 +42,19 @@ export function mismatchedEvent(message: string, history: ReplayHistory['history
   if (timerId !== undefined) return found(events.find((e) => e.timerStartedEventAttributes?.timerId === timerId));
   const activityType = /Activity type of scheduled event '([^']*)'/.exec(message)?.[1];
   if (activityType !== undefined) return found(events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === activityType));
+  // A `patched()` marker the code no longer asks for: the marker event recording that patch id.
+  const patchId = /patch marker encountered for change ([^\s,]+?)[,.]?(?:\s|$)/.exec(message)?.[1];
+  if (patchId !== undefined) return found(events.find((e) => isPatchMarker(e, patchId)));
   return null;
+}
+
+/** Whether `event` is the marker Temporal records for `patched(patchId)` (its `core_patch` details hold the id). */
+function isPatchMarker(event: HistoryEvent, patchId: string): boolean {
+  const marker = event.markerRecordedEventAttributes;
+  if (marker?.markerName !== 'core_patch') return false;
+  return Object.values(marker.details ?? {}).some((payloads) =>
+    (payloads.payloads ?? []).some((p) => p.data != null && Buffer.from(p.data).toString('utf8').includes(JSON.stringify(patchId))),
+  );
 }
 
 /**
