@@ -106,7 +106,10 @@ function isWorkflowTarget(file: string, specifier: string, probe: PackageProbe):
 export function checkWorkflowImports(info: ModuleInfo, probe: PackageProbe, diagnostics: Diagnostics): void {
   for (const form of info.unsupported) {
     if (form.kind !== 'dynamic-import' || !isWorkflowTarget(info.file, form.source, probe)) continue;
-    diagnostics.report('imports/dynamic', 'dynamic', info.file, form.position, { source: form.source });
+    // A workflow file exports its workflow as its default export; a package, by name.
+    const file = isRelative(form.source) && classifyFile(probe.graph.resolvePath(info.file, form.source)) === 'workflow';
+    const importForm = file ? `import greet from '${form.source}'` : `import { greet } from '${form.source}'`;
+    diagnostics.report('imports/dynamic', 'dynamic', info.file, form.position, { source: form.source, form: importForm });
   }
   for (const decl of info.imports) {
     const namespace = decl.specifiers.find((s) => s.imported === '*');

@@ -247,7 +247,7 @@ export const RULES = {
     messages: {
       dynamic: {
         message: "import('{{source}}') loads workflow code dynamically; the workflows it calls cannot be known statically.",
-        hint: "Import each workflow by name at the top of the module: import { greet } from '{{source}}'.",
+        hint: 'Import each workflow at the top of the module: {{form}}.',
       },
     },
   },

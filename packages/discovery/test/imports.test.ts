@@ -67,6 +67,14 @@ describe('imports of installed packages in workflow code', () => {
     expect(await findings("const n = () => [import('no-flows'), import('no-entry'), import('missing-pkg'), import('node:fs')];")).toEqual([]);
   });
 
+  it("hints a package's workflow by name, a workflow file's by its default export", async () => {
+    const hints = async (code: string) => (await discoverWith(code)).diagnostics.filter((d) => d.ruleId === 'imports/dynamic').map((d) => d.hint);
+    expect(await hints("const p = () => import('plain');")).toEqual(["Import each workflow at the top of the module: import { greet } from 'plain'."]);
+    expect(await hints("const w = () => import('../app/workflow.js');")).toEqual([
+      "Import each workflow at the top of the module: import greet from '../app/workflow.js'.",
+    ]);
+  });
+
   it('a named import of a workflow from an unflagged package is package/no-expose-flag; of anything else, nothing', async () => {
     expect(await findings("import { flow, helper } from 'plain';")).toEqual(['package/no-expose-flag 2:10']);
     expect(await findings("import { helper } from 'no-flows';\nimport { flow } from 'no-entry';\nimport { x } from 'missing-pkg';")).toEqual([]);
