@@ -38,7 +38,10 @@ export interface Deps {
 export interface ApiState {
   requestId: string;
   route?: string;
+  /** The execution the request concerns, for the log: its path's id, or the one a start chose. */
   workflowId?: string;
+  /** The valid workflow id the request's path names (`requestTarget`): what an error body names when its error names none. */
+  pathWorkflowId?: string;
   runId?: string;
   /** Aborted when the client disconnects or the server shuts down. */
   signal: AbortSignal;

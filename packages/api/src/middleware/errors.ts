@@ -90,7 +90,7 @@ export function errorRenderer(): Koa.Middleware<ApiState> {
       ctx.set(apiError.headers);
       ctx.type = 'application/json';
       // An error of a request whose path names a valid id is tied to that execution.
-      ctx.body = errorBody(apiError, ctx.state.workflowId ?? null);
+      ctx.body = errorBody(apiError, ctx.state.pathWorkflowId ?? null);
     }
   };
 }

@@ -12,8 +12,9 @@ type Layer = Router<ApiState>['stack'][number];
  * What a request targets, resolved from its method and path before anything can refuse it (the Host and Origin
  * allow-list, the token, the content type, the body parser, the route's own validation), so that every answer of
  * that request says it (docs/api.md, "Errors"):
- * - `ctx.state.workflowId`: the workflow id the path names when it is a valid one by the route's `params` schema
- *   (the error renderer puts it in a 400's body), whether or not the rest of the request is valid;
+ * - `ctx.state.pathWorkflowId` (and `workflowId`, for the log): the workflow id the path names when it is a valid
+ *   one by the route's `params` schema (the error renderer puts it in an error's body that names no other), whether
+ *   or not the rest of the request is valid;
  * - a deprecated route's `Deprecation`, `Sunset` and `Link` headers on every response, errors included (`Link` names
  *   the run once the handler knew it, `ctx.state.runId`; else the path template's `{rid}`).
  * Runs right inside the error renderer. Never throws of its own.
@@ -28,7 +29,7 @@ export function requestTarget(router: Router<ApiState>, routeOfLayer: ReadonlyMa
       return;
     }
     const id = pathWorkflowId(route, () => layer.params(ctx.path, layer.captures(ctx.path)));
-    if (id !== undefined) ctx.state.workflowId = id;
+    if (id !== undefined) ctx.state.workflowId = ctx.state.pathWorkflowId = id;
     const deprecated = route.deprecated;
     if (!deprecated) {
       await next();
