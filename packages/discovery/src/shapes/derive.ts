@@ -92,6 +92,8 @@ type Bound =
   | { kind: 'command'; callee: Extract<Callee, { kind: 'activity' | 'workflow' }> }
   /** The result of `await condition(fn, timeout)`: true when the condition held, false when the timer fired. */
   | { kind: 'condition-result' }
+  /** The result of `patched('id')` kept in a variable: a guard the analysis follows only written in the `if` itself. */
+  | { kind: 'patch-result'; id: string }
   | { kind: 'value' };
 
 /** What a callee turned out to be. */
@@ -380,6 +382,8 @@ export class ShapeWalker {
       const c = this.resolveCallee(init.callee, scope);
       if (c.kind === 'primitive' && (c.name === 'proxyActivities' || c.name === 'proxyLocalActivities'))
         return void scope.names.set(id.name, { kind: 'proxy' });
+      const patchId = c.kind === 'primitive' && c.name === 'patched' ? staticStringOf(init.arguments[0]) : undefined;
+      if (patchId !== undefined) return void scope.names.set(id.name, { kind: 'patch-result', id: patchId });
     }
     // A promise of a command not awaited yet: awaiting the name later is a wait.
     scope.names.set(id.name, issues(initShape) ? { kind: 'pending' } : { kind: 'value' });
@@ -488,6 +492,14 @@ export class ShapeWalker {
       return patch.negated
         ? { kind: 'patched', id: patch.id, then: elseShape, else: thenShape, at }
         : { kind: 'patched', id: patch.id, then: thenShape, else: elseShape, at };
+    }
+    const kept = patchResultTest(s.test, scope);
+    if (kept) {
+      return this.partial(
+        scope,
+        s.test,
+        `the patched('${kept.id}') result kept in \`${kept.name}\` (the analysis follows a guard written as \`if (patched('${kept.id}'))\`)`,
+      );
     }
     const test = this.expr(s.test, scope);
     const thenShape = this.statement(s.consequent, scope);
@@ -1165,4 +1177,12 @@ export function sourceKey(node: t.Node): string {
     default:
       return node.type;
   }
+}
+
+/** `p` or `!p` as an `if` test, where `p` holds a `patched('id')` result: its name and the patch id. */
+function patchResultTest(test: t.Node, scope: Scope): { name: string; id: string } | undefined {
+  const tested = test.type === 'UnaryExpression' && test.operator === '!' ? test.argument : test;
+  if (tested.type !== 'Identifier') return undefined;
+  const bound = lookup(tested.name, scope);
+  return bound?.kind === 'patch-result' ? { name: tested.name, id: bound.id } : undefined;
 }

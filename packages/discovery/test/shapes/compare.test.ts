@@ -136,6 +136,16 @@ describe('compareShapes: unprovable changes', () => {
     );
     expect(v).toMatchObject({ verdict: 'unprovable', construct: 'b, a step or evaluator used as a value' });
   });
+  it('a patched() result kept in a variable, naming how to write the guard the analysis follows', async () => {
+    const v = await verdict(
+      "await a(); await sleep('1d'); await b();",
+      "await a(); const p = patched('add-c'); if (p) { await c(); } await sleep('1d'); await b();",
+    );
+    expect(v).toMatchObject({
+      verdict: 'unprovable',
+      construct: "the patched('add-c') result kept in `p` (the analysis follows a guard written as `if (patched('add-c'))`)",
+    });
+  });
 });
 
 describe('compareShapes: steps as values, decisions made later, deprecated patches, condition waits', () => {
