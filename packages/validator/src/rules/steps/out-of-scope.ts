@@ -9,6 +9,7 @@
 import * as path from 'node:path';
 import type { ModuleNode } from '../../graph/module-graph.js';
 import { createRule } from '../../create-rule.js';
+import { sourceStem } from '@skein/discovery';
 import { isActivityRole } from '../util/ast.js';
 
 /**
@@ -18,6 +19,21 @@ import { isActivityRole } from '../util/ast.js';
 function ownActivityFile(workflowDir: string, file: string): boolean {
   if (path.dirname(file) === workflowDir) return true;
   return [path.join(workflowDir, 'steps'), path.join(workflowDir, 'evaluators')].some((dir) => file.startsWith(dir + path.sep));
+}
+
+/**
+ * The folder whose workflow a steps or evaluators file belongs to: its own folder for `steps.*`/`evaluators.*`, else
+ * the folder holding the nearest `steps/` or `evaluators/` folder it lies below, inside `root`.
+ */
+function ownerFolder(file: string, root: string): string {
+  const dir = path.dirname(file);
+  const stem = sourceStem(path.basename(file));
+  if (stem === 'steps' || stem === 'evaluators') return dir;
+  for (let up = dir; up.startsWith(root + path.sep); up = path.dirname(up)) {
+    const name = path.basename(up);
+    if (name === 'steps' || name === 'evaluators') return path.dirname(up);
+  }
+  return dir;
 }
 
 export const rule = createRule({
@@ -34,11 +50,17 @@ export const rule = createRule({
           'Workflow `{{workflow}}` imports "{{specifier}}", the {{kind}} of another workflow ({{file}}): its activities are registered as `<that workflow>#<name>`, so a call from `{{workflow}}` fails with ActivityNotRegistered.',
         hint: 'Move what both workflows call to a shared folder (`shared/steps/`, `shared/evaluators/`), or give `{{workflow}}` its own.',
       },
+      noWorkflow: {
+        message:
+          'Workflow `{{workflow}}` imports "{{specifier}}", {{kind}} of the folder {{folder}}, which holds no workflow: they are never registered, so a call fails with ActivityNotRegistered.',
+        hint: 'Shared {{kind}} live in a folder named exactly `shared/{{kind}}/` (any depth below it); or move them beside the workflow that calls them.',
+      },
     },
   },
   check(context) {
     const root = context.manifest.root;
     const reported = new Set<string>();
+    const workflowFolders = new Set(context.manifest.workflows.map((w) => path.dirname(w.file)));
     for (const workflow of context.manifest.workflows) {
       const start = context.graph.get(workflow.file);
       if (!start) continue;
@@ -54,6 +76,18 @@ export const rule = createRule({
             const key = `${node.file}\0${edge.specifier}`;
             if (ownActivityFile(workflowDir, r.path) || reported.has(key)) continue;
             reported.add(key);
+            const owner = ownerFolder(r.path, root);
+            if (!workflowFolders.has(owner)) {
+              const folder = `${path.relative(root, owner) || owner}/`;
+              const kind = r.role === 'steps' ? 'steps' : 'evaluators';
+              context.report({
+                file: node.file,
+                loc: edge,
+                messageId: 'noWorkflow',
+                data: { workflow: workflow.name, specifier: edge.specifier, kind, folder },
+              });
+              continue;
+            }
             context.report({
               file: node.file,
               loc: edge,
