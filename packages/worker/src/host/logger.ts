@@ -84,11 +84,11 @@ const NO_SUCH_WORKFLOW = /^Failed to initialize workflow of type '(.+)': no such
 
 /** The run and workflow type of an SDK entry saying a run's workflow type is not in the bundle, or undefined. */
 function missingWorkflowType(entry: LogEntry): { runId: string; workflowType: string; taskQueue?: string } | undefined {
-  const error = entry.meta?.error as { message?: unknown } | undefined;
-  const runId = entry.meta?.runId;
-  const match = typeof error?.message === 'string' ? NO_SUCH_WORKFLOW.exec(error.message) : null;
+  const meta = entry.meta as { error?: { message?: unknown }; runId?: unknown; taskQueue?: unknown } | undefined;
+  const runId = meta?.runId;
+  const match = typeof meta?.error?.message === 'string' ? NO_SUCH_WORKFLOW.exec(meta.error.message) : null;
   if (!match || typeof runId !== 'string') return undefined;
-  const taskQueue = entry.meta?.taskQueue;
+  const taskQueue = meta?.taskQueue;
   return { runId, workflowType: match[1]!, ...(typeof taskQueue === 'string' ? { taskQueue } : {}) };
 }
 
