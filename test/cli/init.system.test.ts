@@ -115,11 +115,14 @@ describe('skein init, outside the repository', () => {
       expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/welcome/workflow.js', 'dist/welcome/steps.js']),
     );
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.tsbuildinfo'))).toEqual([]);
-    const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    const pkgText = readFileSync(path.join(dir, 'package.json'), 'utf8');
+    const pkg = JSON.parse(pkgText);
     expect(pkg.scripts.prepublishOnly).toContain('validate-workflow-package . --package --max-warnings 0');
     // A package without its expose flag fails its own validate script: --package judges it as a package.
     writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...pkg, skein: undefined }, null, 2));
     const unexposed = spawnSync('npm', ['run', 'validate'], { cwd: dir, env, encoding: 'utf8' });
+    // The next test serves this package: its package.json back as scaffolded.
+    writeFileSync(path.join(dir, 'package.json'), pkgText);
     expect(unexposed.status).toBe(1);
     expect(unexposed.stdout).toContain('package/not-exposed');
   }, 240_000);
