@@ -7,13 +7,10 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
-import { loadApiConfig } from '../src/config.js';
-import { ApiMetrics } from '../src/metrics/registry.js';
-import type { Deps } from '../src/route.js';
 import { queryRoutes } from '../src/routes/query.js';
+import { testDeps } from './test-deps.js';
 
 let server: Server;
 let base: string;
@@ -45,19 +42,7 @@ beforeAll(async () => {
     withAbortSignal: <R>(_signal: AbortSignal, fn: () => Promise<R>) => fn(),
     withDeadline: <R>(_deadline: number, fn: () => Promise<R>) => fn(),
   };
-  const deps = {
-    client: client as never,
-    config: loadApiConfig({ PORT: '0' }),
-    catalogs: undefined as never,
-    traces: undefined as never,
-    health: { healthy: true },
-    shutdown: new AbortController().signal,
-    closing: new AbortController().signal,
-    graceOver: new AbortController().signal,
-    logger: pino({ level: 'silent' }),
-    metrics: new ApiMetrics(() => true),
-  } satisfies Deps;
-  server = createServer(createApp(deps, queryRoutes).callback());
+  server = createServer(createApp(testDeps({ client: client as never }), queryRoutes).callback());
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

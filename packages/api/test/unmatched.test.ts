@@ -6,10 +6,9 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApp } from '../src/app.js';
-import { loadApiConfig } from '../src/config.js';
 import { ApiError } from '../src/errors.js';
-import { ApiMetrics } from '../src/metrics/registry.js';
-import { defineRoute, type Deps } from '../src/route.js';
+import { defineRoute } from '../src/route.js';
+import { testDeps } from './test-deps.js';
 
 // Routing and error rendering of the Koa app alone: these routes never reach the engine, so no client is given.
 const routes = [
@@ -95,19 +94,7 @@ const logs = new Writable({
 });
 
 beforeAll(async () => {
-  const config = loadApiConfig({ PORT: '0' });
-  const deps = {
-    client: undefined as never,
-    config,
-    catalogs: undefined as never,
-    traces: undefined as never,
-    health: { healthy: true },
-    shutdown: new AbortController().signal,
-    closing: new AbortController().signal,
-    graceOver: new AbortController().signal,
-    logger: pino({ level: 'info' }, logs),
-    metrics: new ApiMetrics(() => true),
-  } satisfies Deps;
+  const deps = testDeps({ logger: pino({ level: 'info' }, logs) });
   server = createServer(createApp(deps, routes).callback());
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -190,25 +190,19 @@ export const rule = createRule({
             const init = d.init;
             if (init?.type !== 'CallExpression') continue;
             const kind = definitionKind(init, bindings, path);
-            if (isDefinitionKind(kind)) addPattern(d.id, kind);
-            else if (
-              init.callee.type === 'Identifier' &&
-              init.callee.name === 'require' &&
-              init.arguments[0]?.type === 'StringLiteral' &&
-              d.id.type === 'Identifier' &&
-              isActivityImport(context.resolve(init.arguments[0].value))
-            ) {
-              const specifier = init.arguments[0].value;
-              namespaceBindings.set(d.id, { kind: activityKindOf(context.resolve(specifier)), specifier, steps: new Map() });
-            } else if (
-              init.callee.type === 'Identifier' &&
-              init.callee.name === 'require' &&
-              init.arguments[0]?.type === 'StringLiteral' &&
-              d.id.type === 'ObjectPattern' &&
-              isActivityImport(context.resolve(init.arguments[0].value))
-            ) {
-              const specifier = init.arguments[0].value;
-              const kind = activityKindOf(context.resolve(specifier));
+            if (isDefinitionKind(kind)) {
+              addPattern(d.id, kind);
+              continue;
+            }
+            // `require('./steps.js')` of a steps or evaluators file: whole (a namespace) or destructured.
+            const arg = init.arguments[0];
+            if (init.callee.type !== 'Identifier' || init.callee.name !== 'require' || arg?.type !== 'StringLiteral') continue;
+            const resolved = context.resolve(arg.value);
+            if (!isActivityImport(resolved)) continue;
+            const specifier = arg.value;
+            if (d.id.type === 'Identifier') namespaceBindings.set(d.id, { kind: activityKindOf(resolved), specifier, steps: new Map() });
+            else if (d.id.type === 'ObjectPattern') {
+              const kind = activityKindOf(resolved);
               for (const p of d.id.properties) {
                 if (p.type !== 'ObjectProperty') continue; // `...rest`: an object, never called itself
                 const imported = p.key.type === 'Identifier' && !p.computed ? p.key.name : p.key.type === 'StringLiteral' ? p.key.value : undefined;
