@@ -4,16 +4,11 @@
  * The engine's answer is reproduced by a stand-in client (a real engine gives it only some time after the last worker
  * of a queue stopped).
  */
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../src/app.js';
 import { queryRoutes } from '../src/routes/query.js';
-import { testDeps } from './test-deps.js';
+import { serveApp, testDeps } from './test-deps.js';
 
-let server: Server;
-let base: string;
+let app: Awaited<ReturnType<typeof serveApp>>;
 
 /** A running run's description as the Temporal client gives it (only what the API reads). */
 const description = {
@@ -42,20 +37,16 @@ beforeAll(async () => {
     withAbortSignal: <R>(_signal: AbortSignal, fn: () => Promise<R>) => fn(),
     withDeadline: <R>(_deadline: number, fn: () => Promise<R>) => fn(),
   };
-  server = createServer(createApp(testDeps({ client: client as never }), queryRoutes).callback());
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app = await serveApp(testDeps({ client: client as never }), queryRoutes);
 });
 
 afterAll(async () => {
-  server.close();
-  await once(server, 'close');
+  await app.close();
 });
 
 describe('a query no worker can answer', () => {
   it('is a 504 WorkflowTaskTimeoutError at once when the engine says no worker polls the queue', async () => {
-    const res = await fetch(`${base}/workflow/w1/query/state`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${app.base}/workflow/w1/query/state`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(res.status).toBe(504);
     expect(await res.json()).toMatchObject({
       error: 'WorkflowTaskTimeoutError',

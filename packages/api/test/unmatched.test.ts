@@ -1,14 +1,10 @@
-import { once } from 'node:events';
 import { PassThrough, Writable } from 'node:stream';
-import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp } from '../src/app.js';
 import { ApiError } from '../src/errors.js';
 import { defineRoute } from '../src/route.js';
-import { testDeps } from './test-deps.js';
+import { serveApp, testDeps } from './test-deps.js';
 
 // Routing and error rendering of the Koa app alone: these routes never reach the engine, so no client is given.
 const routes = [
@@ -82,7 +78,6 @@ const routes = [
   }),
 ];
 
-let server: Server;
 let base: string;
 /** What the app logged, one parsed pino line each. */
 const logged: Array<{ level: number; msg: string }> = [];
@@ -93,17 +88,15 @@ const logs = new Writable({
   },
 });
 
+let app: Awaited<ReturnType<typeof serveApp>>;
+
 beforeAll(async () => {
-  const deps = testDeps({ logger: pino({ level: 'info' }, logs) });
-  server = createServer(createApp(deps, routes).callback());
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app = await serveApp(testDeps({ logger: pino({ level: 'info' }, logs) }), routes);
+  base = app.base;
 });
 
 afterAll(async () => {
-  server.close();
-  await once(server, 'close');
+  await app.close();
 });
 
 const call = async (method: string, path: string) => {
