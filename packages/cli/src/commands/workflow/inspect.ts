@@ -43,7 +43,7 @@ export function parseStatus(value: string): RunStatus {
   if (v === 'continued') return 'continued_as_new';
   if (v === 'cancelled') return 'canceled';
   if ((STATUSES as readonly string[]).includes(v)) return v as RunStatus;
-  throw new InvalidArgumentError(`must be one of ${STATUSES.join(', ')} (or continued)`);
+  throw new InvalidArgumentError(`must be one of ${STATUSES.join(', ')} (or continued, cancelled)`);
 }
 
 /** Registers `status`, `result`, `input` and `list` on the `workflow` command. */
