@@ -158,6 +158,7 @@ describe('skein workflow run', () => {
       [['workflow', 'run', 'summarize', '--timeout', 'soon'], /^error: option '--timeout <duration>' argument 'soon' is invalid/],
       [['workflow', 'run'], /^error: missing required argument 'name'/],
       [['workflow', 'bogus'], /^error: unknown command 'bogus'/],
+      [['workflow', 'status', 'x', '--url', 'garbage'], /^error: --url \(or SKEIN_API_URL\) "garbage" is not a URL/],
     ];
     for (const [args, stderr] of cases) {
       const res = await sk(args, { env: { SKEIN_API_URL: 'http://127.0.0.1:9' } });

@@ -83,7 +83,7 @@ export function clientFrom(flags: ClientFlags): SkeinClient {
   try {
     return new SkeinClient({ url: flags.url, token: flags.token || undefined });
   } catch {
-    throw new UsageError(`--url "${flags.url}" is not a URL`);
+    throw new UsageError(`--url (or SKEIN_API_URL) "${flags.url}" is not a URL`);
   }
 }
 
