@@ -126,6 +126,9 @@ describe('skein build', () => {
     const onFile = await skein(['build', project, '--out', file]);
     expect(onFile.code).toBe(1);
     expect(onFile.stderr).toContain(`skein: ${file} is a file: build into a new or empty folder`);
+    const underFile = await skein(['build', project, '--out', path.join(file, 'build')]);
+    expect(underFile.code).toBe(1);
+    expect(underFile.stderr).toContain(`skein: cannot create the build folder ${path.join(file, 'build')}: ENOTDIR`);
     // A folder that cannot be created is named at once (Node's own recursive mkdir never returns for this one).
     const proc = await skein(['build', project, '--out', '/proc/skein-no-such/build']);
     expect(proc.code).toBe(1);

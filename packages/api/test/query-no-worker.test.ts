@@ -27,13 +27,15 @@ const description = {
   raw: { workflowExecutionInfo: {} },
 };
 
+/** A FAILED_PRECONDITION as @grpc/grpc-js gives it, wrapped by the Temporal client as its query does. */
+const precondition = (details: string) =>
+  new Error('Failed to query workflow', { cause: Object.assign(new Error(`9 FAILED_PRECONDITION: ${details}`), { code: 9, details, metadata: {} }) });
+/** What the stand-in engine answers the next query with. */
+let answer = precondition('no poller seen for task queue recently, worker may be down');
+
 beforeAll(async () => {
-  const details = 'no poller seen for task queue recently, worker may be down';
-  // A gRPC service error as @grpc/grpc-js gives it, wrapped by the Temporal client as its query does.
-  const grpc = Object.assign(new Error(`9 FAILED_PRECONDITION: ${details}`), { code: 9, details, metadata: {} });
-  const noPoller = new Error('Failed to query workflow', { cause: grpc });
   const client = {
-    workflow: { getHandle: () => ({ describe: async () => description, query: async () => Promise.reject(noPoller) }) },
+    workflow: { getHandle: () => ({ describe: async () => description, query: async () => Promise.reject(answer) }) },
     withAbortSignal: <R>(_signal: AbortSignal, fn: () => Promise<R>) => fn(),
     withDeadline: <R>(_deadline: number, fn: () => Promise<R>) => fn(),
   };
@@ -53,5 +55,12 @@ describe('a query no worker can answer', () => {
       workflowId: 'w1',
       message: "No worker can answer the query: none has polled the workflow's catalog lately",
     });
+  });
+
+  it("leaves the engine's other refusals alone (a generic 500, its reason in the log)", async () => {
+    answer = precondition('Workflow task in failed state');
+    const res = await fetch(`${app.base}/workflow/w1/query/state`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(500);
+    expect(await res.json()).toMatchObject({ error: 'InternalError', message: 'Internal server error' });
   });
 });

@@ -14,7 +14,9 @@ describe('--status', () => {
     expect(parseStatus('continued_as_new')).toBe('continued_as_new');
     expect(parseStatus('Completed')).toBe('completed');
     expect(parseStatus('cancelled')).toBe('canceled');
-    expect(() => parseStatus('done')).toThrow('must be one of running, completed, failed, canceled, terminated, timed_out, continued_as_new (or continued, cancelled)');
+    expect(() => parseStatus('done')).toThrow(
+      'must be one of running, completed, failed, canceled, terminated, timed_out, continued_as_new (or continued, cancelled)',
+    );
   });
 });
 

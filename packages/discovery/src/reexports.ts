@@ -265,6 +265,7 @@ function providesExport(graph: ExportGraph, file: string, name: string, seen: Se
   const info = graph.module(file);
   if (!info || info.otherExports === undefined || info.openExports || info.unsupported.some((u) => u.kind === 'commonjs')) return true;
   if (info.exports.has(name) || info.otherExports.includes(name)) return true;
+  if (info.unsupported.some((u) => u.kind === 'namespace-reexport' && u.exported === name)) return true; // `export * as name`
   if (name === 'default') return false; // `export *` never carries a default
   for (const star of info.stars) {
     if (!isRelative(star.source)) return true;

@@ -166,7 +166,10 @@ describe('re-exports (package rules 2 and 3)', () => {
         "export { anything } from './outside.ts';",
         "import { helper } from './cjs.js';",
         'export { helper };',
+        "export { utils } from './lib/index.ts';",
       ].join('\n'),
+      'node_modules/known/lib/index.ts': "export * as utils from './utils.ts';\n",
+      'node_modules/known/lib/utils.ts': 'export const trim = (s: string) => s.trim();\n',
       'node_modules/known/greet/workflow.ts':
         "import { workflow } from '@skein/core';\nexport default workflow({ name: 'known_greet', fn: async (x: string) => x });\n",
       'node_modules/known/types.ts':

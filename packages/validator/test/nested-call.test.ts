@@ -42,6 +42,8 @@ describe('steps/no-nested-call', () => {
     `${STEP}import { helper } from './util.js';\nexport const a = step({ name: 'a', fn: async () => 1 });\nexport const b = step({ name: 'b', fn: async () => { const a = () => 2; return helper(a()); } });`,
     // Outside any fn (no-top-level-call's concern), and in a function that is not a definition's fn.
     `${STEP}export const a = step({ name: 'a', fn: async () => 1 });\nexport function later() { return a(); }`,
+    // A workflow file's named export is a helper, not its workflow (its default export).
+    `${STEP}import { normalize } from './workflow.js';\nexport const b = step({ name: 'b', fn: async (x) => normalize(x) });`,
     // A type-only import.
     `${STEP}import type { Judge } from './evaluators.js';\nexport const b = step({ name: 'b', fn: async (j: Judge) => j() });`,
   ])('leaves alone: %s', (code) => {

@@ -70,7 +70,9 @@ describe("the baseline's versioning behaviour decides", () => {
     temps.push(dir);
     cpSync(path.join(FIXTURES, 'versioning/incompatible-change/invalid'), dir, { recursive: true });
     const workflow = path.join(dir, 'order', 'workflow.js');
-    writeFileSync(workflow, readFileSync(workflow, 'utf8').replace("versioningBehavior: 'auto-upgrade'", "versioningBehavior: 'pinned'"));
+    const pinned = readFileSync(workflow, 'utf8').replace("versioningBehavior: 'auto-upgrade'", "versioningBehavior: 'pinned'");
+    expect(pinned).toContain("versioningBehavior: 'pinned'");
+    writeFileSync(workflow, pinned);
     const findings = await compareVersions({ dir, baseline: path.join(FIXTURES, 'versioning/incompatible-change/baseline') });
     expect(findings.map((f) => [f.ruleId, f.data?.workflow])).toEqual([['versioning/incompatible-change', 'order']]);
     expect(findings[0]!.message).toContain('is auto-upgrade in the baseline build');

@@ -216,6 +216,18 @@ describe('upload spool', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it("dates a claim from its claiming: a trace spooled long ago and claimed now is not another worker's to take", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'skein-spool-age-'));
+    const a = new TraceSpool(dir, 'a');
+    const file = await a.put({ key: 'k1', workflowId: 'w', runId: 'r', spooledAt: 1, body: '{}' });
+    const old = (Date.now() - 120_000) / 1000;
+    utimesSync(file, old, old); // spooled two minutes ago (an upload retried through an outage)
+    const claimed = [];
+    for await (const c of a.claims(() => {})) claimed.push(c);
+    expect(claimed).toHaveLength(1);
+    for await (const c of new TraceSpool(dir, 'b').claims(() => {})) expect.unreachable(`took ${c.item.key} from a live claim`);
+  });
+
   it('drops an unreadable entry and says so', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'skein-spool-bad-'));
     writeFileSync(path.join(dir, 'x.json'), 'not json');

@@ -32,7 +32,8 @@ export function requestTracing(
   mayContinue: (ctx: Koa.Context) => boolean,
 ): Koa.Middleware<ApiState> {
   return async (ctx, next) => {
-    if (PROBE_ROUTES.has(`${ctx.method} ${ctx.path}`)) {
+    // HEAD is answered by the GET route.
+    if (PROBE_ROUTES.has(`${ctx.method === 'HEAD' ? 'GET' : ctx.method} ${ctx.path}`)) {
       await next();
       return;
     }

@@ -83,8 +83,8 @@ export const streamQuerySchema = z.object({
 export const streamHeadersSchema = z.object({
   'last-event-id': z
     .string()
-    .regex(/^\d+$/, { message: 'must be a non-negative integer' })
-    .transform(Number)
+    .regex(/^\d*$/, { message: 'must be a non-negative integer' })
+    .transform((v) => (v === '' ? undefined : Number(v))) // an empty header is no header
     .optional()
     .meta({ description: 'Resume after this event id, as an EventSource sends it when it reconnects; wins over the `lastEventId` query parameter' }),
 });

@@ -98,11 +98,19 @@ async function makeCurrent(
   } else await deploy.retireOtherCatalog(client, flags.catalog, buildId);
   const published = doc !== undefined;
   // A build whose workers all stopped still has its record: say so, as the API refuses its catalog meanwhile.
-  const liveWorker = published && (await deploy.buildLeaseAlive(client, flags.catalog, buildId));
+  const liveWorker = published ? await leaseAlive(deploy, client, flags.catalog, buildId) : false;
   if (flags.json) return outJson({ deployment: state.name, current: buildId, previous: state.current, catalogPublished: published, liveWorker });
   out(`${verb} build ${inert(buildId)}: now the current version of deployment "${inert(state.name)}" (was ${inert(state.current ?? 'none')})\n`);
   if (!published) note(`no running worker of build ${buildId} recorded a catalog for "${flags.catalog}": the API serves it once one starts`);
-  else if (!liveWorker) note(noLiveWorker(deploy, buildId, flags.catalog, 'the API refuses new runs of the catalog (CatalogNotAvailableError)'));
+  else if (liveWorker === false) note(noLiveWorker(deploy, buildId, flags.catalog, 'the API refuses new runs of the catalog (CatalogNotAvailableError)'));
+}
+
+/**
+ * Whether a live worker of the build holds its lease; null when the engine could not say (the routing was changed
+ * already: a failed check must not turn that into a failed command).
+ */
+async function leaseAlive(deploy: typeof import('@skein/worker/deployment'), client: Client, catalog: string, buildId: string): Promise<boolean | null> {
+  return deploy.buildLeaseAlive(client, catalog, buildId).catch(() => null);
 }
 
 /** The warning for routing runs to a build none of whose workers renewed its lease lately. */
@@ -221,7 +229,7 @@ export function registerDeployCommand(program: Command): void {
           // A share of runs routed to another project's build is a handover too: its workflows are not this catalog's.
           if (share > 0) await sameProject(client, d, state, buildId, flags.allowProjectChange === true);
           await d.setRampingVersion(client, state.name, share === 0 ? null : buildId, share, identity());
-          const liveWorker = share === 0 || (await d.buildLeaseAlive(client, flags.catalog, buildId));
+          const liveWorker = share === 0 || (await leaseAlive(d, client, flags.catalog, buildId));
           if (flags.json)
             return outJson({ deployment: state.name, current: state.current, ramping: share === 0 ? null : { buildId, percent: share }, liveWorker });
           out(
@@ -229,7 +237,7 @@ export function registerDeployCommand(program: Command): void {
               ? `ramp of deployment "${inert(state.name)}" ended\n`
               : `build ${inert(buildId)} gets ${share}% of new runs of deployment "${inert(state.name)}"\n`,
           );
-          if (!liveWorker) note(noLiveWorker(d, buildId, flags.catalog, `the ${share}% of new runs it gets wait`));
+          if (liveWorker === false) note(noLiveWorker(d, buildId, flags.catalog, `the ${share}% of new runs it gets wait`));
         }),
       ),
     );

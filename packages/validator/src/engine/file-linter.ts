@@ -296,5 +296,6 @@ export function exportKindOf(info: ModuleInfo | undefined, name: string): Export
     return binding.call === undefined && binding.alias === undefined && binding.references.length === 0 ? 'value' : 'unknown';
   }
   const open = info.otherExports === undefined || info.openExports || info.stars.length > 0 || info.unsupported.some((u) => u.kind === 'commonjs');
-  return open || info.otherExports?.includes(name) ? 'unknown' : 'missing';
+  const namespace = info.unsupported.some((u) => u.kind === 'namespace-reexport' && u.exported === name); // `export * as name`
+  return open || namespace || info.otherExports?.includes(name) ? 'unknown' : 'missing';
 }

@@ -63,7 +63,7 @@ export function temporalLogLine(logger: Logger): (entry: LogEntry) => void {
       // The engine retries such a run's task every few seconds for as long as it is open: one line per run, not a
       // stack trace each time.
       if (missingTypeRuns.has(missing.runId)) return void logger.debug({ temporal: missing }, 'workflow task failed again: no such workflow');
-      if (missingTypeRuns.size >= MAX_ACTIVITY_SPANS) missingTypeRuns.delete(missingTypeRuns.values().next().value!);
+      if (missingTypeRuns.size >= MAX_MISSING_TYPE_RUNS) missingTypeRuns.delete(missingTypeRuns.values().next().value!);
       missingTypeRuns.add(missing.runId);
       return void logger.error(
         { temporal: missing },
@@ -78,6 +78,9 @@ export function temporalLogLine(logger: Logger): (entry: LogEntry) => void {
     fn.call(logger, span ? { temporal: meta, ...span } : { temporal: meta }, entry.message);
   };
 }
+
+/** Most runs remembered as already reported for a workflow type the code lacks (oldest forgotten first). */
+const MAX_MISSING_TYPE_RUNS = 1_000;
 
 /** Temporal's activation failure for a workflow type the bundle does not export (its message, as the SDK words it). */
 const NO_SUCH_WORKFLOW = /^Failed to initialize workflow of type '(.+)': no such function is exported by the workflow bundle/;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** One trace waiting to be uploaded. */
@@ -19,6 +19,15 @@ export interface SpoolClaim {
   item: SpooledTrace;
   done(): Promise<void>;
   release(): Promise<void>;
+}
+
+/**
+ * Dates a claim now: a rename keeps the file's modification time (when the trace was spooled), and a claim's age
+ * is what tells a dead worker's claim from a live one's.
+ */
+async function stampClaim(claimed: string): Promise<void> {
+  const now = new Date();
+  await utimes(claimed, now, now).catch(() => {});
 }
 
 /** Claims older than this are taken to belong to a worker that died while sending (ms). */
@@ -66,6 +75,7 @@ export class TraceSpool {
     } catch {
       return undefined;
     }
+    await stampClaim(claimed);
     return { item, done: () => rm(claimed, { force: true }), release: () => rename(claimed, file).catch(() => {}) };
   }
 
@@ -94,6 +104,7 @@ export class TraceSpool {
       } catch {
         continue; // another worker took it
       }
+      await stampClaim(claimed);
       let item: SpooledTrace;
       try {
         item = JSON.parse(await readFile(claimed, 'utf8')) as SpooledTrace;

@@ -52,8 +52,10 @@ export const rule = createRule({
       for (const s of stmt.specifiers) {
         if (s.type === 'ImportNamespaceSpecifier' || (s.type === 'ImportSpecifier' && s.importKind === 'type')) continue;
         const imported = s.type === 'ImportDefaultSpecifier' ? 'default' : s.imported.type === 'Identifier' ? s.imported.name : s.imported.value;
-        if (workflowFile) callees.set(s.local, { kind: 'workflow' });
-        else callees.set(s.local, { kind: activityKindOf(resolved), from: { specifier: stmt.source.value, imported } });
+        // A workflow file's workflow is its default export; its other exports are helpers.
+        if (workflowFile) {
+          if (imported === 'default') callees.set(s.local, { kind: 'workflow' });
+        } else callees.set(s.local, { kind: activityKindOf(resolved), from: { specifier: stmt.source.value, imported } });
       }
     };
     return {

@@ -113,7 +113,9 @@ export function prepareBuildOutput(outDir: string, projectDir?: string): void {
     entries = readdirSync(dir);
   } catch (error) {
     if (error instanceof WorkerStartupError) throw error;
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return; // unreadable: the build's own write says why
+    const code = (error as NodeJS.ErrnoException).code;
+    // Missing (created below), or below a file (ENOTDIR: creating it names the problem); anything else is named now.
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new WorkerStartupError(`cannot use the build folder ${dir}: ${(error as Error).message}`);
   }
   if (entries === undefined) {
     try {
