@@ -5,22 +5,18 @@ import { ApiError } from '../errors.js';
 import { defineRoute } from '../route.js';
 import { handlerName, workflowIdSchema } from '../schemas/common.js';
 import { handlerRequestSchema, handlerValueSchema } from '../schemas/workflow.js';
-import { engineError, GRPC, grpcCode } from '../temporal/engine.js';
+import { engineError } from '../temporal/engine.js';
 import { describeRun } from '../temporal/runs.js';
-import { isHandlerTimeout, isUnknownUpdate, nameList, registeredUpdateNames, unknownQueryNames, updateAccepted } from '../temporal/handlers.js';
+import {
+  isHandlerTimeout,
+  isNoPollerRefusal,
+  isUnknownUpdate,
+  nameList,
+  registeredUpdateNames,
+  unknownQueryNames,
+  updateAccepted,
+} from '../temporal/handlers.js';
 import { assertStarted, handlerArgs, latestRunningRun, sendHandlerValue } from '../handler-args.js';
-
-/** The engine's words for a query refused because no worker polled the task queue lately. */
-const NO_POLLER = /no poller seen/i;
-
-/** The messages of an error and its causes, joined (a gRPC error's `details` included). */
-function errorText(err: unknown): string {
-  const parts: string[] = [];
-  for (let e = err as { message?: unknown; details?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
-    for (const text of [e.message, e.details]) if (typeof text === 'string') parts.push(text);
-  }
-  return parts.join(' ');
-}
 
 const timeout = (kind: 'query' | 'update', workflowId: string, ms: number) =>
   new ApiError('WorkflowTaskTimeoutError', {
@@ -71,7 +67,7 @@ export const queryRoutes = [
         if (err instanceof QueryRejectedError)
           throw new ApiError('InternalError', { message: 'The query was rejected', expose: true, workflowId: params.id, cause: err });
         // The engine refuses a query at once (FAILED_PRECONDITION) when no worker has polled the run's task queue lately.
-        if (grpcCode(err) === GRPC.FAILED_PRECONDITION && NO_POLLER.test(errorText(err))) {
+        if (isNoPollerRefusal(err)) {
           throw new ApiError('WorkflowTaskTimeoutError', {
             workflowId: params.id,
             expose: true,

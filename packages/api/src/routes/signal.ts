@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
-import { executionRefSchema, workflowIdSchema } from '../schemas/common.js';
-import { handlerName } from '../schemas/common.js';
+import { executionRefSchema, handlerName, workflowIdSchema } from '../schemas/common.js';
 import { payloadRequestSchema } from '../schemas/workflow.js';
 import { engine } from '../temporal/engine.js';
 import { handlerArgs, latestRunningRun } from '../handler-args.js';

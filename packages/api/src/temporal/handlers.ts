@@ -3,6 +3,7 @@
  * naming the handlers the workflow registers; no worker answering is a 504.
  */
 import { isGrpcDeadlineError, type Client } from '@temporalio/client';
+import { GRPC } from './engine.js';
 
 /** Names Temporal's SDKs register on every workflow (`__stack_trace`, `__temporal_workflow_metadata`, ...). */
 const isBuiltIn = (name: string) => name.startsWith('__');
@@ -69,6 +70,18 @@ export async function registeredUpdateNames(client: Client, workflowId: string, 
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether an engine error is its refusal of a query because no worker has polled the run's task queue lately: a
+ * FAILED_PRECONDITION saying "no poller seen", anywhere in the cause chain (the client wraps the gRPC error).
+ */
+export function isNoPollerRefusal(err: unknown): boolean {
+  for (let e = err as { code?: unknown; details?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
+    if (e.code === GRPC.FAILED_PRECONDITION && [e.details, e.message].some((text) => typeof text === 'string' && /no poller seen/i.test(text))) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
 }
 
 /**

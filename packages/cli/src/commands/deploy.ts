@@ -178,11 +178,11 @@ export function registerDeployCommand(program: Command): void {
           const [polled, projects, leased] = await Promise.all([
             d.livePollers(client, flags.catalog).catch(() => []),
             d.versionProjects(client, state.name, builds),
-            Promise.all(builds.map((b) => d.buildLeaseAlive(client, flags.catalog, b).catch(() => true))),
+            Promise.all(builds.map((b) => leaseAlive(d, client, flags.catalog, b))),
           ]);
           // The engine lists a worker's polls for about a minute after it died; a build whose lease lapsed has none
-          // alive, so its pollers are not counted.
-          const alive = new Set(builds.filter((_, i) => leased[i]));
+          // alive, so its pollers are not counted (a lease the engine could not read leaves them counted).
+          const alive = new Set(builds.filter((_, i) => leased[i] !== false));
           const pollers = polled.filter((p) => p.buildId !== null && alive.has(p.buildId));
           const workers = new Map<string, number>();
           for (const p of pollers) if (p.buildId) workers.set(p.buildId, (workers.get(p.buildId) ?? 0) + 1);

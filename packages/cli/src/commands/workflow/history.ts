@@ -78,18 +78,28 @@ async function readAll(flags: HistoryFlags, workflowId: string, onPage: (page: H
   } while (pageToken);
 }
 
+/**
+ * Prints the table's header at its first call only: called once the API answered, so a refused request prints its
+ * error alone and stdout stays empty.
+ */
+function onceHeader(): () => void {
+  let headed = false;
+  return () => {
+    if (!headed) out(header());
+    headed = true;
+  };
+}
+
 /** Streams the run's history until it closes; exit 1 if it failed, was canceled, terminated or timed out. */
 async function follow(flags: HistoryFlags, workflowId: string): Promise<void> {
   const client = clientFrom(flags);
-  // The table's header once the stream answered: a refused request prints its error alone, stdout stays empty.
-  let headed = false;
+  const headOnce = onceHeader();
   const done = await client.followHistory(workflowId, {
     runId: flags.run,
     includePayloads: flags.payloads,
     onFrame(frame) {
       if (flags.json) return outJson(frame);
-      if (!headed) out(header());
-      headed = true;
+      headOnce();
       if (frame.type === 'workflow') {
         const w = frame.workflow;
         note(`following ${w.workflowType}  ${w.workflowId}  run ${w.runId}`);
@@ -126,10 +136,9 @@ export function registerHistoryCommand(workflow: Command): void {
           });
           return outJson({ workflow: first?.workflow, runId: first?.runId, events });
         }
-        let headed = false;
+        const headOnce = onceHeader();
         await readAll(flags, workflowId, (page) => {
-          if (!headed) out(header());
-          headed = true;
+          headOnce();
           for (const e of page.events) out(eventLine(e));
         });
       }),
