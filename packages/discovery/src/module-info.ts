@@ -143,6 +143,16 @@ export interface ModuleInfo {
   openExports?: true;
 }
 
+/**
+ * Whether the module of `info` exports `name` itself: a binding, a TypeScript declaration, or `export * as name`
+ * (its `export *` are not followed). Undefined when its export names cannot all be listed: facts of an older
+ * release, CommonJS forms, `export =`, a destructured export.
+ */
+export function ownExport(info: ModuleInfo, name: string): boolean | undefined {
+  if (info.otherExports === undefined || info.openExports || info.unsupported.some((u) => u.kind === 'commonjs')) return undefined;
+  return info.exports.has(name) || info.otherExports.includes(name) || info.unsupported.some((u) => u.kind === 'namespace-reexport' && u.exported === name);
+}
+
 type AuthoringName = Definition['callee'];
 const AUTHORING_NAMES = new Set<string>(['workflow', 'step', 'evaluator']);
 

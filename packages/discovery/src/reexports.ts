@@ -11,7 +11,7 @@ import type { Position } from './finding.js';
 import { dirname, relative } from 'node:path';
 import { isAbsoluteSpecifier, type ExportGraph } from './graph.js';
 import { isRelative } from './module-path.js';
-import type { Definition, ModuleInfo } from './module-info.js';
+import { ownExport, type Definition, type ModuleInfo } from './module-info.js';
 
 /** A workflow definition reached from an entry. */
 export interface ReachedWorkflow {
@@ -263,9 +263,7 @@ function providesExport(graph: ExportGraph, file: string, name: string, seen: Se
   if (seen.has(file)) return false; // a circle of `export *` adds nothing
   seen.add(file);
   const info = graph.module(file);
-  if (!info || info.otherExports === undefined || info.openExports || info.unsupported.some((u) => u.kind === 'commonjs')) return true;
-  if (info.exports.has(name) || info.otherExports.includes(name)) return true;
-  if (info.unsupported.some((u) => u.kind === 'namespace-reexport' && u.exported === name)) return true; // `export * as name`
+  if (!info || ownExport(info, name) !== false) return true;
   if (name === 'default') return false; // `export *` never carries a default
   for (const star of info.stars) {
     if (!isRelative(star.source)) return true;

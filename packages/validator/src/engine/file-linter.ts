@@ -18,6 +18,7 @@ import {
   type MessageTemplate,
   type ModuleHook,
   type ModuleInfo,
+  ownExport,
   type RuleVisitor,
   type SourceFacts,
 } from '@skein/discovery';
@@ -295,7 +296,6 @@ export function exportKindOf(info: ModuleInfo | undefined, name: string): Export
     if (binding.function === true) return 'function';
     return binding.call === undefined && binding.alias === undefined && binding.references.length === 0 ? 'value' : 'unknown';
   }
-  const open = info.otherExports === undefined || info.openExports || info.stars.length > 0 || info.unsupported.some((u) => u.kind === 'commonjs');
-  const namespace = info.unsupported.some((u) => u.kind === 'namespace-reexport' && u.exported === name); // `export * as name`
-  return open || namespace || info.otherExports?.includes(name) ? 'unknown' : 'missing';
+  // Missing only where every export of the module is listed and none is `name` (an `export *` may provide it).
+  return info.stars.length === 0 && ownExport(info, name) === false ? 'missing' : 'unknown';
 }
