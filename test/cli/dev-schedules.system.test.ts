@@ -42,6 +42,7 @@ beforeAll(async () => {
     SKEIN_METRICS_PORT: String(await freePort()),
   });
   await dev.waitFor(/Skein is up/, 180_000);
+  await dev.waitFor(/watching the project/, 60_000); // an edit before the watcher's first scan is done goes unseen
 }, 240_000);
 
 afterAll(async () => {

@@ -44,7 +44,7 @@ describe('watchProject', () => {
     const batches: string[][] = [];
     watcher = watchProject([root], (files) => batches.push(files.map((f) => path.relative(root, f)).sort()), { debounceMs: 100 });
     // chokidar reports changes only once its first scan is done.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await watcher.ready;
     writeFileSync(path.join(root, 'README.md'), '# notes\n');
     writeFileSync(path.join(root, 'test', 'greet.test.ts'), 'it("greets", () => {});\n');
     await new Promise((resolve) => setTimeout(resolve, 600));

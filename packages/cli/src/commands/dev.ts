@@ -145,7 +145,8 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
           for (const line of lines) logger.warn(line);
         });
       };
-      logger.info('watching the project: saving a file reloads the worker (--no-watch turns this off)');
+      // Said once the watcher's first scan is done: an edit saved before it would go unseen.
+      void watcher.ready.then(() => logger.info('watching the project: saving a file reloads the worker (--no-watch turns this off)'));
     }
     const code = await new Promise<number | null>((resolve) => (reloader!.onExit = resolve));
     logger.fatal(`the worker stopped unexpectedly (exit code ${code}); shutting down`);

@@ -20,6 +20,8 @@ export function isServedInput(file: string): boolean {
 
 /** A project watcher: see `watchProject()`. */
 export interface ProjectWatcher {
+  /** Resolves once the first scan of the roots is done: an edit before it may go unseen. */
+  ready: Promise<void>;
   /** Replaces the watched roots (after a reload found new or removed exposed packages). */
   setRoots(roots: string[]): void;
   close(): Promise<void>;
@@ -61,7 +63,9 @@ export function watchProject(roots: string[], onChange: (files: string[]) => voi
     clearTimeout(timer);
     timer = setTimeout(flush, options.debounceMs ?? 150);
   });
+  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return {
+    ready,
     setRoots(roots) {
       const next = [...new Set(roots)];
       const removed = current.filter((r) => !next.includes(r));
