@@ -54,6 +54,8 @@ export interface ImportSpecifierInfo {
   local: string;
   imported: string;
   position: Position;
+  /** Set for a TypeScript type-only import (`import type { A }`, `import { type A }`): erased, never linked. */
+  typeOnly?: true;
 }
 
 /** One `import … from 'source'` declaration. */
@@ -233,7 +235,14 @@ export function analyzeModule(file: string, program: t.Program): ModuleInfo {
       const info: ImportInfo = { source, position: positionOf(stmt), specifiers: [] };
       for (const s of stmt.specifiers) {
         const imported = s.type === 'ImportDefaultSpecifier' ? 'default' : s.type === 'ImportNamespaceSpecifier' ? '*' : exportedName(s.imported);
-        info.specifiers.push({ local: s.local.name, imported, position: positionOf(s) });
+        const specifier: ImportSpecifierInfo = { local: s.local.name, imported, position: positionOf(s) };
+        if (
+          stmt.importKind === 'type' ||
+          stmt.importKind === 'typeof' ||
+          (s.type === 'ImportSpecifier' && (s.importKind === 'type' || s.importKind === 'typeof'))
+        )
+          specifier.typeOnly = true;
+        info.specifiers.push(specifier);
         locals.set(s.local.name, { kind: 'import', source, imported, position: positionOf(s) });
         if (isAuthoringSource(source)) {
           if (imported === '*') authoringNamespaces.add(s.local.name);

@@ -91,6 +91,16 @@ const CASES: Case[] = [
   { rule: 'packaging/javascript-sources', invalid: ['packaging/javascript-sources hello/evaluators.ts:1:1'] },
   { rule: 'packaging/type-declarations', invalid: ['packaging/type-declarations package.json:1:1'] },
   { rule: 'fs/outside-package', invalid: ['fs/outside-package hello/workflow.js:3:24'] },
+  {
+    rule: 'imports/missing-export',
+    invalid: [
+      'imports/missing-export hello/lib/format.js:1:10',
+      'imports/missing-export hello/steps.js:2:10',
+      'imports/missing-export hello/workflow.js:3:10',
+      'imports/missing-export hello/workflow.js:4:8',
+      'imports/missing-export hello/workflow.js:5:20',
+    ],
+  },
   { rule: 'parse/syntax-error', invalid: ['parse/syntax-error hello/helper.js:2:24'] },
   { rule: 'fs/file-too-large', invalid: ['fs/file-too-large hello/table.js:1:1'], options: { maxFileBytes: 4096 } },
   // Discovery's findings (package rules 1-4, 7, 10) reach the report unchanged.

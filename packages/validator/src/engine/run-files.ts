@@ -3,12 +3,15 @@
  * import, breadth-first, through the session's store: a file discovery already loaded was linted in that same
  * traversal; any other is loaded now (read once, parsed once, walked once with every file rule). Its imports are
  * resolved into the module graph. Dependency files reached from workflow code only have their imports collected
- * (package rule 12). Finally every other own source file is looked at for misplaced definitions.
+ * (package rule 12). Then every other own source file is looked at for misplaced definitions. Last, with every file
+ * loaded, the named imports of the files the worker loads are checked against their modules' exports.
  */
 import * as path from 'node:path';
+import { isRelative } from '@skein/discovery';
 import { ModuleGraph, type ImportEdge } from '../graph/module-graph.js';
 import type { Resolver } from '../graph/resolve.js';
 import { meta as outsidePackage } from '../rules/fs/outside-package.js';
+import { meta as missingExport, missingExportReports } from '../rules/imports/missing-export.js';
 import { meta as unresolvedImport, unresolvedImportReport } from '../rules/fs/unresolved-import.js';
 import { isActivityRole } from '../rules/util/ast.js';
 import type { CodeRole, FileRole, PackageInfo } from '../types.js';
@@ -106,7 +109,49 @@ export function runFiles(input: RunFilesInput): RunFilesResult {
       lint({ file, role: 'other' });
     }
   }
+  reportMissingExports(linter, resolver, graph);
   return { graph, filesChecked: linter.linted.size };
+}
+
+/**
+ * `imports/missing-export` (rules/imports/missing-export.ts) over the own files the worker loads: the graph's own
+ * files (role files and the workflow code they import) and, through their relative imports, the modules activity
+ * files import (linted as `other`). Runs once every file is loaded, so it reads facts and never loads a file.
+ */
+function reportMissingExports(linter: FileLinter, resolver: Resolver, graph: ModuleGraph): void {
+  const { store, diagnostics } = linter.session;
+  /** The facts of an own module `source` names from `file`, when it is loaded (this pass never loads a file). */
+  const ownModule = (file: string, source: string) => {
+    const target = resolver.resolve(file, source);
+    return target.kind === 'file' && target.inPackage && store.has(target.path) ? store.load(target.path).info : undefined;
+  };
+  const loaded: string[] = [];
+  const seen = new Set<string>();
+  for (const node of graph.nodes.values()) {
+    if (!node.own) continue;
+    seen.add(node.file);
+    loaded.push(node.file);
+  }
+  for (let i = 0; i < loaded.length; i++) {
+    const file = loaded[i] as string;
+    const info = store.has(file) ? store.load(file).info : undefined;
+    if (!info) continue;
+    const role = graph.get(file)?.role;
+    const workflowCode = role === 'workflow' || role === 'workflow-code';
+    for (const declaration of info.imports) {
+      if (!isRelative(declaration.source)) continue;
+      const target = resolver.resolve(file, declaration.source);
+      if (target.kind !== 'file' || !target.inPackage || !CODE_FILE.test(target.path) || !store.has(target.path)) continue;
+      if (!seen.has(target.path)) {
+        seen.add(target.path);
+        loaded.push(target.path);
+      }
+      if (workflowCode && isActivityRole(target.role)) continue; // `steps/import-style` says what a steps file exports
+      const targetInfo = store.load(target.path).info;
+      if (!targetInfo) continue;
+      for (const report of missingExportReports(declaration, targetInfo, ownModule)) diagnostics.add(toDiagnostic(missingExport, file, report));
+    }
+  }
 }
 
 /** The directory a file's package is rooted at (for rule contexts). */

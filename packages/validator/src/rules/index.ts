@@ -10,6 +10,7 @@ import { rule as sharedFolderName } from './definitions/shared-folder-name.js';
 import { rule as misplacedFactoryCall } from './conventions/misplaced-factory-call.js';
 import { meta as outsidePackage } from './fs/outside-package.js';
 import { meta as unresolvedImport } from './fs/unresolved-import.js';
+import { meta as missingExport } from './imports/missing-export.js';
 import { rule as corePeerDependency } from './packaging/core-peer-dependency.js';
 import { rule as javascriptSources } from './packaging/javascript-sources.js';
 import { rule as seedSettingsKey } from './packaging/seed-settings-key.js';
@@ -37,8 +38,8 @@ export const projectRules: readonly ProjectRule[] = [
   unprovableChange,
 ];
 
-/** Findings the engine reports itself (paths leaving the package, relative imports naming no file). */
-export const engineRuleMetas: readonly RuleMeta[] = [outsidePackage, unresolvedImport];
+/** Findings the engine reports itself (paths leaving the package, relative imports naming no file or a missing export). */
+export const engineRuleMetas: readonly RuleMeta[] = [outsidePackage, unresolvedImport, missingExport];
 
 /**
  * Metadata of every rule id of the analysis, the core's (`CORE_RULE_METAS` of @skein/discovery) and the validator's,
