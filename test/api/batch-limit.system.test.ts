@@ -4,7 +4,9 @@
  * `frontend.MaxConcurrentBatchOperationPerNamespace=1`): a second batch while one runs is a 429 with `Retry-After`,
  * and goes through once the first finished (the engine counts running batches through its visibility store, so
  * the test waits until the first one is listed). No worker is needed: the runs wait on a task queue nobody polls, and a
- * signal reaches them all the same.
+ * signal reaches them all the same. The engine's batcher is slowed to 25 operations a second
+ * (`worker.batcherRPS`, 50 by default), so the first batch of 150 signals runs for about 6 s: at the default rate it
+ * could finish between the listing that shows it running and the second request, on a loaded machine.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +22,11 @@ let connection: Connection;
 
 beforeAll(async () => {
   const temporal = await locateTemporal({ install: false });
-  server = await startDevServer({ binary: temporal.path, onOutput: () => {}, dynamicConfig: { 'frontend.MaxConcurrentBatchOperationPerNamespace': '1' } });
+  server = await startDevServer({
+    binary: temporal.path,
+    onOutput: () => {},
+    dynamicConfig: { 'frontend.MaxConcurrentBatchOperationPerNamespace': '1', 'worker.batcherRPS': '25' },
+  });
   api = await createApiServer(loadApiConfig({ PORT: '0', TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default' }), {
     logger: pino({ level: 'silent' }),
   });
