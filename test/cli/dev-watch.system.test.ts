@@ -114,5 +114,7 @@ describe('skein dev: watch mode and an engine of its own', () => {
     expect(await scrape.text()).toMatch(/^temporal_workflow_completed\{[^}]*workflow_type="summarize"[^}]*\} 1$/m);
     const apiScrape = await (await fetch(String(banner.metrics))).text();
     expect(apiScrape).toMatch(/^http_server_request_duration_seconds_count\{[^}]*http_route="\/workflow\/run"[^}]*\} [1-9]/m);
+    // The runs above were requests of the API: their lines (info) stay out of the console, as the worker's do.
+    expect(lines(dev).filter((l) => l.name === 'api' && l.msg === 'request')).toEqual([]);
   }, 300_000);
 });

@@ -115,7 +115,11 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
       SKEIN_TRACE_DIR: traceDir,
     });
     listen = `${config.host}:${config.port}`;
-    api = await createApiServer(config, { logger: component(base, 'api') });
+    // Like the worker's: the API's request lines (one for every call of the CLI or a browser) only at `warn` and above,
+    // so the banner and the reload lines stay readable; a failed request (5xx) still shows. SKEIN_LOG_LEVEL wins.
+    const apiLogger = component(base, 'api');
+    if (!process.env.SKEIN_LOG_LEVEL?.trim() && apiLogger.isLevelEnabled('info')) apiLogger.level = 'warn';
+    api = await createApiServer(config, { logger: apiLogger });
     api.onFatal((reason) => {
       logger.fatal({ reason }, 'engine connection lost; shutting down');
       void stopAll().finally(() => process.exit(1));
