@@ -15,14 +15,18 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** A copy of a corpus case's v1 (the code a dev loop serves), and how to save its v2 over it. */
-function servedCopy(name: string): { dir: string; saveV2(): void } {
+/** A copy of a corpus case's v1 (the code a dev loop serves), and how to save its v2 over it (or v1 again). */
+function servedCopy(name: string): { dir: string; saveV2(): void; saveV1(): void } {
   const dir = mkdtempSync(path.join(tmpdir(), 'skein-reload-versioning-'));
   dirs.push(dir);
   const corpus = path.join(repo, 'fixtures/versioning', name);
   cpSync(path.join(corpus, 'v1'), dir, { recursive: true });
   symlinkSync(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'));
-  return { dir, saveV2: () => cpSync(path.join(corpus, 'v2', 'src'), path.join(dir, 'src'), { recursive: true }) };
+  return {
+    dir,
+    saveV2: () => cpSync(path.join(corpus, 'v2', 'src'), path.join(dir, 'src'), { recursive: true }),
+    saveV1: () => cpSync(path.join(corpus, 'v1', 'src'), path.join(dir, 'src'), { recursive: true }),
+  };
 }
 
 describe('ReloadVersioning', () => {
@@ -44,5 +48,54 @@ describe('ReloadVersioning', () => {
     const versioning = new ReloadVersioning(project.dir);
     project.saveV2();
     expect(await versioning.afterReload()).toEqual([]);
+  });
+
+  describe('with the open runs read from the engine', () => {
+    const workflow = 'pinnedStepInsertedBeforeTimer';
+
+    it('says nothing of a breaking edit when the workflow has no open run, or only runs with no task completed yet', async () => {
+      const project = servedCopy('pinned-step-inserted-before-timer');
+      const versioning = new ReloadVersioning(project.dir, async () => [{ workflowType: workflow, lastTaskCompletedAt: null }]);
+      project.saveV2();
+      expect(await versioning.afterReload(2_000)).toEqual([]);
+    });
+
+    it('judges an edit against the code each open run last ran on, not against the reload before it', async () => {
+      const project = servedCopy('pinned-step-inserted-before-timer');
+      // One run, waiting at its timer since its last workflow task completed at t=1000 on the first code.
+      const runs = [{ workflowType: workflow, lastTaskCompletedAt: 1_000 }];
+      const versioning = new ReloadVersioning(project.dir, async () => runs);
+      project.saveV2();
+      const lines = await versioning.afterReload(2_000);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain('where its open run recorded a timer; that run fails at its next workflow task');
+      expect(lines[0]).toMatch(/or let it finish first\.$/);
+      // Back to the code the run recorded (as a patched() guard or a rename undone does): the waiting run replays
+      // it, though the reload before served something else.
+      project.saveV1();
+      expect(await versioning.afterReload(3_000)).toEqual([]);
+      // A second run, whose last task completed on that third code (t=3500), and the first edit made again.
+      runs.push({ workflowType: workflow, lastTaskCompletedAt: 3_500 });
+      project.saveV2();
+      expect(await versioning.afterReload(4_000)).toHaveLength(1);
+    });
+
+    it('counts the runs, and compares with the code served until now when the engine cannot be read', async () => {
+      const project = servedCopy('pinned-step-inserted-before-timer');
+      const counted = new ReloadVersioning(project.dir, async () => [
+        { workflowType: workflow, lastTaskCompletedAt: 1_000 },
+        { workflowType: workflow, lastTaskCompletedAt: 1_500 },
+        { workflowType: 'another', lastTaskCompletedAt: 1_500 },
+      ]);
+      project.saveV2();
+      const [line] = await counted.afterReload(2_000);
+      expect(line).toContain('where its 2 open runs recorded a timer; those runs fail at their next workflow task');
+
+      const other = servedCopy('pinned-step-inserted-before-timer');
+      const unreadable = new ReloadVersioning(other.dir, () => Promise.reject(new Error('engine away')));
+      other.saveV2();
+      const [fallback] = await unreadable.afterReload(2_000);
+      expect(fallback).toContain('where runs started before it recorded a timer; those runs fail at their next workflow task');
+    });
   });
 });

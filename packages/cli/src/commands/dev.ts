@@ -5,6 +5,7 @@ import { loadSettings } from '@skein/settings';
 import { SHUTDOWN_FORCE_EXTRA_MS, workerSettings } from '@skein/worker/settings';
 import { devEngine, portIsFree, type DevEngine } from '../dev/engine.js';
 import { startMetricsProxy, type MetricsProxy } from '../dev/metrics-proxy.js';
+import { openRunsReader } from '../dev/open-runs.js';
 import { ReloadVersioning } from '../dev/reload-versioning.js';
 import { WorkerReloader } from '../dev/reloader.js';
 import { watchProject, type ProjectWatcher } from '../dev/watch.js';
@@ -57,7 +58,9 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
   const killServers = () => {
     for (const child of servers) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   };
+  let stopReaders: (() => Promise<void>) | undefined;
   const stopAll = async () => {
+    await stopReaders?.().catch(() => {});
     await metrics?.close().catch(() => {});
     await watcher?.close().catch(() => {});
     await api?.close().catch(() => {});
@@ -141,11 +144,15 @@ export async function devCommand(projectDir = '.', options: DevOptions = {}): Pr
     if (options.watch !== false) {
       watcher = watchProject(ready.roots, (files) => void reloader?.reload(files));
       // Every reload serves the same build: an edit that changes a workflow's commands breaks its open runs; say so.
-      const versioning = new ReloadVersioning(root);
+      // Judged against the code each open run last ran on (its last workflow task), read from the engine.
+      const runsReader = openRunsReader(config.temporal.connection, config.temporal.namespace, ready.catalog);
+      runsReader.catch(() => {}); // unreadable: every edit is compared with the code served until then
+      stopReaders = async () => (await runsReader.catch(() => undefined))?.close();
+      const versioning = new ReloadVersioning(root, async () => (await runsReader).read());
       reloader.onReady = (next) => {
         metrics!.target = next.metricsUrl;
         watcher?.setRoots(next.roots);
-        void versioning.afterReload().then((lines) => {
+        void versioning.afterReload(Date.now()).then((lines) => {
           for (const line of lines) logger.warn(line);
         });
       };
