@@ -97,5 +97,17 @@ describe('ReloadVersioning', () => {
       const [fallback] = await unreadable.afterReload(2_000);
       expect(fallback).toContain('where runs started before it recorded a timer; those runs fail at their next workflow task');
     });
+
+    it('names a workflow the new code no longer has while runs of it are open', async () => {
+      const project = servedCopy('step-inserted-after-last-wait');
+      const versioning = new ReloadVersioning(project.dir, async () => [
+        { workflowType: 'removedFlow', lastTaskCompletedAt: 1_000 },
+        { workflowType: 'removedFlow', lastTaskCompletedAt: null },
+      ]);
+      project.saveV2();
+      expect(await versioning.afterReload(2_000)).toEqual([
+        'workflow "removedFlow": the code no longer has it (deleted or renamed?), and its 2 open runs wait at the next workflow task until it comes back; restore it, or terminate those runs (skein workflow terminate <id>).',
+      ]);
+    });
   });
 });

@@ -51,7 +51,7 @@ export class ReloadVersioning {
    * line per incompatible change (`versioning/incompatible-change` with every workflow judged as auto-upgrade): the
    * workflow, the new command and where it is, the command the runs recorded there, how many runs, and the fix.
    * Empty when nothing breaks an open run, or when the shapes cannot be derived (the reload's own validation reports
-   * why). Never throws.
+   * why); and one line per workflow the new code no longer has while runs of it are open. Never throws.
    */
   async afterReload(servedSince = Date.now()): Promise<string[]> {
     const latest = this.#versions.at(-1) as ServedVersion;
@@ -94,6 +94,19 @@ export class ReloadVersioning {
       shapes: current ? Promise.resolve(current) : deriveCommandShapes(this.projectDir).catch(() => undefined),
       since: servedSince,
     };
+    // Open runs of a workflow the new code no longer has (a folder deleted, a workflow renamed) wait at their next
+    // workflow task until it comes back.
+    const served = runs && (await next.shapes);
+    if (runs && served) {
+      const missing = new Map<string, number>();
+      for (const run of runs) if (!Object.hasOwn(served.workflows, run.workflowType)) missing.set(run.workflowType, (missing.get(run.workflowType) ?? 0) + 1);
+      for (const [workflow, count] of missing) {
+        lines.add(
+          `workflow "${workflow}": the code no longer has it (deleted or renamed?), and ${count === 1 ? 'its open run waits' : `its ${count} open runs wait`} ` +
+            `at the next workflow task until it comes back; restore it, or terminate ${count === 1 ? 'that run' : 'those runs'} (skein workflow terminate <id>).`,
+        );
+      }
+    }
     // Versions no open run last ran on are never needed again: a run's last task only moves forward.
     this.#versions = runs === undefined ? [next] : [...this.#versions.filter((v) => judged.has(v)), next];
     return [...lines];
