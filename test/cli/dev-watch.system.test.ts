@@ -117,4 +117,42 @@ describe('skein dev: watch mode and an engine of its own', () => {
     // The runs above were requests of the API: their lines (info) stay out of the console, as the worker's do.
     expect(lines(dev).filter((l) => l.name === 'api' && l.msg === 'request')).toEqual([]);
   }, 300_000);
+
+  it('warns of an edit that breaks an open run, judged against the code that run recorded, not the reload before', async () => {
+    const [dev, dir, port] = [devs[1]!, dirs[1]!, ports[1]!];
+    const post = async (route: string, body: unknown) =>
+      fetch(`http://127.0.0.1:${port}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const started = (await (await post('/workflow/start', { workflowName: 'approval', input: { request: 'r', approver: 'ada' } })).json()) as {
+      workflowId: string;
+    };
+    // The run has notified the approver and waits for the decision (a timer): its last workflow task is done.
+    await vi.waitFor(
+      async () => {
+        const history = (await (await fetch(`http://127.0.0.1:${port}/workflow/${started.workflowId}/history?pageSize=50`)).json()) as {
+          events: { eventType: string }[];
+        };
+        expect(history.events.map((e) => e.eventType)).toContain('EVENT_TYPE_TIMER_STARTED');
+      },
+      { timeout: 60_000, interval: 250 },
+    );
+    const file = path.join(dir, 'approval', 'workflow.ts');
+    const recorded = await readFile(file, 'utf8');
+    const notify = '    await notifyApprover({ request, approver });\n';
+    const inserted = recorded.replace(notify, notify + notify);
+    const warnings = () => lines(dev).filter((l) => /^workflow "approval"/.test(String(l.msg)));
+    // A second notification before the wait: the waiting run recorded a timer there.
+    await writeFile(file, inserted);
+    await waitForCount(
+      dev,
+      /^workflow "approval": this edit issues activity "approval#notifyApprover" at approval\/workflow\.ts:\d+:\d+ where its open run recorded a timer/,
+      1,
+    );
+    // Back to the code the run recorded (as a patched() guard or an undone rename does): the run replays it, though
+    // the reload before served another code, so this reload warns of nothing (the old note compared with that reload).
+    await writeFile(file, recorded);
+    await waitForCount(dev, /^reloaded in /, 2);
+    await new Promise((resolve) => setTimeout(resolve, 3_000)); // the note follows its reload by a moment
+    expect(warnings().map((l) => String(l.msg))).toEqual([expect.stringMatching(/where its open run recorded a timer/)]);
+    expect((await post(`/workflow/${started.workflowId}/terminate`, { reason: 'test over' })).status).toBe(200);
+  }, 300_000);
 });
