@@ -35,11 +35,15 @@ describe('the open runs of the served catalog', () => {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       started.push(res.body.workflowId as string);
     }
+    // When the run's last workflow task completed, once it waits for its signal (its step done, and the workflow task
+    // after it the last event: none follows until the signal).
     const completedAt = async (workflowId: string): Promise<number | undefined> => {
-      const h = await stack.get(`/workflow/${workflowId}/history`);
+      const h = await stack.get(`/workflow/${workflowId}/history?pageSize=50`);
       const events = (h.body.events ?? []) as { eventType: string; eventTime: string }[];
-      const done = events.filter((e) => e.eventType === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED').at(-1);
-      return done ? Date.parse(done.eventTime) : undefined;
+      const last = events.at(-1);
+      if (!events.some((e) => e.eventType === 'EVENT_TYPE_ACTIVITY_TASK_COMPLETED') || last?.eventType !== 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED')
+        return undefined;
+      return Date.parse(last.eventTime);
     };
     const openDone = await until(() => completedAt(started[1]!));
     await until(() => completedAt(started[0]!));

@@ -63,7 +63,7 @@ export { layoutOf, type Layout } from './layout.js';
 export { compilerDirs, type CompilerDirs } from './tsconfig.js';
 export { kindOf, type DefinitionKind } from './definitions.js';
 export { importCollector, isGlobalRequireCall, isRequireCall, type ImportSite, type ImportSiteKind } from './import-sites.js';
-export { analyzeModule, ownExport, type Definition, type ImportInfo, type ModuleInfo } from './module-info.js';
+export { analyzeModule, mayExport, ownExport, type Definition, type ImportInfo, type ModuleInfo } from './module-info.js';
 export { moduleFactsVisitors, type ModuleFacts, type UnsupportedForm } from './unsupported-forms.js';
 export {
   deriveCommandShapes,

@@ -7,6 +7,7 @@
 import type * as t from '@babel/types';
 import { positionOf, type Position } from './finding.js';
 import type { ImportSite } from './import-sites.js';
+import { isRelative } from './module-path.js';
 import { keyName, literalPropertyAt, staticStringOf, unwrapExpression } from './static-values.js';
 import { patternIdentifiers } from './traverse.js';
 import type { UnsupportedForm } from './unsupported-forms.js';
@@ -153,6 +154,25 @@ export interface ModuleInfo {
 export function ownExport(info: ModuleInfo, name: string): boolean | undefined {
   if (info.otherExports === undefined || info.openExports || info.unsupported.some((u) => u.kind === 'commonjs')) return undefined;
   return info.exports.has(name) || info.otherExports.includes(name) || info.unsupported.some((u) => u.kind === 'namespace-reexport' && u.exported === name);
+}
+
+/**
+ * Whether the module of `info` exports `name`, or might: true unless every export of it is known (`ownExport`) and
+ * none is `name`, following its `export *` through `next` (`export *` never carries `default`). `next(file, source)`
+ * gives the facts of the module a relative `export *` names, or undefined when they are not known (a module that
+ * does not exist or cannot be read: it might provide any name); a star of a bare specifier might too. A circle of
+ * `export *` adds nothing.
+ */
+export function mayExport(info: ModuleInfo, name: string, next: (file: string, source: string) => ModuleInfo | undefined, seen = new Set<string>()): boolean {
+  if (seen.has(info.file)) return false;
+  seen.add(info.file);
+  if (ownExport(info, name) !== false) return true;
+  if (name === 'default') return false;
+  for (const star of info.stars) {
+    const target = isRelative(star.source) ? next(info.file, star.source) : undefined;
+    if (target === undefined || mayExport(target, name, next, seen)) return true;
+  }
+  return false;
 }
 
 type AuthoringName = Definition['callee'];

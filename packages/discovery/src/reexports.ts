@@ -11,7 +11,7 @@ import type { Position } from './finding.js';
 import { dirname, relative } from 'node:path';
 import { isAbsoluteSpecifier, type ExportGraph } from './graph.js';
 import { isRelative } from './module-path.js';
-import { ownExport, type Definition, type ModuleInfo } from './module-info.js';
+import { mayExport, type Definition, type ModuleInfo } from './module-info.js';
 
 /** A workflow definition reached from an entry. */
 export interface ReachedWorkflow {
@@ -227,7 +227,7 @@ function reportAmbiguousStars(graph: ExportGraph, info: ModuleInfo): void {
  * Reports each name the module re-exports (`export { a } from './m.js'`, or an import of it exported again) that the
  * relative module it names does not export: an ES module that names a missing export fails to link, so Node refuses
  * the package's entry and the bundler the workflow code. Only where the named module's exports are all known
- * ({@link providesExport}); a module that does not resolve is `reexport/unresolved`'s.
+ * (`mayExport`); a module that does not resolve is `reexport/unresolved`'s.
  */
 function reportMissingExports(graph: ExportGraph, info: ModuleInfo): void {
   const named: { name: string; source: string; position: Position }[] = [];
@@ -241,7 +241,8 @@ function reportMissingExports(graph: ExportGraph, info: ModuleInfo): void {
   for (const { name, source, position } of named) {
     if (!isRelative(source)) continue;
     const target = graph.resolvePath(info.file, source);
-    if (graph.store.load(target).missing || providesExport(graph, target, name, new Set())) continue;
+    const facts = graph.store.load(target).missing ? undefined : graph.module(target);
+    if (!facts || mayExport(facts, name, (file, source) => knownModule(graph, file, source))) continue;
     const names = graph.exportNames(target);
     const exported =
       names.length === 0
@@ -252,25 +253,6 @@ function reportMissingExports(graph: ExportGraph, info: ModuleInfo): void {
             .join(', ') + (names.length > 5 ? `, and ${names.length - 5} more` : '');
     graph.diagnostics.report('reexport/missing-export', 'missing', info.file, position, { name, source, exported });
   }
-}
-
-/**
- * Whether the module `file` exports `name`, or might: true unless every export of it is known (an ES module that
- * parsed, without CommonJS forms, `export =` or destructured exports, whose `export *` all name relative modules) and
- * none is `name`.
- */
-function providesExport(graph: ExportGraph, file: string, name: string, seen: Set<string>): boolean {
-  if (seen.has(file)) return false; // a circle of `export *` adds nothing
-  seen.add(file);
-  const info = graph.module(file);
-  if (!info || ownExport(info, name) !== false) return true;
-  if (name === 'default') return false; // `export *` never carries a default
-  for (const star of info.stars) {
-    if (!isRelative(star.source)) return true;
-    const target = graph.resolvePath(file, star.source);
-    if (graph.store.load(target).missing || providesExport(graph, target, name, seen)) return true;
-  }
-  return false;
 }
 
 /** One step of a re-export chain: export `name` of `file`, re-exported from `source` at `position`, by name or by `export *`. */
@@ -365,4 +347,10 @@ function reportCycles(graph: ExportGraph, info: ModuleInfo, reported: Set<string
       chain,
     });
   }
+}
+
+/** The facts of the module `source` names from `file`, or undefined when it does not exist or cannot be read. */
+function knownModule(graph: ExportGraph, file: string, source: string): ModuleInfo | undefined {
+  const target = graph.resolvePath(file, source);
+  return graph.store.load(target).missing ? undefined : graph.module(target);
 }

@@ -13,7 +13,7 @@
  * (`steps/import-style` says what that file exports), re-exports (`reexport/missing-export`, discovery's), and
  * imports of dependencies (bare specifiers).
  */
-import { isRelative, ownExport, type ImportInfo, type ModuleInfo } from '@skein/discovery';
+import { isRelative, mayExport, type ImportInfo, type ModuleInfo } from '@skein/discovery';
 import { defineRuleMeta } from '../../create-rule.js';
 import type { ReportDescriptor } from '../../types.js';
 
@@ -57,24 +57,11 @@ export function missingExportReports(declaration: ImportInfo, target: ModuleInfo
   const out: ReportDescriptor<MessageId>[] = [];
   for (const specifier of declaration.specifiers) {
     const name = specifier.imported;
-    if (name === '*' || specifier.typeOnly || provides(target, name, lookup, new Set())) continue;
+    if (name === '*' || specifier.typeOnly || mayExport(target, name, lookup)) continue;
     const data = { source: JSON.stringify(declaration.source), name, local: specifier.local, exported: exportedNames(target, lookup) };
     out.push({ messageId: name === 'default' ? 'missingDefault' : 'missing', data, loc: specifier.position });
   }
   return out;
-}
-
-/** Whether the module of `info` exports `name`, or might (see the header); a circle of `export *` adds nothing. */
-function provides(info: ModuleInfo, name: string, lookup: ModuleLookup, seen: Set<string>): boolean {
-  if (seen.has(info.file)) return false;
-  seen.add(info.file);
-  if (ownExport(info, name) !== false) return true;
-  if (name === 'default') return false; // `export *` never carries a default
-  for (const star of info.stars) {
-    const next = isRelative(star.source) ? lookup(info.file, star.source) : undefined;
-    if (next === undefined || provides(next, name, lookup, seen)) return true;
-  }
-  return false;
 }
 
 /** The module's export names for a message (its `export *` modules' too): `'a', 'b', and 3 more`, or `nothing`. */
