@@ -96,6 +96,29 @@ describe('trace assembly of the authoring surface', () => {
     expect(tree.children.at(-1)).toMatchObject({ kind: 'webhook', status: 'running', endedAt: null });
   });
 
+  it("a service that answers before its request's activity reports back ends the wait at once, with that answer", async () => {
+    // The engine records the `resume` signal before the webhook request's completion: the service answered first.
+    const early = history
+      .filter((e) => e.eventId !== 17)
+      .flatMap((e) =>
+        e.eventId === 13
+          ? [
+              { ...history.find((h) => h.eventId === 17)!, eventId: 13, eventTime: at(1150) },
+              { ...e, eventId: 14 },
+            ]
+          : [e],
+      );
+    const tree = await assembleTrace({ workflowId: 'w', runId: 'r' }, { ...sources, history: async () => ({ events: early }) as never });
+    expect(tree.children[2]).toMatchObject({ kind: 'webhook', status: 'completed', startedAt: 1200, endedAt: 1200, durationMs: 0, output: { value: 42 } });
+  });
+
+  it('a resume signal with no webhook request in flight ends no later wait', async () => {
+    const stray = { eventId: 2, eventTime: at(1005), workflowExecutionSignaledEventAttributes: { signalName: 'resume', input: payloads({ stray: true }) } };
+    const open = [history[0]!, stray, ...history.slice(1).filter((e) => e.eventId < 16)];
+    const tree = await assembleTrace({ workflowId: 'w', runId: 'r' }, { ...sources, history: async () => ({ events: open }) as never });
+    expect(tree.children.at(-1)).toMatchObject({ kind: 'webhook', status: 'running', endedAt: null });
+  });
+
   it('eventNodes ignores events that were never started', () => {
     expect(eventNodes([{ action: 'end', id: 'x', at: 1 }])).toEqual([]);
   });

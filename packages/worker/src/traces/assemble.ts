@@ -171,6 +171,9 @@ async function runNode(
   /** Scheduled event ids of webhook requests, and the webhook waits opened after them. */
   const webhookRequests = new Set<string>();
   const webhooks: TraceNode[] = [];
+  /** Webhook requests not completed yet (scheduled event ids), and the `resume` payloads that arrived meanwhile. */
+  const requestsInFlight = new Set<string>();
+  const earlyResumes: unknown[] = [];
   for (const e of (history.events ?? []) as IHistoryEvent[]) {
     const at = ms(e.eventTime);
     const id = String(e.eventId);
@@ -186,7 +189,10 @@ async function runNode(
       const a = e.activityTaskScheduledEventAttributes;
       const type = a.activityType?.name ?? '';
       const { kind: activityKind, name, untraced } = sources.activity(type);
-      if (summaryOf(e) === WEBHOOK_REQUEST_SUMMARY) webhookRequests.add(id);
+      if (summaryOf(e) === WEBHOOK_REQUEST_SUMMARY) {
+        webhookRequests.add(id);
+        requestsInFlight.add(id);
+      }
       const act: TraceNode = {
         kind: activityKind,
         name,
@@ -228,17 +234,24 @@ async function runNode(
         };
         webhooks.push(wait);
         node.children.push(wait);
+        requestsInFlight.delete(String(a.scheduledEventId));
+        // The service may answer before its request's activity reports back: that answer ends the wait at once.
+        if (earlyResumes.length > 0) close(wait, at, { output: earlyResumes.shift() });
       }
     } else if (e.workflowExecutionSignaledEventAttributes?.signalName === WEBHOOK_RESUME_SIGNAL) {
       const wait = webhooks.find((w) => w.status === 'running');
-      if (wait) close(wait, at, { output: decode(e.workflowExecutionSignaledEventAttributes.input) });
+      const payload = decode(e.workflowExecutionSignaledEventAttributes.input);
+      if (wait) close(wait, at, { output: payload });
+      else if (requestsInFlight.size > earlyResumes.length) earlyResumes.push(payload);
     } else if (e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes) {
       const a = (e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes)!;
       const act = activities.get(String(a.scheduledEventId));
       if (a.failure) finalFailures.set(String(a.scheduledEventId), a.failure);
+      requestsInFlight.delete(String(a.scheduledEventId));
       if (act) close(act, at, { error: a.failure ? failureToError(a.failure) : simple('ActivityFailure', 'activity failed') });
     } else if (e.activityTaskCanceledEventAttributes) {
       const act = activities.get(String(e.activityTaskCanceledEventAttributes.scheduledEventId));
+      requestsInFlight.delete(String(e.activityTaskCanceledEventAttributes.scheduledEventId));
       if (act) close(act, at, { error: simple('CancelledFailure', 'activity cancelled') });
     } else if (e.startChildWorkflowExecutionInitiatedEventAttributes) {
       const a = e.startChildWorkflowExecutionInitiatedEventAttributes;
