@@ -114,7 +114,7 @@ describe('GET history (paged)', () => {
     const a = await h.call('POST', '/workflow/run', { body: { workflowName: 'echo', input: 1 } });
     const b = await h.call('POST', '/workflow/run', { body: { workflowName: 'echo', input: 2 } });
     const params = { id: a.body.workflowId, rid: a.body.runId };
-    for (const query of [{ pageSize: 0 }, { pageSize: 51 }, { pageSize: 'x' }, { includePayloads: 'yes' }, { longPollTimeoutMs: 0 }]) {
+    for (const query of [{ pageSize: 0 }, { pageSize: 51 }, { pageSize: 'x' }, { pageSize: '0x10' }, { includePayloads: 'yes' }, { longPollTimeoutMs: 0 }]) {
       const r = await h.call('GET', '/workflow/{id}/runs/{rid}/history', { params, query: query as never });
       expect(r.status, JSON.stringify(query)).toBe(400);
       expect(r.body.error).toBe('ValidationError');

@@ -375,6 +375,21 @@ describe('engine calls, readiness and shutdown', () => {
       expect(line).toMatchObject({ 'http.route': 'GET /workflow/{id}/status', workflowId: 'no-such-execution', 'http.method': 'GET' });
       const errLine = lines.find((l) => l.reqId === 'log-test-1' && l.errorType === 'WorkflowNotFoundError');
       expect(errLine?.err?.message).toBeTruthy();
+      // A start's line names the run it started, as a run's does.
+      const start = await fetch(`${url}/workflow/start`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-request-id': 'log-start-1' },
+        body: JSON.stringify({ workflowName: 'waiter' }),
+      });
+      const started = (await start.json()) as { workflowId: string; runId: string };
+      expect(start.status).toBe(200);
+      await eventually(async () => lines.some((l) => l.reqId === 'log-start-1' && l.msg === 'request'), 5000, 20);
+      expect(lines.find((l) => l.reqId === 'log-start-1' && l.msg === 'request')).toMatchObject({
+        'http.route': 'POST /workflow/start',
+        workflowId: started.workflowId,
+        runId: started.runId,
+      });
+      await h.client.workflow.getHandle(started.workflowId).terminate('test over');
       // A probe or a scrape that succeeds is a debug line; the start line says what the API runs with.
       await fetch(`${url}/ready`, { headers: { 'x-request-id': 'log-probe-1' } });
       await eventually(async () => lines.some((l) => l.reqId === 'log-probe-1'), 5000, 20);

@@ -22,6 +22,7 @@ export const startRoutes = [
     async handler({ ctx, deps, body, headers }) {
       const started = await startExecution(deps, { ...body, idempotencyKey: headers['idempotency-key'] });
       ctx.state.workflowId = started.workflowId;
+      ctx.state.runId = started.runId;
       ctx.body = { workflowId: started.workflowId, runId: started.runId };
     },
   }),

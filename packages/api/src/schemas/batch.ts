@@ -2,7 +2,7 @@ import { z } from 'zod';
 import 'zod-openapi';
 import { BATCH_OPERATIONS, BATCH_STATES, RESET_TYPES } from '../temporal/batch.js';
 import { MAX_QUERY_LENGTH } from '../temporal/visibility-query.js';
-import { boundedName, catalogNameSchema, handlerName, isoDateTime, workflowIdSchema } from './common.js';
+import { boundedName, catalogNameSchema, handlerName, isoDateTime, queryInteger, workflowIdSchema } from './common.js';
 
 /** Most executions one batch may name in `workflowIds`. */
 export const MAX_BATCH_IDS = 1000;
@@ -85,7 +85,7 @@ export const batchSchema = z
 
 /** `GET /workflow/batch` query. */
 export const batchListQuerySchema = z.object({
-  pageSize: z.coerce.number().int().min(1).max(50).default(20).meta({ description: '1–50, default 20' }),
+  pageSize: queryInteger(1, 50, 20).meta({ description: '1–50, default 20' }),
   pageToken: z
     .string()
     .min(1)

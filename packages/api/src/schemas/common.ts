@@ -67,6 +67,25 @@ export const catalogNameSchema = boundedName(200).regex(/^[^@]*$/, {
 /** `{rid}`: a Temporal run id (a UUID; anything else is a 400). */
 export const runIdSchema = z.guid().meta({ description: 'Run id (UUID)', example: '0199a6b2-6d4c-7c3e-9f5a-1b2c3d4e5f60' });
 
+/**
+ * An integer query-string parameter between `min` and `max`: decimal digits only. `Number()`'s looser readings
+ * (`0x10`, `1e1`, ` 5`, an empty value) are a 400 `ValidationError` ("Must be a decimal integer"), not a number the
+ * caller did not write. `/openapi.json` shows it as an `integer` with its bounds and `defaultValue`.
+ */
+export function queryInteger(min: number, max?: number, defaultValue?: number) {
+  const integer = z
+    .number({ error: (issue) => (issue.code === 'invalid_type' && issue.input !== undefined ? 'Must be a decimal integer' : undefined) })
+    .int()
+    .min(min);
+  const bounded = max === undefined ? integer : integer.max(max);
+  // The default sits inside the preprocessing so that /openapi.json shows it (a default outside a pipe is dropped
+  // from the input schema).
+  return z.preprocess(
+    (value) => (typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : value),
+    defaultValue === undefined ? bounded : bounded.default(defaultValue),
+  );
+}
+
 /** Any JSON value. */
 export const jsonValue = z.unknown().meta({ description: 'Any JSON value' });
 

@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import 'zod-openapi';
-import { epochMs, isoDateTime, runIdSchema, runStatusSchema } from './common.js';
+import { epochMs, isoDateTime, queryInteger, runIdSchema, runStatusSchema } from './common.js';
 
 /** Query parameters of the history routes (docs/reference/api-contract.md, "Endpoints"). */
 export const historyQuerySchema = z.object({
-  pageSize: z.coerce.number().int().min(1).max(50).default(20).meta({ description: 'Events per page, 1–50 (default 20)' }),
+  pageSize: queryInteger(1, 50, 20).meta({ description: 'Events per page, 1–50 (default 20)' }),
   pageToken: z.string().min(1).max(8192).optional().meta({ description: 'Opaque base64 token from a previous `nextPageToken`; it carries its run' }),
   includePayloads: z
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true')
     .meta({ description: 'Decode input/output payloads in events (default false)' }),
-  longPollTimeoutMs: z.coerce.number().int().min(1).optional().meta({
+  longPollTimeoutMs: queryInteger(1).optional().meta({
     description:
       "Long-poll: at the end of an open run's history, wait up to this many ms for a new event (clamped to the server maximum); existing events always come back at once",
   }),
@@ -75,7 +75,7 @@ export const historyPageSchema = z
 
 /** Query of the history stream. */
 export const streamQuerySchema = z.object({
-  lastEventId: z.coerce.number().int().min(0).optional().meta({ description: 'Resume after this event id (same as the Last-Event-ID header)' }),
+  lastEventId: queryInteger(0).optional().meta({ description: 'Resume after this event id (same as the Last-Event-ID header)' }),
   includePayloads: historyQuerySchema.shape.includePayloads,
 });
 

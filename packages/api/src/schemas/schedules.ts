@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import 'zod-openapi';
-import { boundedName, catalogNameSchema, isoDateTime, jsonValue } from './common.js';
+import { boundedName, catalogNameSchema, isoDateTime, jsonValue, queryInteger } from './common.js';
 import { cronProblem, durationMs, isTimeZone, MIN_EVERY_MS } from '@skein/settings';
 
 /** What a schedule does when a start comes due while its previous run is still open (Temporal's overlap policy). */
@@ -145,7 +145,7 @@ export const scheduleParams = z.object({ scheduleId: scheduleIdSchema });
 
 /** `GET /schedules` query. */
 export const listSchedulesQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50).meta({ description: '1–100 schedules per page, default 50' }),
+  limit: queryInteger(1, 100, 50).meta({ description: '1–100 schedules per page, default 50' }),
   pageToken: z
     .string()
     .min(1)

@@ -2,7 +2,7 @@ import ms from 'ms';
 import { z } from 'zod';
 import 'zod-openapi';
 import { idempotencyKeyProblem, ON_CLOSED, ON_CONFLICT } from '../temporal/start-options.js';
-import { boundedName, catalogNameSchema, epochMs, isoDateTime, jsonValue, newWorkflowIdSchema, runStatusSchema, traceSchema } from './common.js';
+import { boundedName, catalogNameSchema, epochMs, isoDateTime, jsonValue, newWorkflowIdSchema, queryInteger, runStatusSchema, traceSchema } from './common.js';
 import { RUN_STATUSES } from '../temporal/status.js';
 import { MAX_QUERY_LENGTH } from '../temporal/visibility-query.js';
 
@@ -160,7 +160,7 @@ export const statusResponseSchema = z
 export const runsQuerySchema = z.object({
   workflowType: z.string().min(1).max(200).optional().meta({ description: 'Only runs of this workflow type' }),
   catalog: catalogNameSchema.optional().meta({ description: 'Only runs on this catalog (task queue; at most 200 UTF-8 bytes, no `@`)' }),
-  limit: z.coerce.number().int().min(1).max(1000).default(100).meta({ description: '1–1000, default 100' }),
+  limit: queryInteger(1, 1000, 100).meta({ description: '1–1000, default 100' }),
   scheduleId: z
     .string()
     .min(1)
