@@ -1,5 +1,5 @@
-import { registerHooks } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { moduleHooks } from '../host/node-features.js';
 import { sha1 } from './file-digests.js';
 
 /** The files the modules imported while recording resolved to, who imported whom, and the content each was loaded from. */
@@ -15,10 +15,12 @@ export interface ModuleGraph {
  * synchronous in-thread module hooks (`module.registerHooks`): each resolution of a `file:` module from a
  * `file:` module is an edge, each load's source is hashed. Modules loaded before recording started are
  * not traversed again (Node links each module once): their content must be covered some other way.
+ *
+ * @throws Error naming the Node version when this Node has no `module.registerHooks` (`moduleHooks`).
  */
 export function recordModuleGraph(): { graph: ModuleGraph; stop(): void } {
   const graph: ModuleGraph = { edges: new Map(), sources: new Map() };
-  const hooks = registerHooks({
+  const hooks = moduleHooks('recording the modules a project imports')({
     resolve(specifier, context, nextResolve) {
       const out = nextResolve(specifier, context);
       if (context.parentURL?.startsWith('file:') && out.url.startsWith('file:')) {

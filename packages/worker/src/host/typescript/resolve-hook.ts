@@ -5,8 +5,9 @@
  * Self-contained (Node built-ins only) so it loads before anything else, from source or from `dist/`.
  */
 import { existsSync } from 'node:fs';
-import { registerHooks, type ResolveHookContext, type ResolveFnOutput } from 'node:module';
+import type { ResolveHookContext, ResolveFnOutput } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { moduleHooks } from '../node-features.js';
 
 /** A TypeScript source extension for each JavaScript output extension, as `tsc` maps them. */
 const SOURCE_EXTENSIONS: Record<string, string> = { '.js': '.ts', '.mjs': '.mts', '.cjs': '.cts' };
@@ -47,9 +48,11 @@ function resolve(
  * Lets `.ts`/`.mts`/`.cts` files of the project import each other with `.js`/`.mjs`/`.cjs` suffixes, by a
  * synchronous, in-thread resolve hook (`module.registerHooks`) that only acts when the written file does not
  * exist and its TypeScript source does. Type stripping itself is Node's (on by default since Node 23.6). Idempotent; process-wide.
+ *
+ * @throws Error naming the Node version when this Node has no `module.registerHooks` (`moduleHooks`).
  */
 export function enableTypeScriptSources(): void {
   if (registered) return;
-  registerHooks({ resolve });
+  moduleHooks("running a project's .ts files")({ resolve });
   registered = true;
 }
