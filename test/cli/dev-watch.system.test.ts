@@ -92,6 +92,10 @@ describe('skein dev: watch mode and an engine of its own', () => {
     const original = await readFile(stepsFile(dir), 'utf8');
     await writeFile(stepsFile(dir), original.replace(wordCount, 'words: 1000,'));
     await waitForCount(dev, /^reloaded in [\d.]+ s: summarize\/steps\.js changed/, 1);
+    // The edit is acknowledged at once, before the seconds of validating and bundling.
+    const messages = lines(dev).map((l) => String(l.msg));
+    expect(messages.indexOf('summarize/steps.js changed; reloading…')).toBeGreaterThan(-1);
+    expect(messages.indexOf('summarize/steps.js changed; reloading…')).toBeLessThan(messages.findIndex((m) => m.startsWith('reloaded in ')));
     expect(await summarize(port)).toMatchObject({ status: 'completed', output: { words: 1000 } });
 
     // A workflow importing a Node module is refused by the validator: the findings are printed, the old worker stays.

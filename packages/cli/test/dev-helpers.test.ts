@@ -1,9 +1,18 @@
 import { EngineUnavailableError } from '@skein/api';
 import { WorkerStartupError } from '@skein/worker';
 import { describe, expect, it } from 'vitest';
-import { describeChange } from '../src/dev/reloader.js';
+import { describeChange, describeWorkflowChanges } from '../src/dev/reloader.js';
 import { explainError } from '../src/explain.js';
 import { TemporalNotFoundError } from '@skein/dev-server';
+
+describe('describeWorkflowChanges: the workflows a reload added and removed', () => {
+  it('names them by name, a rename as one of each, and says nothing when the same ones are served', () => {
+    expect(describeWorkflowChanges(['a', 'b'], ['b', 'a'])).toBe('');
+    expect(describeWorkflowChanges(['a'], ['a', 'digest', 'audit'])).toBe('added digest, audit');
+    expect(describeWorkflowChanges(['a', 'old'], ['a'])).toBe('removed old');
+    expect(describeWorkflowChanges(['a', 'summarize'], ['a', 'summary'])).toBe('added summary; removed summarize');
+  });
+});
 
 describe('describeChange: the "what changed" part of the reload line', () => {
   it('names one file relative to the project, or counts several', () => {

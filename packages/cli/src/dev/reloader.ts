@@ -23,6 +23,8 @@ export class WorkerReloader {
   private running: Promise<void> | undefined;
   private queued: string[] | undefined;
   private stopped = false;
+  /** The names of the workflows the current worker serves. */
+  private workflows: string[] = [];
   /** Workers asked to stop after a reload, until they exit. */
   private readonly retiring = new Set<Promise<void>>();
   /** Called after every successful start with the new worker's report. */
@@ -44,6 +46,7 @@ export class WorkerReloader {
     const worker = spawnWorker(this.projectDir, this.env);
     const ready = await worker.ready;
     this.adopt(worker);
+    this.workflows = ready.workflows;
     this.onReady(ready);
     return ready;
   }
@@ -90,6 +93,8 @@ export class WorkerReloader {
   private async swap(files: string[]): Promise<void> {
     const started = performance.now();
     const what = describeChange(this.projectDir, files);
+    // Validating and bundling takes seconds: say at once that the edit was seen.
+    this.logger.info(machineFields({ changed: files }), `${what}; reloading…`);
     const next = spawnWorker(this.projectDir, this.env);
     let ready: Ready;
     try {
@@ -102,14 +107,17 @@ export class WorkerReloader {
       return;
     }
     const previous = this.current;
+    const before = this.workflows;
     this.adopt(next);
+    this.workflows = ready.workflows;
     if (previous) this.retire(previous);
     if (this.stopped) return; // stop() stops `next`, the current worker now
     this.onReady(ready);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const changes = describeWorkflowChanges(before, ready.workflows);
     this.logger.info(
       machineFields({ changed: files, ms: Math.round(performance.now() - started), bundleCache: ready.startup.bundleCache }),
-      `reloaded in ${seconds} s: ${what} (${ready.workflows.length} workflow(s), bundle ${ready.startup.bundleCache === 'hit' ? 'from cache' : 'rebuilt'})`,
+      `reloaded in ${seconds} s: ${what} (${ready.workflows.length} workflow(s)${changes ? `: ${changes}` : ''}, bundle ${ready.startup.bundleCache === 'hit' ? 'from cache' : 'rebuilt'})`,
     );
   }
 }
@@ -123,4 +131,16 @@ export function describeChange(projectDir: string, files: string[]): string {
   if (rel.length === 1) return `${rel[0]} changed`;
   const shown = rel.slice(0, 3).join(', ');
   return `${rel.length} files changed (${shown}${rel.length > 3 ? ', ...' : ''})`;
+}
+
+/**
+ * "added digest; removed summarize": the workflows a reload added and removed, by name (a renamed workflow is one of
+ * each); "" when it served the same ones.
+ */
+export function describeWorkflowChanges(before: readonly string[], after: readonly string[]): string {
+  const had = new Set(before);
+  const has = new Set(after);
+  const added = after.filter((name) => !had.has(name));
+  const removed = before.filter((name) => !has.has(name));
+  return [added.length ? `added ${added.join(', ')}` : '', removed.length ? `removed ${removed.join(', ')}` : ''].filter(Boolean).join('; ');
 }
