@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { moduleHooks } from '../host/node-features.js';
+import { moduleHooks } from '../host/typescript/resolve-hook.js';
 import { sha1 } from './file-digests.js';
 
 /** The files the modules imported while recording resolved to, who imported whom, and the content each was loaded from. */

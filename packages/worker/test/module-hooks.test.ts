@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import nodeModule from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { moduleHooks, REQUIRED_NODE } from '../src/host/node-features.js';
+import { moduleHooks, REQUIRED_NODE } from '../src/host/typescript/resolve-hook.js';
 
 describe('moduleHooks', () => {
   it("names the package's own engines.node", () => {
