@@ -19,6 +19,9 @@ describe('describeChange: the "what changed" part of the reload line', () => {
     expect(describeChange('/p', ['/p/summarize/steps.js'])).toBe('summarize/steps.js changed');
     expect(describeChange('/p', ['/p/a.js', '/p/b.js', '/p/c.js', '/p/d.js'])).toBe('4 files changed (a.js, b.js, c.js, ...)');
     expect(describeChange('/p', ['/elsewhere/pkg/steps.js'])).toBe('/elsewhere/pkg/steps.js changed');
+    // A new folder and the file saved in it: one change.
+    expect(describeChange('/p', ['/p/digest', '/p/digest/workflow.js'])).toBe('digest/workflow.js changed');
+    expect(describeChange('/p', ['/p/digest'])).toBe('digest changed');
   });
 });
 

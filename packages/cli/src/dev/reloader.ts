@@ -122,9 +122,14 @@ export class WorkerReloader {
   }
 }
 
-/** "summarize/steps.js changed" or "3 files changed (summarize/steps.js, ...)", paths relative to the project. */
+/**
+ * "summarize/steps.js changed" or "3 files changed (summarize/steps.js, ...)", paths relative to the project. A folder
+ * whose files are listed too (a new folder and the file saved in it) is not counted again.
+ */
 export function describeChange(projectDir: string, files: string[]): string {
-  const rel = [...new Set(files)].map((f) => {
+  const unique = [...new Set(files)];
+  const shownFiles = unique.filter((f) => !unique.some((other) => other.startsWith(`${f}${path.sep}`)));
+  const rel = shownFiles.map((f) => {
     const r = path.relative(projectDir, f);
     return r.startsWith('..') ? f : r;
   });
